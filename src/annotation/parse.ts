@@ -1,0 +1,225 @@
+import type { Diagnostic } from "../diagnostics.js";
+import { DiagnosticError } from "../diagnostics.js";
+import { didYouMean } from "../suggest.js";
+import { parseYamlSource } from "../yaml-source.js";
+import type {
+  Annotation,
+  FieldAnnotation,
+  FieldRule,
+  KeepRule,
+  Legend,
+  PageField,
+  ResolverAnnotation,
+  ResourceAnnotation,
+  ToolAnnotation,
+  YamlPath,
+} from "./types.js";
+
+const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools"];
+const RESOLVER_KEYS = ["type", "label"];
+const RESOURCE_KEYS = ["schema", "fields"];
+const TOOL_KEYS = ["operation", "list", "rows", "resource", "page", "budget"];
+const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten"];
+const FIELD_HELP = 'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const isObject = (value: unknown): value is { [key: string]: Json } =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Reads `projector.yaml` (YAML or JSON) into a typed annotation. Every shape problem is collected,
+ * not just the first, so one run shows a person everything to fix.
+ */
+export function parseAnnotation(text: string, file: string): Annotation {
+  const source = parseYamlSource(text, file);
+  if (source.errors.length > 0) {
+    throw new DiagnosticError(
+      source.errors.map((error) => ({
+        code: "PRJ001",
+        severity: "error",
+        message: `YAML syntax: ${error.message}`,
+        help: "fix the syntax at this position; JSON is accepted too",
+        location: { file, line: error.line, column: error.column },
+      })),
+    );
+  }
+  const root = source.document.toJS({ maxAliasCount: 100 }) as unknown;
+  const diagnostics: Diagnostic[] = [];
+  const problem = (path: YamlPath, message: string, help: string, part: "key" | "value" = "value") =>
+    diagnostics.push({ code: "PRJ002", severity: "error", message, help, location: source.locate(path, part) });
+
+  const checkKeys = (value: { [key: string]: Json }, path: YamlPath, allowed: string[], where: string) => {
+    for (const key of Object.keys(value)) {
+      if (!allowed.includes(key)) {
+        problem([...path, key], `unknown key "${key}" in ${where}${didYouMean(key, allowed)}`, `allowed here: ${allowed.join(", ")}`, "key");
+      }
+    }
+  };
+  const text_ = (value: Json | undefined, path: YamlPath, what: string): string | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value === "string" && value.trim() !== "") return value;
+    problem(path, `${what} must be a non-empty string`, `write ${what} as text`);
+    return undefined;
+  };
+  const map = (value: Json | undefined, path: YamlPath, what: string): { [key: string]: Json } => {
+    if (value === undefined || value === null) return {};
+    if (isObject(value)) return value;
+    problem(path, `${what} must be a mapping`, `write ${what} as "name: value" lines`);
+    return {};
+  };
+
+  if (!isObject(root)) {
+    throw new DiagnosticError([
+      {
+        code: "PRJ002",
+        severity: "error",
+        message: "the annotation file must be a mapping with spec, output, resources and tools",
+        help: "start from `projector init SPEC`, or see the README's annotation walkthrough",
+        location: { file, line: 1, column: 1 },
+      },
+    ]);
+  }
+  checkKeys(root, [], TOP_KEYS, "the annotation file");
+  const spec = text_(root["spec"], ["spec"], "spec");
+  const output = text_(root["output"], ["output"], "output");
+  if (spec === undefined && root["spec"] === undefined) problem([], "missing `spec`: the OpenAPI document to read", "add `spec: specs/api.yaml`");
+  if (output === undefined && root["output"] === undefined) problem([], "missing `output`: the folder generate writes", "add `output: generated/api`");
+
+  const resolvers: ResolverAnnotation[] = Object.entries(map(root["resolvers"], ["resolvers"], "resolvers")).map(([name, value]) => {
+    const path = ["resolvers", name];
+    const entry = map(value, path, `resolver ${name}`);
+    checkKeys(entry, path, RESOLVER_KEYS, `resolver "${name}"`);
+    const resolver: ResolverAnnotation = { name, path };
+    const type = text_(entry["type"], [...path, "type"], "type");
+    const label = text_(entry["label"], [...path, "label"], "label");
+    if (type !== undefined) resolver.type = type;
+    if (label !== undefined) resolver.label = label;
+    if ((type === undefined) !== (label === undefined)) {
+      problem(path, `resolver "${name}" needs both type and label, or neither`, "type is the JSON:API type in `included`; label the attribute holding its name");
+    }
+    return resolver;
+  });
+
+  const resources: ResourceAnnotation[] = Object.entries(map(root["resources"], ["resources"], "resources")).map(([name, value]) => {
+    const path = ["resources", name];
+    const entry = map(value, path, `resource ${name}`);
+    checkKeys(entry, path, RESOURCE_KEYS, `resource "${name}"`);
+    const resource: ResourceAnnotation = { name, path, fields: [] };
+    const schema = text_(entry["schema"], [...path, "schema"], "schema");
+    if (schema !== undefined) resource.schema = schema;
+    for (const [field, rule] of Object.entries(map(entry["fields"], [...path, "fields"], "fields"))) {
+      const fieldPath = [...path, "fields", field];
+      const parsed = parseFieldRule(rule, fieldPath, problem, checkKeys);
+      if (parsed) resource.fields.push({ name: field, rule: parsed, path: fieldPath } satisfies FieldAnnotation);
+    }
+    return resource;
+  });
+
+  const tools: ToolAnnotation[] = Object.entries(map(root["tools"], ["tools"], "tools")).map(([name, value]) => {
+    const path = ["tools", name];
+    const entry = map(value, path, `tool ${name}`);
+    checkKeys(entry, path, TOOL_KEYS, `tool "${name}"`);
+    const operation = text_(entry["operation"], [...path, "operation"], "operation");
+    if (entry["operation"] === undefined) problem(path, `tool "${name}" has no operation`, 'add `operation: operationId` or `operation: "GET /path"`');
+    const tool: ToolAnnotation = { name, path, operation: operation ?? "", page: [] };
+    for (const key of ["list", "rows", "resource"] as const) {
+      const found = text_(entry[key], [...path, key], key);
+      if (found !== undefined) tool[key] = found;
+    }
+    for (const [key, source] of Object.entries(map(entry["page"], [...path, "page"], "page"))) {
+      const sourcePath = [...path, "page", key];
+      const dotted = text_(source, sourcePath, `page.${key}`);
+      if (dotted !== undefined) tool.page.push({ key, source: dotted, path: sourcePath } satisfies PageField);
+    }
+    return tool;
+  });
+
+  if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
+  return { file, spec: spec ?? "", output: output ?? "", resolvers, resources, tools, locate: source.locate };
+}
+
+type Problem = (path: YamlPath, message: string, help: string, part?: "key" | "value") => void;
+type CheckKeys = (value: { [key: string]: Json }, path: YamlPath, allowed: string[], where: string) => void;
+
+function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys: CheckKeys): FieldRule | undefined {
+  if (value === "keep") return { kind: "keep" };
+  if (value === "drop") {
+    problem(path, "a drop needs its reason", 'write `{ drop: "why the model never needs this" }`');
+    return undefined;
+  }
+  if (!isObject(value)) {
+    problem(path, `cannot read ${JSON.stringify(value)} as a field rule`, FIELD_HELP);
+    return undefined;
+  }
+  if ("todo" in value) {
+    return { kind: "todo", note: typeof value["todo"] === "string" ? value["todo"] : "" };
+  }
+  if ("drop" in value) {
+    const extra = Object.keys(value).filter((key) => key !== "drop");
+    if (extra.length > 0) problem([...path, extra[0]!], `a dropped field takes no other options (found "${extra[0]}")`, "remove the other options or the drop", "key");
+    const reason = value["drop"];
+    if (typeof reason !== "string" || reason.trim() === "") {
+      problem([...path, "drop"], "a drop needs its reason", 'write `{ drop: "why the model never needs this" }`');
+      return undefined;
+    }
+    return { kind: "drop", reason };
+  }
+  checkKeys(value, path, KEEP_KEYS, "a field rule");
+  const rule: KeepRule = { kind: "keep" };
+  const as = value["as"];
+  if (as !== undefined) {
+    if (typeof as === "string" && as !== "") rule.as = as;
+    else problem([...path, "as"], "`as` must be a non-empty name", "write the output name, e.g. `as: status`");
+  }
+  const format = value["format"];
+  if (format !== undefined) {
+    if (format === "date" || format === "datetime") rule.format = format;
+    else problem([...path, "format"], `unknown format ${JSON.stringify(format)}${didYouMean(String(format), ["date", "datetime"])}`, "format is `date` (2026-02-11) or `datetime` (2026-02-14T16:02Z)");
+  }
+  const join = value["join"];
+  if (join !== undefined) {
+    if (typeof join === "string" && join !== "") rule.join = join;
+    else problem([...path, "join"], "`join` must name a resolver", "write `join: users` with a resolver declared under resolvers");
+  }
+  const argument = value["argument"];
+  if (argument !== undefined) {
+    const tools = typeof argument === "string" ? [argument] : argument;
+    if (Array.isArray(tools) && tools.every((tool) => typeof tool === "string" && tool !== "")) rule.argument = tools as string[];
+    else problem([...path, "argument"], "`argument` must list the tools that take this id", "write `argument: [get_ticket, add_comment]`");
+  }
+  const shorten = value["shorten"];
+  if (shorten !== undefined) {
+    if (typeof shorten === "boolean") rule.shorten = shorten;
+    else problem([...path, "shorten"], "`shorten` must be true or false", "write `shorten: true`");
+  }
+  if (value["legend"] !== undefined) {
+    const legend = parseLegend(value["legend"], [...path, "legend"], problem);
+    if (legend) rule.legend = legend;
+  }
+  return rule;
+}
+
+function parseLegend(value: Json, path: YamlPath, problem: Problem): Legend | undefined {
+  if (value === "spec") return { source: "spec" };
+  if (isObject(value)) {
+    if ("resolver" in value) {
+      const resolver = value["resolver"];
+      if (typeof resolver === "string" && resolver !== "" && Object.keys(value).length === 1) return { source: "resolver", resolver };
+      problem(path, "a resolver legend is `{ resolver: NAME }` and nothing else", "write `legend: { resolver: statuses }`");
+      return undefined;
+    }
+    const words: [string, string][] = [];
+    for (const [code, word] of Object.entries(value)) {
+      if (typeof word !== "string" || word === "") {
+        problem([...path, code], `legend word for ${code} must be non-empty text`, "write `legend: { 1: low, 2: high }`");
+        continue;
+      }
+      words.push([code, word]);
+    }
+    if (words.length === 0) problem(path, "an inline legend needs at least one code", "write `legend: { 1: low, 2: high }`");
+    return { source: "inline", words };
+  }
+  problem(path, `cannot read ${JSON.stringify(value)} as a legend`, "a legend is `spec`, `{ 1: low, 2: high }`, or `{ resolver: NAME }`");
+  return undefined;
+}

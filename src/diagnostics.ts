@@ -1,0 +1,88 @@
+/**
+ * Every problem the generator can report has a stable code, a location a person can open, and one
+ * line of help. Codes never change meaning; new problems get new codes.
+ */
+export const CODES = {
+  PRJ001: "annotation file cannot be read or parsed",
+  PRJ002: "annotation file has the wrong shape",
+  PRJ003: "spec file cannot be read or parsed",
+  PRJ004: "spec is not an OpenAPI 3.x document",
+  PRJ005: "remote $ref refused",
+  PRJ006: "output folder outside the project",
+  PRJ010: "unknown operation",
+  PRJ011: "tool response has no JSON body",
+  PRJ012: "cannot tell which records a tool returns",
+  PRJ013: "unknown resource",
+  PRJ014: "resource not annotated",
+  PRJ020: "field declared by the spec but not classified",
+  PRJ021: "field named in the annotation but not declared by the spec",
+  PRJ022: "an id must be an argument, a join key, or dropped with a reason",
+  PRJ023: "kept integer enum has no legend",
+  PRJ024: "legend does not cover the spec's enum",
+  PRJ025: "legend: spec, but the spec has no legend for this enum",
+  PRJ026: "join or legend through an undeclared resolver",
+  PRJ027: "two fields share one output name",
+  PRJ028: "output name not allowed",
+  PRJ029: "option does not apply to this field",
+  PRJ030: "nested object partly classified",
+  PRJ031: "page path not declared by the response",
+  PRJ032: "undecided guess left in the annotation",
+} as const;
+
+export type Code = keyof typeof CODES;
+
+export interface SourceLocation {
+  file: string;
+  line?: number;
+  column?: number;
+  /** JSON pointer into the spec, for problems located in the spec. */
+  pointer?: string;
+}
+
+export interface Diagnostic {
+  code: Code;
+  severity: "error" | "warning";
+  message: string;
+  help: string;
+  location: SourceLocation;
+  /** A second place worth looking at, e.g. the spec declaration behind an annotation error. */
+  related?: SourceLocation;
+}
+
+/** Thrown to stop a pipeline stage whose input is unusable; carries every problem found so far. */
+export class DiagnosticError extends Error {
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map((d) => d.message).join("\n"));
+    this.name = "DiagnosticError";
+  }
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === "error");
+}
+
+export function formatLocation(location: SourceLocation): string {
+  let text = location.file;
+  if (location.line !== undefined) text += `:${location.line}:${location.column ?? 1}`;
+  if (location.pointer !== undefined) text += ` (#${location.pointer})`;
+  return text;
+}
+
+/** `file:line:col CODE message` then an indented help line, as compilers print them. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const label = d.severity === "warning" ? `${d.code} warning` : d.code;
+  const lines = [`${formatLocation(d.location)} ${label} ${d.message}`, `  help: ${d.help}`];
+  if (d.related) lines.push(`  see: ${formatLocation(d.related)}`);
+  return lines.join("\n");
+}
+
+/** Orders diagnostics by file then position so the report reads top to bottom. */
+export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
+  return [...list].sort(
+    (a, b) =>
+      a.location.file.localeCompare(b.location.file) ||
+      (a.location.line ?? 0) - (b.location.line ?? 0) ||
+      (a.location.column ?? 0) - (b.location.column ?? 0) ||
+      a.code.localeCompare(b.code),
+  );
+}

@@ -1,0 +1,22 @@
+import type { Model } from "../model/types.js";
+import { camelCase } from "../naming.js";
+import { fileStem } from "./ts.js";
+
+/** `index.ts`: everything a consumer imports. */
+export function emitIndex(model: Model): string {
+  const lines = [
+    `export type { components, paths } from "./openapi.js";`,
+    `export type { Lookups, Resolvers } from "./resolvers.js";`,
+    `export { ResolverError, serializeToolResult, shortId } from "./runtime.js";`,
+    `export type { Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, UnknownCode, Unresolved, Unusable } from "./runtime.js";`,
+  ];
+  for (const r of model.resources) {
+    lines.push(`export { project${r.typeName}, type ${r.typeName}Lookups, type ${r.typeName}Record, type ${r.typeName}Result } from "./resources/${fileStem(r.name)}.js";`);
+  }
+  for (const t of model.tools) {
+    lines.push(
+      `export { ${camelCase(t.name)}OutputSchema, project${t.typeName}, type ${t.typeName}Resolvers, type ${t.typeName}Response, type ${t.typeName}Result } from "./tools/${fileStem(t.name)}.js";`,
+    );
+  }
+  return lines.join("\n") + "\n";
+}

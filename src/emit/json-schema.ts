@@ -1,0 +1,102 @@
+import type { Field, Shape, ToolModel } from "../model/types.js";
+
+type Schema = { [key: string]: unknown };
+
+export const MARKER_SCHEMAS: Record<string, Schema> = {
+  unresolved: {
+    type: "object",
+    description: "An id the lookup could not name; the short id is kept.",
+    properties: { unresolved: { type: "string" } },
+    required: ["unresolved"],
+    additionalProperties: false,
+  },
+  unknown_code: {
+    type: "object",
+    description: "A code with no word in its legend; the raw code is kept.",
+    properties: { unknown_code: { type: ["string", "number"] } },
+    required: ["unknown_code"],
+    additionalProperties: false,
+  },
+  unusable: {
+    type: "object",
+    description: "A value that did not match the API's schema; says why.",
+    properties: { unusable: { type: "string" } },
+    required: ["unusable"],
+    additionalProperties: false,
+  },
+};
+
+const marker = (name: keyof typeof MARKER_SCHEMAS) => ({ $ref: `#/$defs/${name}` });
+const NULL = { type: "null" };
+
+export function shapeSchema(shape: Shape): Schema {
+  switch (shape.type) {
+    case "unknown":
+      return {};
+    case "literal":
+      return { enum: shape.values };
+    case "array":
+      return { type: "array", items: shapeSchema(shape.items) };
+    case "object":
+      return {
+        type: "object",
+        properties: Object.fromEntries(shape.properties.map((p) => [p.name, p.nullable ? { anyOf: [shapeSchema(p.shape), NULL] } : shapeSchema(p.shape)])),
+        required: shape.properties.filter((p) => p.required).map((p) => p.name),
+      };
+    default:
+      return { type: shape.type };
+  }
+}
+
+function describe(field: Field): Schema {
+  const parts = [field.description, field.kind !== "object" && "argumentOf" in field && field.argumentOf ? `Pass to ${field.argumentOf.join(", ")}.` : undefined];
+  const text = parts.filter(Boolean).join(" ");
+  return text ? { description: text } : {};
+}
+
+export function fieldSchema(field: Field): Schema {
+  switch (field.kind) {
+    case "join":
+      return field.many
+        ? { anyOf: [{ type: "array", items: { anyOf: [{ type: "string" }, marker("unresolved")] } }, NULL], ...describe(field) }
+        : { anyOf: [{ type: "string" }, NULL, marker("unresolved")], ...describe(field) };
+    case "related-id":
+      return { anyOf: [field.many ? { type: "array", items: { type: "string" } } : { type: "string" }, NULL], ...describe(field) };
+    case "object":
+      return { anyOf: [objectSchema(field.children), NULL, marker("unusable")], ...describe(field) };
+    case "value": {
+      const codes = field.legend !== undefined || field.shape.type === "literal";
+      const value = field.format ? { type: "string", format: field.format === "date" ? "date" : undefined } : shapeSchema(field.shape);
+      if (value["format"] === undefined) delete value["format"];
+      return { anyOf: [value, NULL, marker(codes ? "unknown_code" : "unusable")], ...describe(field) };
+    }
+  }
+}
+
+export function objectSchema(fields: Field[]): Schema {
+  return {
+    type: "object",
+    properties: Object.fromEntries(fields.map((f) => [f.out, fieldSchema(f)])),
+    required: fields.map((f) => f.out),
+    additionalProperties: false,
+  };
+}
+
+/** The JSON Schema of a tool's result, usable as an MCP tool's `outputSchema`. */
+export function toolOutputSchema(tool: ToolModel): Schema {
+  const record = objectSchema(tool.resource.fields);
+  const defs = { ...MARKER_SCHEMAS, [tool.resource.name]: record };
+  if (tool.list === undefined) return { $schema: "https://json-schema.org/draft/2020-12/schema", ...record, $defs: defs };
+  const recordRef = { $ref: `#/$defs/${encodeURIComponent(tool.resource.name).replace(/~/g, "~0")}` };
+  const properties: Schema = { [tool.list]: tool.many ? { type: "array", items: recordRef } : recordRef };
+  for (const page of tool.page) properties[page.key] = page.mode === "presence" ? { type: "boolean" } : { anyOf: [shapeSchema(page.shape), NULL, marker("unusable")] };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+    $defs: defs,
+  };
+}
+

@@ -1,0 +1,200 @@
+import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
+import { access, commentText, key, literal, typeOfShape } from "./ts.js";
+
+/** Resolver names a resource's fields look up, in field order. */
+export function resolversOf(fields: Field[]): string[] {
+  const names: string[] = [];
+  const visit = (list: Field[]) => {
+    for (const field of list) {
+      if (field.kind === "join") names.push(field.resolver);
+      else if (field.kind === "value" && field.legend?.kind === "resolver") names.push(field.legend.resolver);
+      else if (field.kind === "object") visit(field.children);
+    }
+  };
+  visit(fields);
+  return [...new Set(names)];
+}
+
+const constName = (resource: ResourceModel, field: Field) =>
+  `${resource.typeName}_${field.name}`.replace(/[^A-Za-z0-9]+/g, "_").replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+
+export function fieldType(field: Field): string {
+  switch (field.kind) {
+    case "join":
+      return field.many ? "Array<string | Unresolved> | null" : "string | null | Unresolved";
+    case "related-id":
+      return field.many ? "string[] | null" : "string | null";
+    case "object":
+      return `{ ${field.children.map((c) => `${key(c.out)}: ${fieldType(c)};`).join(" ")} } | null | Unusable`;
+    case "value": {
+      if (field.legend?.kind === "static") return `${typeOfShape(field.shape)} | null | UnknownCode`;
+      if (field.legend?.kind === "resolver") return "string | null | UnknownCode";
+      if (field.shape.type === "literal" && !field.format) return `${typeOfShape(field.shape)} | null | UnknownCode`;
+      return `${field.format ? "string" : typeOfShape(field.shape)} | null | Unusable`;
+    }
+  }
+}
+
+/** The expression reading a field's source value, given the variables holding each base object. */
+function sourceExpression(source: SourceRef, bases: Record<SourceRef["base"], string>, depth = source.path.length): string {
+  let expression = bases[source.base];
+  source.path.slice(0, depth).forEach((segment, i) => {
+    expression = i === 0 ? access(expression, segment) : access(`asObject(${expression})`, segment);
+  });
+  return expression;
+}
+
+function valueExpression(resource: ResourceModel, field: ValueField, value: string): string {
+  const args = `ctx, ${literal(field.name)}, ${field.required}`;
+  if (field.argumentOf) return `argumentId(${value}, ${args}, ${field.shorten})`;
+  if (field.format) return `${field.format}(${value}, ${args})`;
+  if (field.legend?.kind === "static") return `legend(${value}, ${constName(resource, field)}, ${args})`;
+  if (field.legend?.kind === "resolver") return `legendLookup(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args})`;
+  const shape = field.shape;
+  switch (shape.type) {
+    case "string":
+      return `string(${value}, ${args})`;
+    case "number":
+    case "integer":
+      return `number(${value}, ${args}, ${shape.type === "integer"})`;
+    case "boolean":
+      return `boolean(${value}, ${args})`;
+    case "literal":
+      return `member<${typeOfShape(shape)}>(${value}, ${constName(resource, field)}, ${args})`;
+    case "array":
+    case "object":
+      return `whole<${typeOfShape(shape)}>(${value}, ${args}, ${literal(shape.type)})`;
+    case "unknown":
+      return `whole<unknown>(${value}, ${args}, "any")`;
+  }
+}
+
+function projectExpression(resource: ResourceModel, field: Field, bases: Record<SourceRef["base"], string>): string {
+  const value = sourceExpression(field.source, bases);
+  switch (field.kind) {
+    case "join": {
+      const ids = field.via === "relationship" ? `relationshipIds(${value})` : `propertyIds(${value})`;
+      return `${field.many ? "joinMany" : "joinOne"}(${ids}, lookups[${literal(field.resolver)}], ${literal(field.resolver)}, ctx, ${literal(field.name)})`;
+    }
+    case "related-id":
+      return `${field.many ? "relatedMany" : "relatedOne"}(relationshipIds(${value}), ctx, ${field.shorten})`;
+    case "value":
+      return valueExpression(resource, field, value);
+    case "object":
+      return nestedExpression(resource, field, bases);
+  }
+}
+
+/** Nested objects project their parts from the object itself, so children read relative to it. */
+function nestedExpression(resource: ResourceModel, field: Field & { kind: "object" }, bases: Record<SourceRef["base"], string>): string {
+  const value = sourceExpression(field.source, bases);
+  const variable = `part${field.source.path.length}`;
+  const depth = field.source.path.length;
+  const parts = field.children.map((child) => {
+    const relative = { ...child, source: { base: child.source.base, path: child.source.path.slice(depth) } } as Field;
+    return `${key(child.out)}: ${projectExpression(resource, relative, { ...bases, [child.source.base]: variable })}`;
+  });
+  return `nested(${value}, ctx, ${literal(field.name)}, false, (${variable}) => ({ ${parts.join(", ")} }))`;
+}
+
+function legendConstants(resource: ResourceModel, fields: Field[]): string[] {
+  return fields.flatMap((field): string[] => {
+    if (field.kind === "object") return legendConstants(resource, field.children);
+    if (field.kind !== "value" || field.format || field.argumentOf) return [];
+    if (field.legend?.kind === "static") {
+      const words = typeOfShape(field.shape);
+      return [`const ${constName(resource, field)} = new Map<unknown, ${words}>([${field.legend.entries.map(([code, word]) => `[${literal(code)}, ${literal(word)}]`).join(", ")}]);`];
+    }
+    if (!field.legend && field.shape.type === "literal") {
+      return [`const ${constName(resource, field)} = new Set<unknown>([${field.shape.values.map(literal).join(", ")}]);`];
+    }
+    return [];
+  });
+}
+
+/** Statements that add every id the record's joins need, and every id that will be shortened. */
+function collectStatements(fields: Field[], bases: Record<SourceRef["base"], string>): string[] {
+  return fields.flatMap((field): string[] => {
+    const value = sourceExpression(field.source, bases);
+    switch (field.kind) {
+      case "join": {
+        const ids = field.via === "relationship" ? `relationshipIds(${value})` : `propertyIds(${value})`;
+        return [`{ const found = ${ids}; addIds(wanted[${literal(field.resolver)}], found); addIds(ids, found); }`];
+      }
+      case "related-id":
+        return field.shorten ? [`addIds(ids, relationshipIds(${value}));`] : [];
+      case "value":
+        if (field.legend?.kind === "resolver") return [`addCode(wanted[${literal(field.legend.resolver)}], ${value});`];
+        return field.argumentOf && field.shorten ? [`addIds(ids, propertyIds(${value}));`] : [];
+      case "object":
+        return collectStatements(field.children, bases);
+    }
+  });
+}
+
+export function emitResource(resource: ResourceModel): string {
+  const resolvers = resolversOf(resource.fields);
+  const lookups = resolvers.length > 0 ? `Pick<Lookups, ${resolvers.map(literal).join(" | ")}>` : "Record<never, never>";
+  const jsonapi = resource.style === "jsonapi";
+  const bases = { record: "root", attributes: jsonapi ? "attributes" : "root", relationships: "relationships" };
+  const usesRelationships = JSON.stringify(resource.fields).includes('"base":"relationships"');
+  const usesAttributes = JSON.stringify(resource.fields).includes('"base":"attributes"');
+  const sections = [
+    usesAttributes && jsonapi ? `const attributes = section(root, "attributes", ctx);` : "",
+    usesRelationships ? `const relationships = section(root, "relationships", ctx);` : "",
+  ].filter(Boolean);
+  const body = resource.fields.map((field) => `${key(field.out)}: ${projectExpression(resource, field, bases)},`);
+  const collect = collectStatements(resource.fields, bases);
+  const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
+  const T = resource.typeName;
+  const collectSections = [
+    usesAttributes && jsonapi ? `const attributes = asObject(root?.attributes);` : "",
+    usesRelationships ? `const relationships = asObject(root?.relationships);` : "",
+  ].filter(Boolean);
+  const code = [
+    RUNTIME_IMPORT,
+    "",
+    `/** A ${commentText(resource.name)} record as the API sends it. */`,
+    `export type ${T}Record = ${resource.sourceType};`,
+    "",
+    `/** A ${commentText(resource.name)} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
+    `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}: ${fieldType(f)};`).join(" ")} }`,
+    "",
+    `/** The labels projecting a ${commentText(resource.name)} reads, already resolved. */`,
+    `export type ${T}Lookups = ${lookups};`,
+    "",
+    ...legendConstants(resource, resource.fields),
+    "",
+    `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
+    `export function project${T}(record: ${T}Record, lookups: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: RecordOptions = {}): ${T}Result {`,
+    `  const ctx = context(${literal(resource.name)}, options);`,
+    `  const root = recordObject(record, ctx);`,
+    ...sections.map((s) => `  ${s}`),
+    `  return { ${body.join(" ")} };`,
+    `}`,
+    "",
+    `/** Adds the ids a ${commentText(resource.name)} record needs resolved, and those that will be shortened. */`,
+    `export function collect${T}(record: unknown, wanted: Readonly<Record<${resolvers.length ? resolvers.map(literal).join(" | ") : "never"}, Set<string>>>, ids: Set<string>): void {`,
+    collect.length ? `  const root = asObject(record);` : `  void record; void wanted; void ids;`,
+    ...(collect.length ? collectSections.map((s) => `  ${s}`) : []),
+    ...collect.map((s) => `  ${s}`),
+    `}`,
+    "",
+  ].join("\n");
+  return withImports(code, resource.sourceType.startsWith("components") ? [`import type { components } from "../openapi.js";`] : []);
+}
+
+const RUNTIME_VALUES = ["addCode", "addIds", "argumentId", "asObject", "boolean", "context", "date", "datetime", "joinMany", "joinOne", "legend", "legendLookup", "member", "nested", "number", "propertyIds", "read", "recordObject", "relatedMany", "relatedOne", "relationshipIds", "section", "string", "whole"];
+const RUNTIME_TYPES = ["RecordOptions", "UnknownCode", "Unresolved", "Unusable"];
+const RUNTIME_IMPORT = "\u0000runtime-import";
+
+/** Imports exactly what the module uses, so consumers' unused-import checks stay quiet. */
+function withImports(code: string, extra: string[]): string {
+  const values = RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}(<[^>]*>)?\\(`).test(code));
+  const types = RUNTIME_TYPES.filter((name) => new RegExp(`\\b${name}\\b`).test(code));
+  const specifiers = [...values, ...types.map((t) => `type ${t}`)];
+  const imports = [...extra];
+  if (/\bLookups\b/.test(code.replace(/\w+Lookups/g, ""))) imports.push(`import type { Lookups } from "../resolvers.js";`);
+  imports.push(`import { ${specifiers.join(", ")} } from "../runtime.js";`);
+  return code.replace(RUNTIME_IMPORT, imports.join("\n"));
+}

@@ -1,0 +1,82 @@
+import type { ResolverModel, ToolModel } from "../model/types.js";
+import { camelCase } from "../naming.js";
+import { toolOutputSchema } from "./json-schema.js";
+import { fieldType, resolversOf } from "./resource.js";
+import { fileStem, key, literal, typeOfShape } from "./ts.js";
+
+function pageType(tool: ToolModel): string[] {
+  return tool.page.map((p) => `${key(p.key)}: ${p.mode === "presence" ? "boolean" : `${typeOfShape(p.shape)} | null | Unusable`};`);
+}
+
+function pageExpression(page: ToolModel["page"][number]): string {
+  const value = `at(response, ${literal(page.path)})`;
+  if (page.mode === "presence") return `present(${value})`;
+  const args = `ctx, ${literal(page.key)}, false`;
+  switch (page.shape.type) {
+    case "string":
+      return `string(${value}, ${args})`;
+    case "number":
+    case "integer":
+      return `number(${value}, ${args}, ${page.shape.type === "integer"})`;
+    case "boolean":
+      return `boolean(${value}, ${args})`;
+    default:
+      return `whole<${typeOfShape(page.shape)}>(${value}, ${args}, "any")`;
+  }
+}
+
+export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
+  const T = tool.typeName;
+  const R = tool.resource.typeName;
+  const names = resolversOf(tool.resource.fields);
+  const included = resolvers.filter((r) => names.includes(r.name) && r.type !== undefined && r.label !== undefined);
+  const resolverType = names.length ? `Pick<Resolvers, ${names.map(literal).join(" | ")}>` : "Record<never, never>";
+  const result = tool.list === undefined ? `${R}Result` : `{ ${key(tool.list)}: ${tool.many ? `${R}Result[]` : `${R}Result`}; ${pageType(tool).join(" ")} }`;
+  const records = tool.many ? `rows(response, ${literal(tool.rowsPath)}, ${literal(tool.name)}, options.onIssue)` : `[at(response, ${literal(tool.rowsPath)})]`;
+  const project = `projectOne(record as ${R}Record, lookups, recordOptions)`.replace("projectOne", `project${R}`);
+  const value = tool.list === undefined ? project.replace("record as", "records[0] as") : `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${tool.page.map((p) => `${key(p.key)}: ${pageExpression(p)}`).join(", ")} }`;
+  const usesCtx = tool.page.some((p) => p.mode === "value");
+  const runtime = ["at", "includedLabels", "resolveLabels", "shortenIds", "type ProjectOptions", "type RecordOptions"];
+  if (tool.many) runtime.push("rows");
+  if (tool.page.some((p) => p.mode === "presence")) runtime.push("present");
+  if (usesCtx) runtime.push("context", "type Unusable");
+  for (const helper of ["string", "number", "boolean", "whole"]) if (value.includes(`${helper}(`) || value.includes(`${helper}<`)) runtime.push(helper);
+  return [
+    `import type { paths } from "../openapi.js";`,
+    `import { collect${R}, project${R}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
+    `import type { Resolvers } from "../resolvers.js";`,
+    `import { ${[...new Set(runtime)].sort((a, b) => a.replace("type ", "").localeCompare(b.replace("type ", ""))).join(", ")} } from "../runtime.js";`,
+    "",
+    `/** The body ${tool.operationLabel} returns. */`,
+    `export type ${T}Response = ${tool.responseType};`,
+    "",
+    `/** What the ${tool.name} tool returns to the model. */`,
+    `export type ${T}Result = ${result};`,
+    "",
+    `/** The resolvers ${tool.name} calls, each at most once per call. */`,
+    `export type ${T}Resolvers = ${resolverType};`,
+    "",
+    `/** JSON Schema of {@link ${T}Result}, usable as the MCP tool's \`outputSchema\`. */`,
+    `export const ${camelCase(tool.name)}OutputSchema = ${JSON.stringify(toolOutputSchema(tool))} as const;`,
+    "",
+    `const INCLUDED = ${JSON.stringify(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`,
+    "",
+    `/**`,
+    ` * Projects a whole ${tool.name} response: collects every join id, takes labels from \`included\`,`,
+    ` * calls each resolver at most once with the ids still unnamed, then projects each record.`,
+    ` */`,
+    `export async function project${T}(response: ${T}Response, resolvers: ${T}Resolvers${names.length ? "" : " = {}"}, options: ProjectOptions = {}): Promise<${T}Result> {`,
+    `  const records: unknown[] = ${records};`,
+    `  const wanted = { ${names.map((n) => `${key(n)}: new Set<string>()`).join(", ")} };`,
+    `  const ids = new Set<string>();`,
+    `  for (const record of records) collect${R}(record, wanted, ids);`,
+    `  const lookups = await resolveLabels(wanted, resolvers, includedLabels(response, INCLUDED));`,
+    `  const recordOptions: RecordOptions = options.onIssue ? { onIssue: options.onIssue, shortIds: shortenIds(ids) } : { shortIds: shortenIds(ids) };`,
+    usesCtx ? `  const ctx = context(${literal(tool.name)}, options);` : "",
+    `  return ${value};`,
+    `}`,
+    "",
+  ]
+    .filter((line, i, all) => !(line === "" && all[i - 1] === ""))
+    .join("\n");
+}

@@ -1,0 +1,279 @@
+import type { Annotation, ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
+import type { Diagnostic } from "../diagnostics.js";
+import { pascalCase, plural } from "../naming.js";
+import type { LoadedSpec } from "../spec/load.js";
+import { child, escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
+import { didYouMean } from "../suggest.js";
+import { classifyFields, jsonApiFields, restFields } from "./fields.js";
+import { findOperation, listOperations, operationLabel, successBody, type Operation } from "./operations.js";
+import { shapeOf } from "./shape.js";
+import type { Model, PageModel, ResourceModel, ToolModel } from "./types.js";
+
+interface Rows {
+  item: SchemaAt;
+  many: boolean;
+  path: string[];
+  jsonapi: boolean;
+  resourceName?: string;
+}
+
+/** What a resource is read from: the first tool that returns it, or the annotation's `schema`. */
+interface ResourceSource {
+  at: SchemaAt;
+  jsonapi: boolean;
+}
+
+/**
+ * Joins the spec and the annotation into the model the emitter writes from, collecting every
+ * problem on the way. The model is returned only when there are no errors.
+ */
+export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: Model; diagnostics: Diagnostic[] } {
+  const reader = new SchemaReader(spec.document);
+  const diagnostics: Diagnostic[] = [];
+  const locateAnnotation = annotation.locate;
+  const operations = listOperations(reader);
+  const resolverNames = new Set(annotation.resolvers.map((r) => r.name));
+  const resourceAnnotations = new Map(annotation.resources.map((r) => [r.name, r]));
+  const sources = new Map<string, ResourceSource>();
+  const error = (code: Diagnostic["code"], message: string, help: string, path: readonly (string | number)[], related?: Diagnostic["location"]) =>
+    diagnostics.push({ code, severity: "error", message, help, location: locateAnnotation(path), ...(related ? { related } : {}) });
+
+  const toolPlans: { tool: ToolAnnotation; op: Operation; rows: Rows; response: SchemaAt; responseType: string }[] = [];
+  for (const tool of annotation.tools) {
+    const op = findOperation(operations, tool.operation);
+    if (!op) {
+      const candidates = operations.flatMap((o) => (o.operationId ? [o.operationId] : [])).concat(operations.map(operationLabel));
+      error("PRJ010", `tool ${tool.name}: no operation "${tool.operation}" in the spec${didYouMean(tool.operation, candidates)}`, 'name an operationId, or write `"GET /path"` exactly as the spec declares the path', [...tool.path, "operation"]);
+      continue;
+    }
+    const body = successBody(reader, op);
+    if (!body) {
+      error("PRJ011", `tool ${tool.name}: ${operationLabel(op)} has no JSON success response`, "projector reshapes the JSON body of a 2xx response; choose an operation that returns one", [...tool.path, "operation"], spec.locate(op.at.pointer));
+      continue;
+    }
+    const rows = findRows(reader, tool, body.schema, annotation.resources);
+    if ("problem" in rows) {
+      error("PRJ012", `tool ${tool.name}: ${rows.problem}`, rows.help, tool.path, spec.locate(body.schema.pointer));
+      continue;
+    }
+    const resourceName = tool.resource ?? rows.resourceName;
+    if (resourceName === undefined) {
+      error("PRJ012", `tool ${tool.name}: cannot tell which resource its records are`, "add `resource: NAME` to the tool, or `schema: SchemaName` to the resource", tool.path, spec.locate(rows.item.pointer));
+      continue;
+    }
+    if (!resourceAnnotations.has(resourceName)) {
+      error(
+        "PRJ014",
+        `tool ${tool.name} returns ${resourceName} records, which are not annotated${didYouMean(resourceName, resourceAnnotations.keys())}`,
+        `add \`resources: { ${resourceName}: { fields: ... } }\`; \`projector init\` drafts every field`,
+        tool.path,
+        spec.locate(rows.item.pointer),
+      );
+      continue;
+    }
+    if (!sources.has(resourceName)) sources.set(resourceName, { at: rows.item, jsonapi: rows.jsonapi });
+    const statusKey = /^\d+$/.test(body.status) ? body.status : JSON.stringify(body.status);
+    const responseType = `paths[${JSON.stringify(op.path)}][${JSON.stringify(op.method)}]["responses"][${statusKey}]["content"][${JSON.stringify(body.mediaType)}]`;
+    toolPlans.push({ tool, op, rows: { ...rows, resourceName }, response: body.schema, responseType });
+  }
+
+  for (const resource of annotation.resources) {
+    if (sources.has(resource.name)) continue;
+    const found = locateResourceSchema(reader, resource);
+    if (found) sources.set(resource.name, found);
+    else {
+      const known = jsonApiTypes(reader);
+      error(
+        "PRJ013",
+        `resource ${resource.name}: no tool returns it and the spec has no schema for it${didYouMean(resource.name, known.keys())}`,
+        "name a JSON:API type the spec declares, or add `schema: ComponentName`",
+        resource.path,
+      );
+    }
+  }
+
+  const resources = new Map<string, ResourceModel>();
+  for (const resource of annotation.resources) {
+    const source = sources.get(resource.name);
+    if (!source) continue;
+    const specFields = source.jsonapi ? jsonApiFields(reader, source.at) : restFields(reader, source.at);
+    const { fields, dropped } = classifyFields(
+      { reader, resource, resolvers: resolverNames, diagnostics, locateAnnotation, locateSpec: spec.locate },
+      specFields,
+      resource.fields,
+      source.jsonapi ? "jsonapi" : "rest",
+    );
+    const refName = reader.refName(source.at);
+    resources.set(resource.name, {
+      name: resource.name,
+      typeName: pascalCase(resource.name),
+      style: source.jsonapi ? "jsonapi" : "rest",
+      sourceType: refName ? `components["schemas"][${JSON.stringify(refName)}]` : "unknown",
+      fields,
+      dropped,
+    });
+  }
+
+  const tools: ToolModel[] = [];
+  for (const { tool, op, rows, response, responseType } of toolPlans) {
+    const resource = resources.get(rows.resourceName!);
+    if (!resource) continue;
+    const page = tool.page.flatMap((field): PageModel[] => {
+      const segments = field.source.split(".");
+      let at: SchemaAt | undefined = response;
+      for (const [i, segment] of segments.entries()) {
+        const property = reader.property(at, segment);
+        if (!property) {
+          const names = reader.properties(at).map((p) => p.name);
+          error(
+            "PRJ031",
+            `tool ${tool.name}: the response has no ${segments.slice(0, i + 1).join(".")}${didYouMean(segment, names)}`,
+            names.length ? `${segments.slice(0, i).join(".") || "the response"} declares: ${names.join(", ")}` : "name a path the response schema declares",
+            field.path,
+            spec.locate(at.pointer),
+          );
+          return [];
+        }
+        at = property.at;
+      }
+      const presence = segments[0] === "links";
+      return [{ key: field.key, path: segments, mode: presence ? "presence" : "value", shape: presence ? { type: "boolean" } : shapeOf(reader, at) }];
+    });
+    const list = tool.list ?? (rows.many || page.length > 0 ? plural(resource.name) : undefined);
+    tools.push({
+      name: tool.name,
+      typeName: pascalCase(tool.name),
+      resource,
+      many: rows.many,
+      rowsPath: rows.path,
+      ...(list !== undefined ? { list } : {}),
+      page,
+      responseType,
+      operationLabel: op.operationId ? `${op.operationId} (${operationLabel(op)})` : operationLabel(op),
+      jsonapi: rows.jsonapi,
+    });
+  }
+  checkGeneratedNames(annotation, diagnostics);
+  const errors = diagnostics.some((d) => d.severity === "error");
+  return {
+    diagnostics,
+    ...(errors
+      ? {}
+      : {
+          model: {
+            resolvers: annotation.resolvers.map((r) => ({ name: r.name, ...(r.type ? { type: r.type } : {}), ...(r.label ? { label: r.label } : {}) })),
+            resources: annotation.resources.flatMap((r) => resources.get(r.name) ?? []),
+            tools,
+          },
+        }),
+  };
+}
+
+/** A JSON:API resource object: a `type` naming one kind, and attributes or an id. */
+function jsonApiType(reader: SchemaReader, at: SchemaAt): string | undefined {
+  const type = reader.property(at, "type");
+  if (!type || !(reader.property(at, "attributes") || reader.property(at, "id"))) return undefined;
+  const values = reader.enumValues(type.at);
+  return values && values.length === 1 && typeof values[0] === "string" ? values[0] : undefined;
+}
+
+function findRows(reader: SchemaReader, tool: ToolAnnotation, response: SchemaAt, resources: ResourceAnnotation[]): Rows | { problem: string; help: string } {
+  const body = reader.unwrapNullable(response);
+  const rowsAt = (at: SchemaAt, path: string[], jsonapi: boolean): Rows => {
+    const many = reader.kind(at) === "array";
+    const item = many ? reader.items(at) ?? at : at;
+    const single = reader.unwrapNullable(item);
+    const type = jsonapi ? jsonApiType(reader, single) : undefined;
+    const named = reader.refName(item) ?? reader.refName(single);
+    const bySchema = resources.find((r) => r.schema !== undefined && r.schema === named)?.name;
+    const resourceName = type ?? bySchema;
+    return { item, many, path, jsonapi, ...(resourceName !== undefined ? { resourceName } : {}) };
+  };
+  if (tool.rows !== undefined) {
+    let at: SchemaAt = body;
+    for (const segment of tool.rows.split(".")) {
+      const property = reader.property(at, segment);
+      if (!property) return { problem: `the response has no "${tool.rows}"`, help: `\`rows\` is the dotted path to the records; the response declares ${reader.properties(at).map((p) => p.name).join(", ")}` };
+      at = property.at;
+    }
+    const rows = rowsAt(at, tool.rows.split("."), false);
+    return rows.resourceName === undefined && jsonApiType(reader, reader.unwrapNullable(rows.item)) ? rowsAt(at, tool.rows.split("."), true) : rows;
+  }
+  const data = reader.property(body, "data");
+  if (data) {
+    const dataBody = reader.unwrapNullable(data.at);
+    const item = reader.kind(dataBody) === "array" ? reader.items(dataBody) : dataBody;
+    if (item) {
+      const itemBody = reader.unwrapNullable(item);
+      if (jsonApiType(reader, itemBody)) return rowsAt(data.at, ["data"], true);
+      const variants = ["oneOf", "anyOf"].flatMap((key) => (Array.isArray(itemBody.schema[key]) ? (itemBody.schema[key] as unknown[]).map((_, i) => child(itemBody, key, i)!) : []));
+      if (variants.length > 1 && variants.every((v) => jsonApiType(reader, reader.unwrapNullable(v)))) {
+        return {
+          problem: `its data mixes several resource types (${variants.map((v) => jsonApiType(reader, reader.unwrapNullable(v))).join(", ")})`,
+          help: "projector projects one resource type per tool; add `resource: NAME` to pick one, or split the tool",
+        };
+      }
+    }
+  }
+  if (reader.kind(body) === "array") return rowsAt(body, [], false);
+  const properties = reader.properties(body);
+  for (const resource of resources) {
+    if (resource.schema === undefined) continue;
+    if (reader.refName(response) === resource.schema || reader.refName(body) === resource.schema) return { ...rowsAt(body, [], false), resourceName: resource.name };
+    for (const p of properties) {
+      const target = reader.kind(p.at) === "array" ? reader.items(p.at) : p.at;
+      if (target && reader.refName(target) === resource.schema) return rowsAt(p.at, [p.name], false);
+    }
+  }
+  const arrays = properties.filter((p) => reader.kind(p.at) === "array");
+  if (arrays.length === 1) return rowsAt(arrays[0]!.at, [arrays[0]!.name], false);
+  if (properties.length === 1 && reader.kind(properties[0]!.at) === "object") return rowsAt(properties[0]!.at, [properties[0]!.name], false);
+  return rowsAt(body, [], false);
+}
+
+/** Every JSON:API type the spec's component schemas declare, with the best schema for each. */
+function jsonApiTypes(reader: SchemaReader): Map<string, SchemaAt> {
+  const found = new Map<string, SchemaAt>();
+  const schemas = child({ schema: reader.document, pointer: "" }, "components", "schemas");
+  if (!schemas) return found;
+  for (const name of Object.keys(schemas.schema).sort()) {
+    const at = child(schemas, name)!;
+    const type = jsonApiType(reader, at);
+    if (type === undefined) continue;
+    const current = found.get(type);
+    const score = (s: SchemaAt) => (reader.property(s, "id") ? 2 : 0) + (reader.property(s, "attributes") ? 1 : 0);
+    if (!current || score(at) > score(current)) found.set(type, at);
+  }
+  return found;
+}
+
+function locateResourceSchema(reader: SchemaReader, resource: ResourceAnnotation): ResourceSource | undefined {
+  if (resource.schema !== undefined) {
+    const at = reader.pointer(`/components/schemas/${escapePointer(resource.schema)}`);
+    if (!at) return undefined;
+    return { at, jsonapi: jsonApiType(reader, reader.unwrapNullable(at)) !== undefined };
+  }
+  const at = jsonApiTypes(reader).get(resource.name);
+  return at ? { at, jsonapi: true } : undefined;
+}
+
+/** Generated identifiers must be unique across the output folder. */
+function checkGeneratedNames(annotation: Annotation, diagnostics: Diagnostic[]) {
+  const owners = new Map<string, string>();
+  const claim = (identifier: string, owner: string, path: readonly (string | number)[]) => {
+    const other = owners.get(identifier);
+    if (other && other !== owner) {
+      diagnostics.push({
+        code: "PRJ028",
+        severity: "error",
+        message: `${owner} and ${other} would both generate \`${identifier}\``,
+        help: "rename one of them in the annotation",
+        location: annotation.locate(path, "key"),
+      });
+    }
+    owners.set(identifier, owner);
+  };
+  for (const r of annotation.resources) claim(`project${pascalCase(r.name)}`, `resource ${r.name}`, r.path);
+  for (const t of annotation.tools) claim(`project${pascalCase(t.name)}`, `tool ${t.name}`, t.path);
+}
+

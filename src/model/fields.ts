@@ -1,0 +1,338 @@
+import type { FieldAnnotation, KeepRule, ResourceAnnotation } from "../annotation/types.js";
+import type { Diagnostic } from "../diagnostics.js";
+import { RESERVED_KEYS } from "../naming.js";
+import { child, type SchemaAt, type SchemaReader } from "../spec/schema.js";
+import { didYouMean } from "../suggest.js";
+import { buildLegend, specLegend } from "./legend.js";
+import { shapeOf } from "./shape.js";
+import type { DroppedField, Field, Shape, SourceBase } from "./types.js";
+
+/** A field as the spec declares it, before the annotation says what happens to it. */
+export interface SpecField {
+  name: string;
+  at: SchemaAt;
+  required: boolean;
+  base: SourceBase;
+  path: string[];
+  relationship: boolean;
+}
+
+export interface ClassifyContext {
+  reader: SchemaReader;
+  resource: ResourceAnnotation;
+  resolvers: ReadonlySet<string>;
+  diagnostics: Diagnostic[];
+  locateAnnotation(path: readonly (string | number)[], part?: "key" | "value"): Diagnostic["location"];
+  locateSpec(pointer: string): Diagnostic["location"];
+}
+
+const ENVELOPE = new Set(["type", "links", "meta"]);
+const ID_LIKE = /^(id|ids)$|(_id|_ids|Id|Ids)$/;
+
+/** The fields a JSON:API resource object declares: its id, its attributes and its relationships. */
+export function jsonApiFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
+  const fields: SpecField[] = [];
+  const id = reader.property(record, "id");
+  fields.push({ name: "id", at: id?.at ?? record, required: true, base: "record", path: ["id"], relationship: false });
+  const attributes = reader.property(record, "attributes");
+  for (const p of attributes ? reader.properties(attributes.at) : []) {
+    fields.push({ name: p.name, at: p.at, required: p.required, base: "attributes", path: [p.name], relationship: false });
+  }
+  const relationships = reader.property(record, "relationships");
+  for (const p of relationships ? reader.properties(relationships.at) : []) {
+    fields.push({ name: p.name, at: p.at, required: p.required, base: "relationships", path: [p.name], relationship: true });
+  }
+  return fields;
+}
+
+export function restFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
+  return reader.properties(record).map((p) => ({ name: p.name, at: p.at, required: p.required, base: "record" as const, path: [p.name], relationship: false }));
+}
+
+interface Entry {
+  relative: string;
+  annotation: FieldAnnotation;
+}
+
+/**
+ * Matches the annotation's fields against the spec's, one nesting level at a time. Every spec field
+ * must be named and every name must exist: that is what keeps a new field from reaching the model,
+ * or vanishing, without a person deciding.
+ */
+export function classifyFields(
+  ctx: ClassifyContext,
+  specFields: SpecField[],
+  annotations: FieldAnnotation[],
+  style: "jsonapi" | "rest",
+): { fields: Field[]; dropped: DroppedField[] } {
+  return classifyLevel(ctx, specFields, annotations.map((a) => ({ relative: a.name, annotation: a })), "", style);
+}
+
+function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: Entry[], prefix: string, style: "jsonapi" | "rest") {
+  const fields: Field[] = [];
+  const dropped: DroppedField[] = [];
+  const fieldsPath = [...ctx.resource.path, "fields"];
+  const names = new Set(specFields.map((f) => f.name));
+
+  for (const entry of entries) {
+    const head = entry.relative.split(".")[0]!;
+    if (names.has(head)) continue;
+    const envelope = prefix === "" && style === "jsonapi" && ENVELOPE.has(head);
+    ctx.diagnostics.push({
+      code: "PRJ021",
+      severity: "error",
+      message: `${ctx.resource.name}.${prefix}${entry.relative} is not declared by the spec${didYouMean(head, names)}`,
+      help: envelope
+        ? "JSON:API `type`, `links` and `meta` are envelope: they are dropped without being named; remove this line"
+        : `declared here: ${[...names].join(", ") || "(nothing)"}`,
+      location: ctx.locateAnnotation(entry.annotation.path, "key"),
+    });
+  }
+
+  for (const specField of specFields) {
+    const name = prefix + specField.name;
+    const exact = entries.find((e) => e.relative === specField.name);
+    const children = entries
+      .filter((e) => e.relative.startsWith(specField.name + "."))
+      .map((e) => ({ ...e, relative: e.relative.slice(specField.name.length + 1) }));
+    if (!exact && children.length === 0) {
+      ctx.diagnostics.push({
+        code: "PRJ020",
+        severity: "error",
+        message: `${ctx.resource.name}.${name} is declared by the spec but not classified`,
+        help: `add \`${name}: keep\`, an object rule, or \`${name}: { drop: "reason" }\` under resources.${ctx.resource.name}.fields`,
+        location: ctx.locateAnnotation(fieldsPath, "key"),
+        related: ctx.locateSpec(specField.at.pointer),
+      });
+      continue;
+    }
+    if (children.length > 0) {
+      const nested = nestedField(ctx, specField, exact, children, name, style);
+      if (nested && "dropped" in nested) dropped.push(...nested.dropped);
+      else if (nested) fields.push(nested);
+      continue;
+    }
+    const rule = exact!.annotation.rule;
+    if (rule.kind === "drop") {
+      dropped.push({ name, reason: rule.reason });
+      continue;
+    }
+    if (rule.kind === "todo") {
+      ctx.diagnostics.push({
+        code: "PRJ032",
+        severity: "error",
+        message: `${ctx.resource.name}.${name} is still a guess${rule.note ? `: ${rule.note}` : ""}`,
+        help: "replace the `todo` with a decision (keep, an object rule, or a drop with its reason), or run init with --accept-guesses",
+        location: ctx.locateAnnotation(exact!.annotation.path),
+      });
+      continue;
+    }
+    const field = keptField(ctx, specField, rule, exact!.annotation, name);
+    if (field) fields.push(field);
+  }
+  checkOutputNames(ctx, fields, entries);
+  return { fields, dropped };
+}
+
+function nestedField(
+  ctx: ClassifyContext,
+  specField: SpecField,
+  exact: Entry | undefined,
+  children: Entry[],
+  name: string,
+  style: "jsonapi" | "rest",
+): Field | { kind: "dropped"; dropped: DroppedField[] } | undefined {
+  const { reader } = ctx;
+  const rule = exact?.annotation.rule;
+  if (exact && !(rule?.kind === "keep" && Object.keys(rule).every((k) => k === "kind" || k === "as"))) {
+    ctx.diagnostics.push({
+      code: "PRJ030",
+      severity: "error",
+      message: `${ctx.resource.name}.${name} is classified both whole and by its parts`,
+      help: `keep \`${name}\` whole, or classify its parts (\`${name}.x\`) and give \`${name}\` at most an \`as\``,
+      location: ctx.locateAnnotation(exact.annotation.path),
+    });
+    return undefined;
+  }
+  if (specField.relationship || reader.kind(specField.at) !== "object") {
+    ctx.diagnostics.push({
+      code: "PRJ021",
+      severity: "error",
+      message: `${ctx.resource.name}.${name} is not an object, so it has no parts to classify`,
+      help: `classify \`${name}\` itself`,
+      location: ctx.locateAnnotation(children[0]!.annotation.path, "key"),
+    });
+    return undefined;
+  }
+  const parts = reader.properties(specField.at).map((p) => ({
+    name: p.name,
+    at: p.at,
+    required: p.required,
+    base: specField.base,
+    path: [...specField.path, p.name],
+    relationship: false,
+  }));
+  const inner = classifyLevel(ctx, parts, children, `${name}.`, style);
+  if (inner.fields.length === 0) return { kind: "dropped", dropped: inner.dropped };
+  const description = describe(specField.at);
+  return {
+    kind: "object",
+    out: (rule?.kind === "keep" ? rule.as : undefined) ?? specField.name,
+    name,
+    source: { base: specField.base, path: specField.path },
+    children: inner.fields,
+    ...(description ? { description } : {}),
+  };
+}
+
+function describe(at: SchemaAt): string | undefined {
+  const description = at.schema["description"];
+  return typeof description === "string" && description.trim() !== "" ? description.trim() : undefined;
+}
+
+function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, annotation: FieldAnnotation, name: string): Field | undefined {
+  const { reader } = ctx;
+  const errorsBefore = ctx.diagnostics.length;
+  const problem = (code: Diagnostic["code"], message: string, help: string, key?: string) =>
+    ctx.diagnostics.push({
+      code,
+      severity: "error",
+      message: `${ctx.resource.name}.${name}: ${message}`,
+      help,
+      location: ctx.locateAnnotation(key ? [...annotation.path, key] : annotation.path, key ? "key" : "value"),
+      related: ctx.locateSpec(specField.at.pointer),
+    });
+  const checkResolver = (resolver: string, key: string) => {
+    if (!ctx.resolvers.has(resolver)) {
+      problem("PRJ026", `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers)}`, `declare it under \`resolvers:\`, e.g. \`${resolver}: { type: user, label: name }\``, key);
+    }
+  };
+  const out = rule.as ?? specField.name.split(".").pop()!;
+  const description = describe(reader.deref(specField.at)) ?? describe(specField.at);
+  const common = { out, name, source: { base: specField.base, path: specField.path }, ...(description ? { description } : {}) };
+
+  if (specField.relationship) {
+    for (const key of ["format", "legend", "shorten"] as const) {
+      if (rule[key] !== undefined && !(key === "shorten" && rule.argument)) problem("PRJ029", `\`${key}\` does not apply to a relationship`, "a relationship is joined to a name or kept as an argument id", key);
+    }
+    const data = child(reader.unwrapNullable(specField.at), "properties", "data");
+    const many = data !== undefined && reader.kind(data) === "array";
+    if (rule.join && rule.argument) {
+      problem("PRJ029", "a relationship is either joined to a name or kept as an argument id, not both", "keep the one the model needs", "argument");
+      return undefined;
+    }
+    if (rule.join) {
+      checkResolver(rule.join, "join");
+      return ctx.diagnostics.length > errorsBefore ? undefined : { kind: "join", ...common, resolver: rule.join, many, via: "relationship" };
+    }
+    if (rule.argument) return { kind: "related-id", ...common, many, argumentOf: [...rule.argument], shorten: rule.shorten === true };
+    problem(
+      "PRJ022",
+      "a relationship must be joined to a name, kept as an argument id, or dropped",
+      `write \`${name}: { join: RESOLVER }\`, \`${name}: { argument: [tool] }\`, or \`${name}: { drop: "reason" }\``,
+    );
+    return undefined;
+  }
+
+  const kind = reader.kind(specField.at);
+  if (rule.join) {
+    for (const key of ["format", "legend", "argument", "shorten"] as const) {
+      if (rule[key] !== undefined) problem("PRJ029", `\`${key}\` does not apply to a join key`, "a join key becomes the resolver's label", key);
+    }
+    checkResolver(rule.join, "join");
+    return ctx.diagnostics.length > errorsBefore ? undefined : { kind: "join", ...common, resolver: rule.join, many: kind === "array", via: "property" };
+  }
+  if (ID_LIKE.test(specField.name) && !rule.argument) {
+    problem(
+      "PRJ022",
+      "an id is kept only as an argument to a tool or as a join key",
+      `write \`${name}: { argument: [tool_that_takes_it] }\`, \`{ join: RESOLVER }\`, or \`{ drop: "reason" }\``,
+    );
+    return undefined;
+  }
+  if (rule.shorten && !rule.argument) problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
+  if (rule.shorten && kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
+  if (rule.format && rule.legend) problem("PRJ029", "a field takes a format or a legend, not both", "remove one of them", "format");
+  if (rule.format && kind !== "string" && kind !== "integer" && kind !== "number") {
+    problem("PRJ029", `format ${rule.format} applies to date-time strings or epoch numbers, not ${kind ?? "this schema"}`, "remove `format`", "format");
+  }
+
+  const enumValues = reader.enumValues(specField.at);
+  const numericEnum = enumValues !== undefined && enumValues.length > 0 && enumValues.every((v) => typeof v === "number");
+  let shape: Shape;
+  let legend: import("./types.js").LegendModel | undefined;
+  if (rule.legend) {
+    if (kind !== "integer" && kind !== "number" && kind !== "string") {
+      problem("PRJ029", `a legend applies to coded integers or strings, not ${kind ?? "this schema"}`, "remove `legend`", "legend");
+    } else if (rule.legend.source === "resolver") {
+      checkResolver(rule.legend.resolver, "legend");
+    }
+    const built = buildLegend(reader, specField.at, rule.legend, kind === "integer" || kind === "number");
+    for (const p of built.problems) {
+      if (p.kind === "no-spec-legend") {
+        problem("PRJ025", "`legend: spec`, but the spec gives no words for this enum", "the spec needs x-enum-varnames, x-enumNames, x-enum-descriptions or oneOf const/title; or write the legend inline: `legend: { 1: low, 2: high }`", "legend");
+      } else if (p.kind === "missing-codes") {
+        problem("PRJ024", `the legend has no word for ${p.codes.map((c) => JSON.stringify(c)).join(", ")}, which the spec's enum lists`, `add ${p.codes.map((c) => `${c}: WORD`).join(", ")} to the legend`, "legend");
+      } else {
+        problem("PRJ024", `legend code ${JSON.stringify(p.code)} is not a number, but the field is numeric`, "legend codes of a numeric field are numbers: `{ 1: low }`", "legend");
+      }
+    }
+    for (const code of built.extraCodes) {
+      ctx.diagnostics.push({
+        code: "PRJ024",
+        severity: "warning",
+        message: `${ctx.resource.name}.${name}: legend code ${code} is not in the spec's enum`,
+        help: "remove it, or add the code to the spec",
+        location: ctx.locateAnnotation([...annotation.path, "legend", code], "key"),
+      });
+    }
+    legend = built.legend;
+    shape = legend?.kind === "static" ? { type: "literal", values: [...new Set(legend.entries.map(([, word]) => word))] } : { type: "string" };
+  } else if (rule.format) {
+    shape = { type: "string" };
+  } else {
+    if (numericEnum && !rule.argument) {
+      const fromSpec = specLegend(reader, specField.at);
+      problem(
+        "PRJ023",
+        `integer enum ${JSON.stringify(enumValues)} is kept without a legend; the model would have to guess what the codes mean`,
+        fromSpec ? `the spec names the codes: write \`${name}: { legend: spec }\`` : `write the words: \`${name}: { legend: { ${enumValues!.map((v) => `${v}: WORD`).join(", ")} } }\``,
+      );
+    }
+    shape = shapeOf(reader, specField.at);
+  }
+  if (ctx.diagnostics.length > errorsBefore) return undefined;
+  return {
+    kind: "value",
+    ...common,
+    shape,
+    ...(rule.format ? { format: rule.format } : {}),
+    ...(legend ? { legend } : {}),
+    ...(rule.argument ? { argumentOf: [...rule.argument] } : {}),
+    shorten: rule.shorten === true,
+    required: specField.required && !reader.nullable(specField.at),
+  };
+}
+
+function checkOutputNames(ctx: ClassifyContext, fields: Field[], entries: Entry[]) {
+  const seen = new Map<string, Field>();
+  for (const field of fields) {
+    const entry = entries.find((e) => e.relative === field.name.split(".").pop() || e.annotation.name === field.name);
+    const location = entry ? ctx.locateAnnotation(entry.annotation.path) : ctx.locateAnnotation(ctx.resource.path);
+    if (RESERVED_KEYS.has(field.out)) {
+      ctx.diagnostics.push({ code: "PRJ028", severity: "error", message: `${ctx.resource.name}.${field.name}: output name "${field.out}" is not allowed`, help: "it would set the object's prototype; choose another name with `as`", location });
+      continue;
+    }
+    const other = seen.get(field.out);
+    if (other) {
+      ctx.diagnostics.push({
+        code: "PRJ027",
+        severity: "error",
+        message: `${ctx.resource.name}: ${other.name} and ${field.name} are both written as "${field.out}"`,
+        help: "give one of them another name with `as`",
+        location,
+      });
+    }
+    seen.set(field.out, field);
+  }
+}

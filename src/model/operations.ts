@@ -1,0 +1,90 @@
+import { child, escapePointer, isJsonObject, type SchemaAt, type SchemaReader } from "../spec/schema.js";
+
+export interface Operation {
+  method: string;
+  path: string;
+  operationId?: string;
+  at: SchemaAt;
+}
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/** Every operation of the spec, in the document's order. */
+export function listOperations(reader: SchemaReader): Operation[] {
+  const operations: Operation[] = [];
+  const paths = reader.document["paths"];
+  if (!isJsonObject(paths)) return operations;
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isJsonObject(item)) continue;
+    const resolvedItem = reader.deref({ schema: item, pointer: `/paths/${escapePointer(path)}` });
+    for (const method of METHODS) {
+      const at = child(resolvedItem, method);
+      if (!at) continue;
+      const id = at.schema["operationId"];
+      operations.push({ method, path, at, ...(typeof id === "string" ? { operationId: id } : {}) });
+    }
+  }
+  return operations;
+}
+
+/** `searchTickets`, or `GET /tickets`. */
+export function findOperation(operations: Operation[], reference: string): Operation | undefined {
+  const match = /^([A-Za-z]+)\s+(\/.*)$/.exec(reference.trim());
+  if (match) {
+    const method = match[1]!.toLowerCase();
+    return operations.find((op) => op.method === method && op.path === match[2]);
+  }
+  return operations.find((op) => op.operationId === reference);
+}
+
+export const operationLabel = (op: Operation) => `${op.method.toUpperCase()} ${op.path}`;
+
+export interface ResponseBody {
+  status: string;
+  mediaType: string;
+  schema: SchemaAt;
+}
+
+const jsonRank = (mediaType: string): number => {
+  const type = mediaType.split(";")[0]!.trim().toLowerCase();
+  if (type === "application/vnd.api+json") return 0;
+  if (type === "application/json") return 1;
+  if (type.endsWith("+json")) return 2;
+  if (type.includes("json")) return 3;
+  return -1;
+};
+
+/** The JSON body of the operation's first success response. */
+export function successBody(reader: SchemaReader, op: Operation): ResponseBody | undefined {
+  const responses = child(op.at, "responses");
+  if (!responses) return undefined;
+  const statuses = Object.keys(responses.schema).filter((s) => /^2(\d\d|XX)$/i.test(s)).sort();
+  for (const status of statuses) {
+    const response = reader.deref(child(responses, status)!);
+    const content = child(response, "content");
+    if (!content) continue;
+    const mediaTypes = Object.keys(content.schema).filter((m) => jsonRank(m) >= 0).sort((a, b) => jsonRank(a) - jsonRank(b));
+    for (const mediaType of mediaTypes) {
+      const schema = child(content, mediaType, "schema");
+      if (schema) return { status, mediaType, schema };
+    }
+  }
+  return undefined;
+}
+
+/** The spec's own example of a response body, if it gives one. */
+export function responseExample(reader: SchemaReader, op: Operation): unknown {
+  const body = successBody(reader, op);
+  if (!body) return undefined;
+  const mediaPointer = body.schema.pointer.replace(/\/schema$/, "");
+  const media = reader.pointer(mediaPointer);
+  if (!media) return undefined;
+  if ("example" in media.schema) return media.schema["example"];
+  const examples = child(media, "examples");
+  const first = examples ? Object.keys(examples.schema)[0] : undefined;
+  if (first !== undefined) {
+    const example = reader.deref(child(examples!, first)!);
+    if ("value" in example.schema) return example.schema["value"];
+  }
+  return reader.deref(body.schema).schema["example"];
+}

@@ -1,0 +1,118 @@
+import type { DateFormat } from "../annotation/types.js";
+
+/** The projected value's type, used for the result types, the JSON Schema and run-time checks. */
+export type Shape =
+  | { type: "string" | "number" | "integer" | "boolean" | "unknown" }
+  | { type: "literal"; values: (string | number | boolean)[] }
+  | { type: "array"; items: Shape }
+  | { type: "object"; properties: { name: string; shape: Shape; required: boolean; nullable: boolean }[] };
+
+/** Where a source value sits in a record: the record itself, its JSON:API attributes or relationships. */
+export type SourceBase = "record" | "attributes" | "relationships";
+
+export interface SourceRef {
+  base: SourceBase;
+  path: string[];
+}
+
+export type LegendModel =
+  | { kind: "static"; entries: [code: string | number, word: string][] }
+  | { kind: "resolver"; resolver: string };
+
+interface FieldCommon {
+  /** The key in the projected record. */
+  out: string;
+  /** The annotation's name for it (`status_code`, `address.city`). */
+  name: string;
+  source: SourceRef;
+  description?: string;
+}
+
+export interface ValueField extends FieldCommon {
+  kind: "value";
+  shape: Shape;
+  format?: DateFormat;
+  legend?: LegendModel;
+  /** The tools the model can pass this value to, when it is an id. */
+  argumentOf?: string[];
+  shorten: boolean;
+  /** Reported when absent, since the schema promises it. */
+  required: boolean;
+}
+
+export interface JoinField extends FieldCommon {
+  kind: "join";
+  resolver: string;
+  many: boolean;
+  /** A JSON:API relationship (`data.id`), or a plain property holding an id or an `{ id }` reference. */
+  via: "relationship" | "property";
+}
+
+/** A relationship whose related ids are arguments to a tool, kept as ids. */
+export interface RelatedIdField extends FieldCommon {
+  kind: "related-id";
+  many: boolean;
+  argumentOf: string[];
+  shorten: boolean;
+}
+
+export interface ObjectField extends FieldCommon {
+  kind: "object";
+  children: Field[];
+}
+
+export type Field = ValueField | JoinField | RelatedIdField | ObjectField;
+
+export interface DroppedField {
+  name: string;
+  reason: string;
+}
+
+export interface ResourceModel {
+  /** The annotation key: the JSON:API type, or a name for a plain-REST schema. */
+  name: string;
+  /** PascalCase stem for generated names: `Ticket` gives `projectTicket`, `TicketResult`. */
+  typeName: string;
+  style: "jsonapi" | "rest";
+  /** TypeScript type of the source record, written against the openapi-typescript output. */
+  sourceType: string;
+  fields: Field[];
+  dropped: DroppedField[];
+}
+
+export interface PageModel {
+  key: string;
+  path: string[];
+  /** `presence`: true when the value is there and not null (a `links.next`); `value`: the value itself. */
+  mode: "presence" | "value";
+  shape: Shape;
+}
+
+export interface ResolverModel {
+  name: string;
+  /** JSON:API type whose `included` records carry the label. */
+  type?: string;
+  label?: string;
+}
+
+export interface ToolModel {
+  name: string;
+  typeName: string;
+  resource: ResourceModel;
+  /** The response holds a list of records (else one record). */
+  many: boolean;
+  /** Where the records sit in the response: `["data"]` for JSON:API. */
+  rowsPath: string[];
+  /** Key for the rows in the result; absent for a single-record tool, whose result is the record. */
+  list?: string;
+  page: PageModel[];
+  responseType: string;
+  operationLabel: string;
+  jsonapi: boolean;
+}
+
+export interface Model {
+  resolvers: ResolverModel[];
+  resources: ResourceModel[];
+  tools: ToolModel[];
+}

@@ -1,0 +1,179 @@
+/**
+ * Read-only helpers over a bundled OpenAPI document. Every schema is carried with the JSON pointer
+ * where it is declared (after following $refs), so diagnostics can point into the spec.
+ */
+export type JsonObject = { [key: string]: unknown };
+
+export interface SchemaAt {
+  schema: JsonObject;
+  pointer: string;
+}
+
+export interface Property {
+  name: string;
+  at: SchemaAt;
+  required: boolean;
+}
+
+export const isJsonObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+export const escapePointer = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+const unescapePointer = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
+
+export function child(at: SchemaAt, ...segments: (string | number)[]): SchemaAt | undefined {
+  let node: unknown = at.schema;
+  for (const segment of segments) {
+    node = Array.isArray(node) ? node[Number(segment)] : isJsonObject(node) ? node[String(segment)] : undefined;
+  }
+  if (!isJsonObject(node)) return undefined;
+  return { schema: node, pointer: at.pointer + segments.map((s) => "/" + escapePointer(String(s))).join("") };
+}
+
+export class SchemaReader {
+  constructor(readonly document: JsonObject) {}
+
+  /** Follows `$ref` chains inside the document. Unresolvable refs yield an empty schema. */
+  deref(at: SchemaAt): SchemaAt {
+    let current = at;
+    const seen = new Set<string>();
+    while (typeof current.schema["$ref"] === "string") {
+      const ref = current.schema["$ref"];
+      if (!ref.startsWith("#") || seen.has(ref)) return { schema: {}, pointer: current.pointer };
+      seen.add(ref);
+      const target = this.pointer(ref.slice(1));
+      if (!target) return { schema: {}, pointer: current.pointer };
+      current = target;
+    }
+    return current;
+  }
+
+  pointer(pointer: string): SchemaAt | undefined {
+    const segments = pointer.split("/").slice(1).map(unescapePointer);
+    return child({ schema: this.document, pointer: "" }, ...segments);
+  }
+
+  /** The component name a schema (possibly a $ref) points at, e.g. `Ticket`. */
+  refName(at: SchemaAt): string | undefined {
+    const ref = at.schema["$ref"];
+    if (typeof ref === "string") {
+      const match = /^#\/components\/schemas\/([^/]+)$/.exec(ref);
+      if (match) return unescapePointer(match[1]!);
+    }
+    const match = /^\/components\/schemas\/([^/]+)$/.exec(at.pointer);
+    return match ? unescapePointer(match[1]!) : undefined;
+  }
+
+  /** The non-null branch of `oneOf/anyOf: [X, {type: null}]`, or the schema itself. */
+  unwrapNullable(at: SchemaAt): SchemaAt {
+    const resolved = this.deref(at);
+    for (const key of ["oneOf", "anyOf"]) {
+      const branches = resolved.schema[key];
+      if (!Array.isArray(branches)) continue;
+      const real = branches.map((_, i) => child(resolved, key, i)!).filter((branch) => !this.isNullSchema(branch));
+      if (real.length === 1 && real.length < branches.length) return this.unwrapNullable(real[0]!);
+    }
+    return resolved;
+  }
+
+  isNullSchema(at: SchemaAt): boolean {
+    const schema = this.deref(at).schema;
+    return schema["type"] === "null" || (Array.isArray(schema["enum"]) && schema["enum"].length === 1 && schema["enum"][0] === null);
+  }
+
+  nullable(at: SchemaAt): boolean {
+    const schema = this.deref(at).schema;
+    if (schema["nullable"] === true) return true;
+    if (Array.isArray(schema["type"]) && schema["type"].includes("null")) return true;
+    if ("const" in schema && schema["const"] === null) return true;
+    for (const key of ["oneOf", "anyOf"]) {
+      const branches = schema[key];
+      if (Array.isArray(branches) && branches.some((_, i) => this.nullable(child(this.deref(at), key, i)!) || this.isNullSchema(child(this.deref(at), key, i)!))) return true;
+    }
+    return false;
+  }
+
+  /** The JSON type of a schema, ignoring null; `undefined` when it is not one type. */
+  kind(at: SchemaAt): "string" | "integer" | "number" | "boolean" | "array" | "object" | undefined {
+    const resolved = this.unwrapNullable(at);
+    const schema = resolved.schema;
+    const type = Array.isArray(schema["type"]) ? schema["type"].filter((t) => t !== "null") : schema["type"];
+    const single = Array.isArray(type) ? (type.length === 1 ? type[0] : undefined) : type;
+    if (single === "string" || single === "integer" || single === "number" || single === "boolean" || single === "array" || single === "object") return single;
+    const values = this.enumValues(resolved);
+    if (values && values.length > 0) {
+      if (values.every((v) => Number.isInteger(v))) return "integer";
+      if (values.every((v) => typeof v === "number")) return "number";
+      if (values.every((v) => typeof v === "string")) return "string";
+      if (values.every((v) => typeof v === "boolean")) return "boolean";
+    }
+    if (schema["properties"] || schema["allOf"]) return "object";
+    if (schema["items"]) return "array";
+    return undefined;
+  }
+
+  /** Enum values without null, from `enum`, `const`, or a `oneOf` of consts. */
+  enumValues(at: SchemaAt): (string | number | boolean)[] | undefined {
+    const schema = this.unwrapNullable(at).schema;
+    const keep = (values: unknown[]) => values.filter((v): v is string | number | boolean => v !== null && typeof v !== "object");
+    if (Array.isArray(schema["enum"])) return keep(schema["enum"]);
+    if ("const" in schema && schema["const"] !== null) return keep([schema["const"]]);
+    const branches = this.constBranches(this.unwrapNullable(at));
+    return branches ? keep(branches.map((b) => b.value)) : undefined;
+  }
+
+  /** `oneOf: [{const, title}, ...]` as value/title pairs, when every non-null branch is a const. */
+  constBranches(at: SchemaAt): { value: unknown; title: unknown }[] | undefined {
+    for (const key of ["oneOf", "anyOf"]) {
+      const branches = at.schema[key];
+      if (!Array.isArray(branches)) continue;
+      const resolved = branches.map((_, i) => this.deref(child(at, key, i)!).schema).filter((s) => s["type"] !== "null" && s["const"] !== null);
+      if (resolved.length > 0 && resolved.every((s) => "const" in s || (Array.isArray(s["enum"]) && s["enum"].length === 1))) {
+        return resolved.map((s) => ({ value: "const" in s ? s["const"] : (s["enum"] as unknown[])[0], title: s["title"] }));
+      }
+    }
+    return undefined;
+  }
+
+  /** Properties in declaration order, merged through allOf; oneOf/anyOf branches add optional ones. */
+  properties(at: SchemaAt, seen = new Set<string>()): Property[] {
+    const resolved = this.unwrapNullable(at);
+    if (seen.has(resolved.pointer)) return [];
+    seen.add(resolved.pointer);
+    const result = new Map<string, Property>();
+    const add = (property: Property) => {
+      const existing = result.get(property.name);
+      if (!existing) result.set(property.name, property);
+      else if (property.required) existing.required = true;
+    };
+    const schema = resolved.schema;
+    const required = new Set(Array.isArray(schema["required"]) ? schema["required"].map(String) : []);
+    const props = schema["properties"];
+    if (isJsonObject(props)) {
+      for (const name of Object.keys(props)) {
+        const propertyAt = child(resolved, "properties", name);
+        if (propertyAt) add({ name, at: propertyAt, required: required.has(name) });
+      }
+    }
+    if (Array.isArray(schema["allOf"])) {
+      schema["allOf"].forEach((_, i) => this.properties(child(resolved, "allOf", i)!, seen).forEach(add));
+    }
+    for (const key of ["oneOf", "anyOf"]) {
+      const branches = schema[key];
+      if (!Array.isArray(branches)) continue;
+      branches.forEach((_, i) => this.properties(child(resolved, key, i)!, seen).forEach((p) => add({ ...p, required: false })));
+    }
+    for (const property of result.values()) if (required.has(property.name)) property.required = true;
+    return [...result.values()];
+  }
+
+  property(at: SchemaAt, name: string): Property | undefined {
+    return this.properties(at).find((p) => p.name === name);
+  }
+
+  /** The items schema of an array schema. */
+  items(at: SchemaAt): SchemaAt | undefined {
+    const resolved = this.unwrapNullable(at);
+    return child(resolved, "items");
+  }
+}

@@ -1,0 +1,33 @@
+/** Levenshtein distance, for "did you mean" hints. */
+function distance(a: string, b: string): number {
+  const previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = previous[0]!;
+    previous[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = previous[j]!;
+      previous[j] = Math.min(above + 1, previous[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return previous[b.length]!;
+}
+
+/** The closest candidate within a third of the word's length, or undefined. */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.ceil(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = distance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+export function didYouMean(word: string, candidates: Iterable<string>): string {
+  const match = closest(word, candidates);
+  return match === undefined ? "" : ` (did you mean "${match}"?)`;
+}

@@ -1,0 +1,54 @@
+import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import type { SourceLocation } from "./diagnostics.js";
+
+export type NodePath = readonly (string | number)[];
+
+export interface YamlSource {
+  document: Document;
+  /** Parse problems, each with a 1-based line and column. */
+  errors: { message: string; line: number; column: number }[];
+  locate(path: NodePath, part?: "key" | "value"): SourceLocation;
+}
+
+/**
+ * Parses YAML or JSON keeping positions, so any node can later be reported as file:line:col.
+ * Paths that do not exist resolve to their deepest existing ancestor.
+ */
+export function parseYamlSource(text: string, file: string): YamlSource {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const at = (offset: number): SourceLocation => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, column: col };
+  };
+  const errors = document.errors.map((error) => {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    return { message: error.message.split("\n")[0]!, line, column: col };
+  });
+  return {
+    document,
+    errors,
+    locate(path, part = "value") {
+      let node: unknown = document.contents;
+      let keyNode: unknown;
+      for (const segment of path) {
+        let next: unknown;
+        if (isMap(node)) {
+          const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+          if (pair) {
+            keyNode = pair.key;
+            next = pair.value ?? pair.key;
+          }
+        } else if (isSeq(node) && typeof segment === "number") {
+          next = node.items[segment];
+          keyNode = next;
+        }
+        if (next === undefined) break;
+        node = next;
+      }
+      const target = part === "key" && keyNode !== undefined ? keyNode : node;
+      const range = isNode(target) ? (target as Node).range : undefined;
+      return range ? at(range[0]) : { file, line: 1, column: 1 };
+    },
+  };
+}

@@ -1,0 +1,389 @@
+// The fixed run-time pieces every generated projector uses. Copied verbatim into the output folder,
+// so the generated code needs no runtime package.
+
+/** A join id the resolver gave no label for. Keeps the (shortened) id, so it is never mistaken for a name or for null. */
+export interface Unresolved {
+  readonly unresolved: string;
+}
+
+/** A coded value with no word in its legend. Keeps the raw code rather than guessing a word. */
+export interface UnknownCode {
+  readonly unknown_code: string | number;
+}
+
+/** A value that does not match the spec (a wrong type, an unreadable date); says why. */
+export interface Unusable {
+  readonly unusable: string;
+}
+
+export interface ProjectionIssue {
+  readonly kind: "unresolved" | "unknown_code" | "unusable" | "missing";
+  readonly resource: string;
+  /** The field as the annotation names it. */
+  readonly field: string;
+  readonly value: unknown;
+  readonly resolver?: string;
+  readonly message: string;
+}
+
+export interface RecordOptions {
+  /** Called for every marker written and every promised value that is missing. */
+  readonly onIssue?: (issue: ProjectionIssue) => void;
+  /** Full id to short id, computed over a whole tool result so that no two ids collide. */
+  readonly shortIds?: ReadonlyMap<string, string>;
+}
+
+export interface ProjectOptions {
+  readonly onIssue?: (issue: ProjectionIssue) => void;
+}
+
+/** Labels by id (or by code, for a legend looked up at run time). An `Error` marks that one id as failed. */
+export type Labels = ReadonlyMap<string, string | Error>;
+
+/** Called at most once per tool call, with the distinct ids still unnamed; never with an empty list. */
+export type Resolver = (ids: readonly string[]) => Promise<Labels> | Labels;
+
+/** A resolver rejected or returned something other than a Map; the whole tool call fails with it. */
+export class ResolverError extends Error {
+  readonly resolver: string;
+  constructor(resolver: string, cause: unknown) {
+    super(`resolver "${resolver}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = "ResolverError";
+    this.resolver = resolver;
+  }
+}
+
+/** The text a tool sends the model: use it for the tool_result block and MCP text content alike. */
+export function serializeToolResult(result: unknown): string {
+  return JSON.stringify(result);
+}
+
+export interface Context {
+  readonly resource: string;
+  readonly onIssue: ((issue: ProjectionIssue) => void) | undefined;
+  readonly shortIds: ReadonlyMap<string, string> | undefined;
+}
+
+export function context(resource: string, options: RecordOptions): Context {
+  return { resource, onIssue: options.onIssue, shortIds: options.shortIds };
+}
+
+type Json = Record<string, unknown>;
+
+function report(ctx: Context, kind: ProjectionIssue["kind"], field: string, value: unknown, message: string, resolver?: string): void {
+  if (!ctx.onIssue) return;
+  ctx.onIssue(resolver === undefined ? { kind, resource: ctx.resource, field, value, message } : { kind, resource: ctx.resource, field, value, message, resolver });
+}
+
+function typeName(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
+function unusable(ctx: Context, field: string, value: unknown, reason: string): Unusable {
+  report(ctx, "unusable", field, value, `${ctx.resource}.${field}: ${reason}`);
+  return { unusable: reason };
+}
+
+/** Absent and null both project to null; the schema's promise of a value is reported when broken. */
+function absent(ctx: Context, field: string, value: unknown, required: boolean): null {
+  if (required) report(ctx, "missing", field, value, `${ctx.resource}.${field}: the spec promises a value, the record has ${value === null ? "null" : "none"}`);
+  return null;
+}
+
+export function asObject(value: unknown): Json | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+/** The record as an object, or undefined with a report when it is something else. */
+export function recordObject(record: unknown, ctx: Context): Json | undefined {
+  const found = asObject(record);
+  if (!found) report(ctx, "unusable", "", record, `${ctx.resource}: the record is ${typeName(record)}, not an object`);
+  return found;
+}
+
+/** A JSON:API section (`attributes`, `relationships`), or undefined with a report when it is not an object. */
+export function section(root: Json | undefined, key: string, ctx: Context): Json | undefined {
+  const value = read(root, key);
+  const object = asObject(value);
+  if (!object && value !== undefined && value !== null) report(ctx, "unusable", key, value, `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`);
+  return object;
+}
+
+/** An object whose parts are classified one by one. */
+export function nested<T>(value: unknown, ctx: Context, field: string, required: boolean, build: (object: Json) => T): T | null | Unusable {
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  const object = asObject(value);
+  return object ? build(object) : unusable(ctx, field, value, `expected an object, got ${typeName(value)}`);
+}
+
+/** True when a page field (a `links.next`) is there and not null or empty. */
+export function present(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== "";
+}
+
+export function read(object: Json | undefined, key: string): unknown {
+  return object === undefined || !Object.prototype.hasOwnProperty.call(object, key) ? undefined : object[key];
+}
+
+export function string(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unusable(ctx, field, value, `expected a string, got ${typeName(value)}`);
+}
+
+export function number(value: unknown, ctx: Context, field: string, required: boolean, integer: boolean): number | null | Unusable {
+  if (typeof value === "number" && Number.isFinite(value) && (!integer || Number.isInteger(value))) return value;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unusable(ctx, field, value, `expected ${integer ? "an integer" : "a number"}, got ${typeName(value)}`);
+}
+
+export function boolean(value: unknown, ctx: Context, field: string, required: boolean): boolean | null | Unusable {
+  if (typeof value === "boolean") return value;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unusable(ctx, field, value, `expected true or false, got ${typeName(value)}`);
+}
+
+/** A value kept whole (an object or array the annotation keeps as it is), checked only at the top. */
+export function whole<T>(value: unknown, ctx: Context, field: string, required: boolean, expected: "object" | "array" | "any"): T | null | Unusable {
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  if (expected === "any" || (expected === "array" ? Array.isArray(value) : asObject(value) !== undefined)) return value as T;
+  return unusable(ctx, field, value, `expected ${expected === "array" ? "an array" : "an object"}, got ${typeName(value)}`);
+}
+
+/** An enum kept as its own values: one outside the spec's list is marked, not passed off as valid. */
+export function member<T extends string | number | boolean>(value: unknown, allowed: ReadonlySet<unknown>, ctx: Context, field: string, required: boolean): T | null | UnknownCode {
+  if (allowed.has(value)) return value as T;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unknownCode(ctx, field, value);
+}
+
+function unknownCode(ctx: Context, field: string, value: unknown, resolver?: string): UnknownCode {
+  const code = typeof value === "number" ? value : String(value);
+  report(ctx, "unknown_code", field, value, `${ctx.resource}.${field}: no word for code ${JSON.stringify(code)}`, resolver);
+  return { unknown_code: code };
+}
+
+/** A coded value expanded to its word. */
+export function legend<W extends string>(value: unknown, words: ReadonlyMap<unknown, W>, ctx: Context, field: string, required: boolean): W | null | UnknownCode {
+  const word = words.get(value);
+  if (word !== undefined) return word;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unknownCode(ctx, field, value);
+}
+
+/** A coded value whose word comes from a resolver at run time. */
+export function legendLookup(value: unknown, labels: Labels, resolver: string, ctx: Context, field: string, required: boolean): string | null | UnknownCode {
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  const word = typeof value === "string" || typeof value === "number" ? labels.get(String(value)) : undefined;
+  return typeof word === "string" ? word : unknownCode(ctx, field, value, resolver);
+}
+
+function toDate(value: unknown): Date | undefined {
+  let date: Date | undefined;
+  if (typeof value === "number" && Number.isFinite(value)) date = new Date(Math.abs(value) < 1e11 ? value * 1000 : value);
+  else if (typeof value === "string") {
+    // A date-time without an offset is read as UTC, so the output never depends on the host's zone.
+    const zoned = /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value) ? `${value}Z` : value;
+    date = /^\d{4}-\d{2}-\d{2}/.test(zoned) ? new Date(zoned) : undefined;
+  }
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}
+
+/** `2026-02-11`, in UTC. */
+export function date(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  const parsed = toDate(value);
+  return parsed ? parsed.toISOString().slice(0, 10) : unusable(ctx, field, value, `not a date: ${JSON.stringify(value)}`);
+}
+
+/** `2026-02-14T16:02Z`: minute precision, in UTC. */
+export function datetime(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  const parsed = toDate(value);
+  return parsed ? `${parsed.toISOString().slice(0, 16)}Z` : unusable(ctx, field, value, `not a date-time: ${JSON.stringify(value)}`);
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/** `tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90` to `tkt_9f3a71c4`: the prefix and the UUID's first eight digits. */
+export function shortId(id: string): string {
+  const match = UUID.exec(id);
+  return match ? id.slice(0, match.index + 8) : id;
+}
+
+/**
+ * Short forms for a set of ids, lengthened where two would collide, so every short id in one result
+ * names exactly one record.
+ */
+export function shortenIds(ids: Iterable<string>): Map<string, string> {
+  const distinct = [...new Set(ids)];
+  const groups = new Map<string, string[]>();
+  for (const id of distinct) {
+    const short = shortId(id);
+    const group = groups.get(short);
+    if (group) group.push(id);
+    else groups.set(short, [id]);
+  }
+  const result = new Map<string, string>();
+  for (const [short, group] of groups) {
+    if (group.length === 1) {
+      result.set(group[0]!, short);
+      continue;
+    }
+    let length = short.length;
+    const longest = Math.max(...group.map((id) => id.length));
+    while (length < longest && new Set(group.map((id) => id.slice(0, length))).size < group.length) length++;
+    for (const id of group) {
+      let cut = length;
+      while (cut < id.length && id[cut - 1] === "-") cut++;
+      result.set(id, id.slice(0, cut));
+    }
+  }
+  const taken = new Map<string, number>();
+  for (const short of result.values()) taken.set(short, (taken.get(short) ?? 0) + 1);
+  for (const [id, short] of result) if ((taken.get(short) ?? 0) > 1) result.set(id, id);
+  return result;
+}
+
+function short(id: string, ctx: Context): string {
+  return ctx.shortIds?.get(id) ?? shortId(id);
+}
+
+/** An id the model can pass to a tool, shortened when the annotation says so. */
+export function argumentId(value: unknown, ctx: Context, field: string, required: boolean, shorten: boolean): string | null | Unusable {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  const id = string(value, ctx, field, required);
+  return shorten && typeof id === "string" ? short(id, ctx) : id;
+}
+
+/** The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all). */
+export function relationshipIds(relationship: unknown): string[] | string | null {
+  const data = asObject(relationship)?.["data"];
+  if (Array.isArray(data)) return data.flatMap((item) => idOf(asObject(item)?.["id"]) ?? []);
+  if (data === undefined || data === null) return null;
+  return idOf(asObject(data)?.["id"]) ?? null;
+}
+
+/** The ids in a plain foreign key: an id, an `{ id }` reference, or an array of either. */
+export function propertyIds(value: unknown): string[] | string | null {
+  if (Array.isArray(value)) return value.flatMap((item) => idOf(item) ?? idOf(asObject(item)?.["id"]) ?? []);
+  return idOf(value) ?? idOf(asObject(value)?.["id"]) ?? null;
+}
+
+function idOf(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+export function addIds(target: Set<string>, ids: string[] | string | null): void {
+  if (ids === null) return;
+  if (typeof ids === "string") target.add(ids);
+  else for (const id of ids) target.add(id);
+}
+
+/** Codes for a legend looked up at run time, as the resolver receives them. */
+export function addCode(target: Set<string>, value: unknown): void {
+  if (typeof value === "string" || typeof value === "number") target.add(String(value));
+}
+
+function label(id: string, labels: Labels, resolver: string, ctx: Context, field: string): string | Unresolved {
+  const found = labels.get(id);
+  if (typeof found === "string") return found;
+  const why = found instanceof Error ? `resolver "${resolver}" failed for it: ${found.message}` : `resolver "${resolver}" has no label for it`;
+  report(ctx, "unresolved", field, id, `${ctx.resource}.${field}: ${id}: ${why}`, resolver);
+  return { unresolved: short(id, ctx) };
+}
+
+export function joinOne(ids: string[] | string | null, labels: Labels, resolver: string, ctx: Context, field: string): string | null | Unresolved {
+  if (ids === null) return null;
+  if (typeof ids === "string") return label(ids, labels, resolver, ctx, field);
+  return ids.length === 0 ? null : label(ids[0]!, labels, resolver, ctx, field);
+}
+
+export function joinMany(ids: string[] | string | null, labels: Labels, resolver: string, ctx: Context, field: string): (string | Unresolved)[] | null {
+  if (ids === null) return null;
+  return (typeof ids === "string" ? [ids] : ids).map((id) => label(id, labels, resolver, ctx, field));
+}
+
+export function relatedOne(ids: string[] | string | null, ctx: Context, shorten: boolean): string | null {
+  const id = typeof ids === "string" ? ids : ids?.[0] ?? null;
+  return id !== null && shorten ? short(id, ctx) : id;
+}
+
+export function relatedMany(ids: string[] | string | null, ctx: Context, shorten: boolean): string[] | null {
+  if (ids === null) return null;
+  return (typeof ids === "string" ? [ids] : ids).map((id) => (shorten ? short(id, ctx) : id));
+}
+
+/** Labels already present in a JSON:API `included` array, per resolver. */
+export function includedLabels(response: unknown, sources: readonly { resolver: string; type: string; label: string }[]): Map<string, Map<string, string>> {
+  const result = new Map<string, Map<string, string>>();
+  for (const source of sources) result.set(source.resolver, new Map());
+  const included = asObject(response)?.["included"];
+  if (!Array.isArray(included)) return result;
+  for (const item of included) {
+    const record = asObject(item);
+    if (!record) continue;
+    const id = idOf(record["id"]);
+    if (id === undefined) continue;
+    for (const source of sources) {
+      if (record["type"] !== source.type) continue;
+      const text = asObject(record["attributes"])?.[source.label];
+      if (typeof text === "string") result.get(source.resolver)!.set(id, text);
+    }
+  }
+  return result;
+}
+
+/**
+ * Calls each resolver at most once, concurrently, with the ids `included` did not already name.
+ * Labels the resolver returns for ids it was not asked about are ignored.
+ */
+export async function resolveLabels<K extends string>(
+  wanted: Readonly<Record<K, Set<string>>>,
+  resolvers: Readonly<Record<K, Resolver>>,
+  known: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): Promise<Record<K, Labels>> {
+  const names = Object.keys(wanted) as K[];
+  const resolved = await Promise.all(
+    names.map(async (name): Promise<Labels> => {
+      const labels = new Map<string, string | Error>(known.get(name) ?? []);
+      const missing = [...wanted[name]].filter((id) => !labels.has(id));
+      if (missing.length === 0) return labels;
+      const resolver = resolvers[name];
+      if (typeof resolver !== "function") throw new ResolverError(name, new Error("no resolver function was passed"));
+      let answer: unknown;
+      try {
+        answer = await resolver(missing);
+      } catch (error) {
+        throw new ResolverError(name, error);
+      }
+      if (!(answer instanceof Map)) throw new ResolverError(name, new Error(`returned ${typeName(answer)}, expected a Map of id to label`));
+      for (const id of missing) {
+        const found: unknown = answer.get(id);
+        if (typeof found === "string" || found instanceof Error) labels.set(id, found);
+      }
+      return labels;
+    }),
+  );
+  return Object.fromEntries(names.map((name, i) => [name, resolved[i]!])) as Record<K, Labels>;
+}
+
+/** The value at a dotted path of the response, for page fields. */
+export function at(response: unknown, path: readonly string[]): unknown {
+  let value: unknown = response;
+  for (const key of path) value = read(asObject(value), key);
+  return value;
+}
+
+/** The records of a response at `path`: a list, or one record. */
+export function rows(response: unknown, path: readonly string[], tool: string, onIssue: ProjectOptions["onIssue"]): unknown[] {
+  const value = at(response, path);
+  if (Array.isArray(value)) return value;
+  if (value !== undefined && value !== null && onIssue) {
+    onIssue({ kind: "unusable", resource: tool, field: path.join("."), value, message: `${tool}: expected a list at ${path.join(".") || "the top"}, got ${typeName(value)}` });
+  }
+  return [];
+}
