@@ -1,0 +1,89 @@
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import ts from "typescript";
+import { parseAnnotation } from "../../src/annotation/parse.js";
+import { DiagnosticError, type Diagnostic } from "../../src/diagnostics.js";
+import { generate, type GenerateOutput } from "../../src/generate.js";
+import { loadSpec } from "../../src/spec/load.js";
+import { runCli } from "../../src/commands/run.js";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const REAL_SPECS = resolve(ROOT, "../shared/real-specs");
+const TEMPLATE = readFileSync(join(ROOT, "templates/runtime.ts"), "utf8");
+
+export function tempDir(prefix = "projector-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The generate pipeline in memory, as the CLI runs it, for an annotation file on disk. */
+export async function generateFrom(configPath: string): Promise<GenerateOutput & { problems: Diagnostic[] }> {
+  const dir = dirname(configPath);
+  try {
+    const annotation = parseAnnotation(readFileSync(configPath, "utf8"), relative(ROOT, configPath));
+    const specPath = resolve(dir, annotation.spec);
+    const spec = await loadSpec(specPath, relative(ROOT, specPath));
+    const output = await generate({
+      annotation,
+      spec,
+      runtimeTemplate: TEMPLATE,
+      prettierOptions: null,
+      names: { spec: relative(dir, specPath), annotation: relative(dir, configPath) },
+    });
+    return { ...output, problems: output.diagnostics.filter((d) => d.severity === "error") };
+  } catch (error) {
+    if (error instanceof DiagnosticError) return { diagnostics: [...error.diagnostics], problems: [...error.diagnostics], files: new Map() };
+    throw error;
+  }
+}
+
+/** Writes generated files to a folder, with each module transpiled to JavaScript beside it, and imports the index. */
+export async function importGenerated<T = Record<string, unknown>>(files: Map<string, string>): Promise<T> {
+  const dir = tempDir("projector-gen-");
+  for (const [path, text] of files) {
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, text);
+    const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    writeFileSync(target.replace(/\.ts$/, ".js"), js);
+  }
+  return (await import(pathToFileURL(join(dir, "index.js")).href)) as T;
+}
+
+/** Type-checks files with the flags PRODUCT.md promises the generated code compiles under. */
+export function typecheck(rootFiles: string[]): string[] {
+  const program = ts.createProgram(rootFiles, {
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    skipLibCheck: true,
+    types: [],
+  });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
+    return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
+  });
+}
+
+/** Runs the CLI in-process, capturing what it prints. */
+export async function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(args, { cwd, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+  return { code, stdout, stderr };
+}
+
+/** A resolver that records its calls and answers from a fixed table. */
+export function recordingResolver(labels: Record<string, string>) {
+  const calls: string[][] = [];
+  const resolver = async (ids: readonly string[]) => {
+    calls.push([...ids]);
+    return new Map(ids.flatMap((id) => (labels[id] !== undefined ? [[id, labels[id]!] as const] : [])));
+  };
+  return { resolver, calls };
+}
