@@ -91,10 +91,16 @@ function nestedExpression(resource: ResourceModel, field: Field & { kind: "objec
   const variable = `part${field.source.path.length}`;
   const depth = field.source.path.length;
   const parts = field.children.map((child) => {
-    const relative = { ...child, source: { base: child.source.base, path: child.source.path.slice(depth) } } as Field;
+    const relative = rebase(child, depth);
     return `${key(child.out)}: ${projectExpression(resource, relative, { ...bases, [child.source.base]: variable })}`;
   });
   return `nested(${value}, ctx, ${literal(field.name)}, false, (${variable}) => ({ ${parts.join(", ")} }))`;
+}
+
+/** The field with `depth` leading segments cut from its source path and its parts'. */
+function rebase(field: Field, depth: number): Field {
+  const source = { base: field.source.base, path: field.source.path.slice(depth) };
+  return field.kind === "object" ? { ...field, source, children: field.children.map((c) => rebase(c, depth)) } : { ...field, source };
 }
 
 function legendConstants(resource: ResourceModel, fields: Field[]): string[] {
@@ -190,7 +196,7 @@ const RUNTIME_IMPORT = "\u0000runtime-import";
 
 /** Imports exactly what the module uses, so consumers' unused-import checks stay quiet. */
 function withImports(code: string, extra: string[]): string {
-  const values = RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}(<[^>]*>)?\\(`).test(code));
+  const values = RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}[<(]`).test(code));
   const types = RUNTIME_TYPES.filter((name) => new RegExp(`\\b${name}\\b`).test(code));
   const specifiers = [...values, ...types.map((t) => `type ${t}`)];
   const imports = [...extra];

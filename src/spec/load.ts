@@ -86,6 +86,6 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   return {
     file,
     document,
-    locate: (pointer) => ({ ...positions().locate(decodePointer(pointer)), pointer }),
+    locate: (pointer) => ({ ...positions().locate(decodePointer(pointer), "key"), pointer }),
   };
 }

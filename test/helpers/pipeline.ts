@@ -70,6 +70,17 @@ export function typecheck(rootFiles: string[]): string[] {
   });
 }
 
+/** Writes generated files to a temporary folder and type-checks them. */
+export function typecheckFiles(files: Map<string, string>, extra: Record<string, string> = {}): string[] {
+  const dir = tempDir("projector-tsc-");
+  for (const [path, text] of [...files, ...Object.entries(extra)]) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  return typecheck([...files.keys(), ...Object.keys(extra)].map((p) => join(dir, p)));
+}
+
 /** Runs the CLI in-process, capturing what it prints. */
 export async function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";

@@ -1,0 +1,9 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT, typecheck } from "./helpers/pipeline.js";
+
+describe("tsc --noEmit with strict, noUncheckedIndexedAccess and exactOptionalPropertyTypes", () => {
+  it("accepts generated/support and a consumer that uses it, and rejects misuse the types forbid", () => {
+    expect(typecheck([join(ROOT, "generated/support/index.ts"), join(ROOT, "test/fixtures/consumer.ts")])).toEqual([]);
+  });
+});
