@@ -36,7 +36,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   const resourceAnnotations = new Map(annotation.resources.map((r) => [r.name, r]));
   const sources = new Map<string, ResourceSource>();
   const error = (code: Diagnostic["code"], message: string, help: string, path: readonly (string | number)[], related?: Diagnostic["location"]) =>
-    diagnostics.push({ code, severity: "error", message, help, location: locateAnnotation(path), ...(related ? { related } : {}) });
+    diagnostics.push({ code, severity: "error", message, help, location: locateAnnotation(path, "key"), ...(related ? { related } : {}) });
 
   const toolPlans: { tool: ToolAnnotation; op: Operation; rows: Rows; response: SchemaAt; responseType: string }[] = [];
   for (const tool of annotation.tools) {

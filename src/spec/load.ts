@@ -38,6 +38,11 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       },
     ]);
   }
+  if (text.trim() === "") {
+    throw new DiagnosticError([
+      { code: "PRJ004", severity: "error", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } },
+    ]);
+  }
   let source: YamlSource | undefined;
   const positions = () => (source ??= parseYamlSource(text, file));
   const fail = (diagnostic: Omit<Diagnostic, "severity">): never => {
@@ -77,7 +82,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       code: "PRJ004",
       message: swagger ? `Swagger ${String(document["swagger"])} is not supported` : `not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(version ?? null)})`,
       help: swagger ? "convert it first: `npx swagger2openapi spec.yaml -o spec.openapi.yaml`" : "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
-      location: positions().locate([swagger ? "swagger" : "openapi"]),
+      location: positions().locate([swagger ? "swagger" : "openapi"], "key"),
     });
   }
   if (!isJsonObject(document["paths"])) {
