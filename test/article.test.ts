@@ -1,6 +1,8 @@
 // The worked example of "Projecting a tool result", run through the checked-in generated code.
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import {
+  searchTicketsOutputSchema,
   projectGetTicket,
   projectSearchTickets,
   projectTicket,
@@ -165,6 +167,8 @@ describe("absence and failure are written down", () => {
     const none = recordingResolver({});
     const result = await projectSearchTickets(broken, { users: none.resolver, orgs: none.resolver }, { onIssue: (i) => issues.push(i) });
     expect(result.tickets).toHaveLength(3);
+    const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(searchTicketsOutputSchema);
+    expect(validate(result), JSON.stringify(validate.errors)).toBe(true);
     expect(result.tickets[0]).toMatchObject({ id: "tkt_1", subject: null, status: null, assignee: null });
     expect(result.tickets[1]).toMatchObject({ id: "42", subject: { unusable: "expected a string, got number" }, status: { unknown_code: "open" } });
     expect(result.tickets[1]!.opened).toEqual({ unusable: 'not a date: "yesterday"' });

@@ -1,6 +1,7 @@
 // One small spec per feature (specs/scenarios/*): generate, type-check, project the payload, compare.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { camelCase, pascalCase } from "../src/naming.js";
 import { generateFrom, importGenerated, ROOT, typecheckFiles } from "./helpers/pipeline.js";
@@ -35,7 +36,9 @@ export async function runScenario(scenario: string) {
 
 describe.each(names)("scenario %s", (scenario) => {
   it("projects its payload to the expected result, calling each resolver at most once", async () => {
-    const { result, calls, issues } = await runScenario(scenario);
+    const { result, calls, issues, schema } = await runScenario(scenario);
+    const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(schema as object);
+    expect(validate(result), JSON.stringify(validate.errors)).toBe(true);
     expect(existsSync(join(SCENARIOS, scenario, "expected.json")), "expected.json is missing").toBe(true);
     const expected = read(scenario, "expected.json") as { result: unknown; issues: unknown; calls: unknown };
     expect(result).toStrictEqual(expected.result);
