@@ -76,7 +76,7 @@ describe("projector generate", () => {
     const check = await cli(["generate", "--check"], dir);
     expect(check.code).toBe(1);
     expect(check.stderr).toContain("stale    generated/support/openapi.ts");
-    expect(check.stderr).toContain("stale    generated/support/tools/search-tickets.ts");
+    expect(check.stderr).toContain("stale    generated/support/resources/ticket.ts");
     expect(snapshot(out)).toEqual(before);
   });
 

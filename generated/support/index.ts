@@ -15,12 +15,14 @@ export type {
 } from "./runtime.js";
 export {
   projectTicket,
+  ticketResultSchema,
   type TicketLookups,
   type TicketRecord,
   type TicketResult,
 } from "./resources/ticket.js";
 export {
   projectUser,
+  userResultSchema,
   type UserLookups,
   type UserRecord,
   type UserResult,

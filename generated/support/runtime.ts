@@ -58,6 +58,31 @@ export class ResolverError extends Error {
   }
 }
 
+/** JSON Schemas of the markers, the `$defs` every tool's output schema refers to. */
+export const MARKER_SCHEMAS = {
+  unresolved: {
+    type: "object",
+    description: "An id the lookup could not name; the short id is kept.",
+    properties: { unresolved: { type: "string" } },
+    required: ["unresolved"],
+    additionalProperties: false,
+  },
+  unknown_code: {
+    type: "object",
+    description: "A code with no word in its legend; the raw code is kept.",
+    properties: { unknown_code: { type: ["string", "number"] } },
+    required: ["unknown_code"],
+    additionalProperties: false,
+  },
+  unusable: {
+    type: "object",
+    description: "A value that did not match the API's schema; says why.",
+    properties: { unusable: { type: "string" } },
+    required: ["unusable"],
+    additionalProperties: false,
+  },
+} as const;
+
 /** The text a tool sends the model: use it for the tool_result block and MCP text content alike. */
 export function serializeToolResult(result: unknown): string {
   return JSON.stringify(result);

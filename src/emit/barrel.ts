@@ -11,7 +11,7 @@ export function emitIndex(model: Model): string {
     `export type { Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, UnknownCode, Unresolved, Unusable } from "./runtime.js";`,
   ];
   for (const r of model.resources) {
-    lines.push(`export { project${r.typeName}, type ${r.typeName}Lookups, type ${r.typeName}Record, type ${r.typeName}Result } from "./resources/${fileStem(r.name)}.js";`);
+    lines.push(`export { project${r.typeName}, ${r.typeName[0]!.toLowerCase()}${r.typeName.slice(1)}ResultSchema, type ${r.typeName}Lookups, type ${r.typeName}Record, type ${r.typeName}Result } from "./resources/${fileStem(r.name)}.js";`);
   }
   for (const t of model.tools) {
     lines.push(

@@ -2,31 +2,7 @@ import type { Field, Shape, ToolModel } from "../model/types.js";
 
 type Schema = { [key: string]: unknown };
 
-export const MARKER_SCHEMAS: Record<string, Schema> = {
-  unresolved: {
-    type: "object",
-    description: "An id the lookup could not name; the short id is kept.",
-    properties: { unresolved: { type: "string" } },
-    required: ["unresolved"],
-    additionalProperties: false,
-  },
-  unknown_code: {
-    type: "object",
-    description: "A code with no word in its legend; the raw code is kept.",
-    properties: { unknown_code: { type: ["string", "number"] } },
-    required: ["unknown_code"],
-    additionalProperties: false,
-  },
-  unusable: {
-    type: "object",
-    description: "A value that did not match the API's schema; says why.",
-    properties: { unusable: { type: "string" } },
-    required: ["unusable"],
-    additionalProperties: false,
-  },
-};
-
-const marker = (name: keyof typeof MARKER_SCHEMAS) => ({ $ref: `#/$defs/${name}` });
+const marker = (name: "unresolved" | "unknown_code" | "unusable") => ({ $ref: `#/$defs/${name}` });
 const NULL = { type: "null" };
 
 export function shapeSchema(shape: Shape): Schema {
@@ -82,21 +58,19 @@ export function objectSchema(fields: Field[]): Schema {
   };
 }
 
-/** The JSON Schema of a tool's result, usable as an MCP tool's `outputSchema`. */
-export function toolOutputSchema(tool: ToolModel): Schema {
-  const record = objectSchema(tool.resource.fields);
-  const defs = { ...MARKER_SCHEMAS, [tool.resource.name]: record };
-  if (tool.list === undefined) return { $schema: "https://json-schema.org/draft/2020-12/schema", ...record, $defs: defs };
-  const recordRef = { $ref: `#/$defs/${encodeURIComponent(tool.resource.name).replace(/~/g, "~0")}` };
+export const resultSchemaName = (tool: ToolModel) => `${tool.resource.typeName[0]!.toLowerCase()}${tool.resource.typeName.slice(1)}ResultSchema`;
+
+/**
+ * Code for the JSON Schema of a tool's result, usable as an MCP tool's `outputSchema`: the record
+ * schema comes from the resource module and the marker schemas from the runtime, so each is written once.
+ */
+export function toolOutputSchemaCode(tool: ToolModel): string {
+  const record = resultSchemaName(tool);
+  const head = `$schema: "https://json-schema.org/draft/2020-12/schema"`;
+  const defs = `$defs: { ...MARKER_SCHEMAS, ${tool.resource.typeName}: ${record} }`;
+  if (tool.list === undefined) return `{ ${head}, ...${record}, $defs: MARKER_SCHEMAS } as const`;
+  const recordRef = { $ref: `#/$defs/${tool.resource.typeName}` };
   const properties: Schema = { [tool.list]: tool.many ? { type: "array", items: recordRef } : recordRef };
   for (const page of tool.page) properties[page.key] = page.mode === "presence" ? { type: "boolean" } : { anyOf: [shapeSchema(page.shape), NULL, marker("unusable")] };
-  return {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    type: "object",
-    properties,
-    required: Object.keys(properties),
-    additionalProperties: false,
-    $defs: defs,
-  };
+  return `{ ${head}, type: "object", properties: ${JSON.stringify(properties)}, required: ${JSON.stringify(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;
 }
-

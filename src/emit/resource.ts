@@ -1,4 +1,5 @@
 import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
+import { objectSchema } from "./json-schema.js";
 import { access, commentText, key, literal, typeOfShape } from "./ts.js";
 
 /** Resolver names a resource's fields look up, in field order. */
@@ -165,6 +166,9 @@ export function emitResource(resource: ResourceModel): string {
     "",
     `/** A ${commentText(resource.name)} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
     `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}: ${fieldType(f)};`).join(" ")} }`,
+    "",
+    `/** JSON Schema of {@link ${T}Result}; its markers are in the tool schemas' \`$defs\`. */`,
+    `export const ${T[0]!.toLowerCase()}${T.slice(1)}ResultSchema = ${JSON.stringify(objectSchema(resource.fields))} as const;`,
     "",
     `/** The labels projecting a ${commentText(resource.name)} reads, already resolved. */`,
     `export type ${T}Lookups = ${lookups};`,

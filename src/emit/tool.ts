@@ -1,6 +1,6 @@
 import type { ResolverModel, ToolModel } from "../model/types.js";
 import { camelCase } from "../naming.js";
-import { toolOutputSchema } from "./json-schema.js";
+import { resultSchemaName, toolOutputSchemaCode } from "./json-schema.js";
 import { fieldType, resolversOf } from "./resource.js";
 import { fileStem, key, literal, typeOfShape } from "./ts.js";
 
@@ -36,14 +36,14 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const project = `projectOne(record as ${R}Record, lookups, recordOptions)`.replace("projectOne", `project${R}`);
   const value = tool.list === undefined ? project.replace("record as", "records[0] as") : `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${tool.page.map((p) => `${key(p.key)}: ${pageExpression(p)}`).join(", ")} }`;
   const usesCtx = tool.page.some((p) => p.mode === "value");
-  const runtime = ["at", "includedLabels", "resolveLabels", "shortenIds", "type ProjectOptions", "type RecordOptions"];
+  const runtime = ["at", "MARKER_SCHEMAS", "includedLabels", "resolveLabels", "shortenIds", "type ProjectOptions", "type RecordOptions"];
   if (tool.many) runtime.push("rows");
   if (tool.page.some((p) => p.mode === "presence")) runtime.push("present");
   if (usesCtx) runtime.push("context", "type Unusable");
   for (const helper of ["string", "number", "boolean", "whole"]) if (value.includes(`${helper}(`) || value.includes(`${helper}<`)) runtime.push(helper);
   return [
     `import type { paths } from "../openapi.js";`,
-    `import { collect${R}, project${R}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
+    `import { collect${R}, project${R}, ${resultSchemaName(tool)}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
     `import type { Resolvers } from "../resolvers.js";`,
     `import { ${[...new Set(runtime)].sort((a, b) => a.replace("type ", "").localeCompare(b.replace("type ", ""))).join(", ")} } from "../runtime.js";`,
     "",
@@ -57,7 +57,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     `export type ${T}Resolvers = ${resolverType};`,
     "",
     `/** JSON Schema of {@link ${T}Result}, usable as the MCP tool's \`outputSchema\`. */`,
-    `export const ${camelCase(tool.name)}OutputSchema = ${JSON.stringify(toolOutputSchema(tool))} as const;`,
+    `export const ${camelCase(tool.name)}OutputSchema = ${toolOutputSchemaCode(tool)};`,
     "",
     `const INCLUDED = ${JSON.stringify(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`,
     "",

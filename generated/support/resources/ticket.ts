@@ -42,6 +42,94 @@ export interface TicketResult {
   org: string | null | Unresolved;
 }
 
+/** JSON Schema of {@link TicketResult}; its markers are in the tool schemas' `$defs`. */
+export const ticketResultSchema = {
+  type: "object",
+  properties: {
+    id: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+      description:
+        "Ticket id, a prefixed UUID. Pass to get_ticket, add_comment, assign_ticket.",
+    },
+    subject: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+    },
+    status: {
+      anyOf: [
+        { enum: ["new", "pending", "open", "resolved", "closed"] },
+        { type: "null" },
+        { $ref: "#/$defs/unknown_code" },
+      ],
+    },
+    priority: {
+      anyOf: [
+        { enum: ["low", "high", "urgent"] },
+        { type: "null" },
+        { $ref: "#/$defs/unknown_code" },
+      ],
+      description: "1 low, 2 high, 3 urgent.",
+    },
+    opened: {
+      anyOf: [
+        { type: "string", format: "date" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+    },
+    last_update: {
+      anyOf: [
+        { type: "string", format: "date" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+    },
+    sla_due: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+      description:
+        "When the service-level clock runs out; null when the plan has no SLA.",
+    },
+    assignee: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unresolved" },
+      ],
+      description: "The agent working the ticket; null while unassigned.",
+    },
+    org: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unresolved" },
+      ],
+    },
+  },
+  required: [
+    "id",
+    "subject",
+    "status",
+    "priority",
+    "opened",
+    "last_update",
+    "sla_due",
+    "assignee",
+    "org",
+  ],
+  additionalProperties: false,
+} as const;
+
 /** The labels projecting a ticket reads, already resolved. */
 export type TicketLookups = Pick<Lookups, "users" | "orgs">;
 

@@ -32,6 +32,51 @@ export interface UserResult {
   org: string | null | Unresolved;
 }
 
+/** JSON Schema of {@link UserResult}; its markers are in the tool schemas' `$defs`. */
+export const userResultSchema = {
+  type: "object",
+  properties: {
+    id: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+      description: "Pass to get_user.",
+    },
+    name: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+    },
+    email: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+    },
+    role: {
+      anyOf: [
+        { enum: ["agent", "admin", "viewer"] },
+        { type: "null" },
+        { $ref: "#/$defs/unknown_code" },
+      ],
+    },
+    org: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unresolved" },
+      ],
+    },
+  },
+  required: ["id", "name", "email", "role", "org"],
+  additionalProperties: false,
+} as const;
+
 /** The labels projecting a user reads, already resolved. */
 export type UserLookups = Pick<Lookups, "orgs">;
 

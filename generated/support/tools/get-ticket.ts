@@ -4,6 +4,7 @@ import type { paths } from "../openapi.js";
 import {
   collectTicket,
   projectTicket,
+  ticketResultSchema,
   type TicketRecord,
   type TicketResult,
 } from "../resources/ticket.js";
@@ -11,6 +12,7 @@ import type { Resolvers } from "../resolvers.js";
 import {
   at,
   includedLabels,
+  MARKER_SCHEMAS,
   type ProjectOptions,
   type RecordOptions,
   resolveLabels,
@@ -30,199 +32,8 @@ export type GetTicketResolvers = Pick<Resolvers, "users" | "orgs">;
 /** JSON Schema of {@link GetTicketResult}, usable as the MCP tool's `outputSchema`. */
 export const getTicketOutputSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
-  type: "object",
-  properties: {
-    id: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-      description:
-        "Ticket id, a prefixed UUID. Pass to get_ticket, add_comment, assign_ticket.",
-    },
-    subject: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-    },
-    status: {
-      anyOf: [
-        { enum: ["new", "pending", "open", "resolved", "closed"] },
-        { type: "null" },
-        { $ref: "#/$defs/unknown_code" },
-      ],
-    },
-    priority: {
-      anyOf: [
-        { enum: ["low", "high", "urgent"] },
-        { type: "null" },
-        { $ref: "#/$defs/unknown_code" },
-      ],
-      description: "1 low, 2 high, 3 urgent.",
-    },
-    opened: {
-      anyOf: [
-        { type: "string", format: "date" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-    },
-    last_update: {
-      anyOf: [
-        { type: "string", format: "date" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-    },
-    sla_due: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-      description:
-        "When the service-level clock runs out; null when the plan has no SLA.",
-    },
-    assignee: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unresolved" },
-      ],
-      description: "The agent working the ticket; null while unassigned.",
-    },
-    org: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unresolved" },
-      ],
-    },
-  },
-  required: [
-    "id",
-    "subject",
-    "status",
-    "priority",
-    "opened",
-    "last_update",
-    "sla_due",
-    "assignee",
-    "org",
-  ],
-  additionalProperties: false,
-  $defs: {
-    unresolved: {
-      type: "object",
-      description: "An id the lookup could not name; the short id is kept.",
-      properties: { unresolved: { type: "string" } },
-      required: ["unresolved"],
-      additionalProperties: false,
-    },
-    unknown_code: {
-      type: "object",
-      description: "A code with no word in its legend; the raw code is kept.",
-      properties: { unknown_code: { type: ["string", "number"] } },
-      required: ["unknown_code"],
-      additionalProperties: false,
-    },
-    unusable: {
-      type: "object",
-      description: "A value that did not match the API's schema; says why.",
-      properties: { unusable: { type: "string" } },
-      required: ["unusable"],
-      additionalProperties: false,
-    },
-    ticket: {
-      type: "object",
-      properties: {
-        id: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-          description:
-            "Ticket id, a prefixed UUID. Pass to get_ticket, add_comment, assign_ticket.",
-        },
-        subject: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-        },
-        status: {
-          anyOf: [
-            { enum: ["new", "pending", "open", "resolved", "closed"] },
-            { type: "null" },
-            { $ref: "#/$defs/unknown_code" },
-          ],
-        },
-        priority: {
-          anyOf: [
-            { enum: ["low", "high", "urgent"] },
-            { type: "null" },
-            { $ref: "#/$defs/unknown_code" },
-          ],
-          description: "1 low, 2 high, 3 urgent.",
-        },
-        opened: {
-          anyOf: [
-            { type: "string", format: "date" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-        },
-        last_update: {
-          anyOf: [
-            { type: "string", format: "date" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-        },
-        sla_due: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-          description:
-            "When the service-level clock runs out; null when the plan has no SLA.",
-        },
-        assignee: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unresolved" },
-          ],
-          description: "The agent working the ticket; null while unassigned.",
-        },
-        org: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unresolved" },
-          ],
-        },
-      },
-      required: [
-        "id",
-        "subject",
-        "status",
-        "priority",
-        "opened",
-        "last_update",
-        "sla_due",
-        "assignee",
-        "org",
-      ],
-      additionalProperties: false,
-    },
-  },
+  ...ticketResultSchema,
+  $defs: MARKER_SCHEMAS,
 } as const;
 
 const INCLUDED = [

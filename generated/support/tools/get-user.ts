@@ -4,6 +4,7 @@ import type { paths } from "../openapi.js";
 import {
   collectUser,
   projectUser,
+  userResultSchema,
   type UserRecord,
   type UserResult,
 } from "../resources/user.js";
@@ -11,6 +12,7 @@ import type { Resolvers } from "../resolvers.js";
 import {
   at,
   includedLabels,
+  MARKER_SCHEMAS,
   type ProjectOptions,
   type RecordOptions,
   resolveLabels,
@@ -30,113 +32,8 @@ export type GetUserResolvers = Pick<Resolvers, "orgs">;
 /** JSON Schema of {@link GetUserResult}, usable as the MCP tool's `outputSchema`. */
 export const getUserOutputSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
-  type: "object",
-  properties: {
-    id: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-      description: "Pass to get_user.",
-    },
-    name: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-    },
-    email: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-    },
-    role: {
-      anyOf: [
-        { enum: ["agent", "admin", "viewer"] },
-        { type: "null" },
-        { $ref: "#/$defs/unknown_code" },
-      ],
-    },
-    org: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unresolved" },
-      ],
-    },
-  },
-  required: ["id", "name", "email", "role", "org"],
-  additionalProperties: false,
-  $defs: {
-    unresolved: {
-      type: "object",
-      description: "An id the lookup could not name; the short id is kept.",
-      properties: { unresolved: { type: "string" } },
-      required: ["unresolved"],
-      additionalProperties: false,
-    },
-    unknown_code: {
-      type: "object",
-      description: "A code with no word in its legend; the raw code is kept.",
-      properties: { unknown_code: { type: ["string", "number"] } },
-      required: ["unknown_code"],
-      additionalProperties: false,
-    },
-    unusable: {
-      type: "object",
-      description: "A value that did not match the API's schema; says why.",
-      properties: { unusable: { type: "string" } },
-      required: ["unusable"],
-      additionalProperties: false,
-    },
-    user: {
-      type: "object",
-      properties: {
-        id: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-          description: "Pass to get_user.",
-        },
-        name: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-        },
-        email: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-        },
-        role: {
-          anyOf: [
-            { enum: ["agent", "admin", "viewer"] },
-            { type: "null" },
-            { $ref: "#/$defs/unknown_code" },
-          ],
-        },
-        org: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unresolved" },
-          ],
-        },
-      },
-      required: ["id", "name", "email", "role", "org"],
-      additionalProperties: false,
-    },
-  },
+  ...userResultSchema,
+  $defs: MARKER_SCHEMAS,
 } as const;
 
 const INCLUDED = [

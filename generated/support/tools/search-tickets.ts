@@ -4,6 +4,7 @@ import type { paths } from "../openapi.js";
 import {
   collectTicket,
   projectTicket,
+  ticketResultSchema,
   type TicketRecord,
   type TicketResult,
 } from "../resources/ticket.js";
@@ -12,6 +13,7 @@ import {
   at,
   context,
   includedLabels,
+  MARKER_SCHEMAS,
   number,
   present,
   type ProjectOptions,
@@ -41,7 +43,7 @@ export const searchTicketsOutputSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
-    tickets: { type: "array", items: { $ref: "#/$defs/ticket" } },
+    tickets: { type: "array", items: { $ref: "#/$defs/Ticket" } },
     total: {
       anyOf: [
         { type: "integer" },
@@ -53,115 +55,7 @@ export const searchTicketsOutputSchema = {
   },
   required: ["tickets", "total", "more"],
   additionalProperties: false,
-  $defs: {
-    unresolved: {
-      type: "object",
-      description: "An id the lookup could not name; the short id is kept.",
-      properties: { unresolved: { type: "string" } },
-      required: ["unresolved"],
-      additionalProperties: false,
-    },
-    unknown_code: {
-      type: "object",
-      description: "A code with no word in its legend; the raw code is kept.",
-      properties: { unknown_code: { type: ["string", "number"] } },
-      required: ["unknown_code"],
-      additionalProperties: false,
-    },
-    unusable: {
-      type: "object",
-      description: "A value that did not match the API's schema; says why.",
-      properties: { unusable: { type: "string" } },
-      required: ["unusable"],
-      additionalProperties: false,
-    },
-    ticket: {
-      type: "object",
-      properties: {
-        id: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-          description:
-            "Ticket id, a prefixed UUID. Pass to get_ticket, add_comment, assign_ticket.",
-        },
-        subject: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-        },
-        status: {
-          anyOf: [
-            { enum: ["new", "pending", "open", "resolved", "closed"] },
-            { type: "null" },
-            { $ref: "#/$defs/unknown_code" },
-          ],
-        },
-        priority: {
-          anyOf: [
-            { enum: ["low", "high", "urgent"] },
-            { type: "null" },
-            { $ref: "#/$defs/unknown_code" },
-          ],
-          description: "1 low, 2 high, 3 urgent.",
-        },
-        opened: {
-          anyOf: [
-            { type: "string", format: "date" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-        },
-        last_update: {
-          anyOf: [
-            { type: "string", format: "date" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-        },
-        sla_due: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unusable" },
-          ],
-          description:
-            "When the service-level clock runs out; null when the plan has no SLA.",
-        },
-        assignee: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unresolved" },
-          ],
-          description: "The agent working the ticket; null while unassigned.",
-        },
-        org: {
-          anyOf: [
-            { type: "string" },
-            { type: "null" },
-            { $ref: "#/$defs/unresolved" },
-          ],
-        },
-      },
-      required: [
-        "id",
-        "subject",
-        "status",
-        "priority",
-        "opened",
-        "last_update",
-        "sla_due",
-        "assignee",
-        "org",
-      ],
-      additionalProperties: false,
-    },
-  },
+  $defs: { ...MARKER_SCHEMAS, Ticket: ticketResultSchema },
 } as const;
 
 const INCLUDED = [
