@@ -51,7 +51,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       error("PRJ011", `tool ${tool.name}: ${operationLabel(op)} has no JSON success response`, "projector reshapes the JSON body of a 2xx response; choose an operation that returns one", [...tool.path, "operation"], spec.locate(op.at.pointer));
       continue;
     }
-    const rows = findRows(reader, tool, body.schema, annotation.resources);
+    const rows = findRows(reader, tool, body.schema, body.mediaType, annotation.resources);
     if ("problem" in rows) {
       error("PRJ012", `tool ${tool.name}: ${rows.problem}`, rows.help, tool.path, spec.locate(body.schema.pointer));
       continue;
@@ -77,11 +77,12 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     toolPlans.push({ tool, op, rows: { ...rows, resourceName }, response: body.schema, responseType });
   }
 
+  const toolsFailed = diagnostics.length > 0;
   for (const resource of annotation.resources) {
     if (sources.has(resource.name)) continue;
     const found = locateResourceSchema(reader, resource);
     if (found) sources.set(resource.name, found);
-    else {
+    else if (!toolsFailed) {
       const known = jsonApiTypes(reader);
       error(
         "PRJ013",
@@ -169,21 +170,31 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   };
 }
 
-/** A JSON:API resource object: a `type` naming one kind, and attributes or an id. */
-function jsonApiType(reader: SchemaReader, at: SchemaAt): string | undefined {
+/**
+ * A JSON:API resource object: a `type`, and attributes or relationships (or just an id, when the
+ * response is served as JSON:API). Its kind is the type's single enum/const value, else its default
+ * or example; `null` when the schema does not say.
+ */
+function jsonApiType(reader: SchemaReader, at: SchemaAt, servedAsJsonApi = false): string | null | undefined {
   const type = reader.property(at, "type");
-  if (!type || !(reader.property(at, "attributes") || reader.property(at, "id"))) return undefined;
+  if (!type) return undefined;
+  const shaped = reader.property(at, "attributes") || reader.property(at, "relationships") || (servedAsJsonApi && reader.property(at, "id"));
+  if (!shaped) return undefined;
   const values = reader.enumValues(type.at);
-  return values && values.length === 1 && typeof values[0] === "string" ? values[0] : undefined;
+  if (values && values.length === 1 && typeof values[0] === "string") return values[0];
+  const schema = reader.deref(type.at).schema;
+  for (const hint of [schema["default"], schema["example"]]) if (typeof hint === "string" && hint !== "") return hint;
+  return null;
 }
 
-function findRows(reader: SchemaReader, tool: ToolAnnotation, response: SchemaAt, resources: ResourceAnnotation[]): Rows | { problem: string; help: string } {
+function findRows(reader: SchemaReader, tool: ToolAnnotation, response: SchemaAt, mediaType: string, resources: ResourceAnnotation[]): Rows | { problem: string; help: string } {
+  const servedAsJsonApi = mediaType.toLowerCase().startsWith("application/vnd.api+json");
   const body = reader.unwrapNullable(response);
   const rowsAt = (at: SchemaAt, path: string[], jsonapi: boolean): Rows => {
     const many = reader.kind(at) === "array";
     const item = many ? reader.items(at) ?? at : at;
     const single = reader.unwrapNullable(item);
-    const type = jsonapi ? jsonApiType(reader, single) : undefined;
+    const type = jsonapi ? jsonApiType(reader, single, true) : undefined;
     const named = reader.refName(item) ?? reader.refName(single);
     const bySchema = resources.find((r) => r.schema !== undefined && r.schema === named)?.name;
     const resourceName = type ?? bySchema;
@@ -197,7 +208,7 @@ function findRows(reader: SchemaReader, tool: ToolAnnotation, response: SchemaAt
       at = property.at;
     }
     const rows = rowsAt(at, tool.rows.split("."), false);
-    return rows.resourceName === undefined && jsonApiType(reader, reader.unwrapNullable(rows.item)) ? rowsAt(at, tool.rows.split("."), true) : rows;
+    return rows.resourceName === undefined && jsonApiType(reader, reader.unwrapNullable(rows.item), servedAsJsonApi) !== undefined ? rowsAt(at, tool.rows.split("."), true) : rows;
   }
   const data = reader.property(body, "data");
   if (data) {
@@ -205,14 +216,17 @@ function findRows(reader: SchemaReader, tool: ToolAnnotation, response: SchemaAt
     const item = reader.kind(dataBody) === "array" ? reader.items(dataBody) : dataBody;
     if (item) {
       const itemBody = reader.unwrapNullable(item);
-      if (jsonApiType(reader, itemBody)) return rowsAt(data.at, ["data"], true);
       const variants = ["oneOf", "anyOf"].flatMap((key) => (Array.isArray(itemBody.schema[key]) ? (itemBody.schema[key] as unknown[]).map((_, i) => child(itemBody, key, i)!) : []));
-      if (variants.length > 1 && variants.every((v) => jsonApiType(reader, reader.unwrapNullable(v)))) {
+      const kinds = variants.map((v) => jsonApiType(reader, reader.unwrapNullable(v), servedAsJsonApi));
+      if (variants.length > 1 && kinds.every((k) => k !== undefined)) {
+        const chosen = variants[kinds.indexOf(tool.resource ?? null)];
+        if (chosen) return { item: chosen, many: reader.kind(dataBody) === "array", path: ["data"], jsonapi: true, resourceName: tool.resource! };
         return {
-          problem: `its data mixes several resource types (${variants.map((v) => jsonApiType(reader, reader.unwrapNullable(v))).join(", ")})`,
+          problem: `its data mixes several resource types (${kinds.join(", ")})`,
           help: "projector projects one resource type per tool; add `resource: NAME` to pick one, or split the tool",
         };
       }
+      if (jsonApiType(reader, itemBody, servedAsJsonApi) !== undefined) return rowsAt(data.at, ["data"], true);
     }
   }
   if (reader.kind(body) === "array") return rowsAt(body, [], false);
@@ -239,7 +253,7 @@ function jsonApiTypes(reader: SchemaReader): Map<string, SchemaAt> {
   for (const name of Object.keys(schemas.schema).sort()) {
     const at = child(schemas, name)!;
     const type = jsonApiType(reader, at);
-    if (type === undefined) continue;
+    if (type === undefined || type === null) continue;
     const current = found.get(type);
     const score = (s: SchemaAt) => (reader.property(s, "id") ? 2 : 0) + (reader.property(s, "attributes") ? 1 : 0);
     if (!current || score(at) > score(current)) found.set(type, at);

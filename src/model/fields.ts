@@ -78,6 +78,8 @@ function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: E
     const head = entry.relative.split(".")[0]!;
     if (names.has(head)) continue;
     const envelope = prefix === "" && style === "jsonapi" && ENVELOPE.has(head);
+    // Dropping the envelope says what already happens; accept it rather than make a person undo it.
+    if (envelope && entry.annotation.rule.kind === "drop" && entry.relative === head) continue;
     ctx.diagnostics.push({
       code: "PRJ021",
       severity: "error",

@@ -1,0 +1,110 @@
+// Unit cases for reading a spec and an annotation into the model, without touching the disk.
+import { describe, expect, it } from "vitest";
+import { parseAnnotation } from "../src/annotation/parse.js";
+import { buildModel } from "../src/model/build.js";
+import type { LoadedSpec } from "../src/spec/load.js";
+import type { JsonObject } from "../src/spec/schema.js";
+
+const spec = (schemas: JsonObject, response: JsonObject = { $ref: "#/components/schemas/Page" }, mediaType = "application/vnd.api+json"): LoadedSpec => ({
+  file: "spec.yaml",
+  document: {
+    openapi: "3.0.3",
+    info: { title: "t", version: "1" },
+    paths: { "/things": { get: { operationId: "listThings", responses: { "200": { description: "ok", content: { [mediaType]: { schema: response } } } } } } },
+    components: { schemas },
+  },
+  locate: (pointer) => ({ file: "spec.yaml", pointer }),
+});
+
+const page = { type: "object", properties: { data: { type: "array", items: { $ref: "#/components/schemas/Thing" } } } };
+
+function build(document: LoadedSpec, annotation: string) {
+  const { model, diagnostics } = buildModel(parseAnnotation(annotation, "projector.yaml"), document);
+  return { model, errors: diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`), diagnostics };
+}
+
+const thingAnnotation = (extra = "", fields = "      id: { argument: [get_thing] }\n      name: keep\n") =>
+  `spec: spec.yaml\noutput: out\nresources:\n  thing:\n    fields:\n${fields}tools:\n  list_things:\n    operation: listThings\n${extra}`;
+
+describe("finding a tool's records", () => {
+  it.each([
+    ["an enum", { type: "string", enum: ["thing"] }],
+    ["a const", { type: "string", const: "thing" }],
+    ["a default", { type: "string", default: "thing" }],
+    ["an example", { type: "string", example: "thing" }],
+  ])("names a JSON:API resource from its type's %s", (_, type) => {
+    const document = spec({ Page: page, Thing: { type: "object", properties: { type, id: { type: "string" }, attributes: { type: "object", properties: { name: { type: "string" } } } } } });
+    const { model, errors } = build(document, thingAnnotation());
+    expect(errors).toEqual([]);
+    expect(model!.tools[0]).toMatchObject({ name: "list_things", many: true, rowsPath: ["data"], jsonapi: true, list: "things" });
+  });
+
+  it("asks for `resource:` when the type does not say its kind, and takes it", () => {
+    const document = spec({ Page: page, Thing: { type: "object", properties: { type: { type: "string" }, id: { type: "string" }, attributes: { type: "object", properties: { name: { type: "string" } } } } } });
+    const missing = build(document, thingAnnotation());
+    expect(missing.errors).toEqual(["PRJ012 tool list_things: cannot tell which resource its records are"]);
+    expect(build(document, thingAnnotation("    resource: thing\n")).errors).toEqual([]);
+  });
+
+  it("merges allOf compositions and accepts an explicit drop of the envelope", () => {
+    const document = spec({
+      Page: page,
+      Identifier: { type: "object", required: ["id", "type"], properties: { id: { type: "string" }, type: { type: "string", enum: ["thing"] } } },
+      Thing: {
+        allOf: [
+          { $ref: "#/components/schemas/Identifier" },
+          { type: "object", properties: { attributes: { type: "object", properties: { name: { type: "string" } } }, links: { type: "object" } } },
+        ],
+      },
+    });
+    const { model, errors } = build(document, thingAnnotation("", '      id: { argument: [get_thing] }\n      name: keep\n      links: { drop: "envelope" }\n'));
+    expect(errors).toEqual([]);
+    expect(model!.resources[0]!.fields.map((f) => f.out)).toEqual(["id", "name"]);
+  });
+
+  it("reads plain-REST rows from the one array property, with page fields", () => {
+    const document = spec(
+      { Thing: { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } } },
+      { type: "object", properties: { things: { type: "array", items: { $ref: "#/components/schemas/Thing" } }, total: { type: "integer" }, more: { type: "boolean" } } },
+      "application/json",
+    );
+    const annotation = thingAnnotation("    page: { total: total, more: more }\n").replace("  thing:\n", "  thing:\n    schema: Thing\n");
+    const { model, errors } = build(document, annotation);
+    expect(errors).toEqual([]);
+    expect(model!.tools[0]).toMatchObject({ jsonapi: false, rowsPath: ["things"], many: true });
+    expect(model!.tools[0]!.page).toEqual([
+      { key: "total", path: ["total"], mode: "value", shape: { type: "integer" } },
+      { key: "more", path: ["more"], mode: "value", shape: { type: "boolean" } },
+    ]);
+  });
+
+  it("treats a 3.0 `nullable` to-one relationship as to-one and a data array as to-many", () => {
+    const relationship = (data: JsonObject) => ({ type: "object", properties: { data } });
+    const identifier = { type: "object", properties: { id: { type: "string" }, type: { type: "string" } } };
+    const document = spec({
+      Page: page,
+      Thing: {
+        type: "object",
+        properties: {
+          type: { type: "string", enum: ["thing"] },
+          id: { type: "string" },
+          relationships: { type: "object", properties: { owner: relationship({ allOf: [identifier], nullable: true }), tags: relationship({ type: "array", items: identifier }) } },
+        },
+      },
+    });
+    const annotation = `spec: spec.yaml\noutput: out\nresolvers:\n  people: {}\n  tags: {}\nresources:\n  thing:\n    fields:\n      id: { argument: [get_thing] }\n      owner: { join: people }\n      tags: { join: tags }\ntools:\n  list_things:\n    operation: listThings\n`;
+    const { model, errors } = build(document, annotation);
+    expect(errors).toEqual([]);
+    expect(model!.resources[0]!.fields.map((f) => [f.out, f.kind === "join" && f.many])).toEqual([
+      ["id", false],
+      ["owner", false],
+      ["tags", true],
+    ]);
+  });
+
+  it("refuses a tool whose data mixes resource types", () => {
+    const variant = (kind: string) => ({ type: "object", properties: { type: { type: "string", enum: [kind] }, id: { type: "string" }, attributes: { type: "object" } } });
+    const document = spec({ Page: { type: "object", properties: { data: { type: "array", items: { oneOf: [variant("a"), variant("b")] } } } } });
+    expect(build(document, thingAnnotation()).errors).toEqual(["PRJ012 tool list_things: its data mixes several resource types (a, b)"]);
+  });
+});
