@@ -15,6 +15,8 @@ export interface GenerateInput {
   runtimeTemplate: string;
   prettierOptions: prettier.Options | null;
   names: InputNames;
+  /** Prettier on by default; off when the files are only transpiled and run. */
+  format?: boolean;
 }
 
 export interface GenerateOutput {
@@ -31,6 +33,7 @@ export interface GenerateOutput {
 export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   const { model, diagnostics } = buildModel(input.annotation, input.spec);
   if (!model || hasErrors(diagnostics)) return { diagnostics, files: new Map() };
-  const files = await formatFiles(await emitFiles({ model, names: input.names, document: input.spec.document, runtimeTemplate: input.runtimeTemplate }), input.prettierOptions);
+  const emitted = await emitFiles({ model, names: input.names, document: input.spec.document, runtimeTemplate: input.runtimeTemplate });
+  const files = input.format === false ? emitted : await formatFiles(emitted, input.prettierOptions);
   return { diagnostics, model, files };
 }

@@ -1,0 +1,94 @@
+import { readFile } from "node:fs/promises";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { parseAnnotation } from "../annotation/parse.js";
+import type { Annotation } from "../annotation/types.js";
+import { DiagnosticError, formatDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics.js";
+import type { InputNames } from "../emit/emit.js";
+import { consumerPrettierConfig } from "../format.js";
+import { generate, type GenerateOutput } from "../generate.js";
+import { loadSpec, type LoadedSpec } from "../spec/load.js";
+import type { Io } from "./run.js";
+
+const posix = (path: string) => path.split(sep).join("/");
+
+export interface ProjectOptions {
+  config: string;
+  allowRemoteRefs?: boolean;
+  allowOutsideOutput?: boolean;
+}
+
+/** Everything a command needs about one annotation file, its spec and its output folder, resolved once. */
+export interface Project {
+  configPath: string;
+  configDir: string;
+  outputDir: string;
+  annotation: Annotation;
+  spec: LoadedSpec;
+  names: InputNames;
+  /** How messages name a file: relative to the working directory. */
+  display(path: string): string;
+}
+
+const templateUrl = new URL("../../templates/runtime.ts", import.meta.url);
+
+/** Reads the annotation file and the spec it names. Throws DiagnosticError for bad input. */
+export async function loadProject(options: ProjectOptions, cwd: string): Promise<Project> {
+  const configPath = resolve(cwd, options.config);
+  const configDir = dirname(configPath);
+  const display = (path: string) => posix(relative(cwd, path)) || ".";
+  let text: string;
+  try {
+    text = await readFile(configPath, "utf8");
+  } catch {
+    throw new DiagnosticError([
+      {
+        code: "PRJ001",
+        severity: "error",
+        message: "no annotation file here",
+        help: "run `projector init SPEC` to draft one, or pass -c path/to/projector.yaml",
+        location: { file: display(configPath) },
+      },
+    ]);
+  }
+  const annotation = parseAnnotation(text, display(configPath));
+  const specPath = resolve(configDir, annotation.spec);
+  const outputDir = resolve(configDir, annotation.output);
+  const inside = relative(configDir, outputDir);
+  if (!options.allowOutsideOutput && (inside === "" || inside.startsWith("..") || isAbsolute(inside))) {
+    throw new DiagnosticError([
+      {
+        code: "PRJ006",
+        severity: "error",
+        message: `output ${annotation.output} is ${inside === "" ? "the project folder itself" : "outside the project"}; generate replaces that folder whole`,
+        help: "point `output` at a folder of its own under the annotation file's folder, or pass --allow-outside-output",
+        location: annotation.locate(["output"]),
+      },
+    ]);
+  }
+  const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs === true });
+  return {
+    configPath,
+    configDir,
+    outputDir,
+    annotation,
+    spec,
+    names: { spec: posix(relative(configDir, specPath)), annotation: posix(relative(configDir, configPath)) },
+    display,
+  };
+}
+
+/** Runs the generator over a loaded project; `format: false` skips prettier when the files are only executed. */
+export async function generateProject(project: Project, options: { format: boolean }): Promise<GenerateOutput> {
+  return generate({
+    annotation: project.annotation,
+    spec: project.spec,
+    runtimeTemplate: await readFile(templateUrl, "utf8"),
+    prettierOptions: options.format ? await consumerPrettierConfig(project.outputDir) : null,
+    names: project.names,
+    format: options.format,
+  });
+}
+
+export function printDiagnostics(io: Io, diagnostics: readonly Diagnostic[]): void {
+  for (const d of sortDiagnostics(diagnostics)) io.stderr.write(formatDiagnostic(d) + "\n");
+}
