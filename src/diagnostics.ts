@@ -27,6 +27,8 @@ export const CODES = {
   PRJ030: "nested object partly classified",
   PRJ031: "page path not declared by the response",
   PRJ032: "undecided guess left in the annotation",
+  PRJ040: "a payload or data file cannot be read",
+  PRJ041: "no payload and no example in the spec",
 } as const;
 
 export type Code = keyof typeof CODES;

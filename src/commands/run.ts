@@ -1,5 +1,6 @@
-import { parseArgs } from "node:util";
-import { runGenerate, GENERATE_HELP } from "./generate.js";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { GENERATE_HELP, runGenerate } from "./generate.js";
+import { runTokens, TOKENS_HELP } from "./tokens.js";
 
 export interface Io {
   cwd: string;
@@ -15,56 +16,88 @@ Usage: projector <command> [options]
 
 Commands:
   generate    write the output folder from the spec and projector.yaml (--check for CI)
+  tokens      count a tool's raw response against its projection with a real tokenizer
 
 Run \`projector <command> --help\` for a command's options.
 `;
 
 export class UsageError extends Error {}
 
+type Options = NonNullable<ParseArgsConfig["options"]>;
+type Values = Record<string, string | boolean | undefined>;
+
+interface Command {
+  help: string;
+  options: Options;
+  positionals: number;
+  run(values: Values, positionals: string[], io: Io): Promise<number>;
+}
+
+const config: Options = { config: { type: "string", short: "c" }, help: { type: "boolean", short: "h" } };
+const text = (value: string | boolean | undefined) => (typeof value === "string" ? value : undefined);
+
+const COMMANDS: Record<string, Command> = {
+  generate: {
+    help: GENERATE_HELP,
+    positionals: 0,
+    options: { ...config, check: { type: "boolean" }, silent: { type: "boolean" }, "allow-remote-refs": { type: "boolean" }, "allow-outside-output": { type: "boolean" } },
+    run: (values, _, io) =>
+      runGenerate(
+        {
+          config: text(values["config"]) ?? "projector.yaml",
+          check: values["check"] === true,
+          silent: values["silent"] === true,
+          allowRemoteRefs: values["allow-remote-refs"] === true,
+          allowOutsideOutput: values["allow-outside-output"] === true,
+        },
+        io,
+      ),
+  },
+  tokens: {
+    help: TOKENS_HELP,
+    positionals: 1,
+    options: { ...config, tool: { type: "string" }, tokenizer: { type: "string" }, labels: { type: "string" }, "lookup-sample": { type: "string" }, json: { type: "boolean" } },
+    run: (values, positionals, io) => {
+      const tool = text(values["tool"]);
+      if (tool === undefined) throw new UsageError("tokens needs --tool NAME");
+      const labels = text(values["labels"]);
+      const lookupSample = text(values["lookup-sample"]);
+      return runTokens(
+        {
+          config: text(values["config"]) ?? "projector.yaml",
+          tool,
+          tokenizer: text(values["tokenizer"]) ?? "o200k_base",
+          json: values["json"] === true,
+          ...(positionals[0] !== undefined ? { payload: positionals[0] } : {}),
+          ...(labels !== undefined ? { labels } : {}),
+          ...(lookupSample !== undefined ? { lookupSample } : {}),
+        },
+        io,
+      );
+    },
+  },
+};
+
 /** Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(HELP);
-    return command === undefined ? EXIT.usage : EXIT.ok;
+    return name === undefined ? EXIT.usage : EXIT.ok;
   }
   try {
-    switch (command) {
-      case "generate": {
-        const { values } = parseArgs({
-          args: rest,
-          strict: true,
-          allowPositionals: false,
-          options: {
-            config: { type: "string", short: "c" },
-            check: { type: "boolean" },
-            silent: { type: "boolean" },
-            "allow-remote-refs": { type: "boolean" },
-            "allow-outside-output": { type: "boolean" },
-            help: { type: "boolean", short: "h" },
-          },
-        });
-        if (values.help) {
-          io.stdout.write(GENERATE_HELP);
-          return EXIT.ok;
-        }
-        return await runGenerate(
-          {
-            config: values.config ?? "projector.yaml",
-            check: values.check === true,
-            silent: values.silent === true,
-            allowRemoteRefs: values["allow-remote-refs"] === true,
-            allowOutsideOutput: values["allow-outside-output"] === true,
-          },
-          io,
-        );
-      }
-      default:
-        throw new UsageError(`unknown command "${command}"`);
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError(`unknown command "${name}"`);
+    const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: command.positionals > 0, options: command.options });
+    if (values["help"] === true) {
+      io.stdout.write(command.help);
+      return EXIT.ok;
     }
+    if (positionals.length > command.positionals) throw new UsageError(`${name} takes at most ${command.positionals} file argument(s)`);
+    return await command.run(values as Values, positionals, io);
   } catch (error) {
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
-      io.stderr.write(`projector: ${(error as Error).message}\nRun \`projector --help\` for usage.\n`);
+      io.stderr.write(`projector: ${(error as Error).message}\nRun \`projector ${name && COMMANDS[name] ? `${name} ` : ""}--help\` for usage.\n`);
       return EXIT.usage;
     }
     throw error;

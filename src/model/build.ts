@@ -5,7 +5,7 @@ import type { LoadedSpec } from "../spec/load.js";
 import { child, escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
 import { didYouMean } from "../suggest.js";
 import { classifyFields, jsonApiFields, restFields } from "./fields.js";
-import { findOperation, listOperations, operationLabel, successBody, type Operation } from "./operations.js";
+import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { shapeOf } from "./shape.js";
 import type { Model, PageModel, ResourceModel, ToolModel } from "./types.js";
 
@@ -141,6 +141,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       return [{ key: field.key, path: segments, mode: presence ? "presence" : "value", shape: presence ? { type: "boolean" } : shapeOf(reader, at) }];
     });
     const list = tool.list ?? (rows.many || page.length > 0 ? plural(resource.name) : undefined);
+    const example = responseExample(reader, op);
     tools.push({
       name: tool.name,
       typeName: pascalCase(tool.name),
@@ -152,6 +153,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       responseType,
       operationLabel: op.operationId ? `${op.operationId} (${operationLabel(op)})` : operationLabel(op),
       jsonapi: rows.jsonapi,
+      ...(example !== undefined ? { example } : {}),
     });
   }
   checkGeneratedNames(annotation, diagnostics);

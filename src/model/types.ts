@@ -109,6 +109,8 @@ export interface ToolModel {
   responseType: string;
   operationLabel: string;
   jsonapi: boolean;
+  /** The spec's own example of the response, when it gives one. */
+  example?: unknown;
 }
 
 export interface Model {

@@ -1,0 +1,150 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { DiagnosticError, hasErrors, type Diagnostic } from "../diagnostics.js";
+import { fileStem } from "../emit/ts.js";
+import { loadGenerated } from "../evidence/run-generated.js";
+import { buildReport, formatReport } from "../evidence/report.js";
+import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
+import type { Model, ToolModel } from "../model/types.js";
+import { pascalCase } from "../naming.js";
+import { didYouMean } from "../suggest.js";
+import { generateProject, loadProject, printDiagnostics } from "./project.js";
+import { EXIT, UsageError, type Io } from "./run.js";
+
+export const TOKENS_HELP = `Usage: projector tokens --tool TOOL [PAYLOAD.json] [options]
+
+Counts, with a real tokenizer, the text a tool sends the model: the raw response (JSON.stringify of
+the body) against its projection (through the generated serializer), per record and per page, with
+the bytes/4 guess and its error, the raw record broken down by part (structure, links, ids, enums,
+facts), and the follow-up lookups the projection saves. Without a payload it uses the spec's own
+example of the response.
+
+Options:
+  -c, --config FILE        annotation file (default ./projector.yaml)
+      --tool TOOL          the tool, as named under \`tools:\` (required)
+      --tokenizer NAME     o200k_base (default) or cl100k_base
+      --labels FILE        JSON { resolver: { id: label } } for the resolvers; others get a stand-in label
+      --lookup-sample FILE a sample follow-up lookup result (e.g. a get_user body), to price the lookups saved
+      --json               print the report as JSON
+  -h, --help               this text
+`;
+
+export interface TokensOptions {
+  config: string;
+  tool: string;
+  payload?: string;
+  tokenizer: string;
+  labels?: string;
+  lookupSample?: string;
+  json: boolean;
+}
+
+/** Stands in for a name no label file gave: two words, the size of a typical person or company name. */
+export const STAND_IN_LABEL = "Jordan Lee";
+
+async function readJson(path: string, display: string, what: string): Promise<unknown> {
+  const fail = (message: string): never => {
+    throw new DiagnosticError([{ code: "PRJ040", severity: "error", message: `${what}: ${message}`, help: "pass a file holding one JSON document", location: { file: display } }]);
+  };
+  let text = "";
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    fail((error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    return fail(`not JSON: ${(error as Error).message}`);
+  }
+}
+
+export function findTool(model: Model, name: string): ToolModel {
+  const tool = model.tools.find((t) => t.name === name);
+  if (!tool) throw new UsageError(`no tool "${name}" in the annotation${didYouMean(name, model.tools.map((t) => t.name))}; tools: ${model.tools.map((t) => t.name).join(", ")}`);
+  return tool;
+}
+
+export async function runTokens(options: TokensOptions, io: Io): Promise<number> {
+  if (!(options.tokenizer in TOKENIZERS)) throw new UsageError(`unknown tokenizer "${options.tokenizer}"; use ${Object.keys(TOKENIZERS).join(" or ")}`);
+  const tokenizer = options.tokenizer as TokenizerName;
+  try {
+    const project = await loadProject({ config: options.config }, io.cwd);
+    const generated = await generateProject(project, { format: false });
+    printDiagnostics(io, generated.diagnostics);
+    if (hasErrors(generated.diagnostics) || !generated.model) return EXIT.problems;
+    const tool = findTool(generated.model, options.tool);
+    let payload: unknown;
+    if (options.payload !== undefined) payload = await readJson(resolve(io.cwd, options.payload), options.payload, "payload");
+    else if (tool.example !== undefined) payload = tool.example;
+    else {
+      const missing: Diagnostic = {
+        code: "PRJ041",
+        severity: "error",
+        message: `no payload given, and the spec has no example response for ${tool.operationLabel}`,
+        help: "pass a recorded response: `projector tokens --tool NAME payload.json`",
+        location: project.annotation.locate(["tools", tool.name], "key"),
+      };
+      throw new DiagnosticError([missing]);
+    }
+    const labels = options.labels === undefined ? {} : ((await readJson(resolve(io.cwd, options.labels), options.labels, "labels")) as Record<string, Record<string, string>>);
+    const lookupSample = options.lookupSample === undefined ? undefined : JSON.stringify(await readJson(resolve(io.cwd, options.lookupSample), options.lookupSample, "lookup sample"));
+    const modules = await loadGenerated(generated.files);
+    try {
+      const runtime = modules.runtime as {
+        at(value: unknown, path: readonly string[]): unknown;
+        includedLabels(response: unknown, sources: unknown[]): Map<string, Map<string, string>>;
+        serializeToolResult(value: unknown): string;
+      };
+      const resource = await modules.resource(fileStem(tool.resource.name));
+      const collect = resource[`collect${tool.resource.typeName}`] as (record: unknown, wanted: Record<string, Set<string>>, ids: Set<string>) => void;
+      const project = modules.index[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<Record<string, unknown>>;
+      const atRows = runtime.at(payload, tool.rowsPath);
+      const rawRecords = tool.many ? (Array.isArray(atRows) ? atRows : []) : [atRows];
+      const resolverNames = generated.model.resolvers.map((r) => r.name);
+      const wanted = Object.fromEntries(resolverNames.map((name) => [name, new Set<string>()]));
+      for (const record of rawRecords) collect(record, wanted, new Set());
+      const included = runtime.includedLabels(payload, generated.model.resolvers.filter((r) => r.type && r.label).map((r) => ({ resolver: r.name, type: r.type, label: r.label })));
+      const joins = joinResolvers(tool);
+      const followUpsByResolver = Object.fromEntries(joins.map((name) => [name, [...(wanted[name] ?? [])].filter((id) => !included.get(name)?.has(id)).length]));
+      const resolvers = Object.fromEntries(
+        resolverNames.map((name) => [name, async (ids: readonly string[]) => new Map(ids.map((id) => [id, labels[name]?.[id] ?? STAND_IN_LABEL]))]),
+      );
+      const projected = await project(payload, resolvers);
+      const records = tool.list === undefined ? [projected] : tool.many ? (projected[tool.list] as unknown[]) : [projected[tool.list]];
+      const report = buildReport({
+        tool,
+        tokenizer,
+        raw: payload,
+        rawRecords,
+        projectedText: runtime.serializeToolResult(projected),
+        projectedRecordTexts: records.map((r) => runtime.serializeToolResult(r)),
+        followUpsByResolver,
+        ...(lookupSample !== undefined ? { lookupSample } : {}),
+      });
+      io.stdout.write(options.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
+    } finally {
+      await modules.dispose();
+    }
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof DiagnosticError) {
+      printDiagnostics(io, error.diagnostics);
+      return EXIT.problems;
+    }
+    throw error;
+  }
+}
+
+function joinResolvers(tool: ToolModel): string[] {
+  const names = new Set<string>();
+  const visit = (fields: ToolModel["resource"]["fields"]) => {
+    for (const f of fields) {
+      if (f.kind === "join") names.add(f.resolver);
+      if (f.kind === "object") visit(f.children);
+    }
+  };
+  visit(tool.resource.fields);
+  return [...names];
+}
+

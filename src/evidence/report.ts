@@ -1,0 +1,119 @@
+import type { Field, ToolModel } from "../model/types.js";
+import { classifyJson, PARTS, type Part, type PartRules } from "./parts.js";
+import { countParts, countText, type TextCount, type TokenizerName } from "./tokens.js";
+
+export interface Measured extends TextCount {
+  records: number;
+}
+
+export interface TokensReport {
+  tool: string;
+  tokenizer: TokenizerName;
+  raw: Measured & { parts: Record<Part, number>; perRecord: (TextCount & { parts: Record<Part, number> }) | null };
+  projected: Measured & { perRecord: TextCount | null };
+  /** Distinct join ids the raw payload could not name by itself: one follow-up call each for an agent. */
+  followUpsAvoided: number;
+  followUpsByResolver: Record<string, number>;
+  /** Tokens of one sample lookup result, and of all the avoided lookups at that size. */
+  lookup: { sampleTokens: number; tokens: number } | null;
+  definitions: Record<Part, string>;
+}
+
+export const PART_DEFINITIONS: Record<Part, string> = {
+  structure: "keys, punctuation and each record's type discriminator",
+  links: "every `links` member, key and value, and any http(s) URL",
+  ids: "values of id members, of join and argument fields and *_id fields, and strings holding a UUID",
+  enums: "values of coded fields: those with a legend, and integer enums",
+  facts: "every other value: the text, numbers, dates and nulls a model can say",
+};
+
+/** Which source fields hold ids and which hold codes, from the annotation's decisions and the spec. */
+export function partRules(tool: ToolModel): PartRules {
+  const idFields = new Set<string>();
+  const enumFields = new Set<string>();
+  const visit = (fields: Field[]) => {
+    for (const field of fields) {
+      const leaf = field.source.path[field.source.path.length - 1]!;
+      if (field.kind === "join" || field.kind === "related-id") idFields.add(leaf);
+      else if (field.kind === "object") visit(field.children);
+      else if (field.argumentOf) idFields.add(leaf);
+      else if (field.legend || (field.shape.type === "literal" && field.shape.values.every((v) => typeof v === "number"))) enumFields.add(leaf);
+    }
+  };
+  visit(tool.resource.fields);
+  return { idFields, enumFields };
+}
+
+export interface ReportInput {
+  tool: ToolModel;
+  tokenizer: TokenizerName;
+  raw: unknown;
+  rawRecords: unknown[];
+  projectedText: string;
+  projectedRecordTexts: string[];
+  followUpsByResolver: Record<string, number>;
+  lookupSample?: string;
+}
+
+export function buildReport(input: ReportInput): TokensReport {
+  const rules = partRules(input.tool);
+  const rawText = classifyJson(input.raw, rules);
+  const firstRecord = input.rawRecords[0];
+  const rawRecord = firstRecord === undefined ? null : classifyJson(firstRecord, rules);
+  const followUpsAvoided = Object.values(input.followUpsByResolver).reduce((a, b) => a + b, 0);
+  const sampleTokens = input.lookupSample === undefined ? undefined : countText(input.lookupSample, input.tokenizer).tokens;
+  return {
+    tool: input.tool.name,
+    tokenizer: input.tokenizer,
+    raw: {
+      ...countText(rawText.text, input.tokenizer),
+      records: input.rawRecords.length,
+      parts: countParts(rawText, input.tokenizer),
+      perRecord: rawRecord ? { ...countText(rawRecord.text, input.tokenizer), parts: countParts(rawRecord, input.tokenizer) } : null,
+    },
+    projected: {
+      ...countText(input.projectedText, input.tokenizer),
+      records: input.projectedRecordTexts.length,
+      perRecord: input.projectedRecordTexts[0] === undefined ? null : countText(input.projectedRecordTexts[0], input.tokenizer),
+    },
+    followUpsAvoided,
+    followUpsByResolver: input.followUpsByResolver,
+    lookup: sampleTokens === undefined ? null : { sampleTokens, tokens: sampleTokens * followUpsAvoided },
+    definitions: PART_DEFINITIONS,
+  };
+}
+
+const number = (n: number) => n.toLocaleString("en-US");
+const signed = (n: number) => `${n > 0 ? "+" : ""}${n}%`;
+const percentSaved = (raw: number, projected: number) => (raw === 0 ? "" : `${Math.round((1 - projected / raw) * 100)}% fewer`);
+
+/** The report as a person reads it: an aligned table, raw against projected. */
+export function formatReport(report: TokensReport): string {
+  const rows: string[][] = [["", "", "raw", "projected", ""]];
+  const block = (label: string, raw: TextCount | null, projected: TextCount | null) => {
+    if (!raw || !projected) return;
+    rows.push([label, "tokens", number(raw.tokens), number(projected.tokens), percentSaved(raw.tokens, projected.tokens)]);
+    rows.push(["", "bytes", number(raw.bytes), number(projected.bytes), ""]);
+    rows.push(["", "bytes/4 guess", `${number(raw.bytesOver4)} (${signed(raw.bytesOver4Error)})`, `${number(projected.bytesOver4)} (${signed(projected.bytesOver4Error)})`, ""]);
+  };
+  block("per record", report.raw.perRecord, report.projected.perRecord);
+  block("per page", report.raw, report.projected);
+  rows.push(["records", "", number(report.raw.records), number(report.projected.records), ""]);
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const table = rows.map((r) => r.map((cell, c) => (c >= 2 && c <= 3 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd());
+  const parts = report.raw.perRecord?.parts ?? report.raw.parts;
+  const lines = [
+    `${report.tool}: raw response against projected result, counted with ${report.tokenizer}`,
+    "",
+    ...table,
+    "",
+    `raw ${report.raw.perRecord ? "record" : "page"} by part (tokens): ${PARTS.map((p) => `${p} ${number(parts[p])}`).join(", ")}`,
+  ];
+  const byResolver = Object.entries(report.followUpsByResolver).filter(([, n]) => n > 0);
+  lines.push(
+    `follow-up lookups avoided: ${report.followUpsAvoided}${byResolver.length ? ` (${byResolver.map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}` +
+      (report.lookup ? `, about ${number(report.lookup.tokens)} tokens at ${number(report.lookup.sampleTokens)} per lookup result` : ""),
+  );
+  lines.push("", "parts:", ...PARTS.map((p) => `  ${p.padEnd(9)} ${report.definitions[p]}`));
+  return lines.join("\n") + "\n";
+}

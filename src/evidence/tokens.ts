@@ -1,0 +1,49 @@
+import * as cl100k from "gpt-tokenizer/encoding/cl100k_base";
+import * as o200k from "gpt-tokenizer/encoding/o200k_base";
+import { PARTS, type ClassifiedText, type Part } from "./parts.js";
+
+export const TOKENIZERS = { o200k_base: o200k, cl100k_base: cl100k } as const;
+export type TokenizerName = keyof typeof TOKENIZERS;
+
+export interface TextCount {
+  tokens: number;
+  bytes: number;
+  /** The bytes/4 rule of thumb, and how far it is from the real count, in percent (negative: it undercounts). */
+  bytesOver4: number;
+  bytesOver4Error: number;
+}
+
+export function countText(text: string, tokenizer: TokenizerName): TextCount {
+  const tokens = TOKENIZERS[tokenizer].encode(text).length;
+  const bytes = Buffer.byteLength(text, "utf8");
+  const bytesOver4 = Math.round(bytes / 4);
+  return { tokens, bytes, bytesOver4, bytesOver4Error: tokens === 0 ? 0 : Math.round(((bytesOver4 - tokens) / tokens) * 1000) / 10 };
+}
+
+/**
+ * Tokens per part. Each token goes to the part most of its characters belong to; a character a
+ * token shares with its neighbour (multi-byte text) goes with the first of them. The parts add up
+ * to the token count exactly.
+ */
+export function countParts(classified: ClassifiedText, tokenizer: TokenizerName): Record<Part, number> {
+  const { encode, decode } = TOKENIZERS[tokenizer];
+  const tokens = encode(classified.text);
+  const counts = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>;
+  let position = 0;
+  for (let i = 0; i < tokens.length; ) {
+    let end = i + 1;
+    let piece = decode(tokens.slice(i, end));
+    while (piece.includes("\uFFFD") && end < tokens.length && end - i < 8) piece = decode(tokens.slice(i, ++end));
+    const tally = new Map<Part, number>();
+    for (let c = position; c < position + piece.length && c < classified.parts.length; c++) {
+      const part = classified.parts[c]!;
+      tally.set(part, (tally.get(part) ?? 0) + 1);
+    }
+    let best: Part = classified.parts[Math.min(position, classified.parts.length - 1)] ?? "structure";
+    for (const [part, n] of tally) if (n > (tally.get(best) ?? 0)) best = part;
+    counts[best] += end - i;
+    position += piece.length;
+    i = end;
+  }
+  return counts;
+}
