@@ -35,6 +35,40 @@ export interface RecordOptions {
 
 export interface ProjectOptions {
   readonly onIssue?: (issue: ProjectionIssue) => void;
+  /** Counts the tokens of a serialized result, for tools with a token budget; defaults to {@link conservativeTokenCount}. */
+  readonly countTokens?: (text: string) => number;
+}
+
+/** `false`, or how many whole records a budget let through out of how many the response had. */
+export type Truncated = false | { readonly shown: number; readonly total: number };
+
+/**
+ * Half the UTF-8 byte length: an over-estimate for JSON under o200k_base and cl100k_base, which
+ * run near one token per 2.5 to 4 bytes, so a result that fits by this count fits by theirs.
+ * Pass a real tokenizer's count as `countTokens` to use the budget fully.
+ */
+export function conservativeTokenCount(text: string): number {
+  return Math.ceil(new TextEncoder().encode(text).length / 2);
+}
+
+/** Keeps the most whole records that fit the budget, and says so when it had to cut. */
+export function fitBudget<R, T>(
+  records: readonly R[],
+  build: (records: R[], truncated: Truncated) => T,
+  budget: { readonly tokens?: number; readonly rows?: number },
+  countTokens: (text: string) => number = conservativeTokenCount,
+): T {
+  const attempt = (n: number) => build(records.slice(0, n), n < records.length ? { shown: n, total: records.length } : false);
+  const fits = (n: number) => budget.tokens === undefined || countTokens(serializeToolResult(attempt(n))) <= budget.tokens;
+  let high = Math.min(records.length, budget.rows ?? records.length);
+  if (fits(high)) return attempt(high);
+  let low = 0;
+  while (low < high - 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle;
+  }
+  return attempt(low);
 }
 
 /** Labels by id (or by code, for a legend looked up at run time). An `Error` marks that one id as failed. */

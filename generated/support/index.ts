@@ -2,13 +2,19 @@
 // Do not edit: change those files and run `projector generate`.
 export type { components, paths } from "./openapi.js";
 export type { Lookups, Resolvers } from "./resolvers.js";
-export { ResolverError, serializeToolResult, shortId } from "./runtime.js";
+export {
+  conservativeTokenCount,
+  ResolverError,
+  serializeToolResult,
+  shortId,
+} from "./runtime.js";
 export type {
   Labels,
   ProjectionIssue,
   ProjectOptions,
   RecordOptions,
   Resolver,
+  Truncated,
   UnknownCode,
   Unresolved,
   Unusable,

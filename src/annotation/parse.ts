@@ -132,6 +132,20 @@ export function parseAnnotation(text: string, file: string): Annotation {
       const dotted = text_(source, sourcePath, `page.${key}`);
       if (dotted !== undefined) tool.page.push({ key, source: dotted, path: sourcePath } satisfies PageField);
     }
+    if (entry["budget"] !== undefined) {
+      const budgetPath = [...path, "budget"];
+      const budget = map(entry["budget"], budgetPath, "budget");
+      checkKeys(budget, budgetPath, ["tokens", "rows"], "a budget");
+      const limits: { tokens?: number; rows?: number } = {};
+      for (const key of ["tokens", "rows"] as const) {
+        const value = budget[key];
+        if (value === undefined) continue;
+        if (typeof value === "number" && Number.isInteger(value) && value > 0) limits[key] = value;
+        else problem([...budgetPath, key], `budget ${key} must be a whole number above 0`, `write \`budget: { ${key}: 4000 }\``);
+      }
+      if (limits.tokens === undefined && limits.rows === undefined) problem(budgetPath, "a budget needs tokens, rows, or both", "write `budget: { tokens: 4000 }`");
+      tool.budget = limits;
+    }
     return tool;
   });
 

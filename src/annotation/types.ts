@@ -66,7 +66,14 @@ export interface ToolAnnotation {
   rows?: string;
   resource?: string;
   page: PageField[];
+  budget?: Budget;
   path: YamlPath;
+}
+
+/** A ceiling on a tool result: whole records are kept up to it, and the result says it cut. */
+export interface Budget {
+  tokens?: number;
+  rows?: number;
 }
 
 export interface Annotation {

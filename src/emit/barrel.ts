@@ -7,8 +7,8 @@ export function emitIndex(model: Model): string {
   const lines = [
     `export type { components, paths } from "./openapi.js";`,
     `export type { Lookups, Resolvers } from "./resolvers.js";`,
-    `export { ResolverError, serializeToolResult, shortId } from "./runtime.js";`,
-    `export type { Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, UnknownCode, Unresolved, Unusable } from "./runtime.js";`,
+    `export { conservativeTokenCount, ResolverError, serializeToolResult, shortId } from "./runtime.js";`,
+    `export type { Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, Truncated, UnknownCode, Unresolved, Unusable } from "./runtime.js";`,
   ];
   for (const r of model.resources) {
     lines.push(`export { project${r.typeName}, ${r.typeName[0]!.toLowerCase()}${r.typeName.slice(1)}ResultSchema, type ${r.typeName}Lookups, type ${r.typeName}Record, type ${r.typeName}Result } from "./resources/${fileStem(r.name)}.js";`);

@@ -2,6 +2,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import type { JsonObject } from "../spec/schema.js";
 import type { Model } from "../model/types.js";
 import { emitIndex } from "./barrel.js";
+import { runtimeExports } from "./imports.js";
 import { emitResolvers } from "./resolvers.js";
 import { emitResource } from "./resource.js";
 import { emitTool } from "./tool.js";
@@ -48,12 +49,13 @@ export async function sourceTypes(document: JsonObject): Promise<string> {
 export async function emitFiles(input: EmitInput): Promise<Map<string, string>> {
   const { model } = input;
   const head = banner(input.names);
+  const runtime = runtimeExports(input.runtimeTemplate);
   const files = new Map<string, string>();
   files.set("index.ts", head + emitIndex(model));
   files.set("openapi.ts", head + (await sourceTypes(input.document)));
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
   files.set("runtime.ts", head + input.runtimeTemplate);
-  for (const resource of model.resources) files.set(`resources/${fileStem(resource.name)}.ts`, head + emitResource(resource));
-  for (const tool of model.tools) files.set(`tools/${fileStem(tool.name)}.ts`, head + emitTool(tool, model.resolvers));
+  for (const resource of model.resources) files.set(`resources/${fileStem(resource.name)}.ts`, head + emitResource(resource, runtime));
+  for (const tool of model.tools) files.set(`tools/${fileStem(tool.name)}.ts`, head + emitTool(tool, model.resolvers, runtime));
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -72,5 +72,11 @@ export function toolOutputSchemaCode(tool: ToolModel): string {
   const recordRef = { $ref: `#/$defs/${tool.resource.typeName}` };
   const properties: Schema = { [tool.list]: tool.many ? { type: "array", items: recordRef } : recordRef };
   for (const page of tool.page) properties[page.key] = page.mode === "presence" ? { type: "boolean" } : { anyOf: [shapeSchema(page.shape), NULL, marker("unusable")] };
+  if (tool.budget && tool.many) {
+    properties["truncated"] = {
+      description: "false, or how many whole records the budget let through out of how many the response had",
+      anyOf: [{ const: false }, { type: "object", properties: { shown: { type: "integer" }, total: { type: "integer" } }, required: ["shown", "total"], additionalProperties: false }],
+    };
+  }
   return `{ ${head}, type: "object", properties: ${JSON.stringify(properties)}, required: ${JSON.stringify(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;
 }

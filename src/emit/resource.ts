@@ -1,4 +1,5 @@
 import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
+import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
 import { objectSchema } from "./json-schema.js";
 import { access, commentText, key, literal, typeOfShape } from "./ts.js";
 
@@ -139,7 +140,7 @@ function collectStatements(fields: Field[], bases: Record<SourceRef["base"], str
   });
 }
 
-export function emitResource(resource: ResourceModel): string {
+export function emitResource(resource: ResourceModel, runtime: RuntimeExports): string {
   const resolvers = resolversOf(resource.fields);
   const lookups = resolvers.length > 0 ? `Pick<Lookups, ${resolvers.map(literal).join(" | ")}>` : "Record<never, never>";
   const jsonapi = resource.style === "jsonapi";
@@ -159,7 +160,7 @@ export function emitResource(resource: ResourceModel): string {
     usesRelationships ? `const relationships = asObject(root?.relationships);` : "",
   ].filter(Boolean);
   const code = [
-    RUNTIME_IMPORT,
+    IMPORTS_PLACEHOLDER,
     "",
     `/** A ${commentText(resource.name)} record as the API sends it. */`,
     `export type ${T}Record = ${resource.sourceType};`,
@@ -191,20 +192,8 @@ export function emitResource(resource: ResourceModel): string {
     `}`,
     "",
   ].join("\n");
-  return withImports(code, resource.sourceType.startsWith("components") ? [`import type { components } from "../openapi.js";`] : []);
+  const others = resource.sourceType.startsWith("components") ? [`import type { components } from "../openapi.js";`] : [];
+  if (resolvers.length > 0) others.push(`import type { Lookups } from "../resolvers.js";`);
+  return withRuntimeImports(code, runtime, others);
 }
 
-const RUNTIME_VALUES = ["addCode", "addIds", "argumentId", "asObject", "boolean", "context", "date", "datetime", "joinMany", "joinOne", "legend", "legendLookup", "member", "nested", "number", "propertyIds", "read", "recordObject", "relatedMany", "relatedOne", "relationshipIds", "section", "string", "whole"];
-const RUNTIME_TYPES = ["RecordOptions", "UnknownCode", "Unresolved", "Unusable"];
-const RUNTIME_IMPORT = "\u0000runtime-import";
-
-/** Imports exactly what the module uses, so consumers' unused-import checks stay quiet. */
-function withImports(code: string, extra: string[]): string {
-  const values = RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}[<(]`).test(code));
-  const types = RUNTIME_TYPES.filter((name) => new RegExp(`\\b${name}\\b`).test(code));
-  const specifiers = [...values, ...types.map((t) => `type ${t}`)];
-  const imports = [...extra];
-  if (/\bLookups\b/.test(code.replace(/\w+Lookups/g, ""))) imports.push(`import type { Lookups } from "../resolvers.js";`);
-  imports.push(`import { ${specifiers.join(", ")} } from "../runtime.js";`);
-  return code.replace(RUNTIME_IMPORT, imports.join("\n"));
-}

@@ -2,6 +2,7 @@ import type { ResolverModel, ToolModel } from "../model/types.js";
 import { camelCase } from "../naming.js";
 import { resultSchemaName, toolOutputSchemaCode } from "./json-schema.js";
 import { fieldType, resolversOf } from "./resource.js";
+import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
 import { fileStem, key, literal, typeOfShape } from "./ts.js";
 
 function pageType(tool: ToolModel): string[] {
@@ -25,27 +26,29 @@ function pageExpression(page: ToolModel["page"][number]): string {
   }
 }
 
-export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
+export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: RuntimeExports): string {
   const T = tool.typeName;
   const R = tool.resource.typeName;
   const names = resolversOf(tool.resource.fields);
   const included = resolvers.filter((r) => names.includes(r.name) && r.type !== undefined && r.label !== undefined);
   const resolverType = names.length ? `Pick<Resolvers, ${names.map(literal).join(" | ")}>` : "Record<never, never>";
-  const result = tool.list === undefined ? `${R}Result` : `{ ${key(tool.list)}: ${tool.many ? `${R}Result[]` : `${R}Result`}; ${pageType(tool).join(" ")} }`;
+  const budgeted = tool.budget !== undefined && tool.list !== undefined && tool.many;
+  const truncatedType = budgeted ? " truncated: Truncated;" : "";
+  const result = tool.list === undefined ? `${R}Result` : `{ ${key(tool.list)}: ${tool.many ? `${R}Result[]` : `${R}Result`}; ${pageType(tool).join(" ")}${truncatedType} }`;
   const records = tool.many ? `rows(response, ${literal(tool.rowsPath)}, ${literal(tool.name)}, options.onIssue)` : `[at(response, ${literal(tool.rowsPath)})]`;
   const project = `projectOne(record as ${R}Record, lookups, recordOptions)`.replace("projectOne", `project${R}`);
-  const value = tool.list === undefined ? project.replace("record as", "records[0] as") : `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${tool.page.map((p) => `${key(p.key)}: ${pageExpression(p)}`).join(", ")} }`;
+  const pageMembers = tool.page.map((p) => `${key(p.key)}: ${pageExpression(p)}`).join(", ");
+  const value = budgeted
+    ? `fitBudget(records.map((record) => ${project}), (kept, truncated) => ({ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }), ${JSON.stringify(tool.budget)}, options.countTokens)`
+    : tool.list === undefined
+      ? project.replace("record as", "records[0] as")
+      : `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${pageMembers} }`;
   const usesCtx = tool.page.some((p) => p.mode === "value");
-  const runtime = ["at", "MARKER_SCHEMAS", "includedLabels", "resolveLabels", "shortenIds", "type ProjectOptions", "type RecordOptions"];
-  if (tool.many) runtime.push("rows");
-  if (tool.page.some((p) => p.mode === "presence")) runtime.push("present");
-  if (usesCtx) runtime.push("context", "type Unusable");
-  for (const helper of ["string", "number", "boolean", "whole"]) if (value.includes(`${helper}(`) || value.includes(`${helper}<`)) runtime.push(helper);
-  return [
+  const code = [
     `import type { paths } from "../openapi.js";`,
     `import { collect${R}, project${R}, ${resultSchemaName(tool)}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
     `import type { Resolvers } from "../resolvers.js";`,
-    `import { ${[...new Set(runtime)].sort((a, b) => a.replace("type ", "").localeCompare(b.replace("type ", ""))).join(", ")} } from "../runtime.js";`,
+    IMPORTS_PLACEHOLDER,
     "",
     `/** The body ${tool.operationLabel} returns. */`,
     `export type ${T}Response = ${tool.responseType};`,
@@ -72,11 +75,13 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     `  for (const record of records) collect${R}(record, wanted, ids);`,
     `  const lookups = await resolveLabels(wanted, resolvers, includedLabels(response, INCLUDED));`,
     `  const recordOptions: RecordOptions = options.onIssue ? { onIssue: options.onIssue, shortIds: shortenIds(ids) } : { shortIds: shortenIds(ids) };`,
-    usesCtx ? `  const ctx = context(${literal(tool.name)}, options);` : "",
+    ...(usesCtx ? [`  const ctx = context(${literal(tool.name)}, options);`] : []),
+    ...(budgeted && pageMembers ? [`  const page = { ${pageMembers} };`] : []),
     `  return ${value};`,
     `}`,
     "",
   ]
     .filter((line, i, all) => !(line === "" && all[i - 1] === ""))
     .join("\n");
+  return withRuntimeImports(code, runtime);
 }

@@ -154,7 +154,11 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       operationLabel: op.operationId ? `${op.operationId} (${operationLabel(op)})` : operationLabel(op),
       jsonapi: rows.jsonapi,
       ...(example !== undefined ? { example } : {}),
+      ...(tool.budget ? { budget: tool.budget } : {}),
     });
+    if (tool.budget && !rows.many) {
+      error("PRJ029", `tool ${tool.name} returns one record, so a budget has nothing to cut`, "remove `budget`, or use it on a tool that returns a list", [...tool.path, "budget"]);
+    }
   }
   checkGeneratedNames(annotation, diagnostics);
   const errors = diagnostics.some((d) => d.severity === "error");

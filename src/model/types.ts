@@ -1,4 +1,4 @@
-import type { DateFormat } from "../annotation/types.js";
+import type { Budget, DateFormat } from "../annotation/types.js";
 
 /** The projected value's type, used for the result types, the JSON Schema and run-time checks. */
 export type Shape =
@@ -111,6 +111,7 @@ export interface ToolModel {
   jsonapi: boolean;
   /** The spec's own example of the response, when it gives one. */
   example?: unknown;
+  budget?: Budget;
 }
 
 export interface Model {

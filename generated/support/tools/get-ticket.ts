@@ -10,13 +10,13 @@ import {
 } from "../resources/ticket.js";
 import type { Resolvers } from "../resolvers.js";
 import {
+  MARKER_SCHEMAS,
   at,
   includedLabels,
-  MARKER_SCHEMAS,
-  type ProjectOptions,
-  type RecordOptions,
   resolveLabels,
   shortenIds,
+  type ProjectOptions,
+  type RecordOptions,
 } from "../runtime.js";
 
 /** The body getTicket (GET /tickets/{ticket_id}) returns. */
@@ -62,6 +62,5 @@ export async function projectGetTicket(
   const recordOptions: RecordOptions = options.onIssue
     ? { onIssue: options.onIssue, shortIds: shortenIds(ids) }
     : { shortIds: shortenIds(ids) };
-
   return projectTicket(records[0] as TicketRecord, lookups, recordOptions);
 }

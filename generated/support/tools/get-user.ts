@@ -10,13 +10,13 @@ import {
 } from "../resources/user.js";
 import type { Resolvers } from "../resolvers.js";
 import {
+  MARKER_SCHEMAS,
   at,
   includedLabels,
-  MARKER_SCHEMAS,
-  type ProjectOptions,
-  type RecordOptions,
   resolveLabels,
   shortenIds,
+  type ProjectOptions,
+  type RecordOptions,
 } from "../runtime.js";
 
 /** The body getUser (GET /users/{user_id}) returns. */
@@ -61,6 +61,5 @@ export async function projectGetUser(
   const recordOptions: RecordOptions = options.onIssue
     ? { onIssue: options.onIssue, shortIds: shortenIds(ids) }
     : { shortIds: shortenIds(ids) };
-
   return projectUser(records[0] as UserRecord, lookups, recordOptions);
 }

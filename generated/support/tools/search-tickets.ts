@@ -10,17 +10,17 @@ import {
 } from "../resources/ticket.js";
 import type { Resolvers } from "../resolvers.js";
 import {
+  MARKER_SCHEMAS,
   at,
   context,
   includedLabels,
-  MARKER_SCHEMAS,
   number,
   present,
-  type ProjectOptions,
-  type RecordOptions,
   resolveLabels,
   rows,
   shortenIds,
+  type ProjectOptions,
+  type RecordOptions,
   type Unusable,
 } from "../runtime.js";
 
