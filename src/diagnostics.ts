@@ -29,6 +29,8 @@ export const CODES = {
   PRJ032: "undecided guess left in the annotation",
   PRJ040: "a payload or data file cannot be read",
   PRJ041: "no payload and no example in the spec",
+  PRJ042: "the spec's example response does not fit the tool's budget",
+  PRJ043: "questions file has the wrong shape or names an unknown tool",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { DiagnosticError, hasErrors } from "../diagnostics.js";
 import { diffFolder, isClean, recoverInterruptedWrite, writeFolder } from "../output/write.js";
+import { checkBudgets } from "../evidence/budget-check.js";
 import { generateProject, loadProject, printDiagnostics } from "./project.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./run.js";
@@ -40,6 +41,9 @@ export async function runGenerate(options: GenerateOptions, io: Io): Promise<num
       io.stderr.write(`projector: ${result.diagnostics.filter((d) => d.severity === "error").length} problem(s); ${display(outputDir)} was not touched\n`);
       return EXIT.problems;
     }
+    const budgets = await checkBudgets(result.model, result.files, project.annotation, options.check ? "error" : "warning");
+    printDiagnostics(io, budgets);
+    if (hasErrors(budgets)) return EXIT.problems;
     if (!options.check) await recoverInterruptedWrite(outputDir);
     const diff = await diffFolder(outputDir, result.files);
     if (options.check) {

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { EVAL_HELP, runEval } from "./eval.js";
 import { GENERATE_HELP, runGenerate } from "./generate.js";
 import { runTokens, TOKENS_HELP } from "./tokens.js";
 
@@ -17,6 +18,7 @@ Usage: projector <command> [options]
 Commands:
   generate    write the output folder from the spec and projector.yaml (--check for CI)
   tokens      count a tool's raw response against its projection with a real tokenizer
+  eval        say whether the projection carries what each of the agent's questions needs
 
 Run \`projector <command> --help\` for a command's options.
 `;
@@ -74,6 +76,16 @@ const COMMANDS: Record<string, Command> = {
         },
         io,
       );
+    },
+  },
+  eval: {
+    help: EVAL_HELP,
+    positionals: 1,
+    options: { ...config, json: { type: "boolean" } },
+    run: (values, positionals, io) => {
+      if (positionals[0] === undefined) throw new UsageError("eval needs a questions file: projector eval QUESTIONS.yaml");
+      const configPath = text(values["config"]);
+      return runEval({ questions: positionals[0], json: values["json"] === true, ...(configPath !== undefined ? { config: configPath } : {}) }, io);
     },
   },
 };

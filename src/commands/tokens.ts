@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DiagnosticError, hasErrors, type Diagnostic } from "../diagnostics.js";
 import { fileStem } from "../emit/ts.js";
+import { standInResolvers } from "../evidence/budget-check.js";
 import { loadGenerated } from "../evidence/run-generated.js";
 import { buildReport, formatReport } from "../evidence/report.js";
 import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
@@ -38,9 +39,6 @@ export interface TokensOptions {
   lookupSample?: string;
   json: boolean;
 }
-
-/** Stands in for a name no label file gave: two words, the size of a typical person or company name. */
-export const STAND_IN_LABEL = "Jordan Lee";
 
 async function readJson(path: string, display: string, what: string): Promise<unknown> {
   const fail = (message: string): never => {
@@ -107,10 +105,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
       const included = runtime.includedLabels(payload, generated.model.resolvers.filter((r) => r.type && r.label).map((r) => ({ resolver: r.name, type: r.type, label: r.label })));
       const joins = joinResolvers(tool);
       const followUpsByResolver = Object.fromEntries(joins.map((name) => [name, [...(wanted[name] ?? [])].filter((id) => !included.get(name)?.has(id)).length]));
-      const resolvers = Object.fromEntries(
-        resolverNames.map((name) => [name, async (ids: readonly string[]) => new Map(ids.map((id) => [id, labels[name]?.[id] ?? STAND_IN_LABEL]))]),
-      );
-      const projected = await project(payload, resolvers);
+      const projected = await project(payload, standInResolvers(generated.model, labels));
       const records = tool.list === undefined ? [projected] : tool.many ? (projected[tool.list] as unknown[]) : [projected[tool.list]];
       const report = buildReport({
         tool,

@@ -1,0 +1,40 @@
+import type { Annotation } from "../annotation/types.js";
+import type { Diagnostic } from "../diagnostics.js";
+import type { Model } from "../model/types.js";
+import { pascalCase } from "../naming.js";
+import { loadGenerated } from "./run-generated.js";
+
+/** Stands in for a name no label file gave: two words, the size of a typical person or company name. */
+export const STAND_IN_LABEL = "Jordan Lee";
+
+export const standInResolvers = (model: Model, labels: Record<string, Record<string, string>> = {}) =>
+  Object.fromEntries(model.resolvers.map((r) => [r.name, async (ids: readonly string[]) => new Map(ids.map((id) => [id, labels[r.name]?.[id] ?? STAND_IN_LABEL]))]));
+
+/**
+ * Runs each budgeted tool's generated projector over the spec's own example response, with the
+ * default token counter, and reports every tool whose example would be cut.
+ */
+export async function checkBudgets(model: Model, files: Map<string, string>, annotation: Annotation, severity: Diagnostic["severity"]): Promise<Diagnostic[]> {
+  const tools = model.tools.filter((t) => t.budget?.tokens !== undefined && t.example !== undefined && t.many);
+  if (tools.length === 0) return [];
+  const modules = await loadGenerated(files);
+  try {
+    const diagnostics: Diagnostic[] = [];
+    for (const tool of tools) {
+      const project = modules.index[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<{ truncated?: unknown }>;
+      const result = await project(tool.example, standInResolvers(model));
+      const truncated = result.truncated as false | { shown: number; total: number } | undefined;
+      if (!truncated) continue;
+      diagnostics.push({
+        code: "PRJ042",
+        severity,
+        message: `tool ${tool.name}: the spec's example response does not fit its budget of ${tool.budget!.tokens} tokens; ${truncated.shown} of ${truncated.total} records would be shown`,
+        help: "raise the budget, drop fields the model does not need, or pass a real tokenizer as `countTokens` (the default counts half the bytes, an over-estimate)",
+        location: annotation.locate(["tools", tool.name, "budget"], "key"),
+      });
+    }
+    return diagnostics;
+  } finally {
+    await modules.dispose();
+  }
+}
