@@ -69,43 +69,35 @@ function parseQuestions(text: string, file: string): QuestionsFile {
 }
 
 export async function runEval(options: EvalOptions, io: Io): Promise<number> {
+  const questionsPath = resolve(io.cwd, options.questions);
+  const display = relative(io.cwd, questionsPath).split(sep).join("/");
+  let text: string;
   try {
-    const questionsPath = resolve(io.cwd, options.questions);
-    const display = relative(io.cwd, questionsPath).split(sep).join("/");
-    let text: string;
-    try {
-      text = await readFile(questionsPath, "utf8");
-    } catch {
-      throw new DiagnosticError([{ code: "PRJ040", severity: "error", message: "cannot read the questions file", help: "pass the path of a questions YAML file", location: { file: display } }]);
-    }
-    const parsed = parseQuestions(text, display);
-    const config =
-      options.config !== undefined ? resolve(io.cwd, options.config) : parsed.config !== undefined ? resolve(dirname(questionsPath), parsed.config) : resolve(io.cwd, "projector.yaml");
-    const project = await loadProject({ config }, io.cwd);
-    const generated = await generateProject(project, { format: false });
-    printDiagnostics(io, generated.diagnostics);
-    if (hasErrors(generated.diagnostics) || !generated.model) return EXIT.problems;
-    const tools = generated.model.tools.map((t) => t.name);
-    const unknown = parsed.questions.filter((q) => !tools.includes(q.tool));
-    if (unknown.length) {
-      throw new DiagnosticError(
-        unknown.map((q) => ({
-          code: "PRJ043",
-          severity: "error",
-          message: `question "${q.ask}" names tool "${q.tool}", which the annotation does not declare${didYouMean(q.tool, tools)}`,
-          help: `tools: ${tools.join(", ")}`,
-          location: parsed.locate(["questions", q.index, "tool"]),
-        })),
-      );
-    }
-    const results = evaluate(generated.model, parsed.questions);
-    io.stdout.write(options.json ? JSON.stringify(results, null, 2) + "\n" : formatEvaluation(results));
-    return results.every((r) => r.answerable) ? EXIT.ok : EXIT.problems;
-  } catch (error) {
-    if (error instanceof DiagnosticError) {
-      printDiagnostics(io, error.diagnostics);
-      return EXIT.problems;
-    }
-    throw error;
+    text = await readFile(questionsPath, "utf8");
+  } catch {
+    throw new DiagnosticError([{ code: "PRJ040", severity: "error", message: "cannot read the questions file", help: "pass the path of a questions YAML file", location: { file: display } }]);
   }
+  const parsed = parseQuestions(text, display);
+  const config =
+    options.config !== undefined ? resolve(io.cwd, options.config) : parsed.config !== undefined ? resolve(dirname(questionsPath), parsed.config) : resolve(io.cwd, "projector.yaml");
+  const project = await loadProject({ config }, io.cwd);
+  const generated = await generateProject(project, { format: false });
+  printDiagnostics(io, generated.diagnostics);
+  if (hasErrors(generated.diagnostics) || !generated.model) return EXIT.problems;
+  const tools = generated.model.tools.map((t) => t.name);
+  const unknown = parsed.questions.filter((q) => !tools.includes(q.tool));
+  if (unknown.length) {
+    throw new DiagnosticError(
+      unknown.map((q) => ({
+        code: "PRJ043",
+        severity: "error",
+        message: `question "${q.ask}" names tool "${q.tool}", which the annotation does not declare${didYouMean(q.tool, tools)}`,
+        help: `tools: ${tools.join(", ")}`,
+        location: parsed.locate(["questions", q.index, "tool"]),
+      })),
+    );
+  }
+  const results = evaluate(generated.model, parsed.questions);
+  io.stdout.write(options.json ? JSON.stringify(results, null, 2) + "\n" : formatEvaluation(results));
+  return results.every((r) => r.answerable) ? EXIT.ok : EXIT.problems;
 }

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { DiagnosticError, hasErrors } from "../diagnostics.js";
+import { hasErrors } from "../diagnostics.js";
 import { diffFolder, isClean, recoverInterruptedWrite, writeFolder } from "../output/write.js";
 import { checkBudgets } from "../evidence/budget-check.js";
 import { generateProject, loadProject, printDiagnostics } from "./project.js";
@@ -32,47 +32,39 @@ export interface GenerateOptions {
 }
 
 export async function runGenerate(options: GenerateOptions, io: Io): Promise<number> {
-  try {
-    const project = await loadProject(options, io.cwd);
-    const { display, outputDir } = project;
-    const result = await generateProject(project, { format: true });
-    printDiagnostics(io, result.diagnostics);
-    if (hasErrors(result.diagnostics) || !result.model) {
-      io.stderr.write(`projector: ${result.diagnostics.filter((d) => d.severity === "error").length} problem(s); ${display(outputDir)} was not touched\n`);
-      return EXIT.problems;
-    }
-    const budgets = await checkBudgets(result.model, result.files, project.annotation, options.check ? "error" : "warning");
-    printDiagnostics(io, budgets);
-    if (hasErrors(budgets)) return EXIT.problems;
-    if (!options.check) await recoverInterruptedWrite(outputDir);
-    const diff = await diffFolder(outputDir, result.files);
-    if (options.check) {
-      if (isClean(diff)) {
-        if (!options.silent) io.stdout.write(`${display(outputDir)} is up to date\n`);
-        return EXIT.ok;
-      }
-      const stale = [
-        ...diff.changed.map((p) => `  stale    ${display(resolve(outputDir, p))}`),
-        ...diff.added.map((p) => `  missing  ${display(resolve(outputDir, p))}`),
-        ...diff.removed.map((p) => `  extra    ${display(resolve(outputDir, p))}`),
-      ];
-      io.stderr.write(`${display(outputDir)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`projector generate\` and commit the result\n`);
-      return EXIT.problems;
-    }
-    await writeFolder(outputDir, result.files, diff);
-    if (!options.silent) {
-      io.stdout.write(summarize(result.model) + "\n\n");
-      const written = diff.changed.length + diff.added.length;
-      io.stdout.write(
-        `${display(outputDir)}: ${written} file(s) written, ${result.files.size - written} unchanged${diff.removed.length ? `, ${diff.removed.length} removed` : ""}\n`,
-      );
-    }
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof DiagnosticError) {
-      printDiagnostics(io, error.diagnostics);
-      return EXIT.problems;
-    }
-    throw error;
+  const project = await loadProject(options, io.cwd);
+  const { display, outputDir } = project;
+  const result = await generateProject(project, { format: true });
+  printDiagnostics(io, result.diagnostics);
+  if (hasErrors(result.diagnostics) || !result.model) {
+    io.stderr.write(`projector: ${result.diagnostics.filter((d) => d.severity === "error").length} problem(s); ${display(outputDir)} was not touched\n`);
+    return EXIT.problems;
   }
+  const budgets = await checkBudgets(result.model, result.files, project.annotation, options.check ? "error" : "warning");
+  printDiagnostics(io, budgets);
+  if (hasErrors(budgets)) return EXIT.problems;
+  if (!options.check) await recoverInterruptedWrite(outputDir);
+  const diff = await diffFolder(outputDir, result.files);
+  if (options.check) {
+    if (isClean(diff)) {
+      if (!options.silent) io.stdout.write(`${display(outputDir)} is up to date\n`);
+      return EXIT.ok;
+    }
+    const stale = [
+      ...diff.changed.map((p) => `  stale    ${display(resolve(outputDir, p))}`),
+      ...diff.added.map((p) => `  missing  ${display(resolve(outputDir, p))}`),
+      ...diff.removed.map((p) => `  extra    ${display(resolve(outputDir, p))}`),
+    ];
+    io.stderr.write(`${display(outputDir)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`projector generate\` and commit the result\n`);
+    return EXIT.problems;
+  }
+  await writeFolder(outputDir, result.files, diff);
+  if (!options.silent) {
+    io.stdout.write(summarize(result.model) + "\n\n");
+    const written = diff.changed.length + diff.added.length;
+    io.stdout.write(
+      `${display(outputDir)}: ${written} file(s) written, ${result.files.size - written} unchanged${diff.removed.length ? `, ${diff.removed.length} removed` : ""}\n`,
+    );
+  }
+  return EXIT.ok;
 }

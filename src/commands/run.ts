@@ -1,6 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { DiagnosticError } from "../diagnostics.js";
 import { EVAL_HELP, runEval } from "./eval.js";
 import { GENERATE_HELP, runGenerate } from "./generate.js";
+import { printDiagnostics } from "./project.js";
 import { runTokens, TOKENS_HELP } from "./tokens.js";
 
 export interface Io {
@@ -108,6 +110,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (positionals.length > command.positionals) throw new UsageError(`${name} takes at most ${command.positionals} file argument(s)`);
     return await command.run(values as Values, positionals, io);
   } catch (error) {
+    if (error instanceof DiagnosticError) {
+      printDiagnostics(io, error.diagnostics);
+      return EXIT.problems;
+    }
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
       io.stderr.write(`projector: ${(error as Error).message}\nRun \`projector ${name && COMMANDS[name] ? `${name} ` : ""}--help\` for usage.\n`);
       return EXIT.usage;

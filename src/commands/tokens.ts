@@ -66,69 +66,61 @@ export function findTool(model: Model, name: string): ToolModel {
 export async function runTokens(options: TokensOptions, io: Io): Promise<number> {
   if (!(options.tokenizer in TOKENIZERS)) throw new UsageError(`unknown tokenizer "${options.tokenizer}"; use ${Object.keys(TOKENIZERS).join(" or ")}`);
   const tokenizer = options.tokenizer as TokenizerName;
-  try {
-    const project = await loadProject({ config: options.config }, io.cwd);
-    const generated = await generateProject(project, { format: false });
-    printDiagnostics(io, generated.diagnostics);
-    if (hasErrors(generated.diagnostics) || !generated.model) return EXIT.problems;
-    const tool = findTool(generated.model, options.tool);
-    let payload: unknown;
-    if (options.payload !== undefined) payload = await readJson(resolve(io.cwd, options.payload), options.payload, "payload");
-    else if (tool.example !== undefined) payload = tool.example;
-    else {
-      const missing: Diagnostic = {
-        code: "PRJ041",
-        severity: "error",
-        message: `no payload given, and the spec has no example response for ${tool.operationLabel}`,
-        help: "pass a recorded response: `projector tokens --tool NAME payload.json`",
-        location: project.annotation.locate(["tools", tool.name], "key"),
-      };
-      throw new DiagnosticError([missing]);
-    }
-    const labels = options.labels === undefined ? {} : ((await readJson(resolve(io.cwd, options.labels), options.labels, "labels")) as Record<string, Record<string, string>>);
-    const lookupSample = options.lookupSample === undefined ? undefined : JSON.stringify(await readJson(resolve(io.cwd, options.lookupSample), options.lookupSample, "lookup sample"));
-    const modules = await loadGenerated(generated.files);
-    try {
-      const runtime = modules.runtime as {
-        at(value: unknown, path: readonly string[]): unknown;
-        includedLabels(response: unknown, sources: unknown[]): Map<string, Map<string, string>>;
-        serializeToolResult(value: unknown): string;
-      };
-      const resource = await modules.resource(fileStem(tool.resource.name));
-      const collect = resource[`collect${tool.resource.typeName}`] as (record: unknown, wanted: Record<string, Set<string>>, ids: Set<string>) => void;
-      const project = modules.index[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<Record<string, unknown>>;
-      const atRows = runtime.at(payload, tool.rowsPath);
-      const rawRecords = tool.many ? (Array.isArray(atRows) ? atRows : []) : [atRows];
-      const resolverNames = generated.model.resolvers.map((r) => r.name);
-      const wanted = Object.fromEntries(resolverNames.map((name) => [name, new Set<string>()]));
-      for (const record of rawRecords) collect(record, wanted, new Set());
-      const included = runtime.includedLabels(payload, generated.model.resolvers.filter((r) => r.type && r.label).map((r) => ({ resolver: r.name, type: r.type, label: r.label })));
-      const joins = joinResolvers(tool);
-      const followUpsByResolver = Object.fromEntries(joins.map((name) => [name, [...(wanted[name] ?? [])].filter((id) => !included.get(name)?.has(id)).length]));
-      const projected = await project(payload, standInResolvers(generated.model, labels));
-      const records = tool.list === undefined ? [projected] : tool.many ? (projected[tool.list] as unknown[]) : [projected[tool.list]];
-      const report = buildReport({
-        tool,
-        tokenizer,
-        raw: payload,
-        rawRecords,
-        projectedText: runtime.serializeToolResult(projected),
-        projectedRecordTexts: records.map((r) => runtime.serializeToolResult(r)),
-        followUpsByResolver,
-        ...(lookupSample !== undefined ? { lookupSample } : {}),
-      });
-      io.stdout.write(options.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
-    } finally {
-      await modules.dispose();
-    }
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof DiagnosticError) {
-      printDiagnostics(io, error.diagnostics);
-      return EXIT.problems;
-    }
-    throw error;
+  const project = await loadProject({ config: options.config }, io.cwd);
+  const generated = await generateProject(project, { format: false });
+  printDiagnostics(io, generated.diagnostics);
+  if (hasErrors(generated.diagnostics) || !generated.model) return EXIT.problems;
+  const tool = findTool(generated.model, options.tool);
+  let payload: unknown;
+  if (options.payload !== undefined) payload = await readJson(resolve(io.cwd, options.payload), options.payload, "payload");
+  else if (tool.example !== undefined) payload = tool.example;
+  else {
+    const missing: Diagnostic = {
+      code: "PRJ041",
+      severity: "error",
+      message: `no payload given, and the spec has no example response for ${tool.operationLabel}`,
+      help: "pass a recorded response: `projector tokens --tool NAME payload.json`",
+      location: project.annotation.locate(["tools", tool.name], "key"),
+    };
+    throw new DiagnosticError([missing]);
   }
+  const labels = options.labels === undefined ? {} : ((await readJson(resolve(io.cwd, options.labels), options.labels, "labels")) as Record<string, Record<string, string>>);
+  const lookupSample = options.lookupSample === undefined ? undefined : JSON.stringify(await readJson(resolve(io.cwd, options.lookupSample), options.lookupSample, "lookup sample"));
+  const modules = await loadGenerated(generated.files);
+  try {
+    const runtime = modules.runtime as {
+      at(value: unknown, path: readonly string[]): unknown;
+      includedLabels(response: unknown, sources: unknown[]): Map<string, Map<string, string>>;
+      serializeToolResult(value: unknown): string;
+    };
+    const resource = await modules.resource(fileStem(tool.resource.name));
+    const collect = resource[`collect${tool.resource.typeName}`] as (record: unknown, wanted: Record<string, Set<string>>, ids: Set<string>) => void;
+    const project = modules.index[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<Record<string, unknown>>;
+    const atRows = runtime.at(payload, tool.rowsPath);
+    const rawRecords = tool.many ? (Array.isArray(atRows) ? atRows : []) : [atRows];
+    const resolverNames = generated.model.resolvers.map((r) => r.name);
+    const wanted = Object.fromEntries(resolverNames.map((name) => [name, new Set<string>()]));
+    for (const record of rawRecords) collect(record, wanted, new Set());
+    const included = runtime.includedLabels(payload, generated.model.resolvers.filter((r) => r.type && r.label).map((r) => ({ resolver: r.name, type: r.type, label: r.label })));
+    const joins = joinResolvers(tool);
+    const followUpsByResolver = Object.fromEntries(joins.map((name) => [name, [...(wanted[name] ?? [])].filter((id) => !included.get(name)?.has(id)).length]));
+    const projected = await project(payload, standInResolvers(generated.model, labels));
+    const records = tool.list === undefined ? [projected] : tool.many ? (projected[tool.list] as unknown[]) : [projected[tool.list]];
+    const report = buildReport({
+      tool,
+      tokenizer,
+      raw: payload,
+      rawRecords,
+      projectedText: runtime.serializeToolResult(projected),
+      projectedRecordTexts: records.map((r) => runtime.serializeToolResult(r)),
+      followUpsByResolver,
+      ...(lookupSample !== undefined ? { lookupSample } : {}),
+    });
+    io.stdout.write(options.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
+  } finally {
+    await modules.dispose();
+  }
+  return EXIT.ok;
 }
 
 function joinResolvers(tool: ToolModel): string[] {

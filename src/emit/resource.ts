@@ -155,9 +155,10 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
   const collect = collectStatements(resource.fields, bases);
   const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
   const T = resource.typeName;
+  const collectText = collect.join("\n");
   const collectSections = [
-    usesAttributes && jsonapi ? `const attributes = asObject(root?.attributes);` : "",
-    usesRelationships ? `const relationships = asObject(root?.relationships);` : "",
+    jsonapi && /\battributes\b/.test(collectText) ? `const attributes = asObject(root?.attributes);` : "",
+    /\brelationships\b/.test(collectText) ? `const relationships = asObject(root?.relationships);` : "",
   ].filter(Boolean);
   const code = [
     IMPORTS_PLACEHOLDER,

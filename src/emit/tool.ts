@@ -1,7 +1,7 @@
 import type { ResolverModel, ToolModel } from "../model/types.js";
 import { camelCase } from "../naming.js";
 import { resultSchemaName, toolOutputSchemaCode } from "./json-schema.js";
-import { fieldType, resolversOf } from "./resource.js";
+import { resolversOf } from "./resource.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
 import { fileStem, key, literal, typeOfShape } from "./ts.js";
 

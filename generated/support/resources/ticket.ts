@@ -203,7 +203,6 @@ export function collectTicket(
   ids: Set<string>,
 ): void {
   const root = asObject(record);
-  const attributes = asObject(root?.attributes);
   const relationships = asObject(root?.relationships);
   addIds(ids, propertyIds(root?.id));
   {

@@ -120,7 +120,6 @@ export function collectUser(
   ids: Set<string>,
 ): void {
   const root = asObject(record);
-  const attributes = asObject(root?.attributes);
   const relationships = asObject(root?.relationships);
   addIds(ids, propertyIds(root?.id));
   {
