@@ -242,8 +242,12 @@ function toDate(value: unknown): Date | undefined {
   if (typeof value === "number" && Number.isFinite(value)) date = new Date(Math.abs(value) < 1e11 ? value * 1000 : value);
   else if (typeof value === "string") {
     // A date-time without an offset is read as UTC, so the output never depends on the host's zone.
-    const zoned = /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value) ? `${value}Z` : value;
+    const zoned = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value) ? `${value}Z` : value;
     date = /^\d{4}-\d{2}-\d{2}/.test(zoned) ? new Date(zoned) : undefined;
+    // Date rolls 2026-02-30 over to March; a calendar day that does not exist is not a date.
+    if (date && !Number.isNaN(date.getTime()) && /^\d{4}-\d{2}-\d{2}T/.test(zoned) && !/[+-]\d{2}:?\d{2}$/.test(zoned) && date.toISOString().slice(0, 10) !== zoned.slice(0, 10)) {
+      date = undefined;
+    }
   }
   return date && !Number.isNaN(date.getTime()) ? date : undefined;
 }
@@ -251,7 +255,6 @@ function toDate(value: unknown): Date | undefined {
 /** `2026-02-11`, in UTC. */
 export function date(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
   if (value === undefined || value === null) return absent(ctx, field, value, required);
-  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
   const parsed = toDate(value);
   return parsed ? parsed.toISOString().slice(0, 10) : unusable(ctx, field, value, `not a date: ${JSON.stringify(value)}`);
 }
@@ -269,6 +272,14 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 export function shortId(id: string): string {
   const match = UUID.exec(id);
   return match ? id.slice(0, match.index + 8) : id;
+}
+
+/**
+ * Whether `short` is the short form of `id` that a result gave the model: use it when the model
+ * passes a short id back to a tool (or match `id LIKE short || '%'` in SQL).
+ */
+export function matchesShortId(id: string, short: string): boolean {
+  return id === short || (short.length > 0 && id.startsWith(short));
 }
 
 /**

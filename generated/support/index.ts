@@ -4,6 +4,7 @@ export type { components, paths } from "./openapi.js";
 export type { Lookups, Resolvers } from "./resolvers.js";
 export {
   conservativeTokenCount,
+  matchesShortId,
   ResolverError,
   serializeToolResult,
   shortId,

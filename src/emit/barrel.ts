@@ -7,7 +7,7 @@ export function emitIndex(model: Model): string {
   const lines = [
     `export type { components, paths } from "./openapi.js";`,
     `export type { Lookups, Resolvers } from "./resolvers.js";`,
-    `export { conservativeTokenCount, ResolverError, serializeToolResult, shortId } from "./runtime.js";`,
+    `export { conservativeTokenCount, matchesShortId, ResolverError, serializeToolResult, shortId } from "./runtime.js";`,
     `export type { Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, Truncated, UnknownCode, Unresolved, Unusable } from "./runtime.js";`,
   ];
   for (const r of model.resources) {

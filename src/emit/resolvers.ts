@@ -5,8 +5,7 @@ export function emitResolvers(resolvers: ResolverModel[]): string {
   const describe = (r: ResolverModel) =>
     r.type !== undefined ? `Labels for ${commentText(r.type)} ids; \`included\` ${commentText(r.type)} records give theirs from \`${commentText(r.label ?? "")}\`.` : `Labels for the ids joined through "${commentText(r.name)}".`;
   return [
-    `import type { Labels, Resolver } from "./runtime.js";`,
-    "",
+    ...(resolvers.length ? [`import type { Labels, Resolver } from "./runtime.js";`, ""] : []),
     `/** Batched lookups: each receives distinct ids (never an empty list) and returns a Map of id to label. */`,
     `export interface Resolvers { ${resolvers.map((r) => `/** ${describe(r)} */ readonly ${key(r.name)}: Resolver;`).join(" ")} }`,
     "",

@@ -1,7 +1,7 @@
 import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
 import { objectSchema } from "./json-schema.js";
-import { access, commentText, key, literal, typeOfShape } from "./ts.js";
+import { access, commentText, key, literal, typeOfShape, withArticle } from "./ts.js";
 
 /** Resolver names a resource's fields look up, in field order. */
 export function resolversOf(fields: Field[]): string[] {
@@ -157,37 +157,37 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
   const T = resource.typeName;
   const collectText = collect.join("\n");
   const collectSections = [
-    jsonapi && /\battributes\b/.test(collectText) ? `const attributes = asObject(root?.attributes);` : "",
-    /\brelationships\b/.test(collectText) ? `const relationships = asObject(root?.relationships);` : "",
+    jsonapi && /\battributes\b/.test(collectText) ? `const attributes = asObject(root?.["attributes"]);` : "",
+    /\brelationships\b/.test(collectText) ? `const relationships = asObject(root?.["relationships"]);` : "",
   ].filter(Boolean);
   const code = [
     IMPORTS_PLACEHOLDER,
     "",
-    `/** A ${commentText(resource.name)} record as the API sends it. */`,
+    `/** ${withArticle(commentText(resource.name))} record as the API sends it. */`,
     `export type ${T}Record = ${resource.sourceType};`,
     "",
-    `/** A ${commentText(resource.name)} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
+    `/** ${withArticle(commentText(resource.name))} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
     `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}: ${fieldType(f)};`).join(" ")} }`,
     "",
     `/** JSON Schema of {@link ${T}Result}; its markers are in the tool schemas' \`$defs\`. */`,
     `export const ${T[0]!.toLowerCase()}${T.slice(1)}ResultSchema = ${JSON.stringify(objectSchema(resource.fields))} as const;`,
     "",
-    `/** The labels projecting a ${commentText(resource.name)} reads, already resolved. */`,
+    `/** The labels projecting ${withArticle(commentText(resource.name))} reads, already resolved. */`,
     `export type ${T}Lookups = ${lookups};`,
     "",
     ...legendConstants(resource, resource.fields),
     "",
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
-    `export function project${T}(record: ${T}Record, lookups: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: RecordOptions = {}): ${T}Result {`,
+    `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: RecordOptions = {}): ${T}Result {`,
     `  const ctx = context(${literal(resource.name)}, options);`,
     `  const root = recordObject(record, ctx);`,
     ...sections.map((s) => `  ${s}`),
     `  return { ${body.join(" ")} };`,
     `}`,
     "",
-    `/** Adds the ids a ${commentText(resource.name)} record needs resolved, and those that will be shortened. */`,
-    `export function collect${T}(record: unknown, wanted: Readonly<Record<${resolvers.length ? resolvers.map(literal).join(" | ") : "never"}, Set<string>>>, ids: Set<string>): void {`,
-    collect.length ? `  const root = asObject(record);` : `  void record; void wanted; void ids;`,
+    `/** Adds the ids ${withArticle(commentText(resource.name))} record needs resolved, and those that will be shortened. */`,
+    `export function collect${T}(${collect.length ? "record" : "_record"}: unknown, ${/\bwanted\[/.test(collectText) ? "wanted" : "_wanted"}: Readonly<Record<${resolvers.length ? resolvers.map(literal).join(" | ") : "never"}, Set<string>>>, ${/\bids\b/.test(collectText) ? "ids" : "_ids"}: Set<string>): void {`,
+    ...(collect.length ? [`  const root = asObject(record);`] : []),
     ...(collect.length ? collectSections.map((s) => `  ${s}`) : []),
     ...collect.map((s) => `  ${s}`),
     `}`,

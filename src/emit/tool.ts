@@ -47,7 +47,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const code = [
     `import type { paths } from "../openapi.js";`,
     `import { collect${R}, project${R}, ${resultSchemaName(tool)}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
-    `import type { Resolvers } from "../resolvers.js";`,
+    ...(names.length ? [`import type { Resolvers } from "../resolvers.js";`] : []),
     IMPORTS_PLACEHOLDER,
     "",
     `/** The body ${tool.operationLabel} returns. */`,

@@ -10,13 +10,17 @@ export const key = (name: string): string => (isIdentifier(name) ? name : litera
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /**
- * Reads `name` from an object that may be undefined. Direct access is fastest; names an object
- * inherits (`constructor`, `toString`) go through an own-property check so they read as absent.
+ * Reads `name` from an object that may be undefined. Bracket access keeps consumers on
+ * `noPropertyAccessFromIndexSignature` compiling; names an object inherits (`constructor`,
+ * `toString`) go through an own-property check so they read as absent.
  */
 export function access(object: string, name: string): string {
   if (PROTOTYPE_NAMES.has(name)) return `read(${object}, ${literal(name)})`;
-  return isIdentifier(name) ? `${object}?.${name}` : `${object}?.[${literal(name)}]`;
+  return `${object}?.[${literal(name)}]`;
 }
+
+/** "a ticket", "an incident". */
+export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
 
 /** A file name for a generated module: `search_tickets` gives `search-tickets`. */
 export const fileStem = (name: string): string =>

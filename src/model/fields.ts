@@ -110,8 +110,8 @@ function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: E
     }
     if (children.length > 0) {
       const nested = nestedField(ctx, specField, exact, children, name, style);
-      if (nested && "dropped" in nested) dropped.push(...nested.dropped);
-      else if (nested) fields.push(nested);
+      if (nested?.field) fields.push(nested.field);
+      if (nested) dropped.push(...nested.dropped);
       continue;
     }
     const rule = exact!.annotation.rule;
@@ -143,10 +143,10 @@ function nestedField(
   children: Entry[],
   name: string,
   style: "jsonapi" | "rest",
-): Field | { kind: "dropped"; dropped: DroppedField[] } | undefined {
+): { field?: Field; dropped: DroppedField[] } | undefined {
   const { reader } = ctx;
   const rule = exact?.annotation.rule;
-  if (exact && !(rule?.kind === "keep" && Object.keys(rule).every((k) => k === "kind" || k === "as"))) {
+  if (exact && !(rule?.kind === "keep" && rule.as !== undefined && Object.keys(rule).every((k) => k === "kind" || k === "as"))) {
     ctx.diagnostics.push({
       code: "PRJ030",
       severity: "error",
@@ -175,15 +175,18 @@ function nestedField(
     relationship: false,
   }));
   const inner = classifyLevel(ctx, parts, children, `${name}.`, style);
-  if (inner.fields.length === 0) return { kind: "dropped", dropped: inner.dropped };
+  if (inner.fields.length === 0) return { dropped: inner.dropped };
   const description = describe(specField.at);
   return {
-    kind: "object",
-    out: (rule?.kind === "keep" ? rule.as : undefined) ?? specField.name,
-    name,
-    source: { base: specField.base, path: specField.path },
-    children: inner.fields,
-    ...(description ? { description } : {}),
+    field: {
+      kind: "object",
+      out: (rule?.kind === "keep" ? rule.as : undefined) ?? specField.name,
+      name,
+      source: { base: specField.base, path: specField.path },
+      children: inner.fields,
+      ...(description ? { description } : {}),
+    },
+    dropped: inner.dropped,
   };
 }
 
@@ -206,11 +209,19 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
     });
   const checkResolver = (resolver: string, key: string) => {
     if (!ctx.resolvers.has(resolver)) {
-      problem("PRJ026", `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers)}`, `declare it under \`resolvers:\`, e.g. \`${resolver}: { type: user, label: name }\``, key);
+      const example = key === "legend" ? `${resolver}: {}` : `${resolver}: { type: user, label: name }\` (or \`${resolver}: {}\` for plain REST`;
+      problem("PRJ026", `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers)}`, `declare it under \`resolvers:\`, e.g. \`${example}\``, key);
     }
   };
   const out = rule.as ?? specField.name.split(".").pop()!;
-  const description = describe(reader.deref(specField.at)) ?? describe(specField.at);
+  // A reformatted or expanded value no longer matches the spec's description of it ("unix seconds").
+  const description = rule.format
+    ? rule.format === "date"
+      ? "Date, YYYY-MM-DD, in UTC."
+      : "Date and time to the minute, YYYY-MM-DDTHH:MMZ, in UTC."
+    : rule.legend
+      ? undefined
+      : (describe(specField.at) ?? describe(reader.deref(specField.at)));
   const common = { out, name, source: { base: specField.base, path: specField.path }, ...(description ? { description } : {}) };
 
   if (specField.relationship) {
@@ -255,8 +266,8 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
   if (rule.shorten && !rule.argument) problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
   if (rule.shorten && kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
   if (rule.format && rule.legend) problem("PRJ029", "a field takes a format or a legend, not both", "remove one of them", "format");
-  if (rule.format && kind !== "string" && kind !== "integer" && kind !== "number") {
-    problem("PRJ029", `format ${rule.format} applies to date-time strings or epoch numbers, not ${kind ?? "this schema"}`, "remove `format`", "format");
+  if (rule.format && kind !== "string" && kind !== "integer") {
+    problem("PRJ029", `format ${rule.format} applies to date-time strings or integer epoch timestamps, not ${kind ?? "this schema"}`, "remove `format`", "format");
   }
 
   const enumValues = reader.enumValues(specField.at);
@@ -272,7 +283,7 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
     const built = buildLegend(reader, specField.at, rule.legend, kind === "integer" || kind === "number");
     for (const p of built.problems) {
       if (p.kind === "no-spec-legend") {
-        problem("PRJ025", "`legend: spec`, but the spec gives no words for this enum", "the spec needs x-enum-varnames, x-enumNames, x-enum-descriptions or oneOf const/title; or write the legend inline: `legend: { 1: low, 2: high }`", "legend");
+        problem("PRJ025", `\`legend: spec\`, but ${p.detail ?? "the spec gives no words for this enum"}`, "the spec needs x-enum-varnames, x-enumNames, x-enum-descriptions or oneOf const/title; or write the legend inline: `legend: { 1: low, 2: high }`", "legend");
       } else if (p.kind === "missing-codes") {
         problem("PRJ024", `the legend has no word for ${p.codes.map((c) => JSON.stringify(c)).join(", ")}, which the spec's enum lists`, `add ${p.codes.map((c) => `${c}: WORD`).join(", ")} to the legend`, "legend");
       } else {
@@ -293,6 +304,14 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
   } else if (rule.format) {
     shape = { type: "string" };
   } else {
+    const ids = kind === "object" && !rule.argument ? reader.properties(specField.at).filter((p) => ID_LIKE.test(p.name)).map((p) => p.name) : [];
+    if (ids.length > 0) {
+      problem(
+        "PRJ022",
+        `kept whole, this object would carry ${ids.map((n) => `\`${n}\``).join(", ")}, an opaque id`,
+        `join it to a name (\`${name}: { join: RESOLVER }\`), or classify its parts (\`${name}.${ids[0]}: { drop: "reason" }\`, ...)`,
+      );
+    }
     if (numericEnum && !rule.argument) {
       const fromSpec = specLegend(reader, specField.at);
       problem(

@@ -51,12 +51,21 @@ export async function importGenerated<T = Record<string, unknown>>(files: Map<st
   return (await import(pathToFileURL(join(dir, "index.js")).href)) as T;
 }
 
-/** Type-checks files with the flags PRODUCT.md promises the generated code compiles under. */
+/**
+ * Type-checks files with the flags PRODUCT.md promises the generated code compiles under, plus the
+ * rest of @tsconfig/strictest, which consumers who use it will hold the generated code to.
+ */
 export function typecheck(rootFiles: string[]): string[] {
   const program = ts.createProgram(rootFiles, {
     strict: true,
     noUncheckedIndexedAccess: true,
     exactOptionalPropertyTypes: true,
+    noPropertyAccessFromIndexSignature: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+    noImplicitReturns: true,
+    noImplicitOverride: true,
+    noFallthroughCasesInSwitch: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,

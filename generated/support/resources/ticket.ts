@@ -22,10 +22,10 @@ import {
   type Unusable,
 } from "../runtime.js";
 
-/** A ticket record as the API sends it. */
+/** a ticket record as the API sends it. */
 export type TicketRecord = components["schemas"]["Ticket"];
 
-/** A ticket record as the model reads it.
+/** a ticket record as the model reads it.
  *
  * Dropped:
  * - `internal_notes`: staff-only text, never shown to the model */
@@ -75,7 +75,6 @@ export const ticketResultSchema = {
         { type: "null" },
         { $ref: "#/$defs/unknown_code" },
       ],
-      description: "1 low, 2 high, 3 urgent.",
     },
     opened: {
       anyOf: [
@@ -83,6 +82,7 @@ export const ticketResultSchema = {
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
+      description: "Date, YYYY-MM-DD, in UTC.",
     },
     last_update: {
       anyOf: [
@@ -90,6 +90,7 @@ export const ticketResultSchema = {
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
+      description: "Date, YYYY-MM-DD, in UTC.",
     },
     sla_due: {
       anyOf: [
@@ -97,8 +98,7 @@ export const ticketResultSchema = {
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
-      description:
-        "When the service-level clock runs out; null when the plan has no SLA.",
+      description: "Date and time to the minute, YYYY-MM-DDTHH:MMZ, in UTC.",
     },
     assignee: {
       anyOf: [
@@ -160,34 +160,34 @@ export function projectTicket(
   const attributes = section(root, "attributes", ctx);
   const relationships = section(root, "relationships", ctx);
   return {
-    id: argumentId(root?.id, ctx, "id", true, true),
-    subject: string(attributes?.subject, ctx, "subject", true),
+    id: argumentId(root?.["id"], ctx, "id", true, true),
+    subject: string(attributes?.["subject"], ctx, "subject", true),
     status: legend(
-      attributes?.status_code,
+      attributes?.["status_code"],
       TICKET_STATUS_CODE,
       ctx,
       "status_code",
       true,
     ),
     priority: legend(
-      attributes?.priority,
+      attributes?.["priority"],
       TICKET_PRIORITY,
       ctx,
       "priority",
       true,
     ),
-    opened: date(attributes?.created_at, ctx, "created_at", true),
-    last_update: date(attributes?.updated_at, ctx, "updated_at", true),
-    sla_due: datetime(attributes?.sla_due_at, ctx, "sla_due_at", false),
+    opened: date(attributes?.["created_at"], ctx, "created_at", true),
+    last_update: date(attributes?.["updated_at"], ctx, "updated_at", true),
+    sla_due: datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", false),
     assignee: joinOne(
-      relationshipIds(relationships?.assignee),
+      relationshipIds(relationships?.["assignee"]),
       lookups["users"],
       "users",
       ctx,
       "assignee",
     ),
     org: joinOne(
-      relationshipIds(relationships?.organization),
+      relationshipIds(relationships?.["organization"]),
       lookups["orgs"],
       "orgs",
       ctx,
@@ -203,15 +203,15 @@ export function collectTicket(
   ids: Set<string>,
 ): void {
   const root = asObject(record);
-  const relationships = asObject(root?.relationships);
-  addIds(ids, propertyIds(root?.id));
+  const relationships = asObject(root?.["relationships"]);
+  addIds(ids, propertyIds(root?.["id"]));
   {
-    const found = relationshipIds(relationships?.assignee);
+    const found = relationshipIds(relationships?.["assignee"]);
     addIds(wanted["users"], found);
     addIds(ids, found);
   }
   {
-    const found = relationshipIds(relationships?.organization);
+    const found = relationshipIds(relationships?.["organization"]);
     addIds(wanted["orgs"], found);
     addIds(ids, found);
   }

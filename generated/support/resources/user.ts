@@ -20,10 +20,10 @@ import {
   type Unusable,
 } from "../runtime.js";
 
-/** A user record as the API sends it. */
+/** an user record as the API sends it. */
 export type UserRecord = components["schemas"]["User"];
 
-/** A user record as the model reads it. */
+/** an user record as the model reads it. */
 export interface UserResult {
   id: string | null | Unusable;
   name: string | null | Unusable;
@@ -77,7 +77,7 @@ export const userResultSchema = {
   additionalProperties: false,
 } as const;
 
-/** The labels projecting a user reads, already resolved. */
+/** The labels projecting an user reads, already resolved. */
 export type UserLookups = Pick<Lookups, "orgs">;
 
 const USER_ROLE = new Set<unknown>(["agent", "admin", "viewer"]);
@@ -93,18 +93,18 @@ export function projectUser(
   const attributes = section(root, "attributes", ctx);
   const relationships = section(root, "relationships", ctx);
   return {
-    id: argumentId(root?.id, ctx, "id", true, true),
-    name: string(attributes?.display_name, ctx, "display_name", true),
-    email: string(attributes?.email, ctx, "email", false),
+    id: argumentId(root?.["id"], ctx, "id", true, true),
+    name: string(attributes?.["display_name"], ctx, "display_name", true),
+    email: string(attributes?.["email"], ctx, "email", false),
     role: member<"agent" | "admin" | "viewer">(
-      attributes?.role,
+      attributes?.["role"],
       USER_ROLE,
       ctx,
       "role",
       false,
     ),
     org: joinOne(
-      relationshipIds(relationships?.organization),
+      relationshipIds(relationships?.["organization"]),
       lookups["orgs"],
       "orgs",
       ctx,
@@ -113,17 +113,17 @@ export function projectUser(
   };
 }
 
-/** Adds the ids a user record needs resolved, and those that will be shortened. */
+/** Adds the ids an user record needs resolved, and those that will be shortened. */
 export function collectUser(
   record: unknown,
   wanted: Readonly<Record<"orgs", Set<string>>>,
   ids: Set<string>,
 ): void {
   const root = asObject(record);
-  const relationships = asObject(root?.relationships);
-  addIds(ids, propertyIds(root?.id));
+  const relationships = asObject(root?.["relationships"]);
+  addIds(ids, propertyIds(root?.["id"]));
   {
-    const found = relationshipIds(relationships?.organization);
+    const found = relationshipIds(relationships?.["organization"]);
     addIds(wanted["orgs"], found);
     addIds(ids, found);
   }
