@@ -6,7 +6,9 @@ import {
   projectGetTicket,
   projectSearchTickets,
   projectTicket,
+  matchesShortId,
   ResolverError,
+  shortId,
   type ProjectionIssue,
   type SearchTicketsResponse,
 } from "../generated/support/index.js";
@@ -193,5 +195,24 @@ describe("absence and failure are written down", () => {
     const result = await projectGetTicket(response as never, { users: users.resolver, orgs: orgs.resolver });
     expect(result).toMatchObject({ id: "tkt_9f3a71c4", assignee: "Priya Raman", org: "Northwind Foods" });
     expect(users.calls).toEqual([]);
+  });
+});
+
+describe("run-time helpers", () => {
+  it("refuses calendar days that do not exist", () => {
+    const odd = (created_at: string) => projectTicket({ ...articleElement, attributes: { ...articleElement.attributes, created_at } } as never, { users: new Map(), orgs: new Map() }).opened;
+    expect(odd("2026-02-30")).toEqual({ unusable: 'not a date: "2026-02-30"' });
+    expect(odd("2026-13-45T10:00:00Z")).toEqual({ unusable: 'not a date: "2026-13-45T10:00:00Z"' });
+    expect(odd("2026-02-28")).toBe("2026-02-28");
+    expect(odd("2026-02-28T23:30:00-05:00")).toBe("2026-03-01");
+    expect(odd("2026-02-28T23:30:00")).toBe("2026-02-28");
+  });
+
+  it("matches a short id the model passes back to its full id", () => {
+    const full = "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90";
+    expect(matchesShortId(full, shortId(full))).toBe(true);
+    expect(matchesShortId(full, "tkt_9f3a71c4")).toBe(true);
+    expect(matchesShortId(full, "tkt_0b7c52de")).toBe(false);
+    expect(matchesShortId(full, "")).toBe(false);
   });
 });

@@ -26,7 +26,10 @@ const cases: Case[] = [
   { name: "drop without a reason", annotation: [['internal_notes: { drop: "staff-only text, never shown to the model" }', "internal_notes: drop"]], code: "PRJ002", message: /a drop needs its reason/, at: "internal_notes: drop" },
   { name: "unknown format", annotation: [["format: datetime", "format: timestamp"]], code: "PRJ002", message: /unknown format "timestamp"/, at: "format: timestamp" },
   { name: "unknown operation", annotation: [["operation: searchTickets", "operation: searchTicket"]], code: "PRJ010", message: /no operation "searchTicket" in the spec \(did you mean "searchTickets"\?\)/, at: "operation: searchTicket" },
-  { name: "tool returns an unannotated resource", annotation: [["  user:\n", "  person:\n"]], code: "PRJ014", message: /tool get_user returns user records, which are not annotated/ },
+  { name: "tool returns an unannotated resource", annotation: [["  user:\n", "  person:\n"]], code: "PRJ014", message: /tool get_user returns `user` records, and no resource is annotated under that name/ },
+  { name: "resource keyed by something other than its type", annotation: [["  user:\n", "  users:\n"]], code: "PRJ014", message: /tool get_user returns `user` records/, at: "  users:", help: "rename resources.users to user" },
+  { name: "an OpenAPI document passed as the annotation", annotation: [["spec: specs/support-tickets.openapi.yaml\n", "openapi: 3.1.0\n"]], code: "PRJ002", message: /this is an OpenAPI document, not an annotation file/, at: "openapi: 3.1.0" },
+  { name: "x-enum-varnames shorter than the enum", spec: [["x-enum-varnames: [new, pending, open, resolved, closed]", "x-enum-varnames: [new, pending, open]"]], code: "PRJ025", message: /ticket\.status_code: `legend: spec`, but x-enum-varnames names 3 of the enum's 5 codes/ },
   { name: "resource the spec does not have", annotation: [["resources:\n", "resources:\n  tickt:\n    fields: { subject: keep }\n"]], code: "PRJ013", message: /resource tickt: no tool returns it and the spec has no schema for it \(did you mean "ticket"\?\)/, at: "tickt:" },
   { name: "unclassified field", annotation: [["      subject: keep\n", ""]], code: "PRJ020", message: /ticket\.subject is declared by the spec but not classified/, help: "add `subject: keep`" },
   { name: "field the spec does not declare", annotation: [["subject: keep", "subject: keep\n      subjet: keep"]], code: "PRJ021", message: /ticket\.subjet is not declared by the spec \(did you mean "subject"\?\)/, at: "subjet: keep" },
@@ -44,6 +47,7 @@ const cases: Case[] = [
   { name: "shorten without argument", annotation: [["subject: keep", "subject: { shorten: true }"]], code: "PRJ029", message: /`shorten` applies to argument ids only/ },
   { name: "page path the response lacks", annotation: [["total: meta.page.total", "total: meta.page.totl"]], code: "PRJ031", message: /tool search_tickets: the response has no meta\.page\.totl \(did you mean "total"\?\)/, at: "total: meta.page.totl" },
   { name: "a todo left in", annotation: [["subject: keep", 'subject: { todo: "free text: keep?" }']], code: "PRJ032", message: /ticket\.subject is still a guess: free text: keep\?/, at: "subject: { todo" },
+  { name: "a $ref to nothing", spec: [["items: { $ref: \"#/components/schemas/Ticket\" }", "items: { $ref: \"#/components/schemas/Tickt\" }"]], code: "PRJ003", message: /^specs\/support-tickets\.openapi\.yaml:\d+:\d+ PRJ003 cannot load the spec: Missing \$ref pointer "#\/components\/schemas\/Tickt"/m, help: "points at nothing" },
   { name: "missing spec file", annotation: [["spec: specs/support-tickets.openapi.yaml", "spec: specs/nope.yaml"]], code: "PRJ003", message: /^specs\/nope\.yaml PRJ003 cannot read the spec: no such file/m },
   { name: "spec YAML syntax error", spec: [["  title: Support desk\n", "  title: [Support desk\n"]], code: "PRJ003", message: /^specs\/support-tickets\.openapi\.yaml:\d+:\d+ PRJ003 spec syntax/m },
   { name: "Swagger 2.0", spec: 'swagger: "2.0"\ninfo: { title: x, version: "1" }\npaths: {}\n', code: "PRJ004", message: /^specs\/support-tickets\.openapi\.yaml:1:1 PRJ004 Swagger 2\.0 is not supported/m, help: "swagger2openapi" },
@@ -80,7 +84,8 @@ describe("diagnostics", () => {
     expect(line).toMatch(new RegExp(`^\\S+(:\\d+:\\d+)? (\\(#[^)]*\\) )?${c.code} `));
     if (c.at !== undefined) {
       const annotation = readFileSync(join(dir, "projector.yaml"), "utf8").split("\n");
-      const expectedLine = annotation.findIndex((l) => l.includes(c.at!)) + 1;
+      const exact = annotation.findIndex((l) => l.trim() === c.at!.trim());
+      const expectedLine = (exact >= 0 ? exact : annotation.findIndex((l) => l.includes(c.at!))) + 1;
       expect(line.startsWith(`projector.yaml:${expectedLine}:`), `${line} should point at line ${expectedLine}`).toBe(true);
     }
     if (c.help !== undefined) expect(result.stderr).toContain(c.help);

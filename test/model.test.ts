@@ -108,3 +108,55 @@ describe("finding a tool's records", () => {
     expect(build(document, thingAnnotation()).errors).toEqual(["PRJ012 tool list_things: its data mixes several resource types (a, b)"]);
   });
 });
+
+describe("classifying fields", () => {
+  const order = {
+    type: "object",
+    properties: {
+      id: { type: "string" },
+      amount: { type: "number" },
+      placed: { type: "integer", description: "unix seconds" },
+      stage: { type: "string", enum: ["IN_PROGRESS", "DONE"], "x-enum-varnames": ["IN_PROGRESS", "DONE"] },
+      sales_rep: { type: "object", properties: { id: { type: "string" }, type: { type: "string" }, summary: { type: "string" } } },
+      contact: { type: "object", properties: { email: { type: "string" }, phone: { type: "string" } } },
+    },
+  };
+  const document = spec({ Order: order }, { type: "array", items: { $ref: "#/components/schemas/Order" } }, "application/json");
+  const annotate = (fields: Record<string, string>) =>
+    `spec: spec.yaml\noutput: out\nresolvers:\n  reps: {}\nresources:\n  order:\n    schema: Order\n    fields:\n${Object.entries({
+      id: "{ argument: [get_order] }",
+      amount: "keep",
+      placed: "{ format: date }",
+      stage: "{ legend: spec }",
+      sales_rep: "{ join: reps }",
+      "contact.email": "keep",
+      "contact.phone": '{ drop: "never needed" }',
+      ...fields,
+    })
+      .map(([k, v]) => `      ${k}: ${v}\n`)
+      .join("")}tools:\n  list_orders:\n    operation: listThings\n`;
+
+  it("accepts the reference annotation, reads constant names as words and lists nested drops", () => {
+    const { model, errors } = build(document, annotate({}));
+    expect(errors).toEqual([]);
+    const fields = model!.resources[0]!.fields;
+    const stage = fields.find((f) => f.out === "stage")!;
+    expect(stage.kind === "value" && stage.legend).toEqual({ kind: "static", entries: [["IN_PROGRESS", "in progress"], ["DONE", "done"]] });
+    expect(model!.resources[0]!.dropped).toEqual([{ name: "contact.phone", reason: "never needed" }]);
+    expect(fields.find((f) => f.out === "placed")!.description).toBe("Date, YYYY-MM-DD, in UTC.");
+  });
+
+  it.each([
+    ["a date format on a float", { amount: "{ format: date }" }, "PRJ029 order.amount: format date applies to date-time strings or integer epoch timestamps, not number"],
+    ["an object with an id kept whole", { sales_rep: "keep" }, "PRJ022 order.sales_rep: kept whole, this object would carry `id`, an opaque id"],
+    ["an object kept whole and by its parts", { contact: "keep" }, "PRJ030 order.contact is classified both whole and by its parts"],
+  ])("refuses %s", (_, fields, expected) => {
+    expect(build(document, annotate(fields)).errors).toEqual([expected]);
+  });
+
+  it("lets `{ as }` rename an object whose parts are classified", () => {
+    const { model, errors } = build(document, annotate({ contact: "{ as: reach }" }));
+    expect(errors).toEqual([]);
+    expect(model!.resources[0]!.fields.find((f) => f.name === "contact")!.out).toBe("reach");
+  });
+});

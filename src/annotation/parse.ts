@@ -33,16 +33,19 @@ const isObject = (value: unknown): value is { [key: string]: Json } =>
  */
 export function parseAnnotation(text: string, file: string): Annotation {
   const source = parseYamlSource(text, file);
-  if (source.errors.length > 0) {
-    throw new DiagnosticError(
-      source.errors.map((error) => ({
+  const firstError = source.errors[0];
+  if (firstError) {
+    // Later parse errors are almost always echoes of the first; one precise message is more useful.
+    const json = file.toLowerCase().endsWith(".json");
+    throw new DiagnosticError([
+      {
         code: "PRJ001",
         severity: "error",
-        message: `YAML syntax: ${error.message}`,
-        help: "fix the syntax at this position; JSON is accepted too",
-        location: { file, line: error.line, column: error.column },
-      })),
-    );
+        message: `${json ? "JSON" : "YAML"} syntax: ${firstError.message}`,
+        help: json ? "fix the JSON at this position" : "fix the YAML at this position (JSON is accepted too)",
+        location: { file, line: firstError.line, column: firstError.column },
+      },
+    ]);
   }
   const root = source.document.toJS({ maxAliasCount: 100 }) as unknown;
   const diagnostics: Diagnostic[] = [];
@@ -77,6 +80,17 @@ export function parseAnnotation(text: string, file: string): Annotation {
         message: "the annotation file must be a mapping with spec, output, resources and tools",
         help: "start from `projector init SPEC`, or see the README's annotation walkthrough",
         location: { file, line: 1, column: 1 },
+      },
+    ]);
+  }
+  if ("openapi" in root || "swagger" in root) {
+    throw new DiagnosticError([
+      {
+        code: "PRJ002",
+        severity: "error",
+        message: "this is an OpenAPI document, not an annotation file",
+        help: "pass the annotation file to -c; it names the spec with `spec: path/to/this-file`",
+        location: source.locate(["openapi" in root ? "openapi" : "swagger"], "key"),
       },
     ]);
   }
@@ -143,7 +157,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
         if (typeof value === "number" && Number.isInteger(value) && value > 0) limits[key] = value;
         else problem([...budgetPath, key], `budget ${key} must be a whole number above 0`, `write \`budget: { ${key}: 4000 }\``);
       }
-      if (limits.tokens === undefined && limits.rows === undefined) problem(budgetPath, "a budget needs tokens, rows, or both", "write `budget: { tokens: 4000 }`");
+      if (budget["tokens"] === undefined && budget["rows"] === undefined) problem(budgetPath, "a budget needs tokens, rows, or both", "write `budget: { tokens: 4000 }`");
       tool.budget = limits;
     }
     return tool;
@@ -179,7 +193,7 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
     }
     return { kind: "drop", reason };
   }
-  checkKeys(value, path, KEEP_KEYS, "a field rule");
+  checkKeys(value, path, [...KEEP_KEYS, "drop"], "a field rule");
   const rule: KeepRule = { kind: "keep" };
   const as = value["as"];
   if (as !== undefined) {

@@ -39,13 +39,14 @@ export async function loadProject(options: ProjectOptions, cwd: string): Promise
   let text: string;
   try {
     text = await readFile(configPath, "utf8");
-  } catch {
+  } catch (error) {
+    const absent = (error as NodeJS.ErrnoException).code === "ENOENT";
     throw new DiagnosticError([
       {
         code: "PRJ001",
         severity: "error",
-        message: "no annotation file here",
-        help: "run `projector init SPEC` to draft one, or pass -c path/to/projector.yaml",
+        message: absent ? "cannot read the annotation file: no such file" : `cannot read the annotation file: ${(error as Error).message}`,
+        help: options.config === "projector.yaml" ? "pass -c path/to/projector.yaml, or write one (see the README's annotation walkthrough)" : "check the path given to -c",
         location: { file: display(configPath) },
       },
     ]);

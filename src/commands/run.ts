@@ -112,6 +112,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     if (error instanceof DiagnosticError) {
       printDiagnostics(io, error.diagnostics);
+      const errors = error.diagnostics.filter((d) => d.severity === "error").length;
+      io.stderr.write(`projector: ${errors} problem${errors === 1 ? "" : "s"}; nothing was written\n`);
       return EXIT.problems;
     }
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {

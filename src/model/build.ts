@@ -62,11 +62,14 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       continue;
     }
     if (!resourceAnnotations.has(resourceName)) {
+      const near = didYouMean(resourceName, resourceAnnotations.keys()).match(/"(.*)"/)?.[1];
       error(
         "PRJ014",
-        `tool ${tool.name} returns ${resourceName} records, which are not annotated${didYouMean(resourceName, resourceAnnotations.keys())}`,
-        `add \`resources: { ${resourceName}: { fields: ... } }\`; \`projector init\` drafts every field`,
-        tool.path,
+        `tool ${tool.name} returns \`${resourceName}\` records, and no resource is annotated under that name`,
+        near !== undefined
+          ? `rename resources.${near} to ${resourceName}: resources are keyed by the JSON:API type (or add \`resource: ${near}\` to the tool)`
+          : `add \`resources: { ${resourceName}: { fields: ... } }\` classifying every field`,
+        near !== undefined ? ["resources", near] : tool.path,
         spec.locate(rows.item.pointer),
       );
       continue;

@@ -70,7 +70,15 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
         location: line >= 0 ? { file, line: line + 1, column: 1 } : { file },
       });
     }
-    fail({ code: "PRJ003", message: `cannot load the spec: ${message.split("\n")[0]}`, help: "check that every $ref points at a file or a path that exists", location: { file } });
+    const missing = /\$ref pointer "([^"]+)"/.exec(message);
+    const target = missing?.[1]?.replace(/^[^#]*(?=#)/, "");
+    const line = target ? text.split("\n").findIndex((l) => l.includes("$ref") && l.includes(target)) : -1;
+    fail({
+      code: "PRJ003",
+      message: `cannot load the spec: ${message.split("\n")[0]!.replace(/ \(.*\)$/, "")}`,
+      help: missing ? `the $ref ${missing[1]} points at nothing; fix the path or add the schema` : "check that every $ref points at a file or a path that exists",
+      location: line >= 0 ? { file, line: line + 1, column: text.split("\n")[line]!.indexOf("$ref") + 1 } : { file },
+    });
   }
   if (!isJsonObject(document)) {
     return fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
