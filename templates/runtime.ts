@@ -51,16 +51,20 @@ export function conservativeTokenCount(text: string): number {
   return Math.ceil(new TextEncoder().encode(text).length / 2);
 }
 
-/** Keeps the most whole records that fit the budget, and says so when it had to cut. */
+/**
+ * Keeps the most whole records that fit the token budget, and says so when it had to cut. `total`
+ * is how many records the response had, when a row budget already took some off before projecting.
+ */
 export function fitBudget<R, T>(
   records: readonly R[],
   build: (records: R[], truncated: Truncated) => T,
-  budget: { readonly tokens?: number; readonly rows?: number },
+  tokens: number | undefined,
   countTokens: (text: string) => number = conservativeTokenCount,
+  total: number = records.length,
 ): T {
-  const attempt = (n: number) => build(records.slice(0, n), n < records.length ? { shown: n, total: records.length } : false);
-  const fits = (n: number) => budget.tokens === undefined || countTokens(serializeToolResult(attempt(n))) <= budget.tokens;
-  let high = Math.min(records.length, budget.rows ?? records.length);
+  const attempt = (n: number) => build(records.slice(0, n), n < total ? { shown: n, total } : false);
+  const fits = (n: number) => tokens === undefined || countTokens(serializeToolResult(attempt(n))) <= tokens;
+  let high = records.length;
   if (fits(high)) return attempt(high);
   let low = 0;
   while (low < high - 1) {
@@ -69,22 +73,6 @@ export function fitBudget<R, T>(
     else high = middle;
   }
   return attempt(low);
-}
-
-/** Labels by id (or by code, for a legend looked up at run time). An `Error` marks that one id as failed. */
-export type Labels = ReadonlyMap<string, string | Error>;
-
-/** Called at most once per tool call, with the distinct ids still unnamed; never with an empty list. */
-export type Resolver = (ids: readonly string[]) => Promise<Labels> | Labels;
-
-/** A resolver rejected or returned something other than a Map; the whole tool call fails with it. */
-export class ResolverError extends Error {
-  readonly resolver: string;
-  constructor(resolver: string, cause: unknown) {
-    super(`resolver "${resolver}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    this.name = "ResolverError";
-    this.resolver = resolver;
-  }
 }
 
 /** JSON Schemas of the markers, the `$defs` every tool's output schema refers to. */

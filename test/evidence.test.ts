@@ -229,8 +229,11 @@ describe("token budgets", () => {
 
   it("reports truncated: false when everything fits, and honours a row budget", async () => {
     const { module } = await budgeted("{ tokens: 100000, rows: 5 }");
-    const result = await module.projectSearchTickets(page, { users: labels, orgs: labels });
+    const asked: string[][] = [];
+    const users = async (ids: readonly string[]) => (asked.push([...ids]), labels(ids));
+    const result = await module.projectSearchTickets(page, { users, orgs: labels });
     expect(result["truncated"]).toEqual({ shown: 5, total: 12 });
+    expect(asked).toEqual([[...new Set(page.data.slice(0, 5).map((t: { relationships: { assignee: { data: { id: string } } } }) => t.relationships.assignee.data.id))]]);
     const all = await (await budgeted("{ tokens: 100000 }")).module.projectSearchTickets(page, { users: labels, orgs: labels });
     expect(all["truncated"]).toBe(false);
   });

@@ -35,11 +35,14 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const budgeted = tool.budget !== undefined && tool.list !== undefined && tool.many;
   const truncatedType = budgeted ? " truncated: Truncated;" : "";
   const result = tool.list === undefined ? `${R}Result` : `{ ${key(tool.list)}: ${tool.many ? `${R}Result[]` : `${R}Result`}; ${pageType(tool).join(" ")}${truncatedType} }`;
-  const records = tool.many ? `rows(response, ${literal(tool.rowsPath)}, ${literal(tool.name)}, options.onIssue)` : `[at(response, ${literal(tool.rowsPath)})]`;
+  const rowCap = budgeted ? tool.budget!.rows : undefined;
+  const found = tool.many ? `rows(response, ${literal(tool.rowsPath)}, ${literal(tool.name)}, options.onIssue)` : `[at(response, ${literal(tool.rowsPath)})]`;
+  // A row budget cuts before anything is resolved, so the cut records cost no lookups.
+  const records = rowCap === undefined ? found : `found.slice(0, ${rowCap})`;
   const project = `projectOne(record as ${R}Record, lookups, recordOptions)`.replace("projectOne", `project${R}`);
   const pageMembers = tool.page.map((p) => `${key(p.key)}: ${pageExpression(p)}`).join(", ");
   const value = budgeted
-    ? `fitBudget(records.map((record) => ${project}), (kept, truncated) => ({ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }), ${JSON.stringify(tool.budget)}, options.countTokens)`
+    ? `fitBudget(records.map((record) => ${project}), (kept, truncated) => ({ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }), ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
     : tool.list === undefined
       ? project.replace("record as", "records[0] as")
       : `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${pageMembers} }`;
@@ -69,6 +72,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
     ` * calls each resolver at most once with the ids still unnamed, then projects each record.`,
     ` */`,
     `export async function project${T}(response: ${T}Response, resolvers: ${T}Resolvers${names.length ? "" : " = {}"}, options: ProjectOptions = {}): Promise<${T}Result> {`,
+    ...(rowCap === undefined ? [] : [`  const found: unknown[] = ${found};`]),
     `  const records: unknown[] = ${records};`,
     `  const wanted = { ${names.map((n) => `${key(n)}: new Set<string>()`).join(", ")} };`,
     `  const ids = new Set<string>();`,
