@@ -81,6 +81,25 @@ export function fitBudget<R, T>(
   return attempt(low);
 }
 
+/** Labels by id (or by code, for a legend looked up at run time). An `Error` marks that one id as failed. */
+export type Labels = ReadonlyMap<string, string | Error>;
+
+/** Called at most once per tool call, with the distinct ids still unnamed; never with an empty list. */
+export type Resolver = (ids: readonly string[]) => Promise<Labels> | Labels;
+
+/** A resolver rejected or returned something other than a Map; the whole tool call fails with it. */
+export class ResolverError extends Error {
+  readonly resolver: string;
+  constructor(resolver: string, cause: unknown) {
+    super(
+      `resolver "${resolver}" failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.name = "ResolverError";
+    this.resolver = resolver;
+  }
+}
+
 /** JSON Schemas of the markers, the `$defs` every tool's output schema refers to. */
 export const MARKER_SCHEMAS = {
   unresolved: {
