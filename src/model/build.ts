@@ -2,20 +2,14 @@ import type { Annotation, ResourceAnnotation, ToolAnnotation } from "../annotati
 import type { Diagnostic } from "../diagnostics.js";
 import { pascalCase, plural } from "../naming.js";
 import type { LoadedSpec } from "../spec/load.js";
-import { child, escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
+import { escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
 import { didYouMean } from "../suggest.js";
 import { classifyFields, jsonApiFields, restFields } from "./fields.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
+import { findRows, jsonApiType, jsonApiTypes, type Rows } from "./rows.js";
 import { shapeOf } from "./shape.js";
 import type { Model, PageModel, ResourceModel, ToolModel } from "./types.js";
 
-interface Rows {
-  item: SchemaAt;
-  many: boolean;
-  path: string[];
-  jsonapi: boolean;
-  resourceName?: string;
-}
 
 /** What a resource is read from: the first tool that returns it, or the annotation's `schema`. */
 interface ResourceSource {
@@ -177,97 +171,6 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
           },
         }),
   };
-}
-
-/**
- * A JSON:API resource object: a `type`, and attributes or relationships (or just an id, when the
- * response is served as JSON:API). Its kind is the type's single enum/const value, else its default
- * or example; `null` when the schema does not say.
- */
-function jsonApiType(reader: SchemaReader, at: SchemaAt, servedAsJsonApi = false): string | null | undefined {
-  const type = reader.property(at, "type");
-  if (!type) return undefined;
-  const shaped = reader.property(at, "attributes") || reader.property(at, "relationships") || (servedAsJsonApi && reader.property(at, "id"));
-  if (!shaped) return undefined;
-  const values = reader.enumValues(type.at);
-  if (values && values.length === 1 && typeof values[0] === "string") return values[0];
-  const schema = reader.deref(type.at).schema;
-  for (const hint of [schema["default"], schema["example"]]) if (typeof hint === "string" && hint !== "") return hint;
-  return null;
-}
-
-function findRows(reader: SchemaReader, tool: ToolAnnotation, response: SchemaAt, mediaType: string, resources: ResourceAnnotation[]): Rows | { problem: string; help: string } {
-  const servedAsJsonApi = mediaType.toLowerCase().startsWith("application/vnd.api+json");
-  const body = reader.unwrapNullable(response);
-  const rowsAt = (at: SchemaAt, path: string[], jsonapi: boolean): Rows => {
-    const many = reader.kind(at) === "array";
-    const item = many ? reader.items(at) ?? at : at;
-    const single = reader.unwrapNullable(item);
-    const type = jsonapi ? jsonApiType(reader, single, true) : undefined;
-    const named = reader.refName(item) ?? reader.refName(single);
-    const bySchema = resources.find((r) => r.schema !== undefined && r.schema === named)?.name;
-    const resourceName = type ?? bySchema;
-    return { item, many, path, jsonapi, ...(resourceName !== undefined ? { resourceName } : {}) };
-  };
-  if (tool.rows !== undefined) {
-    let at: SchemaAt = body;
-    for (const segment of tool.rows.split(".")) {
-      const property = reader.property(at, segment);
-      if (!property) return { problem: `the response has no "${tool.rows}"`, help: `\`rows\` is the dotted path to the records; the response declares ${reader.properties(at).map((p) => p.name).join(", ")}` };
-      at = property.at;
-    }
-    const rows = rowsAt(at, tool.rows.split("."), false);
-    return rows.resourceName === undefined && jsonApiType(reader, reader.unwrapNullable(rows.item), servedAsJsonApi) !== undefined ? rowsAt(at, tool.rows.split("."), true) : rows;
-  }
-  const data = reader.property(body, "data");
-  if (data) {
-    const dataBody = reader.unwrapNullable(data.at);
-    const item = reader.kind(dataBody) === "array" ? reader.items(dataBody) : dataBody;
-    if (item) {
-      const itemBody = reader.unwrapNullable(item);
-      const variants = ["oneOf", "anyOf"].flatMap((key) => (Array.isArray(itemBody.schema[key]) ? (itemBody.schema[key] as unknown[]).map((_, i) => child(itemBody, key, i)!) : []));
-      const kinds = variants.map((v) => jsonApiType(reader, reader.unwrapNullable(v), servedAsJsonApi));
-      if (variants.length > 1 && kinds.every((k) => k !== undefined)) {
-        const chosen = variants[kinds.indexOf(tool.resource ?? null)];
-        if (chosen) return { item: chosen, many: reader.kind(dataBody) === "array", path: ["data"], jsonapi: true, resourceName: tool.resource! };
-        return {
-          problem: `its data mixes several resource types (${kinds.join(", ")})`,
-          help: "projector projects one resource type per tool; add `resource: NAME` to pick one, or split the tool",
-        };
-      }
-      if (jsonApiType(reader, itemBody, servedAsJsonApi) !== undefined) return rowsAt(data.at, ["data"], true);
-    }
-  }
-  if (reader.kind(body) === "array") return rowsAt(body, [], false);
-  const properties = reader.properties(body);
-  for (const resource of resources) {
-    if (resource.schema === undefined) continue;
-    if (reader.refName(response) === resource.schema || reader.refName(body) === resource.schema) return { ...rowsAt(body, [], false), resourceName: resource.name };
-    for (const p of properties) {
-      const target = reader.kind(p.at) === "array" ? reader.items(p.at) : p.at;
-      if (target && reader.refName(target) === resource.schema) return rowsAt(p.at, [p.name], false);
-    }
-  }
-  const arrays = properties.filter((p) => reader.kind(p.at) === "array");
-  if (arrays.length === 1) return rowsAt(arrays[0]!.at, [arrays[0]!.name], false);
-  if (properties.length === 1 && reader.kind(properties[0]!.at) === "object") return rowsAt(properties[0]!.at, [properties[0]!.name], false);
-  return rowsAt(body, [], false);
-}
-
-/** Every JSON:API type the spec's component schemas declare, with the best schema for each. */
-function jsonApiTypes(reader: SchemaReader): Map<string, SchemaAt> {
-  const found = new Map<string, SchemaAt>();
-  const schemas = child({ schema: reader.document, pointer: "" }, "components", "schemas");
-  if (!schemas) return found;
-  for (const name of Object.keys(schemas.schema).sort()) {
-    const at = child(schemas, name)!;
-    const type = jsonApiType(reader, at);
-    if (type === undefined || type === null) continue;
-    const current = found.get(type);
-    const score = (s: SchemaAt) => (reader.property(s, "id") ? 2 : 0) + (reader.property(s, "attributes") ? 1 : 0);
-    if (!current || score(at) > score(current)) found.set(type, at);
-  }
-  return found;
 }
 
 function locateResourceSchema(reader: SchemaReader, resource: ResourceAnnotation): ResourceSource | undefined {
