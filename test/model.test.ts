@@ -31,7 +31,6 @@ describe("finding a tool's records", () => {
     ["an enum", { type: "string", enum: ["thing"] }],
     ["a const", { type: "string", const: "thing" }],
     ["a default", { type: "string", default: "thing" }],
-    ["an example", { type: "string", example: "thing" }],
   ])("names a JSON:API resource from its type's %s", (_, type) => {
     const document = spec({ Page: page, Thing: { type: "object", properties: { type, id: { type: "string" }, attributes: { type: "object", properties: { name: { type: "string" } } } } } });
     const { model, errors } = build(document, thingAnnotation());
@@ -39,8 +38,8 @@ describe("finding a tool's records", () => {
     expect(model!.tools[0]).toMatchObject({ name: "list_things", many: true, rowsPath: ["data"], jsonapi: true, list: "things" });
   });
 
-  it("asks for `resource:` when the type does not say its kind, and takes it", () => {
-    const document = spec({ Page: page, Thing: { type: "object", properties: { type: { type: "string" }, id: { type: "string" }, attributes: { type: "object", properties: { name: { type: "string" } } } } } });
+  it("asks for `resource:` when the type does not say its kind (an example is not trusted), and takes it", () => {
+    const document = spec({ Page: page, Thing: { type: "object", properties: { type: { type: "string", example: "tracks" }, id: { type: "string" }, attributes: { type: "object", properties: { name: { type: "string" } } } } } });
     const missing = build(document, thingAnnotation());
     expect(missing.errors).toEqual(["PRJ012 tool list_things: cannot tell which resource its records are"]);
     expect(build(document, thingAnnotation("    resource: thing\n")).errors).toEqual([]);

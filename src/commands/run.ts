@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { DiagnosticError } from "../diagnostics.js";
 import { EVAL_HELP, runEval } from "./eval.js";
 import { GENERATE_HELP, runGenerate } from "./generate.js";
+import { INIT_HELP, runInit } from "./init.js";
 import { printDiagnostics } from "./project.js";
 import { runTokens, TOKENS_HELP } from "./tokens.js";
 
@@ -18,6 +19,7 @@ const HELP = `projector: typed projectors that turn OpenAPI responses into evide
 Usage: projector <command> [options]
 
 Commands:
+  init        draft projector.yaml from a spec: every field listed, each with a guessed role
   generate    write the output folder from the spec and projector.yaml (--check for CI)
   tokens      count a tool's raw response against its projection with a real tokenizer
   eval        say whether the projection carries what each of the agent's questions needs
@@ -56,6 +58,34 @@ const COMMANDS: Record<string, Command> = {
         },
         io,
       ),
+  },
+  init: {
+    help: INIT_HELP,
+    positionals: 1,
+    options: {
+      output: { type: "string", short: "o" },
+      operations: { type: "string" },
+      tag: { type: "string" },
+      "accept-guesses": { type: "boolean" },
+      "allow-remote-refs": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    run: (values, positionals, io) => {
+      if (positionals[0] === undefined) throw new UsageError("init needs the spec: projector init specs/api.yaml");
+      const operations = text(values["operations"])?.split(",").map((o) => o.trim()).filter(Boolean);
+      const tag = text(values["tag"]);
+      return runInit(
+        {
+          spec: positionals[0],
+          output: text(values["output"]) ?? "projector.yaml",
+          acceptGuesses: values["accept-guesses"] === true,
+          allowRemoteRefs: values["allow-remote-refs"] === true,
+          ...(operations ? { operations } : {}),
+          ...(tag !== undefined ? { tag } : {}),
+        },
+        io,
+      );
+    },
   },
   tokens: {
     help: TOKENS_HELP,

@@ -1,5 +1,5 @@
 import openapiTS, { astToString } from "openapi-typescript";
-import type { JsonObject } from "../spec/schema.js";
+import { SchemaReader, type JsonObject } from "../spec/schema.js";
 import type { Model } from "../model/types.js";
 import { emitIndex } from "./barrel.js";
 import { runtimeExports } from "./imports.js";
@@ -30,18 +30,32 @@ export function banner(names: InputNames): string {
   ].join("\n");
 }
 
-/** Examples never affect types; `externalValue` ones make openapi-typescript try to read files. */
-function withoutExternalExamples(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutExternalExamples);
-  if (typeof value !== "object" || value === null) return value;
-  const copy: JsonObject = {};
-  for (const [key, inner] of Object.entries(value)) if (key !== "externalValue") copy[key] = withoutExternalExamples(inner);
-  return copy;
+/**
+ * The document as openapi-typescript should see it. Examples never affect types, and `externalValue`
+ * ones make it try to read files. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
+ * `parameters/p/schema`) becomes an indexed access type that does not compile, so its target is
+ * inlined (once; a cycle keeps its `$ref`).
+ */
+function forSourceTypes(document: JsonObject): unknown {
+  const reader = new SchemaReader(document);
+  const walk = (value: unknown, inlining: readonly string[]): unknown => {
+    if (Array.isArray(value)) return value.map((item) => walk(item, inlining));
+    if (typeof value !== "object" || value === null) return value;
+    const ref = (value as JsonObject)["$ref"];
+    if (typeof ref === "string" && /^#\/components\/[^/]+\/[^/]+\/./.test(ref) && !inlining.includes(ref)) {
+      const target = reader.pointer(ref.slice(1));
+      if (target) return walk(target.schema, [...inlining, ref]);
+    }
+    const copy: JsonObject = {};
+    for (const [key, inner] of Object.entries(value)) if (key !== "externalValue") copy[key] = walk(inner, inlining);
+    return copy;
+  };
+  return walk(document, []);
 }
 
 /** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
 export async function sourceTypes(document: JsonObject): Promise<string> {
-  const ast = await openapiTS(withoutExternalExamples(document) as Parameters<typeof openapiTS>[0], { silent: true });
+  const ast = await openapiTS(forSourceTypes(document) as Parameters<typeof openapiTS>[0], { silent: true });
   return astToString(ast);
 }
 

@@ -180,7 +180,7 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
     `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: RecordOptions = {}): ${T}Result {`,
     `  const ctx = context(${literal(resource.name)}, options);`,
-    `  const root = recordObject(record, ctx);`,
+    /\broot\b/.test(body.join(" ") + sections.join(" ")) ? `  const root = recordObject(record, ctx);` : `  recordObject(record, ctx);`,
     ...sections.map((s) => `  ${s}`),
     `  return { ${body.join(" ")} };`,
     `}`,

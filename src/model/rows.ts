@@ -12,8 +12,9 @@ export interface Rows {
 
 /**
  * A JSON:API resource object: a `type`, and attributes or relationships (or just an id, when the
- * response is served as JSON:API). Its kind is the type's single enum/const value, else its default
- * or example; `null` when the schema does not say.
+ * response is served as JSON:API). Its kind is the type's single enum/const value, else its default;
+ * `null` when the schema does not say. Examples are not trusted: real specs copy one example into
+ * every resource's `type`.
  */
 export function jsonApiType(reader: SchemaReader, at: SchemaAt, servedAsJsonApi = false): string | null | undefined {
   const type = reader.property(at, "type");
@@ -23,8 +24,7 @@ export function jsonApiType(reader: SchemaReader, at: SchemaAt, servedAsJsonApi 
   const values = reader.enumValues(type.at);
   if (values && values.length === 1 && typeof values[0] === "string") return values[0];
   const schema = reader.deref(type.at).schema;
-  for (const hint of [schema["default"], schema["example"]]) if (typeof hint === "string" && hint !== "") return hint;
-  return null;
+  return typeof schema["default"] === "string" && schema["default"] !== "" ? schema["default"] : null;
 }
 
 export function findRows(reader: SchemaReader, tool: ToolAnnotation, response: SchemaAt, mediaType: string, resources: ResourceAnnotation[]): Rows | { problem: string; help: string } {

@@ -1,0 +1,70 @@
+import { existsSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, relative, resolve, sep } from "node:path";
+import { formatDiagnostic } from "../diagnostics.js";
+import { initAnnotation } from "../init/init.js";
+import { loadSpec } from "../spec/load.js";
+import { EXIT, type Io } from "./run.js";
+
+export const INIT_HELP = `Usage: projector init SPEC [-o projector.yaml] [--operations a,b] [--tag T] [--accept-guesses]
+
+Drafts an annotation for the JSON responses of the spec's GET operations: one tool per operation
+(named from its operationId in snake_case), every resource and field listed with a guessed role and
+the reason for it. Guesses it is unsure of are marked \`todo\`, which generate refuses until someone
+decides. Re-running on an existing file keeps every decision in it and adds only what the spec gained.
+
+Options:
+  -o, --output FILE       annotation file to write or extend (default ./projector.yaml)
+      --operations LIST   only these operations: operationIds or "GET /path", comma-separated
+      --tag TAG           only operations with this tag
+      --accept-guesses    write every guess as a decision, so generate runs at once
+      --allow-remote-refs let the spec's $refs fetch http(s) documents
+  -h, --help              this text
+`;
+
+export interface InitCommandOptions {
+  spec: string;
+  output: string;
+  operations?: string[];
+  tag?: string;
+  acceptGuesses: boolean;
+  allowRemoteRefs: boolean;
+}
+
+const posix = (path: string) => path.split(sep).join("/");
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "api";
+
+export async function runInit(options: InitCommandOptions, io: Io): Promise<number> {
+  const specPath = resolve(io.cwd, options.spec);
+  const annotationPath = resolve(io.cwd, options.output);
+  const display = (path: string) => posix(relative(io.cwd, path)) || ".";
+  const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs });
+  const existing = existsSync(annotationPath) ? await readFile(annotationPath, "utf8") : undefined;
+  const info = spec.document["info"] as { title?: unknown } | undefined;
+  const title = typeof info?.title === "string" ? info.title : specPath.split(/[\\/]/).pop()!.replace(/\.[^.]+$/, "");
+  const result = initAnnotation(spec, {
+    file: display(annotationPath),
+    spec: posix(relative(dirname(annotationPath), specPath)),
+    output: `generated/${slug(title)}`,
+    acceptGuesses: options.acceptGuesses,
+    ...(existing !== undefined ? { existing } : {}),
+    ...(options.operations ? { operations: options.operations } : {}),
+    ...(options.tag !== undefined ? { tag: options.tag } : {}),
+  });
+  const temporary = `${annotationPath}.projector-tmp`;
+  await writeFile(temporary, result.text);
+  await rename(temporary, annotationPath);
+
+  const fields = result.added.filter((p) => p[0] === "resources").length;
+  const todos = result.todos;
+  const tools = result.added.filter((p) => p[0] === "tools").length;
+  io.stdout.write(
+    `${display(annotationPath)}: ${existing === undefined ? "drafted" : "extended"} with ${tools} tool(s) and ${fields} field(s)` +
+      `${todos ? `; ${todos} guess(es) marked todo for you to decide` : ""}\n`,
+  );
+  for (const skipped of result.draft.skipped) io.stdout.write(`  skipped ${skipped.operation}: ${skipped.reason}\n`);
+  for (const demoted of result.demoted) io.stdout.write(`  ${demoted.path}: dropped, since ${demoted.message}\n`);
+  for (const d of result.remaining) io.stderr.write(formatDiagnostic({ ...d, severity: "warning" }) + "\n");
+  io.stdout.write(todos ? "Next: decide each todo, then run `projector generate`.\n" : "Next: review the guesses, then run `projector generate`.\n");
+  return EXIT.ok;
+}

@@ -1,0 +1,101 @@
+import type { SpecField } from "../model/fields.js";
+import { specLegend } from "../model/legend.js";
+import { plural } from "../naming.js";
+import { child, type SchemaReader } from "../spec/schema.js";
+
+/** A field rule as it is written in projector.yaml. */
+export type RuleValue = "keep" | { [key: string]: unknown };
+
+export interface Guess {
+  rule: RuleValue;
+  /** Why: written beside the field as a comment. */
+  reason: string;
+  /** An uncertain guess is written as a `todo`, which generate refuses until a person decides. */
+  sure: boolean;
+  /** A resolver the rule joins through, to declare. */
+  resolver?: { name: string; type?: string };
+}
+
+export interface GuessContext {
+  reader: SchemaReader;
+  /** Tools that take this resource's id (GET operations returning one record of it). */
+  idTools: string[];
+  /** Label attribute for each JSON:API type whose schema the spec declares. */
+  labels: ReadonlyMap<string, string>;
+}
+
+const ID_LIKE = /^(id|ids)$|(_id|_ids|Id|Ids)$/;
+const LINK_NAME = /(^|_)(url|href|link|links|self|uri)$|Url$|Href$/;
+const LABEL_NAMES = ["name", "display_name", "full_name", "title", "summary", "label", "handle", "email", "username", "slug"];
+
+/** The attribute most likely to name a record, for a resolver's `label`. */
+export function labelAttribute(names: readonly string[]): string | undefined {
+  return LABEL_NAMES.find((n) => names.includes(n));
+}
+
+const resolverFor = (name: string) => plural(name.replace(/(_ids?|Ids?)$/, "").replace(/_reference$/, ""));
+
+/** A guessed role for one field, with the reason a person reviewing it would want. */
+export function guessField(field: SpecField, ctx: GuessContext): Guess {
+  const { reader } = ctx;
+  if (field.base === "record" && field.name === "id" && field.path.length === 1) {
+    if (ctx.idTools.length > 0) return { rule: { argument: ctx.idTools }, reason: `an id the model passes to ${ctx.idTools.join(", ")}`, sure: true };
+    return { rule: { drop: "no tool takes this id" }, reason: "no GET operation returns one record by this id", sure: true };
+  }
+  if (field.relationship) {
+    const data = child(reader.unwrapNullable(field.at), "properties", "data");
+    const target = data ? (reader.kind(data) === "array" ? reader.items(data) : data) : undefined;
+    const type = target ? reader.property(target, "type") : undefined;
+    const values = type ? reader.enumValues(type.at) : undefined;
+    const targetType = values?.length === 1 && typeof values[0] === "string" ? values[0] : undefined;
+    const resolver = resolverFor(targetType ?? field.name);
+    const label = targetType ? ctx.labels.get(targetType) : undefined;
+    return {
+      rule: { join: resolver },
+      reason: `relationship to ${targetType ?? "another record"}: resolved to its name${label ? ` (${label})` : ""}`,
+      sure: label !== undefined,
+      resolver: { name: resolver, ...(targetType ? { type: targetType } : {}) },
+    };
+  }
+  const kind = reader.kind(field.at);
+  const schema = reader.unwrapNullable(field.at).schema;
+  const values = reader.enumValues(field.at);
+  if (LINK_NAME.test(field.name) || schema["format"] === "uri" || schema["format"] === "url") {
+    return { rule: { drop: "a link the model cannot open" }, reason: "a URL", sure: true };
+  }
+  if (ID_LIKE.test(field.name)) {
+    const resolver = resolverFor(field.name);
+    return { rule: { join: resolver }, reason: "looks like a foreign key: join it to a name, make it an argument, or drop it", sure: false, resolver: { name: resolver } };
+  }
+  if (values && values.length > 0 && values.every((v) => typeof v === "number")) {
+    if (specLegend(reader, field.at)) return { rule: { legend: "spec" }, reason: "integer enum; the spec names its codes", sure: true };
+    return {
+      rule: { drop: "coded values with no words in the spec" },
+      reason: `integer enum ${JSON.stringify(values)} with no words in the spec: write \`legend: { ${values.map((v) => `${v}: WORD`).join(", ")} }\` to keep it`,
+      sure: false,
+    };
+  }
+  if (kind === "string" && (schema["format"] === "date-time" || /(_at|At)$/.test(field.name))) {
+    return { rule: { format: "datetime" }, reason: "a timestamp, to the minute in UTC", sure: true };
+  }
+  if (kind === "string" && schema["format"] === "date") return { rule: { format: "date" }, reason: "a date", sure: true };
+  if (kind === "object") {
+    const properties = reader.properties(field.at).map((p) => p.name);
+    if (properties.includes("id")) {
+      const resolver = resolverFor(field.name);
+      return { rule: { join: resolver }, reason: "a reference to another record: joined to its name", sure: false, resolver: { name: resolver } };
+    }
+    if (properties.some((p) => ID_LIKE.test(p))) return { rule: { drop: "holds opaque ids" }, reason: "an object holding ids: classify its parts to keep any of it", sure: false };
+    return { rule: "keep", reason: properties.length ? "an object, kept whole" : "free-form data", sure: properties.length > 0 };
+  }
+  if (kind === "array") {
+    const items = reader.items(field.at);
+    if (items && reader.kind(items) === "object" && reader.properties(items).some((p) => ID_LIKE.test(p.name))) {
+      return { rule: { drop: "a list of records with opaque ids" }, reason: "a list of nested records: keep it only if the model needs them", sure: false };
+    }
+    return { rule: "keep", reason: "a list of values", sure: true };
+  }
+  if (values && values.length > 0) return { rule: "keep", reason: "an enum of readable values", sure: true };
+  if (kind === undefined) return { rule: "keep", reason: "no declared type", sure: false };
+  return { rule: "keep", reason: kind === "string" ? "text" : kind, sure: true };
+}

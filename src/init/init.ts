@@ -1,0 +1,67 @@
+import { parseAnnotation } from "../annotation/parse.js";
+import type { Diagnostic } from "../diagnostics.js";
+import { buildModel } from "../model/build.js";
+import type { LoadedSpec } from "../spec/load.js";
+import { SchemaReader } from "../spec/schema.js";
+import { draftAnnotation, type Draft, type DraftOptions } from "./draft.js";
+import { renderDraft, type RenderOptions } from "./render.js";
+
+export interface InitOptions extends DraftOptions, RenderOptions {
+  /** The annotation file as messages name it. */
+  file: string;
+}
+
+export interface InitResult {
+  text: string;
+  draft: Draft;
+  added: string[][];
+  todos: number;
+  /** Guesses generate would reject, turned into drops (or todos) with the reason. */
+  demoted: { path: string; message: string }[];
+  /** Problems left in entries a person wrote, which init never changes. */
+  remaining: Diagnostic[];
+}
+
+const MAX_ROUNDS = 5;
+
+/**
+ * Drafts (or extends) an annotation and checks it with the generator itself: any guess generate
+ * would reject is demoted, and any tool it cannot project is left out, so `--accept-guesses`
+ * always yields an annotation that generates.
+ */
+export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResult {
+  const reader = new SchemaReader(spec.document);
+  const draft = draftAnnotation(reader, options);
+  const demoted: InitResult["demoted"] = [];
+  for (let round = 0; ; round++) {
+    const rendered = renderDraft(draft, options);
+    const annotation = parseAnnotation(rendered.text, options.file);
+    const errors = buildModel(annotation, spec).diagnostics.filter((d) => d.severity === "error" && d.code !== "PRJ032");
+    const entries = [...rendered.added, ...[...draft.resources.keys()].map((name) => ["resources", name])]
+      .map((path) => ({ path, line: annotation.locate(path, "key").line ?? 0 }))
+      .sort((a, b) => a.line - b.line);
+    const owner = (line: number) => [...entries].reverse().find((e) => e.line <= line)?.path;
+    let changed = false;
+    for (const error of errors) {
+      const path = owner(error.location.line ?? 0);
+      if (!path) continue;
+      const [section, name, , field] = path;
+      if (section === "tools" && draft.tools.delete(name!)) {
+        draft.skipped.push({ operation: name!, reason: error.message });
+        changed = true;
+      } else if (section === "resources" && field !== undefined) {
+        const resource = draft.resources.get(name!);
+        const entry = resource?.fields.find(([f]) => f === field);
+        if (entry && !("drop" in (typeof entry[1].rule === "object" ? entry[1].rule : {}))) {
+          entry[1] = { rule: { drop: "projector cannot keep it as guessed" }, reason: error.message, sure: false };
+          demoted.push({ path: path.join("."), message: error.message });
+          changed = true;
+        }
+      } else if (section === "resources" && draft.resources.delete(name!)) {
+        for (const [tool, entry] of draft.tools) if (entry.resource === name) draft.tools.delete(tool) && draft.skipped.push({ operation: tool, reason: error.message });
+        changed = true;
+      }
+    }
+    if (!changed || round >= MAX_ROUNDS) return { text: rendered.text, draft, added: rendered.added, todos: rendered.todos, demoted, remaining: errors };
+  }
+}
