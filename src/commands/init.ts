@@ -55,7 +55,7 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   await writeFile(temporary, result.text);
   await rename(temporary, annotationPath);
 
-  const fields = result.added.filter((p) => p[0] === "resources").length;
+  const fields = result.added.filter((p) => p[0] === "resources" && p[2] === "fields").length;
   const todos = result.todos;
   const tools = result.added.filter((p) => p[0] === "tools").length;
   io.stdout.write(

@@ -1,4 +1,4 @@
-import { Document, isMap, parseDocument, YAMLMap, type Node } from "yaml";
+import { Document, isMap, isNode, parseDocument, type Node } from "yaml";
 import type { Draft } from "./draft.js";
 import type { Guess } from "./guess.js";
 
@@ -29,22 +29,6 @@ function ruleValue(guess: Guess, acceptGuesses: boolean): unknown {
   return { todo: guess.reason, ...(guess.rule === "keep" ? {} : guess.rule) };
 }
 
-function section(doc: Document, key: string): YAMLMap {
-  const found = doc.get(key, true);
-  if (isMap(found)) return found;
-  const created = new YAMLMap();
-  doc.set(key, created);
-  return created;
-}
-
-function childMap(parent: YAMLMap, key: string): YAMLMap {
-  const found = parent.get(key, true);
-  if (isMap(found)) return found;
-  const created = new YAMLMap();
-  parent.set(key, created);
-  return created;
-}
-
 function flowNode(doc: Document, value: unknown, comment?: string): Node {
   const node = doc.createNode(value) as Node & { flow?: boolean; comment?: string | null };
   if (isMap(node)) node.flow = true;
@@ -56,43 +40,113 @@ function flowNode(doc: Document, value: unknown, comment?: string): Node {
   return node;
 }
 
-/** Writes the draft into the annotation file, adding only what it does not already hold. */
-export function renderDraft(draft: Draft, options: RenderOptions): Rendered {
-  const doc = options.existing !== undefined ? parseDocument(options.existing) : new Document({ spec: options.spec, output: options.output });
-  if (options.existing === undefined) doc.commentBefore = HEADER;
-  const added: string[][] = [];
+/** One line of YAML for a value, in flow style: `{format: datetime}`. */
+function inline(doc: Document, value: unknown): string {
+  return new Document(flowNode(doc, value)).toString({ lineWidth: 0 }).trim();
+}
+
+const keyText = (key: string) => new Document(key).toString({ lineWidth: 0 }).trim();
+
+interface Entry {
+  path: string[];
+  /** Every path the entry adds: itself, and the fields of a new resource. */
+  paths: string[][];
+  /** Lines relative to the map's indentation. */
+  lines: string[];
+}
+
+/** The draft's entries the annotation does not hold yet, as YAML lines, section by section. */
+function missingEntries(draft: Draft, holds: (path: string[]) => boolean, acceptGuesses: boolean): { entries: Entry[]; todos: number } {
+  const doc = new Document();
+  const entries: Entry[] = [];
   let todos = 0;
-  const resolvers = section(doc, "resolvers");
+  const field = (name: string, guess: Guess) => {
+    const decided = guess.sure || acceptGuesses;
+    if (!decided) todos++;
+    return `${keyText(name)}: ${inline(doc, ruleValue(guess, acceptGuesses))}${decided ? ` # ${guess.reason.replace(/\s+/g, " ")}` : ""}`;
+  };
   for (const [name, resolver] of draft.resolvers) {
-    if (resolvers.has(name)) continue;
-    resolvers.set(name, flowNode(doc, resolver, resolver.type ? undefined : "plain lookup: no `included` records carry its names"));
-    added.push(["resolvers", name]);
+    if (holds(["resolvers", name])) continue;
+    entries.push({ path: ["resolvers", name], paths: [["resolvers", name]], lines: [`${keyText(name)}: ${inline(doc, resolver)}${resolver.type ? "" : " # plain lookup: no `included` records carry its names"}`] });
   }
-  const resources = section(doc, "resources");
   for (const [name, resource] of draft.resources) {
-    const isNew = !resources.has(name);
-    const entry = childMap(resources, name);
-    if (isNew && resource.schema !== undefined) entry.set("schema", resource.schema);
-    const fields = childMap(entry, "fields");
-    for (const [field, guess] of resource.fields) {
-      if (fields.has(field)) continue;
-      const decided = guess.sure || options.acceptGuesses;
-      if (!decided) todos++;
-      fields.set(field, flowNode(doc, ruleValue(guess, options.acceptGuesses), decided ? guess.reason : undefined));
-      added.push(["resources", name, "fields", field]);
+    if (!holds(["resources", name])) {
+      const lines = [`${keyText(name)}:`, ...(resource.schema !== undefined ? [`  schema: ${keyText(resource.schema)}`] : []), "  fields:"];
+      lines.push(...resource.fields.map(([f, guess]) => `    ${field(f, guess)}`));
+      entries.push({ path: ["resources", name], paths: [["resources", name], ...resource.fields.map(([f]) => ["resources", name, "fields", f])], lines });
+      continue;
+    }
+    for (const [f, guess] of resource.fields) {
+      const path = ["resources", name, "fields", f];
+      if (!holds(path)) entries.push({ path, paths: [path], lines: [field(f, guess)] });
     }
   }
-  const tools = section(doc, "tools");
   for (const [name, tool] of draft.tools) {
-    if (tools.has(name)) continue;
-    const value: Record<string, unknown> = { operation: tool.operation };
-    if (tool.explicitResource) value["resource"] = tool.resource;
-    if (tool.page.length) value["page"] = Object.fromEntries(tool.page);
-    const node = doc.createNode(value) as YAMLMap;
-    const page = node.get("page", true) as { flow?: boolean } | undefined;
-    if (page) page.flow = true;
-    tools.set(name, node);
-    added.push(["tools", name]);
+    if (holds(["tools", name])) continue;
+    const lines = [`${keyText(name)}:`, `  operation: ${keyText(tool.operation)}`];
+    if (tool.explicitResource) lines.push(`  resource: ${keyText(tool.resource)}`);
+    if (tool.page.length) lines.push(`  page: ${inline(doc, Object.fromEntries(tool.page))}`);
+    entries.push({ path: ["tools", name], paths: [["tools", name]], lines });
   }
-  return { text: doc.toString({ lineWidth: 0, flowCollectionPadding: false }), added, todos };
+  return { entries, todos };
+}
+
+/**
+ * Writes the draft into the annotation file. A new file is written whole; an existing one only
+ * gains lines, inserted at the end of the map each belongs to, so every decision and comment a
+ * person wrote stays byte for byte.
+ */
+export function renderDraft(draft: Draft, options: RenderOptions): Rendered {
+  if (options.existing === undefined) {
+    const doc = new Document({ spec: options.spec, output: options.output, resolvers: {}, resources: {}, tools: {} });
+    doc.commentBefore = HEADER;
+    const { entries, todos } = missingEntries(draft, () => false, options.acceptGuesses);
+    const text = insert(String(doc), entries);
+    return { text, added: entries.flatMap((e) => e.paths), todos };
+  }
+  const existing = parseDocument(options.existing);
+  const holds = (path: string[]) => existing.hasIn(path);
+  const { entries, todos } = missingEntries(draft, holds, options.acceptGuesses);
+  return { text: insert(options.existing, entries), added: entries.flatMap((e) => e.paths), todos };
+}
+
+/** The offset just past the line holding `offset`. */
+const afterLine = (text: string, offset: number) => {
+  const newline = text.indexOf("\n", offset);
+  return newline === -1 ? text.length : newline + 1;
+};
+const columnOf = (text: string, offset: number) => offset - text.lastIndexOf("\n", offset - 1) - 1;
+
+/** Inserts each entry's lines after the last line of the block map it belongs to, creating sections when missing. */
+function insert(text: string, entries: Entry[]): string {
+  let result = text.endsWith("\n") ? text : `${text}\n`;
+  for (const entry of entries) {
+    const doc = parseDocument(result);
+    const parentPath = entry.path.slice(0, -1);
+    const parent = doc.getIn(parentPath, true);
+    let at: number;
+    let indent: number;
+    if (isMap(parent) && !parent.flow && parent.range && parent.items.length > 0) {
+      const first = parent.items[0]!;
+      indent = isNode(first.key) && first.key.range ? columnOf(result, first.key.range[0]) : parentPath.length * 2;
+      at = afterLine(result, Math.max(parent.range[1] - 1, 0));
+    } else {
+      const holder = parentPath.length === 1 ? doc.contents : doc.getIn(parentPath.slice(0, -1), true);
+      const pair = isMap(holder) ? holder.items.find((item) => isNode(item.key) && String((item.key as { value?: unknown }).value) === parentPath[parentPath.length - 1]) : undefined;
+      if (pair && isNode(pair.key) && pair.key.range && (pair.value === null || (isMap(pair.value) && pair.value.items.length === 0))) {
+        indent = columnOf(result, pair.key.range[0]) + 2;
+        const keyLineEnd = afterLine(result, pair.key.range[0]);
+        result = result.slice(0, keyLineEnd).replace(/:\s*\{\}\s*(#.*)?\n$/, ":$1\n".replace("$1", "")) + result.slice(keyLineEnd);
+        at = afterLine(result, pair.key.range[0]);
+      } else if (!pair && parentPath.length === 1) {
+        result += `${parentPath[0]}:\n`;
+        indent = 2;
+        at = result.length;
+      } else {
+        throw new Error(`cannot add ${entry.path.join(".")}: ${parentPath.join(".")} is not a block mapping`);
+      }
+    }
+    result = result.slice(0, at) + entry.lines.map((l) => `${" ".repeat(indent)}${l}`).join("\n") + "\n" + result.slice(at);
+  }
+  return result;
 }

@@ -1,0 +1,80 @@
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
+
+function project(): string {
+  const dir = tempDir();
+  mkdirSync(join(dir, "specs"));
+  cpSync(join(ROOT, "specs/support-tickets.openapi.yaml"), join(dir, "specs/support-tickets.openapi.yaml"));
+  return dir;
+}
+
+describe("projector init", () => {
+  it("drafts every resource and field with a reason, marks unsure guesses todo, and generate refuses them", async () => {
+    const dir = project();
+    const init = await cli(["init", "specs/support-tickets.openapi.yaml"], dir);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain("projector.yaml: drafted with 3 tool(s) and 15 field(s); 1 guess(es) marked todo");
+    const text = readFileSync(join(dir, "projector.yaml"), "utf8");
+    const annotation = parse(text);
+    expect(Object.keys(annotation.tools)).toEqual(["search_tickets", "get_ticket", "get_user"]);
+    expect(annotation.tools.search_tickets).toEqual({ operation: "searchTickets", page: { total: "meta.page.total", more: "links.next" } });
+    expect(Object.keys(annotation.resources.ticket.fields)).toEqual([
+      "id", "subject", "status_code", "priority", "created_at", "updated_at", "sla_due_at", "internal_notes", "assignee", "organization",
+    ]);
+    expect(annotation.resources.ticket.fields.status_code).toEqual({ legend: "spec" });
+    expect(annotation.resources.ticket.fields.priority.todo).toContain("integer enum [1,2,3] with no words in the spec");
+    expect(annotation.resources.ticket.fields.id).toEqual({ argument: ["get_ticket"] });
+    expect(annotation.resolvers).toEqual({ users: { type: "user", label: "display_name" }, organizations: { type: "organization", label: "name" } });
+    expect(text).toMatch(/created_at: \{ format: datetime \} # a timestamp/);
+    const generate = await cli(["generate"], dir);
+    expect(generate.code).toBe(1);
+    expect(generate.stderr).toMatch(/^projector\.yaml:\d+:\d+ PRJ032 ticket\.priority is still a guess/m);
+  });
+
+  it("with --accept-guesses writes decisions that generate takes at once", async () => {
+    const dir = project();
+    expect((await cli(["init", "specs/support-tickets.openapi.yaml", "--accept-guesses"], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, "projector.yaml"), "utf8")).not.toMatch(/^\s+\w+: \{ ?todo:/m);
+    const generate = await cli(["generate"], dir);
+    expect(generate.stderr).toBe("");
+    expect(generate.code).toBe(0);
+  });
+
+  it("keeps every decision on a re-run and adds only what the spec gained", async () => {
+    const dir = project();
+    await cli(["init", "specs/support-tickets.openapi.yaml"], dir);
+    const decided = readFileSync(join(dir, "projector.yaml"), "utf8")
+      .replace(/priority: \{ ?todo:.*\n/, "priority: { legend: { 1: low, 2: high, 3: urgent } } # decided by a person\n")
+      .replace("internal_notes: keep # text", 'internal_notes: { drop: "staff only" }');
+    writeFileSync(join(dir, "projector.yaml"), decided);
+    const specPath = join(dir, "specs/support-tickets.openapi.yaml");
+    writeFileSync(specPath, readFileSync(specPath, "utf8").replace("        internal_notes:\n          type", "        escalated_at: { type: string, format: date-time }\n        internal_notes:\n          type"));
+    const rerun = await cli(["init", "specs/support-tickets.openapi.yaml"], dir);
+    expect(rerun.stdout).toContain("projector.yaml: extended with 0 tool(s) and 1 field(s)");
+    const after = readFileSync(join(dir, "projector.yaml"), "utf8");
+    expect(after.startsWith(decided.replace(/\n$/, "").split("\n").slice(0, 10).join("\n"))).toBe(true);
+    expect(after).toContain("priority: { legend: { 1: low, 2: high, 3: urgent } } # decided by a person");
+    expect(after).toContain('internal_notes: { drop: "staff only" }');
+    expect(parse(after).resources.ticket.fields.escalated_at).toEqual({ format: "datetime" });
+    expect((await cli(["generate"], dir)).code).toBe(0);
+  });
+
+  it("drafts only the chosen operations", async () => {
+    const dir = project();
+    await cli(["init", "specs/support-tickets.openapi.yaml", "--operations", "getUser,GET /tickets", "-o", "api.yaml"], dir);
+    const annotation = parse(readFileSync(join(dir, "api.yaml"), "utf8"));
+    expect(Object.keys(annotation.tools)).toEqual(["search_tickets", "get_user"]);
+    expect(annotation.resources.ticket.fields.id).toEqual({ drop: "no tool takes this id" });
+  });
+
+  it("exits 2 without a spec, and 1 for a spec that cannot be read", async () => {
+    const dir = project();
+    expect((await cli(["init"], dir)).code).toBe(2);
+    const missing = await cli(["init", "specs/nope.yaml"], dir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("specs/nope.yaml PRJ003 cannot read the spec: no such file");
+  });
+});
