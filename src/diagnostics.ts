@@ -9,6 +9,8 @@ export const CODES = {
   PRJ004: "spec is not an OpenAPI 3.x document",
   PRJ005: "remote $ref refused",
   PRJ006: "output folder outside the project",
+  PRJ007: "malformed $ref",
+  PRJ008: "openapi-typescript cannot type the spec",
   PRJ010: "unknown operation",
   PRJ011: "tool response has no JSON body",
   PRJ012: "cannot tell which records a tool returns",

@@ -33,7 +33,7 @@ export interface GenerateOutput {
 export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   const { model, diagnostics } = buildModel(input.annotation, input.spec);
   if (!model || hasErrors(diagnostics)) return { diagnostics, files: new Map() };
-  const emitted = await emitFiles({ model, names: input.names, document: input.spec.document, runtimeTemplate: input.runtimeTemplate });
+  const emitted = await emitFiles({ model, names: input.names, document: input.spec.document, runtimeTemplate: input.runtimeTemplate, specFile: input.spec.file });
   const files = input.format === false ? emitted : await formatFiles(emitted, input.prettierOptions);
   return { diagnostics, model, files };
 }

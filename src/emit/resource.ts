@@ -17,8 +17,27 @@ export function resolversOf(fields: Field[]): string[] {
   return [...new Set(names)];
 }
 
-const constName = (resource: ResourceModel, field: Field) =>
-  `${resource.typeName}_${field.name}`.replace(/[^A-Za-z0-9]+/g, "_").replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+/**
+ * Names for the module-level legend and enum constants, one per field that needs one. Different
+ * field names can fold to the same constant (`foo-bar`, `foo_bar`), so later ones get a number.
+ */
+function constNames(resource: ResourceModel): Map<string, string> {
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  const visit = (fields: Field[]) => {
+    for (const field of fields) {
+      if (field.kind === "object") visit(field.children);
+      if (field.kind !== "value") continue;
+      const base = `${resource.typeName}_${field.name}`.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").toUpperCase();
+      let name = base;
+      for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+      taken.add(name);
+      names.set(field.name, name);
+    }
+  };
+  visit(resource.fields);
+  return names;
+}
 
 export function fieldType(field: Field): string {
   switch (field.kind) {
@@ -46,11 +65,11 @@ function sourceExpression(source: SourceRef, bases: Record<SourceRef["base"], st
   return expression;
 }
 
-function valueExpression(resource: ResourceModel, field: ValueField, value: string): string {
+function valueExpression(constants: Map<string, string>, field: ValueField, value: string): string {
   const args = `ctx, ${literal(field.name)}, ${field.required}`;
   if (field.argumentOf) return `argumentId(${value}, ${args}, ${field.shorten})`;
   if (field.format) return `${field.format}(${value}, ${args})`;
-  if (field.legend?.kind === "static") return `legend(${value}, ${constName(resource, field)}, ${args})`;
+  if (field.legend?.kind === "static") return `legend(${value}, ${constants.get(field.name)!}, ${args})`;
   if (field.legend?.kind === "resolver") return `legendLookup(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args})`;
   const shape = field.shape;
   switch (shape.type) {
@@ -62,7 +81,7 @@ function valueExpression(resource: ResourceModel, field: ValueField, value: stri
     case "boolean":
       return `boolean(${value}, ${args})`;
     case "literal":
-      return `member<${typeOfShape(shape)}>(${value}, ${constName(resource, field)}, ${args})`;
+      return `member<${typeOfShape(shape)}>(${value}, ${constants.get(field.name)!}, ${args})`;
     case "array":
     case "object":
       return `whole<${typeOfShape(shape)}>(${value}, ${args}, ${literal(shape.type)})`;
@@ -71,7 +90,7 @@ function valueExpression(resource: ResourceModel, field: ValueField, value: stri
   }
 }
 
-function projectExpression(resource: ResourceModel, field: Field, bases: Record<SourceRef["base"], string>): string {
+function projectExpression(constants: Map<string, string>, field: Field, bases: Record<SourceRef["base"], string>): string {
   const value = sourceExpression(field.source, bases);
   switch (field.kind) {
     case "join": {
@@ -81,20 +100,20 @@ function projectExpression(resource: ResourceModel, field: Field, bases: Record<
     case "related-id":
       return `${field.many ? "relatedMany" : "relatedOne"}(relationshipIds(${value}), ctx, ${field.shorten})`;
     case "value":
-      return valueExpression(resource, field, value);
+      return valueExpression(constants, field, value);
     case "object":
-      return nestedExpression(resource, field, bases);
+      return nestedExpression(constants, field, bases);
   }
 }
 
 /** Nested objects project their parts from the object itself, so children read relative to it. */
-function nestedExpression(resource: ResourceModel, field: Field & { kind: "object" }, bases: Record<SourceRef["base"], string>): string {
+function nestedExpression(constants: Map<string, string>, field: Field & { kind: "object" }, bases: Record<SourceRef["base"], string>): string {
   const value = sourceExpression(field.source, bases);
   const variable = `part${field.source.path.length}`;
   const depth = field.source.path.length;
   const parts = field.children.map((child) => {
     const relative = rebase(child, depth);
-    return `${key(child.out)}: ${projectExpression(resource, relative, { ...bases, [child.source.base]: variable })}`;
+    return `${key(child.out)}: ${projectExpression(constants, relative, { ...bases, [child.source.base]: variable })}`;
   });
   return `nested(${value}, ctx, ${literal(field.name)}, false, (${variable}) => ({ ${parts.join(", ")} }))`;
 }
@@ -105,16 +124,16 @@ function rebase(field: Field, depth: number): Field {
   return field.kind === "object" ? { ...field, source, children: field.children.map((c) => rebase(c, depth)) } : { ...field, source };
 }
 
-function legendConstants(resource: ResourceModel, fields: Field[]): string[] {
+function legendConstants(constants: Map<string, string>, fields: Field[]): string[] {
   return fields.flatMap((field): string[] => {
-    if (field.kind === "object") return legendConstants(resource, field.children);
+    if (field.kind === "object") return legendConstants(constants, field.children);
     if (field.kind !== "value" || field.format || field.argumentOf) return [];
     if (field.legend?.kind === "static") {
       const words = typeOfShape(field.shape);
-      return [`const ${constName(resource, field)} = new Map<unknown, ${words}>([${field.legend.entries.map(([code, word]) => `[${literal(code)}, ${literal(word)}]`).join(", ")}]);`];
+      return [`const ${constants.get(field.name)!} = new Map<unknown, ${words}>([${field.legend.entries.map(([code, word]) => `[${literal(code)}, ${literal(word)}]`).join(", ")}]);`];
     }
     if (!field.legend && field.shape.type === "literal") {
-      return [`const ${constName(resource, field)} = new Set<unknown>([${field.shape.values.map(literal).join(", ")}]);`];
+      return [`const ${constants.get(field.name)!} = new Set<unknown>([${field.shape.values.map(literal).join(", ")}]);`];
     }
     return [];
   });
@@ -151,7 +170,8 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     usesAttributes && jsonapi ? `const attributes = section(root, "attributes", ctx);` : "",
     usesRelationships ? `const relationships = section(root, "relationships", ctx);` : "",
   ].filter(Boolean);
-  const body = resource.fields.map((field) => `${key(field.out)}: ${projectExpression(resource, field, bases)},`);
+  const constants = constNames(resource);
+  const body = resource.fields.map((field) => `${key(field.out)}: ${projectExpression(constants, field, bases)},`);
   const collect = collectStatements(resource.fields, bases);
   const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
   const T = resource.typeName;
@@ -175,7 +195,7 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     `/** The labels projecting ${withArticle(commentText(resource.name))} reads, already resolved. */`,
     `export type ${T}Lookups = ${lookups};`,
     "",
-    ...legendConstants(resource, resource.fields),
+    ...legendConstants(constants, resource.fields),
     "",
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
     `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: RecordOptions = {}): ${T}Result {`,

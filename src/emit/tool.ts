@@ -3,7 +3,7 @@ import { camelCase } from "../naming.js";
 import { resultSchemaName, toolOutputSchemaCode } from "./json-schema.js";
 import { resolversOf } from "./resource.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
-import { fileStem, key, literal, typeOfShape } from "./ts.js";
+import { commentText, fileStem, key, literal, typeOfShape } from "./ts.js";
 
 function pageType(tool: ToolModel): string[] {
   return tool.page.map((p) => `${key(p.key)}: ${p.mode === "presence" ? "boolean" : `${typeOfShape(p.shape)} | null | Unusable`};`);
@@ -53,13 +53,13 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
     ...(names.length ? [`import type { Resolvers } from "../resolvers.js";`] : []),
     IMPORTS_PLACEHOLDER,
     "",
-    `/** The body ${tool.operationLabel} returns. */`,
+    `/** The body ${commentText(tool.operationLabel)} returns. */`,
     `export type ${T}Response = ${tool.responseType};`,
     "",
-    `/** What the ${tool.name} tool returns to the model. */`,
+    `/** What the ${commentText(tool.name)} tool returns to the model. */`,
     `export type ${T}Result = ${result};`,
     "",
-    `/** The resolvers ${tool.name} calls, each at most once per call. */`,
+    `/** The resolvers ${commentText(tool.name)} calls, each at most once per call. */`,
     `export type ${T}Resolvers = ${resolverType};`,
     "",
     `/** JSON Schema of {@link ${T}Result}, usable as the MCP tool's \`outputSchema\`. */`,
@@ -68,7 +68,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
     `const INCLUDED = ${JSON.stringify(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`,
     "",
     `/**`,
-    ` * Projects a whole ${tool.name} response: collects every join id, takes labels from \`included\`,`,
+    ` * Projects a whole ${commentText(tool.name)} response: collects every join id, takes labels from \`included\`,`,
     ` * calls each resolver at most once with the ids still unnamed, then projects each record.`,
     ` */`,
     `export async function project${T}(response: ${T}Response, resolvers: ${T}Resolvers${names.length ? "" : " = {}"}, options: ProjectOptions = {}): Promise<${T}Result> {`,

@@ -29,8 +29,8 @@ export const fileStem = (name: string): string =>
     .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
     .toLowerCase();
 
-/** Text safe inside a block comment. */
-export const commentText = (text: string): string => text.replace(/\*\//g, "*\\/").replace(/\r?\n/g, " ");
+/** Text safe inside any comment: nothing that closes a block comment, no line terminator that ends a line comment. */
+export const commentText = (text: string): string => text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " ");
 
 export function typeOfShape(shape: Shape): string {
   switch (shape.type) {

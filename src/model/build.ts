@@ -1,6 +1,6 @@
 import type { Annotation, ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
-import { pascalCase, plural } from "../naming.js";
+import { pascalCase, plural, RESERVED_KEYS } from "../naming.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
 import { didYouMean } from "../suggest.js";
@@ -158,6 +158,14 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     }
   }
   checkGeneratedNames(annotation, diagnostics);
+  const reserved = (name: string, what: string, path: readonly (string | number)[]) => {
+    if (RESERVED_KEYS.has(name)) error("PRJ028", `${what} "${name}" is not allowed`, "it would set an object's prototype instead of a key; choose another name", path);
+  };
+  for (const r of annotation.resolvers) reserved(r.name, "resolver name", r.path);
+  for (const t of annotation.tools) {
+    if (t.list !== undefined) reserved(t.list, `tool ${t.name}: list key`, [...t.path, "list"]);
+    for (const p of t.page) reserved(p.key, `tool ${t.name}: page key`, p.path);
+  }
   const errors = diagnostics.some((d) => d.severity === "error");
   return {
     diagnostics,

@@ -79,7 +79,7 @@ function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: E
 
   for (const entry of entries) {
     const head = entry.relative.split(".")[0]!;
-    if (names.has(head)) continue;
+    if (names.has(entry.relative) || names.has(head)) continue;
     const envelope = prefix === "" && style === "jsonapi" && ENVELOPE.has(head);
     // Dropping the envelope says what already happens; accept it rather than make a person undo it.
     if (envelope && entry.annotation.rule.kind === "drop" && entry.relative === head) continue;
@@ -98,7 +98,7 @@ function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: E
     const name = prefix + specField.name;
     const exact = entries.find((e) => e.relative === specField.name);
     const children = entries
-      .filter((e) => e.relative.startsWith(specField.name + "."))
+      .filter((e) => e.relative.startsWith(specField.name + ".") && !names.has(e.relative))
       .map((e) => ({ ...e, relative: e.relative.slice(specField.name.length + 1) }));
     if (!exact && children.length === 0) {
       ctx.diagnostics.push({
@@ -212,8 +212,8 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
     });
   const checkResolver = (resolver: string, key: string) => {
     if (!ctx.resolvers.has(resolver)) {
-      const example = key === "legend" ? `${resolver}: {}` : `${resolver}: { type: user, label: name }\` (or \`${resolver}: {}\` for plain REST`;
-      problem("PRJ026", `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers)}`, `declare it under \`resolvers:\`, e.g. \`${example}\``, key);
+      const example = key === "legend" ? `\`${resolver}: {}\`` : `\`${resolver}: { type: user, label: name }\` (or \`${resolver}: {}\` for plain REST)`;
+      problem("PRJ026", `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers)}`, `declare it under \`resolvers:\`, e.g. ${example}`, key);
     }
   };
   const out = rule.as ?? specField.name.split(".").pop()!;

@@ -60,7 +60,9 @@ export function successBody(reader: SchemaReader, op: Operation): ResponseBody |
   if (!responses) return undefined;
   const statuses = Object.keys(responses.schema).filter((s) => /^2(\d\d|XX)$/i.test(s)).sort();
   for (const status of statuses) {
-    const response = reader.deref(child(responses, status)!);
+    const declared = child(responses, status);
+    if (!declared) continue;
+    const response = reader.deref(declared);
     const content = child(response, "content");
     if (!content) continue;
     const mediaTypes = Object.keys(content.schema).filter((m) => jsonRank(m) >= 0).sort((a, b) => jsonRank(a) - jsonRank(b));
@@ -83,8 +85,9 @@ export function responseExample(reader: SchemaReader, op: Operation): unknown {
   const examples = child(media, "examples");
   const first = examples ? Object.keys(examples.schema)[0] : undefined;
   if (first !== undefined) {
-    const example = reader.deref(child(examples!, first)!);
-    if ("value" in example.schema) return example.schema["value"];
+    const declared = child(examples!, first);
+    const example = declared ? reader.deref(declared) : undefined;
+    if (example && "value" in example.schema) return example.schema["value"];
   }
   return reader.deref(body.schema).schema["example"];
 }

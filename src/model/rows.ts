@@ -1,5 +1,5 @@
 import type { ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
-import { child, type SchemaAt, type SchemaReader } from "../spec/schema.js";
+import { child, members, type SchemaAt, type SchemaReader } from "../spec/schema.js";
 
 /** Where a tool's records sit in its response, and what they are. */
 export interface Rows {
@@ -56,7 +56,7 @@ export function findRows(reader: SchemaReader, tool: ToolAnnotation, response: S
     const item = reader.kind(dataBody) === "array" ? reader.items(dataBody) : dataBody;
     if (item) {
       const itemBody = reader.unwrapNullable(item);
-      const variants = ["oneOf", "anyOf"].flatMap((key) => (Array.isArray(itemBody.schema[key]) ? (itemBody.schema[key] as unknown[]).map((_, i) => child(itemBody, key, i)!) : []));
+      const variants = ["oneOf", "anyOf"].flatMap((key) => members(itemBody, key));
       const kinds = variants.map((v) => jsonApiType(reader, reader.unwrapNullable(v), servedAsJsonApi));
       if (variants.length > 1 && kinds.every((k) => k !== undefined)) {
         const chosen = variants[kinds.indexOf(tool.resource ?? null)];
@@ -91,7 +91,8 @@ export function jsonApiTypes(reader: SchemaReader): Map<string, SchemaAt> {
   const schemas = child({ schema: reader.document, pointer: "" }, "components", "schemas");
   if (!schemas) return found;
   for (const name of Object.keys(schemas.schema).sort()) {
-    const at = child(schemas, name)!;
+    const at = child(schemas, name);
+    if (!at) continue;
     const type = jsonApiType(reader, at);
     if (type === undefined || type === null) continue;
     const current = found.get(type);

@@ -30,6 +30,13 @@ export function child(at: SchemaAt, ...segments: (string | number)[]): SchemaAt 
   return { schema: node, pointer: at.pointer + segments.map((s) => "/" + escapePointer(String(s))).join("") };
 }
 
+/** The object members of an array keyword (`allOf`, `oneOf`, ...), skipping anything that is not a schema. */
+export function members(at: SchemaAt, key: string): SchemaAt[] {
+  const list = at.schema[key];
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((_, i) => child(at, key, i) ?? []);
+}
+
 export class SchemaReader {
   constructor(readonly document: JsonObject) {}
 
@@ -68,9 +75,8 @@ export class SchemaReader {
   unwrapNullable(at: SchemaAt): SchemaAt {
     const resolved = this.deref(at);
     for (const key of ["oneOf", "anyOf"]) {
-      const branches = resolved.schema[key];
-      if (!Array.isArray(branches)) continue;
-      const real = branches.map((_, i) => child(resolved, key, i)!).filter((branch) => !this.isNullSchema(branch));
+      const branches = members(resolved, key);
+      const real = branches.filter((branch) => !this.isNullSchema(branch));
       if (real.length === 1 && real.length < branches.length) return this.unwrapNullable(real[0]!);
     }
     return resolved;
@@ -87,8 +93,7 @@ export class SchemaReader {
     if (Array.isArray(schema["type"]) && schema["type"].includes("null")) return true;
     if ("const" in schema && schema["const"] === null) return true;
     for (const key of ["oneOf", "anyOf"]) {
-      const branches = schema[key];
-      if (Array.isArray(branches) && branches.some((_, i) => this.nullable(child(this.deref(at), key, i)!) || this.isNullSchema(child(this.deref(at), key, i)!))) return true;
+      if (members(this.deref(at), key).some((branch) => this.nullable(branch) || this.isNullSchema(branch))) return true;
     }
     return false;
   }
@@ -125,9 +130,10 @@ export class SchemaReader {
   /** `oneOf: [{const, title}, ...]` as value/title pairs, when every non-null branch is a const. */
   constBranches(at: SchemaAt): { value: unknown; title: unknown }[] | undefined {
     for (const key of ["oneOf", "anyOf"]) {
-      const branches = at.schema[key];
-      if (!Array.isArray(branches)) continue;
-      const resolved = branches.map((_, i) => this.deref(child(at, key, i)!).schema).filter((s) => s["type"] !== "null" && s["const"] !== null);
+      if (!Array.isArray(at.schema[key])) continue;
+      const resolved = members(at, key)
+        .map((branch) => this.deref(branch).schema)
+        .filter((s) => s["type"] !== "null" && s["const"] !== null);
       if (resolved.length > 0 && resolved.every((s) => "const" in s || (Array.isArray(s["enum"]) && s["enum"].length === 1))) {
         return resolved.map((s) => ({ value: "const" in s ? s["const"] : (s["enum"] as unknown[])[0], title: s["title"] }));
       }
@@ -155,13 +161,9 @@ export class SchemaReader {
         if (propertyAt) add({ name, at: propertyAt, required: required.has(name) });
       }
     }
-    if (Array.isArray(schema["allOf"])) {
-      schema["allOf"].forEach((_, i) => this.properties(child(resolved, "allOf", i)!, seen).forEach(add));
-    }
+    for (const branch of members(resolved, "allOf")) this.properties(branch, seen).forEach(add);
     for (const key of ["oneOf", "anyOf"]) {
-      const branches = schema[key];
-      if (!Array.isArray(branches)) continue;
-      branches.forEach((_, i) => this.properties(child(resolved, key, i)!, seen).forEach((p) => add({ ...p, required: false })));
+      for (const branch of members(resolved, key)) this.properties(branch, seen).forEach((p) => add({ ...p, required: false }));
     }
     for (const property of result.values()) if (required.has(property.name)) property.required = true;
     return [...result.values()];
