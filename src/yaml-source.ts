@@ -52,3 +52,16 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     },
   };
 }
+
+/** JSON.parse's complaint about a text, with a 1-based line and column, or undefined when it parses. */
+export function jsonSyntaxError(text: string): { message: string; line: number; column: number } | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
+    const before = text.slice(0, position).split("\n");
+    return { message: message.replace(/ in JSON at position \d+.*$/s, ""), line: before.length, column: before[before.length - 1]!.length + 1 };
+  }
+}

@@ -52,7 +52,7 @@ const cases: Case[] = [
   { name: "spec YAML syntax error", spec: [["  title: Support desk\n", "  title: [Support desk\n"]], code: "PRJ003", message: /^specs\/support-tickets\.openapi\.yaml:\d+:\d+ PRJ003 spec syntax/m },
   { name: "Swagger 2.0", spec: 'swagger: "2.0"\ninfo: { title: x, version: "1" }\npaths: {}\n', code: "PRJ004", message: /^specs\/support-tickets\.openapi\.yaml:1:1 PRJ004 Swagger 2\.0 is not supported/m, help: "swagger2openapi" },
   { name: "empty spec", spec: "", code: "PRJ004", message: /PRJ004 the spec is empty or not an object/ },
-  { name: "remote $ref refused", spec: [["        subject: { type: string }", '        subject: { $ref: "https://example.com/schemas/subject.json" }']], code: "PRJ005", message: /^specs\/support-tickets\.openapi\.yaml:\d+:1 PRJ005 remote \$ref https:\/\/example\.com\/schemas\/subject\.json refused/m, help: "--allow-remote-refs" },
+  { name: "remote $ref refused", spec: [["        subject: { type: string }", '        subject: { $ref: "https://example.com/schemas/subject.json" }']], code: "PRJ005", message: /^specs\/support-tickets\.openapi\.yaml:\d+:\d+ PRJ005 remote \$ref https:\/\/example\.com\/schemas\/subject\.json refused/m, help: "--allow-remote-refs" },
 ];
 
 function setUp(c: Case): string {

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { didYouMean } from "../suggest.js";
-import { parseYamlSource } from "../yaml-source.js";
+import { jsonSyntaxError, parseYamlSource } from "../yaml-source.js";
 import type {
   Annotation,
   FieldAnnotation,
@@ -32,11 +32,17 @@ const isObject = (value: unknown): value is { [key: string]: Json } =>
  * not just the first, so one run shows a person everything to fix.
  */
 export function parseAnnotation(text: string, file: string): Annotation {
+  const json = file.toLowerCase().endsWith(".json");
+  const jsonError = json ? jsonSyntaxError(text) : undefined;
+  if (jsonError) {
+    throw new DiagnosticError([
+      { code: "PRJ001", severity: "error", message: `JSON syntax: ${jsonError.message}`, help: "fix the JSON at this position", location: { file, line: jsonError.line, column: jsonError.column } },
+    ]);
+  }
   const source = parseYamlSource(text, file);
   const firstError = source.errors[0];
   if (firstError) {
     // Later parse errors are almost always echoes of the first; one precise message is more useful.
-    const json = file.toLowerCase().endsWith(".json");
     throw new DiagnosticError([
       {
         code: "PRJ001",

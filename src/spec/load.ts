@@ -2,7 +2,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { readFile } from "node:fs/promises";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
-import { parseYamlSource, type YamlSource } from "../yaml-source.js";
+import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
 import { isJsonObject, type JsonObject } from "./schema.js";
 
 export interface LoadedSpec {
@@ -48,6 +48,18 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const fail = (diagnostic: Omit<Diagnostic, "severity">): never => {
     throw new DiagnosticError([{ ...diagnostic, severity: "error" }]);
   };
+  const notOpenApi = (found: unknown, at: SourceLocation) =>
+    fail({
+      code: "PRJ004",
+      message: `not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(found ?? null)})`,
+      help: "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
+      location: at,
+    });
+  if (absolutePath.toLowerCase().endsWith(".json")) {
+    // swagger-parser falls back to a YAML reading of bad JSON, which accepts trailing commas.
+    const problem = jsonSyntaxError(text);
+    if (problem) fail({ code: "PRJ003", message: `spec JSON syntax: ${problem.message}`, help: "fix the JSON at this position", location: { file, line: problem.line, column: problem.column } });
+  }
 
   let document: unknown;
   try {
@@ -55,50 +67,93 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       resolve: { external: true, http: options.allowRemoteRefs ? {} : false },
     } as SwaggerParser.Options);
   } catch (error) {
-    const message = (error as Error).message ?? String(error);
+    const message = String((error as Error).message ?? error).replaceAll(absolutePath, file);
     const syntax = positions().errors[0];
     if (syntax) {
       fail({ code: "PRJ003", message: `spec syntax: ${syntax.message}`, help: "fix the YAML/JSON at this position", location: { file, line: syntax.line, column: syntax.column } });
     }
-    const remote = /\$ref pointer "(https?:\/\/[^"]+)"/.exec(message);
-    if (remote) {
-      const line = text.split("\n").findIndex((l) => l.includes(remote[1]!.split("#")[0]!));
+    const parsed = positions().document.toJS() as unknown;
+    if (!isJsonObject(parsed)) fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
+    const root = parsed as JsonObject;
+    if (typeof root["swagger"] === "string" || typeof root["swagger"] === "number") swaggerTwo(root, positions(), fail);
+    if (/Unsupported OpenAPI version|not a valid Openapi API definition/i.test(message)) {
+      notOpenApi(root["openapi"], root["openapi"] === undefined ? { file, line: 1, column: 1 } : positions().locate(["openapi"], "key"));
+    }
+    const pointer = /\$ref pointer "([^"]+)"/.exec(message)?.[1];
+    const at = pointer ? refLocation(text, file, pointer) : { file };
+    if (pointer && /^https?:/i.test(pointer)) {
       fail({
         code: "PRJ005",
-        message: `remote $ref ${remote[1]} refused`,
+        message: `remote $ref ${pointer} refused`,
         help: "download the referenced document next to the spec and point $ref at the file, or pass --allow-remote-refs",
-        location: line >= 0 ? { file, line: line + 1, column: 1 } : { file },
+        location: at,
       });
     }
-    const missing = /\$ref pointer "([^"]+)"/.exec(message);
-    const target = missing?.[1]?.replace(/^[^#]*(?=#)/, "");
-    const line = target ? text.split("\n").findIndex((l) => l.includes("$ref") && l.includes(target)) : -1;
     fail({
       code: "PRJ003",
       message: `cannot load the spec: ${message.split("\n")[0]!.replace(/ \(.*\)$/, "")}`,
-      help: missing ? `the $ref ${missing[1]} points at nothing; fix the path or add the schema` : "check that every $ref points at a file or a path that exists",
-      location: line >= 0 ? { file, line: line + 1, column: text.split("\n")[line]!.indexOf("$ref") + 1 } : { file },
+      help: pointer ? `the $ref ${pointer} points at nothing; fix the path or add the target` : "check that every $ref points at a file or a path that exists",
+      location: at,
     });
   }
   if (!isJsonObject(document)) {
     return fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
   }
+  if (document["swagger"] !== undefined) swaggerTwo(document, positions(), fail);
   const version = document["openapi"];
-  if (typeof version !== "string" || !/^3\.[01]\./.test(version)) {
-    const swagger = document["swagger"] !== undefined;
+  if (typeof version !== "string" || !/^3\.[01]\./.test(version)) notOpenApi(version, version === undefined ? { file, line: 1, column: 1 } : positions().locate(["openapi"], "key"));
+  if (!isJsonObject(document["paths"])) {
     fail({
       code: "PRJ004",
-      message: swagger ? `Swagger ${String(document["swagger"])} is not supported` : `not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(version ?? null)})`,
-      help: swagger ? "convert it first: `npx swagger2openapi spec.yaml -o spec.openapi.yaml`" : "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
-      location: positions().locate([swagger ? "swagger" : "openapi"], "key"),
+      message: document["paths"] === undefined ? "the spec declares no `paths`" : "the spec's `paths` is not a mapping",
+      help: "projector reads the responses of the spec's operations",
+      location: document["paths"] === undefined ? { file, line: 1, column: 1 } : positions().locate(["paths"], "key"),
     });
   }
-  if (!isJsonObject(document["paths"])) {
-    fail({ code: "PRJ004", message: "the spec declares no `paths`", help: "projector reads the responses of the spec's operations", location: { file, line: 1, column: 1 } });
+  const malformed = findMalformedRef(document);
+  if (malformed !== undefined) {
+    fail({
+      code: "PRJ007",
+      message: `malformed $ref ${JSON.stringify(malformed)}`,
+      help: 'a $ref inside the document starts with "#/", e.g. "#/components/schemas/Task"',
+      location: refLocation(text, file, malformed),
+    });
   }
   return {
     file,
     document,
     locate: (pointer) => ({ ...positions().locate(decodePointer(pointer), "key"), pointer }),
   };
+}
+
+function swaggerTwo(document: JsonObject, positions: YamlSource, fail: (d: Omit<Diagnostic, "severity">) => never): never {
+  return fail({
+    code: "PRJ004",
+    message: `Swagger ${String(document["swagger"])} is not supported`,
+    help: "convert it first: `npx swagger2openapi spec.yaml -o spec.openapi.yaml`",
+    location: positions.locate(["swagger"], "key"),
+  });
+}
+
+/** The first `$ref` in the text that names this target, as file:line:col. */
+function refLocation(text: string, file: string, target: string): SourceLocation {
+  const lines = text.split("\n");
+  const wanted = target.toLowerCase();
+  const index = lines.findIndex((line) => line.includes("$ref") && line.toLowerCase().includes(wanted));
+  return index < 0 ? { file } : { file, line: index + 1, column: lines[index]!.indexOf("$ref") + 1 };
+}
+
+/** An internal `$ref` that does not start with `#/`, which resolves to nothing useful. */
+function findMalformedRef(value: unknown): string | undefined {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (isJsonObject(node)) {
+      const ref = node["$ref"];
+      if (typeof ref === "string" && ref.startsWith("#") && ref !== "#" && !ref.startsWith("#/")) return ref;
+      for (const inner of Object.values(node)) if (typeof inner === "object" && inner !== null) stack.push(inner);
+    }
+  }
+  return undefined;
 }
