@@ -1,12 +1,52 @@
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
 import * as prettier from "prettier";
+
+/**
+ * The source types are left as openapi-typescript prints them, as its own CLI does: they run to
+ * megabytes for real specs, and formatting them would triple the time of a generate.
+ */
+const UNFORMATTED = new Set(["openapi.ts"]);
+
+/** Prettier's babel-ts parser prints generated TypeScript the same as its typescript parser, twice as fast. */
+const PARSER = "babel-ts";
+
+/** Below this many files a worker's start-up costs more than it saves. */
+const PARALLEL_FROM = 40;
+
+const WORKER = `
+const { parentPort, workerData } = require("node:worker_threads");
+import(workerData.prettier).then(async (prettier) => {
+  const out = [];
+  for (const [path, text] of workerData.files) out.push([path, await prettier.format(text, { ...workerData.options, parser: "${PARSER}", filepath: path })]);
+  parentPort.postMessage(out);
+}, (error) => parentPort.postMessage({ error: String(error && error.stack || error) }));
+`;
+
+function formatInWorker(files: [string, string][], options: prettier.Options): Promise<[string, string][]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { eval: true, workerData: { files, options, prettier: import.meta.resolve("prettier") } });
+    worker.once("message", (message: [string, string][] | { error: string }) => {
+      void worker.terminate();
+      if ("error" in message) reject(new Error(message.error));
+      else resolve(message);
+    });
+    worker.once("error", reject);
+  });
+}
 
 /** Formats generated TypeScript with the consumer's prettier options (or prettier's defaults). */
 export async function formatFiles(files: Map<string, string>, options: prettier.Options | null): Promise<Map<string, string>> {
+  const todo = [...files].filter(([path]) => !UNFORMATTED.has(path));
   const formatted = new Map<string, string>();
-  for (const [path, text] of files) {
-    formatted.set(path, await prettier.format(text, { ...(options ?? {}), parser: "typescript", filepath: path }));
+  const workers = Math.min(availableParallelism(), 4);
+  if (todo.length >= PARALLEL_FROM && workers > 1) {
+    const shares = Array.from({ length: workers }, (_, i) => todo.filter((_, j) => j % workers === i));
+    for (const share of await Promise.all(shares.map((share) => formatInWorker(share, options ?? {})))) for (const [path, text] of share) formatted.set(path, text);
+  } else {
+    for (const [path, text] of todo) formatted.set(path, await prettier.format(text, { ...(options ?? {}), parser: PARSER, filepath: path }));
   }
-  return formatted;
+  return new Map([...files].map(([path, text]) => [path, formatted.get(path) ?? text]));
 }
 
 /** The prettier config that applies to files in `folder`, if the consumer has one. */

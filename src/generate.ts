@@ -2,10 +2,11 @@ import type * as prettier from "prettier";
 import type { Annotation } from "./annotation/types.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { hasErrors } from "./diagnostics.js";
-import { emitFiles, type InputNames } from "./emit/emit.js";
+import { emitFiles, sourceTypes, type InputNames } from "./emit/emit.js";
 import { formatFiles } from "./format.js";
 import { buildModel } from "./model/build.js";
 import type { Model } from "./model/types.js";
+import { untimed, type Stage } from "./progress.js";
 import type { LoadedSpec } from "./spec/load.js";
 
 export interface GenerateInput {
@@ -17,6 +18,8 @@ export interface GenerateInput {
   names: InputNames;
   /** Prettier on by default; off when the files are only transpiled and run. */
   format?: boolean;
+  /** Times each stage; see Progress. */
+  stage?: Stage;
 }
 
 export interface GenerateOutput {
@@ -31,9 +34,11 @@ export interface GenerateOutput {
  * then emit and format every file. It never touches the disk; the CLI reads and writes.
  */
 export async function generate(input: GenerateInput): Promise<GenerateOutput> {
-  const { model, diagnostics } = buildModel(input.annotation, input.spec);
+  const stage = input.stage ?? untimed;
+  const { model, diagnostics } = await stage("check", () => buildModel(input.annotation, input.spec));
   if (!model || hasErrors(diagnostics)) return { diagnostics, files: new Map() };
-  const emitted = await emitFiles({ model, names: input.names, document: input.spec.document, runtimeTemplate: input.runtimeTemplate, specFile: input.spec.file });
-  const files = input.format === false ? emitted : await formatFiles(emitted, input.prettierOptions);
+  const types = await stage("source types", () => sourceTypes(input.spec.document, input.spec.file));
+  const emitted = await stage("emit", () => emitFiles({ model, names: input.names, sourceTypes: types, runtimeTemplate: input.runtimeTemplate }));
+  const files = input.format === false ? emitted : await stage("format", () => formatFiles(emitted, input.prettierOptions));
   return { diagnostics, model, files };
 }

@@ -33,7 +33,7 @@ const isObject = (value: unknown): value is { [key: string]: Json } =>
  */
 export function parseAnnotation(text: string, file: string): Annotation {
   const json = file.toLowerCase().endsWith(".json");
-  const jsonError = json ? jsonSyntaxError(text) : undefined;
+  const jsonError = json ? jsonSyntaxError(text.replace(/^\uFEFF/, "")) : undefined;
   if (jsonError) {
     throw new DiagnosticError([
       { code: "PRJ001", severity: "error", message: `JSON syntax: ${jsonError.message}`, help: "fix the JSON at this position", location: { file, line: jsonError.line, column: jsonError.column } },

@@ -1,8 +1,12 @@
 import { resolve } from "node:path";
 import { hasErrors } from "../diagnostics.js";
-import { diffFolder, isClean, recoverInterruptedWrite, writeFolder } from "../output/write.js";
+import { diffFolder, isClean, readFolder, recoverInterruptedWrite, writeFolder } from "../output/write.js";
 import { checkBudgets } from "../evidence/budget-check.js";
-import { generateProject, loadProject, printDiagnostics } from "./project.js";
+import { consumerPrettierConfig } from "../format.js";
+import { cachePath, filesDigest, inputsDigest, readCache, writeCache } from "../output/digest.js";
+import { Progress } from "../progress.js";
+import { loadSpec } from "../spec/load.js";
+import { generateProject, printDiagnostics, readProject, readRuntimeTemplate } from "./project.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./run.js";
 
@@ -16,6 +20,8 @@ Options:
   -c, --config FILE         annotation file (default ./projector.yaml)
       --check               write nothing; exit 1 if the folder is stale or a field is unclassified
       --silent              print only problems
+      --verbose             print every stage and its time (shown anyway past one second)
+      --force               regenerate even when no input changed since the last generate
       --allow-remote-refs   let the spec's $refs fetch http(s) documents (off: no network access)
       --allow-outside-output  let \`output\` point outside the annotation file's folder
   -h, --help                this text
@@ -27,25 +33,49 @@ export interface GenerateOptions {
   config: string;
   check: boolean;
   silent: boolean;
+  verbose: boolean;
+  force: boolean;
   allowRemoteRefs: boolean;
   allowOutsideOutput: boolean;
 }
 
 export async function runGenerate(options: GenerateOptions, io: Io): Promise<number> {
-  const project = await loadProject(options, io.cwd);
-  const { display, outputDir } = project;
-  const result = await generateProject(project, { format: true });
+  const progress = new Progress((text) => io.stderr.write(text), options.silent ? "silent" : options.verbose ? "verbose" : "normal");
+  const annotated = await progress.stage("annotation", () => readProject(options, io.cwd));
+  const { display, outputDir } = annotated;
+  const cache = cachePath(annotated.configDir, outputDir);
+  const digest = await progress.stage("digest", async () =>
+    inputsDigest({
+      annotationText: annotated.annotationText,
+      specPath: annotated.specPath,
+      runtimeTemplate: await readRuntimeTemplate(),
+      prettierOptions: await consumerPrettierConfig(outputDir),
+    }),
+  );
+  if (!options.check && !options.force) {
+    const last = await readCache(cache);
+    if (last?.inputs === digest && last.files === filesDigest(await readFolder(outputDir))) {
+      progress.finish();
+      if (!options.silent) io.stdout.write(`${display(outputDir)}: up to date, inputs unchanged since the last generate (--force regenerates)\n`);
+      return EXIT.ok;
+    }
+  }
+  const spec = await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs }));
+  const project = { ...annotated, spec };
+  const result = await generateProject(project, { format: true, stage: progress.stage });
   printDiagnostics(io, result.diagnostics);
   if (hasErrors(result.diagnostics) || !result.model) {
     io.stderr.write(`projector: ${result.diagnostics.filter((d) => d.severity === "error").length} problem(s); ${display(outputDir)} was not touched\n`);
     return EXIT.problems;
   }
-  const budgets = await checkBudgets(result.model, result.files, project.annotation, options.check ? "error" : "warning");
+  const model = result.model;
+  const budgets = await progress.stage("budgets", () => checkBudgets(model, result.files, project.annotation, options.check ? "error" : "warning"));
   printDiagnostics(io, budgets);
   if (hasErrors(budgets)) return EXIT.problems;
   if (!options.check) await recoverInterruptedWrite(outputDir);
   const diff = await diffFolder(outputDir, result.files);
   if (options.check) {
+    progress.finish();
     if (isClean(diff)) {
       if (!options.silent) io.stdout.write(`${display(outputDir)} is up to date\n`);
       return EXIT.ok;
@@ -55,12 +85,15 @@ export async function runGenerate(options: GenerateOptions, io: Io): Promise<num
       ...diff.added.map((p) => `  missing  ${display(resolve(outputDir, p))}`),
       ...diff.removed.map((p) => `  extra    ${display(resolve(outputDir, p))}`),
     ];
-    io.stderr.write(`${display(outputDir)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`projector generate\` and commit the result\n`);
+    const command = options.config === "projector.yaml" ? "projector generate" : `projector generate -c ${options.config}`;
+    io.stderr.write(`${display(outputDir)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`${command}\` and commit the result\n`);
     return EXIT.problems;
   }
-  await writeFolder(outputDir, result.files, diff);
+  await progress.stage("write", () => writeFolder(outputDir, result.files, diff));
+  await writeCache(cache, { inputs: digest, files: filesDigest(result.files) });
+  progress.finish();
   if (!options.silent) {
-    io.stdout.write(summarize(result.model) + "\n\n");
+    io.stdout.write(summarize(model) + "\n\n");
     const written = diff.changed.length + diff.added.length;
     io.stdout.write(
       `${display(outputDir)}: ${written} file(s) written, ${result.files.size - written} unchanged${diff.removed.length ? `, ${diff.removed.length} removed` : ""}\n`,

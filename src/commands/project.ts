@@ -6,6 +6,7 @@ import { DiagnosticError, formatDiagnostic, sortDiagnostics, type Diagnostic } f
 import type { InputNames } from "../emit/emit.js";
 import { consumerPrettierConfig } from "../format.js";
 import { generate, type GenerateOutput } from "../generate.js";
+import { untimed, type Stage } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../spec/load.js";
 import type { Io } from "./run.js";
 
@@ -17,22 +18,34 @@ export interface ProjectOptions {
   allowOutsideOutput?: boolean;
 }
 
-/** Everything a command needs about one annotation file, its spec and its output folder, resolved once. */
-export interface Project {
+/** An annotation file read and checked, with its paths resolved; the spec not yet loaded. */
+export interface AnnotatedProject {
   configPath: string;
   configDir: string;
+  specPath: string;
   outputDir: string;
+  annotationText: string;
   annotation: Annotation;
-  spec: LoadedSpec;
   names: InputNames;
   /** How messages name a file: relative to the working directory. */
   display(path: string): string;
 }
 
+/** Everything a command needs about one annotation file, its spec and its output folder, resolved once. */
+export interface Project extends AnnotatedProject {
+  spec: LoadedSpec;
+}
+
 const templateUrl = new URL("../../templates/runtime.ts", import.meta.url);
 
 /** Reads the annotation file and the spec it names. Throws DiagnosticError for bad input. */
-export async function loadProject(options: ProjectOptions, cwd: string): Promise<Project> {
+export async function loadProject(options: ProjectOptions, cwd: string, stage: Stage = untimed): Promise<Project> {
+  const project = await stage("annotation", () => readProject(options, cwd));
+  return { ...project, spec: await stage("spec", () => loadSpec(project.specPath, project.display(project.specPath), { allowRemoteRefs: options.allowRemoteRefs === true })) };
+}
+
+/** Reads and checks the annotation file alone. */
+export async function readProject(options: ProjectOptions, cwd: string): Promise<AnnotatedProject> {
   const configPath = resolve(cwd, options.config);
   const configDir = dirname(configPath);
   const display = (path: string) => posix(relative(cwd, path)) || ".";
@@ -66,27 +79,30 @@ export async function loadProject(options: ProjectOptions, cwd: string): Promise
       },
     ]);
   }
-  const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs === true });
   return {
     configPath,
     configDir,
+    specPath,
     outputDir,
+    annotationText: text,
     annotation,
-    spec,
     names: { spec: posix(relative(configDir, specPath)), annotation: posix(relative(configDir, configPath)) },
     display,
   };
 }
 
+export const readRuntimeTemplate = () => readFile(templateUrl, "utf8");
+
 /** Runs the generator over a loaded project; `format: false` skips prettier when the files are only executed. */
-export async function generateProject(project: Project, options: { format: boolean }): Promise<GenerateOutput> {
+export async function generateProject(project: Project, options: { format: boolean; stage?: Stage }): Promise<GenerateOutput> {
   return generate({
     annotation: project.annotation,
     spec: project.spec,
-    runtimeTemplate: await readFile(templateUrl, "utf8"),
+    runtimeTemplate: await readRuntimeTemplate(),
     prettierOptions: options.format ? await consumerPrettierConfig(project.outputDir) : null,
     names: project.names,
     format: options.format,
+    ...(options.stage ? { stage: options.stage } : {}),
   });
 }
 

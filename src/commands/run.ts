@@ -46,13 +46,15 @@ const COMMANDS: Record<string, Command> = {
   generate: {
     help: GENERATE_HELP,
     positionals: 0,
-    options: { ...config, check: { type: "boolean" }, silent: { type: "boolean" }, "allow-remote-refs": { type: "boolean" }, "allow-outside-output": { type: "boolean" } },
+    options: { ...config, check: { type: "boolean" }, silent: { type: "boolean" }, verbose: { type: "boolean" }, force: { type: "boolean" }, "allow-remote-refs": { type: "boolean" }, "allow-outside-output": { type: "boolean" } },
     run: (values, _, io) =>
       runGenerate(
         {
           config: text(values["config"]) ?? "projector.yaml",
           check: values["check"] === true,
           silent: values["silent"] === true,
+          verbose: values["verbose"] === true,
+          force: values["force"] === true,
           allowRemoteRefs: values["allow-remote-refs"] === true,
           allowOutsideOutput: values["allow-outside-output"] === true,
         },

@@ -1,4 +1,3 @@
-import openapiTS, { astToString } from "openapi-typescript";
 import { DiagnosticError } from "../diagnostics.js";
 import { SchemaReader, type JsonObject } from "../spec/schema.js";
 import type { Model } from "../model/types.js";
@@ -18,10 +17,9 @@ export interface InputNames {
 export interface EmitInput {
   model: Model;
   names: InputNames;
-  document: JsonObject;
+  /** openapi-typescript's output for the spec. */
+  sourceTypes: string;
   runtimeTemplate: string;
-  /** The spec as messages name it. */
-  specFile: string;
 }
 
 /** The banner every file starts with: what made it and from which inputs, and nothing that changes between runs. */
@@ -70,6 +68,8 @@ function forSourceTypes(document: JsonObject): unknown {
 
 /** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
 export async function sourceTypes(document: JsonObject, specFile: string): Promise<string> {
+  // Loaded on first use: it pulls in the TypeScript compiler, which a no-op regenerate never needs.
+  const { default: openapiTS, astToString } = await import("openapi-typescript");
   let printed: string;
   try {
     printed = astToString(await openapiTS(forSourceTypes(document) as Parameters<typeof openapiTS>[0], { silent: true }));
@@ -79,7 +79,7 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
         code: "PRJ008",
         severity: "error",
         message: `openapi-typescript cannot type the spec: ${String((error as Error).message ?? error).split("\n")[0]}`,
-        help: "the source types come from openapi-typescript; fix the construct it names (often a $ref cycle with no schema in it)",
+        help: "the source types come from openapi-typescript, which failed on this spec; look for a $ref cycle with no schema in it, or a response or schema that is null",
         location: { file: specFile },
       },
     ]);
@@ -88,13 +88,13 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
 }
 
 /** Every file of the output folder, unformatted, keyed by path relative to the folder, in a fixed order. */
-export async function emitFiles(input: EmitInput): Promise<Map<string, string>> {
+export function emitFiles(input: EmitInput): Map<string, string> {
   const { model } = input;
   const head = banner(input.names);
   const runtime = runtimeExports(input.runtimeTemplate);
   const files = new Map<string, string>();
   files.set("index.ts", head + emitIndex(model));
-  files.set("openapi.ts", head + (await sourceTypes(input.document, input.specFile)));
+  files.set("openapi.ts", head + input.sourceTypes);
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
   files.set("runtime.ts", head + input.runtimeTemplate);
   for (const resource of model.resources) files.set(`resources/${fileStem(resource.name)}.ts`, head + emitResource(resource, runtime));

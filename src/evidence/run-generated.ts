@@ -2,7 +2,6 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import ts from "typescript";
 
 export type Module = Record<string, unknown>;
 
@@ -18,6 +17,7 @@ export interface GeneratedModules {
  * folder and imported. The source types (`openapi.ts`) are types only and are skipped.
  */
 export async function loadGenerated(files: Map<string, string>): Promise<GeneratedModules> {
+  const { default: ts } = await import("typescript");
   const dir = await mkdtemp(join(tmpdir(), "projector-run-"));
   await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   for (const [path, text] of files) {

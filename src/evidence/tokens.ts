@@ -1,8 +1,18 @@
-import * as cl100k from "gpt-tokenizer/encoding/cl100k_base";
-import * as o200k from "gpt-tokenizer/encoding/o200k_base";
+import { createRequire } from "node:module";
 import { PARTS, type ClassifiedText, type Part } from "./parts.js";
 
-export const TOKENIZERS = { o200k_base: o200k, cl100k_base: cl100k } as const;
+interface Encoding {
+  encode(text: string): number[];
+  decode(tokens: number[]): string;
+}
+
+const require = createRequire(import.meta.url);
+
+/** The tokenizers, each loaded on first use: a vocabulary takes a noticeable time to read. */
+export const TOKENIZERS = {
+  o200k_base: () => require("gpt-tokenizer/encoding/o200k_base") as Encoding,
+  cl100k_base: () => require("gpt-tokenizer/encoding/cl100k_base") as Encoding,
+} as const;
 export type TokenizerName = keyof typeof TOKENIZERS;
 
 export interface TextCount {
@@ -14,7 +24,7 @@ export interface TextCount {
 }
 
 export function countText(text: string, tokenizer: TokenizerName): TextCount {
-  const tokens = TOKENIZERS[tokenizer].encode(text).length;
+  const tokens = TOKENIZERS[tokenizer]().encode(text).length;
   const bytes = Buffer.byteLength(text, "utf8");
   const bytesOver4 = Math.round(bytes / 4);
   return { tokens, bytes, bytesOver4, bytesOver4Error: tokens === 0 ? 0 : Math.round(((bytesOver4 - tokens) / tokens) * 1000) / 10 };
@@ -26,7 +36,7 @@ export function countText(text: string, tokenizer: TokenizerName): TextCount {
  * to the token count exactly.
  */
 export function countParts(classified: ClassifiedText, tokenizer: TokenizerName): Record<Part, number> {
-  const { encode, decode } = TOKENIZERS[tokenizer];
+  const { encode, decode } = TOKENIZERS[tokenizer]();
   const tokens = encode(classified.text);
   const counts = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>;
   let position = 0;

@@ -33,7 +33,7 @@ export function labelAttribute(names: readonly string[]): string | undefined {
   return LABEL_NAMES.find((n) => names.includes(n));
 }
 
-const resolverFor = (name: string) => plural(name.replace(/(_ids?|Ids?)$/, "").replace(/_reference$/, ""));
+const resolverFor = (name: string) => (/(^|_)by(_ids?)?$/.test(name) ? "users" : plural(name.replace(/(_ids?|Ids?)$/, "").replace(/_reference$/, "")));
 
 /** A guessed role for one field, with the reason a person reviewing it would want. */
 export function guessField(field: SpecField, ctx: GuessContext): Guess {

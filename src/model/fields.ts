@@ -216,7 +216,7 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
       problem("PRJ026", `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers)}`, `declare it under \`resolvers:\`, e.g. ${example}`, key);
     }
   };
-  const out = rule.as ?? specField.name.split(".").pop()!;
+  const out = rule.as ?? specField.name;
   // A reformatted or expanded value no longer matches the spec's description of it ("unix seconds").
   const description = rule.format
     ? rule.format === "date"

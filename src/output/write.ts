@@ -17,6 +17,13 @@ async function listFiles(folder: string): Promise<string[]> {
     .sort();
 }
 
+/** The folder as it is on disk, path to text. */
+export async function readFolder(folder: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const path of await listFiles(folder)) files.set(path, await readFile(join(folder, path), "utf8"));
+  return files;
+}
+
 /** How the folder on disk differs from the files generate would write. */
 export async function diffFolder(folder: string, files: Map<string, string>): Promise<FolderDiff> {
   const existing = await listFiles(folder);

@@ -57,7 +57,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     });
   if (absolutePath.toLowerCase().endsWith(".json")) {
     // swagger-parser falls back to a YAML reading of bad JSON, which accepts trailing commas.
-    const problem = jsonSyntaxError(text);
+    const problem = jsonSyntaxError(text.replace(/^\uFEFF/, ""));
     if (problem) fail({ code: "PRJ003", message: `spec JSON syntax: ${problem.message}`, help: "fix the JSON at this position", location: { file, line: problem.line, column: problem.column } });
   }
 
@@ -76,7 +76,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     if (!isJsonObject(parsed)) fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
     const root = parsed as JsonObject;
     if (typeof root["swagger"] === "string" || typeof root["swagger"] === "number") swaggerTwo(root, positions(), fail);
-    if (/Unsupported OpenAPI version|not a valid Openapi API definition/i.test(message)) {
+    if (/Unsupported OpenAPI version|not a valid Openapi API definition|version number must be a string/i.test(message)) {
       notOpenApi(root["openapi"], root["openapi"] === undefined ? { file, line: 1, column: 1 } : positions().locate(["openapi"], "key"));
     }
     const pointer = /\$ref pointer "([^"]+)"/.exec(message)?.[1];
@@ -135,12 +135,19 @@ function swaggerTwo(document: JsonObject, positions: YamlSource, fail: (d: Omit<
   });
 }
 
-/** The first `$ref` in the text that names this target, as file:line:col. */
+/** The first `$ref` key in the text whose value names this target, as file:line:col. */
 function refLocation(text: string, file: string, target: string): SourceLocation {
   const lines = text.split("\n");
-  const wanted = target.toLowerCase();
-  const index = lines.findIndex((line) => line.includes("$ref") && line.toLowerCase().includes(wanted));
-  return index < 0 ? { file } : { file, line: index + 1, column: lines[index]!.indexOf("$ref") + 1 };
+  const wanted = target.toLowerCase().replace(/^https?:/, "");
+  const key = /["']?\$ref["']?\s*:/;
+  for (const [index, line] of lines.entries()) {
+    const match = key.exec(line);
+    if (!match) continue;
+    // The value may sit on the next line, after a folded or literal block indicator.
+    const value = line.slice(match.index) + (/[>|][+-]?\s*$/.test(line) ? ` ${lines[index + 1] ?? ""}` : "");
+    if (value.toLowerCase().includes(wanted)) return { file, line: index + 1, column: match.index + (line[match.index] === "$" ? 1 : 2) };
+  }
+  return { file };
 }
 
 /** An internal `$ref` that does not start with `#/`, which resolves to nothing useful. */
