@@ -217,10 +217,10 @@ export function recordObject(record: unknown, ctx: Context): Json | undefined {
 /** A JSON:API section (`attributes`, `relationships`), or undefined with a report when it is not an object. */
 export function section(
   root: Json | undefined,
-  key: string,
+  key: "attributes" | "relationships",
   ctx: Context,
 ): Json | undefined {
-  const value = read(root, key);
+  const value = root?.[key];
   const object = asObject(value);
   if (!object && value !== undefined && value !== null)
     report(
@@ -436,6 +436,59 @@ function toDate(value: unknown): Date | undefined {
   return date && !Number.isNaN(date.getTime()) ? date : undefined;
 }
 
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number written by `count` ASCII digits at `at`, or -1. */
+function digitsAt(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * Whether the text is a real UTC date (`2026-02-11`) or date-time (`2026-02-11T09:14:22.481Z`),
+ * so the text itself can be cut. Checked by hand, without a Date: this is the hot path of a page.
+ */
+function isUtcIso(value: string): boolean {
+  const length = value.length;
+  if ((length !== 10 && length < 17) || value[4] !== "-" || value[7] !== "-")
+    return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  const leap =
+    month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (
+    year < 0 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > DAYS[month - 1]! + (leap ? 1 : 0)
+  )
+    return false;
+  if (length === 10) return true;
+  if (value[10] !== "T" || value[13] !== ":" || value[length - 1] !== "Z")
+    return false;
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return false;
+  if (length === 17) return true;
+  if (
+    value[16] !== ":" ||
+    digitsAt(value, 17, 2) < 0 ||
+    digitsAt(value, 17, 2) > 60
+  )
+    return false;
+  if (length === 20) return true;
+  return (
+    value[19] === "." && length > 21 && digitsAt(value, 20, length - 21) >= 0
+  );
+}
+
 /** `2026-02-11`, in UTC. */
 export function date(
   value: unknown,
@@ -443,6 +496,7 @@ export function date(
   field: string,
   required: boolean,
 ): string | null | Unusable {
+  if (typeof value === "string" && isUtcIso(value)) return value.slice(0, 10);
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   const parsed = toDate(value);
@@ -458,6 +512,8 @@ export function datetime(
   field: string,
   required: boolean,
 ): string | null | Unusable {
+  if (typeof value === "string" && value.length > 10 && isUtcIso(value))
+    return `${value.slice(0, 16)}Z`;
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   const parsed = toDate(value);
@@ -470,8 +526,28 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** `tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90` to `tkt_9f3a71c4`: the prefix and the UUID's first eight digits. */
 export function shortId(id: string): string {
+  // Most ids are a prefix and a UUID: check that shape at the first dash before trying the regex.
+  const dash = id.indexOf("-");
+  if (
+    dash >= 8 &&
+    id.length >= dash + 28 &&
+    isHex(id, dash - 8, dash) &&
+    isHex(id, dash + 1, dash + 5) &&
+    id[dash + 5] === "-" &&
+    (dash === 8 || !isHex(id, dash - 9, dash - 8))
+  ) {
+    return id.slice(0, dash);
+  }
   const match = UUID.exec(id);
   return match ? id.slice(0, match.index + 8) : id;
+}
+
+function isHex(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i) | 0x20;
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
 }
 
 /**
@@ -483,24 +559,25 @@ export function matchesShortId(id: string, short: string): boolean {
 }
 
 /**
- * Short forms for a set of ids, lengthened where two would collide, so every short id in one result
- * names exactly one record.
+ * Short forms for the ids of one result that would collide, lengthened just enough to tell them
+ * apart. Ids missing from the map keep their plain short form: the common case costs one pass.
  */
 export function shortenIds(ids: Iterable<string>): Map<string, string> {
-  const distinct = [...new Set(ids)];
-  const groups = new Map<string, string[]>();
-  for (const id of distinct) {
+  const firstBy = new Map<string, string>();
+  const collisions = new Map<string, string[]>();
+  for (const id of ids) {
     const short = shortId(id);
-    const group = groups.get(short);
-    if (group) group.push(id);
-    else groups.set(short, [id]);
+    const first = firstBy.get(short);
+    if (first === undefined) firstBy.set(short, id);
+    else if (first !== id) {
+      const group = collisions.get(short);
+      if (group) {
+        if (!group.includes(id)) group.push(id);
+      } else collisions.set(short, [first, id]);
+    }
   }
   const result = new Map<string, string>();
-  for (const [short, group] of groups) {
-    if (group.length === 1) {
-      result.set(group[0]!, short);
-      continue;
-    }
+  for (const [short, group] of collisions) {
     let length = short.length;
     const longest = Math.max(...group.map((id) => id.length));
     while (
@@ -511,14 +588,12 @@ export function shortenIds(ids: Iterable<string>): Map<string, string> {
     for (const id of group) {
       let cut = length;
       while (cut < id.length && id[cut - 1] === "-") cut++;
-      result.set(id, id.slice(0, cut));
+      const longer = id.slice(0, cut);
+      // A lengthened form must not be some other id's plain short form; then only the full id is safe.
+      const owner = firstBy.get(longer);
+      result.set(id, owner !== undefined && owner !== id ? id : longer);
     }
   }
-  const taken = new Map<string, number>();
-  for (const short of result.values())
-    taken.set(short, (taken.get(short) ?? 0) + 1);
-  for (const [id, short] of result)
-    if ((taken.get(short) ?? 0) > 1) result.set(id, id);
   return result;
 }
 

@@ -139,14 +139,18 @@ function legendConstants(constants: Map<string, string>, fields: Field[]): strin
   });
 }
 
-/** Statements that add every id the record's joins need, and every id that will be shortened. */
+/**
+ * Statements that add every id the record's joins need, and every argument id that will be
+ * shortened (collision-free shortening is for ids the model passes back; an unresolved join id in
+ * a marker is shortened on its own).
+ */
 function collectStatements(fields: Field[], bases: Record<SourceRef["base"], string>): string[] {
   return fields.flatMap((field): string[] => {
     const value = sourceExpression(field.source, bases);
     switch (field.kind) {
       case "join": {
         const ids = field.via === "relationship" ? `relationshipIds(${value})` : `propertyIds(${value})`;
-        return [`{ const found = ${ids}; addIds(wanted[${literal(field.resolver)}], found); addIds(ids, found); }`];
+        return [`addIds(wanted[${literal(field.resolver)}], ${ids});`];
       }
       case "related-id":
         return field.shorten ? [`addIds(ids, relationshipIds(${value}));`] : [];

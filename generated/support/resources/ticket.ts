@@ -205,14 +205,6 @@ export function collectTicket(
   const root = asObject(record);
   const relationships = asObject(root?.["relationships"]);
   addIds(ids, propertyIds(root?.["id"]));
-  {
-    const found = relationshipIds(relationships?.["assignee"]);
-    addIds(wanted["users"], found);
-    addIds(ids, found);
-  }
-  {
-    const found = relationshipIds(relationships?.["organization"]);
-    addIds(wanted["orgs"], found);
-    addIds(ids, found);
-  }
+  addIds(wanted["users"], relationshipIds(relationships?.["assignee"]));
+  addIds(wanted["orgs"], relationshipIds(relationships?.["organization"]));
 }

@@ -122,9 +122,5 @@ export function collectUser(
   const root = asObject(record);
   const relationships = asObject(root?.["relationships"]);
   addIds(ids, propertyIds(root?.["id"]));
-  {
-    const found = relationshipIds(relationships?.["organization"]);
-    addIds(wanted["orgs"], found);
-    addIds(ids, found);
-  }
+  addIds(wanted["orgs"], relationshipIds(relationships?.["organization"]));
 }

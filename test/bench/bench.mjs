@@ -1,0 +1,88 @@
+// `npm run bench`: projector against the tools users would otherwise reach for, measured side by
+// side in one run on this machine. Figures are medians; ratios are what to compare across machines.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const CLI = join(ROOT, "dist/cli.js");
+const DATADOG = resolve(ROOT, "../shared/real-specs/datadog_v2_openapi.yaml");
+const here = (file) => join(ROOT, "test/bench", file);
+const version = (name) => JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Wall time of a child process, and its peak memory, median of `rounds` runs. */
+function timed(args, options = {}, rounds = 3) {
+  const runs = [];
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    const result = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], { encoding: "utf8", ...options });
+    if (result.status !== 0) throw new Error(`${args.join(" ")} failed:\n${result.stderr}`);
+    runs.push({ ms: performance.now() - started, peakMb: Number(result.stderr.trim().split("\n").pop()) / 1024 });
+  }
+  return { ms: median(runs.map((r) => r.ms)), peakMb: median(runs.map((r) => r.peakMb)) };
+}
+
+const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
+const rows = [];
+const row = (...cells) => rows.push(cells.map(String));
+const print = () => {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
+  for (const r of rows.splice(0)) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("  "));
+  console.log();
+};
+
+console.log(`projector bench, ${new Date().toISOString().slice(0, 10)}`);
+console.log(`machine: ${cpus()[0]?.model ?? "unknown cpu"}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}`);
+console.log(`versions: projector ${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}, openapi-typescript ${version("openapi-typescript")}, prettier ${version("prettier")}, typescript ${version("typescript")}, kitsu-core ${version("kitsu-core")}\n`);
+
+// 1. Generate on the whole Datadog v2 spec, against openapi-typescript alone.
+if (existsSync(DATADOG)) {
+  const work = mkdtempSync(join(tmpdir(), "projector-bench-"));
+  mkdirSync(join(work, "node_modules"));
+  execFileSync(process.execPath, [CLI, "init", DATADOG, "--accept-guesses"], { cwd: work, stdio: "ignore" });
+  const tools = (readFileSync(join(work, "projector.yaml"), "utf8").match(/^ {4}operation:/gm) ?? []).length;
+  const full = timed([CLI, "generate", "--force", "--silent"], { cwd: work });
+  const noop = timed([CLI, "generate", "--silent"], { cwd: work });
+  const alone = timed([here("source-types-alone.mjs"), DATADOG, join(work, "alone.ts")], { cwd: ROOT });
+  console.log(`Datadog v2 (4.2 MB, ${tools} tools drafted by init --accept-guesses)`);
+  row("", "time", "peak memory", "ratio");
+  row("openapi-typescript alone", fmt(alone.ms), `${alone.peakMb.toFixed(0)} MB`, "1.00x");
+  row("projector generate", fmt(full.ms), `${full.peakMb.toFixed(0)} MB`, `${(full.ms / alone.ms).toFixed(2)}x (target <= 1.5x)`);
+  row("projector generate, nothing changed", fmt(noop.ms), `${noop.peakMb.toFixed(0)} MB`, `${((noop.ms / full.ms) * 100).toFixed(1)}% of a full generate (target < 10%)`);
+  print();
+  rmSync(work, { recursive: true, force: true });
+} else {
+  console.log("Datadog v2: skipped, ../shared/real-specs is not here\n");
+}
+
+// 2. Projecting a 10,000-record JSON:API page.
+const generatedDir = mkdtempSync(join(tmpdir(), "projector-bench-gen-"));
+writeFileSync(join(generatedDir, "package.json"), JSON.stringify({ type: "module" }));
+for (const path of ["index.ts", "runtime.ts", "resolvers.ts", "resources/ticket.ts", "resources/user.ts", "tools/search-tickets.ts", "tools/get-ticket.ts", "tools/get-user.ts"]) {
+  const source = readFileSync(join(ROOT, "generated/support", path), "utf8");
+  mkdirSync(dirname(join(generatedDir, path)), { recursive: true });
+  writeFileSync(join(generatedDir, path.replace(/\.ts$/, ".js")), ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+}
+const project = (scenario, records) => JSON.parse(execFileSync(process.execPath, [here("projection.mjs"), scenario, String(records), generatedDir], { cwd: ROOT, encoding: "utf8" }));
+const floor = project("json-parse", 10_000);
+const generated = project("generated", 10_000);
+const byHand = project("by-hand", 10_000);
+const kitsu = project("kitsu", 10_000);
+console.log(`Projecting a 10,000-record JSON:API page (${(floor.bytes / 2 ** 20).toFixed(1)} MB), parse included, median of 15`);
+row("", "time", "peak memory", "speed against generated");
+row("JSON.parse alone (the floor)", fmt(floor.ms), `${floor.peakMb.toFixed(0)} MB`, "");
+row("projector, generated code", fmt(generated.ms), `${generated.peakMb.toFixed(0)} MB`, "1.00x");
+row("hand-written project_ticket", fmt(byHand.ms), `${byHand.peakMb.toFixed(0)} MB`, `generated runs at ${(byHand.ms / generated.ms).toFixed(2)}x its speed (target >= 0.9x)`);
+row("kitsu-core deserialise + pick", fmt(kitsu.ms), `${kitsu.peakMb.toFixed(0)} MB`, `generated is ${(kitsu.ms / generated.ms).toFixed(2)}x faster (target >= 3x)`);
+print();
+
+// 3. Resolver calls per page as rows grow.
+console.log("Resolver calls per page (users and orgs), as rows grow");
+row("records", "calls per page");
+for (const records of [10, 100, 1_000, 10_000]) row(records.toLocaleString("en-US"), project("calls", records).callsPerPage);
+print();
+rmSync(generatedDir, { recursive: true, force: true });

@@ -1,0 +1,104 @@
+// One projection scenario, run in a child process of bench.mjs so each gets its own peak memory.
+// Usage: node projection.mjs SCENARIO RECORDS GENERATED_DIR
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { resourceUsage } from "node:process";
+import { deserialise } from "kitsu-core";
+
+const [scenario, count, generatedDir] = [process.argv[2], Number(process.argv[3]), process.argv[4]];
+const ROUNDS = 15;
+
+/** A page of `count` tickets in the article's shape; every third assignee is in `included`. */
+function page(count) {
+  const hex = (n) => n.toString(16).padStart(8, "0");
+  const data = [];
+  const included = [];
+  for (let i = 0; i < count; i++) {
+    const user = `usr_${hex(i % 997)}-77aa-4f31-8d2c-1e5b6c9042af`;
+    data.push({
+      type: "ticket",
+      id: `tkt_${hex(i)}-2d18-4b6e-9c05-8ab3f2e17d90`,
+      attributes: { subject: `Card declined at checkout #${i}`, status_code: 1 + (i % 5), priority: 1 + (i % 3), created_at: "2026-02-11T09:14:22.481Z", updated_at: "2026-02-14T16:02:07.113Z", sla_due_at: i % 2 ? "2026-02-14T16:02:07.113Z" : null, internal_notes: "staff only" },
+      relationships: { assignee: { data: i % 7 ? { type: "user", id: user } : null }, organization: { data: { type: "organization", id: `org_${hex(i % 31)}-6b2a-4c77-9e10-3f7d51ac8802` } } },
+      links: { self: `https://api.example.com/v1/tickets/${i}` },
+    });
+  }
+  for (let u = 0; u < Math.min(count, 997); u += 3) included.push({ type: "user", id: `usr_${hex(u)}-77aa-4f31-8d2c-1e5b6c9042af`, attributes: { display_name: `User ${u}` } });
+  return JSON.stringify({ data, included, links: { next: null }, meta: { page: { total: count } } });
+}
+
+const names = async (ids) => new Map(ids.map((id) => [id, `Name of ${id.slice(0, 12)}`]));
+
+// The article's project_ticket, in TypeScript's JavaScript: the hand-written baseline.
+const STATUS = { 1: "new", 2: "pending", 3: "open", 4: "resolved", 5: "closed" };
+const PRIORITY = { 1: "low", 2: "high", 3: "urgent" };
+function projectTicketByHand(el, users, orgs) {
+  const a = el.attributes;
+  const assignee = el.relationships.assignee.data;
+  return {
+    id: el.id.split("-")[0],
+    subject: a.subject,
+    status: STATUS[a.status_code],
+    priority: PRIORITY[a.priority],
+    opened: a.created_at.slice(0, 10),
+    last_update: a.updated_at.slice(0, 10),
+    sla_due: a.sla_due_at ? `${a.sla_due_at.slice(0, 16)}Z` : null,
+    assignee: assignee ? users.get(assignee.id) ?? null : null,
+    org: orgs.get(el.relationships.organization.data.id) ?? null,
+  };
+}
+async function byHand(body) {
+  const users = new Map();
+  for (const u of body.included) users.set(u.id, u.attributes.display_name);
+  const wantUsers = new Set();
+  const wantOrgs = new Set();
+  for (const el of body.data) {
+    const a = el.relationships.assignee.data;
+    if (a && !users.has(a.id)) wantUsers.add(a.id);
+    wantOrgs.add(el.relationships.organization.data.id);
+  }
+  for (const [id, name] of await names([...wantUsers])) users.set(id, name);
+  const orgs = await names([...wantOrgs]);
+  return { tickets: body.data.map((el) => projectTicketByHand(el, users, orgs)), total: body.meta.page.total, more: body.links.next !== null };
+}
+
+async function withKitsu(body) {
+  const { data } = deserialise(body);
+  const orgs = await names([...new Set(data.map((t) => t.organization.data.id))]);
+  const users = await names([...new Set(data.flatMap((t) => (t.assignee.data && !t.assignee.data.display_name ? [t.assignee.data.id] : [])))]);
+  return data.map((t) => ({
+    id: t.id.split("-")[0],
+    subject: t.subject,
+    status: STATUS[t.status_code],
+    priority: PRIORITY[t.priority],
+    opened: t.created_at.slice(0, 10),
+    last_update: t.updated_at.slice(0, 10),
+    sla_due: t.sla_due_at ? `${t.sla_due_at.slice(0, 16)}Z` : null,
+    assignee: t.assignee.data ? t.assignee.data.display_name ?? users.get(t.assignee.data.id) : null,
+    org: orgs.get(t.organization.data.id),
+  }));
+}
+
+const text = page(count);
+const generated = scenario === "generated" || scenario === "calls" ? await import(pathToFileURL(join(generatedDir, "index.js")).href) : undefined;
+let calls = 0;
+const counted = async (ids) => (calls++, names(ids));
+const run = {
+  "json-parse": async () => JSON.parse(text),
+  generated: async () => generated.projectSearchTickets(JSON.parse(text), { users: names, orgs: names }),
+  "by-hand": async () => byHand(JSON.parse(text)),
+  kitsu: async () => withKitsu(JSON.parse(text)),
+  calls: async () => generated.projectSearchTickets(JSON.parse(text), { users: counted, orgs: counted }),
+}[scenario];
+
+for (let i = 0; i < 3; i++) await run(); // warm-up: JIT and first-call costs are not what a server pays per page
+calls = 0;
+const times = [];
+for (let i = 0; i < ROUNDS; i++) {
+  const started = performance.now();
+  await run();
+  times.push(performance.now() - started);
+}
+times.sort((a, b) => a - b);
+process.stdout.write(JSON.stringify({ scenario, records: count, ms: times[Math.floor(ROUNDS / 2)], peakMb: resourceUsage().maxRSS / 1024, callsPerPage: calls / ROUNDS, bytes: text.length }));
