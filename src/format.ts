@@ -2,11 +2,6 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import * as prettier from "prettier";
 
-/**
- * The source types are left as openapi-typescript prints them, as its own CLI does: they run to
- * megabytes for real specs, and formatting them would triple the time of a generate.
- */
-const UNFORMATTED = new Set(["openapi.ts"]);
 
 /** Prettier's babel-ts parser prints generated TypeScript the same as its typescript parser, twice as fast. */
 const PARSER = "babel-ts";
@@ -37,10 +32,11 @@ function formatInWorker(files: [string, string][], options: prettier.Options): P
 
 /** Formats generated TypeScript with the consumer's prettier options (or prettier's defaults). */
 export async function formatFiles(files: Map<string, string>, options: prettier.Options | null): Promise<Map<string, string>> {
-  const todo = [...files].filter(([path]) => !UNFORMATTED.has(path));
+  const todo = [...files];
   const formatted = new Map<string, string>();
-  const workers = Math.min(availableParallelism(), 4);
-  if (todo.length >= PARALLEL_FROM && workers > 1) {
+  // One core stays free for openapi-typescript, which runs meanwhile on the main thread.
+  const workers = Math.max(1, Math.min(availableParallelism() - 1, 4));
+  if (todo.length >= PARALLEL_FROM) {
     const shares = Array.from({ length: workers }, (_, i) => todo.filter((_, j) => j % workers === i));
     for (const share of await Promise.all(shares.map((share) => formatInWorker(share, options ?? {})))) for (const [path, text] of share) formatted.set(path, text);
   } else {

@@ -17,10 +17,11 @@ export interface InputNames {
 export interface EmitInput {
   model: Model;
   names: InputNames;
-  /** openapi-typescript's output for the spec. */
-  sourceTypes: string;
   runtimeTemplate: string;
 }
+
+/** The source types' file, written from openapi-typescript's output rather than by the emitter. */
+export const SOURCE_TYPES_FILE = "openapi.ts";
 
 /** The banner every file starts with: what made it and from which inputs, and nothing that changes between runs. */
 export function banner(names: InputNames): string {
@@ -87,14 +88,13 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
   return printed.replace(/__projector_inherited_(\w+?)__/g, "$1");
 }
 
-/** Every file of the output folder, unformatted, keyed by path relative to the folder, in a fixed order. */
+/** Every file of the output folder but the source types, unformatted, keyed by path relative to the folder, in a fixed order. */
 export function emitFiles(input: EmitInput): Map<string, string> {
   const { model } = input;
   const head = banner(input.names);
   const runtime = runtimeExports(input.runtimeTemplate);
   const files = new Map<string, string>();
   files.set("index.ts", head + emitIndex(model));
-  files.set("openapi.ts", head + input.sourceTypes);
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
   files.set("runtime.ts", head + input.runtimeTemplate);
   for (const resource of model.resources) files.set(`resources/${fileStem(resource.name)}.ts`, head + emitResource(resource, runtime));
