@@ -111,6 +111,27 @@ describe("projector generate", () => {
     expect(existsSync(join(dir, "../elsewhere"))).toBe(false);
   });
 
+  it("skips all work when nothing changed, and --force regenerates", async () => {
+    mkdirSync(join(dir, "node_modules"));
+    expect((await cli(["generate"], dir)).code).toBe(0);
+    const again = await cli(["generate"], dir);
+    expect(again.stdout).toBe("generated/support: up to date, inputs unchanged since the last generate (--force regenerates)\n");
+    writeFileSync(join(dir, "generated/support/index.ts"), "// edited by hand\n");
+    const repaired = await cli(["generate"], dir);
+    expect(repaired.stdout).toContain("generated/support: 1 file(s) written, 8 unchanged");
+    expect((await cli(["generate", "--force"], dir)).stdout).toContain("0 file(s) written, 9 unchanged");
+    addToSpec(dir, "        subject: { type: string", ", description: The customer's words }\n        _unused: { type: string");
+    writeFileSync(join(dir, "specs/support-tickets.openapi.yaml"), readFileSync(join(dir, "specs/support-tickets.openapi.yaml"), "utf8").replace("\n        _unused: { type: string }", ""));
+    expect((await cli(["generate"], dir)).stdout).toContain("2 file(s) written");
+  });
+
+  it("--verbose prints each stage and its time; --silent prints nothing", async () => {
+    const verbose = await cli(["generate", "--verbose"], dir);
+    for (const stage of ["annotation", "spec", "check", "emit", "format", "source types", "write", "total"]) expect(verbose.stderr).toMatch(new RegExp(`^  ${stage}\\s+\\d+(\\.\\d+)? m?s$`, "m"));
+    const silent = await cli(["generate", "--silent", "--force"], dir);
+    expect(silent).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
   it("exits 2 on bad usage", async () => {
     expect((await cli(["generate", "--nope"], dir)).code).toBe(2);
     expect((await cli(["frobnicate"], dir)).code).toBe(2);
