@@ -11,6 +11,7 @@ export const CODES = {
   PRJ006: "output folder outside the project",
   PRJ007: "malformed $ref",
   PRJ008: "openapi-typescript cannot type the spec",
+  PRJ009: "the spec does not follow the OpenAPI schema (a warning)",
   PRJ010: "unknown operation",
   PRJ011: "tool response has no JSON body",
   PRJ012: "cannot tell which records a tool returns",

