@@ -214,20 +214,22 @@ export function whole<T>(value: unknown, ctx: Context, field: string, required: 
 }
 
 /** An enum kept as its own values: one outside the spec's list is marked, not passed off as valid. */
-export function member<T extends string | number | boolean>(value: unknown, allowed: ReadonlySet<unknown>, ctx: Context, field: string, required: boolean): T | null | UnknownCode {
+export function member<T extends string | number | boolean>(value: unknown, allowed: ReadonlySet<unknown>, ctx: Context, field: string, required: boolean): T | null | UnknownCode | Unusable {
   if (allowed.has(value)) return value as T;
   if (value === undefined || value === null) return absent(ctx, field, value, required);
   return unknownCode(ctx, field, value);
 }
 
-function unknownCode(ctx: Context, field: string, value: unknown, resolver?: string): UnknownCode {
+/** A code the legend does not know; an object or array in a coded field is no code at all. */
+function unknownCode(ctx: Context, field: string, value: unknown, resolver?: string): UnknownCode | Unusable {
+  if (typeof value === "object" || typeof value === "function") return unusable(ctx, field, value, `expected a code, got ${typeName(value)}`);
   const code = typeof value === "number" ? value : String(value);
   report(ctx, "unknown_code", field, value, `${ctx.resource}.${field}: no word for code ${JSON.stringify(code)}`, resolver);
   return { unknown_code: code };
 }
 
 /** A coded value expanded to its word. */
-export function legend<W extends string>(value: unknown, words: ReadonlyMap<unknown, W>, ctx: Context, field: string, required: boolean): W | null | UnknownCode {
+export function legend<W extends string>(value: unknown, words: ReadonlyMap<unknown, W>, ctx: Context, field: string, required: boolean): W | null | UnknownCode | Unusable {
   const word = words.get(value);
   if (word !== undefined) return word;
   if (value === undefined || value === null) return absent(ctx, field, value, required);
@@ -235,7 +237,7 @@ export function legend<W extends string>(value: unknown, words: ReadonlyMap<unkn
 }
 
 /** A coded value whose word comes from a resolver at run time. */
-export function legendLookup(value: unknown, labels: Labels, resolver: string, ctx: Context, field: string, required: boolean): string | null | UnknownCode {
+export function legendLookup(value: unknown, labels: Labels, resolver: string, ctx: Context, field: string, required: boolean): string | null | UnknownCode | Unusable {
   if (value === undefined || value === null) return absent(ctx, field, value, required);
   const word = typeof value === "string" || typeof value === "number" ? labels.get(String(value)) : undefined;
   return typeof word === "string" ? word : unknownCode(ctx, field, value, resolver);

@@ -68,7 +68,7 @@ describe.each([
 ])("init --accept-guesses then generate on the whole of %s", (file, minimumTools) => {
   const specPath = join(REAL_SPECS, file);
   let dir: string;
-  let generated: GenerateOutput;
+  let generated: Awaited<ReturnType<typeof generateFrom>>;
   beforeAll(async () => {
     if (!existsSync(specPath)) return;
     dir = tempDir();

@@ -350,19 +350,27 @@ export function member<T extends string | number | boolean>(
   ctx: Context,
   field: string,
   required: boolean,
-): T | null | UnknownCode {
+): T | null | UnknownCode | Unusable {
   if (allowed.has(value)) return value as T;
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   return unknownCode(ctx, field, value);
 }
 
+/** A code the legend does not know; an object or array in a coded field is no code at all. */
 function unknownCode(
   ctx: Context,
   field: string,
   value: unknown,
   resolver?: string,
-): UnknownCode {
+): UnknownCode | Unusable {
+  if (typeof value === "object" || typeof value === "function")
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a code, got ${typeName(value)}`,
+    );
   const code = typeof value === "number" ? value : String(value);
   report(
     ctx,
@@ -382,7 +390,7 @@ export function legend<W extends string>(
   ctx: Context,
   field: string,
   required: boolean,
-): W | null | UnknownCode {
+): W | null | UnknownCode | Unusable {
   const word = words.get(value);
   if (word !== undefined) return word;
   if (value === undefined || value === null)
@@ -398,7 +406,7 @@ export function legendLookup(
   ctx: Context,
   field: string,
   required: boolean,
-): string | null | UnknownCode {
+): string | null | UnknownCode | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   const word =

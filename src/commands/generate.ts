@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { hasErrors } from "../diagnostics.js";
-import { diffFolder, isClean, readFolder, recoverInterruptedWrite, writeFolder } from "../output/write.js";
+import { currentFolder, diffFolder, isClean, readFolder, recoverInterruptedWrite, writeFolder } from "../output/write.js";
 import { checkBudgets } from "../evidence/budget-check.js";
 import { consumerPrettierConfig } from "../format.js";
 import { cachePath, filesDigest, inputsDigest, readCache, writeCache } from "../output/digest.js";
@@ -73,7 +73,7 @@ export async function runGenerate(options: GenerateOptions, io: Io): Promise<num
   printDiagnostics(io, budgets);
   if (hasErrors(budgets)) return EXIT.problems;
   if (!options.check) await recoverInterruptedWrite(outputDir);
-  const diff = await diffFolder(outputDir, result.files);
+  const diff = await diffFolder(options.check ? currentFolder(outputDir) : outputDir, result.files);
   if (options.check) {
     progress.finish();
     if (isClean(diff)) {

@@ -44,7 +44,7 @@ export function fieldSchema(field: Field): Schema {
       const codes = field.legend !== undefined || field.shape.type === "literal";
       const value = field.format ? { type: "string", format: field.format === "date" ? "date" : undefined } : shapeSchema(field.shape);
       if (value["format"] === undefined) delete value["format"];
-      return { anyOf: [value, NULL, marker(codes ? "unknown_code" : "unusable")], ...describe(field) };
+      return { anyOf: [value, NULL, ...(codes ? [marker("unknown_code")] : []), marker("unusable")], ...describe(field) };
     }
   }
 }

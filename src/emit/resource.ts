@@ -48,9 +48,9 @@ export function fieldType(field: Field): string {
     case "object":
       return `{ ${field.children.map((c) => `${key(c.out)}: ${fieldType(c)};`).join(" ")} } | null | Unusable`;
     case "value": {
-      if (field.legend?.kind === "static") return `${typeOfShape(field.shape)} | null | UnknownCode`;
-      if (field.legend?.kind === "resolver") return "string | null | UnknownCode";
-      if (field.shape.type === "literal" && !field.format) return `${typeOfShape(field.shape)} | null | UnknownCode`;
+      if (field.legend?.kind === "static") return `${typeOfShape(field.shape)} | null | UnknownCode | Unusable`;
+      if (field.legend?.kind === "resolver") return "string | null | UnknownCode | Unusable";
+      if (field.shape.type === "literal" && !field.format) return `${typeOfShape(field.shape)} | null | UnknownCode | Unusable`;
       return `${field.format ? "string" : typeOfShape(field.shape)} | null | Unusable`;
     }
   }

@@ -40,6 +40,11 @@ export const isClean = (diff: FolderDiff) => diff.changed.length + diff.added.le
 const staging = (folder: string) => `${folder}.projector-new`;
 const previous = (folder: string) => `${folder}.projector-old`;
 
+/** The folder as a check should read it: the backup, when a write was cut off between its two renames. */
+export function currentFolder(folder: string): string {
+  return !existsSync(folder) && existsSync(previous(folder)) ? previous(folder) : folder;
+}
+
 /**
  * A run killed between the two renames below leaves the old folder under its backup name;
  * put it back before anything else looks at the folder.

@@ -33,8 +33,15 @@ export interface TicketResult {
   id: string | null | Unusable;
   subject: string | null | Unusable;
   status:
-    "new" | "pending" | "open" | "resolved" | "closed" | null | UnknownCode;
-  priority: "low" | "high" | "urgent" | null | UnknownCode;
+    | "new"
+    | "pending"
+    | "open"
+    | "resolved"
+    | "closed"
+    | null
+    | UnknownCode
+    | Unusable;
+  priority: "low" | "high" | "urgent" | null | UnknownCode | Unusable;
   opened: string | null | Unusable;
   last_update: string | null | Unusable;
   sla_due: string | null | Unusable;
@@ -67,6 +74,7 @@ export const ticketResultSchema = {
         { enum: ["new", "pending", "open", "resolved", "closed"] },
         { type: "null" },
         { $ref: "#/$defs/unknown_code" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     priority: {
@@ -74,6 +82,7 @@ export const ticketResultSchema = {
         { enum: ["low", "high", "urgent"] },
         { type: "null" },
         { $ref: "#/$defs/unknown_code" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     opened: {

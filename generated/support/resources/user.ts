@@ -28,7 +28,7 @@ export interface UserResult {
   id: string | null | Unusable;
   name: string | null | Unusable;
   email: string | null | Unusable;
-  role: "agent" | "admin" | "viewer" | null | UnknownCode;
+  role: "agent" | "admin" | "viewer" | null | UnknownCode | Unusable;
   org: string | null | Unresolved;
 }
 
@@ -63,6 +63,7 @@ export const userResultSchema = {
         { enum: ["agent", "admin", "viewer"] },
         { type: "null" },
         { $ref: "#/$defs/unknown_code" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     org: {

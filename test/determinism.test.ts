@@ -1,0 +1,220 @@
+// The same inputs with keys in another order: which output bytes stay identical, and which follow
+// the order of the inputs by design. Maps are permuted in the YAML text itself (the `yaml` document
+// model), so integer keys such as `"200"` and inline legend codes move too.
+//
+// What the output order is based on (src/):
+// - file list: sorted by path (generate.ts, emit/emit.ts);
+// - result fields: the spec's declaration order of the properties (model/fields.ts walks the spec's
+//   fields, not the annotation's), so the annotation's `fields` order never matters;
+// - openapi.ts: openapi-typescript prints `paths` and `components.schemas` in document order;
+// - resolvers.ts, each tool's INCLUDED list and `wanted` object: the annotation's `resolvers` order;
+// - index.ts: the annotation's `resources` and `tools` order;
+// - a tool's page keys (`total`, `more`): the annotation's `page` order.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type YAMLMap } from "yaml";
+import { camelCase, pascalCase } from "../src/naming.js";
+import { generateFrom, importGenerated, ROOT, tempDir } from "./helpers/pipeline.js";
+
+interface Input {
+  name: string;
+  dir: string;
+  spec: string;
+  payload: string;
+  labels: string;
+}
+
+const SCENARIOS = join(ROOT, "specs/scenarios");
+const INPUTS: Input[] = [
+  { name: "the bundled support desk", dir: ROOT, spec: "specs/support-tickets.openapi.yaml", payload: "specs/examples/search-tickets-page.json", labels: "specs/examples/labels.json" },
+  { name: "rest-foreign-keys", dir: join(SCENARIOS, "rest-foreign-keys"), spec: "openapi.yaml", payload: "payload.json", labels: "labels.json" },
+  { name: "to-many-joins", dir: join(SCENARIOS, "to-many-joins"), spec: "openapi.yaml", payload: "payload.json", labels: "labels.json" },
+];
+
+type Path = readonly string[];
+/** Which maps to permute, by their path of keys from the document root. */
+type Select = (path: Path) => boolean;
+
+/** A small seeded PRNG, so a failure names a permutation that can be replayed. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Shuffles the entries of every selected map; never leaves a map of two or more in its old order. Returns how many maps moved. */
+function permute(text: string, select: Select, seed: number): { text: string; moved: number } {
+  const doc: Document = parseDocument(text);
+  const next = random(seed);
+  let moved = 0;
+  const walk = (node: unknown, path: Path) => {
+    if (isMap(node)) {
+      const map = node as YAMLMap;
+      for (const pair of map.items) {
+        if (!isPair(pair)) continue;
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        walk(pair.value, [...path, key]);
+      }
+      if (select(path) && map.items.length > 1) {
+        const before = [...map.items];
+        for (let i = map.items.length - 1; i > 0; i--) {
+          const j = Math.floor(next() * (i + 1));
+          [map.items[i], map.items[j]] = [map.items[j]!, map.items[i]!];
+        }
+        if (map.items.every((item, i) => item === before[i])) map.items.push(map.items.shift()!);
+        moved++;
+      }
+    } else if (isSeq(node)) node.items.forEach((item, i) => walk(item, [...path, String(i)]));
+  };
+  walk(doc.contents, []);
+  return { text: doc.toString(), moved };
+}
+
+const none: Select = () => false;
+const at = (...prefix: string[]): Select => (path) => path.length === prefix.length && prefix.every((p, i) => p === "*" || p === path[i]);
+const last = (...keys: string[]): Select => (path) => keys.includes(path[path.length - 1] ?? "");
+const inside = (key: string): Select => (path) => path.includes(key);
+const any = (...selects: Select[]): Select => (path) => selects.some((s) => s(path));
+const not = (select: Select): Select => (path) => !select(path);
+const all = (...selects: Select[]): Select => (path) => selects.every((s) => s(path));
+
+/** Examples are data, not structure: the key order of an example is part of its value. */
+const example = any(inside("example"), inside("examples"));
+
+interface Variant {
+  spec?: Select;
+  annotation?: Select;
+}
+
+/** Writes the input, permuted, to a fresh folder (same relative names, so the banners match) and generates it. */
+async function generateVariant(input: Input, variant: Variant, seed: number) {
+  const dir = tempDir("projector-order-");
+  const annotationText = readFileSync(join(input.dir, "projector.yaml"), "utf8");
+  const specText = readFileSync(join(input.dir, input.spec), "utf8");
+  const annotation = permute(annotationText, variant.annotation ?? none, seed);
+  const spec = permute(specText, variant.spec ?? none, seed + 1);
+  writeFileSync(join(dir, "projector.yaml"), annotation.text);
+  const specPath = join(dir, input.spec);
+  mkdirSync(join(specPath, ".."), { recursive: true });
+  writeFileSync(specPath, spec.text);
+  const generated = await generateFrom(join(dir, "projector.yaml"));
+  expect(generated.problems.map((d) => `${d.code} ${d.message}`)).toEqual([]);
+  return { ...generated, moved: annotation.moved + spec.moved };
+}
+
+/** Files whose bytes differ, each with its first differing line, for a readable failure. */
+function differences(a: Map<string, string>, b: Map<string, string>): string[] {
+  return [...new Set([...a.keys(), ...b.keys()])].sort().flatMap((path) => {
+    const x = a.get(path);
+    const y = b.get(path);
+    if (x === y) return [];
+    if (x === undefined || y === undefined) return [`${path}: only in one output`];
+    const xs = x.split("\n");
+    const ys = y.split("\n");
+    const line = xs.findIndex((l, i) => l !== ys[i]);
+    return [`${path}:${line + 1}: ${JSON.stringify(xs[line])} vs ${JSON.stringify(ys[line])}`];
+  });
+}
+
+/** A JSON value with every `required` list sorted (toEqual already ignores key order). */
+const unordered = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value), (key, inner: unknown) => (key === "required" && Array.isArray(inner) ? [...(inner as string[])].sort() : inner));
+
+const sortedLines = (text: string | undefined) => (text ?? "").split("\n").sort().join("\n");
+
+const baselines = new Map<string, Promise<Awaited<ReturnType<typeof generateVariant>>>>();
+const baseline = (input: Input) => {
+  if (!baselines.has(input.name)) baselines.set(input.name, generateVariant(input, {}, 0));
+  return baselines.get(input.name)!;
+};
+
+describe.each(INPUTS)("$name", (input) => {
+  it("generates identical bytes twice from the same inputs", async () => {
+    const again = await generateVariant(input, {}, 0);
+    expect(differences((await baseline(input)).files, again.files)).toEqual([]);
+  });
+
+  // Orders that must not matter: every byte of every file stays the same.
+  const identical: [string, Variant, boolean][] = [
+    ["the fields of each resource in projector.yaml", { annotation: at("resources", "*", "fields") }, true],
+    [
+      "every other map of projector.yaml: top-level keys, the keys of each resolver, resource, tool and field rule, inline legends",
+      { annotation: not(any(at("resolvers"), at("resources"), at("tools"), at("tools", "*", "page"))) },
+      true,
+    ],
+    // The scenarios declare one response with one media type: only the bundled spec has maps to move here.
+    ["the spec's response maps (status codes, media types)", { spec: last("responses", "content") }, false],
+    [
+      "every other map of the spec: top-level keys, info, components sections, parameters, schema keywords, responses",
+      { spec: all(not(example), not(any(at("paths"), at("components", "schemas"), last("properties")))) },
+      true,
+    ],
+  ];
+  it.each(identical)("%s: identical bytes", async (_what, variant, everywhere) => {
+    const base = await baseline(input);
+    for (const seed of [1, 2]) {
+      const permuted = await generateVariant(input, variant, seed * 100);
+      if (everywhere || input.dir === ROOT) expect(permuted.moved, "no map was permuted").toBeGreaterThan(0);
+      expect(differences(base.files, permuted.files), `seed ${seed * 100}`).toEqual([]);
+    }
+  });
+
+  // The spec's `paths` and `components.schemas`: every file the generator writes itself stays the
+  // same; openapi.ts is openapi-typescript's print of the document, in the document's order.
+  it.each([
+    ["paths", at("paths")],
+    ["components.schemas", at("components", "schemas")],
+  ] as const)("the spec's %s: identical bytes except openapi.ts, whose lines only move", async (_what, select) => {
+    const base = await baseline(input);
+    const permuted = await generateVariant(input, { spec: select }, 300);
+    if (input.dir === ROOT) expect(permuted.moved).toBeGreaterThan(0);
+    const changed = differences(base.files, permuted.files).map((d) => d.split(":")[0]);
+    expect(changed.filter((path) => path !== "openapi.ts")).toEqual([]);
+    expect(sortedLines(permuted.files.get("openapi.ts"))).toBe(sortedLines(base.files.get("openapi.ts")));
+  });
+
+  // known gap (issue 5 asks for identical bytes): the order of `resolvers`, `resources` and `tools`
+  // in projector.yaml shows in the output. resolvers.ts lists the resolvers, and each tool's
+  // INCLUDED list and `wanted` object take them, in annotation order; index.ts exports resources
+  // and tools in annotation order. Only those files change, and only by lines moving; the strict
+  // identical-bytes assertion is not made here.
+  it.each([
+    ["resolvers", at("resolvers"), ["resolvers.ts", "tools/"]],
+    ["resources and tools", any(at("resources"), at("tools")), ["index.ts"]],
+  ] as const)("the %s of projector.yaml: only the files that list them change, by lines moving", async (_what, select, allowed) => {
+    const base = await baseline(input);
+    const permuted = await generateVariant(input, { annotation: select }, 400);
+    if (input.dir === ROOT) expect(permuted.moved).toBeGreaterThan(0); // the scenarios have one resource and one tool
+    const changed = differences(base.files, permuted.files).map((d) => d.split(":")[0]!);
+    expect(changed.filter((path) => !allowed.some((a) => path.startsWith(a)))).toEqual([]);
+    for (const path of changed) expect(sortedLines(permuted.files.get(path)), path).toBe(sortedLines(base.files.get(path)));
+  });
+
+  // By design, not a defect: a result's fields follow the spec's declaration order, and a tool's
+  // page keys the annotation's `page` order, so permuting `properties` or `page` reorders the
+  // keys of the result type, its JSON Schema and the projector's object literal (and openapi.ts).
+  // What holds: the same files, and the same projected values for the same payload.
+  it("the spec's properties and the tools' page maps: the same files, and the same projected values", async () => {
+    const base = await baseline(input);
+    const permuted = await generateVariant(input, { spec: all(last("properties"), not(example)), annotation: at("tools", "*", "page") }, 500);
+    expect(permuted.moved).toBeGreaterThan(0);
+    expect([...permuted.files.keys()]).toEqual([...base.files.keys()]);
+    const payload = JSON.parse(readFileSync(join(input.dir, input.payload), "utf8")) as unknown;
+    const labels = JSON.parse(readFileSync(join(input.dir, input.labels), "utf8")) as Record<string, Record<string, string>>;
+    const project = async (generated: typeof base) => {
+      const tool = generated.model!.tools[0]!;
+      const module = await importGenerated<Record<string, unknown>>(generated.files);
+      const resolvers = Object.fromEntries(generated.model!.resolvers.map((r) => [r.name, async (ids: readonly string[]) => new Map(ids.flatMap((id) => (labels[r.name]?.[id] !== undefined ? [[id, labels[r.name]![id]!] as const] : [])))]));
+      const result = await (module[`project${pascalCase(tool.name)}`] as (p: unknown, r: unknown) => Promise<unknown>)(payload, resolvers);
+      return { result, schema: module[`${camelCase(tool.name)}OutputSchema`] };
+    };
+    const [a, b] = await Promise.all([project(base), project(permuted)]);
+    expect(b.result).toEqual(a.result);
+    // The output schemas say the same, up to the order of their keys and `required` lists.
+    expect(unordered(b.schema)).toEqual(unordered(a.schema));
+  });
+});
