@@ -35,13 +35,6 @@ export {
   type UserResult,
 } from "./resources/user.js";
 export {
-  searchTicketsOutputSchema,
-  projectSearchTickets,
-  type SearchTicketsResolvers,
-  type SearchTicketsResponse,
-  type SearchTicketsResult,
-} from "./tools/search-tickets.js";
-export {
   getTicketOutputSchema,
   projectGetTicket,
   type GetTicketResolvers,
@@ -55,3 +48,10 @@ export {
   type GetUserResponse,
   type GetUserResult,
 } from "./tools/get-user.js";
+export {
+  searchTicketsOutputSchema,
+  projectSearchTickets,
+  type SearchTicketsResolvers,
+  type SearchTicketsResponse,
+  type SearchTicketsResult,
+} from "./tools/search-tickets.js";

@@ -56,6 +56,86 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Errors: {
+            errors?: {
+                status?: string;
+                title?: string;
+            }[];
+        };
+        IncludedRecord: components["schemas"]["User"] | components["schemas"]["Organization"];
+        Organization: {
+            attributes: {
+                name: string;
+            };
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "Organization";
+        };
+        OrganizationIdentifier: {
+            id: string;
+            /** @constant */
+            type: "organization";
+        };
+        PageLinks: {
+            /** Format: uri */
+            first?: string | null;
+            /** Format: uri */
+            last?: string | null;
+            /** Format: uri */
+            next?: string | null;
+        };
+        SelfLink: {
+            /** Format: uri */
+            self?: string;
+        };
+        Ticket: {
+            attributes: components["schemas"]["TicketAttributes"];
+            /**
+             * @description Ticket id, a prefixed UUID.
+             * @example tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90
+             */
+            id: string;
+            links?: components["schemas"]["SelfLink"];
+            relationships?: {
+                /** @description The agent working the ticket; null while unassigned. */
+                assignee?: {
+                    data?: components["schemas"]["UserIdentifier"] | null;
+                };
+                organization?: {
+                    data?: components["schemas"]["OrganizationIdentifier"];
+                };
+            };
+            /** @constant */
+            type: "ticket";
+        };
+        TicketAttributes: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description Staff-only notes. */
+            internal_notes?: string | null;
+            /**
+             * @description 1 low, 2 high, 3 urgent.
+             * @enum {integer}
+             */
+            priority: 1 | 2 | 3;
+            /**
+             * Format: date-time
+             * @description When the service-level clock runs out; null when the plan has no SLA.
+             */
+            sla_due_at?: string | null;
+            /** @enum {integer} */
+            status_code: 1 | 2 | 3 | 4 | 5;
+            subject: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TicketDocument: {
+            data: components["schemas"]["Ticket"];
+            included?: components["schemas"]["IncludedRecord"][];
+        };
         TicketPage: {
             data: components["schemas"]["Ticket"][];
             included?: components["schemas"]["IncludedRecord"][];
@@ -69,62 +149,7 @@ export interface components {
                 };
             };
         };
-        TicketDocument: {
-            data: components["schemas"]["Ticket"];
-            included?: components["schemas"]["IncludedRecord"][];
-        };
-        UserDocument: {
-            data: components["schemas"]["User"];
-        };
-        IncludedRecord: components["schemas"]["User"] | components["schemas"]["Organization"];
-        Ticket: {
-            /** @constant */
-            type: "ticket";
-            /**
-             * @description Ticket id, a prefixed UUID.
-             * @example tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90
-             */
-            id: string;
-            attributes: components["schemas"]["TicketAttributes"];
-            relationships?: {
-                /** @description The agent working the ticket; null while unassigned. */
-                assignee?: {
-                    data?: components["schemas"]["UserIdentifier"] | null;
-                };
-                organization?: {
-                    data?: components["schemas"]["OrganizationIdentifier"];
-                };
-            };
-            links?: components["schemas"]["SelfLink"];
-        };
-        TicketAttributes: {
-            subject: string;
-            /** @enum {integer} */
-            status_code: 1 | 2 | 3 | 4 | 5;
-            /**
-             * @description 1 low, 2 high, 3 urgent.
-             * @enum {integer}
-             */
-            priority: 1 | 2 | 3;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            /**
-             * Format: date-time
-             * @description When the service-level clock runs out; null when the plan has no SLA.
-             */
-            sla_due_at?: string | null;
-            /** @description Staff-only notes. */
-            internal_notes?: string | null;
-        };
         User: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "User";
-            id: string;
             attributes: {
                 display_name: string;
                 /** Format: email */
@@ -132,51 +157,26 @@ export interface components {
                 /** @enum {string} */
                 role?: "agent" | "admin" | "viewer";
             };
+            id: string;
+            links?: components["schemas"]["SelfLink"];
             relationships?: {
                 organization?: {
                     data?: components["schemas"]["OrganizationIdentifier"];
                 };
             };
-            links?: components["schemas"]["SelfLink"];
-        };
-        Organization: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "Organization";
-            id: string;
-            attributes: {
-                name: string;
-            };
+            type: "User";
+        };
+        UserDocument: {
+            data: components["schemas"]["User"];
         };
         UserIdentifier: {
+            id: string;
             /** @constant */
             type: "user";
-            id: string;
-        };
-        OrganizationIdentifier: {
-            /** @constant */
-            type: "organization";
-            id: string;
-        };
-        SelfLink: {
-            /** Format: uri */
-            self?: string;
-        };
-        PageLinks: {
-            /** Format: uri */
-            first?: string | null;
-            /** Format: uri */
-            next?: string | null;
-            /** Format: uri */
-            last?: string | null;
-        };
-        Errors: {
-            errors?: {
-                status?: string;
-                title?: string;
-            }[];
         };
     };
     responses: {
@@ -203,8 +203,8 @@ export interface operations {
     searchTickets: {
         parameters: {
             query?: {
-                q?: string;
                 "page[number]"?: number;
+                q?: string;
             };
             header?: never;
             path?: never;

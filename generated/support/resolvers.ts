@@ -4,12 +4,12 @@ import type { Labels, Resolver } from "./runtime.js";
 
 /** Batched lookups: each receives distinct ids (never an empty list) and returns a Map of id to label. */
 export interface Resolvers {
-  /** Labels for user ids; `included` user records give theirs from `display_name`. */ readonly users: Resolver;
   /** Labels for organization ids; `included` organization records give theirs from `name`. */ readonly orgs: Resolver;
+  /** Labels for user ids; `included` user records give theirs from `display_name`. */ readonly users: Resolver;
 }
 
 /** Labels already resolved, by resolver name, as `projectX` functions read them. */
 export interface Lookups {
-  readonly users: Labels;
   readonly orgs: Labels;
+  readonly users: Labels;
 }

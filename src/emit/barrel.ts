@@ -10,10 +10,11 @@ export function emitIndex(model: Model): string {
     `export { conservativeTokenCount, matchesShortId, ResolverError, serializeToolResult, shortId } from "./runtime.js";`,
     `export type { Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, Truncated, UnknownCode, Unresolved, Unusable } from "./runtime.js";`,
   ];
-  for (const r of model.resources) {
+  const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
+  for (const r of byName(model.resources)) {
     lines.push(`export { project${r.typeName}, ${r.typeName[0]!.toLowerCase()}${r.typeName.slice(1)}ResultSchema, type ${r.typeName}Lookups, type ${r.typeName}Record, type ${r.typeName}Result } from "./resources/${fileStem(r.name)}.js";`);
   }
-  for (const t of model.tools) {
+  for (const t of byName(model.tools)) {
     lines.push(
       `export { ${camelCase(t.name)}OutputSchema, project${t.typeName}, type ${t.typeName}Resolvers, type ${t.typeName}Response, type ${t.typeName}Result } from "./tools/${fileStem(t.name)}.js";`,
     );

@@ -73,7 +73,8 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
   const { default: openapiTS, astToString } = await import("openapi-typescript");
   let printed: string;
   try {
-    printed = astToString(await openapiTS(forSourceTypes(document) as Parameters<typeof openapiTS>[0], { silent: true }));
+    // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
+    printed = astToString(await openapiTS(forSourceTypes(document) as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true }));
   } catch (error) {
     throw new DiagnosticError([
       {

@@ -1,7 +1,8 @@
 import type { ResolverModel } from "../model/types.js";
 import { commentText, key } from "./ts.js";
 
-export function emitResolvers(resolvers: ResolverModel[]): string {
+export function emitResolvers(declared: ResolverModel[]): string {
+  const resolvers = [...declared].sort((a, b) => a.name.localeCompare(b.name));
   const describe = (r: ResolverModel) =>
     r.type !== undefined ? `Labels for ${commentText(r.type)} ids; \`included\` ${commentText(r.type)} records give theirs from \`${commentText(r.label ?? "")}\`.` : `Labels for the ids joined through "${commentText(r.name)}".`;
   return [

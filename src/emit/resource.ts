@@ -14,7 +14,8 @@ export function resolversOf(fields: Field[]): string[] {
     }
   };
   visit(fields);
-  return [...new Set(names)];
+  // Sorted, so the spec's property order never reorders a tool's lookups.
+  return [...new Set(names)].sort();
 }
 
 /**

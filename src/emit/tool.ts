@@ -30,7 +30,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const T = tool.typeName;
   const R = tool.resource.typeName;
   const names = resolversOf(tool.resource.fields);
-  const included = resolvers.filter((r) => names.includes(r.name) && r.type !== undefined && r.label !== undefined);
+  const included = resolvers.filter((r) => names.includes(r.name) && r.type !== undefined && r.label !== undefined).sort((a, b) => a.name.localeCompare(b.name));
   const resolverType = names.length ? `Pick<Resolvers, ${names.map(literal).join(" | ")}>` : "Record<never, never>";
   const budgeted = tool.budget !== undefined && tool.list !== undefined && tool.many;
   const truncatedType = budgeted ? " truncated: Truncated;" : "";

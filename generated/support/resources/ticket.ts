@@ -140,7 +140,7 @@ export const ticketResultSchema = {
 } as const;
 
 /** The labels projecting a ticket reads, already resolved. */
-export type TicketLookups = Pick<Lookups, "users" | "orgs">;
+export type TicketLookups = Pick<Lookups, "orgs" | "users">;
 
 const TICKET_STATUS_CODE = new Map<
   unknown,
@@ -208,7 +208,7 @@ export function projectTicket(
 /** Adds the ids a ticket record needs resolved, and those that will be shortened. */
 export function collectTicket(
   record: unknown,
-  wanted: Readonly<Record<"users" | "orgs", Set<string>>>,
+  wanted: Readonly<Record<"orgs" | "users", Set<string>>>,
   ids: Set<string>,
 ): void {
   const root = asObject(record);

@@ -27,7 +27,7 @@ export type GetTicketResponse =
 export type GetTicketResult = TicketResult;
 
 /** The resolvers get_ticket calls, each at most once per call. */
-export type GetTicketResolvers = Pick<Resolvers, "users" | "orgs">;
+export type GetTicketResolvers = Pick<Resolvers, "orgs" | "users">;
 
 /** JSON Schema of {@link GetTicketResult}, usable as the MCP tool's `outputSchema`. */
 export const getTicketOutputSchema = {
@@ -37,8 +37,8 @@ export const getTicketOutputSchema = {
 } as const;
 
 const INCLUDED = [
-  { resolver: "users", type: "user", label: "display_name" },
   { resolver: "orgs", type: "organization", label: "name" },
+  { resolver: "users", type: "user", label: "display_name" },
 ] as const;
 
 /**
@@ -51,7 +51,7 @@ export async function projectGetTicket(
   options: ProjectOptions = {},
 ): Promise<GetTicketResult> {
   const records: unknown[] = [at(response, ["data"])];
-  const wanted = { users: new Set<string>(), orgs: new Set<string>() };
+  const wanted = { orgs: new Set<string>(), users: new Set<string>() };
   const ids = new Set<string>();
   for (const record of records) collectTicket(record, wanted, ids);
   const lookups = await resolveLabels(

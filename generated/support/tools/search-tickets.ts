@@ -36,7 +36,7 @@ export type SearchTicketsResult = {
 };
 
 /** The resolvers search_tickets calls, each at most once per call. */
-export type SearchTicketsResolvers = Pick<Resolvers, "users" | "orgs">;
+export type SearchTicketsResolvers = Pick<Resolvers, "orgs" | "users">;
 
 /** JSON Schema of {@link SearchTicketsResult}, usable as the MCP tool's `outputSchema`. */
 export const searchTicketsOutputSchema = {
@@ -59,8 +59,8 @@ export const searchTicketsOutputSchema = {
 } as const;
 
 const INCLUDED = [
-  { resolver: "users", type: "user", label: "display_name" },
   { resolver: "orgs", type: "organization", label: "name" },
+  { resolver: "users", type: "user", label: "display_name" },
 ] as const;
 
 /**
@@ -78,7 +78,7 @@ export async function projectSearchTickets(
     "search_tickets",
     options.onIssue,
   );
-  const wanted = { users: new Set<string>(), orgs: new Set<string>() };
+  const wanted = { orgs: new Set<string>(), users: new Set<string>() };
   const ids = new Set<string>();
   for (const record of records) collectTicket(record, wanted, ids);
   const lookups = await resolveLabels(
