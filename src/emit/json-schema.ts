@@ -17,7 +17,7 @@ export function shapeSchema(shape: Shape): Schema {
       return {
         type: "object",
         properties: Object.fromEntries(shape.properties.map((p) => [p.name, p.nullable ? { anyOf: [shapeSchema(p.shape), NULL] } : shapeSchema(p.shape)])),
-        required: shape.properties.filter((p) => p.required).map((p) => p.name),
+        additionalProperties: false,
       };
     default:
       return { type: shape.type };

@@ -1,4 +1,4 @@
-import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
+import type { Field, ResourceModel, Shape, SourceRef, ValueField } from "../model/types.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
 import { objectSchema } from "./json-schema.js";
 import { access, commentText, key, literal, typeOfShape, withArticle } from "./ts.js";
@@ -85,9 +85,8 @@ function valueExpression(constants: Map<string, string>, field: ValueField, valu
       return `member<${typeOfShape(shape)}>(${value}, ${constants.get(field.name)!}, ${args})`;
     case "array":
     case "object":
-      return `whole<${typeOfShape(shape)}>(${value}, ${args}, ${literal(shape.type)})`;
     case "unknown":
-      return `whole<unknown>(${value}, ${args}, "any")`;
+      return `whole<${typeOfShape(shape)}>(${value}, ${args}, ${constants.get(field.name)!})`;
   }
 }
 
@@ -125,6 +124,18 @@ function rebase(field: Field, depth: number): Field {
   return field.kind === "object" ? { ...field, source, children: field.children.map((c) => rebase(c, depth)) } : { ...field, source };
 }
 
+/** The shape the run time checks a kept-whole value against (without `required`, which it does not enforce). */
+function valueShape(shape: Shape): unknown {
+  switch (shape.type) {
+    case "array":
+      return { type: "array", items: valueShape(shape.items) };
+    case "object":
+      return { type: "object", properties: shape.properties.map((p) => ({ name: p.name, shape: valueShape(p.shape), nullable: p.nullable })) };
+    default:
+      return shape;
+  }
+}
+
 function legendConstants(constants: Map<string, string>, fields: Field[]): string[] {
   return fields.flatMap((field): string[] => {
     if (field.kind === "object") return legendConstants(constants, field.children);
@@ -135,6 +146,9 @@ function legendConstants(constants: Map<string, string>, fields: Field[]): strin
     }
     if (!field.legend && field.shape.type === "literal") {
       return [`const ${constants.get(field.name)!} = new Set<unknown>([${field.shape.values.map(literal).join(", ")}]);`];
+    }
+    if (!field.legend && (field.shape.type === "array" || field.shape.type === "object" || field.shape.type === "unknown")) {
+      return [`const ${constants.get(field.name)!}: ValueShape = ${JSON.stringify(valueShape(field.shape))};`];
     }
     return [];
   });

@@ -49,7 +49,7 @@ export function typeOfShape(shape: Shape): string {
       return `Array<${typeOfShape(shape.items)}>`;
     case "object":
       return `{ ${shape.properties
-        .map((p) => `${key(p.name)}${p.required ? "" : "?"}: ${typeOfShape(p.shape)}${p.nullable ? " | null" : ""};`)
+        .map((p) => `${key(p.name)}?: ${typeOfShape(p.shape)}${p.nullable ? " | null" : ""};`)
         .join(" ")} }`;
   }
 }
