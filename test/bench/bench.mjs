@@ -14,14 +14,19 @@ const here = (file) => join(ROOT, "test/bench", file);
 const version = (name) => JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** GNU time reports a child's peak memory; where it is missing, memory is shown as 0. */
+const GNU_TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+
 /** Wall time of a child process, and its peak memory, median of `rounds` runs. */
 function timed(args, options = {}, rounds = 3) {
   const runs = [];
   for (let i = 0; i < rounds; i++) {
     const started = performance.now();
-    const result = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], { encoding: "utf8", ...options });
+    const result = GNU_TIME
+      ? spawnSync(GNU_TIME, ["-f", "%M", process.execPath, ...args], { encoding: "utf8", ...options })
+      : spawnSync(process.execPath, args, { encoding: "utf8", ...options });
     if (result.status !== 0) throw new Error(`${args.join(" ")} failed:\n${result.stderr}`);
-    runs.push({ ms: performance.now() - started, peakMb: Number(result.stderr.trim().split("\n").pop()) / 1024 });
+    runs.push({ ms: performance.now() - started, peakMb: GNU_TIME ? Number(result.stderr.trim().split("\n").pop()) / 1024 : 0 });
   }
   return { ms: median(runs.map((r) => r.ms)), peakMb: median(runs.map((r) => r.peakMb)) };
 }
