@@ -124,7 +124,7 @@ function rebase(field: Field, depth: number): Field {
   return field.kind === "object" ? { ...field, source, children: field.children.map((c) => rebase(c, depth)) } : { ...field, source };
 }
 
-/** The shape the run time checks a kept-whole value against (without `required`, which it does not enforce). */
+/** The shape the run time checks a kept-whole value against. */
 function valueShape(shape: Shape): unknown {
   switch (shape.type) {
     case "array":

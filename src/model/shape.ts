@@ -31,7 +31,7 @@ export function shapeOf(reader: SchemaReader, at: SchemaAt, seen: readonly strin
       if (properties.length === 0) return { type: "unknown" };
       return {
         type: "object",
-        properties: properties.map((p) => ({ name: p.name, required: p.required, nullable: reader.nullable(p.at), shape: shapeOf(reader, p.at, trail) })),
+        properties: properties.map((p) => ({ name: p.name, nullable: reader.nullable(p.at), shape: shapeOf(reader, p.at, trail) })),
       };
     }
     default:

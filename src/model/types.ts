@@ -5,7 +5,7 @@ export type Shape =
   | { type: "string" | "number" | "integer" | "boolean" | "unknown" }
   | { type: "literal"; values: (string | number | boolean)[] }
   | { type: "array"; items: Shape }
-  | { type: "object"; properties: { name: string; shape: Shape; required: boolean; nullable: boolean }[] };
+  | { type: "object"; properties: { name: string; shape: Shape; nullable: boolean }[] };
 
 /** Where a source value sits in a record: the record itself, its JSON:API attributes or relationships. */
 export type SourceBase = "record" | "attributes" | "relationships";
