@@ -2,11 +2,10 @@ import { resolve } from "node:path";
 import { hasErrors } from "../diagnostics.js";
 import { currentFolder, diffFolder, isClean, readFolder, recoverInterruptedWrite, writeFolder } from "../output/write.js";
 import { checkBudgets } from "../evidence/budget-check.js";
-import { consumerPrettierConfig } from "../format.js";
 import { cachePath, filesDigest, inputsDigest, readCache, writeCache } from "../output/digest.js";
 import { Progress } from "../progress.js";
 import { loadSpec } from "../spec/load.js";
-import { generateProject, printDiagnostics, readProject, readRuntimeTemplate } from "./project.js";
+import { generateProject, printDiagnostics, readExtras, readProject } from "./project.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./run.js";
 
@@ -44,12 +43,12 @@ export async function runGenerate(options: GenerateOptions, io: Io): Promise<num
   const annotated = await progress.stage("annotation", () => readProject(options, io.cwd));
   const { display, outputDir } = annotated;
   const cache = cachePath(annotated.configDir, outputDir);
-  const digest = await progress.stage("digest", async () =>
+  const extras = await readExtras(annotated, true);
+  const digest = await progress.stage("digest", () =>
     inputsDigest({
       annotationText: annotated.annotationText,
       specPath: annotated.specPath,
-      runtimeTemplate: await readRuntimeTemplate(),
-      prettierOptions: await consumerPrettierConfig(outputDir),
+      ...extras,
     }),
   );
   if (!options.check && !options.force) {
@@ -62,7 +61,7 @@ export async function runGenerate(options: GenerateOptions, io: Io): Promise<num
   }
   const spec = await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs }));
   const project = { ...annotated, spec };
-  const result = await generateProject(project, { format: true, stage: progress.stage });
+  const result = await generateProject(project, { format: true, stage: progress.stage, extras });
   printDiagnostics(io, result.diagnostics);
   if (hasErrors(result.diagnostics) || !result.model) {
     io.stderr.write(`projector: ${result.diagnostics.filter((d) => d.severity === "error").length} problem(s); ${display(outputDir)} was not touched\n`);
