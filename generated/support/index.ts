@@ -3,13 +3,16 @@
 export type { components, paths } from "./openapi.js";
 export type { Lookups, Resolvers } from "./resolvers.js";
 export {
+  batchFunction,
   conservativeTokenCount,
   matchesShortId,
   ResolverError,
+  resolverFromLoader,
   serializeToolResult,
   shortId,
 } from "./runtime.js";
 export type {
+  LabelLoader,
   Labels,
   ProjectionIssue,
   ProjectOptions,
@@ -20,6 +23,13 @@ export type {
   Unresolved,
   Unusable,
 } from "./runtime.js";
+export {
+  projectComment,
+  commentResultSchema,
+  type CommentLookups,
+  type CommentRecord,
+  type CommentResult,
+} from "./resources/comment.js";
 export {
   projectTicket,
   ticketResultSchema,
@@ -34,6 +44,13 @@ export {
   type UserRecord,
   type UserResult,
 } from "./resources/user.js";
+export {
+  addCommentOutputSchema,
+  projectAddComment,
+  type AddCommentResolvers,
+  type AddCommentResponse,
+  type AddCommentResult,
+} from "./tools/add-comment.js";
 export {
   getTicketOutputSchema,
   projectGetTicket,

@@ -35,6 +35,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tickets/{ticket_id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a comment to a ticket */
+        post: operations["addComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{user_id}": {
         parameters: {
             query?: never;
@@ -56,6 +73,30 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Comment: {
+            attributes: {
+                body: string;
+                /** Format: date-time */
+                created_at: string;
+                /** @description Whether the customer sees the comment. */
+                public: boolean;
+            };
+            id: string;
+            links?: components["schemas"]["SelfLink"];
+            relationships?: {
+                author?: {
+                    data?: components["schemas"]["UserIdentifier"];
+                };
+                ticket?: {
+                    data?: components["schemas"]["TicketIdentifier"];
+                };
+            };
+            /** @constant */
+            type: "comment";
+        };
+        CommentDocument: {
+            data: components["schemas"]["Comment"];
+        };
         Errors: {
             errors?: {
                 status?: string;
@@ -63,6 +104,17 @@ export interface components {
             }[];
         };
         IncludedRecord: components["schemas"]["User"] | components["schemas"]["Organization"];
+        NewCommentDocument: {
+            data: {
+                attributes: {
+                    body: string;
+                    /** @default true */
+                    public: boolean;
+                };
+                /** @constant */
+                type: "comment";
+            };
+        };
         Organization: {
             attributes: {
                 name: string;
@@ -72,7 +124,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "Organization";
+            type: "organization";
         };
         OrganizationIdentifier: {
             id: string;
@@ -136,6 +188,11 @@ export interface components {
             data: components["schemas"]["Ticket"];
             included?: components["schemas"]["IncludedRecord"][];
         };
+        TicketIdentifier: {
+            id: string;
+            /** @constant */
+            type: "ticket";
+        };
         TicketPage: {
             data: components["schemas"]["Ticket"][];
             included?: components["schemas"]["IncludedRecord"][];
@@ -168,7 +225,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "User";
+            type: "user";
         };
         UserDocument: {
             data: components["schemas"]["User"];
@@ -367,6 +424,64 @@ export interface operations {
                      *     }
                      */
                     "application/vnd.api+json": components["schemas"]["TicketDocument"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket id; the short form (tkt_9f3a71c4) is accepted. */
+                ticket_id: components["parameters"]["TicketId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["NewCommentDocument"];
+            };
+        };
+        responses: {
+            /** @description The comment, as stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "comment",
+                     *         "id": "cmt_6e1d0a57-3c9b-4f28-a4e2-95b0d7c31f68",
+                     *         "attributes": {
+                     *           "body": "Asked the customer for the last four digits of the card.",
+                     *           "public": true,
+                     *           "created_at": "2026-02-14T16:05:41.337Z"
+                     *         },
+                     *         "relationships": {
+                     *           "ticket": {
+                     *             "data": {
+                     *               "type": "ticket",
+                     *               "id": "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"
+                     *             }
+                     *           },
+                     *           "author": {
+                     *             "data": {
+                     *               "type": "user",
+                     *               "id": "usr_41c2be09-77aa-4f31-8d2c-1e5b6c9042af"
+                     *             }
+                     *           }
+                     *         },
+                     *         "links": {
+                     *           "self": "https://api.example.com/v1/comments/cmt_6e1d0a57-3c9b-4f28-a4e2-95b0d7c31f68"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/vnd.api+json": components["schemas"]["CommentDocument"];
                 };
             };
             404: components["responses"]["NotFound"];

@@ -887,6 +887,48 @@ export async function resolveLabels<K extends string>(
   ) as Record<K, Labels>;
 }
 
+/** What {@link resolverFromLoader} needs of a DataLoader: its `loadMany`. */
+export interface LabelLoader {
+  loadMany(
+    ids: readonly string[],
+  ): PromiseLike<ArrayLike<string | null | undefined | Error>>;
+}
+
+/**
+ * A resolver backed by a DataLoader. Create the loader per request: its batching and cache then
+ * serve every tool call of that request. An id the loader gives `null` stays unresolved (a marker);
+ * an Error becomes that id's marker too, and is reported through `onIssue`.
+ */
+export function resolverFromLoader(loader: LabelLoader): Resolver {
+  return async (ids) => {
+    const values = await loader.loadMany(ids);
+    const labels = new Map<string, string | Error>();
+    ids.forEach((id, i) => {
+      const value = values[i];
+      if (typeof value === "string" || value instanceof Error)
+        labels.set(id, value);
+    });
+    return labels;
+  };
+}
+
+/**
+ * A resolver as a DataLoader batch function: one label per id, in the order of `ids`, `null` where
+ * the resolver has none, and the resolver's per-id Errors as they are.
+ */
+export function batchFunction(
+  resolver: Resolver,
+): (ids: readonly string[]) => Promise<(string | Error | null)[]> {
+  return async (ids) => {
+    const distinct = [...new Set(ids)];
+    const labels =
+      distinct.length > 0
+        ? await resolver(distinct)
+        : new Map<string, string | Error>();
+    return ids.map((id) => labels.get(id) ?? null);
+  };
+}
+
 /** The value at a dotted path of the response, for page fields. */
 export function at(response: unknown, path: readonly string[]): unknown {
   let value: unknown = response;

@@ -4,12 +4,12 @@ import { currentFolder, diffFolder, isClean, readFolder, recoverInterruptedWrite
 import { checkBudgets } from "../evidence/budget-check.js";
 import { cachePath, filesDigest, inputsDigest, readCache, writeCache } from "../output/digest.js";
 import { Progress } from "../progress.js";
-import { loadSpec } from "../spec/load.js";
-import { generateProject, printDiagnostics, readExtras, readProject } from "./project.js";
+import { loadSpec, type LoadedSpec } from "../spec/load.js";
+import { generateProject, printDiagnostics, readExtras, readProject, type AnnotatedProject } from "./project.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./run.js";
 
-export const GENERATE_HELP = `Usage: projector generate [-c projector.yaml] [--check]
+export const GENERATE_HELP = `Usage: projector generate [-c projector.yaml] [--check | --watch]
 
 Reads the annotation file and the OpenAPI document it names, checks that every field the spec
 declares is classified, and writes the output folder: typed projectors, resolver types, tool result
@@ -18,6 +18,8 @@ types and JSON Schemas. The folder is replaced as a whole; identical files are n
 Options:
   -c, --config FILE         annotation file (default ./projector.yaml)
       --check               write nothing; exit 1 if the folder is stale or a field is unclassified
+      --watch               generate, then again whenever the annotation, the spec, a file its
+                            $refs reach or the prettier config changes; Ctrl-C stops
       --silent              print only problems
       --verbose             print every stage and its time (shown anyway past one second)
       --force               regenerate even when no input changed since the last generate
@@ -25,7 +27,8 @@ Options:
       --allow-outside-output  let \`output\` point outside the annotation file's folder
   -h, --help                this text
 
-Exit codes: 0 ok, 1 problems in the inputs or stale output, 2 bad usage.
+Exit codes: 0 ok, 1 problems in the inputs or stale output, 2 bad usage. With --watch, problems
+are printed and watching goes on; Ctrl-C exits 0.
 `;
 
 export interface GenerateOptions {
@@ -38,9 +41,18 @@ export interface GenerateOptions {
   allowOutsideOutput: boolean;
 }
 
-export async function runGenerate(options: GenerateOptions, io: Io): Promise<number> {
+/** How --watch follows a run: which files it read, and when it swaps the output folder. */
+export interface GenerateHooks {
+  /** Called once the annotation is read, and again with the spec once it is loaded. */
+  read: (project: AnnotatedProject, spec?: LoadedSpec) => void;
+  /** Wraps every write to the output folder and the cache, so a stopping watcher can wait for it to end. */
+  write: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+export async function runGenerate(options: GenerateOptions, io: Io, hooks?: GenerateHooks): Promise<number> {
   const progress = new Progress((text) => io.stderr.write(text), options.silent ? "silent" : options.verbose ? "verbose" : "normal");
   const annotated = await progress.stage("annotation", () => readProject(options, io.cwd));
+  hooks?.read(annotated);
   const { display, outputDir } = annotated;
   const cache = cachePath(annotated.configDir, outputDir);
   const extras = await readExtras(annotated, true);
@@ -54,12 +66,15 @@ export async function runGenerate(options: GenerateOptions, io: Io): Promise<num
   if (!options.check && !options.force) {
     const last = await readCache(cache);
     if (last?.inputs === digest && last.files === filesDigest(await readFolder(outputDir))) {
+      // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
+      if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs }));
       progress.finish();
       if (!options.silent) io.stdout.write(`${display(outputDir)}: up to date, inputs unchanged since the last generate (--force regenerates)\n`);
       return EXIT.ok;
     }
   }
   const spec = await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs }));
+  hooks?.read(annotated, spec);
   const project = { ...annotated, spec };
   const result = await generateProject(project, { format: true, stage: progress.stage, extras });
   printDiagnostics(io, result.diagnostics);
@@ -71,7 +86,8 @@ export async function runGenerate(options: GenerateOptions, io: Io): Promise<num
   const budgets = await progress.stage("budgets", () => checkBudgets(model, result.files, project.annotation, options.check ? "error" : "warning"));
   printDiagnostics(io, budgets);
   if (hasErrors(budgets)) return EXIT.problems;
-  if (!options.check) await recoverInterruptedWrite(outputDir);
+  const writing = hooks?.write ?? ((work) => work());
+  if (!options.check) await writing(() => recoverInterruptedWrite(outputDir));
   const diff = await diffFolder(options.check ? currentFolder(outputDir) : outputDir, result.files);
   if (options.check) {
     progress.finish();
@@ -88,8 +104,10 @@ export async function runGenerate(options: GenerateOptions, io: Io): Promise<num
     io.stderr.write(`${display(outputDir)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`${command}\` and commit the result\n`);
     return EXIT.problems;
   }
-  await progress.stage("write", () => writeFolder(outputDir, result.files, diff));
-  await writeCache(cache, { inputs: digest, files: filesDigest(result.files) });
+  await writing(async () => {
+    await progress.stage("write", () => writeFolder(outputDir, result.files, diff));
+    await writeCache(cache, { inputs: digest, files: filesDigest(result.files) });
+  });
   progress.finish();
   if (!options.silent) {
     io.stdout.write(summarize(model) + "\n\n");

@@ -5,6 +5,7 @@ import { GENERATE_HELP, runGenerate } from "./generate.js";
 import { INIT_HELP, runInit } from "./init.js";
 import { printDiagnostics } from "./project.js";
 import { runTokens, TOKENS_HELP } from "./tokens.js";
+import { runWatch } from "./watch.js";
 
 export interface Io {
   cwd: string;
@@ -46,20 +47,21 @@ const COMMANDS: Record<string, Command> = {
   generate: {
     help: GENERATE_HELP,
     positionals: 0,
-    options: { ...config, check: { type: "boolean" }, silent: { type: "boolean" }, verbose: { type: "boolean" }, force: { type: "boolean" }, "allow-remote-refs": { type: "boolean" }, "allow-outside-output": { type: "boolean" } },
-    run: (values, _, io) =>
-      runGenerate(
-        {
-          config: text(values["config"]) ?? "projector.yaml",
-          check: values["check"] === true,
-          silent: values["silent"] === true,
-          verbose: values["verbose"] === true,
-          force: values["force"] === true,
-          allowRemoteRefs: values["allow-remote-refs"] === true,
-          allowOutsideOutput: values["allow-outside-output"] === true,
-        },
-        io,
-      ),
+    options: { ...config, check: { type: "boolean" }, watch: { type: "boolean" }, silent: { type: "boolean" }, verbose: { type: "boolean" }, force: { type: "boolean" }, "allow-remote-refs": { type: "boolean" }, "allow-outside-output": { type: "boolean" } },
+    run: (values, _, io) => {
+      const options = {
+        config: text(values["config"]) ?? "projector.yaml",
+        check: values["check"] === true,
+        silent: values["silent"] === true,
+        verbose: values["verbose"] === true,
+        force: values["force"] === true,
+        allowRemoteRefs: values["allow-remote-refs"] === true,
+        allowOutsideOutput: values["allow-outside-output"] === true,
+      };
+      if (values["watch"] !== true) return runGenerate(options, io);
+      if (options.check) throw new UsageError("--watch and --check cannot be combined: --check checks once, for CI; --watch keeps writing the output");
+      return runWatch(options, io);
+    },
   },
   init: {
     help: INIT_HELP,

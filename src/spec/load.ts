@@ -12,6 +12,8 @@ export interface LoadedSpec {
   document: JsonObject;
   /** Where a JSON pointer of the document is declared; parses the text only when first asked. */
   locate(pointer: string): SourceLocation;
+  /** Absolute paths of the spec and every local file its `$ref`s pulled in; set by loadSpec. */
+  files?: readonly string[];
 }
 
 export interface LoadSpecOptions {
@@ -62,8 +64,9 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   }
 
   let document: unknown;
+  const parser = new SwaggerParser();
   try {
-    document = await SwaggerParser.bundle(absolutePath, {
+    document = await parser.bundle(absolutePath, {
       resolve: { external: true, http: options.allowRemoteRefs ? {} : false },
     } as SwaggerParser.Options);
   } catch (error) {
@@ -123,6 +126,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     file,
     document,
     locate: (pointer) => ({ ...positions().locate(decodePointer(pointer), "key"), pointer }),
+    files: parser.$refs.paths("file"),
   };
 }
 

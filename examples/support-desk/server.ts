@@ -1,0 +1,24 @@
+import { fileURLToPath } from "node:url";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { openDatabase } from "./database.js";
+import { databaseResolvers } from "./resolvers.js";
+import { callTool, supportDeskTools } from "./tools.js";
+
+// An MCP server over stdio: stdout carries the protocol, so everything else goes to stderr.
+const file = process.env["SUPPORT_DESK_DB"] ?? fileURLToPath(new URL("support-desk.db", import.meta.url));
+const logSql = process.env["SUPPORT_DESK_LOG_SQL"] ? (sql: string) => process.stderr.write(`sql: ${sql}\n`) : undefined;
+const db = openDatabase(file, logSql);
+const tools = supportDeskTools(db, databaseResolvers(db), (issue) => process.stderr.write(`projection: ${issue.message}\n`));
+
+// The low-level Server, not McpServer: McpServer takes zod schemas, and the tools' output schemas
+// are the JSON Schemas projector generated; handing them over as they are keeps them exact.
+const server = new Server({ name: "support-desk", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, () => ({
+  tools: tools.map(({ name, description, inputSchema, outputSchema }) => ({ name, description, inputSchema, outputSchema })),
+}));
+server.setRequestHandler(CallToolRequestSchema, (request) => callTool(tools, request.params.name, request.params.arguments));
+
+await server.connect(new StdioServerTransport());
+process.stderr.write(`support-desk: serving search_tickets, get_ticket, add_comment over stdio (database ${file})\n`);

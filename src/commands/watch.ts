@@ -1,0 +1,159 @@
+import { watch, type FSWatcher } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import * as prettier from "prettier";
+import { DiagnosticError } from "../diagnostics.js";
+import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
+import { printDiagnostics, type AnnotatedProject } from "./project.js";
+import { EXIT, type Io } from "./run.js";
+
+/** Long enough to fold an editor's save (temp file, rename, chmod) or a branch switch into one run. */
+const DEBOUNCE_MS = 120;
+
+const inside = (folder: string, path: string) => {
+  const rel = relative(folder, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+};
+
+/**
+ * `generate --watch`: one generate, then one more after each burst of changes to what it read.
+ * Problems are printed and watching goes on. Only SIGINT or SIGTERM end it, with exit code 0.
+ */
+export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
+  const configPath = resolve(io.cwd, options.config);
+  const display = (path: string) => relative(io.cwd, path).split(sep).join("/") || ".";
+  const say = (line: string) => options.silent || io.stdout.write(line + "\n");
+
+  // What the runs read; a run that fails early leaves the last known values, so watching goes on.
+  let project: AnnotatedProject | undefined;
+  let specFiles: { spec: string; files: readonly string[] } | undefined;
+  let prettierConfig: string | null = null;
+
+  let wanted = new Set<string>();
+  const watchers = new Map<string, FSWatcher>();
+  const changed = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let due = true;
+  let running = false;
+  let writing: Promise<unknown> | undefined;
+  let stopping = false;
+
+  const hooks: GenerateHooks = {
+    read: (read, spec) => {
+      project = read;
+      if (spec?.files) specFiles = { spec: read.specPath, files: spec.files };
+    },
+    write: async (work) => {
+      // Once stopping, the process exits as soon as no write is under way; never start one it would cut short.
+      if (stopping) return new Promise<never>(() => {});
+      const done = work();
+      writing = done.catch(() => undefined);
+      try {
+        return await done;
+      } finally {
+        writing = undefined;
+      }
+    },
+  };
+
+  const schedule = (file: string) => {
+    changed.add(file);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      due = true;
+      void loop();
+    }, DEBOUNCE_MS);
+  };
+
+  const generateOnce = async () => {
+    // prettier caches the config files it found; a long-lived process must look again each run.
+    await prettier.clearConfigCache();
+    try {
+      await runGenerate(options, io, hooks);
+    } catch (error) {
+      if (!(error instanceof DiagnosticError)) {
+        io.stderr.write(`projector: ${(error as Error).stack ?? String(error)}\n`);
+        return;
+      }
+      printDiagnostics(io, error.diagnostics);
+      const errors = error.diagnostics.filter((d) => d.severity === "error").length;
+      io.stderr.write(`projector: ${errors} problem${errors === 1 ? "" : "s"}; nothing was written\n`);
+    }
+    if (project) prettierConfig = await prettier.resolveConfigFile(join(project.outputDir, "index.ts")).catch(() => prettierConfig);
+  };
+
+  // Editors save by writing a temp file and renaming it over the old one, which ends a watch on the
+  // file itself; a watch on its folder, filtered by name, sees every save.
+  const follow = () => {
+    const files = new Set([configPath]);
+    if (project) {
+      files.add(project.specPath);
+      if (specFiles?.spec === project.specPath) for (const file of specFiles.files) files.add(file);
+      if (prettierConfig) files.add(prettierConfig);
+      // generate's own writes must not start another run.
+      for (const file of files) if (inside(project.outputDir, file)) files.delete(file);
+    }
+    const before = [...wanted].join("\n");
+    wanted = files;
+    const folders = new Set([...files].map(dirname));
+    for (const [folder, watcher] of watchers) {
+      if (folders.has(folder)) continue;
+      watcher.close();
+      watchers.delete(folder);
+    }
+    for (const folder of folders) {
+      if (watchers.has(folder)) continue;
+      try {
+        const watcher = watch(folder, (_event, name) => {
+          const file = name === null ? folder : join(folder, name);
+          if (name === null || wanted.has(file)) schedule(file);
+        });
+        // The folder was removed; the next run watches it again if it is back.
+        watcher.on("error", () => {
+          watcher.close();
+          watchers.delete(folder);
+        });
+        watchers.set(folder, watcher);
+      } catch {
+        // The folder does not exist (yet); the next run tries again.
+      }
+    }
+    if ([...wanted].join("\n") !== before) say(`watching ${[...wanted].map(display).join(", ")} (Ctrl-C to stop)`);
+  };
+
+  // Never two runs at once: changes that arrive during a run set `due`, and the loop runs once more.
+  const loop = async () => {
+    if (running) return;
+    running = true;
+    while (due && !stopping) {
+      due = false;
+      clearTimeout(timer);
+      if (changed.size > 0) say(`changed: ${[...changed].map(display).join(", ")}`);
+      changed.clear();
+      await generateOnce();
+      if (!stopping) follow();
+    }
+    running = false;
+  };
+
+  return new Promise<number>((resolveExit) => {
+    const stop = async () => {
+      if (stopping) return;
+      stopping = true;
+      clearTimeout(timer);
+      for (const watcher of watchers.values()) watcher.close();
+      // A run still generating has written nothing and is dropped; one swapping the folder is let finish.
+      if (writing) await writing;
+      say("stopped");
+      // Exit now rather than resolve: a dropped run's prettier workers would hold the process for seconds.
+      process.exit(EXIT.ok);
+    };
+    process.on("SIGINT", () => void stop());
+    process.on("SIGTERM", () => void stop());
+    void loop().then(() => {
+      if (watchers.size === 0 && !stopping) {
+        io.stderr.write(`projector: nothing to watch: ${display(dirname(configPath))} does not exist\n`);
+        resolveExit(EXIT.problems);
+      }
+    });
+  });
+}

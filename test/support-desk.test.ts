@@ -1,0 +1,132 @@
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addCommentOutputSchema, getTicketOutputSchema, searchTicketsOutputSchema } from "../generated/support/index.js";
+import { ROOT, tempDir } from "./helpers/pipeline.js";
+
+// The example MCP server, started as a user's MCP client starts it: a child process over stdio.
+const SERVER = join(ROOT, "examples/support-desk/build/examples/support-desk/server.js");
+const SCHEMAS: Record<string, object> = {
+  search_tickets: searchTicketsOutputSchema,
+  get_ticket: getTicketOutputSchema,
+  add_comment: addCommentOutputSchema,
+};
+
+interface Ticket {
+  id: string;
+  subject: string;
+  assignee: string | null | { unresolved: string };
+  org: string | { unresolved: string };
+}
+
+describe("examples/support-desk: an MCP server over SQLite", () => {
+  const client = new Client({ name: "projector-test", version: "1.0.0" });
+  let stderr = "";
+  const ajv = addFormats.default(new Ajv2020({ strict: false }));
+
+  /** The SQL statements the server ran while `action` did. */
+  async function queriesDuring<T>(action: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
+    const before = stderr.length;
+    const result = await action();
+    await new Promise((done) => setTimeout(done, 50));
+    const queries = stderr.slice(before).split("\n").filter((line) => line.startsWith("sql: "));
+    return { result, queries };
+  }
+
+  async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; structuredContent: unknown; text: string }> {
+    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content: { text: string }[] };
+    return { isError: result.isError === true, structuredContent: result.structuredContent, text: result.content[0]!.text };
+  }
+
+  beforeAll(async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [SERVER],
+      env: { ...(process.env as Record<string, string>), SUPPORT_DESK_DB: join(tempDir(), "desk.db"), SUPPORT_DESK_LOG_SQL: "1" },
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    await client.connect(transport);
+  }, 60_000);
+
+  afterAll(() => client.close());
+
+  it("lists the three tools, each with the generated JSON Schema as its outputSchema", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["add_comment", "get_ticket", "search_tickets"]);
+    for (const tool of tools) {
+      expect(tool.outputSchema).toEqual(JSON.parse(JSON.stringify(SCHEMAS[tool.name])));
+      expect(() => ajv.compile(tool.outputSchema!)).not.toThrow();
+      expect(tool.inputSchema.type).toBe("object");
+    }
+  });
+
+  it("search_tickets returns structuredContent that validates, and the same result as text", async () => {
+    const { result } = await queriesDuring(() => call("search_tickets", {}));
+    expect(result.isError).toBeFalsy();
+    const validate = ajv.compile(searchTicketsOutputSchema);
+    expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
+    expect(JSON.parse(result.text)).toEqual(result.structuredContent);
+    const page = result.structuredContent as { tickets: Ticket[]; total: number; more: boolean };
+    expect(page.tickets).toHaveLength(25);
+    expect(page.total).toBe(400);
+    expect(page.more).toBe(true);
+    for (const ticket of page.tickets) expect(ticket.id).toMatch(/^tkt_[0-9a-f]{8}$/);
+  });
+
+  it("runs one label query per resolver kind per call, whatever the number of rows", async () => {
+    const labelQueries = (queries: string[]) => ({
+      users: queries.filter((sql) => /FROM users WHERE id IN/.test(sql)).length,
+      orgs: queries.filter((sql) => /FROM organizations WHERE id IN/.test(sql)).length,
+    });
+    const full = await queriesDuring(() => call("search_tickets", { page: 2 }));
+    expect((full.result.structuredContent as { tickets: Ticket[] }).tickets).toHaveLength(25);
+    expect(labelQueries(full.queries)).toEqual({ users: 1, orgs: 1 });
+    const few = await queriesDuring(() => call("search_tickets", { query: "Card declined", status: "open" }));
+    const tickets = (few.result.structuredContent as { tickets: Ticket[] }).tickets;
+    expect(tickets.length).toBeGreaterThan(0);
+    expect(tickets.length).toBeLessThan(25);
+    expect(labelQueries(few.queries).orgs).toBe(1);
+    expect(labelQueries(few.queries).users).toBe(tickets.some((t) => t.assignee !== null) ? 1 : 0);
+    const none = await queriesDuring(() => call("search_tickets", { query: "no such subject" }));
+    expect(none.result.structuredContent).toEqual({ tickets: [], total: 0, more: false });
+    expect(labelQueries(none.queries)).toEqual({ users: 0, orgs: 0 });
+  });
+
+  it("accepts a shortened id from a result back in get_ticket and add_comment", async () => {
+    const first = ((await call("search_tickets", { status: "open" })).structuredContent as { tickets: Ticket[] }).tickets[0]!;
+    const ticket = await call("get_ticket", { ticket_id: first.id });
+    expect(ticket.isError).toBeFalsy();
+    expect(ticket.structuredContent).toMatchObject({ id: first.id, subject: first.subject, status: "open", org: first.org });
+    const comment = await call("add_comment", { ticket_id: first.id, body: "Asked for the last four digits of the card." });
+    expect(comment.isError).toBeFalsy();
+    expect(comment.structuredContent).toMatchObject({ ticket: first.id, body: "Asked for the last four digits of the card.", public: true });
+    expect(typeof (comment.structuredContent as { author: unknown }).author).toBe("string");
+    expect((comment.structuredContent as { created: string }).created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/);
+  });
+
+  it("shows the deleted assignee as an explicit marker, not null, and reports it", async () => {
+    let marked: Ticket | undefined;
+    for (let page = 1; !marked && page <= 16; page++) {
+      const { tickets } = (await call("search_tickets", { page })).structuredContent as { tickets: Ticket[] };
+      marked = tickets.find((t) => typeof t.assignee === "object" && t.assignee !== null);
+    }
+    expect(marked?.assignee).toEqual({ unresolved: expect.stringMatching(/^usr_[0-9a-f]{8}$/) });
+    expect(stderr).toMatch(/^projection: .*assignee/m);
+    const again = await call("get_ticket", { ticket_id: marked!.id });
+    expect((again.structuredContent as Ticket).assignee).toEqual(marked!.assignee);
+  });
+
+  it("answers bad arguments and unknown ids with a tool error the model can read", async () => {
+    const missing = await call("get_ticket", {});
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/ticket_id/);
+    const unknown = await call("get_ticket", { ticket_id: "tkt_00000000" });
+    expect(unknown).toMatchObject({ isError: true, text: "No ticket tkt_00000000." });
+    const ambiguous = await call("get_ticket", { ticket_id: "tkt_" });
+    expect(ambiguous).toMatchObject({ isError: true, text: "tkt_ names more than one ticket; pass the full id" });
+  });
+});

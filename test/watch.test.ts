@@ -1,0 +1,194 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
+
+// Spawns the built CLI: the test script runs `npm run build` first (pretest).
+const CLI = join(ROOT, "dist/cli.js");
+const SPEC = "specs/support-tickets.openapi.yaml";
+
+/** A consumer project holding a copy of the bundled example, with a node_modules so generate keeps its digest cache. */
+function project(): string {
+  const dir = tempDir("projector-watch-");
+  mkdirSync(join(dir, "specs"));
+  mkdirSync(join(dir, "node_modules"));
+  cpSync(join(ROOT, SPEC), join(dir, SPEC));
+  cpSync(join(ROOT, "projector.yaml"), join(dir, "projector.yaml"));
+  return dir;
+}
+
+function snapshot(folder: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(join(entry.parentPath, entry.name), readFileSync(join(entry.parentPath, entry.name), "utf8"));
+  }
+  return files;
+}
+
+/** Blocks without timers, so a burst of writes stays a burst however busy the machine is. */
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern.source, "gm"))?.length ?? 0;
+
+/** A run's last stdout line when it wrote (or found nothing to write). */
+const WROTE = /^generated\/support: (\d+ file\(s\) written|up to date)/;
+
+class Watching {
+  stdout = "";
+  stderr = "";
+  readonly exited: Promise<number | null>;
+  constructor(readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.on("data", (chunk: Buffer) => (this.stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Polls until `check` holds; the CLI's output so far is in the failure message. */
+  async until(what: string, check: () => boolean, timeout = 90_000): Promise<void> {
+    const end = Date.now() + timeout;
+    while (!check()) {
+      if (Date.now() > end || !this.alive)
+        throw new Error(
+          `${this.alive ? "timed out" : "exited"} waiting for ${what}\n--- stdout\n${this.stdout}\n--- stderr\n${this.stderr}`,
+        );
+      await sleep(50);
+    }
+  }
+
+  /** Marks where the output stands, to look only at what comes after. */
+  mark(): { stdout: () => string; stderr: () => string } {
+    const [out, err] = [this.stdout.length, this.stderr.length];
+    return { stdout: () => this.stdout.slice(out), stderr: () => this.stderr.slice(err) };
+  }
+}
+
+describe("projector generate --watch", () => {
+  let running: Watching | undefined;
+  afterEach(() => {
+    if (running?.alive) running.child.kill("SIGKILL");
+    running = undefined;
+  });
+
+  it(
+    "regenerates on changes, reports problems without exiting, follows $ref'd files, and stops on SIGINT",
+    { timeout: 600_000 },
+    async () => {
+      const dir = project();
+      const annotation = join(dir, "projector.yaml");
+      const original = readFileSync(annotation, "utf8");
+      const ticket = join(dir, "generated/support/resources/ticket.ts");
+      const types = join(dir, "generated/support/openapi.ts");
+      const edit = (text: string) => writeFileSync(annotation, text);
+      const subject = (rule: string) => {
+        expect(original).toContain("      subject: keep\n");
+        return original.replace("      subject: keep\n", rule === "" ? "" : `      subject: ${rule}\n`);
+      };
+
+      const w = (running = new Watching(spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: dir })));
+      await w.until("the first run and the watching line", () => w.stdout.includes(`watching projector.yaml, ${SPEC} (Ctrl-C to stop)`));
+      expect(w.stdout).toMatch(/^generated\/support: \d+ file\(s\) written, 0 unchanged$/m);
+      const before = snapshot(join(dir, "generated/support"));
+
+      // (1) A field left unclassified: the diagnostic as plain generate prints it, the process stays, nothing written.
+      let at = w.mark();
+      edit(subject(""));
+      await w.until("the PRJ020 diagnostic", () => /problem\(s\); generated\/support was not touched/.test(at.stderr()));
+      expect(at.stdout()).toMatch(/^changed: projector\.yaml$/m);
+      expect(at.stderr()).toMatch(/^projector\.yaml:\d+:\d+ PRJ020 ticket\.subject is declared by the spec but not classified$/m);
+      expect(at.stderr()).toContain("help: add `subject: keep`");
+      expect(at.stderr()).toMatch(/^projector: 1 problem\(s\); generated\/support was not touched$/m);
+      await sleep(300);
+      expect(w.alive).toBe(true);
+      expect(snapshot(join(dir, "generated/support"))).toEqual(before);
+
+      // (2) Fixed, differently from before: a successful run rewrites the ticket projector.
+      at = w.mark();
+      edit(subject("{ as: title }"));
+      await w.until("a successful run after the fix", () => WROTE.test(lastLine(at.stdout())));
+      expect(at.stdout()).toMatch(/^generated\/support: [1-9]\d* file\(s\) written, \d+ unchanged$/m);
+      expect(readFileSync(ticket, "utf8")).toMatch(/\btitle\b/);
+
+      // A burst of saves gives one run.
+      at = w.mark();
+      for (let i = 1; i <= 5; i++) {
+        edit(subject("{ as: title }") + `# save ${i}\n`);
+        pause(30);
+      }
+      await w.until("the run after the burst", () => WROTE.test(lastLine(at.stdout())));
+      await sleep(2_000);
+      expect(count(at.stdout(), /^changed: /)).toBe(1);
+      expect(at.stdout()).toMatch(/^changed: projector\.yaml$/m);
+
+      // A change during a run gives exactly one more run, after it: never two at once.
+      at = w.mark();
+      edit(subject("keep"));
+      await w.until("the run to start", () => at.stdout().includes("changed: projector.yaml"));
+      edit(subject("{ as: headline }"));
+      await w.until("two runs", () => count(at.stdout(), WROTE) === 2);
+      expect(at.stdout().match(new RegExp(`^changed: .*$|${WROTE.source}.*$`, "gm"))).toEqual([
+        "changed: projector.yaml",
+        expect.stringMatching(WROTE),
+        "changed: projector.yaml",
+        expect.stringMatching(WROTE),
+      ]);
+      expect(readFileSync(ticket, "utf8")).toMatch(/\bheadline\b/);
+
+      // (3) The spec replaced the way editors save (temp file, then rename), now pulling in a second file.
+      writeFileSync(
+        join(dir, "specs/self-link.yaml"),
+        "type: object\ndescription: Where the record lives.\nproperties:\n  self: { type: string, format: uri }\n",
+      );
+      const spec = readFileSync(join(dir, SPEC), "utf8");
+      const inline = "    SelfLink:\n      type: object\n      properties:\n        self: { type: string, format: uri }\n";
+      expect(spec).toContain(inline);
+      at = w.mark();
+      writeFileSync(join(dir, "specs/.spec.tmp"), spec.replace(inline, '    SelfLink: { $ref: "./self-link.yaml" }\n'));
+      renameSync(join(dir, "specs/.spec.tmp"), join(dir, SPEC));
+      await w.until("the watching line with the $ref'd file", () =>
+        at.stdout().includes(`watching projector.yaml, ${SPEC}, specs/self-link.yaml (Ctrl-C to stop)`),
+      );
+      expect(at.stdout()).toMatch(new RegExp(`^changed: ${SPEC.replaceAll(".", "\\.")}$`, "m"));
+      expect(at.stdout()).toMatch(/^generated\/support: [1-9]\d* file\(s\) written/m);
+      expect(readFileSync(types, "utf8")).toContain("Where the record lives.");
+
+      // The $ref'd file is watched too.
+      at = w.mark();
+      writeFileSync(
+        join(dir, "specs/self-link.yaml"),
+        readFileSync(join(dir, "specs/self-link.yaml"), "utf8").replace("Where the record lives.", "The record's own address."),
+      );
+      await w.until("a run after the $ref'd file changed", () => WROTE.test(lastLine(at.stdout())));
+      expect(at.stdout()).toMatch(/^changed: specs\/self-link\.yaml$/m);
+      expect(readFileSync(types, "utf8")).toContain("The record's own address.");
+
+      // A save that changes nothing is answered from the digest cache.
+      at = w.mark();
+      edit(readFileSync(annotation, "utf8"));
+      await w.until("an up-to-date run", () => WROTE.test(lastLine(at.stdout())));
+      expect(at.stdout()).toContain("generated/support: up to date, inputs unchanged since the last generate");
+
+      // (4) Ctrl-C.
+      w.child.kill("SIGINT");
+      expect(await w.exited).toBe(0);
+      expect(w.stdout).toMatch(/\nstopped\n$/);
+      expect(w.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
+
+  it("refuses --watch with --check as bad usage, and documents --watch", async () => {
+    const dir = project();
+    const both = await cli(["generate", "--watch", "--check"], dir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--watch and --check cannot be combined");
+    const help = await cli(["generate", "--help"], dir);
+    expect(help.stdout).toContain("--watch");
+  });
+});
+
+const lastLine = (text: string) => text.trimEnd().split("\n").at(-1) ?? "";
