@@ -55,7 +55,7 @@ export async function importGenerated<T = Record<string, unknown>>(files: Map<st
  * Type-checks files with the flags PRODUCT.md promises the generated code compiles under, plus the
  * rest of @tsconfig/strictest, which consumers who use it will hold the generated code to.
  */
-export function typecheck(rootFiles: string[]): string[] {
+export function typecheck(rootFiles: string[], types: string[] = []): string[] {
   const program = ts.createProgram(rootFiles, {
     strict: true,
     noUncheckedIndexedAccess: true,
@@ -71,7 +71,7 @@ export function typecheck(rootFiles: string[]): string[] {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     skipLibCheck: true,
-    types: [],
+    types,
   });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const where = d.file ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
