@@ -4,8 +4,10 @@ import type { Labels, Resolver } from "./runtime.js";
 
 /** Batched lookups: each receives distinct ids (never an empty list) and returns a Map of id to label. */
 export interface Resolvers {
-  /** Labels for organization ids; `included` organization records give theirs from `name`. */ readonly orgs: Resolver;
-  /** Labels for user ids; `included` user records give theirs from `display_name`. */ readonly users: Resolver;
+  /** Labels for organization ids; `included` organization records give theirs from `name`. */
+  readonly orgs: Resolver;
+  /** Labels for user ids; `included` user records give theirs from `display_name`. */
+  readonly users: Resolver;
 }
 
 /** Labels already resolved, by resolver name, as `projectX` functions read them. */

@@ -8,7 +8,8 @@ export function emitResolvers(declared: ResolverModel[]): string {
   return [
     ...(resolvers.length ? [`import type { Labels, Resolver } from "./runtime.js";`, ""] : []),
     `/** Batched lookups: each receives distinct ids (never an empty list) and returns a Map of id to label. */`,
-    `export interface Resolvers { ${resolvers.map((r) => `/** ${describe(r)} */ readonly ${key(r.name)}: Resolver;`).join(" ")} }`,
+    // One member a line: prettier keeps a doc comment on the line it was emitted on.
+    `export interface Resolvers {\n${resolvers.map((r) => `/** ${describe(r)} */\nreadonly ${key(r.name)}: Resolver;`).join("\n")}\n}`,
     "",
     `/** Labels already resolved, by resolver name, as \`projectX\` functions read them. */`,
     `export interface Lookups { ${resolvers.map((r) => `readonly ${key(r.name)}: Labels;`).join(" ")} }`,

@@ -1,3 +1,4 @@
+import { compareNames } from "./order.js";
 import type { SchemaAt, SchemaReader } from "../spec/schema.js";
 import type { Shape } from "./types.js";
 
@@ -31,7 +32,10 @@ export function shapeOf(reader: SchemaReader, at: SchemaAt, seen: readonly strin
       if (properties.length === 0) return { type: "unknown" };
       return {
         type: "object",
-        properties: properties.map((p) => ({ name: p.name, nullable: reader.nullable(p.at), shape: shapeOf(reader, p.at, trail) })),
+        // By name, not declaration order: the same spec with its properties in another order gives the same bytes.
+        properties: properties
+          .map((p) => ({ name: p.name, nullable: reader.nullable(p.at), shape: shapeOf(reader, p.at, trail) }))
+          .sort((a, b) => compareNames(a.name, b.name)),
       };
     }
     default:

@@ -27,31 +27,30 @@ export type CommentRecord = components["schemas"]["Comment"];
  * Dropped:
  * - `id`: no tool takes a comment id */
 export interface CommentResult {
-  body: string | null | Unusable;
-  public: boolean | null | Unusable;
-  created: string | null | Unusable;
-  ticket: string | null;
   author: string | null | Unresolved;
+  body: string | null | Unusable;
+  created: string | null | Unusable;
+  public: boolean | null | Unusable;
+  ticket: string | null;
 }
 
 /** JSON Schema of {@link CommentResult}; its markers are in the tool schemas' `$defs`. */
 export const commentResultSchema = {
   type: "object",
   properties: {
+    author: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unresolved" },
+      ],
+    },
     body: {
       anyOf: [
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
-    },
-    public: {
-      anyOf: [
-        { type: "boolean" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-      description: "Whether the customer sees the comment.",
     },
     created: {
       anyOf: [
@@ -61,19 +60,20 @@ export const commentResultSchema = {
       ],
       description: "Date and time to the minute, YYYY-MM-DDTHH:MMZ, in UTC.",
     },
+    public: {
+      anyOf: [
+        { type: "boolean" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+      description: "Whether the customer sees the comment.",
+    },
     ticket: {
       anyOf: [{ type: "string" }, { type: "null" }],
       description: "Pass to get_ticket, add_comment.",
     },
-    author: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unresolved" },
-      ],
-    },
   },
-  required: ["body", "public", "created", "ticket", "author"],
+  required: ["author", "body", "created", "public", "ticket"],
   additionalProperties: false,
 } as const;
 
@@ -91,10 +91,6 @@ export function projectComment(
   const attributes = section(root, "attributes", ctx);
   const relationships = section(root, "relationships", ctx);
   return {
-    body: string(attributes?.["body"], ctx, "body", true),
-    public: boolean(attributes?.["public"], ctx, "public", true),
-    created: datetime(attributes?.["created_at"], ctx, "created_at", true),
-    ticket: relatedOne(relationshipIds(relationships?.["ticket"]), ctx, true),
     author: joinOne(
       relationshipIds(relationships?.["author"]),
       lookups["users"],
@@ -102,6 +98,10 @@ export function projectComment(
       ctx,
       "author",
     ),
+    body: string(attributes?.["body"], ctx, "body", true),
+    created: datetime(attributes?.["created_at"], ctx, "created_at", true),
+    public: boolean(attributes?.["public"], ctx, "public", true),
+    ticket: relatedOne(relationshipIds(relationships?.["ticket"]), ctx, true),
   };
 }
 
@@ -113,6 +113,6 @@ export function collectComment(
 ): void {
   const root = asObject(record);
   const relationships = asObject(root?.["relationships"]);
-  addIds(ids, relationshipIds(relationships?.["ticket"]));
   addIds(wanted["users"], relationshipIds(relationships?.["author"]));
+  addIds(ids, relationshipIds(relationships?.["ticket"]));
 }

@@ -31,7 +31,12 @@ export type TicketRecord = components["schemas"]["Ticket"];
  * - `internal_notes`: staff-only text, never shown to the model */
 export interface TicketResult {
   id: string | null | Unusable;
-  subject: string | null | Unusable;
+  assignee: string | null | Unresolved;
+  last_update: string | null | Unusable;
+  opened: string | null | Unusable;
+  org: string | null | Unresolved;
+  priority: "low" | "high" | "urgent" | null | UnknownCode | Unusable;
+  sla_due: string | null | Unusable;
   status:
     | "new"
     | "pending"
@@ -41,12 +46,7 @@ export interface TicketResult {
     | null
     | UnknownCode
     | Unusable;
-  priority: "low" | "high" | "urgent" | null | UnknownCode | Unusable;
-  opened: string | null | Unusable;
-  last_update: string | null | Unusable;
-  sla_due: string | null | Unusable;
-  assignee: string | null | Unresolved;
-  org: string | null | Unresolved;
+  subject: string | null | Unusable;
 }
 
 /** JSON Schema of {@link TicketResult}; its markers are in the tool schemas' `$defs`. */
@@ -62,19 +62,35 @@ export const ticketResultSchema = {
       description:
         "Ticket id, a prefixed UUID. Pass to get_ticket, add_comment, assign_ticket.",
     },
-    subject: {
+    assignee: {
       anyOf: [
         { type: "string" },
         { type: "null" },
+        { $ref: "#/$defs/unresolved" },
+      ],
+      description: "The agent working the ticket; null while unassigned.",
+    },
+    last_update: {
+      anyOf: [
+        { type: "string", format: "date" },
+        { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
+      description: "Date, YYYY-MM-DD, in UTC.",
     },
-    status: {
+    opened: {
       anyOf: [
-        { enum: ["new", "pending", "open", "resolved", "closed"] },
+        { type: "string", format: "date" },
         { type: "null" },
-        { $ref: "#/$defs/unknown_code" },
         { $ref: "#/$defs/unusable" },
+      ],
+      description: "Date, YYYY-MM-DD, in UTC.",
+    },
+    org: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unresolved" },
       ],
     },
     priority: {
@@ -85,22 +101,6 @@ export const ticketResultSchema = {
         { $ref: "#/$defs/unusable" },
       ],
     },
-    opened: {
-      anyOf: [
-        { type: "string", format: "date" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-      description: "Date, YYYY-MM-DD, in UTC.",
-    },
-    last_update: {
-      anyOf: [
-        { type: "string", format: "date" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-      description: "Date, YYYY-MM-DD, in UTC.",
-    },
     sla_due: {
       anyOf: [
         { type: "string" },
@@ -109,32 +109,32 @@ export const ticketResultSchema = {
       ],
       description: "Date and time to the minute, YYYY-MM-DDTHH:MMZ, in UTC.",
     },
-    assignee: {
+    status: {
       anyOf: [
-        { type: "string" },
+        { enum: ["new", "pending", "open", "resolved", "closed"] },
         { type: "null" },
-        { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unknown_code" },
+        { $ref: "#/$defs/unusable" },
       ],
-      description: "The agent working the ticket; null while unassigned.",
     },
-    org: {
+    subject: {
       anyOf: [
         { type: "string" },
         { type: "null" },
-        { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
   },
   required: [
     "id",
-    "subject",
-    "status",
-    "priority",
-    "opened",
-    "last_update",
-    "sla_due",
     "assignee",
+    "last_update",
+    "opened",
     "org",
+    "priority",
+    "sla_due",
+    "status",
+    "subject",
   ],
   additionalProperties: false,
 } as const;
@@ -142,6 +142,11 @@ export const ticketResultSchema = {
 /** The labels projecting a ticket reads, already resolved. */
 export type TicketLookups = Pick<Lookups, "orgs" | "users">;
 
+const TICKET_PRIORITY = new Map<unknown, "low" | "high" | "urgent">([
+  [1, "low"],
+  [2, "high"],
+  [3, "urgent"],
+]);
 const TICKET_STATUS_CODE = new Map<
   unknown,
   "new" | "pending" | "open" | "resolved" | "closed"
@@ -151,11 +156,6 @@ const TICKET_STATUS_CODE = new Map<
   [3, "open"],
   [4, "resolved"],
   [5, "closed"],
-]);
-const TICKET_PRIORITY = new Map<unknown, "low" | "high" | "urgent">([
-  [1, "low"],
-  [2, "high"],
-  [3, "urgent"],
 ]);
 
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
@@ -170,13 +170,21 @@ export function projectTicket(
   const relationships = section(root, "relationships", ctx);
   return {
     id: argumentId(root?.["id"], ctx, "id", true, true),
-    subject: string(attributes?.["subject"], ctx, "subject", true),
-    status: legend(
-      attributes?.["status_code"],
-      TICKET_STATUS_CODE,
+    assignee: joinOne(
+      relationshipIds(relationships?.["assignee"]),
+      lookups["users"],
+      "users",
       ctx,
-      "status_code",
-      true,
+      "assignee",
+    ),
+    last_update: date(attributes?.["updated_at"], ctx, "updated_at", true),
+    opened: date(attributes?.["created_at"], ctx, "created_at", true),
+    org: joinOne(
+      relationshipIds(relationships?.["organization"]),
+      lookups["orgs"],
+      "orgs",
+      ctx,
+      "organization",
     ),
     priority: legend(
       attributes?.["priority"],
@@ -185,23 +193,15 @@ export function projectTicket(
       "priority",
       true,
     ),
-    opened: date(attributes?.["created_at"], ctx, "created_at", true),
-    last_update: date(attributes?.["updated_at"], ctx, "updated_at", true),
     sla_due: datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", false),
-    assignee: joinOne(
-      relationshipIds(relationships?.["assignee"]),
-      lookups["users"],
-      "users",
+    status: legend(
+      attributes?.["status_code"],
+      TICKET_STATUS_CODE,
       ctx,
-      "assignee",
+      "status_code",
+      true,
     ),
-    org: joinOne(
-      relationshipIds(relationships?.["organization"]),
-      lookups["orgs"],
-      "orgs",
-      ctx,
-      "organization",
-    ),
+    subject: string(attributes?.["subject"], ctx, "subject", true),
   };
 }
 

@@ -26,10 +26,10 @@ export type UserRecord = components["schemas"]["User"];
 /** an user record as the model reads it. */
 export interface UserResult {
   id: string | null | Unusable;
-  name: string | null | Unusable;
   email: string | null | Unusable;
-  role: "agent" | "admin" | "viewer" | null | UnknownCode | Unusable;
+  name: string | null | Unusable;
   org: string | null | Unresolved;
+  role: "agent" | "admin" | "viewer" | null | UnknownCode | Unusable;
 }
 
 /** JSON Schema of {@link UserResult}; its markers are in the tool schemas' `$defs`. */
@@ -44,13 +44,6 @@ export const userResultSchema = {
       ],
       description: "Pass to get_user.",
     },
-    name: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-    },
     email: {
       anyOf: [
         { type: "string" },
@@ -58,11 +51,10 @@ export const userResultSchema = {
         { $ref: "#/$defs/unusable" },
       ],
     },
-    role: {
+    name: {
       anyOf: [
-        { enum: ["agent", "admin", "viewer"] },
+        { type: "string" },
         { type: "null" },
-        { $ref: "#/$defs/unknown_code" },
         { $ref: "#/$defs/unusable" },
       ],
     },
@@ -73,8 +65,16 @@ export const userResultSchema = {
         { $ref: "#/$defs/unresolved" },
       ],
     },
+    role: {
+      anyOf: [
+        { enum: ["agent", "admin", "viewer"] },
+        { type: "null" },
+        { $ref: "#/$defs/unknown_code" },
+        { $ref: "#/$defs/unusable" },
+      ],
+    },
   },
-  required: ["id", "name", "email", "role", "org"],
+  required: ["id", "email", "name", "org", "role"],
   additionalProperties: false,
 } as const;
 
@@ -95,21 +95,21 @@ export function projectUser(
   const relationships = section(root, "relationships", ctx);
   return {
     id: argumentId(root?.["id"], ctx, "id", true, true),
-    name: string(attributes?.["display_name"], ctx, "display_name", true),
     email: string(attributes?.["email"], ctx, "email", false),
-    role: member<"agent" | "admin" | "viewer">(
-      attributes?.["role"],
-      USER_ROLE,
-      ctx,
-      "role",
-      false,
-    ),
+    name: string(attributes?.["display_name"], ctx, "display_name", true),
     org: joinOne(
       relationshipIds(relationships?.["organization"]),
       lookups["orgs"],
       "orgs",
       ctx,
       "organization",
+    ),
+    role: member<"agent" | "admin" | "viewer">(
+      attributes?.["role"],
+      USER_ROLE,
+      ctx,
+      "role",
+      false,
     ),
   };
 }

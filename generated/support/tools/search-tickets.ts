@@ -31,8 +31,8 @@ export type SearchTicketsResponse =
 /** What the search_tickets tool returns to the model. */
 export type SearchTicketsResult = {
   tickets: TicketResult[];
-  total: number | null | Unusable;
   more: boolean;
+  total: number | null | Unusable;
 };
 
 /** The resolvers search_tickets calls, each at most once per call. */
@@ -44,6 +44,7 @@ export const searchTicketsOutputSchema = {
   type: "object",
   properties: {
     tickets: { type: "array", items: { $ref: "#/$defs/Ticket" } },
+    more: { type: "boolean" },
     total: {
       anyOf: [
         { type: "integer" },
@@ -51,9 +52,8 @@ export const searchTicketsOutputSchema = {
         { $ref: "#/$defs/unusable" },
       ],
     },
-    more: { type: "boolean" },
   },
-  required: ["tickets", "total", "more"],
+  required: ["tickets", "more", "total"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Ticket: ticketResultSchema },
 } as const;
@@ -94,6 +94,7 @@ export async function projectSearchTickets(
     tickets: records.map((record) =>
       projectTicket(record as TicketRecord, lookups, recordOptions),
     ),
+    more: present(at(response, ["links", "next"])),
     total: number(
       at(response, ["meta", "page", "total"]),
       ctx,
@@ -101,6 +102,5 @@ export async function projectSearchTickets(
       false,
       true,
     ),
-    more: present(at(response, ["links", "next"])),
   };
 }
