@@ -1,24 +1,8 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { exampleProject, snapshot } from "./helpers/example-project.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
-
-/** A consumer project holding a copy of the bundled example. */
-function project(): string {
-  const dir = tempDir();
-  mkdirSync(join(dir, "specs"));
-  cpSync(join(ROOT, "specs/support-tickets.openapi.yaml"), join(dir, "specs/support-tickets.openapi.yaml"));
-  cpSync(join(ROOT, "projector.yaml"), join(dir, "projector.yaml"));
-  return dir;
-}
-
-function snapshot(folder: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(join(entry.parentPath, entry.name), readFileSync(join(entry.parentPath, entry.name), "utf8"));
-  }
-  return files;
-}
 
 const addToSpec = (dir: string, anchor: string, insert: string) => {
   const path = join(dir, "specs/support-tickets.openapi.yaml");
@@ -30,7 +14,7 @@ const addToSpec = (dir: string, anchor: string, insert: string) => {
 describe("projector generate", () => {
   let dir: string;
   beforeEach(() => {
-    dir = project();
+    dir = exampleProject();
   });
 
   it("writes byte-identical files on every run and does not rewrite unchanged ones", async () => {

@@ -1,31 +1,14 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
+import { exampleProject, snapshot } from "./helpers/example-project.js";
+import { cli, ROOT } from "./helpers/pipeline.js";
 
 // Spawns the built CLI: the test script runs `npm run build` first (pretest).
 const CLI = join(ROOT, "dist/cli.js");
 const SPEC = "specs/support-tickets.openapi.yaml";
-
-/** A consumer project holding a copy of the bundled example, with a node_modules so generate keeps its digest cache. */
-function project(): string {
-  const dir = tempDir("projector-watch-");
-  mkdirSync(join(dir, "specs"));
-  mkdirSync(join(dir, "node_modules"));
-  cpSync(join(ROOT, SPEC), join(dir, SPEC));
-  cpSync(join(ROOT, "projector.yaml"), join(dir, "projector.yaml"));
-  return dir;
-}
-
-function snapshot(folder: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(join(entry.parentPath, entry.name), readFileSync(join(entry.parentPath, entry.name), "utf8"));
-  }
-  return files;
-}
 
 /** Blocks without timers, so a burst of writes stays a burst however busy the machine is. */
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -79,7 +62,7 @@ describe("projector generate --watch", () => {
     "regenerates on changes, reports problems without exiting, follows $ref'd files, and stops on SIGINT",
     { timeout: 600_000 },
     async () => {
-      const dir = project();
+      const dir = exampleProject({ nodeModules: true });
       const annotation = join(dir, "projector.yaml");
       const original = readFileSync(annotation, "utf8");
       const ticket = join(dir, "generated/support/resources/ticket.ts");
@@ -182,7 +165,7 @@ describe("projector generate --watch", () => {
   );
 
   it("refuses --watch with --check as bad usage, and documents --watch", async () => {
-    const dir = project();
+    const dir = exampleProject({ nodeModules: true });
     const both = await cli(["generate", "--watch", "--check"], dir);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("--watch and --check cannot be combined");
