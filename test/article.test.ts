@@ -214,5 +214,9 @@ describe("run-time helpers", () => {
     expect(matchesShortId(full, "tkt_9f3a71c4")).toBe(true);
     expect(matchesShortId(full, "tkt_0b7c52de")).toBe(false);
     expect(matchesShortId(full, "")).toBe(false);
+    // Shorter than any form a result gives: a truncated or made-up id, not this one.
+    expect(matchesShortId(full, "tkt_9f3a")).toBe(false);
+    expect(matchesShortId(full, "tkt_")).toBe(false);
+    expect(matchesShortId(full, "tkt_9f3a71c4-2d")).toBe(true);
   });
 });

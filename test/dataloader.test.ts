@@ -56,6 +56,14 @@ describe("Resolvers backed by DataLoader (one loader per request)", () => {
     const someoneUnknown = [...assignees.entries()].find(([id]) => id !== undefined && id !== firstUser && id !== secondUser)!;
     expect(someoneUnknown[1]).toEqual({ unresolved: expect.stringMatching(/^usr_[0-9a-f]{8}$/) });
   });
+
+  it("fails the call, naming the resolver, when the loader's batch function failed as a whole", async () => {
+    const down = new DataLoader(async (_ids: readonly string[]): Promise<(string | null)[]> => {
+      throw new Error("database is down");
+    });
+    const resolvers: Resolvers = { users: resolverFromLoader(down), orgs: resolverFromLoader(new DataLoader(table(labels.orgs).load)) };
+    await expect(projectSearchTickets(page, resolvers)).rejects.toThrow(/users.*database is down/);
+  });
 });
 
 describe("a resolver as a DataLoader batch function", () => {

@@ -23,8 +23,9 @@ function snippets(readme: string): Snippet[] {
     expect(start, `README has a "## ${section}" section`).toBeGreaterThan(-1);
     const end = readme.indexOf("\n## ", start + 1);
     const body = readme.slice(start, end === -1 ? undefined : end);
-    const pairs = [...body.matchAll(/```ts\n([\s\S]*?)```[^`]*?```text\n([\s\S]*?)```/g)];
+    const pairs = [...body.matchAll(/```ts\n([\s\S]*?)```\n+[^`\n]*\n+```text\n([\s\S]*?)```/g)];
     expect(pairs.length, `"${section}" has a ts snippet followed by the text it prints`).toBeGreaterThan(0);
+    expect(pairs.length, `every ts snippet of "${section}" is followed by the text it prints`).toBe(body.split("```ts\n").length - 1);
     pairs.forEach(([, code, prints], i) => {
       const file = join(SNIPPETS, `${section.toLowerCase().replace(/\W+/g, "-")}-${i + 1}.ts`);
       found.push({ section, file, code: code!.replaceAll('"./generated/', '"../../generated/'), prints: prints!.trimEnd() });

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import Database from "better-sqlite3";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -24,15 +25,24 @@ interface Ticket {
 
 describe("examples/support-desk: an MCP server over SQLite", () => {
   const client = new Client({ name: "projector-test", version: "1.0.0" });
+  const databaseFile = join(tempDir(), "desk.db");
   let stderr = "";
   const ajv = addFormats.default(new Ajv2020({ strict: false }));
 
-  /** The SQL statements the server ran while `action` did. */
-  async function queriesDuring<T>(action: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
+  /** Waits until the server's stderr, from `from` on, has a line that `test` accepts. */
+  async function stderrLine(from: number, test: (line: string) => boolean): Promise<void> {
+    for (let waited = 0; !stderr.slice(from).split("\n").some(test); waited += 10) {
+      if (waited > 10_000) throw new Error(`no such line on the server's stderr:\n${stderr.slice(from)}`);
+      await new Promise((done) => setTimeout(done, 10));
+    }
+  }
+
+  /** The SQL statements the server ran for one tool call, up to the line that ends it in the log. */
+  async function queriesOf(name: string, args: Record<string, unknown>) {
     const before = stderr.length;
-    const result = await action();
-    await new Promise((done) => setTimeout(done, 50));
-    const queries = stderr.slice(before).split("\n").filter((line) => line.startsWith("sql: "));
+    const result = await call(name, args);
+    await stderrLine(before, (line) => line === `sql: -- end of ${name}`);
+    const queries = stderr.slice(before).split("\n").filter((line) => line.startsWith("sql: ") && !line.startsWith("sql: --"));
     return { result, queries };
   }
 
@@ -45,7 +55,7 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [SERVER],
-      env: { ...(process.env as Record<string, string>), SUPPORT_DESK_DB: join(tempDir(), "desk.db"), SUPPORT_DESK_LOG_SQL: "1" },
+      env: { ...(process.env as Record<string, string>), SUPPORT_DESK_DB: databaseFile, SUPPORT_DESK_LOG_SQL: "1" },
       stderr: "pipe",
     });
     transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -65,7 +75,7 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
   });
 
   it("search_tickets returns structuredContent that validates, and the same result as text", async () => {
-    const { result } = await queriesDuring(() => call("search_tickets", {}));
+    const { result } = await queriesOf("search_tickets", {});
     expect(result.isError).toBeFalsy();
     const validate = ajv.compile(searchTicketsOutputSchema);
     expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
@@ -82,18 +92,32 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
       users: queries.filter((sql) => /FROM users WHERE id IN/.test(sql)).length,
       orgs: queries.filter((sql) => /FROM organizations WHERE id IN/.test(sql)).length,
     });
-    const full = await queriesDuring(() => call("search_tickets", { page: 2 }));
+    const full = await queriesOf("search_tickets", { page: 2 });
     expect((full.result.structuredContent as { tickets: Ticket[] }).tickets).toHaveLength(25);
     expect(labelQueries(full.queries)).toEqual({ users: 1, orgs: 1 });
-    const few = await queriesDuring(() => call("search_tickets", { query: "Card declined", status: "open" }));
+    const few = await queriesOf("search_tickets", { query: "card declined", status: "open" });
     const tickets = (few.result.structuredContent as { tickets: Ticket[] }).tickets;
     expect(tickets.length).toBeGreaterThan(0);
     expect(tickets.length).toBeLessThan(25);
     expect(labelQueries(few.queries).orgs).toBe(1);
     expect(labelQueries(few.queries).users).toBe(tickets.some((t) => t.assignee !== null) ? 1 : 0);
-    const none = await queriesDuring(() => call("search_tickets", { query: "no such subject" }));
+    const none = await queriesOf("search_tickets", { query: "no such subject" });
     expect(none.result.structuredContent).toEqual({ tickets: [], total: 0, more: false });
     expect(labelQueries(none.queries)).toEqual({ users: 0, orgs: 0 });
+
+    // get_ticket's body includes the assignee, so only the organization is looked up.
+    const assigned = tickets.find((t) => typeof t.assignee === "string") ?? (full.result.structuredContent as { tickets: Ticket[] }).tickets.find((t) => typeof t.assignee === "string")!;
+    expect(labelQueries((await queriesOf("get_ticket", { ticket_id: assigned.id })).queries)).toEqual({ users: 0, orgs: 1 });
+    expect(labelQueries((await queriesOf("add_comment", { ticket_id: assigned.id, body: "On it." })).queries)).toEqual({ users: 1, orgs: 0 });
+  });
+
+  it("searches for the words of the query, taking % and _ literally", async () => {
+    const subjects = async (query: string) => ((await call("search_tickets", { query })).structuredContent as { tickets: Ticket[] }).tickets.map((t) => t.subject);
+    const found = await subjects("refund cancellation");
+    expect(found.length).toBeGreaterThan(0);
+    for (const subject of found) expect(subject).toBe("Refund not received after cancellation");
+    expect(await subjects("%")).toEqual([]);
+    expect(await subjects("_")).toEqual([]);
   });
 
   it("accepts a shortened id from a result back in get_ticket and add_comment", async () => {
@@ -115,9 +139,10 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
       marked = tickets.find((t) => typeof t.assignee === "object" && t.assignee !== null);
     }
     expect(marked?.assignee).toEqual({ unresolved: expect.stringMatching(/^usr_[0-9a-f]{8}$/) });
-    expect(stderr).toMatch(/^projection: .*assignee/m);
+    const before = stderr.length;
     const again = await call("get_ticket", { ticket_id: marked!.id });
     expect((again.structuredContent as Ticket).assignee).toEqual(marked!.assignee);
+    await stderrLine(before, (line) => line.startsWith("projection: ") && line.includes("assignee"));
   });
 
   it("answers bad arguments and unknown ids with a tool error the model can read", async () => {
@@ -126,7 +151,18 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
     expect(missing.text).toMatch(/ticket_id/);
     const unknown = await call("get_ticket", { ticket_id: "tkt_00000000" });
     expect(unknown).toMatchObject({ isError: true, text: "No ticket tkt_00000000." });
-    const ambiguous = await call("get_ticket", { ticket_id: "tkt_" });
-    expect(ambiguous).toMatchObject({ isError: true, text: "tkt_ names more than one ticket; pass the full id" });
+    // A prefix shorter than the short form a result gives is not an id, even when one ticket starts with it.
+    const { tickets } = (await call("search_tickets", {})).structuredContent as { tickets: Ticket[] };
+    for (const truncated of ["tkt_", tickets[0]!.id.slice(0, 9)]) {
+      expect(await call("get_ticket", { ticket_id: truncated })).toMatchObject({ isError: true, text: `No ticket ${truncated}.` });
+    }
+  });
+
+  it("accepts a full id as well", async () => {
+    const db = new Database(databaseFile, { readonly: true });
+    const { id } = db.prepare("SELECT id FROM tickets ORDER BY updated_at DESC, id LIMIT 1").get() as { id: string };
+    db.close();
+    const ticket = await call("get_ticket", { ticket_id: id });
+    expect((ticket.structuredContent as Ticket).id).toBe(id.slice(0, 12));
   });
 });

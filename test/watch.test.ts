@@ -90,6 +90,14 @@ describe("projector generate --watch", () => {
       expect(w.alive).toBe(true);
       expect(snapshot(join(dir, "generated/support"))).toEqual(before);
 
+      // A file that is not YAML at all: refused before anything is read, and watching goes on.
+      at = w.mark();
+      edit("resources: [\n");
+      await w.until("the syntax error", () => /^projector: 1 problem; nothing was written$/m.test(at.stderr()));
+      expect(at.stderr()).toMatch(/^projector\.yaml:\d+:\d+ PRJ0\d\d /m);
+      expect(w.alive).toBe(true);
+      expect(snapshot(join(dir, "generated/support"))).toEqual(before);
+
       // (2) Fixed, differently from before: a successful run rewrites the ticket projector.
       at = w.mark();
       edit(subject("{ as: title }"));

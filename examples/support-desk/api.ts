@@ -39,17 +39,22 @@ export interface TicketSearch {
   page?: number | undefined;
 }
 
-/** GET /tickets?q=...&filter[status]=...&page[number]=...: newest activity first. */
+/** GET /tickets?q=...&filter[status]=...&page[number]=...: every word of `q` in the subject, newest activity first. */
 export function searchTickets(db: Database.Database, search: TicketSearch): SearchTicketsResponse {
   const page = search.page ?? 1;
-  const where = "WHERE (@query IS NULL OR subject LIKE '%' || @query || '%') AND (@status IS NULL OR status_code = @status)";
-  const params = { query: search.query ?? null, status: search.statusCode ?? null };
-  const total = (db.prepare(`SELECT count(*) AS n FROM tickets ${where}`).get(params) as { n: number }).n;
+  const words = (search.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  // instr, not LIKE: a `%` or `_` in the query is a character to find, not a wildcard.
+  const where = ["(@status IS NULL OR status_code = @status)", ...words.map((_, i) => `instr(lower(subject), @word${i}) > 0`)].join(" AND ");
+  const params = { status: search.statusCode ?? null, ...Object.fromEntries(words.map((word, i) => [`word${i}`, word])) };
+  const total = (db.prepare(`SELECT count(*) AS n FROM tickets WHERE ${where}`).get(params) as { n: number }).n;
   const rows = db
-    .prepare(`SELECT * FROM tickets ${where} ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`)
+    .prepare(`SELECT * FROM tickets WHERE ${where} ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`)
     .all({ ...params, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }) as TicketRow[];
   const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const pageLink = (n: number) => `${BASE}/tickets?page[number]=${n}`;
+  const filters = new URLSearchParams();
+  if (search.query) filters.set("q", search.query);
+  if (search.statusCode !== undefined) filters.set("filter[status]", String(search.statusCode));
+  const pageLink = (n: number) => `${BASE}/tickets?${new URLSearchParams([...filters, ["page[number]", String(n)]])}`;
   return {
     data: rows.map(ticketResource),
     links: { first: pageLink(1), next: page < last ? pageLink(page + 1) : null, last: pageLink(last) },
@@ -58,12 +63,11 @@ export function searchTickets(db: Database.Database, search: TicketSearch): Sear
 }
 
 /**
- * The ticket a full id or a short id from a tool result names. A short id matching several
- * tickets is refused rather than guessed.
+ * The ticket a full id or a short id from a tool result names. Any shorter prefix is refused, so
+ * a truncated or made-up id never reaches a ticket that merely starts the same way.
  */
 export function findTicket(db: Database.Database, id: string): TicketRow | undefined {
-  const prefix = id.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const rows = db.prepare("SELECT * FROM tickets WHERE id LIKE ? || '%' ESCAPE '\\'").all(prefix) as TicketRow[];
+  const rows = db.prepare("SELECT * FROM tickets WHERE substr(id, 1, length(@id)) = @id").all({ id }) as TicketRow[];
   const matches = rows.filter((row) => matchesShortId(row.id, id));
   if (matches.length > 1) throw new Error(`${id} names more than one ticket; pass the full id`);
   return matches[0];

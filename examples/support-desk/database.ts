@@ -38,7 +38,10 @@ export interface CommentRow {
 export function openDatabase(file: string, logSql?: (sql: string) => void): Database.Database {
   const db = new Database(file, logSql ? { verbose: (sql) => logSql(String(sql)) } : {});
   db.pragma("journal_mode = WAL");
-  // Seeding runs in one transaction, so a first run killed half-way leaves no tables behind.
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tickets'").get()) seed(db);
+  // Checked and seeded in one write transaction: a first run killed half-way leaves no tables
+  // behind, and two servers starting at once on a new file seed it once.
+  db.transaction(() => {
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tickets'").get()) seed(db);
+  }).immediate();
   return db;
 }

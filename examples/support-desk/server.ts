@@ -18,7 +18,12 @@ const server = new Server({ name: "support-desk", version: "1.0.0" }, { capabili
 server.setRequestHandler(ListToolsRequestSchema, () => ({
   tools: tools.map(({ name, description, inputSchema, outputSchema }) => ({ name, description, inputSchema, outputSchema })),
 }));
-server.setRequestHandler(CallToolRequestSchema, (request) => callTool(tools, request.params.name, request.params.arguments));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const result = await callTool(tools, request.params.name, request.params.arguments);
+  // Marks where one call's statements end, so a reader of the log can count them per call.
+  logSql?.(`-- end of ${request.params.name}`);
+  return result;
+});
 
 await server.connect(new StdioServerTransport());
 process.stderr.write(`support-desk: serving search_tickets, get_ticket, add_comment over stdio (database ${file})\n`);

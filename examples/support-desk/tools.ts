@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import {
   addCommentOutputSchema,
   getTicketOutputSchema,
@@ -11,7 +11,7 @@ import {
   type ProjectionIssue,
   type Resolvers,
 } from "../../generated/support/index.js";
-import { addComment, findTicket, getTicket, searchTickets } from "./api.js";
+import { addComment, findTicket, getTicket, PAGE_SIZE, searchTickets } from "./api.js";
 
 export interface ToolCallResult {
   [key: string]: unknown;
@@ -29,6 +29,13 @@ interface Tool {
   run(args: Record<string, unknown>): Promise<object | string>;
 }
 
+export interface SupportDeskTool extends Tool {
+  /** Checks the arguments against `inputSchema`, filling in its defaults. */
+  validate: ValidateFunction;
+}
+
+const ajv = new Ajv2020({ useDefaults: true });
+
 // The API filters by status code; the model sees and passes the legend's words.
 const STATUS_CODES = { new: 1, pending: 2, open: 3, resolved: 4, closed: 5 } as const;
 
@@ -38,11 +45,11 @@ const ticketIdInput = {
   description: "A ticket id as a search result gives it (the short form, like tkt_9f3a71c4, is fine).",
 } as const;
 
-export function supportDeskTools(db: Database.Database, resolvers: Resolvers, onIssue: (issue: ProjectionIssue) => void): Tool[] {
-  return [
+export function supportDeskTools(db: Database.Database, resolvers: Resolvers, onIssue: (issue: ProjectionIssue) => void): SupportDeskTool[] {
+  const tools: Tool[] = [
     {
       name: "search_tickets",
-      description: "Search support tickets, most recently updated first, 25 a page.",
+      description: `Search support tickets by words in their subject, most recently updated first, ${PAGE_SIZE} a page.`,
       inputSchema: {
         type: "object",
         properties: {
@@ -87,10 +94,11 @@ export function supportDeskTools(db: Database.Database, resolvers: Resolvers, on
       run: async (args) => {
         const ticket = findTicket(db, args["ticket_id"] as string);
         if (!ticket) return `No ticket ${String(args["ticket_id"])}.`;
-        return projectAddComment(addComment(db, ticket, args["body"] as string, args["public"] !== false), resolvers, { onIssue });
+        return projectAddComment(addComment(db, ticket, args["body"] as string, args["public"] as boolean), resolvers, { onIssue });
       },
     },
   ];
+  return tools.map((tool) => ({ ...tool, validate: ajv.compile(tool.inputSchema) }));
 }
 
 /**
@@ -98,12 +106,10 @@ export function supportDeskTools(db: Database.Database, resolvers: Resolvers, on
  * `structuredContent` and, for clients that read only text, the same result serialized.
  * Bad arguments and unknown ids come back as tool errors the model can read and correct.
  */
-export async function callTool(tools: readonly Tool[], name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
+export async function callTool(tools: readonly SupportDeskTool[], name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) return failure(`Unknown tool ${name}.`);
-  const validate = validators.get(tool) ?? ajv.compile(tool.inputSchema);
-  validators.set(tool, validate);
-  if (!validate(args)) return failure(`Invalid arguments: ${ajv.errorsText(validate.errors, { dataVar: "arguments" })}.`);
+  if (!tool.validate(args)) return failure(`Invalid arguments: ${ajv.errorsText(tool.validate.errors, { dataVar: "arguments" })}.`);
   try {
     const result = await tool.run(args);
     if (typeof result === "string") return failure(result);
@@ -112,9 +118,6 @@ export async function callTool(tools: readonly Tool[], name: string, args: Recor
     return failure(error instanceof Error ? error.message : String(error));
   }
 }
-
-const ajv = new Ajv2020({ useDefaults: true });
-const validators = new WeakMap<Tool, ReturnType<typeof ajv.compile>>();
 
 function failure(text: string): ToolCallResult {
   return { content: [{ type: "text", text }], isError: true };

@@ -644,11 +644,14 @@ function isHex(text: string, from: number, to: number): boolean {
 }
 
 /**
- * Whether `short` is the short form of `id` that a result gave the model: use it when the model
- * passes a short id back to a tool (or match `id LIKE short || '%'` in SQL).
+ * Whether `short` is `id` or a short form of it that a result can give the model: `id` cut no
+ * shorter than {@link shortId} cuts it. Use it when the model passes an id back to a tool, on the
+ * rows that `id LIKE short || '%'` finds; a truncated or made-up prefix matches nothing.
  */
 export function matchesShortId(id: string, short: string): boolean {
-  return id === short || (short.length > 0 && id.startsWith(short));
+  return (
+    id === short || (id.startsWith(short) && short.length >= shortId(id).length)
+  );
 }
 
 /**
@@ -897,11 +900,22 @@ export interface LabelLoader {
 /**
  * A resolver backed by a DataLoader. Create the loader per request: its batching and cache then
  * serve every tool call of that request. An id the loader gives `null` stays unresolved (a marker);
- * an Error becomes that id's marker too, and is reported through `onIssue`.
+ * an Error for some ids becomes their marker, reported through `onIssue`; a batch that failed as a
+ * whole fails the call with a `ResolverError`.
  */
 export function resolverFromLoader(loader: LabelLoader): Resolver {
   return async (ids) => {
     const values = await loader.loadMany(ids);
+    // A batch function that threw gives its one Error for every id: that is the resolver failing,
+    // which fails the call, not one unresolved id after another. (With one id the two look alike,
+    // and it stays a marker.)
+    const first = values[0];
+    if (
+      values.length > 1 &&
+      first instanceof Error &&
+      Array.prototype.every.call(values, (value) => value === first)
+    )
+      throw first;
     const labels = new Map<string, string | Error>();
     ids.forEach((id, i) => {
       const value = values[i];

@@ -3,7 +3,7 @@ import { DiagnosticError } from "../diagnostics.js";
 import { EVAL_HELP, runEval } from "./eval.js";
 import { GENERATE_HELP, runGenerate } from "./generate.js";
 import { INIT_HELP, runInit } from "./init.js";
-import { printDiagnostics } from "./project.js";
+import { printRefusal } from "./project.js";
 import { runTokens, TOKENS_HELP } from "./tokens.js";
 import { runWatch } from "./watch.js";
 
@@ -145,9 +145,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     return await command.run(values as Values, positionals, io);
   } catch (error) {
     if (error instanceof DiagnosticError) {
-      printDiagnostics(io, error.diagnostics);
-      const errors = error.diagnostics.filter((d) => d.severity === "error").length;
-      io.stderr.write(`projector: ${errors} problem${errors === 1 ? "" : "s"}; nothing was written\n`);
+      printRefusal(io, error.diagnostics);
       return EXIT.problems;
     }
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {

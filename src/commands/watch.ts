@@ -1,18 +1,13 @@
 import { watch, type FSWatcher } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
 import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
-import { printDiagnostics, type AnnotatedProject } from "./project.js";
+import { printRefusal, type AnnotatedProject } from "./project.js";
 import { EXIT, type Io } from "./run.js";
 
 /** Long enough to fold an editor's save (temp file, rename, chmod) or a branch switch into one run. */
 const DEBOUNCE_MS = 120;
-
-const inside = (folder: string, path: string) => {
-  const rel = relative(folder, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-};
 
 /**
  * `generate --watch`: one generate, then one more after each burst of changes to what it read.
@@ -74,23 +69,20 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
         io.stderr.write(`projector: ${(error as Error).stack ?? String(error)}\n`);
         return;
       }
-      printDiagnostics(io, error.diagnostics);
-      const errors = error.diagnostics.filter((d) => d.severity === "error").length;
-      io.stderr.write(`projector: ${errors} problem${errors === 1 ? "" : "s"}; nothing was written\n`);
+      printRefusal(io, error.diagnostics);
     }
     if (project) prettierConfig = await prettier.resolveConfigFile(join(project.outputDir, "index.ts")).catch(() => prettierConfig);
   };
 
   // Editors save by writing a temp file and renaming it over the old one, which ends a watch on the
   // file itself; a watch on its folder, filtered by name, sees every save.
-  const follow = () => {
+  let announced = false;
+  const follow = (announce = true) => {
     const files = new Set([configPath]);
     if (project) {
       files.add(project.specPath);
       if (specFiles?.spec === project.specPath) for (const file of specFiles.files) files.add(file);
       if (prettierConfig) files.add(prettierConfig);
-      // generate's own writes must not start another run.
-      for (const file of files) if (inside(project.outputDir, file)) files.delete(file);
     }
     const before = [...wanted].join("\n");
     wanted = files;
@@ -117,7 +109,10 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
         // The folder does not exist (yet); the next run tries again.
       }
     }
-    if ([...wanted].join("\n") !== before) say(`watching ${[...wanted].map(display).join(", ")} (Ctrl-C to stop)`);
+    if (announce && (!announced || [...wanted].join("\n") !== before)) {
+      say(`watching ${[...wanted].map(display).join(", ")} (Ctrl-C to stop)`);
+      announced = true;
+    }
   };
 
   // Never two runs at once: changes that arrive during a run set `due`, and the loop runs once more.
@@ -137,7 +132,8 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
 
   return new Promise<number>((resolveExit) => {
     const stop = async () => {
-      if (stopping) return;
+      // A second Ctrl-C means now, even in the middle of a write: the next generate repairs the folder.
+      if (stopping) process.exit(EXIT.ok);
       stopping = true;
       clearTimeout(timer);
       for (const watcher of watchers.values()) watcher.close();
@@ -149,6 +145,8 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
     };
     process.on("SIGINT", () => void stop());
     process.on("SIGTERM", () => void stop());
+    // Watch the annotation from the start: a save during the first run, which takes seconds, still counts.
+    follow(false);
     void loop().then(() => {
       if (watchers.size === 0 && !stopping) {
         io.stderr.write(`projector: nothing to watch: ${display(dirname(configPath))} does not exist\n`);

@@ -18,5 +18,5 @@ function sortFields(fields: Field[], top: boolean): Field[] {
 /** A resource's fields in result order. */
 export const inResultOrder = (fields: Field[]): Field[] => sortFields(fields, true);
 
-/** A tool's page keys in result order; the list itself always comes first. */
+/** A tool's page keys in result order (the emitted result puts the list before them). */
 export const pageInResultOrder = (page: PageModel[]): PageModel[] => [...page].sort((a, b) => compareNames(a.key, b.key));

@@ -1,5 +1,6 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
@@ -126,7 +127,8 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     file,
     document,
     locate: (pointer) => ({ ...positions().locate(decodePointer(pointer), "key"), pointer }),
-    files: parser.$refs.paths("file"),
+    // The parser gives POSIX paths on every platform; the watcher compares them with native ones.
+    files: parser.$refs.paths("file").map((file) => resolve(file)),
   };
 }
 
