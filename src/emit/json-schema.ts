@@ -58,6 +58,12 @@ export function objectSchema(fields: Field[]): Schema {
   };
 }
 
+/**
+ * A schema as code. JSON text is an object literal, except that a `"__proto__"` key there would set
+ * the prototype instead of declaring a property, so that key is written computed.
+ */
+export const schemaCode = (schema: Schema): string => JSON.stringify(schema).replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
+
 export const resultSchemaName = (tool: ToolModel) => `${tool.resource.typeName[0]!.toLowerCase()}${tool.resource.typeName.slice(1)}ResultSchema`;
 
 /**
@@ -78,5 +84,5 @@ export function toolOutputSchemaCode(tool: ToolModel): string {
       anyOf: [{ const: false }, { type: "object", properties: { shown: { type: "integer" }, total: { type: "integer" } }, required: ["shown", "total"], additionalProperties: false }],
     };
   }
-  return `{ ${head}, type: "object", properties: ${JSON.stringify(properties)}, required: ${JSON.stringify(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;
+  return `{ ${head}, type: "object", properties: ${schemaCode(properties)}, required: ${JSON.stringify(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;
 }

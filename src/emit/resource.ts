@@ -1,6 +1,7 @@
-import type { Field, ResourceModel, Shape, SourceRef, ValueField } from "../model/types.js";
+import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
+import { isIdentifier } from "../naming.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
-import { objectSchema } from "./json-schema.js";
+import { objectSchema, schemaCode } from "./json-schema.js";
 import { access, commentText, key, literal, typeOfShape, withArticle } from "./ts.js";
 
 /** Resolver names a resource's fields look up, in field order. */
@@ -18,25 +19,32 @@ export function resolversOf(fields: Field[]): string[] {
   return [...new Set(names)].sort();
 }
 
+/** A value kept as it is: checked against its place in the result schema, and trimmed to it. */
+const keptWhole = (field: ValueField) =>
+  !field.argumentOf && !field.format && !field.legend && (field.shape.type === "array" || field.shape.type === "object" || field.shape.type === "unknown");
+
 /**
- * Names for the module-level legend and enum constants, one per field that needs one. Different
- * field names can fold to the same constant (`foo-bar`, `foo_bar`), so later ones get a number.
+ * What each value field's check reads: a module-level legend or enum constant, or for a value kept
+ * whole, its schema inside the resource's result schema (one schema serves both the model and the
+ * run time). Different field names can fold to the same constant (`foo-bar`, `foo_bar`), so later
+ * ones get a number.
  */
-function constNames(resource: ResourceModel): Map<string, string> {
+function constNames(resource: ResourceModel, resultSchema: string): Map<string, string> {
   const names = new Map<string, string>();
   const taken = new Set<string>();
-  const visit = (fields: Field[]) => {
+  const visit = (fields: Field[], schema: string) => {
     for (const field of fields) {
-      if (field.kind === "object") visit(field.children);
+      const at = `${schema}.properties${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`}.anyOf[0]`;
+      if (field.kind === "object") visit(field.children, at);
       if (field.kind !== "value") continue;
       const base = `${resource.typeName}_${field.name}`.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").toUpperCase();
       let name = base;
       for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
       taken.add(name);
-      names.set(field.name, name);
+      names.set(field.name, keptWhole(field) ? at : name);
     }
   };
-  visit(resource.fields);
+  visit(resource.fields, resultSchema);
   return names;
 }
 
@@ -124,18 +132,6 @@ function rebase(field: Field, depth: number): Field {
   return field.kind === "object" ? { ...field, source, children: field.children.map((c) => rebase(c, depth)) } : { ...field, source };
 }
 
-/** The shape the run time checks a kept-whole value against. */
-function valueShape(shape: Shape): unknown {
-  switch (shape.type) {
-    case "array":
-      return { type: "array", items: valueShape(shape.items) };
-    case "object":
-      return { type: "object", properties: shape.properties.map((p) => ({ name: p.name, shape: valueShape(p.shape), nullable: p.nullable })) };
-    default:
-      return shape;
-  }
-}
-
 function legendConstants(constants: Map<string, string>, fields: Field[]): string[] {
   return fields.flatMap((field): string[] => {
     if (field.kind === "object") return legendConstants(constants, field.children);
@@ -146,9 +142,6 @@ function legendConstants(constants: Map<string, string>, fields: Field[]): strin
     }
     if (!field.legend && field.shape.type === "literal") {
       return [`const ${constants.get(field.name)!} = new Set<unknown>([${field.shape.values.map(literal).join(", ")}]);`];
-    }
-    if (!field.legend && (field.shape.type === "array" || field.shape.type === "object" || field.shape.type === "unknown")) {
-      return [`const ${constants.get(field.name)!}: ValueShape = ${JSON.stringify(valueShape(field.shape))};`];
     }
     return [];
   });
@@ -189,11 +182,12 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     usesAttributes && jsonapi ? `const attributes = section(root, "attributes", ctx);` : "",
     usesRelationships ? `const relationships = section(root, "relationships", ctx);` : "",
   ].filter(Boolean);
-  const constants = constNames(resource);
+  const T = resource.typeName;
+  const resultSchema = `${T[0]!.toLowerCase()}${T.slice(1)}ResultSchema`;
+  const constants = constNames(resource, resultSchema);
   const body = resource.fields.map((field) => `${key(field.out)}: ${projectExpression(constants, field, bases)},`);
   const collect = collectStatements(resource.fields, bases);
   const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
-  const T = resource.typeName;
   const collectText = collect.join("\n");
   const collectSections = [
     jsonapi && /\battributes\b/.test(collectText) ? `const attributes = asObject(root?.["attributes"]);` : "",
@@ -209,7 +203,7 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}: ${fieldType(f)};`).join(" ")} }`,
     "",
     `/** JSON Schema of {@link ${T}Result}; its markers are in the tool schemas' \`$defs\`. */`,
-    `export const ${T[0]!.toLowerCase()}${T.slice(1)}ResultSchema = ${JSON.stringify(objectSchema(resource.fields))} as const;`,
+    `export const ${resultSchema} = ${schemaCode(objectSchema(resource.fields))} as const;`,
     "",
     `/** The labels projecting ${withArticle(commentText(resource.name))} reads, already resolved. */`,
     `export type ${T}Lookups = ${lookups};`,

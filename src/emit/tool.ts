@@ -22,7 +22,7 @@ function pageExpression(page: ToolModel["page"][number]): string {
     case "boolean":
       return `boolean(${value}, ${args})`;
     default:
-      return `whole<${typeOfShape(page.shape)}>(${value}, ${args}, { type: "unknown" })`;
+      return `whole<${typeOfShape(page.shape)}>(${value}, ${args}, {})`;
   }
 }
 

@@ -19,18 +19,19 @@ async function listFiles(folder: string): Promise<string[]> {
 
 /** The folder as it is on disk, path to text. */
 export async function readFolder(folder: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const path of await listFiles(folder)) files.set(path, await readFile(join(folder, path), "utf8"));
-  return files;
+  // All at once: one read after another costs a no-op regenerate of hundreds of files a third of its time.
+  const paths = await listFiles(folder);
+  const texts = await Promise.all(paths.map((path) => readFile(join(folder, path), "utf8")));
+  return new Map(paths.map((path, i) => [path, texts[i]!]));
 }
 
 /** How the folder on disk differs from the files generate would write. */
 export async function diffFolder(folder: string, files: Map<string, string>): Promise<FolderDiff> {
-  const existing = await listFiles(folder);
-  const diff: FolderDiff = { changed: [], added: [], removed: existing.filter((path) => !files.has(path)) };
+  const existing = await readFolder(folder);
+  const diff: FolderDiff = { changed: [], added: [], removed: [...existing.keys()].filter((path) => !files.has(path)) };
   for (const [path, text] of files) {
-    if (!existing.includes(path)) diff.added.push(path);
-    else if ((await readFile(join(folder, path), "utf8")) !== text) diff.changed.push(path);
+    if (!existing.has(path)) diff.added.push(path);
+    else if (existing.get(path) !== text) diff.changed.push(path);
   }
   return diff;
 }

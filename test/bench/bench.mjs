@@ -1,7 +1,7 @@
 // `npm run bench`: projector against the tools users would otherwise reach for, measured side by
 // side in one run on this machine. Figures are medians; ratios are what to compare across machines.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,7 +67,8 @@ if (existsSync(DATADOG)) {
 // 2. Projecting a 10,000-record JSON:API page.
 const generatedDir = mkdtempSync(join(tmpdir(), "projector-bench-gen-"));
 writeFileSync(join(generatedDir, "package.json"), JSON.stringify({ type: "module" }));
-for (const path of ["index.ts", "runtime.ts", "resolvers.ts", "resources/ticket.ts", "resources/user.ts", "tools/search-tickets.ts", "tools/get-ticket.ts", "tools/get-user.ts"]) {
+const supportFiles = readdirSync(join(ROOT, "generated/support"), { recursive: true }).filter((path) => path.endsWith(".ts") && path !== "openapi.ts");
+for (const path of supportFiles) {
   const source = readFileSync(join(ROOT, "generated/support", path), "utf8");
   mkdirSync(dirname(join(generatedDir, path)), { recursive: true });
   writeFileSync(join(generatedDir, path.replace(/\.ts$/, ".js")), ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
