@@ -7,6 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as support from "../generated/support/index.js";
+import { matchesShortId, shortenIds, shortId } from "../templates/runtime.js";
 import { generateFrom, importGenerated, ROOT } from "./helpers/pipeline.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 200) };
@@ -645,5 +646,30 @@ describe("resolvers, DataLoader-style", () => {
       ["Priya Raman", "Northwind Foods"],
       ["Sam Okafor", "Contoso"],
     ]);
+  });
+});
+
+describe("short ids of one result", () => {
+  // Few prefixes and digits, so that short forms collide, share a key, or differ only in case.
+  const id = fc.oneof(
+    fc
+      .tuple(fc.constantFrom("tkt_", "usr_", "TKT_", "", "x-", "a"), fc.constantFrom("9f3a71c4", "9F3A71C4", "00000000", "9f3a71c5"), fc.constantFrom("2d18", "2d19", "7e01"), fc.constantFrom("4b6e-9c05-8ab3f2e17d90", "4b6e-9c05-000000000000"))
+      .map(([prefix, digits, group, rest]) => `${prefix}${digits}-${group}-${rest}`),
+    fc.constantFrom("42", "tkt_9f3a71c4", "tkt_9f3a71c4-2", "my-tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"),
+  );
+
+  it("tells every id of a result apart, each by a prefix the id answers to", () => {
+    fc.assert(
+      fc.property(fc.array(id, { maxLength: 24 }), (ids) => {
+        const longer = shortenIds(ids);
+        const distinct = [...new Set(ids)];
+        const shorts = distinct.map((full) => longer.get(full) ?? shortId(full));
+        expect(new Set(shorts).size).toBe(distinct.length);
+        distinct.forEach((full, i) => expect(matchesShortId(full, shorts[i]!)).toBe(true));
+        // Only colliding ids are lengthened.
+        for (const full of longer.keys()) expect(distinct.some((other) => other !== full && shortId(other) === shortId(full))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
