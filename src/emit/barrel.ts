@@ -1,5 +1,6 @@
 import type { Model } from "../model/types.js";
 import { camelCase } from "../naming.js";
+import { resultSchemaName } from "./json-schema.js";
 import { fileStem } from "./ts.js";
 
 /** `index.ts`: everything a consumer imports. */
@@ -12,7 +13,7 @@ export function emitIndex(model: Model): string {
   ];
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
   for (const r of byName(model.resources)) {
-    lines.push(`export { project${r.typeName}, ${r.typeName[0]!.toLowerCase()}${r.typeName.slice(1)}ResultSchema, type ${r.typeName}Lookups, type ${r.typeName}Record, type ${r.typeName}Result } from "./resources/${fileStem(r.name)}.js";`);
+    lines.push(`export { project${r.typeName}, ${resultSchemaName(r)}, type ${r.typeName}Lookups, type ${r.typeName}Record, type ${r.typeName}Result } from "./resources/${fileStem(r.name)}.js";`);
   }
   for (const t of byName(model.tools)) {
     lines.push(

@@ -1,4 +1,4 @@
-import type { Field, Shape, ToolModel } from "../model/types.js";
+import type { Field, ResourceModel, Shape, ToolModel } from "../model/types.js";
 
 type Schema = { [key: string]: unknown };
 
@@ -64,14 +64,15 @@ export function objectSchema(fields: Field[]): Schema {
  */
 export const schemaCode = (schema: Schema): string => JSON.stringify(schema).replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
 
-export const resultSchemaName = (tool: ToolModel) => `${tool.resource.typeName[0]!.toLowerCase()}${tool.resource.typeName.slice(1)}ResultSchema`;
+/** `ticketResultSchema`: the constant holding a resource's result schema. */
+export const resultSchemaName = (resource: ResourceModel) => `${resource.typeName[0]!.toLowerCase()}${resource.typeName.slice(1)}ResultSchema`;
 
 /**
  * Code for the JSON Schema of a tool's result, usable as an MCP tool's `outputSchema`: the record
  * schema comes from the resource module and the marker schemas from the runtime, so each is written once.
  */
 export function toolOutputSchemaCode(tool: ToolModel): string {
-  const record = resultSchemaName(tool);
+  const record = resultSchemaName(tool.resource);
   const head = `$schema: "https://json-schema.org/draft/2020-12/schema"`;
   const defs = `$defs: { ...MARKER_SCHEMAS, ${tool.resource.typeName}: ${record} }`;
   if (tool.list === undefined) return `{ ${head}, ...${record}, $defs: MARKER_SCHEMAS } as const`;

@@ -1,7 +1,7 @@
 import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
 import { isIdentifier } from "../naming.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
-import { objectSchema, schemaCode } from "./json-schema.js";
+import { objectSchema, resultSchemaName, schemaCode } from "./json-schema.js";
 import { access, commentText, key, literal, typeOfShape, withArticle } from "./ts.js";
 
 /** Resolver names a resource's fields look up, in field order. */
@@ -183,7 +183,7 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     usesRelationships ? `const relationships = section(root, "relationships", ctx);` : "",
   ].filter(Boolean);
   const T = resource.typeName;
-  const resultSchema = `${T[0]!.toLowerCase()}${T.slice(1)}ResultSchema`;
+  const resultSchema = resultSchemaName(resource);
   const constants = constNames(resource, resultSchema);
   const body = resource.fields.map((field) => `${key(field.out)}: ${projectExpression(constants, field, bases)},`);
   const collect = collectStatements(resource.fields, bases);

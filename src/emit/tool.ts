@@ -49,7 +49,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const usesCtx = tool.page.some((p) => p.mode === "value");
   const code = [
     `import type { paths } from "../openapi.js";`,
-    `import { collect${R}, project${R}, ${resultSchemaName(tool)}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
+    `import { collect${R}, project${R}, ${resultSchemaName(tool.resource)}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
     ...(names.length ? [`import type { Resolvers } from "../resolvers.js";`] : []),
     IMPORTS_PLACEHOLDER,
     "",
