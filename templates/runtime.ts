@@ -29,8 +29,13 @@ export interface ProjectionIssue {
 export interface RecordOptions {
   /** Called for every marker written and every promised value that is missing. */
   readonly onIssue?: (issue: ProjectionIssue) => void;
-  /** Full id to short id, computed over a whole tool result so that no two ids collide. */
-  readonly shortIds?: ReadonlyMap<string, string>;
+  /** Short forms that replace {@link shortId}'s for some ids; the tools pass them so no two ids of a result collide. */
+  readonly shortIds?: ShortIds;
+}
+
+/** An id's short form, or undefined where the plain {@link shortId} does; a Map from {@link shortenIds} is one. */
+export interface ShortIds {
+  get(id: string): string | undefined;
 }
 
 export interface ProjectOptions {
@@ -124,7 +129,7 @@ export function serializeToolResult(result: unknown): string {
 export interface Context {
   readonly resource: string;
   readonly onIssue: ((issue: ProjectionIssue) => void) | undefined;
-  readonly shortIds: ReadonlyMap<string, string> | undefined;
+  readonly shortIds: ShortIds | undefined;
 }
 
 export function context(resource: string, options: RecordOptions): Context {
@@ -165,8 +170,8 @@ export function recordObject(record: unknown, ctx: Context): Json | undefined {
 }
 
 /** A JSON:API section (`attributes`, `relationships`), or undefined with a report when it is not an object. */
-export function section(root: Json | undefined, key: "attributes" | "relationships", ctx: Context): Json | undefined {
-  const value = root?.[key];
+export function section(value: unknown, key: "attributes" | "relationships", ctx: Context): Json | undefined {
+  // The caller reads the key: one keyed read here, seeing both names, would go megamorphic.
   const object = asObject(value);
   if (!object && value !== undefined && value !== null) report(ctx, "unusable", key, value, `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`);
   return object;
@@ -322,38 +327,46 @@ function toDate(value: unknown): Date | undefined {
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** The number written by `count` ASCII digits at `at`, or -1. */
-function digitsAt(text: string, at: number, count: number): number {
-  let value = 0;
-  for (let i = at; i < at + count; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
+/** The number two ASCII digits at `at` write, or -1. */
+function twoDigits(text: string, at: number): number {
+  const tens = text.charCodeAt(at) - 48;
+  const ones = text.charCodeAt(at + 1) - 48;
+  return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens * 10 + ones : -1;
 }
 
 /**
  * Whether the text is a real UTC date (`2026-02-11`) or date-time (`2026-02-11T09:14:22.481Z`),
- * so the text itself can be cut. Checked by hand, without a Date: this is the hot path of a page.
+ * so the text itself can be cut. Checked by hand, without a Date or a RegExp and reading each
+ * character once: this is the hot path of a page.
  */
-function isUtcIso(value: string): boolean {
+export function isUtcIso(value: string): boolean {
   const length = value.length;
-  if ((length !== 10 && length < 17) || value[4] !== "-" || value[7] !== "-") return false;
-  const year = digitsAt(value, 0, 4);
-  const month = digitsAt(value, 5, 2);
-  const day = digitsAt(value, 8, 2);
-  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > DAYS[month - 1]! + (leap ? 1 : 0)) return false;
+  if (length !== 10 && (length < 17 || value.charCodeAt(length - 1) !== 90 /* Z */)) return false;
+  if (value.charCodeAt(4) !== 45 /* - */ || value.charCodeAt(7) !== 45) return false;
+  const century = twoDigits(value, 0);
+  const yearOfCentury = twoDigits(value, 2);
+  const month = twoDigits(value, 5);
+  const day = twoDigits(value, 8);
+  if (century < 0 || yearOfCentury < 0 || month < 1 || month > 12 || day < 1) return false;
+  if (day > DAYS[month - 1]!) {
+    const year = century * 100 + yearOfCentury;
+    if (!(month === 2 && day === 29 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) return false;
+  }
   if (length === 10) return true;
-  if (value[10] !== "T" || value[13] !== ":" || value[length - 1] !== "Z") return false;
-  const hour = digitsAt(value, 11, 2);
-  const minute = digitsAt(value, 14, 2);
+  if (value.charCodeAt(10) !== 84 /* T */ || value.charCodeAt(13) !== 58 /* : */) return false;
+  const hour = twoDigits(value, 11);
+  const minute = twoDigits(value, 14);
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return false;
   if (length === 17) return true;
-  if (value[16] !== ":" || digitsAt(value, 17, 2) < 0 || digitsAt(value, 17, 2) > 60) return false;
+  const second = twoDigits(value, 17);
+  if (value.charCodeAt(16) !== 58 || second < 0 || second > 60) return false;
   if (length === 20) return true;
-  return value[19] === "." && length > 21 && digitsAt(value, 20, length - 21) >= 0;
+  if (value.charCodeAt(19) !== 46 /* . */ || length < 22) return false;
+  for (let i = 20; i < length - 1; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return false;
+  }
+  return true;
 }
 
 /** `2026-02-11`, in UTC. */
@@ -435,6 +448,95 @@ export function shortenIds(ids: Iterable<string>): Map<string, string> {
     }
   }
   return result;
+}
+
+/**
+ * Hands out plain short forms and notes each one, so a tool can tell, without a second pass over
+ * its records, whether two ids of one result got the same short form. An open-addressing table of
+ * hashes keeps this off the string-keyed Map, which cost a page more than projecting its ids.
+ */
+class ShortIdCheck implements ShortIds {
+  collided = false;
+  private count = 0;
+  /** Ids by slot, so that noting one is a store rather than an array push; allocated on first use. */
+  private slots: (string | undefined)[] = [];
+  private hashes = new Int32Array(0);
+
+  private readonly expected: number;
+
+  /** `expected`: how many ids the result will likely have, so that a page's table is sized once. */
+  constructor(expected: number) {
+    this.expected = expected;
+  }
+
+  get(id: string): string {
+    if (this.slots.length === 0) this.allocate(Math.max(256, 2 ** Math.ceil(Math.log2((this.expected * 4) / 3 + 1))));
+    const short = shortId(id);
+    const hash = hashOf(short);
+    const mask = this.slots.length - 1;
+    let at = hash & mask;
+    for (let taken = this.slots[at]; taken !== undefined; taken = this.slots[at]) {
+      if (this.hashes[at] === hash) {
+        if (taken === id) return short;
+        // Another id has this short form; note this one too, so the lengthened forms cover both.
+        if (shortId(taken) === short) this.collided = true;
+      }
+      at = (at + 1) & mask;
+    }
+    this.slots[at] = id;
+    this.hashes[at] = hash;
+    // At most three quarters full: linear probing stays short, and a 10,000-id page's table stays
+    // in the young generation, where storing a young string costs no remembered-set entry.
+    if (++this.count * 4 > this.slots.length * 3) this.grow();
+    return short;
+  }
+
+  /** Every distinct id given a short form: what {@link shortenIds} needs if two collided. */
+  ids(): string[] {
+    return this.slots.filter((id) => id !== undefined);
+  }
+
+  private allocate(size: number): void {
+    this.slots = new Array(size);
+    this.hashes = new Int32Array(size);
+  }
+
+  private grow(): void {
+    const [slots, hashes] = [this.slots, this.hashes];
+    this.allocate(slots.length * 2);
+    const mask = this.slots.length - 1;
+    for (let i = 0; i < slots.length; i++) {
+      if (slots[i] === undefined) continue;
+      let at = hashes[i]! & mask;
+      while (this.slots[at] !== undefined) at = (at + 1) & mask;
+      this.slots[at] = slots[i];
+      this.hashes[at] = hashes[i]!;
+    }
+  }
+}
+
+/** FNV-1a with a final mix, so that ids differing only in their last digits spread over the table. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  hash ^= hash >>> 16;
+  return Math.imul(hash, 0x45d9f3b) ^ (hash >>> 13);
+}
+
+/**
+ * Projects a whole tool result with plain short ids; in the rare result where two ids share a short
+ * form, projects it again with {@link shortenIds} over all of them. Issues reach `onIssue` once,
+ * from the projection that is kept.
+ */
+export function withDistinctShortIds<T>(onIssue: ProjectOptions["onIssue"], records: number, project: (options: RecordOptions) => T): T {
+  const check = new ShortIdCheck(records);
+  const issues: ProjectionIssue[] = [];
+  const result = project(onIssue ? { onIssue: (issue) => issues.push(issue), shortIds: check } : { shortIds: check });
+  if (!check.collided) {
+    if (onIssue) for (const issue of issues) onIssue(issue);
+    return result;
+  }
+  return project(onIssue ? { onIssue, shortIds: shortenIds(check.ids()) } : { shortIds: shortenIds(check.ids()) });
 }
 
 function short(id: string, ctx: Context): string {

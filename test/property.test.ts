@@ -7,7 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as support from "../generated/support/index.js";
-import { matchesShortId, shortenIds, shortId } from "../templates/runtime.js";
+import { isUtcIso, matchesShortId, shortenIds, shortId, withDistinctShortIds, type ProjectionIssue } from "../templates/runtime.js";
 import { generateFrom, importGenerated, ROOT } from "./helpers/pipeline.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 200) };
@@ -670,6 +670,82 @@ describe("short ids of one result", () => {
         for (const full of longer.keys()) expect(distinct.some((other) => other !== full && shortId(other) === shortId(full))).toBe(true);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  /** The short forms a tool result would give `ids`, how many projections that took, and the issues passed on. */
+  function shortsOfResult(ids: string[], expected = 1) {
+    let projections = 0;
+    const issues: ProjectionIssue[] = [];
+    const shorts = withDistinctShortIds(
+      (issue) => issues.push(issue),
+      expected,
+      (options) => {
+        projections++;
+        options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: "one issue per projection" });
+        return ids.map((full) => options.shortIds?.get(full) ?? shortId(full));
+      },
+    );
+    return { shorts, projections, issues };
+  }
+
+  it("projects once when no two short forms collide, twice when some do, and passes issues on once", () => {
+    fc.assert(
+      fc.property(fc.array(id, { maxLength: 24 }), (ids) => {
+        const { shorts, projections, issues } = shortsOfResult(ids);
+        const collides = shortenIds(ids).size > 0;
+        expect(projections).toBe(collides ? 2 : 1);
+        expect(issues).toHaveLength(1);
+        ids.forEach((full, i) => expect(shorts[i]).toBe(shortenIds(ids).get(full) ?? shortId(full)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("finds a collision among thousands of ids, wherever it falls", () => {
+    const hex = (n: number) => n.toString(16).padStart(8, "0");
+    const page = Array.from({ length: 5000 }, (_, i) => `tkt_${hex(i * 7919)}-2d18-4b6e-9c05-8ab3f2e17d90`);
+    // The same ids again, as when a record repeats, and other kinds sharing the digits: no collision.
+    const repeats = [...page, ...page.map((full) => full.replace("tkt_", "usr_")), ...page.slice(0, 100)];
+    expect(shortsOfResult(repeats).projections).toBe(1);
+    expect(shortsOfResult(repeats, repeats.length).projections).toBe(1);
+    fc.assert(
+      fc.property(fc.nat(page.length - 1), fc.nat(page.length), (which, where) => {
+        const twin = page[which]!.replace("2d18", "7e01");
+        const ids = [...page.slice(0, where), twin, ...page.slice(where)];
+        const { shorts, projections } = shortsOfResult(ids, which);
+        expect(projections).toBe(2);
+        expect(new Set(shorts).size).toBe(ids.length);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe("UTC dates cut without a Date", () => {
+  /** The rule by the book: the shape by a RegExp, the calendar by Date.UTC. */
+  function byTheBook(value: string): boolean {
+    const match = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?Z)?$/.exec(value);
+    if (!match) return false;
+    const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part))) as number[];
+    // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+    const daysInMonth = new Date(new Date(0).setUTCFullYear(year!, month!, 0)).getUTCDate();
+    return month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour <= 23 && minute <= 59 && second <= 60;
+  }
+
+  it("takes exactly the real UTC dates and date-times, whatever a character is changed to", () => {
+    const samples = ["2026-02-11", "2024-02-29", "2100-02-29", "2000-02-29", "2026-02-11T09:14Z", "2026-02-11T09:14:22Z", "2026-12-31T23:59:60.5Z", "2026-02-11T09:14:22.481Z"];
+    const char = fc.constantFrom(..."0123456789-:TZ.+x ");
+    const mutated = fc.tuple(fc.constantFrom(...samples), fc.array(fc.tuple(fc.nat(30), char), { maxLength: 3 }), fc.nat(4)).map(([sample, edits, cut]) => {
+      const chars = [...sample];
+      for (const [at, c] of edits) chars[at % chars.length] = c;
+      return chars.join("").slice(0, chars.length - (cut === 4 ? 1 : 0));
+    });
+    fc.assert(
+      fc.property(mutated, (value) => {
+        expect(isUtcIso(value), value).toBe(byTheBook(value));
+      }),
+      { numRuns: 5000 },
     );
   });
 });

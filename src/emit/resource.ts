@@ -147,11 +147,7 @@ function legendConstants(constants: Map<string, string>, fields: Field[]): strin
   });
 }
 
-/**
- * Statements that add every id the record's joins need, and every argument id that will be
- * shortened (collision-free shortening is for ids the model passes back; an unresolved join id in
- * a marker is shortened on its own).
- */
+/** Statements that add every id the record's joins need, and every code a looked-up legend needs. */
 function collectStatements(fields: Field[], bases: Record<SourceRef["base"], string>): string[] {
   return fields.flatMap((field): string[] => {
     const value = sourceExpression(field.source, bases);
@@ -160,13 +156,12 @@ function collectStatements(fields: Field[], bases: Record<SourceRef["base"], str
         const ids = field.via === "relationship" ? `relationshipIds(${value})` : `propertyIds(${value})`;
         return [`addIds(wanted[${literal(field.resolver)}], ${ids});`];
       }
-      case "related-id":
-        return field.shorten ? [`addIds(ids, relationshipIds(${value}));`] : [];
       case "value":
-        if (field.legend?.kind === "resolver") return [`addCode(wanted[${literal(field.legend.resolver)}], ${value});`];
-        return field.argumentOf && field.shorten ? [`addIds(ids, propertyIds(${value}));`] : [];
+        return field.legend?.kind === "resolver" ? [`addCode(wanted[${literal(field.legend.resolver)}], ${value});`] : [];
       case "object":
         return collectStatements(field.children, bases);
+      case "related-id":
+        return [];
     }
   });
 }
@@ -179,8 +174,8 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
   const usesRelationships = JSON.stringify(resource.fields).includes('"base":"relationships"');
   const usesAttributes = JSON.stringify(resource.fields).includes('"base":"attributes"');
   const sections = [
-    usesAttributes && jsonapi ? `const attributes = section(root, "attributes", ctx);` : "",
-    usesRelationships ? `const relationships = section(root, "relationships", ctx);` : "",
+    usesAttributes && jsonapi ? `const attributes = section(root?.["attributes"], "attributes", ctx);` : "",
+    usesRelationships ? `const relationships = section(root?.["relationships"], "relationships", ctx);` : "",
   ].filter(Boolean);
   const T = resource.typeName;
   const resultSchema = resultSchemaName(resource);
@@ -218,13 +213,17 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     `  return { ${body.join(" ")} };`,
     `}`,
     "",
-    `/** Adds the ids ${withArticle(commentText(resource.name))} record needs resolved, and those that will be shortened. */`,
-    `export function collect${T}(${collect.length ? "record" : "_record"}: unknown, ${/\bwanted\[/.test(collectText) ? "wanted" : "_wanted"}: Readonly<Record<${resolvers.length ? resolvers.map(literal).join(" | ") : "never"}, Set<string>>>, ${/\bids\b/.test(collectText) ? "ids" : "_ids"}: Set<string>): void {`,
-    ...(collect.length ? [`  const root = asObject(record);`] : []),
-    ...(collect.length ? collectSections.map((s) => `  ${s}`) : []),
-    ...collect.map((s) => `  ${s}`),
-    `}`,
-    "",
+    ...(collect.length
+      ? [
+          `/** Adds the ids ${withArticle(commentText(resource.name))} record needs resolved. */`,
+          `export function collect${T}(record: unknown, wanted: Readonly<Record<${resolvers.map(literal).join(" | ")}, Set<string>>>): void {`,
+          `  const root = asObject(record);`,
+          ...collectSections.map((s) => `  ${s}`),
+          ...collect.map((s) => `  ${s}`),
+          `}`,
+          "",
+        ]
+      : []),
   ].join("\n");
   const others = resource.sourceType.startsWith("components") ? [`import type { components } from "../openapi.js";`] : [];
   if (resolvers.length > 0) others.push(`import type { Lookups } from "../resolvers.js";`);

@@ -39,7 +39,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const found = tool.many ? `rows(response, ${literal(tool.rowsPath)}, ${literal(tool.name)}, options.onIssue)` : `[at(response, ${literal(tool.rowsPath)})]`;
   // A row budget cuts before anything is resolved, so the cut records cost no lookups.
   const records = rowCap === undefined ? found : `found.slice(0, ${rowCap})`;
-  const project = `projectOne(record as ${R}Record, lookups, recordOptions)`.replace("projectOne", `project${R}`);
+  const project = `projectOne(record as ${R}Record, ${names.length ? "lookups" : "{}"}, recordOptions)`.replace("projectOne", `project${R}`);
   const pageMembers = tool.page.map((p) => `${key(p.key)}: ${pageExpression(p)}`).join(", ");
   const value = budgeted
     ? `fitBudget(records.map((record) => ${project}), (kept, truncated) => ({ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }), ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
@@ -47,9 +47,11 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
       ? project.replace("record as", "records[0] as")
       : `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${pageMembers} }`;
   const usesCtx = tool.page.some((p) => p.mode === "value");
+  const setup = [...(usesCtx ? [`const ctx = context(${literal(tool.name)}, recordOptions);`] : []), ...(budgeted && pageMembers ? [`const page = { ${pageMembers} };`] : [])];
+  const projection = setup.length ? `{ ${setup.join(" ")} return ${value}; }` : value.startsWith("{") ? `(${value})` : value;
   const code = [
     `import type { paths } from "../openapi.js";`,
-    `import { collect${R}, project${R}, ${resultSchemaName(tool.resource)}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
+    `import { ${names.length ? `collect${R}, ` : ""}project${R}, ${resultSchemaName(tool.resource)}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
     ...(names.length ? [`import type { Resolvers } from "../resolvers.js";`] : []),
     IMPORTS_PLACEHOLDER,
     "",
@@ -65,23 +67,22 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
     `/** JSON Schema of {@link ${T}Result}, usable as the MCP tool's \`outputSchema\`. */`,
     `export const ${camelCase(tool.name)}OutputSchema = ${toolOutputSchemaCode(tool)};`,
     "",
-    `const INCLUDED = ${JSON.stringify(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`,
-    "",
+    ...(names.length ? [`const INCLUDED = ${JSON.stringify(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""] : []),
     `/**`,
     ` * Projects a whole ${commentText(tool.name)} response: collects every join id, takes labels from \`included\`,`,
     ` * calls each resolver at most once with the ids still unnamed, then projects each record.`,
     ` */`,
-    `export async function project${T}(response: ${T}Response, resolvers: ${T}Resolvers${names.length ? "" : " = {}"}, options: ProjectOptions = {}): Promise<${T}Result> {`,
+    `export async function project${T}(response: ${T}Response, ${names.length ? "resolvers" : "_resolvers"}: ${T}Resolvers${names.length ? "" : " = {}"}, options: ProjectOptions = {}): Promise<${T}Result> {`,
     ...(rowCap === undefined ? [] : [`  const found: unknown[] = ${found};`]),
     `  const records: unknown[] = ${records};`,
-    `  const wanted = { ${names.map((n) => `${key(n)}: new Set<string>()`).join(", ")} };`,
-    `  const ids = new Set<string>();`,
-    `  for (const record of records) collect${R}(record, wanted, ids);`,
-    `  const lookups = await resolveLabels(wanted, resolvers, includedLabels(response, INCLUDED));`,
-    `  const recordOptions: RecordOptions = options.onIssue ? { onIssue: options.onIssue, shortIds: shortenIds(ids) } : { shortIds: shortenIds(ids) };`,
-    ...(usesCtx ? [`  const ctx = context(${literal(tool.name)}, options);`] : []),
-    ...(budgeted && pageMembers ? [`  const page = { ${pageMembers} };`] : []),
-    `  return ${value};`,
+    ...(names.length
+      ? [
+          `  const wanted = { ${names.map((n) => `${key(n)}: new Set<string>()`).join(", ")} };`,
+          `  for (const record of records) collect${R}(record, wanted);`,
+          `  const lookups = await resolveLabels(wanted, resolvers, includedLabels(response, INCLUDED));`,
+        ]
+      : []),
+    `  return withDistinctShortIds(options.onIssue, records.length, (recordOptions) => ${projection});`,
     `}`,
     "",
   ]

@@ -88,8 +88,8 @@ export function projectComment(
 ): CommentResult {
   const ctx = context("comment", options);
   const root = recordObject(record, ctx);
-  const attributes = section(root, "attributes", ctx);
-  const relationships = section(root, "relationships", ctx);
+  const attributes = section(root?.["attributes"], "attributes", ctx);
+  const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
     author: joinOne(
       relationshipIds(relationships?.["author"]),
@@ -105,14 +105,12 @@ export function projectComment(
   };
 }
 
-/** Adds the ids a comment record needs resolved, and those that will be shortened. */
+/** Adds the ids a comment record needs resolved. */
 export function collectComment(
   record: unknown,
   wanted: Readonly<Record<"users", Set<string>>>,
-  ids: Set<string>,
 ): void {
   const root = asObject(record);
   const relationships = asObject(root?.["relationships"]);
   addIds(wanted["users"], relationshipIds(relationships?.["author"]));
-  addIds(ids, relationshipIds(relationships?.["ticket"]));
 }

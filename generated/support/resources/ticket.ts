@@ -11,7 +11,6 @@ import {
   datetime,
   joinOne,
   legend,
-  propertyIds,
   recordObject,
   relationshipIds,
   section,
@@ -166,8 +165,8 @@ export function projectTicket(
 ): TicketResult {
   const ctx = context("ticket", options);
   const root = recordObject(record, ctx);
-  const attributes = section(root, "attributes", ctx);
-  const relationships = section(root, "relationships", ctx);
+  const attributes = section(root?.["attributes"], "attributes", ctx);
+  const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
     id: argumentId(root?.["id"], ctx, "id", true, true),
     assignee: joinOne(
@@ -205,15 +204,13 @@ export function projectTicket(
   };
 }
 
-/** Adds the ids a ticket record needs resolved, and those that will be shortened. */
+/** Adds the ids a ticket record needs resolved. */
 export function collectTicket(
   record: unknown,
   wanted: Readonly<Record<"orgs" | "users", Set<string>>>,
-  ids: Set<string>,
 ): void {
   const root = asObject(record);
   const relationships = asObject(root?.["relationships"]);
-  addIds(ids, propertyIds(root?.["id"]));
   addIds(wanted["users"], relationshipIds(relationships?.["assignee"]));
   addIds(wanted["orgs"], relationshipIds(relationships?.["organization"]));
 }

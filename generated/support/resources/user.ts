@@ -9,7 +9,6 @@ import {
   context,
   joinOne,
   member,
-  propertyIds,
   recordObject,
   relationshipIds,
   section,
@@ -91,8 +90,8 @@ export function projectUser(
 ): UserResult {
   const ctx = context("user", options);
   const root = recordObject(record, ctx);
-  const attributes = section(root, "attributes", ctx);
-  const relationships = section(root, "relationships", ctx);
+  const attributes = section(root?.["attributes"], "attributes", ctx);
+  const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
     id: argumentId(root?.["id"], ctx, "id", true, true),
     email: string(attributes?.["email"], ctx, "email", false),
@@ -114,14 +113,12 @@ export function projectUser(
   };
 }
 
-/** Adds the ids an user record needs resolved, and those that will be shortened. */
+/** Adds the ids an user record needs resolved. */
 export function collectUser(
   record: unknown,
   wanted: Readonly<Record<"orgs", Set<string>>>,
-  ids: Set<string>,
 ): void {
   const root = asObject(record);
   const relationships = asObject(root?.["relationships"]);
-  addIds(ids, propertyIds(root?.["id"]));
   addIds(wanted["orgs"], relationshipIds(relationships?.["organization"]));
 }

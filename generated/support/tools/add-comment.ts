@@ -14,9 +14,8 @@ import {
   at,
   includedLabels,
   resolveLabels,
-  shortenIds,
+  withDistinctShortIds,
   type ProjectOptions,
-  type RecordOptions,
 } from "../runtime.js";
 
 /** The body addComment (POST /tickets/{ticket_id}/comments) returns. */
@@ -51,15 +50,16 @@ export async function projectAddComment(
 ): Promise<AddCommentResult> {
   const records: unknown[] = [at(response, ["data"])];
   const wanted = { users: new Set<string>() };
-  const ids = new Set<string>();
-  for (const record of records) collectComment(record, wanted, ids);
+  for (const record of records) collectComment(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
   );
-  const recordOptions: RecordOptions = options.onIssue
-    ? { onIssue: options.onIssue, shortIds: shortenIds(ids) }
-    : { shortIds: shortenIds(ids) };
-  return projectComment(records[0] as CommentRecord, lookups, recordOptions);
+  return withDistinctShortIds(
+    options.onIssue,
+    records.length,
+    (recordOptions) =>
+      projectComment(records[0] as CommentRecord, lookups, recordOptions),
+  );
 }

@@ -14,9 +14,8 @@ import {
   at,
   includedLabels,
   resolveLabels,
-  shortenIds,
+  withDistinctShortIds,
   type ProjectOptions,
-  type RecordOptions,
 } from "../runtime.js";
 
 /** The body getTicket (GET /tickets/{ticket_id}) returns. */
@@ -52,15 +51,16 @@ export async function projectGetTicket(
 ): Promise<GetTicketResult> {
   const records: unknown[] = [at(response, ["data"])];
   const wanted = { orgs: new Set<string>(), users: new Set<string>() };
-  const ids = new Set<string>();
-  for (const record of records) collectTicket(record, wanted, ids);
+  for (const record of records) collectTicket(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
   );
-  const recordOptions: RecordOptions = options.onIssue
-    ? { onIssue: options.onIssue, shortIds: shortenIds(ids) }
-    : { shortIds: shortenIds(ids) };
-  return projectTicket(records[0] as TicketRecord, lookups, recordOptions);
+  return withDistinctShortIds(
+    options.onIssue,
+    records.length,
+    (recordOptions) =>
+      projectTicket(records[0] as TicketRecord, lookups, recordOptions),
+  );
 }

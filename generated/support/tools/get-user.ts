@@ -14,9 +14,8 @@ import {
   at,
   includedLabels,
   resolveLabels,
-  shortenIds,
+  withDistinctShortIds,
   type ProjectOptions,
-  type RecordOptions,
 } from "../runtime.js";
 
 /** The body getUser (GET /users/{user_id}) returns. */
@@ -51,15 +50,16 @@ export async function projectGetUser(
 ): Promise<GetUserResult> {
   const records: unknown[] = [at(response, ["data"])];
   const wanted = { orgs: new Set<string>() };
-  const ids = new Set<string>();
-  for (const record of records) collectUser(record, wanted, ids);
+  for (const record of records) collectUser(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
   );
-  const recordOptions: RecordOptions = options.onIssue
-    ? { onIssue: options.onIssue, shortIds: shortenIds(ids) }
-    : { shortIds: shortenIds(ids) };
-  return projectUser(records[0] as UserRecord, lookups, recordOptions);
+  return withDistinctShortIds(
+    options.onIssue,
+    records.length,
+    (recordOptions) =>
+      projectUser(records[0] as UserRecord, lookups, recordOptions),
+  );
 }

@@ -18,9 +18,8 @@ import {
   present,
   resolveLabels,
   rows,
-  shortenIds,
+  withDistinctShortIds,
   type ProjectOptions,
-  type RecordOptions,
   type Unusable,
 } from "../runtime.js";
 
@@ -79,28 +78,30 @@ export async function projectSearchTickets(
     options.onIssue,
   );
   const wanted = { orgs: new Set<string>(), users: new Set<string>() };
-  const ids = new Set<string>();
-  for (const record of records) collectTicket(record, wanted, ids);
+  for (const record of records) collectTicket(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
   );
-  const recordOptions: RecordOptions = options.onIssue
-    ? { onIssue: options.onIssue, shortIds: shortenIds(ids) }
-    : { shortIds: shortenIds(ids) };
-  const ctx = context("search_tickets", options);
-  return {
-    tickets: records.map((record) =>
-      projectTicket(record as TicketRecord, lookups, recordOptions),
-    ),
-    more: present(at(response, ["links", "next"])),
-    total: number(
-      at(response, ["meta", "page", "total"]),
-      ctx,
-      "total",
-      false,
-      true,
-    ),
-  };
+  return withDistinctShortIds(
+    options.onIssue,
+    records.length,
+    (recordOptions) => {
+      const ctx = context("search_tickets", recordOptions);
+      return {
+        tickets: records.map((record) =>
+          projectTicket(record as TicketRecord, lookups, recordOptions),
+        ),
+        more: present(at(response, ["links", "next"])),
+        total: number(
+          at(response, ["meta", "page", "total"]),
+          ctx,
+          "total",
+          false,
+          true,
+        ),
+      };
+    },
+  );
 }
