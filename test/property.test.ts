@@ -7,7 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as support from "../generated/support/index.js";
-import { isUtcIso, matchesShortId, shortenIds, shortId, withDistinctShortIds, type ProjectionIssue } from "../templates/runtime.js";
+import { argumentId, context, isUtcIso, matchesShortId, shortenIds, shortId, withDistinctShortIds, type ProjectionIssue } from "../templates/runtime.js";
 import { generateFrom, importGenerated, ROOT } from "./helpers/pipeline.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 200) };
@@ -683,7 +683,8 @@ describe("short ids of one result", () => {
       (options) => {
         projections++;
         options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: "one issue per projection" });
-        return ids.map((full) => options.shortIds?.get(full) ?? shortId(full));
+        const ctx = context("ticket", options);
+        return ids.map((full) => argumentId(full, ctx, "id", true, true));
       },
     );
     return { shorts, projections, issues };

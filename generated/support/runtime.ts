@@ -30,15 +30,16 @@ export interface ProjectionIssue {
 
 export interface RecordOptions {
   /** Called for every marker written and every promised value that is missing. */
-  readonly onIssue?: (issue: ProjectionIssue) => void;
-  /** Short forms that replace {@link shortId}'s for some ids; the tools pass them so no two ids of a result collide. */
-  readonly shortIds?: ShortIds;
+  readonly onIssue?: ((issue: ProjectionIssue) => void) | undefined;
+  /**
+   * The short form to give each id, where it is not the plain {@link shortId}: a Map from
+   * {@link shortenIds}, or a function. The tools pass one so that no two ids of a result collide.
+   */
+  readonly shortIds?: ShortIds | undefined;
 }
 
-/** An id's short form, or undefined where the plain {@link shortId} does; a Map from {@link shortenIds} is one. */
-export interface ShortIds {
-  get(id: string): string | undefined;
-}
+/** A Map's ids missing from it get the plain {@link shortId}. */
+export type ShortIds = ReadonlyMap<string, string> | ((id: string) => string);
 
 export interface ProjectOptions {
   readonly onIssue?: (issue: ProjectionIssue) => void;
@@ -144,6 +145,25 @@ export interface Context {
 export function context(resource: string, options: RecordOptions): Context {
   return { resource, onIssue: options.onIssue, shortIds: options.shortIds };
 }
+
+/** The options a tool passes to each record's projection, made in this one place so that they share one layout. */
+function recordOptions(
+  onIssue: RecordOptions["onIssue"],
+  shortIds: ShortIds | undefined,
+): RecordOptions {
+  return { onIssue, shortIds };
+}
+
+/**
+ * V8 forgets an object layout in a full GC once no object has it, and throws away the optimized
+ * code that checks for it, so the first page after every full GC ran unoptimized: a third slower
+ * in a process doing other work. The objects made per call and read per record (the options, each
+ * record's context, the lookups) keep their layouts through one object of each, kept here.
+ */
+const KEPT_LAYOUTS = new Map<string, object>([
+  ["options", recordOptions(undefined, undefined)],
+  ["context", context("", {})],
+]);
 
 type Json = Record<string, unknown>;
 
@@ -707,74 +727,60 @@ export function shortenIds(ids: Iterable<string>): Map<string, string> {
 
 /**
  * Hands out plain short forms and notes each one, so a tool can tell, without a second pass over
- * its records, whether two ids of one result got the same short form. An open-addressing table of
- * hashes keeps this off the string-keyed Map, which cost a page more than projecting its ids.
+ * its records, whether two ids of one result got the same short form. A table of 32-bit hashes with
+ * linear probing: a Map keyed by the short strings cost more per page than projecting the rest.
  */
-class ShortIdCheck implements ShortIds {
-  collided = false;
-  private count = 0;
-  /** Ids by slot, so that noting one is a store rather than an array push; allocated on first use. */
-  private slots: (string | undefined)[] = [];
-  private hashes = new Int32Array(0);
+function shortIdCheck(expectedIds: number) {
+  // The state lives in this closure, not in an object: V8 may drop an object's layout in a full GC
+  // once no object has it, and with it the optimized code that checks for it, so that the next
+  // page ran unoptimized. Sized so that the expected ids fill at most three quarters: probing stays
+  // short, and a 10,000-id page's table stays in the young generation, where stores are cheap.
+  let size = Math.max(
+    256,
+    2 ** Math.ceil(Math.log2((expectedIds * 4) / 3 + 1)),
+  );
+  let slots = new Array<string | undefined>(size);
+  let hashes = new Int32Array(size);
+  let count = 0;
+  let collided = false;
 
-  private readonly expected: number;
+  const grow = () => {
+    const [oldSlots, oldHashes] = [slots, hashes];
+    size *= 2;
+    slots = new Array<string | undefined>(size);
+    hashes = new Int32Array(size);
+    for (let i = 0; i < oldSlots.length; i++) {
+      if (oldSlots[i] === undefined) continue;
+      let at = oldHashes[i]! & (size - 1);
+      while (slots[at] !== undefined) at = (at + 1) & (size - 1);
+      slots[at] = oldSlots[i];
+      hashes[at] = oldHashes[i]!;
+    }
+  };
 
-  /** `expected`: how many ids the result will likely have, so that a page's table is sized once. */
-  constructor(expected: number) {
-    this.expected = expected;
-  }
-
-  get(id: string): string {
-    if (this.slots.length === 0)
-      this.allocate(
-        Math.max(256, 2 ** Math.ceil(Math.log2((this.expected * 4) / 3 + 1))),
-      );
+  const note = (id: string): string => {
     const short = shortId(id);
     const hash = hashOf(short);
-    const mask = this.slots.length - 1;
-    let at = hash & mask;
-    for (
-      let taken = this.slots[at];
-      taken !== undefined;
-      taken = this.slots[at]
-    ) {
-      if (this.hashes[at] === hash) {
+    let at = hash & (size - 1);
+    for (let taken = slots[at]; taken !== undefined; taken = slots[at]) {
+      if (hashes[at] === hash) {
         if (taken === id) return short;
         // Another id has this short form; note this one too, so the lengthened forms cover both.
-        if (shortId(taken) === short) this.collided = true;
+        if (shortId(taken) === short) collided = true;
       }
-      at = (at + 1) & mask;
+      at = (at + 1) & (size - 1);
     }
-    this.slots[at] = id;
-    this.hashes[at] = hash;
-    // At most three quarters full: linear probing stays short, and a 10,000-id page's table stays
-    // in the young generation, where storing a young string costs no remembered-set entry.
-    if (++this.count * 4 > this.slots.length * 3) this.grow();
+    slots[at] = id;
+    hashes[at] = hash;
+    if (++count * 4 > size * 3) grow();
     return short;
-  }
+  };
 
-  /** Every distinct id given a short form: what {@link shortenIds} needs if two collided. */
-  ids(): string[] {
-    return this.slots.filter((id) => id !== undefined);
-  }
-
-  private allocate(size: number): void {
-    this.slots = new Array(size);
-    this.hashes = new Int32Array(size);
-  }
-
-  private grow(): void {
-    const [slots, hashes] = [this.slots, this.hashes];
-    this.allocate(slots.length * 2);
-    const mask = this.slots.length - 1;
-    for (let i = 0; i < slots.length; i++) {
-      if (slots[i] === undefined) continue;
-      let at = hashes[i]! & mask;
-      while (this.slots[at] !== undefined) at = (at + 1) & mask;
-      this.slots[at] = slots[i];
-      this.hashes[at] = hashes[i]!;
-    }
-  }
+  return {
+    note,
+    collided: () => collided,
+    ids: () => slots.filter((id) => id !== undefined),
+  };
 }
 
 /** FNV-1a with a final mix, so that ids differing only in their last digits spread over the table. */
@@ -789,33 +795,29 @@ function hashOf(text: string): number {
 /**
  * Projects a whole tool result with plain short ids; in the rare result where two ids share a short
  * form, projects it again with {@link shortenIds} over all of them. Issues reach `onIssue` once,
- * from the projection that is kept.
+ * from the projection that is kept. `expectedIds`: how many ids will be shortened, to size the check.
  */
 export function withDistinctShortIds<T>(
   onIssue: ProjectOptions["onIssue"],
-  records: number,
+  expectedIds: number,
   project: (options: RecordOptions) => T,
 ): T {
-  const check = new ShortIdCheck(records);
+  const check = shortIdCheck(expectedIds);
   const issues: ProjectionIssue[] = [];
   const result = project(
-    onIssue
-      ? { onIssue: (issue) => issues.push(issue), shortIds: check }
-      : { shortIds: check },
+    recordOptions(onIssue && ((issue) => issues.push(issue)), check.note),
   );
-  if (!check.collided) {
+  if (!check.collided()) {
     if (onIssue) for (const issue of issues) onIssue(issue);
     return result;
   }
-  return project(
-    onIssue
-      ? { onIssue, shortIds: shortenIds(check.ids()) }
-      : { shortIds: shortenIds(check.ids()) },
-  );
+  return project(recordOptions(onIssue, shortenIds(check.ids())));
 }
 
 function short(id: string, ctx: Context): string {
-  return ctx.shortIds?.get(id) ?? shortId(id);
+  const given = ctx.shortIds;
+  if (typeof given === "function") return given(id);
+  return given?.get(id) ?? shortId(id);
 }
 
 /** An id the model can pass to a tool, shortened when the annotation says so. */
@@ -1006,6 +1008,12 @@ export async function resolveLabels<K extends string>(
       return labels;
     }),
   );
+  const layout = `lookups:${names.join(",")}`;
+  if (!KEPT_LAYOUTS.has(layout))
+    KEPT_LAYOUTS.set(
+      layout,
+      Object.fromEntries(names.map((name) => [name, new Map()])),
+    );
   return Object.fromEntries(
     names.map((name, i) => [name, resolved[i]!]),
   ) as Record<K, Labels>;

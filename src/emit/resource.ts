@@ -19,6 +19,15 @@ export function resolversOf(fields: Field[]): string[] {
   return [...new Set(names)].sort();
 }
 
+/** How many ids one record gives the model in short form, counting a list as one. */
+export function shortenedPerRecord(fields: Field[]): number {
+  return fields.reduce((count, field) => {
+    if (field.kind === "object") return count + shortenedPerRecord(field.children);
+    const shortened = (field.kind === "related-id" || (field.kind === "value" && field.argumentOf !== undefined)) && field.shorten;
+    return count + (shortened ? 1 : 0);
+  }, 0);
+}
+
 /** A value kept as it is: checked against its place in the result schema, and trimmed to it. */
 const keptWhole = (field: ValueField) =>
   !field.argumentOf && !field.format && !field.legend && (field.shape.type === "array" || field.shape.type === "object" || field.shape.type === "unknown");

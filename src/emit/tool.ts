@@ -1,7 +1,7 @@
 import type { ResolverModel, ToolModel } from "../model/types.js";
 import { camelCase } from "../naming.js";
 import { resultSchemaName, toolOutputSchemaCode } from "./json-schema.js";
-import { resolversOf } from "./resource.js";
+import { resolversOf, shortenedPerRecord } from "./resource.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
 import { commentText, fileStem, key, literal, typeOfShape } from "./ts.js";
 
@@ -47,6 +47,8 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
       ? project.replace("record as", "records[0] as")
       : `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${pageMembers} }`;
   const usesCtx = tool.page.some((p) => p.mode === "value");
+  const perRecord = shortenedPerRecord(tool.resource.fields);
+  const expectedIds = perRecord === 0 ? "0" : perRecord === 1 ? "records.length" : `records.length * ${perRecord}`;
   const setup = [...(usesCtx ? [`const ctx = context(${literal(tool.name)}, recordOptions);`] : []), ...(budgeted && pageMembers ? [`const page = { ${pageMembers} };`] : [])];
   const projection = setup.length ? `{ ${setup.join(" ")} return ${value}; }` : value.startsWith("{") ? `(${value})` : value;
   const code = [
@@ -82,7 +84,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
           `  const lookups = await resolveLabels(wanted, resolvers, includedLabels(response, INCLUDED));`,
         ]
       : []),
-    `  return withDistinctShortIds(options.onIssue, records.length, (recordOptions) => ${projection});`,
+    `  return withDistinctShortIds(options.onIssue, ${expectedIds}, (recordOptions) => ${projection});`,
     `}`,
     "",
   ]

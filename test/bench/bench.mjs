@@ -78,7 +78,7 @@ const floor = project("json-parse", 10_000);
 const generated = project("generated", 10_000);
 const byHand = project("by-hand", 10_000);
 const kitsu = project("kitsu", 10_000);
-console.log(`Projecting a 10,000-record JSON:API page (${(floor.bytes / 2 ** 20).toFixed(1)} MB), parse included, median of 15`);
+console.log(`Projecting a 10,000-record JSON:API page (${(floor.bytes / 2 ** 20).toFixed(1)} MB), parse included, median of ${floor.rounds}`);
 row("", "time", "peak memory", "speed against generated");
 row("JSON.parse alone (the floor)", fmt(floor.ms), `${floor.peakMb.toFixed(0)} MB`, "");
 row("projector, generated code", fmt(generated.ms), `${generated.peakMb.toFixed(0)} MB`, "1.00x");
