@@ -682,7 +682,7 @@ describe("short ids of one result", () => {
       expected,
       (options) => {
         projections++;
-        options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: "one issue per projection" });
+        options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: `projection ${projections}` });
         const ctx = context("ticket", options);
         return ids.map((full) => argumentId(full, ctx, "id", true, true));
       },
@@ -696,11 +696,44 @@ describe("short ids of one result", () => {
         const { shorts, projections, issues } = shortsOfResult(ids);
         const collides = shortenIds(ids).size > 0;
         expect(projections).toBe(collides ? 2 : 1);
-        expect(issues).toHaveLength(1);
+        // Once, and from the projection that is kept.
+        expect(issues.map((issue) => issue.message)).toEqual([`projection ${projections}`]);
         ids.forEach((full, i) => expect(shorts[i]).toBe(shortenIds(ids).get(full) ?? shortId(full)));
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("passes on what a failing projection reported before it failed, then its error", () => {
+    const issues: ProjectionIssue[] = [];
+    const failing = () =>
+      withDistinctShortIds(
+        (issue) => issues.push(issue),
+        1,
+        (options) => {
+          options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: "before the failure" });
+          throw new Error("countTokens failed");
+        },
+      );
+    expect(failing).toThrow("countTokens failed");
+    expect(issues.map((issue) => issue.message)).toEqual(["before the failure"]);
+  });
+
+  it("keeps the ids of unresolved markers apart too", async () => {
+    const ticket = (id: string, assignee: string) => ({
+      type: "ticket",
+      id,
+      attributes: { subject: "s", status_code: 1, priority: 1, created_at: "2026-02-11T09:14:22Z", updated_at: "2026-02-11T09:14:22Z", sla_due_at: null },
+      relationships: { assignee: { data: { type: "user", id: assignee } }, organization: { data: null } },
+    });
+    const page = {
+      data: [ticket("tkt_00000001-2d18-4b6e-9c05-8ab3f2e17d90", "usr_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"), ticket("tkt_00000002-2d18-4b6e-9c05-8ab3f2e17d90", "usr_9f3a71c4-7e01-4b6e-9c05-8ab3f2e17d90")],
+      included: [],
+    };
+    const nobody = async () => new Map<string, string>();
+    const result = await support.projectSearchTickets(page as never, { users: nobody, orgs: nobody });
+    expect(result.tickets.map((t) => t.assignee)).toEqual([{ unresolved: "usr_9f3a71c4-2" }, { unresolved: "usr_9f3a71c4-7" }]);
+    expect(result.tickets.map((t) => t.id)).toEqual(["tkt_00000001", "tkt_00000002"]);
   });
 
   it("finds a collision among thousands of ids, wherever it falls", () => {
@@ -737,10 +770,12 @@ describe("UTC dates cut without a Date", () => {
   it("takes exactly the real UTC dates and date-times, whatever a character is changed to", () => {
     const samples = ["2026-02-11", "2024-02-29", "2100-02-29", "2000-02-29", "2026-02-11T09:14Z", "2026-02-11T09:14:22Z", "2026-12-31T23:59:60.5Z", "2026-02-11T09:14:22.481Z"];
     const char = fc.constantFrom(..."0123456789-:TZ.+x ");
-    const mutated = fc.tuple(fc.constantFrom(...samples), fc.array(fc.tuple(fc.nat(30), char), { maxLength: 3 }), fc.nat(4)).map(([sample, edits, cut]) => {
+    // Each edit overwrites, inserts or deletes a character, so every length up to the longest sample's is reached.
+    const edit = fc.tuple(fc.constantFrom("overwrite", "insert", "delete"), fc.nat(30), char);
+    const mutated = fc.tuple(fc.constantFrom(...samples), fc.array(edit, { maxLength: 4 })).map(([sample, edits]) => {
       const chars = [...sample];
-      for (const [at, c] of edits) chars[at % chars.length] = c;
-      return chars.join("").slice(0, chars.length - (cut === 4 ? 1 : 0));
+      for (const [how, at, c] of edits) chars.splice(at % (chars.length + 1), how === "insert" ? 0 : 1, ...(how === "delete" ? [] : [c]));
+      return chars.join("");
     });
     fc.assert(
       fc.property(mutated, (value) => {

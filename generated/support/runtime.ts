@@ -794,7 +794,8 @@ function hashOf(text: string): number {
 
 /**
  * Projects a whole tool result with plain short ids; in the rare result where two ids share a short
- * form, projects it again with {@link shortenIds} over all of them. Issues reach `onIssue` once,
+ * form, projects it again with {@link shortenIds} over all of them. Every id given a short form
+ * counts, the ids kept in unresolved markers too: two short forms in one result never look alike. Issues reach `onIssue` once,
  * from the projection that is kept. `expectedIds`: how many ids will be shortened, to size the check.
  */
 export function withDistinctShortIds<T>(
@@ -804,9 +805,16 @@ export function withDistinctShortIds<T>(
 ): T {
   const check = shortIdCheck(expectedIds);
   const issues: ProjectionIssue[] = [];
-  const result = project(
-    recordOptions(onIssue && ((issue) => issues.push(issue)), check.note),
-  );
+  let result: T;
+  try {
+    result = project(
+      recordOptions(onIssue && ((issue) => issues.push(issue)), check.note),
+    );
+  } catch (error) {
+    // A failing projection (a countTokens that throws) still reports what it saw before failing.
+    if (onIssue) for (const issue of issues) onIssue(issue);
+    throw error;
+  }
   if (!check.collided()) {
     if (onIssue) for (const issue of issues) onIssue(issue);
     return result;
