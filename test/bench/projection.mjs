@@ -7,7 +7,7 @@ import { resourceUsage } from "node:process";
 import { deserialise } from "kitsu-core";
 
 const [scenario, count, generatedDir] = [process.argv[2], Number(process.argv[3]), process.argv[4]];
-const ROUNDS = 31;
+const ROUNDS = 15;
 
 /** A page of `count` tickets in the article's shape; every third assignee is in `included`. */
 function page(count) {
