@@ -704,6 +704,16 @@ describe("short ids of one result", () => {
     );
   });
 
+  it.each([
+    ["an id kept whole and a UUID id cut to it", ["tkt_9f3a71c4", "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"]],
+    ["upper- and lower-case digits", ["tkt_9F3A71C4-2d18-4b6e-9c05-8ab3f2e17d90", "tkt_9F3A71C4-7e01-4b6e-9c05-8ab3f2e17d90", "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"]],
+    ["a UUID inside a longer id", ["ref:ticket/9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90", "ref:ticket/9f3a71c4-7e01-4b6e-9c05-8ab3f2e17d90"]],
+  ])("tells apart ids that share a short form however each was cut: %s", (_, ids) => {
+    const { shorts, projections } = shortsOfResult(ids);
+    expect(projections).toBe(2);
+    expect(new Set(shorts).size).toBe(ids.length);
+  });
+
   it("passes on what a failing projection reported before it failed, then its error", () => {
     const issues: ProjectionIssue[] = [];
     const failing = () =>

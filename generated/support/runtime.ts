@@ -652,26 +652,52 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** `tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90` to `tkt_9f3a71c4`: the prefix and the UUID's first eight digits. */
 export function shortId(id: string): string {
   // Most ids are a prefix and a UUID: check that shape at the first dash before trying the regex.
-  const dash = id.indexOf("-");
-  if (
-    dash >= 8 &&
-    id.length >= dash + 28 &&
-    isHex(id, dash - 8, dash) &&
-    isHex(id, dash + 1, dash + 5) &&
-    id[dash + 5] === "-" &&
-    (dash === 8 || !isHex(id, dash - 9, dash - 8))
-  ) {
-    return id.slice(0, dash);
-  }
+  if (uuidDigits(id) >= 0) return id.slice(0, id.indexOf("-"));
   const match = UUID.exec(id);
   return match ? id.slice(0, match.index + 8) : id;
 }
 
-function isHex(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i) | 0x20;
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+/**
+ * The number the eight hex digits before the first dash write, when the id is a prefix and a UUID
+ * (`tkt_9f3a71c4-2d18-4b6e-...`), or -1 for an id of another shape.
+ */
+function uuidDigits(id: string): number {
+  const dash = id.indexOf("-");
+  if (
+    dash < 8 ||
+    id.length < dash + 28 ||
+    id.charCodeAt(dash + 5) !== 45 /* - */ ||
+    !isHex(id, dash + 1, dash + 5) ||
+    (dash > 8 && isHex(id, dash - 9, dash - 8))
+  )
+    return -1;
+  return eightHexDigits(id, dash - 8);
+}
+
+/** The number the eight hex digits at `from` write, or -1. */
+function eightHexDigits(text: string, from: number): number {
+  if (from < 0) return -1;
+  let value = 0;
+  for (let i = from; i < from + 8; i++) {
+    const digit = hexDigit(text.charCodeAt(i));
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
   }
+  return value;
+}
+
+function hexDigit(code: number): number {
+  const lower = code | 0x20;
+  return code >= 48 && code <= 57
+    ? code - 48
+    : lower >= 97 && lower <= 102
+      ? lower - 87
+      : -1;
+}
+
+function isHex(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++)
+    if (hexDigit(text.charCodeAt(i)) < 0) return false;
   return true;
 }
 
@@ -759,8 +785,12 @@ function shortIdCheck(expectedIds: number) {
   };
 
   const note = (id: string): string => {
-    const short = shortId(id);
-    const hash = hashOf(short);
+    const digits = uuidDigits(id);
+    const short = digits >= 0 ? id.slice(0, id.indexOf("-")) : shortId(id);
+    const hash = hashOfShort(
+      short,
+      digits >= 0 ? digits : eightHexDigits(short, short.length - 8),
+    );
     let at = hash & (size - 1);
     for (let taken = slots[at]; taken !== undefined; taken = slots[at]) {
       if (hashes[at] === hash) {
@@ -783,13 +813,28 @@ function shortIdCheck(expectedIds: number) {
   };
 }
 
+/**
+ * The hash of a short form, which must depend on nothing else. One that ends in eight hex digits
+ * (all from {@link shortId} but ids kept whole) hashes from their value, `digits`, which a
+ * prefix-and-UUID id's check has already read, so the usual short form is not read twice.
+ */
+function hashOfShort(short: string, digits: number): number {
+  return digits >= 0
+    ? mixed(digits ^ Math.imul(short.charCodeAt(0), 0x9e3779b1) ^ short.length)
+    : hashOf(short);
+}
+
 /** FNV-1a with a final mix, so that ids differing only in their last digits spread over the table. */
 function hashOf(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++)
     hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  hash ^= hash >>> 16;
-  return Math.imul(hash, 0x45d9f3b) ^ (hash >>> 13);
+  return mixed(hash);
+}
+
+function mixed(hash: number): number {
+  const spread = hash ^ (hash >>> 16);
+  return Math.imul(spread, 0x45d9f3b) ^ (spread >>> 13);
 }
 
 /**

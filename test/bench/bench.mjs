@@ -74,9 +74,10 @@ for (const path of supportFiles) {
   writeFileSync(join(generatedDir, path.replace(/\.ts$/, ".js")), ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
 }
 const project = (scenario, records) => JSON.parse(execFileSync(process.execPath, [here("projection.mjs"), scenario, String(records), generatedDir], { cwd: ROOT, encoding: "utf8" }));
-// Each scenario runs in three child processes, taken in turns, so that a spell of load on this
-// machine falls on all of them alike; the figure is the middle of the three medians.
-const CHILDREN = 3;
+// Each scenario runs in seven child processes, taken in turns, so that a spell of load on this
+// machine falls on all of them alike; the figure is the middle of the seven medians. Three were
+// too few: one process's garbage-collector schedule could move the ratio by 0.05.
+const CHILDREN = 7;
 const runs = { "json-parse": [], generated: [], "by-hand": [], kitsu: [] };
 for (let i = 0; i < CHILDREN; i++) for (const scenario of Object.keys(runs)) runs[scenario].push(project(scenario, 10_000));
 const summary = (scenario) => ({ ...runs[scenario][0], ms: median(runs[scenario].map((r) => r.ms)), peakMb: median(runs[scenario].map((r) => r.peakMb)) });
