@@ -651,8 +651,13 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** `tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90` to `tkt_9f3a71c4`: the prefix and the UUID's first eight digits. */
 export function shortId(id: string): string {
-  // Most ids are a prefix and a UUID: check that shape at the first dash before trying the regex.
-  if (uuidDigits(id) >= 0) return id.slice(0, id.indexOf("-"));
+  return shortForm(id, uuidDigits(id));
+}
+
+/** {@link shortId}, given what {@link uuidDigits} found for the id. */
+function shortForm(id: string, digits: number): string {
+  // Most ids are a prefix and a UUID: their shape is checked at the first dash before any regex.
+  if (digits >= 0) return id.slice(0, id.indexOf("-"));
   const match = UUID.exec(id);
   return match ? id.slice(0, match.index + 8) : id;
 }
@@ -786,7 +791,7 @@ function shortIdCheck(expectedIds: number) {
 
   const note = (id: string): string => {
     const digits = uuidDigits(id);
-    const short = digits >= 0 ? id.slice(0, id.indexOf("-")) : shortId(id);
+    const short = shortForm(id, digits);
     const hash = hashOfShort(
       short,
       digits >= 0 ? digits : eightHexDigits(short, short.length - 8),
@@ -815,8 +820,8 @@ function shortIdCheck(expectedIds: number) {
 
 /**
  * The hash of a short form, which must depend on nothing else. One that ends in eight hex digits
- * (all from {@link shortId} but ids kept whole) hashes from their value, `digits`, which a
- * prefix-and-UUID id's check has already read, so the usual short form is not read twice.
+ * (every form {@link shortId} cuts, and some ids it keeps whole) hashes from their value, `digits`,
+ * which a prefix-and-UUID id's shape check has already read, so the usual form is not read twice.
  */
 function hashOfShort(short: string, digits: number): number {
   return digits >= 0

@@ -28,13 +28,13 @@ function timedOnce(args, options) {
 }
 
 /**
- * Each command's wall time and peak memory, the median of `rounds` runs. The commands are taken in
- * turns, so that a spell of load on the machine falls on all of them alike.
+ * Runs each task `rounds` times, the tasks taken in turns so that a spell of load on the machine
+ * falls on all of them alike; for each, its first result with the medians of its times and peaks.
  */
-function timedInTurns(commands, rounds) {
-  const runs = commands.map(() => []);
-  for (let i = 0; i < rounds; i++) commands.forEach(({ args, options }, k) => runs[k].push(timedOnce(args, options)));
-  return runs.map((r) => ({ ms: median(r.map((run) => run.ms)), peakMb: median(r.map((run) => run.peakMb)) }));
+function inTurns(tasks, rounds) {
+  const runs = tasks.map(() => []);
+  for (let i = 0; i < rounds; i++) tasks.forEach((task, k) => runs[k].push(task()));
+  return runs.map((r) => ({ ...r[0], ms: median(r.map((run) => run.ms)), peakMb: median(r.map((run) => run.peakMb)) }));
 }
 
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
@@ -58,11 +58,11 @@ if (existsSync(DATADOG)) {
   const tools = (readFileSync(join(work, "projector.yaml"), "utf8").match(/^ {4}operation:/gm) ?? []).length;
   // A full generate is followed by one with nothing changed, and then openapi-typescript alone.
   const GENERATE_ROUNDS = 5;
-  const [full, noop, alone] = timedInTurns(
+  const [full, noop, alone] = inTurns(
     [
-      { args: [CLI, "generate", "--force", "--silent"], options: { cwd: work } },
-      { args: [CLI, "generate", "--silent"], options: { cwd: work } },
-      { args: [here("source-types-alone.mjs"), DATADOG, join(work, "alone.ts")], options: { cwd: ROOT } },
+      () => timedOnce([CLI, "generate", "--force", "--silent"], { cwd: work }),
+      () => timedOnce([CLI, "generate", "--silent"], { cwd: work }),
+      () => timedOnce([here("source-types-alone.mjs"), DATADOG, join(work, "alone.ts")], { cwd: ROOT }),
     ],
     GENERATE_ROUNDS,
   );
@@ -91,10 +91,10 @@ const project = (scenario, records) => JSON.parse(execFileSync(process.execPath,
 // machine falls on all of them alike; the figure is the middle of the seven medians. Three were
 // too few: one process's garbage-collector schedule could move the ratio by 0.05.
 const CHILDREN = 7;
-const runs = { "json-parse": [], generated: [], "by-hand": [], kitsu: [] };
-for (let i = 0; i < CHILDREN; i++) for (const scenario of Object.keys(runs)) runs[scenario].push(project(scenario, 10_000));
-const summary = (scenario) => ({ ...runs[scenario][0], ms: median(runs[scenario].map((r) => r.ms)), peakMb: median(runs[scenario].map((r) => r.peakMb)) });
-const [floor, generated, byHand, kitsu] = ["json-parse", "generated", "by-hand", "kitsu"].map(summary);
+const [floor, generated, byHand, kitsu] = inTurns(
+  ["json-parse", "generated", "by-hand", "kitsu"].map((scenario) => () => project(scenario, 10_000)),
+  CHILDREN,
+);
 console.log(`Projecting a 10,000-record JSON:API page (${(floor.bytes / 2 ** 20).toFixed(1)} MB), parse included: median of ${CHILDREN} processes, each the median of ${floor.rounds} pages`);
 row("", "time", "peak memory", "speed against generated");
 row("JSON.parse alone (the floor)", fmt(floor.ms), `${floor.peakMb.toFixed(0)} MB`, "");
