@@ -7,7 +7,8 @@ export type Verbosity = "silent" | "normal" | "verbose";
 
 /**
  * Times stages and reports them on stderr: always with --verbose, never with --silent, and
- * otherwise only once the job has run past a second, when a person starts to wonder what it is doing.
+ * otherwise only on a terminal once the job has run past a second, when a person starts to wonder
+ * what it is doing. Piped or captured output (CI, scripts, tests) never depends on how fast a run was.
  */
 export class Progress {
   private readonly started = performance.now();
@@ -17,6 +18,7 @@ export class Progress {
   constructor(
     private readonly write: (text: string) => void,
     private readonly verbosity: Verbosity,
+    private readonly interactive = false,
   ) {
     this.showing = verbosity === "verbose";
   }
@@ -25,7 +27,7 @@ export class Progress {
     const begun = performance.now();
     const result = await work();
     this.pending.push(`  ${name.padEnd(14)} ${format(performance.now() - begun)}`);
-    if (!this.showing && this.verbosity === "normal" && performance.now() - this.started > 1000) this.showing = true;
+    if (!this.showing && this.verbosity === "normal" && this.interactive && performance.now() - this.started > 1000) this.showing = true;
     if (this.showing) this.write(this.pending.splice(0).join("\n") + "\n");
     return result;
   };

@@ -21,7 +21,7 @@ Options:
       --watch               generate, then again whenever the annotation, the spec, a file its
                             $refs reach or the prettier config changes; Ctrl-C stops
       --silent              print only problems
-      --verbose             print every stage and its time (shown anyway past one second)
+      --verbose             print every stage and its time (on a terminal, shown anyway past one second)
       --force               regenerate even when no input changed since the last generate
       --allow-remote-refs   let the spec's $refs fetch http(s) documents (off: no network access)
       --allow-outside-output  let \`output\` point outside the annotation file's folder
@@ -50,7 +50,7 @@ export interface GenerateHooks {
 }
 
 export async function runGenerate(options: GenerateOptions, io: Io, hooks?: GenerateHooks): Promise<number> {
-  const progress = new Progress((text) => io.stderr.write(text), options.silent ? "silent" : options.verbose ? "verbose" : "normal");
+  const progress = new Progress((text) => io.stderr.write(text), options.silent ? "silent" : options.verbose ? "verbose" : "normal", io.stderr.isTTY === true);
   const annotated = await progress.stage("annotation", () => readProject(options, io.cwd));
   hooks?.read(annotated);
   const { display, outputDir } = annotated;

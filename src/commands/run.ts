@@ -10,7 +10,7 @@ import { runWatch } from "./watch.js";
 export interface Io {
   cwd: string;
   stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
 }
 
 export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
