@@ -76,6 +76,10 @@ describe("the article's ticket", () => {
         sla_due: null,
       },
     ]);
+    // The article's own order, which is the annotation's: what the model meets first is chosen there.
+    expect(JSON.stringify(result)).toBe(
+      '{"tickets":[{"id":"tkt_9f3a71c4","subject":"Card declined at checkout","status":"open","priority":"high","assignee":null,"org":"Northwind Foods","opened":"2026-02-11","last_update":"2026-02-14","sla_due":null}],"total":12,"more":true}',
+    );
     expect(result.total).toBe(12);
     expect(result.more).toBe(true);
     expect(users.calls).toEqual([]);

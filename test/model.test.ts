@@ -71,10 +71,10 @@ describe("finding a tool's records", () => {
     const { model, errors } = build(document, annotation);
     expect(errors).toEqual([]);
     expect(model!.tools[0]).toMatchObject({ jsonapi: false, rowsPath: ["things"], many: true });
-    // By key, whatever the annotation's order: the result's keys never follow a map's order.
+    // In the annotation's order: the author of the page map decides what the model reads first.
     expect(model!.tools[0]!.page).toEqual([
-      { key: "more", path: ["more"], mode: "value", shape: { type: "boolean" } },
       { key: "total", path: ["total"], mode: "value", shape: { type: "integer" } },
+      { key: "more", path: ["more"], mode: "value", shape: { type: "boolean" } },
     ]);
   });
 

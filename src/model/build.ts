@@ -5,7 +5,7 @@ import type { LoadedSpec } from "../spec/load.js";
 import { escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
 import { didYouMean } from "../suggest.js";
 import { classifyFields, jsonApiFields, restFields } from "./fields.js";
-import { inResultOrder, pageInResultOrder } from "./order.js";
+import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { findRows, jsonApiType, jsonApiTypes, type Rows } from "./rows.js";
 import { shapeOf } from "./shape.js";
@@ -108,7 +108,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       typeName: pascalCase(resource.name),
       style: source.jsonapi ? "jsonapi" : "rest",
       sourceType: refName ? `components["schemas"][${JSON.stringify(refName)}]` : "unknown",
-      fields: inResultOrder(fields),
+      fields: inResultOrder(fields, resource.fields),
       dropped,
     });
   }
@@ -147,7 +147,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       many: rows.many,
       rowsPath: rows.path,
       ...(list !== undefined ? { list } : {}),
-      page: pageInResultOrder(page),
+      page,
       responseType,
       operationLabel: op.operationId ? `${op.operationId} (${operationLabel(op)})` : operationLabel(op),
       jsonapi: rows.jsonapi,

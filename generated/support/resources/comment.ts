@@ -27,38 +27,23 @@ export type CommentRecord = components["schemas"]["Comment"];
  * Dropped:
  * - `id`: no tool takes a comment id */
 export interface CommentResult {
-  author: string | null | Unresolved;
   body: string | null | Unusable;
-  created: string | null | Unusable;
   public: boolean | null | Unusable;
+  created: string | null | Unusable;
   ticket: string | null;
+  author: string | null | Unresolved;
 }
 
 /** JSON Schema of {@link CommentResult}; its markers are in the tool schemas' `$defs`. */
 export const commentResultSchema = {
   type: "object",
   properties: {
-    author: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unresolved" },
-      ],
-    },
     body: {
       anyOf: [
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
-    },
-    created: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-      description: "Date and time to the minute, YYYY-MM-DDTHH:MMZ, in UTC.",
     },
     public: {
       anyOf: [
@@ -68,12 +53,27 @@ export const commentResultSchema = {
       ],
       description: "Whether the customer sees the comment.",
     },
+    created: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+      description: "Date and time to the minute, YYYY-MM-DDTHH:MMZ, in UTC.",
+    },
     ticket: {
       anyOf: [{ type: "string" }, { type: "null" }],
       description: "Pass to get_ticket, add_comment.",
     },
+    author: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unresolved" },
+      ],
+    },
   },
-  required: ["author", "body", "created", "public", "ticket"],
+  required: ["body", "public", "created", "ticket", "author"],
   additionalProperties: false,
 } as const;
 
@@ -91,6 +91,10 @@ export function projectComment(
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
+    body: string(attributes?.["body"], ctx, "body", true),
+    public: boolean(attributes?.["public"], ctx, "public", true),
+    created: datetime(attributes?.["created_at"], ctx, "created_at", true),
+    ticket: relatedOne(relationshipIds(relationships?.["ticket"]), ctx, true),
     author: joinOne(
       relationshipIds(relationships?.["author"]),
       lookups["users"],
@@ -98,10 +102,6 @@ export function projectComment(
       ctx,
       "author",
     ),
-    body: string(attributes?.["body"], ctx, "body", true),
-    created: datetime(attributes?.["created_at"], ctx, "created_at", true),
-    public: boolean(attributes?.["public"], ctx, "public", true),
-    ticket: relatedOne(relationshipIds(relationships?.["ticket"]), ctx, true),
   };
 }
 

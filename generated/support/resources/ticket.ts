@@ -30,12 +30,7 @@ export type TicketRecord = components["schemas"]["Ticket"];
  * - `internal_notes`: staff-only text, never shown to the model */
 export interface TicketResult {
   id: string | null | Unusable;
-  assignee: string | null | Unresolved;
-  last_update: string | null | Unusable;
-  opened: string | null | Unusable;
-  org: string | null | Unresolved;
-  priority: "low" | "high" | "urgent" | null | UnknownCode | Unusable;
-  sla_due: string | null | Unusable;
+  subject: string | null | Unusable;
   status:
     | "new"
     | "pending"
@@ -45,7 +40,12 @@ export interface TicketResult {
     | null
     | UnknownCode
     | Unusable;
-  subject: string | null | Unusable;
+  priority: "low" | "high" | "urgent" | null | UnknownCode | Unusable;
+  assignee: string | null | Unresolved;
+  org: string | null | Unresolved;
+  opened: string | null | Unusable;
+  last_update: string | null | Unusable;
+  sla_due: string | null | Unusable;
 }
 
 /** JSON Schema of {@link TicketResult}; its markers are in the tool schemas' `$defs`. */
@@ -61,35 +61,19 @@ export const ticketResultSchema = {
       description:
         "Ticket id, a prefixed UUID. Pass to get_ticket, add_comment, assign_ticket.",
     },
-    assignee: {
+    subject: {
       anyOf: [
         { type: "string" },
         { type: "null" },
-        { $ref: "#/$defs/unresolved" },
-      ],
-      description: "The agent working the ticket; null while unassigned.",
-    },
-    last_update: {
-      anyOf: [
-        { type: "string", format: "date" },
-        { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
-      description: "Date, YYYY-MM-DD, in UTC.",
     },
-    opened: {
+    status: {
       anyOf: [
-        { type: "string", format: "date" },
+        { enum: ["new", "pending", "open", "resolved", "closed"] },
         { type: "null" },
+        { $ref: "#/$defs/unknown_code" },
         { $ref: "#/$defs/unusable" },
-      ],
-      description: "Date, YYYY-MM-DD, in UTC.",
-    },
-    org: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unresolved" },
       ],
     },
     priority: {
@@ -100,6 +84,37 @@ export const ticketResultSchema = {
         { $ref: "#/$defs/unusable" },
       ],
     },
+    assignee: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unresolved" },
+      ],
+      description: "The agent working the ticket; null while unassigned.",
+    },
+    org: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unresolved" },
+      ],
+    },
+    opened: {
+      anyOf: [
+        { type: "string", format: "date" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+      description: "Date, YYYY-MM-DD, in UTC.",
+    },
+    last_update: {
+      anyOf: [
+        { type: "string", format: "date" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+      description: "Date, YYYY-MM-DD, in UTC.",
+    },
     sla_due: {
       anyOf: [
         { type: "string" },
@@ -108,32 +123,17 @@ export const ticketResultSchema = {
       ],
       description: "Date and time to the minute, YYYY-MM-DDTHH:MMZ, in UTC.",
     },
-    status: {
-      anyOf: [
-        { enum: ["new", "pending", "open", "resolved", "closed"] },
-        { type: "null" },
-        { $ref: "#/$defs/unknown_code" },
-        { $ref: "#/$defs/unusable" },
-      ],
-    },
-    subject: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-    },
   },
   required: [
     "id",
-    "assignee",
-    "last_update",
-    "opened",
-    "org",
-    "priority",
-    "sla_due",
-    "status",
     "subject",
+    "status",
+    "priority",
+    "assignee",
+    "org",
+    "opened",
+    "last_update",
+    "sla_due",
   ],
   additionalProperties: false,
 } as const;
@@ -141,11 +141,6 @@ export const ticketResultSchema = {
 /** The labels projecting a ticket reads, already resolved. */
 export type TicketLookups = Pick<Lookups, "orgs" | "users">;
 
-const TICKET_PRIORITY = new Map<unknown, "low" | "high" | "urgent">([
-  [1, "low"],
-  [2, "high"],
-  [3, "urgent"],
-]);
 const TICKET_STATUS_CODE = new Map<
   unknown,
   "new" | "pending" | "open" | "resolved" | "closed"
@@ -155,6 +150,11 @@ const TICKET_STATUS_CODE = new Map<
   [3, "open"],
   [4, "resolved"],
   [5, "closed"],
+]);
+const TICKET_PRIORITY = new Map<unknown, "low" | "high" | "urgent">([
+  [1, "low"],
+  [2, "high"],
+  [3, "urgent"],
 ]);
 
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
@@ -169,21 +169,13 @@ export function projectTicket(
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
     id: argumentId(root?.["id"], ctx, "id", true, true),
-    assignee: joinOne(
-      relationshipIds(relationships?.["assignee"]),
-      lookups["users"],
-      "users",
+    subject: string(attributes?.["subject"], ctx, "subject", true),
+    status: legend(
+      attributes?.["status_code"],
+      TICKET_STATUS_CODE,
       ctx,
-      "assignee",
-    ),
-    last_update: date(attributes?.["updated_at"], ctx, "updated_at", true),
-    opened: date(attributes?.["created_at"], ctx, "created_at", true),
-    org: joinOne(
-      relationshipIds(relationships?.["organization"]),
-      lookups["orgs"],
-      "orgs",
-      ctx,
-      "organization",
+      "status_code",
+      true,
     ),
     priority: legend(
       attributes?.["priority"],
@@ -192,15 +184,23 @@ export function projectTicket(
       "priority",
       true,
     ),
-    sla_due: datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", false),
-    status: legend(
-      attributes?.["status_code"],
-      TICKET_STATUS_CODE,
+    assignee: joinOne(
+      relationshipIds(relationships?.["assignee"]),
+      lookups["users"],
+      "users",
       ctx,
-      "status_code",
-      true,
+      "assignee",
     ),
-    subject: string(attributes?.["subject"], ctx, "subject", true),
+    org: joinOne(
+      relationshipIds(relationships?.["organization"]),
+      lookups["orgs"],
+      "orgs",
+      ctx,
+      "organization",
+    ),
+    opened: date(attributes?.["created_at"], ctx, "created_at", true),
+    last_update: date(attributes?.["updated_at"], ctx, "updated_at", true),
+    sla_due: datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", false),
   };
 }
 

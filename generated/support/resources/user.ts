@@ -25,10 +25,10 @@ export type UserRecord = components["schemas"]["User"];
 /** an user record as the model reads it. */
 export interface UserResult {
   id: string | null | Unusable;
-  email: string | null | Unusable;
   name: string | null | Unusable;
-  org: string | null | Unresolved;
+  email: string | null | Unusable;
   role: "agent" | "admin" | "viewer" | null | UnknownCode | Unusable;
+  org: string | null | Unresolved;
 }
 
 /** JSON Schema of {@link UserResult}; its markers are in the tool schemas' `$defs`. */
@@ -43,13 +43,6 @@ export const userResultSchema = {
       ],
       description: "Pass to get_user.",
     },
-    email: {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
-    },
     name: {
       anyOf: [
         { type: "string" },
@@ -57,11 +50,11 @@ export const userResultSchema = {
         { $ref: "#/$defs/unusable" },
       ],
     },
-    org: {
+    email: {
       anyOf: [
         { type: "string" },
         { type: "null" },
-        { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     role: {
@@ -72,8 +65,15 @@ export const userResultSchema = {
         { $ref: "#/$defs/unusable" },
       ],
     },
+    org: {
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unresolved" },
+      ],
+    },
   },
-  required: ["id", "email", "name", "org", "role"],
+  required: ["id", "name", "email", "role", "org"],
   additionalProperties: false,
 } as const;
 
@@ -94,21 +94,21 @@ export function projectUser(
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
     id: argumentId(root?.["id"], ctx, "id", true, true),
-    email: string(attributes?.["email"], ctx, "email", false),
     name: string(attributes?.["display_name"], ctx, "display_name", true),
-    org: joinOne(
-      relationshipIds(relationships?.["organization"]),
-      lookups["orgs"],
-      "orgs",
-      ctx,
-      "organization",
-    ),
+    email: string(attributes?.["email"], ctx, "email", false),
     role: member<"agent" | "admin" | "viewer">(
       attributes?.["role"],
       USER_ROLE,
       ctx,
       "role",
       false,
+    ),
+    org: joinOne(
+      relationshipIds(relationships?.["organization"]),
+      lookups["orgs"],
+      "orgs",
+      ctx,
+      "organization",
     ),
   };
 }

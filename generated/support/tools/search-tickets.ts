@@ -30,8 +30,8 @@ export type SearchTicketsResponse =
 /** What the search_tickets tool returns to the model. */
 export type SearchTicketsResult = {
   tickets: TicketResult[];
-  more: boolean;
   total: number | null | Unusable;
+  more: boolean;
 };
 
 /** The resolvers search_tickets calls, each at most once per call. */
@@ -43,7 +43,6 @@ export const searchTicketsOutputSchema = {
   type: "object",
   properties: {
     tickets: { type: "array", items: { $ref: "#/$defs/Ticket" } },
-    more: { type: "boolean" },
     total: {
       anyOf: [
         { type: "integer" },
@@ -51,8 +50,9 @@ export const searchTicketsOutputSchema = {
         { $ref: "#/$defs/unusable" },
       ],
     },
+    more: { type: "boolean" },
   },
-  required: ["tickets", "more", "total"],
+  required: ["tickets", "total", "more"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Ticket: ticketResultSchema },
 } as const;
@@ -93,7 +93,6 @@ export async function projectSearchTickets(
         tickets: records.map((record) =>
           projectTicket(record as TicketRecord, lookups, recordOptions),
         ),
-        more: present(at(response, ["links", "next"])),
         total: number(
           at(response, ["meta", "page", "total"]),
           ctx,
@@ -101,6 +100,7 @@ export async function projectSearchTickets(
           false,
           true,
         ),
+        more: present(at(response, ["links", "next"])),
       };
     },
   );
