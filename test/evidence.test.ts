@@ -71,8 +71,14 @@ describe.each(Object.keys(TOKENIZERS) as TokenizerName[])("counted with %s", (to
       rawRecords: page.data,
       projectedText: serializeToolResult(result),
       projectedRecordTexts: result.tickets.map((t) => serializeToolResult(t)),
+      jsonText: JSON.stringify(result),
+      tableText: serializeToolResult(result),
       followUpsByResolver: { users: 9, orgs: 1 },
     });
+    // search_tickets is annotated `text: table`: the text it sends is the table, and it is the smaller.
+    expect(report.texts.sent).toBe("table");
+    expect(report.projected.tokens).toBe(report.texts.table!.tokens);
+    expect(report.texts.table!.tokens).toBeLessThan(report.texts.json.tokens);
     expect(report.projected.perRecord!.tokens / report.raw.perRecord!.tokens).toBeLessThanOrEqual(0.3);
     expect(report.projected.tokens / report.raw.tokens).toBeLessThanOrEqual(0.3);
     expect(report.raw.bytesOver4).toBeLessThan(report.raw.tokens);
@@ -82,7 +88,7 @@ describe.each(Object.keys(TOKENIZERS) as TokenizerName[])("counted with %s", (to
       [
         `article figures beside ours (${tokenizer}):`,
         `  per record: article 218 -> 41; measured ${report.raw.perRecord!.tokens} -> ${report.projected.perRecord!.tokens}`,
-        `  per page:   article 3,180 -> about 520; measured ${report.raw.tokens} -> ${report.projected.tokens}`,
+        `  per page:   article 3,180 -> about 520; measured ${report.raw.tokens} -> ${report.texts.json.tokens} as JSON, ${report.texts.table!.tokens} as a table`,
         `  bytes/4 on the raw page: ${report.raw.bytesOver4} (${report.raw.bytesOver4Error}%)`,
       ].join("\n"),
     );

@@ -7,6 +7,7 @@ import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addCommentOutputSchema, getTicketOutputSchema, searchTicketsOutputSchema } from "../generated/support/index.js";
 import { ROOT, tempDir } from "./helpers/pipeline.js";
+import { parseTable } from "./helpers/table.js";
 
 // The example MCP server, started as a user's MCP client starts it: a child process over stdio.
 const SERVER = join(ROOT, "examples/support-desk/build/examples/support-desk/server.js");
@@ -79,7 +80,9 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
     expect(result.isError).toBeFalsy();
     const validate = ajv.compile(searchTicketsOutputSchema);
     expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
-    expect(JSON.parse(result.text)).toEqual(result.structuredContent);
+    // search_tickets is annotated `text: table`: the text block is the table, and reads back into the same result.
+    expect(result.text).toMatch(/^tickets\[25\]\{id,subject,status,priority,assignee,org,opened,last_update,sla_due\}:\n/);
+    expect(parseTable(result.text)).toEqual(result.structuredContent);
     const page = result.structuredContent as { tickets: Ticket[]; total: number; more: boolean };
     expect(page.tickets).toHaveLength(25);
     expect(page.total).toBe(400);

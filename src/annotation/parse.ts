@@ -18,7 +18,7 @@ import type {
 const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools"];
 const RESOLVER_KEYS = ["type", "label"];
 const RESOURCE_KEYS = ["schema", "fields"];
-const TOOL_KEYS = ["operation", "list", "rows", "resource", "page", "budget"];
+const TOOL_KEYS = ["operation", "list", "rows", "resource", "page", "budget", "text"];
 const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten"];
 const FIELD_HELP = 'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten';
 
@@ -152,6 +152,9 @@ export function parseAnnotation(text: string, file: string): Annotation {
       const dotted = text_(source, sourcePath, `page.${key}`);
       if (dotted !== undefined) tool.page.push({ key, source: dotted, path: sourcePath } satisfies PageField);
     }
+    const text = entry["text"];
+    if (text === "table" || text === "json") tool.text = text;
+    else if (text !== undefined) problem([...path, "text"], `text must be \`json\` or \`table\`, not ${JSON.stringify(text)}`, "write `text: table` to send a list tool's result as a table, or leave it out for compact JSON");
     if (entry["budget"] !== undefined) {
       const budgetPath = [...path, "budget"];
       const budget = map(entry["budget"], budgetPath, "budget");

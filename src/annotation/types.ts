@@ -67,8 +67,12 @@ export interface ToolAnnotation {
   resource?: string;
   page: PageField[];
   budget?: Budget;
+  /** How the result reads as text: compact JSON (the default) or, for a list tool, a table. */
+  text?: ToolText;
   path: YamlPath;
 }
+
+export type ToolText = "json" | "table";
 
 /** A ceiling on a tool result: whole records are kept up to it, and the result says it cut. */
 export interface Budget {

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DiagnosticError, hasErrors, type Diagnostic } from "../diagnostics.js";
+import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
 import { fileStem } from "../emit/ts.js";
 import { standInResolvers } from "../evidence/budget-check.js";
 import { loadGenerated } from "../evidence/run-generated.js";
@@ -92,6 +93,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
       at(value: unknown, path: readonly string[]): unknown;
       includedLabels(response: unknown, sources: unknown[]): Map<string, Map<string, string>>;
       serializeToolResult(value: unknown): string;
+      withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
     };
     const resource = await modules.resource(fileStem(tool.resource.name));
     const collect = resource[`collect${tool.resource.typeName}`] as (record: unknown, wanted: Record<string, Set<string>>, ids: Set<string>) => void;
@@ -105,6 +107,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
     const joins = joinResolvers(tool);
     const followUpsByResolver = Object.fromEntries(joins.map((name) => [name, [...(wanted[name] ?? [])].filter((id) => !included.get(name)?.has(id)).length]));
     const projected = await project(payload, standInResolvers(generated.model, labels));
+    const layout = tableLayoutOf(tool);
     const records = tool.list === undefined ? [projected] : tool.many ? (projected[tool.list] as unknown[]) : [projected[tool.list]];
     const report = buildReport({
       tool,
@@ -112,6 +115,8 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
       raw: payload,
       rawRecords,
       projectedText: runtime.serializeToolResult(projected),
+      jsonText: JSON.stringify(projected),
+      ...(layout ? { tableText: runtime.serializeToolResult(runtime.withTableLayout(projected, layout)) } : {}),
       projectedRecordTexts: records.map((r) => runtime.serializeToolResult(r)),
       followUpsByResolver,
       ...(lookupSample !== undefined ? { lookupSample } : {}),

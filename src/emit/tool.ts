@@ -1,3 +1,4 @@
+import { tableLayoutOf } from "../model/table-layout.js";
 import type { ResolverModel, ToolModel } from "../model/types.js";
 import { camelCase } from "../naming.js";
 import { resultSchemaName, toolOutputSchemaCode } from "./json-schema.js";
@@ -41,16 +42,27 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const records = rowCap === undefined ? found : `found.slice(0, ${rowCap})`;
   const project = `projectOne(record as ${R}Record, ${names.length ? "lookups" : "{}"}, recordOptions)`.replace("projectOne", `project${R}`);
   const pageMembers = tool.page.map((p) => `${key(p.key)}: ${pageExpression(p)}`).join(", ");
+  const tableLayout = tool.text === "table" ? tableLayoutOf(tool) : undefined;
+  const table = tableLayout !== undefined;
+  // A table tool marks each result it makes, so that its text (and a budget's count of it) is the table.
+  const asText = (object: string) => (table ? `withTableLayout(${object}, TEXT)` : `(${object})`);
   const value = budgeted
-    ? `fitBudget(records.map((record) => ${project}), (kept, truncated) => ({ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }), ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
+    ? `fitBudget(records.map((record) => ${project}), (kept, truncated) => ${asText(`{ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }`)}, ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
     : tool.list === undefined
       ? project.replace("record as", "records[0] as")
-      : `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${pageMembers} }`;
+      : asText(`{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${pageMembers} }`);
+  const layout = table
+    ? [
+        `/** ${commentText(tool.name)} results read as a table: serializeToolResult sets them out so. */`,
+        `const TEXT = tableLayout(${literal(tool.name)}, ${JSON.stringify(tableLayout)});`,
+        "",
+      ]
+    : [];
   const usesCtx = tool.page.some((p) => p.mode === "value");
   const perRecord = shortenedPerRecord(tool.resource.fields);
   const expectedIds = perRecord === 0 ? "0" : perRecord === 1 ? "records.length" : `records.length * ${perRecord}`;
   const setup = [...(usesCtx ? [`const ctx = context(${literal(tool.name)}, recordOptions);`] : []), ...(budgeted && pageMembers ? [`const page = { ${pageMembers} };`] : [])];
-  const projection = setup.length ? `{ ${setup.join(" ")} return ${value}; }` : value.startsWith("{") ? `(${value})` : value;
+  const projection = setup.length ? `{ ${setup.join(" ")} return ${value}; }` : value;
   const code = [
     `import type { paths } from "../openapi.js";`,
     `import { ${names.length ? `collect${R}, ` : ""}project${R}, ${resultSchemaName(tool.resource)}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
@@ -69,6 +81,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
     `/** JSON Schema of {@link ${T}Result}, usable as the MCP tool's \`outputSchema\`. */`,
     `export const ${camelCase(tool.name)}OutputSchema = ${toolOutputSchemaCode(tool)};`,
     "",
+    ...layout,
     ...(names.length ? [`const INCLUDED = ${JSON.stringify(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""] : []),
     `/**`,
     ` * Projects a whole ${commentText(tool.name)} response: collects every join id, takes labels from \`included\`,`,

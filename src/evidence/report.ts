@@ -11,6 +11,8 @@ export interface TokensReport {
   tokenizer: TokenizerName;
   raw: Measured & { parts: Record<Part, number>; perRecord: (TextCount & { parts: Record<Part, number> }) | null };
   projected: Measured & { perRecord: TextCount | null };
+  /** The whole result as each text a tool can send: `sent` is the one it does send (`text:` in the annotation). */
+  texts: { sent: "json" | "table"; json: TextCount; table: TextCount | null };
   /** Distinct join ids the raw payload could not name by itself: one follow-up call each for an agent. */
   followUpsAvoided: number;
   followUpsByResolver: Record<string, number>;
@@ -51,6 +53,9 @@ export interface ReportInput {
   rawRecords: unknown[];
   projectedText: string;
   projectedRecordTexts: string[];
+  /** The result as compact JSON, and as a table where the tool returns a list. */
+  jsonText: string;
+  tableText?: string;
   followUpsByResolver: Record<string, number>;
   lookupSample?: string;
 }
@@ -75,6 +80,11 @@ export function buildReport(input: ReportInput): TokensReport {
       ...countText(input.projectedText, input.tokenizer),
       records: input.projectedRecordTexts.length,
       perRecord: input.projectedRecordTexts[0] === undefined ? null : countText(input.projectedRecordTexts[0], input.tokenizer),
+    },
+    texts: {
+      sent: input.tool.text,
+      json: countText(input.jsonText, input.tokenizer),
+      table: input.tableText === undefined ? null : countText(input.tableText, input.tokenizer),
     },
     followUpsAvoided,
     followUpsByResolver: input.followUpsByResolver,
@@ -109,6 +119,7 @@ export function formatReport(report: TokensReport): string {
     "",
     `raw ${report.raw.perRecord ? "record" : "page"} by part (tokens): ${PARTS.map((p) => `${p} ${number(parts[p])}`).join(", ")}`,
   ];
+  lines.push(textsLine(report.texts));
   const byResolver = Object.entries(report.followUpsByResolver).filter(([, n]) => n > 0);
   lines.push(
     `follow-up lookups avoided: ${report.followUpsAvoided}${byResolver.length ? ` (${byResolver.map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}` +
@@ -116,4 +127,13 @@ export function formatReport(report: TokensReport): string {
   );
   lines.push("", "parts:", ...PARTS.map((p) => `  ${p.padEnd(9)} ${report.definitions[p]}`));
   return lines.join("\n") + "\n";
+}
+
+/** Both texts of the result, marking the one the tool sends, so `text: table` is chosen on figures. */
+function textsLine(texts: TokensReport["texts"]): string {
+  const json = `${number(texts.json.tokens)} tokens`;
+  if (!texts.table) return `text: JSON ${json} (sent; a tool returning one record has no table)`;
+  const table = number(texts.table.tokens);
+  const saved = texts.table.tokens <= texts.json.tokens ? percentSaved(texts.json.tokens, texts.table.tokens) : `${number(texts.table.tokens - texts.json.tokens)} more`;
+  return texts.sent === "table" ? `text: table ${table} tokens (sent, ${saved}); JSON ${json}` : `text: JSON ${json} (sent); table ${table} (${saved}; \`text: table\` sends it)`;
 }

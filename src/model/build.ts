@@ -153,7 +153,11 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       jsonapi: rows.jsonapi,
       ...(example !== undefined ? { example } : {}),
       ...(tool.budget ? { budget: tool.budget } : {}),
+      text: tool.text ?? "json",
     });
+    if (tool.text === "table" && !rows.many) {
+      error("PRJ029", `tool ${tool.name} returns one record, so it has no rows to set out as a table`, "remove `text: table`, or use it on a tool that returns a list", [...tool.path, "text"]);
+    }
     if (tool.budget && !rows.many) {
       error("PRJ029", `tool ${tool.name} returns one record, so a budget has nothing to cut`, "remove `budget`, or use it on a tool that returns a list", [...tool.path, "budget"]);
     }

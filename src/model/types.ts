@@ -1,4 +1,4 @@
-import type { Budget, DateFormat } from "../annotation/types.js";
+import type { Budget, DateFormat, ToolText } from "../annotation/types.js";
 
 /** The projected value's type, used for the result types, the JSON Schema and run-time checks. */
 export type Shape =
@@ -112,6 +112,7 @@ export interface ToolModel {
   /** The spec's own example of the response, when it gives one. */
   example?: unknown;
   budget?: Budget;
+  text: ToolText;
 }
 
 export interface Model {

@@ -18,7 +18,9 @@ import {
   present,
   resolveLabels,
   rows,
+  tableLayout,
   withDistinctShortIds,
+  withTableLayout,
   type ProjectOptions,
   type Unusable,
 } from "../runtime.js";
@@ -57,6 +59,23 @@ export const searchTicketsOutputSchema = {
   $defs: { ...MARKER_SCHEMAS, Ticket: ticketResultSchema },
 } as const;
 
+/** search_tickets results read as a table: serializeToolResult sets them out so. */
+const TEXT = tableLayout("search_tickets", {
+  list: "tickets",
+  columns: [
+    "id",
+    "subject",
+    "status",
+    "priority",
+    "assignee",
+    "org",
+    "opened",
+    "last_update",
+    "sla_due",
+  ],
+  page: ["total", "more"],
+});
+
 const INCLUDED = [
   { resolver: "orgs", type: "organization", label: "name" },
   { resolver: "users", type: "user", label: "display_name" },
@@ -89,19 +108,22 @@ export async function projectSearchTickets(
     records.length,
     (recordOptions) => {
       const ctx = context("search_tickets", recordOptions);
-      return {
-        tickets: records.map((record) =>
-          projectTicket(record as TicketRecord, lookups, recordOptions),
-        ),
-        total: number(
-          at(response, ["meta", "page", "total"]),
-          ctx,
-          "total",
-          false,
-          true,
-        ),
-        more: present(at(response, ["links", "next"])),
-      };
+      return withTableLayout(
+        {
+          tickets: records.map((record) =>
+            projectTicket(record as TicketRecord, lookups, recordOptions),
+          ),
+          total: number(
+            at(response, ["meta", "page", "total"]),
+            ctx,
+            "total",
+            false,
+            true,
+          ),
+          more: present(at(response, ["links", "next"])),
+        },
+        TEXT,
+      );
     },
   );
 }
