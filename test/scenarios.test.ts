@@ -1,8 +1,9 @@
 // One small spec per feature (specs/scenarios/*): generate, type-check, project the payload, compare.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { consumerPrettierConfig } from "../src/format.js";
 import { camelCase, pascalCase } from "../src/naming.js";
 import { generateFrom, importGenerated, ROOT, typecheckFiles } from "./helpers/pipeline.js";
 
@@ -11,15 +12,28 @@ const names = readdirSync(SCENARIOS, { withFileTypes: true }).filter((e) => e.is
 
 const read = (scenario: string, file: string) => JSON.parse(readFileSync(join(SCENARIOS, scenario, file), "utf8")) as unknown;
 
+/**
+ * Each scenario is generated once, as `projector generate` writes it (the repo's prettier config),
+ * and every test of it reads that one output.
+ */
+const generations = new Map<string, ReturnType<typeof generateFrom>>();
+function generated(scenario: string) {
+  if (!generations.has(scenario)) {
+    const output = join(SCENARIOS, scenario, "generated");
+    generations.set(scenario, consumerPrettierConfig(output).then((prettierOptions) => generateFrom(join(SCENARIOS, scenario, "projector.yaml"), { prettierOptions })));
+  }
+  return generations.get(scenario)!;
+}
+
 /** Runs a scenario's payload through its one tool, recording every resolver call and issue. */
 export async function runScenario(scenario: string) {
-  const generated = await generateFrom(join(SCENARIOS, scenario, "projector.yaml"));
-  expect(generated.problems.map((d) => `${d.code} ${d.message}`)).toEqual([]);
-  const tool = generated.model!.tools[0]!;
+  const generation = await generated(scenario);
+  expect(generation.problems.map((d) => `${d.code} ${d.message}`)).toEqual([]);
+  const tool = generation.model!.tools[0]!;
   const labels = read(scenario, "labels.json") as Record<string, Record<string, string>>;
   const calls: Record<string, string[][]> = {};
   const resolvers = Object.fromEntries(
-    generated.model!.resolvers.map((r) => [
+    generation.model!.resolvers.map((r) => [
       r.name,
       async (ids: readonly string[]) => {
         (calls[r.name] ??= []).push([...ids]);
@@ -27,11 +41,11 @@ export async function runScenario(scenario: string) {
       },
     ]),
   );
-  const module = await importGenerated<Record<string, unknown>>(generated.files);
+  const module = await importGenerated<Record<string, unknown>>(generation.files);
   const project = module[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown, options: unknown) => Promise<unknown>;
   const issues: { kind: string; field: string }[] = [];
   const result = await project(read(scenario, "payload.json"), resolvers, { onIssue: (i: { kind: string; field: string }) => issues.push({ kind: i.kind, field: i.field }) });
-  return { generated, result, calls, issues, schema: module[`${camelCase(tool.name)}OutputSchema`] };
+  return { generated: generation, result, calls, issues, schema: module[`${camelCase(tool.name)}OutputSchema`] };
 }
 
 describe.each(names)("scenario %s", (scenario) => {
@@ -51,7 +65,16 @@ describe.each(names)("scenario %s", (scenario) => {
   });
 
   it("generates code that compiles under strict, noUncheckedIndexedAccess and exactOptionalPropertyTypes", async () => {
-    const generated = await generateFrom(join(SCENARIOS, scenario, "projector.yaml"));
-    expect(typecheckFiles(generated.files)).toEqual([]);
+    expect(typecheckFiles((await generated(scenario)).files)).toEqual([]);
+  });
+
+  // Golden output: the generated folder is checked in beside the spec, so every change to emitted
+  // code shows in review as a diff (`npx vitest run test/scenarios.test.ts -u` rewrites it).
+  it("generates exactly the checked-in folder", async () => {
+    const { files } = await generated(scenario);
+    const folder = join(SCENARIOS, scenario, "generated");
+    for (const [path, text] of files) await expect(text).toMatchFileSnapshot(join(folder, path));
+    const onDisk = existsSync(folder) ? readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(folder, join(e.parentPath, e.name))) : [];
+    expect(onDisk.filter((path) => !files.has(path)), "files in the checked-in folder that generate no longer writes").toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { parseAnnotation } from "../../src/annotation/parse.js";
 import { DiagnosticError, type Diagnostic } from "../../src/diagnostics.js";
-import { generate, type GenerateOutput } from "../../src/generate.js";
+import { generate, type GenerateInput, type GenerateOutput } from "../../src/generate.js";
 import { loadSpec } from "../../src/spec/load.js";
 import { runCli } from "../../src/commands/run.js";
 
@@ -18,7 +18,7 @@ export function tempDir(prefix = "projector-test-"): string {
 }
 
 /** The generate pipeline in memory, as the CLI runs it, for an annotation file on disk. */
-export async function generateFrom(configPath: string): Promise<GenerateOutput & { problems: Diagnostic[] }> {
+export async function generateFrom(configPath: string, options: { prettierOptions?: GenerateInput["prettierOptions"] } = {}): Promise<GenerateOutput & { problems: Diagnostic[] }> {
   const dir = dirname(configPath);
   try {
     const annotation = parseAnnotation(readFileSync(configPath, "utf8"), relative(ROOT, configPath));
@@ -28,7 +28,7 @@ export async function generateFrom(configPath: string): Promise<GenerateOutput &
       annotation,
       spec,
       runtimeTemplate: TEMPLATE,
-      prettierOptions: null,
+      prettierOptions: options.prettierOptions ?? null,
       names: { spec: relative(dir, specPath), annotation: relative(dir, configPath) },
     });
     return { ...output, problems: output.diagnostics.filter((d) => d.severity === "error") };
