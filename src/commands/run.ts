@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { DiagnosticError } from "../diagnostics.js";
 import { EVAL_HELP, runEval } from "./eval.js";
@@ -25,8 +26,13 @@ Commands:
   tokens      count a tool's raw response against its projection with a real tokenizer
   eval        say whether the projection carries what each of the agent's questions needs
 
-Run \`projector <command> --help\` for a command's options.
+Run \`projector <command> --help\` for a command's options; \`projector --version\` prints the version.
 `;
+
+/** The installed package's version, read from its package.json (two folders above dist/commands). */
+function projectorVersion(): string {
+  return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+}
 
 export class UsageError extends Error {}
 
@@ -129,6 +135,10 @@ const COMMANDS: Record<string, Command> = {
 /** Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === "--version" || name === "-v") {
+    io.stdout.write(`${projectorVersion()}\n`);
+    return EXIT.ok;
+  }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(HELP);
     return name === undefined ? EXIT.usage : EXIT.ok;
