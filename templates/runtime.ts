@@ -547,7 +547,7 @@ function shortIdCheck(expectedIds: number) {
     return short;
   };
 
-  return { note, collided: () => collided, ids: () => slots.filter((id) => id !== undefined) };
+  return { note, collided: () => collided, ids: () => slots.filter((id): id is string => id !== undefined) };
 }
 
 /**

@@ -823,7 +823,7 @@ function shortIdCheck(expectedIds: number) {
   return {
     note,
     collided: () => collided,
-    ids: () => slots.filter((id) => id !== undefined),
+    ids: () => slots.filter((id): id is string => id !== undefined),
   };
 }
 
