@@ -4,6 +4,7 @@ import type { Diagnostic } from "./diagnostics.js";
 import { hasErrors } from "./diagnostics.js";
 import { banner, emitFiles, SOURCE_TYPES_FILE, sourceTypes, type InputNames } from "./emit/emit.js";
 import { formatFiles } from "./format.js";
+import { formatKey, specResults, type GenerateCache } from "./generate-cache.js";
 import { buildModel } from "./model/build.js";
 import type { Model } from "./model/types.js";
 import { untimed, type Stage } from "./progress.js";
@@ -21,6 +22,8 @@ export interface GenerateInput {
   format?: boolean;
   /** Times each stage; see Progress. */
   stage?: Stage;
+  /** Results of earlier runs in this process to reuse where their inputs are unchanged (generate --watch). */
+  cache?: GenerateCache;
 }
 
 export interface GenerateOutput {
@@ -39,17 +42,36 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   const { model, diagnostics } = await stage("check", () => buildModel(input.annotation, input.spec));
   if (!model || hasErrors(diagnostics)) return { diagnostics, files: new Map() };
   const emitted = await stage("emit", () => emitFiles({ model, names: input.names, runtimeTemplate: input.runtimeTemplate }));
+  const { cache } = input;
+  const forSpec = cache ? specResults(cache, input.spec.document) : {};
   // Prettier runs in worker threads while openapi-typescript runs here: neither needs the other.
-  const formatting = input.format === false ? Promise.resolve(emitted) : stage("format", () => formatFiles(emitted, input.prettierOptions));
-  const types = await stage("source types", () => sourceTypes(input.spec.document, input.spec.file)).catch(async (error: unknown) => {
+  const formatting = input.format === false ? Promise.resolve(emitted) : stage("format", () => formatChanged(emitted, input.prettierOptions, cache));
+  const types = await stage("source types", () => (forSpec.sourceTypes ??= sourceTypes(input.spec.document, input.spec.file))).catch(async (error: unknown) => {
     await formatting.catch(() => undefined);
     throw error;
   });
   // Schema warnings are computed while the formatting worker is still busy: they cost no wall time.
-  diagnostics.unshift(...(await stage("validate", () => validateSpec(input.spec))));
+  diagnostics.unshift(...(await stage("validate", () => (forSpec.warnings ??= validateSpec(input.spec)))));
   const files = await formatting;
   // The source types stay as openapi-typescript prints them, as its own CLI leaves them: they run
   // to megabytes for real specs, and formatting them would triple the time of a generate.
   files.set(SOURCE_TYPES_FILE, banner(input.names) + types);
   return { diagnostics, model, files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))) };
+}
+
+/** Formats the files, taking from the cache every text it formatted before and keeping only what this run used. */
+async function formatChanged(files: Map<string, string>, options: prettier.Options | null, cache: GenerateCache | undefined): Promise<Map<string, string>> {
+  if (!cache) return formatFiles(files, options);
+  const keys = new Map([...files].map(([path, text]) => [path, formatKey(path, text, options)]));
+  const todo = new Map([...files].filter(([path]) => !cache.formatted.has(keys.get(path)!)));
+  const fresh = todo.size > 0 ? await formatFiles(todo, options) : new Map<string, string>();
+  const used = new Map<string, string>();
+  const formatted = new Map([...files].map(([path]) => {
+    const key = keys.get(path)!;
+    const text = fresh.get(path) ?? cache.formatted.get(key)!;
+    used.set(key, text);
+    return [path, text];
+  }));
+  cache.formatted = used;
+  return formatted;
 }

@@ -3,6 +3,7 @@ import { hasErrors } from "../diagnostics.js";
 import { currentFolder, diffFolder, isClean, readFolder, recoverInterruptedWrite, writeFolder } from "../output/write.js";
 import { checkBudgets } from "../evidence/budget-check.js";
 import { cachePath, filesDigest, inputsDigest, readCache, writeCache } from "../output/digest.js";
+import type { GenerateCache } from "../generate-cache.js";
 import { Progress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../spec/load.js";
 import { generateProject, printDiagnostics, readExtras, readProject, type AnnotatedProject } from "./project.js";
@@ -47,6 +48,10 @@ export interface GenerateHooks {
   read: (project: AnnotatedProject, spec?: LoadedSpec) => void;
   /** Wraps every write to the output folder and the cache, so a stopping watcher can wait for it to end. */
   write: <T>(work: () => Promise<T>) => Promise<T>;
+  /** The spec as last loaded, when none of its files changed since: a watcher does not parse it again. */
+  unchangedSpec?: (specPath: string) => LoadedSpec | undefined;
+  /** Results of earlier runs to reuse where their inputs are unchanged. */
+  cache?: GenerateCache;
 }
 
 export async function runGenerate(options: GenerateOptions, io: Io, hooks?: GenerateHooks): Promise<number> {
@@ -73,10 +78,10 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
       return EXIT.ok;
     }
   }
-  const spec = await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs }));
+  const spec = hooks?.unchangedSpec?.(annotated.specPath) ?? (await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs })));
   hooks?.read(annotated, spec);
   const project = { ...annotated, spec };
-  const result = await generateProject(project, { format: true, stage: progress.stage, extras });
+  const result = await generateProject(project, { format: true, stage: progress.stage, extras, ...(hooks?.cache ? { cache: hooks.cache } : {}) });
   printDiagnostics(io, result.diagnostics);
   if (hasErrors(result.diagnostics) || !result.model) {
     io.stderr.write(`projector: ${result.diagnostics.filter((d) => d.severity === "error").length} problem(s); ${display(outputDir)} was not touched\n`);

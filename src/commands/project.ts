@@ -6,6 +6,7 @@ import { DiagnosticError, formatDiagnostic, sortDiagnostics, type Diagnostic } f
 import type { InputNames } from "../emit/emit.js";
 import { consumerPrettierConfig } from "../format.js";
 import { generate, type GenerateOutput } from "../generate.js";
+import type { GenerateCache } from "../generate-cache.js";
 import { untimed, type Stage } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../spec/load.js";
 import type { Io } from "./run.js";
@@ -104,7 +105,7 @@ export async function readExtras(project: AnnotatedProject, format: boolean): Pr
 }
 
 /** Runs the generator over a loaded project; `format: false` skips prettier when the files are only executed. */
-export async function generateProject(project: Project, options: { format: boolean; stage?: Stage; extras?: GenerateExtras }): Promise<GenerateOutput> {
+export async function generateProject(project: Project, options: { format: boolean; stage?: Stage; extras?: GenerateExtras; cache?: GenerateCache }): Promise<GenerateOutput> {
   const extras = options.extras ?? (await readExtras(project, options.format));
   return generate({
     annotation: project.annotation,
@@ -114,6 +115,7 @@ export async function generateProject(project: Project, options: { format: boole
     names: project.names,
     format: options.format,
     ...(options.stage ? { stage: options.stage } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
   });
 }
 

@@ -2,6 +2,8 @@ import { watch, type FSWatcher } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
+import { createGenerateCache } from "../generate-cache.js";
+import type { LoadedSpec } from "../spec/load.js";
 import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
 import { printRefusal, type AnnotatedProject } from "./project.js";
 import { EXIT, type Io } from "./run.js";
@@ -21,6 +23,11 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
   // What the runs read; a run that fails early leaves the last known values, so watching goes on.
   let project: AnnotatedProject | undefined;
   let specFiles: { spec: string; files: readonly string[] } | undefined;
+  // The spec as last loaded, kept while none of its files changes: on a large spec, parsing it again
+  // and typing it again would be most of a run whose edit was to the annotation alone.
+  let loaded: LoadedSpec | undefined;
+  let specChanged = true;
+  const cache = createGenerateCache();
   let prettierConfig: string | null = null;
 
   let wanted = new Set<string>();
@@ -36,7 +43,10 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
     read: (read, spec) => {
       project = read;
       if (spec?.files) specFiles = { spec: read.specPath, files: spec.files };
+      if (spec) loaded = spec;
     },
+    unchangedSpec: (specPath) => (!specChanged && specFiles?.spec === specPath ? loaded : undefined),
+    cache,
     write: async (work) => {
       // Once stopping, the process exits as soon as no write is under way; never start one it would cut short.
       if (stopping) return new Promise<never>(() => {});
@@ -123,6 +133,9 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
       due = false;
       clearTimeout(timer);
       if (changed.size > 0) say(`changed: ${[...changed].map(display).join(", ")}`);
+      const specFileSet = new Set([...(specFiles?.files ?? []), ...(specFiles ? [specFiles.spec] : [])]);
+      // A folder event without a name is taken to touch the spec; an annotation naming another spec is caught by its path.
+      specChanged = !loaded || [...changed].some((file) => specFileSet.has(file) || !wanted.has(file));
       changed.clear();
       await generateOnce();
       if (!stopping) follow();

@@ -1,0 +1,32 @@
+import type { Diagnostic } from "./diagnostics.js";
+
+/**
+ * What one generate hands the next in the same process (`generate --watch`), each result keyed by
+ * exactly what it depends on: the source types and schema warnings by the loaded spec document (a
+ * watcher reuses the document while no file of the spec changed), formatted files by their
+ * unformatted text and the prettier options. An edit to the annotation alone then re-emits every
+ * file but formats only those whose text changed, and never re-types the spec.
+ */
+export interface GenerateCache {
+  readonly bySpec: WeakMap<object, SpecResults>;
+  /** Formatted text by format key; replaced after each run by the entries that run used, so it never grows past one output. */
+  formatted: Map<string, string>;
+}
+
+export interface SpecResults {
+  sourceTypes?: Promise<string>;
+  warnings?: Promise<Diagnostic[]>;
+}
+
+export function createGenerateCache(): GenerateCache {
+  return { bySpec: new WeakMap(), formatted: new Map() };
+}
+
+/** The results for one spec document, made on first use. */
+export function specResults(cache: GenerateCache, document: object): SpecResults {
+  let results = cache.bySpec.get(document);
+  if (!results) cache.bySpec.set(document, (results = {}));
+  return results;
+}
+
+export const formatKey = (path: string, text: string, options: unknown) => `${path}\0${JSON.stringify(options ?? null)}\0${text}`;
