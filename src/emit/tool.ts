@@ -81,7 +81,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
       ? [
           `  const wanted = { ${names.map((n) => `${key(n)}: new Set<string>()`).join(", ")} };`,
           `  for (const record of records) collect${R}(record, wanted);`,
-          `  const lookups = await resolveLabels(wanted, resolvers, includedLabels(response, INCLUDED));`,
+          `  const lookups = await resolveLabels(wanted, resolvers, includedLabels(response, INCLUDED), options);`,
         ]
       : []),
     `  return withDistinctShortIds(options.onIssue, ${expectedIds}, (recordOptions) => ${projection});`,

@@ -83,6 +83,7 @@ export async function projectSearchTickets(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
+    options,
   );
   return withDistinctShortIds(
     options.onIssue,
