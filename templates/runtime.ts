@@ -848,6 +848,8 @@ export async function resolveLabels<K extends string>(
       if (missing.length === 0) return labels;
       const resolver = resolvers[name];
       if (typeof resolver !== "function") throw new ResolverError(name, new Error("no resolver function was passed"));
+      // An aborted call asks no resolver.
+      if (options.signal?.aborted) throw new ResolverError(name, options.signal.reason ?? new Error("the call was aborted"));
       let answer: unknown;
       unanswered.add(name);
       try {

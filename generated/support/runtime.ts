@@ -1252,6 +1252,12 @@ export async function resolveLabels<K extends string>(
           name,
           new Error("no resolver function was passed"),
         );
+      // An aborted call asks no resolver.
+      if (options.signal?.aborted)
+        throw new ResolverError(
+          name,
+          options.signal.reason ?? new Error("the call was aborted"),
+        );
       let answer: unknown;
       unanswered.add(name);
       try {
