@@ -549,10 +549,7 @@ export function shortenIds(ids: Iterable<string>): Map<string, string> {
   }
   const result = new Map<string, string>();
   for (const [short, group] of collisions) {
-    let length = short.length;
-    let longest = 0;
-    for (const id of group) longest = Math.max(longest, id.length);
-    while (length < longest && !distinctPrefixes(group, length)) length++;
+    const length = distinguishingLength(group, short.length);
     for (const id of group) {
       let cut = length;
       while (cut < id.length && id[cut - 1] === "-") cut++;
@@ -565,11 +562,33 @@ export function shortenIds(ids: Iterable<string>): Map<string, string> {
   return result;
 }
 
-/** Whether the ids' first `length` characters tell them all apart. */
-function distinctPrefixes(ids: ReadonlySet<string>, length: number): boolean {
-  const seen = new Set<string>();
-  for (const id of ids) seen.add(id.slice(0, length));
-  return seen.size === ids.size;
+/**
+ * The fewest leading characters that tell distinct ids apart, given that they agree on their first
+ * `from`: one past their longest common prefix. Read one position at a time, and only among ids not
+ * yet told apart, so that the work is the characters it takes to tell each id apart, never a
+ * rereading of every id's prefix for each added character.
+ */
+function distinguishingLength(ids: Iterable<string>, from: number): number {
+  let undecided: string[][] = [[...ids]];
+  let at = from;
+  while (undecided.length > 0) {
+    const next: string[][] = [];
+    for (const alike of undecided) {
+      const byCharacter = new Map<number, string[]>();
+      for (const id of alike) {
+        // An id that ends here differs from every other: no two ids of a group are equal.
+        if (at >= id.length) continue;
+        const code = id.charCodeAt(at);
+        const same = byCharacter.get(code);
+        if (same) same.push(id);
+        else byCharacter.set(code, [id]);
+      }
+      for (const same of byCharacter.values()) if (same.length > 1) next.push(same);
+    }
+    undecided = next;
+    at++;
+  }
+  return at;
 }
 
 /**
