@@ -20,6 +20,7 @@ import {
   relatedOne,
   relationshipIds,
   ResolverError,
+  rows,
   shortenIds,
   shortId,
   matchesShortId,
@@ -176,6 +177,16 @@ describe("present but unreadable is a marker, never null", () => {
     expect(issues.map((issue) => issue.field)).toEqual(["watchers", "watchers", "members", "members", "parent", "parent"]);
   });
 
+  it("a page field under a step that is not an object is marked, and so is a list under one", async () => {
+    const { result, issues } = await searchTickets(JSON.stringify({ data: [ticket()], meta: { page: "SECRET page" } }));
+    expect(result.total).toEqual({ unusable: "expected an object at meta.page, got string" });
+    expect(issues).toEqual([{ kind: "unusable", resource: "search_tickets", field: "total", value: "SECRET page", message: "search_tickets.total: expected an object at meta.page, got string" }]);
+    const absent = await searchTickets(JSON.stringify({ data: [ticket()], meta: { page: null } }));
+    expect([absent.result.total, absent.issues]).toEqual([null, []]);
+    const listUnder = await searchTickets(JSON.stringify({ data: [ticket()], meta: [{ page: { total: 3 } }] }));
+    expect(listUnder.result.total).toEqual({ unusable: "expected an object at meta, got array" });
+  });
+
   it("a code too long to be a code is unusable, not copied into an unknown_code marker", () => {
     const { ctx, issues } = recording();
     expect(legend("z".repeat(65), new Map([["a", "A"]]), ctx, "status", true)).toEqual({ unusable: "expected a code, got a string of 65 characters" });
@@ -191,6 +202,17 @@ describe("issue values are the offending value only, bounded", () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]!.value).toBe("object");
     expect(JSON.stringify(issues)).not.toContain("SECRET");
+  });
+
+  it("a list under a step that is not an object is reported, by the step and its type", () => {
+    const issues: ProjectionIssue[] = [];
+    expect(rows({ result: "SECRET" }, ["result", "items"], "list_things", (issue) => issues.push(issue))).toEqual([]);
+    expect(rows({ result: { items: { SECRET: 1 } } }, ["result", "items"], "list_things", (issue) => issues.push(issue))).toEqual([]);
+    expect(rows({ result: null }, ["result", "items"], "list_things", (issue) => issues.push(issue))).toEqual([]);
+    expect(issues.map((issue) => [issue.value, issue.message])).toEqual([
+      ["SECRET", "list_things: expected an object at result, got string"],
+      ["object", "list_things: expected a list at result.items, got object"],
+    ]);
   });
 
   it("a long string is cut in the issue's value, and an id in its message", async () => {

@@ -1426,6 +1426,44 @@ export function at(response: unknown, path: readonly string[]): unknown {
   return value;
 }
 
+/** Where a dotted path stops at something that is there but is not an object: the steps before it, and what stood there. */
+function blockedAt(
+  response: unknown,
+  path: readonly string[],
+): { readonly steps: string; readonly found: unknown } | undefined {
+  let value: unknown = response;
+  for (let i = 0; i < path.length; i++) {
+    if (value === undefined || value === null) return undefined;
+    const object = asObject(value);
+    if (!object)
+      return { steps: path.slice(0, i).join(".") || "the top", found: value };
+    value = read(object, path[i]!);
+  }
+  return undefined;
+}
+
+/**
+ * A page field read by `readValue`, or an unusable marker when a step of its path is there but is
+ * not an object (`"meta": "x"` for `meta.page.total`): the value under it is unreadable, not absent.
+ */
+export function pageValue<T>(
+  response: unknown,
+  path: readonly string[],
+  ctx: Context,
+  field: string,
+  readValue: (value: unknown) => T,
+): T | Unusable {
+  const blocked = blockedAt(response, path);
+  if (blocked)
+    return unusable(
+      ctx,
+      field,
+      blocked.found,
+      `expected an object at ${blocked.steps}, got ${typeName(blocked.found)}`,
+    );
+  return readValue(at(response, path));
+}
+
 /** The records of a response at `path`: a list, or one record. */
 export function rows(
   response: unknown,
@@ -1435,13 +1473,18 @@ export function rows(
 ): unknown[] {
   const value = at(response, path);
   if (Array.isArray(value)) return value;
-  if (value !== undefined && value !== null && onIssue) {
+  const blocked = value === undefined ? blockedAt(response, path) : undefined;
+  const found = blocked ? blocked.found : value;
+  if (found !== undefined && found !== null && onIssue) {
+    const message = blocked
+      ? `expected an object at ${blocked.steps}, got ${typeName(found)}`
+      : `expected a list at ${path.join(".") || "the top"}, got ${typeName(found)}`;
     onIssue({
       kind: "unusable",
       resource: tool,
       field: path.join("."),
-      value: issueValue(value),
-      message: `${tool}: expected a list at ${path.join(".") || "the top"}, got ${typeName(value)}`,
+      value: issueValue(found),
+      message: `${tool}: ${message}`,
     });
   }
   return [];

@@ -15,6 +15,7 @@ import {
   context,
   includedLabels,
   number,
+  pageValue,
   present,
   resolveLabels,
   rows,
@@ -95,12 +96,12 @@ export async function projectSearchTickets(
           projectTicket(record as TicketRecord, lookups, recordOptions),
         ),
         more: present(at(response, ["links", "next"])),
-        total: number(
-          at(response, ["meta", "page", "total"]),
+        total: pageValue(
+          response,
+          ["meta", "page", "total"],
           ctx,
           "total",
-          false,
-          true,
+          (value) => number(value, ctx, "total", false, true),
         ),
       };
     },
