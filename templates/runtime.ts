@@ -784,7 +784,7 @@ function label(id: string, labels: Labels, resolver: string, ctx: Context, field
   const found = labels.get(id);
   if (typeof found === "string") return found;
   const why = found instanceof Error ? `resolver "${resolver}" failed for it: ${messageOf(found)}` : `resolver "${resolver}" has no label for it`;
-  report(ctx, "unresolved", field, id, `${ctx.resource}.${field}: ${described(id)}: ${why}`, resolver);
+  report(ctx, "unresolved", field, id, `${ctx.resource}.${field}: ${clipped(id, ISSUE_VALUE_CHARACTERS)}: ${why}`, resolver);
   return { unresolved: short(id, ctx) };
 }
 

@@ -1140,7 +1140,7 @@ function label(
     "unresolved",
     field,
     id,
-    `${ctx.resource}.${field}: ${described(id)}: ${why}`,
+    `${ctx.resource}.${field}: ${clipped(id, ISSUE_VALUE_CHARACTERS)}: ${why}`,
     resolver,
   );
   return { unresolved: short(id, ctx) };
