@@ -21,6 +21,11 @@ export interface ProjectionIssue {
   readonly resource: string;
   /** The field as the annotation names it. */
   readonly field: string;
+  /**
+   * The offending value only, bounded: a number, boolean, null or undefined as it was, a string cut
+   * to {@link ISSUE_VALUE_CHARACTERS} characters, and in place of an object or array its JSON type
+   * (`"object"`, `"array"`), so that no record, and nothing the annotation drops, rides along.
+   */
   readonly value: unknown;
   readonly resolver?: string;
   readonly message: string;
@@ -41,6 +46,13 @@ export type ShortIds = ReadonlyMap<string, string> | ((id: string) => string);
 
 export interface ProjectOptions {
   readonly onIssue?: (issue: ProjectionIssue) => void;
+  /** Aborting it fails the call with a {@link ResolverError} naming a resolver still unanswered. */
+  readonly signal?: AbortSignal;
+  /**
+   * How long the call waits for its resolvers, in milliseconds, before failing with a
+   * {@link ResolverError}; {@link DEFAULT_RESOLVER_TIMEOUT_MS} when not given, `Infinity` to wait for ever.
+   */
+  readonly timeoutMs?: number;
   /** Counts the tokens of a serialized result, for tools with a token budget; defaults to {@link conservativeTokenCount}. */
   readonly countTokens?: (text: string) => number;
 }
@@ -87,13 +99,47 @@ export type Labels = ReadonlyMap<string, string | Error>;
 /** Called at most once per tool call, with the distinct ids still unnamed; never with an empty list. */
 export type Resolver = (ids: readonly string[]) => Promise<Labels> | Labels;
 
-/** A resolver rejected or returned something other than a Map; the whole tool call fails with it. */
+/**
+ * A resolver rejected, returned something other than a Map, did not answer within the call's
+ * timeout, or the call was aborted; the whole tool call fails with it.
+ */
 export class ResolverError extends Error {
   readonly resolver: string;
   constructor(resolver: string, cause: unknown) {
-    super(`resolver "${resolver}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`resolver "${resolver}" failed: ${messageOf(cause)}`, { cause });
     this.name = "ResolverError";
     this.resolver = resolver;
+  }
+}
+
+/** How long a tool call waits for its resolvers by default: 30 seconds. */
+export const DEFAULT_RESOLVER_TIMEOUT_MS = 30_000;
+
+/** The most characters of a string an issue's `value` keeps, and of a resolver's error message a message quotes. */
+export const ISSUE_VALUE_CHARACTERS = 200;
+
+/** The most characters of a string a marker or an issue's message quotes. */
+const QUOTED_CHARACTERS = 40;
+
+/** The longest string taken for a code: a longer one is no code, and is not copied into a marker. */
+const CODE_CHARACTERS = 64;
+
+function clipped(text: string, most: number): string {
+  return text.length <= most ? text : `${text.slice(0, most)}… (${text.length} characters)`;
+}
+
+/**
+ * What was thrown, as text, whatever it is: an object without a prototype, or an Error whose
+ * `message` getter throws, must not turn a resolver's failure into a TypeError.
+ */
+function messageOf(thrown: unknown): string {
+  try {
+    const message: unknown = thrown instanceof Error ? thrown.message : thrown;
+    if (typeof message === "string") return clipped(message, ISSUE_VALUE_CHARACTERS);
+    if (typeof message === "object" && message !== null) return `a thrown ${typeName(message)}`;
+    return clipped(String(message), ISSUE_VALUE_CHARACTERS);
+  } catch {
+    return "an error that cannot be read";
   }
 }
 
@@ -162,11 +208,30 @@ type Json = Record<string, unknown>;
 
 function report(ctx: Context, kind: ProjectionIssue["kind"], field: string, value: unknown, message: string, resolver?: string): void {
   if (!ctx.onIssue) return;
-  ctx.onIssue(resolver === undefined ? { kind, resource: ctx.resource, field, value, message } : { kind, resource: ctx.resource, field, value, message, resolver });
+  const shown = issueValue(value);
+  ctx.onIssue(resolver === undefined ? { kind, resource: ctx.resource, field, value: shown, message } : { kind, resource: ctx.resource, field, value: shown, message, resolver });
 }
 
+/** An issue's `value`, as {@link ProjectionIssue.value} describes it. */
+function issueValue(value: unknown): unknown {
+  if (typeof value === "string") return clipped(value, ISSUE_VALUE_CHARACTERS);
+  return typeof value === "object" && value !== null ? typeName(value) : typeof value === "function" || typeof value === "symbol" ? typeof value : value;
+}
+
+/** The JSON type of a value, or for a number JSON cannot write, that number (`Infinity`, `NaN`). */
 function typeName(value: unknown): string {
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
+/**
+ * A value as a marker or message may name it: a primitive as JSON writes it, a string cut to
+ * {@link QUOTED_CHARACTERS} characters; an object or array by its type alone, never its content.
+ */
+function described(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.slice(0, QUOTED_CHARACTERS)) + (value.length > QUOTED_CHARACTERS ? `… (${value.length} characters)` : "");
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return typeName(value);
 }
 
 function unusable(ctx: Context, field: string, value: unknown, reason: string): Unusable {
@@ -309,11 +374,17 @@ export function member<T extends string | number | boolean>(value: unknown, allo
   return unknownCode(ctx, field, value);
 }
 
-/** A code the legend does not know; an object or array in a coded field is no code at all. */
+/**
+ * A code the legend does not know. An object or array in a coded field is no code at all, nor is a
+ * number JSON cannot write (`1e400` parses to Infinity) or a string too long to be a code.
+ */
 function unknownCode(ctx: Context, field: string, value: unknown, resolver?: string): UnknownCode | Unusable {
-  if (typeof value === "object" || typeof value === "function") return unusable(ctx, field, value, `expected a code, got ${typeName(value)}`);
+  if (typeof value === "number" ? !Number.isFinite(value) : typeof value !== "string" && typeof value !== "boolean") {
+    return unusable(ctx, field, value, `expected a code, got ${typeName(value)}`);
+  }
+  if (typeof value === "string" && value.length > CODE_CHARACTERS) return unusable(ctx, field, value, `expected a code, got a string of ${value.length} characters`);
   const code = typeof value === "number" ? value : String(value);
-  report(ctx, "unknown_code", field, value, `${ctx.resource}.${field}: no word for code ${JSON.stringify(code)}`, resolver);
+  report(ctx, "unknown_code", field, value, `${ctx.resource}.${field}: no word for code ${described(code)}`, resolver);
   return { unknown_code: code };
 }
 
@@ -328,7 +399,7 @@ export function legend<W extends string>(value: unknown, words: ReadonlyMap<unkn
 /** A coded value whose word comes from a resolver at run time. */
 export function legendLookup(value: unknown, labels: Labels, resolver: string, ctx: Context, field: string, required: boolean): string | null | UnknownCode | Unusable {
   if (value === undefined || value === null) return absent(ctx, field, value, required);
-  const word = typeof value === "string" || typeof value === "number" ? labels.get(String(value)) : undefined;
+  const word = (typeof value === "string" && value.length <= CODE_CHARACTERS) || (typeof value === "number" && Number.isFinite(value)) ? labels.get(String(value)) : undefined;
   return typeof word === "string" ? word : unknownCode(ctx, field, value, resolver);
 }
 
@@ -396,7 +467,7 @@ export function date(value: unknown, ctx: Context, field: string, required: bool
   if (typeof value === "string" && isUtcIso(value)) return value.slice(0, 10);
   if (value === undefined || value === null) return absent(ctx, field, value, required);
   const parsed = toDate(value);
-  return parsed ? parsed.toISOString().slice(0, 10) : unusable(ctx, field, value, `not a date: ${JSON.stringify(value)}`);
+  return parsed ? parsed.toISOString().slice(0, 10) : unusable(ctx, field, value, `not a date: ${described(value)}`);
 }
 
 /** `2026-02-14T16:02Z`: minute precision, in UTC. */
@@ -404,7 +475,7 @@ export function datetime(value: unknown, ctx: Context, field: string, required: 
   if (typeof value === "string" && value.length > 10 && isUtcIso(value)) return `${value.slice(0, 16)}Z`;
   if (value === undefined || value === null) return absent(ctx, field, value, required);
   const parsed = toDate(value);
-  return parsed ? `${parsed.toISOString().slice(0, 16)}Z` : unusable(ctx, field, value, `not a date-time: ${JSON.stringify(value)}`);
+  return parsed ? `${parsed.toISOString().slice(0, 16)}Z` : unusable(ctx, field, value, `not a date-time: ${described(value)}`);
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
@@ -469,23 +540,21 @@ export function matchesShortId(id: string, short: string): boolean {
  */
 export function shortenIds(ids: Iterable<string>): Map<string, string> {
   const firstBy = new Map<string, string>();
-  const collisions = new Map<string, string[]>();
+  // Grouped by short form, each group a Set: a page of ids sharing one short form costs time linear in their number.
+  const collisions = new Map<string, Set<string>>();
   for (const id of ids) {
     const short = shortId(id);
     const first = firstBy.get(short);
     if (first === undefined) firstBy.set(short, id);
     else if (first !== id) {
       const group = collisions.get(short);
-      if (group) {
-        if (!group.includes(id)) group.push(id);
-      } else collisions.set(short, [first, id]);
+      if (group) group.add(id);
+      else collisions.set(short, new Set([first, id]));
     }
   }
   const result = new Map<string, string>();
   for (const [short, group] of collisions) {
-    let length = short.length;
-    const longest = Math.max(...group.map((id) => id.length));
-    while (length < longest && new Set(group.map((id) => id.slice(0, length))).size < group.length) length++;
+    const length = distinguishingLength(group, short.length);
     for (const id of group) {
       let cut = length;
       while (cut < id.length && id[cut - 1] === "-") cut++;
@@ -496,6 +565,35 @@ export function shortenIds(ids: Iterable<string>): Map<string, string> {
     }
   }
   return result;
+}
+
+/**
+ * The fewest leading characters that tell distinct ids apart, given that they agree on their first
+ * `from`: one past their longest common prefix. Read one position at a time, and only among ids not
+ * yet told apart, so that the work is the characters it takes to tell each id apart, never a
+ * rereading of every id's prefix for each added character.
+ */
+function distinguishingLength(ids: Iterable<string>, from: number): number {
+  let undecided: string[][] = [[...ids]];
+  let at = from;
+  while (undecided.length > 0) {
+    const next: string[][] = [];
+    for (const alike of undecided) {
+      const byCharacter = new Map<number, string[]>();
+      for (const id of alike) {
+        // An id that ends here differs from every other: no two ids of a group are equal.
+        if (at >= id.length) continue;
+        const code = id.charCodeAt(at);
+        const same = byCharacter.get(code);
+        if (same) same.push(id);
+        else byCharacter.set(code, [id]);
+      }
+      for (const same of byCharacter.values()) if (same.length > 1) next.push(same);
+    }
+    undecided = next;
+    at++;
+  }
+  return at;
 }
 
 /**
@@ -513,6 +611,10 @@ function shortIdCheck(expectedIds: number) {
   let hashes = new Int32Array(size);
   let count = 0;
   let collided = false;
+  // Once two ids share a short form the result is projected again anyway; from then on ids are only
+  // listed, not probed, since ids sharing a short form share a hash and probing past them all for
+  // each new one took time quadratic in their number.
+  const afterCollision: string[] = [];
 
   const grow = () => {
     const [oldSlots, oldHashes] = [slots, hashes];
@@ -531,6 +633,10 @@ function shortIdCheck(expectedIds: number) {
   const note = (id: string): string => {
     const digits = uuidDigits(id);
     const short = shortForm(id, digits);
+    if (collided) {
+      afterCollision.push(id);
+      return short;
+    }
     const hash = hashOfShort(short, digits >= 0 ? digits : eightHexDigits(short, short.length - 8));
     let at = hash & (size - 1);
     for (let taken = slots[at]; taken !== undefined; taken = slots[at]) {
@@ -547,7 +653,7 @@ function shortIdCheck(expectedIds: number) {
     return short;
   };
 
-  return { note, collided: () => collided, ids: () => slots.filter((id): id is string => id !== undefined) };
+  return { note, collided: () => collided, ids: () => [...slots.filter((id): id is string => id !== undefined), ...afterCollision] };
 }
 
 /**
@@ -608,18 +714,58 @@ export function argumentId(value: unknown, ctx: Context, field: string, required
   return shorten && typeof id === "string" ? short(id, ctx) : id;
 }
 
-/** The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all). */
-export function relationshipIds(relationship: unknown): string[] | string | null {
-  const data = asObject(relationship)?.["data"];
-  if (Array.isArray(data)) return data.flatMap((item) => idOf(asObject(item)?.["id"]) ?? []);
+/** Ids a relationship or a foreign key holds that cannot be read: the field becomes an unusable marker, with `reason`. */
+export interface UnreadableIds {
+  readonly unreadable: string;
+  /** The offending part, for the issue. */
+  readonly value: unknown;
+}
+
+/** The ids of a relationship or a foreign key: one, several, none (absent or null), or unreadable ones. */
+export type Ids = string[] | string | null | UnreadableIds;
+
+/** The ids in a JSON:API relationship: one, several, or none (no relationship, `data: null`, or no data at all). */
+export function relationshipIds(relationship: unknown): Ids {
+  if (relationship === undefined || relationship === null) return null;
+  const object = asObject(relationship);
+  if (!object) return { unreadable: `expected a relationship object, got ${described(relationship)}`, value: relationship };
+  const data = object["data"];
   if (data === undefined || data === null) return null;
-  return idOf(asObject(data)?.["id"]) ?? null;
+  if (Array.isArray(data)) {
+    const ids: string[] = [];
+    for (const item of data) {
+      const id = idOf(asObject(item)?.["id"]);
+      if (id === undefined) return { unreadable: `expected { type, id } in each item of data, got ${resourceIdentifier(item)}`, value: item };
+      ids.push(id);
+    }
+    return ids;
+  }
+  return idOf(asObject(data)?.["id"]) ?? { unreadable: `expected { type, id } as data, got ${resourceIdentifier(data)}`, value: data };
+}
+
+/** What stands where a `{ type, id }` belongs, said without its content. */
+function resourceIdentifier(value: unknown): string {
+  const object = asObject(value);
+  return object ? `an id that is ${described(read(object, "id"))}` : described(value);
 }
 
 /** The ids in a plain foreign key: an id, an `{ id }` reference, or an array of either. */
-export function propertyIds(value: unknown): string[] | string | null {
-  if (Array.isArray(value)) return value.flatMap((item) => idOf(item) ?? idOf(asObject(item)?.["id"]) ?? []);
-  return idOf(value) ?? idOf(asObject(value)?.["id"]) ?? null;
+export function propertyIds(value: unknown): Ids {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) {
+    const ids: string[] = [];
+    for (const item of value) {
+      const id = referenceId(item);
+      if (id === undefined) return { unreadable: `expected an id or { id } in each item, got ${resourceIdentifier(item)}`, value: item };
+      ids.push(id);
+    }
+    return ids;
+  }
+  return referenceId(value) ?? { unreadable: `expected an id or { id }, got ${resourceIdentifier(value)}`, value };
+}
+
+function referenceId(value: unknown): string | undefined {
+  return idOf(value) ?? idOf(asObject(value)?.["id"]);
 }
 
 function idOf(value: unknown): string | undefined {
@@ -628,44 +774,59 @@ function idOf(value: unknown): string | undefined {
   return undefined;
 }
 
-export function addIds(target: Set<string>, ids: string[] | string | null): void {
+export function addIds(target: Set<string>, ids: Ids): void {
   if (ids === null) return;
   if (typeof ids === "string") target.add(ids);
-  else for (const id of ids) target.add(id);
+  else if (Array.isArray(ids)) for (const id of ids) target.add(id);
 }
 
 /** Codes for a legend looked up at run time, as the resolver receives them. */
 export function addCode(target: Set<string>, value: unknown): void {
-  if (typeof value === "string" || typeof value === "number") target.add(String(value));
+  if ((typeof value === "string" && value.length <= CODE_CHARACTERS) || (typeof value === "number" && Number.isFinite(value))) target.add(String(value));
 }
 
 function label(id: string, labels: Labels, resolver: string, ctx: Context, field: string): string | Unresolved {
   const found = labels.get(id);
   if (typeof found === "string") return found;
-  const why = found instanceof Error ? `resolver "${resolver}" failed for it: ${found.message}` : `resolver "${resolver}" has no label for it`;
-  report(ctx, "unresolved", field, id, `${ctx.resource}.${field}: ${id}: ${why}`, resolver);
+  const why = found instanceof Error ? `resolver "${resolver}" failed for it: ${messageOf(found)}` : `resolver "${resolver}" has no label for it`;
+  report(ctx, "unresolved", field, id, `${ctx.resource}.${field}: ${clipped(id, ISSUE_VALUE_CHARACTERS)}: ${why}`, resolver);
   return { unresolved: short(id, ctx) };
 }
 
-export function joinOne(ids: string[] | string | null, labels: Labels, resolver: string, ctx: Context, field: string): string | null | Unresolved {
+/** A to-one field given a list, or ids that cannot be read: a list is not guessed down to its first id. */
+function notOneId(ids: string[] | UnreadableIds, ctx: Context, field: string): Unusable {
+  if (Array.isArray(ids)) return unusable(ctx, field, ids, `expected one id, got a list of ${ids.length}`);
+  return unusable(ctx, field, ids.value, ids.unreadable);
+}
+
+/** A to-many field given a single id, or ids that cannot be read. */
+function notIdList(ids: string | UnreadableIds, ctx: Context, field: string): Unusable {
+  if (typeof ids === "string") return unusable(ctx, field, ids, "expected a list of ids, got one id");
+  return unusable(ctx, field, ids.value, ids.unreadable);
+}
+
+export function joinOne(ids: Ids, labels: Labels, resolver: string, ctx: Context, field: string): string | null | Unresolved | Unusable {
   if (ids === null) return null;
   if (typeof ids === "string") return label(ids, labels, resolver, ctx, field);
-  return ids.length === 0 ? null : label(ids[0]!, labels, resolver, ctx, field);
+  return notOneId(ids, ctx, field);
 }
 
-export function joinMany(ids: string[] | string | null, labels: Labels, resolver: string, ctx: Context, field: string): (string | Unresolved)[] | null {
+export function joinMany(ids: Ids, labels: Labels, resolver: string, ctx: Context, field: string): (string | Unresolved)[] | null | Unusable {
   if (ids === null) return null;
-  return (typeof ids === "string" ? [ids] : ids).map((id) => label(id, labels, resolver, ctx, field));
+  if (!Array.isArray(ids)) return notIdList(ids, ctx, field);
+  return ids.map((id) => label(id, labels, resolver, ctx, field));
 }
 
-export function relatedOne(ids: string[] | string | null, ctx: Context, shorten: boolean): string | null {
-  const id = typeof ids === "string" ? ids : ids?.[0] ?? null;
-  return id !== null && shorten ? short(id, ctx) : id;
-}
-
-export function relatedMany(ids: string[] | string | null, ctx: Context, shorten: boolean): string[] | null {
+export function relatedOne(ids: Ids, ctx: Context, shorten: boolean, field: string): string | null | Unusable {
   if (ids === null) return null;
-  return (typeof ids === "string" ? [ids] : ids).map((id) => (shorten ? short(id, ctx) : id));
+  if (typeof ids === "string") return shorten ? short(ids, ctx) : ids;
+  return notOneId(ids, ctx, field);
+}
+
+export function relatedMany(ids: Ids, ctx: Context, shorten: boolean, field: string): string[] | null | Unusable {
+  if (ids === null) return null;
+  if (!Array.isArray(ids)) return notIdList(ids, ctx, field);
+  return ids.map((id) => (shorten ? short(id, ctx) : id));
 }
 
 /** Labels already present in a JSON:API `included` array, per resolver. */
@@ -690,26 +851,37 @@ export function includedLabels(response: unknown, sources: readonly { resolver: 
 
 /**
  * Calls each resolver at most once, concurrently, with the ids `included` did not already name.
- * Labels the resolver returns for ids it was not asked about are ignored.
+ * Labels the resolver returns for ids it was not asked about are ignored. Fails with a
+ * {@link ResolverError} when the resolvers have not all answered within `options.timeoutMs`, or
+ * when `options.signal` aborts first.
  */
 export async function resolveLabels<K extends string>(
   wanted: Readonly<Record<K, Set<string>>>,
   resolvers: Readonly<Record<K, Resolver>>,
   known: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  options: Pick<ProjectOptions, "signal" | "timeoutMs"> = {},
 ): Promise<Record<K, Labels>> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RESOLVER_TIMEOUT_MS;
+  if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be a positive number of milliseconds or Infinity, got ${described(timeoutMs)}`);
   const names = Object.keys(wanted) as K[];
-  const resolved = await Promise.all(
+  const unanswered = new Set<string>();
+  const answers = Promise.all(
     names.map(async (name): Promise<Labels> => {
       const labels = new Map<string, string | Error>(known.get(name) ?? []);
       const missing = [...wanted[name]].filter((id) => !labels.has(id));
       if (missing.length === 0) return labels;
       const resolver = resolvers[name];
       if (typeof resolver !== "function") throw new ResolverError(name, new Error("no resolver function was passed"));
+      // An aborted call asks no resolver.
+      if (options.signal?.aborted) throw new ResolverError(name, options.signal.reason ?? new Error("the call was aborted"));
       let answer: unknown;
+      unanswered.add(name);
       try {
         answer = await resolver(missing);
       } catch (error) {
         throw new ResolverError(name, error);
+      } finally {
+        unanswered.delete(name);
       }
       if (!(answer instanceof Map)) throw new ResolverError(name, new Error(`returned ${typeName(answer)}, expected a Map of id to label`));
       for (const id of missing) {
@@ -719,9 +891,47 @@ export async function resolveLabels<K extends string>(
       return labels;
     }),
   );
+  const resolved = await withinDeadline(answers, unanswered, timeoutMs, options.signal);
   const layout = `lookups:${names.join(",")}`;
   if (!KEPT_LAYOUTS.has(layout)) KEPT_LAYOUTS.set(layout, Object.fromEntries(names.map((name) => [name, new Map()])));
   return Object.fromEntries(names.map((name, i) => [name, resolved[i]!])) as Record<K, Labels>;
+}
+
+/**
+ * The resolvers' answers, or a {@link ResolverError} naming one still unanswered when the timeout
+ * passes or the signal aborts first. The timer and the abort listener go as soon as either happens.
+ */
+function withinDeadline<T>(answers: Promise<T>, unanswered: ReadonlySet<string>, timeoutMs: number, signal: AbortSignal | undefined): Promise<T> {
+  // No resolver was called: nothing to wait for, no timer to set or clear.
+  if (unanswered.size === 0) return answers;
+  return new Promise<T>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const fail = (cause: unknown) => {
+      finish();
+      // Sorted, so which resolver is named does not depend on which was called first.
+      reject(new ResolverError([...unanswered].sort()[0] ?? "", cause));
+    };
+    const onAbort = () => fail(signal?.reason ?? new Error("the call was aborted"));
+    // Settling after a timeout or an abort changes nothing, but a late rejection is still handled.
+    answers.then(
+      (value) => {
+        finish();
+        resolve(value);
+      },
+      (error: unknown) => {
+        finish();
+        reject(error);
+      },
+    );
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    // setTimeout fires at once for a delay past 2^31 - 1 ms, so a longer one waits for ever too.
+    if (timeoutMs <= 2 ** 31 - 1) timer = setTimeout(() => fail(new Error(`did not answer within ${timeoutMs} ms`)), timeoutMs);
+  });
 }
 
 /** What {@link resolverFromLoader} needs of a DataLoader: its `loadMany`. */
@@ -771,12 +981,37 @@ export function at(response: unknown, path: readonly string[]): unknown {
   return value;
 }
 
+/** Where a dotted path stops at something that is there but is not an object: the steps before it, and what stood there. */
+function blockedAt(response: unknown, path: readonly string[]): { readonly steps: string; readonly found: unknown } | undefined {
+  let value: unknown = response;
+  for (let i = 0; i < path.length; i++) {
+    if (value === undefined || value === null) return undefined;
+    const object = asObject(value);
+    if (!object) return { steps: path.slice(0, i).join(".") || "the top", found: value };
+    value = read(object, path[i]!);
+  }
+  return undefined;
+}
+
+/**
+ * A page field read by `readValue`, or an unusable marker when a step of its path is there but is
+ * not an object (`"meta": "x"` for `meta.page.total`): the value under it is unreadable, not absent.
+ */
+export function pageValue<T>(response: unknown, path: readonly string[], ctx: Context, field: string, readValue: (value: unknown) => T): T | Unusable {
+  const blocked = blockedAt(response, path);
+  if (blocked) return unusable(ctx, field, blocked.found, `expected an object at ${blocked.steps}, got ${typeName(blocked.found)}`);
+  return readValue(at(response, path));
+}
+
 /** The records of a response at `path`: a list, or one record. */
 export function rows(response: unknown, path: readonly string[], tool: string, onIssue: ProjectOptions["onIssue"]): unknown[] {
   const value = at(response, path);
   if (Array.isArray(value)) return value;
-  if (value !== undefined && value !== null && onIssue) {
-    onIssue({ kind: "unusable", resource: tool, field: path.join("."), value, message: `${tool}: expected a list at ${path.join(".") || "the top"}, got ${typeName(value)}` });
+  const blocked = value === undefined ? blockedAt(response, path) : undefined;
+  const found = blocked ? blocked.found : value;
+  if (found !== undefined && found !== null && onIssue) {
+    const message = blocked ? `expected an object at ${blocked.steps}, got ${typeName(found)}` : `expected a list at ${path.join(".") || "the top"}, got ${typeName(found)}`;
+    onIssue({ kind: "unusable", resource: tool, field: path.join("."), value: issueValue(found), message: `${tool}: ${message}` });
   }
   return [];
 }

@@ -107,6 +107,9 @@ const text = (value: unknown) => JSON.stringify(value) ?? "";
 // ---------------------------------------------------------------------------------------------
 // Resolvers and checks shared by every tool
 
+/** Marks what a resolver's per-id Error says: it may reach an issue's message, never the result. */
+const RESOLVER_SAID = "RESOLVER_SAID_";
+
 /**
  * Resolvers that record their calls. Per id they answer with a label, nothing, an `Error`, or a
  * non-string value (a sentinel object): only the label may reach the output. They also return
@@ -125,7 +128,7 @@ function hostileResolvers(names: readonly string[], salt: number) {
         for (const c of asked) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
         const pick = hash % 5;
         if (pick === 0 || pick === 1) answer.set(asked, `${name} label for ${asked}`);
-        else if (pick === 2) answer.set(asked, new Error(`${SENTINEL}lookup failed for ${asked}`));
+        else if (pick === 2) answer.set(asked, new Error(`${RESOLVER_SAID}lookup failed for ${asked}`));
         else if (pick === 3) answer.set(asked, { name: `${SENTINEL}not a string` });
       }
       answer.set(`${SENTINEL}unasked`, `${SENTINEL}label nobody asked for`);
@@ -169,8 +172,16 @@ async function runAndCheck(tool: ToolUnderTest, payload: unknown, salt: number) 
   const records = tool.list === undefined ? [result] : (result[tool.list] as Json[]);
   expect(Array.isArray(records)).toBe(true);
   for (const record of records) expect(Object.keys(record).sort()).toEqual([...tool.recordKeys].sort());
-  // (c) nothing from a dropped field, an unknown field, a resolver's unasked or non-string answer.
+  // (c) nothing from a dropped field, an unknown field, a resolver's unasked or non-string answer,
+  // in the result or in any issue; a resolver's per-id error in no result either.
   expect(text(result)).not.toContain(SENTINEL);
+  expect(text(result)).not.toContain(RESOLVER_SAID);
+  for (const issue of issues as ProjectionIssue[]) {
+    expect(issue.message).not.toContain(SENTINEL);
+    expect(String(issue.value)).not.toContain(SENTINEL);
+    // The offending value only: never an object or array, a string no longer than the bound.
+    expect(typeof issue.value === "object" && issue.value !== null).toBe(false);
+  }
   // (d) each resolver at most once, never with an empty list, with distinct ids.
   for (const [name, list] of Object.entries(calls)) {
     expect(list.length, `${name} calls`).toBeLessThanOrEqual(1);

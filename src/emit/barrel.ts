@@ -8,7 +8,7 @@ export function emitIndex(model: Model): string {
   const lines = [
     `export type { components, paths } from "./openapi.js";`,
     `export type { Lookups, Resolvers } from "./resolvers.js";`,
-    `export { batchFunction, conservativeTokenCount, matchesShortId, ResolverError, resolverFromLoader, serializeToolResult, shortId } from "./runtime.js";`,
+    `export { batchFunction, conservativeTokenCount, DEFAULT_RESOLVER_TIMEOUT_MS, matchesShortId, ResolverError, resolverFromLoader, serializeToolResult, shortId } from "./runtime.js";`,
     `export type { LabelLoader, Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, Truncated, UnknownCode, Unresolved, Unusable } from "./runtime.js";`,
   ];
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));

@@ -60,9 +60,9 @@ function constNames(resource: ResourceModel, resultSchema: string): Map<string, 
 export function fieldType(field: Field): string {
   switch (field.kind) {
     case "join":
-      return field.many ? "Array<string | Unresolved> | null" : "string | null | Unresolved";
+      return field.many ? "Array<string | Unresolved> | null | Unusable" : "string | null | Unresolved | Unusable";
     case "related-id":
-      return field.many ? "string[] | null" : "string | null";
+      return field.many ? "string[] | null | Unusable" : "string | null | Unusable";
     case "object":
       return `{ ${field.children.map((c) => `${key(c.out)}: ${fieldType(c)};`).join(" ")} } | null | Unusable`;
     case "value": {
@@ -115,7 +115,7 @@ function projectExpression(constants: Map<string, string>, field: Field, bases: 
       return `${field.many ? "joinMany" : "joinOne"}(${ids}, lookups[${literal(field.resolver)}], ${literal(field.resolver)}, ctx, ${literal(field.name)})`;
     }
     case "related-id":
-      return `${field.many ? "relatedMany" : "relatedOne"}(relationshipIds(${value}), ctx, ${field.shorten})`;
+      return `${field.many ? "relatedMany" : "relatedOne"}(relationshipIds(${value}), ctx, ${field.shorten}, ${literal(field.name)})`;
     case "value":
       return valueExpression(constants, field, value);
     case "object":

@@ -11,19 +11,23 @@ function pageType(tool: ToolModel): string[] {
 }
 
 function pageExpression(page: ToolModel["page"][number]): string {
-  const value = `at(response, ${literal(page.path)})`;
-  if (page.mode === "presence") return `present(${value})`;
+  if (page.mode === "presence") return `present(at(response, ${literal(page.path)}))`;
   const args = `ctx, ${literal(page.key)}, false`;
-  switch (page.shape.type) {
+  return `pageValue(response, ${literal(page.path)}, ctx, ${literal(page.key)}, (value) => ${pageRead(page.shape, args)})`;
+}
+
+/** The reader of a page value, given the value as `value`. */
+function pageRead(shape: ToolModel["page"][number]["shape"], args: string): string {
+  switch (shape.type) {
     case "string":
-      return `string(${value}, ${args})`;
+      return `string(value, ${args})`;
     case "number":
     case "integer":
-      return `number(${value}, ${args}, ${page.shape.type === "integer"})`;
+      return `number(value, ${args}, ${shape.type === "integer"})`;
     case "boolean":
-      return `boolean(${value}, ${args})`;
+      return `boolean(value, ${args})`;
     default:
-      return `whole<${typeOfShape(page.shape)}>(${value}, ${args}, {})`;
+      return `whole<${typeOfShape(shape)}>(value, ${args}, {})`;
   }
 }
 
@@ -94,7 +98,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
       ? [
           `  const wanted = { ${names.map((n) => `${key(n)}: new Set<string>()`).join(", ")} };`,
           `  for (const record of records) collect${R}(record, wanted);`,
-          `  const lookups = await resolveLabels(wanted, resolvers, includedLabels(response, INCLUDED));`,
+          `  const lookups = await resolveLabels(wanted, resolvers, includedLabels(response, INCLUDED), options);`,
         ]
       : []),
     `  return withDistinctShortIds(options.onIssue, ${expectedIds}, (recordOptions) => ${projection});`,

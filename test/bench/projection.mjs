@@ -1,5 +1,5 @@
 // One projection scenario, run in a child process of bench.mjs so each gets its own peak memory.
-// Usage: node projection.mjs SCENARIO RECORDS GENERATED_DIR
+// Usage: node projection.mjs SCENARIO RECORDS GENERATED_DIR [ROUNDS]
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,18 +7,23 @@ import { resourceUsage } from "node:process";
 import { deserialise } from "kitsu-core";
 
 const [scenario, count, generatedDir] = [process.argv[2], Number(process.argv[3]), process.argv[4]];
-const ROUNDS = 15;
+const ROUNDS = Number(process.argv[5] ?? 15);
 
-/** A page of `count` tickets in the article's shape; every third assignee is in `included`. */
-function page(count) {
-  const hex = (n) => n.toString(16).padStart(8, "0");
+/**
+ * A page of `count` tickets in the article's shape; every third assignee is in `included`. With
+ * `samePrefix`, the ticket ids are UUIDv7-like ids made within one minute: all share their first
+ * eight hex digits, so every short form collides and the page is projected a second time.
+ */
+function page(count, samePrefix = false) {
+  const hex = (n, width = 8) => n.toString(16).padStart(width, "0");
+  const ticketId = (i) => (samePrefix ? `tkt_0190a5d3-${hex(i & 0xffff, 4)}-7${hex(i >>> 16, 3)}-9c05-8ab3f2e17d90` : `tkt_${hex(i)}-2d18-4b6e-9c05-8ab3f2e17d90`);
   const data = [];
   const included = [];
   for (let i = 0; i < count; i++) {
     const user = `usr_${hex(i % 997)}-77aa-4f31-8d2c-1e5b6c9042af`;
     data.push({
       type: "ticket",
-      id: `tkt_${hex(i)}-2d18-4b6e-9c05-8ab3f2e17d90`,
+      id: ticketId(i),
       attributes: { subject: `Card declined at checkout #${i}`, status_code: 1 + (i % 5), priority: 1 + (i % 3), created_at: "2026-02-11T09:14:22.481Z", updated_at: "2026-02-14T16:02:07.113Z", sla_due_at: i % 2 ? "2026-02-14T16:02:07.113Z" : null, internal_notes: "staff only" },
       relationships: { assignee: { data: i % 7 ? { type: "user", id: user } : null }, organization: { data: { type: "organization", id: `org_${hex(i % 31)}-6b2a-4c77-9e10-3f7d51ac8802` } } },
       links: { self: `https://api.example.com/v1/tickets/${i}` },
@@ -80,13 +85,14 @@ async function withKitsu(body) {
   }));
 }
 
-const text = page(count);
-const generated = scenario === "generated" || scenario === "calls" ? await import(pathToFileURL(join(generatedDir, "index.js")).href) : undefined;
+const text = page(count, scenario === "same-prefix");
+const generated = scenario === "generated" || scenario === "same-prefix" || scenario === "calls" ? await import(pathToFileURL(join(generatedDir, "index.js")).href) : undefined;
 let calls = 0;
 const counted = async (ids) => (calls++, names(ids));
 const run = {
   "json-parse": async () => JSON.parse(text),
   generated: async () => generated.projectSearchTickets(JSON.parse(text), { users: names, orgs: names }),
+  "same-prefix": async () => generated.projectSearchTickets(JSON.parse(text), { users: names, orgs: names }),
   "by-hand": async () => byHand(JSON.parse(text)),
   kitsu: async () => withKitsu(JSON.parse(text)),
   calls: async () => generated.projectSearchTickets(JSON.parse(text), { users: counted, orgs: counted }),

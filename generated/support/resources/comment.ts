@@ -30,8 +30,8 @@ export interface CommentResult {
   body: string | null | Unusable;
   public: boolean | null | Unusable;
   created: string | null | Unusable;
-  ticket: string | null;
-  author: string | null | Unresolved;
+  ticket: string | null | Unusable;
+  author: string | null | Unresolved | Unusable;
 }
 
 /** JSON Schema of {@link CommentResult}; its markers are in the tool schemas' `$defs`. */
@@ -62,7 +62,11 @@ export const commentResultSchema = {
       description: "Date and time to the minute, YYYY-MM-DDTHH:MMZ, in UTC.",
     },
     ticket: {
-      anyOf: [{ type: "string" }, { type: "null" }],
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
       description: "Pass to get_ticket, add_comment.",
     },
     author: {
@@ -70,6 +74,7 @@ export const commentResultSchema = {
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
   },
@@ -94,7 +99,12 @@ export function projectComment(
     body: string(attributes?.["body"], ctx, "body", true),
     public: boolean(attributes?.["public"], ctx, "public", true),
     created: datetime(attributes?.["created_at"], ctx, "created_at", true),
-    ticket: relatedOne(relationshipIds(relationships?.["ticket"]), ctx, true),
+    ticket: relatedOne(
+      relationshipIds(relationships?.["ticket"]),
+      ctx,
+      true,
+      "ticket",
+    ),
     author: joinOne(
       relationshipIds(relationships?.["author"]),
       lookups["users"],

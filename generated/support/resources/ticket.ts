@@ -41,8 +41,8 @@ export interface TicketResult {
     | UnknownCode
     | Unusable;
   priority: "low" | "high" | "urgent" | null | UnknownCode | Unusable;
-  assignee: string | null | Unresolved;
-  org: string | null | Unresolved;
+  assignee: string | null | Unresolved | Unusable;
+  org: string | null | Unresolved | Unusable;
   opened: string | null | Unusable;
   last_update: string | null | Unusable;
   sla_due: string | null | Unusable;
@@ -89,6 +89,7 @@ export const ticketResultSchema = {
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
       description: "The agent working the ticket; null while unassigned.",
     },
@@ -97,6 +98,7 @@ export const ticketResultSchema = {
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     opened: {

@@ -28,7 +28,7 @@ export interface UserResult {
   name: string | null | Unusable;
   email: string | null | Unusable;
   role: "agent" | "admin" | "viewer" | null | UnknownCode | Unusable;
-  org: string | null | Unresolved;
+  org: string | null | Unresolved | Unusable;
 }
 
 /** JSON Schema of {@link UserResult}; its markers are in the tool schemas' `$defs`. */
@@ -70,6 +70,7 @@ export const userResultSchema = {
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
   },

@@ -55,6 +55,7 @@ export async function projectAddComment(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
+    options,
   );
   return withDistinctShortIds(
     options.onIssue,

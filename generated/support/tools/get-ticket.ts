@@ -56,6 +56,7 @@ export async function projectGetTicket(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
+    options,
   );
   return withDistinctShortIds(
     options.onIssue,

@@ -55,6 +55,7 @@ export async function projectGetUser(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
+    options,
   );
   return withDistinctShortIds(
     options.onIssue,

@@ -15,6 +15,7 @@ import {
   context,
   includedLabels,
   number,
+  pageValue,
   present,
   resolveLabels,
   rows,
@@ -102,6 +103,7 @@ export async function projectSearchTickets(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
+    options,
   );
   return withDistinctShortIds(
     options.onIssue,
@@ -113,12 +115,12 @@ export async function projectSearchTickets(
           tickets: records.map((record) =>
             projectTicket(record as TicketRecord, lookups, recordOptions),
           ),
-          total: number(
-            at(response, ["meta", "page", "total"]),
+          total: pageValue(
+            response,
+            ["meta", "page", "total"],
             ctx,
             "total",
-            false,
-            true,
+            (value) => number(value, ctx, "total", false, true),
           ),
           more: present(at(response, ["links", "next"])),
         },

@@ -5,6 +5,7 @@ export type { Lookups, Resolvers } from "./resolvers.js";
 export {
   batchFunction,
   conservativeTokenCount,
+  DEFAULT_RESOLVER_TIMEOUT_MS,
   matchesShortId,
   ResolverError,
   resolverFromLoader,

@@ -61,6 +61,7 @@ export async function projectListDevices(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
+    options,
   );
   return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
     devices: records.map((record) =>

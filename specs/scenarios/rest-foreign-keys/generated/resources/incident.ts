@@ -33,9 +33,9 @@ export interface IncidentResult {
   number: number | null | Unusable;
   title: string | null | Unusable;
   urgency: "high" | "low" | null | UnknownCode | Unusable;
-  service: string | null | Unresolved;
-  owner: string | null | Unresolved;
-  watchers: Array<string | Unresolved> | null;
+  service: string | null | Unresolved | Unusable;
+  owner: string | null | Unresolved | Unusable;
+  watchers: Array<string | Unresolved> | null | Unusable;
   opened: string | null | Unusable;
 }
 
@@ -78,6 +78,7 @@ export const incidentResultSchema = {
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     owner: {
@@ -85,6 +86,7 @@ export const incidentResultSchema = {
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     watchers: {
@@ -96,6 +98,7 @@ export const incidentResultSchema = {
           },
         },
         { type: "null" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     opened: {

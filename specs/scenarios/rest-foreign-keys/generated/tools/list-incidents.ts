@@ -11,11 +11,11 @@ import {
 import type { Resolvers } from "../resolvers.js";
 import {
   MARKER_SCHEMAS,
-  at,
   boolean,
   context,
   includedLabels,
   number,
+  pageValue,
   resolveLabels,
   rows,
   withDistinctShortIds,
@@ -86,6 +86,7 @@ export async function projectListIncidents(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
+    options,
   );
   return withDistinctShortIds(options.onIssue, 0, (recordOptions) => {
     const ctx = context("list_incidents", recordOptions);
@@ -93,8 +94,12 @@ export async function projectListIncidents(
       incidents: records.map((record) =>
         projectIncident(record as IncidentRecord, lookups, recordOptions),
       ),
-      total: number(at(response, ["total"]), ctx, "total", false, true),
-      more: boolean(at(response, ["more"]), ctx, "more", false),
+      total: pageValue(response, ["total"], ctx, "total", (value) =>
+        number(value, ctx, "total", false, true),
+      ),
+      more: pageValue(response, ["more"], ctx, "more", (value) =>
+        boolean(value, ctx, "more", false),
+      ),
     };
   });
 }

@@ -24,8 +24,8 @@ export type ArticleRecord = components["schemas"]["Article"];
 export interface ArticleResult {
   id: string | null | Unusable;
   title: string | null | Unusable;
-  tags: Array<string | Unresolved> | null;
-  reviewers: Array<string | Unresolved> | null;
+  tags: Array<string | Unresolved> | null | Unusable;
+  reviewers: Array<string | Unresolved> | null | Unusable;
 }
 
 /** JSON Schema of {@link ArticleResult}; its markers are in the tool schemas' `$defs`. */
@@ -56,6 +56,7 @@ export const articleResultSchema = {
           },
         },
         { type: "null" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     reviewers: {
@@ -67,6 +68,7 @@ export const articleResultSchema = {
           },
         },
         { type: "null" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
   },

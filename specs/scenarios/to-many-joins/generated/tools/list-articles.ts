@@ -63,6 +63,7 @@ export async function projectListArticles(
     wanted,
     resolvers,
     includedLabels(response, INCLUDED),
+    options,
   );
   return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
     articles: records.map((record) =>
