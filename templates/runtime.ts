@@ -201,6 +201,46 @@ export function nested<T>(value: unknown, ctx: Context, field: string, required:
   return object ? build(object) : unusable(ctx, field, value, `expected an object, got ${typeName(value)}`);
 }
 
+/**
+ * An array of objects whose parts are classified one by one: each item projected alike; an item
+ * that is `null` stays `null`, anything else that is not an object is marked.
+ */
+export function objects<T>(value: unknown, ctx: Context, field: string, required: boolean, build: (object: Json) => T): (T | null | Unusable)[] | null | Unusable {
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  if (!Array.isArray(value)) return unusable(ctx, field, value, `expected a list of objects, got ${typeName(value)}`);
+  return value.map((item: unknown, i) => {
+    if (item === null) return null;
+    const object = asObject(item);
+    return object ? build(object) : unusable(ctx, `${field}[${i}]`, item, `expected an object, got ${typeName(item)}`);
+  });
+}
+
+/** The object items of a list, for collecting the ids its parts need. */
+export function objectsIn(value: unknown): Json[] {
+  if (!Array.isArray(value)) return [];
+  const found: Json[] = [];
+  for (const item of value as unknown[]) {
+    const object = asObject(item);
+    if (object) found.push(object);
+  }
+  return found;
+}
+
+/**
+ * A part lifted to the top of the result (`source.author.name` as `author`). Where an object on
+ * the way is absent or null, so is the part; where one is something else, the part is marked.
+ */
+export function lifted<T>(root: Json | undefined, path: readonly string[], ctx: Context, field: string, project: (value: unknown) => T): T | null | Unusable {
+  let object = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const value = read(object, path[i]!);
+    if (value === undefined || value === null) return null;
+    object = asObject(value);
+    if (!object) return unusable(ctx, field, value, `${path.slice(0, i + 1).join(".")} is ${typeName(value)}, not an object`);
+  }
+  return project(read(object, path[path.length - 1]!));
+}
+
 /** True when a page field (a `links.next`) is there and not null or empty. */
 export function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== "";
@@ -327,9 +367,23 @@ export function legendLookup(value: unknown, labels: Labels, resolver: string, c
   return typeof word === "string" ? word : unknownCode(ctx, field, value, resolver);
 }
 
+/**
+ * Unix epoch seconds below 100,000,000,000 (up to the year 5138), milliseconds from there on (any
+ * time after March 1973): the two read alike for every timestamp an API sends today.
+ */
+const EPOCH_MILLISECONDS_FROM = 1e11;
+
+/** Epoch digits in a string: nine or more, so that a compact date (`20260211`) is never read as seconds. */
+const EPOCH_TEXT = /^-?\d{9,}(\.\d+)?$/;
+
+function fromEpoch(value: number): Date {
+  return new Date(Math.abs(value) < EPOCH_MILLISECONDS_FROM ? value * 1000 : value);
+}
+
 function toDate(value: unknown): Date | undefined {
   let date: Date | undefined;
-  if (typeof value === "number" && Number.isFinite(value)) date = new Date(Math.abs(value) < 1e11 ? value * 1000 : value);
+  if (typeof value === "number" && Number.isFinite(value)) date = fromEpoch(value);
+  else if (typeof value === "string" && EPOCH_TEXT.test(value)) date = fromEpoch(Number(value));
   else if (typeof value === "string") {
     // A date-time without an offset is read as UTC, so the output never depends on the host's zone.
     const zoned = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value) ? `${value}Z` : value;
@@ -339,7 +393,8 @@ function toDate(value: unknown): Date | undefined {
       date = undefined;
     }
   }
-  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+  // Outside years 0 to 9999 an ISO text is no longer YYYY-MM-DD: such a value is out of range.
+  return date && !Number.isNaN(date.getTime()) && date.getUTCFullYear() >= 0 && date.getUTCFullYear() <= 9999 ? date : undefined;
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -603,18 +658,37 @@ export function argumentId(value: unknown, ctx: Context, field: string, required
   return shorten && typeof id === "string" ? short(id, ctx) : id;
 }
 
-/** The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all). */
-export function relationshipIds(relationship: unknown): string[] | string | null {
-  const data = asObject(relationship)?.["data"];
-  if (Array.isArray(data)) return data.flatMap((item) => idOf(asObject(item)?.["id"]) ?? []);
-  if (data === undefined || data === null) return null;
-  return idOf(asObject(data)?.["id"]) ?? null;
+/** An integer id the model can pass to a tool: it stays a number, as the spec declares it. */
+export function integerId(value: unknown, ctx: Context, field: string, required: boolean): number | null | Unusable {
+  if (typeof value === "string" && /^-?\d{1,15}$/.test(value)) return Number(value);
+  return number(value, ctx, field, required, true);
 }
 
-/** The ids in a plain foreign key: an id, an `{ id }` reference, or an array of either. */
-export function propertyIds(value: unknown): string[] | string | null {
-  if (Array.isArray(value)) return value.flatMap((item) => idOf(item) ?? idOf(asObject(item)?.["id"]) ?? []);
-  return idOf(value) ?? idOf(asObject(value)?.["id"]) ?? null;
+/** A related id that is there but cannot be read as one; becomes an {@link Unusable} marker where it is projected. */
+export class Unreadable {
+  constructor(
+    readonly value: unknown,
+    readonly reason: string,
+  ) {}
+}
+
+/** The ids of a relationship or a foreign key: one, several, none (`null`), or what could not be read. */
+export type Ids = string | Unreadable | Array<string | Unreadable> | null;
+
+/** The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all). */
+export function relationshipIds(relationship: unknown): Ids {
+  if (relationship === undefined || relationship === null) return null;
+  const object = asObject(relationship);
+  if (!object) return new Unreadable(relationship, `expected a relationship object, got ${typeName(relationship)}`);
+  const data = object["data"];
+  if (Array.isArray(data)) return data.map(linkageId);
+  if (data === undefined || data === null) return null;
+  return linkageId(data);
+}
+
+function linkageId(linkage: unknown): string | Unreadable {
+  const id = idOf(asObject(linkage)?.["id"]);
+  return id ?? new Unreadable(linkage, `expected a resource identifier { type, id }, got ${typeName(linkage)}${asObject(linkage) ? " without an id" : ""}`);
 }
 
 function idOf(value: unknown): string | undefined {
@@ -623,10 +697,10 @@ function idOf(value: unknown): string | undefined {
   return undefined;
 }
 
-export function addIds(target: Set<string>, ids: string[] | string | null): void {
-  if (ids === null) return;
+export function addIds(target: Set<string>, ids: Ids): void {
+  if (ids === null || ids instanceof Unreadable) return;
   if (typeof ids === "string") target.add(ids);
-  else for (const id of ids) target.add(id);
+  else for (const id of ids) if (typeof id === "string") target.add(id);
 }
 
 /** Codes for a legend looked up at run time, as the resolver receives them. */
@@ -642,25 +716,96 @@ function label(id: string, labels: Labels, resolver: string, ctx: Context, field
   return { unresolved: short(id, ctx) };
 }
 
-export function joinOne(ids: string[] | string | null, labels: Labels, resolver: string, ctx: Context, field: string): string | null | Unresolved {
-  if (ids === null) return null;
-  if (typeof ids === "string") return label(ids, labels, resolver, ctx, field);
-  return ids.length === 0 ? null : label(ids[0]!, labels, resolver, ctx, field);
+function labelOrMarker(id: string | Unreadable, labels: Labels, resolver: string, ctx: Context, field: string): string | Unresolved | Unusable {
+  return typeof id === "string" ? label(id, labels, resolver, ctx, field) : unusable(ctx, field, id.value, id.reason);
 }
 
-export function joinMany(ids: string[] | string | null, labels: Labels, resolver: string, ctx: Context, field: string): (string | Unresolved)[] | null {
+export function joinOne(ids: Ids, labels: Labels, resolver: string, ctx: Context, field: string): string | null | Unresolved | Unusable {
   if (ids === null) return null;
-  return (typeof ids === "string" ? [ids] : ids).map((id) => label(id, labels, resolver, ctx, field));
+  if (!Array.isArray(ids)) return labelOrMarker(ids, labels, resolver, ctx, field);
+  return ids.length === 0 ? null : labelOrMarker(ids[0]!, labels, resolver, ctx, field);
 }
 
-export function relatedOne(ids: string[] | string | null, ctx: Context, shorten: boolean): string | null {
-  const id = typeof ids === "string" ? ids : ids?.[0] ?? null;
-  return id !== null && shorten ? short(id, ctx) : id;
+export function joinMany(ids: Ids, labels: Labels, resolver: string, ctx: Context, field: string): (string | Unresolved | Unusable)[] | null | Unusable {
+  if (ids === null) return null;
+  if (ids instanceof Unreadable) return unusable(ctx, field, ids.value, ids.reason);
+  return (typeof ids === "string" ? [ids] : ids).map((id) => labelOrMarker(id, labels, resolver, ctx, field));
 }
 
-export function relatedMany(ids: string[] | string | null, ctx: Context, shorten: boolean): string[] | null {
+function relatedId(id: string | Unreadable, ctx: Context, field: string, shorten: boolean): string | Unusable {
+  if (typeof id !== "string") return unusable(ctx, field, id.value, id.reason);
+  return shorten ? short(id, ctx) : id;
+}
+
+export function relatedOne(ids: Ids, ctx: Context, field: string, shorten: boolean): string | null | Unusable {
   if (ids === null) return null;
-  return (typeof ids === "string" ? [ids] : ids).map((id) => (shorten ? short(id, ctx) : id));
+  if (!Array.isArray(ids)) return relatedId(ids, ctx, field, shorten);
+  return ids.length === 0 ? null : relatedId(ids[0]!, ctx, field, shorten);
+}
+
+export function relatedMany(ids: Ids, ctx: Context, field: string, shorten: boolean): (string | Unusable)[] | null | Unusable {
+  if (ids === null) return null;
+  if (ids instanceof Unreadable) return unusable(ctx, field, ids.value, ids.reason);
+  return (typeof ids === "string" ? [ids] : ids).map((id) => relatedId(id, ctx, field, shorten));
+}
+
+/**
+ * How a resolver reads an embedded record (`{ "gid": "12345", "name": "Greg Sanchez" }`): the key
+ * of its id, and the key of its name when the record carries one.
+ */
+export interface RecordKeys {
+  readonly id: string;
+  readonly label?: string;
+}
+
+/** The name an embedded record carries itself, which makes asking the resolver needless. */
+function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
+  if (keys.label === undefined) return undefined;
+  const found = read(object, keys.label);
+  return typeof found === "string" ? found : undefined;
+}
+
+function addRef(target: Set<string>, value: unknown, keys: RecordKeys): void {
+  const id = idOf(value);
+  if (id !== undefined) target.add(id);
+  const object = asObject(value);
+  if (!object || carriedLabel(object, keys) !== undefined) return;
+  const embedded = idOf(read(object, keys.id));
+  if (embedded !== undefined) target.add(embedded);
+}
+
+/** Adds the ids of a foreign key (an id, an embedded record, or a list of either) that came without a name. */
+export function addRefs(target: Set<string>, value: unknown, keys: RecordKeys): void {
+  if (Array.isArray(value)) for (const item of value) addRef(target, item, keys);
+  else addRef(target, value, keys);
+}
+
+/** One foreign key's name: the one its embedded record carries, else the resolver's; a value with no readable id is marked. */
+function refLabel(value: unknown, labels: Labels, resolver: string, keys: RecordKeys, ctx: Context, field: string): string | Unresolved | Unusable {
+  const id = idOf(value);
+  if (id !== undefined) return label(id, labels, resolver, ctx, field);
+  const object = asObject(value);
+  if (!object) return unusable(ctx, field, value, `expected an id or a record with \`${keys.id}\`, got ${typeName(value)}`);
+  const carried = carriedLabel(object, keys);
+  if (carried !== undefined) return carried;
+  const embedded = idOf(read(object, keys.id));
+  if (embedded !== undefined) return label(embedded, labels, resolver, ctx, field);
+  const names = Object.keys(object).slice(0, 5).join(", ");
+  return unusable(ctx, field, value, `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object with ${names || "no keys"}`);
+}
+
+/** A foreign key holding one record: an id, or an embedded record. */
+export function refOne(value: unknown, labels: Labels, resolver: string, keys: RecordKeys, ctx: Context, field: string): string | null | Unresolved | Unusable {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return unusable(ctx, field, value, "expected one id or record, got a list");
+  return refLabel(value, labels, resolver, keys, ctx, field);
+}
+
+/** A foreign key holding a list of records (one record alone reads as a list of one). */
+export function refMany(value: unknown, labels: Labels, resolver: string, keys: RecordKeys, ctx: Context, field: string): (string | Unresolved | Unusable)[] | null | Unusable {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) return typeof value === "boolean" ? unusable(ctx, field, value, "expected a list of ids or records, got boolean") : [refLabel(value, labels, resolver, keys, ctx, field)];
+  return value.map((item) => refLabel(item, labels, resolver, keys, ctx, field));
 }
 
 /** Labels already present in a JSON:API `included` array, per resolver. */

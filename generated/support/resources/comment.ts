@@ -27,11 +27,11 @@ export type CommentRecord = components["schemas"]["Comment"];
  * Dropped:
  * - `id`: no tool takes a comment id */
 export interface CommentResult {
-  author: string | null | Unresolved;
+  author: string | null | Unresolved | Unusable;
   body: string | null | Unusable;
   created: string | null | Unusable;
   public: boolean | null | Unusable;
-  ticket: string | null;
+  ticket: string | null | Unusable;
 }
 
 /** JSON Schema of {@link CommentResult}; its markers are in the tool schemas' `$defs`. */
@@ -43,6 +43,7 @@ export const commentResultSchema = {
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     body: {
@@ -69,7 +70,11 @@ export const commentResultSchema = {
       description: "Whether the customer sees the comment.",
     },
     ticket: {
-      anyOf: [{ type: "string" }, { type: "null" }],
+      anyOf: [
+        { type: "string" },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
       description: "Pass to get_ticket, add_comment.",
     },
   },
@@ -101,7 +106,12 @@ export function projectComment(
     body: string(attributes?.["body"], ctx, "body", true),
     created: datetime(attributes?.["created_at"], ctx, "created_at", true),
     public: boolean(attributes?.["public"], ctx, "public", true),
-    ticket: relatedOne(relationshipIds(relationships?.["ticket"]), ctx, true),
+    ticket: relatedOne(
+      relationshipIds(relationships?.["ticket"]),
+      ctx,
+      "ticket",
+      true,
+    ),
   };
 }
 

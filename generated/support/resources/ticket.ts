@@ -30,10 +30,10 @@ export type TicketRecord = components["schemas"]["Ticket"];
  * - `internal_notes`: staff-only text, never shown to the model */
 export interface TicketResult {
   id: string | null | Unusable;
-  assignee: string | null | Unresolved;
+  assignee: string | null | Unresolved | Unusable;
   last_update: string | null | Unusable;
   opened: string | null | Unusable;
-  org: string | null | Unresolved;
+  org: string | null | Unresolved | Unusable;
   priority: "low" | "high" | "urgent" | null | UnknownCode | Unusable;
   sla_due: string | null | Unusable;
   status:
@@ -66,6 +66,7 @@ export const ticketResultSchema = {
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
       description: "The agent working the ticket; null while unassigned.",
     },
@@ -90,6 +91,7 @@ export const ticketResultSchema = {
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     priority: {

@@ -27,7 +27,7 @@ export interface UserResult {
   id: string | null | Unusable;
   email: string | null | Unusable;
   name: string | null | Unusable;
-  org: string | null | Unresolved;
+  org: string | null | Unresolved | Unusable;
   role: "agent" | "admin" | "viewer" | null | UnknownCode | Unusable;
 }
 
@@ -62,6 +62,7 @@ export const userResultSchema = {
         { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unresolved" },
+        { $ref: "#/$defs/unusable" },
       ],
     },
     role: {
