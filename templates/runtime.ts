@@ -790,8 +790,8 @@ function refLabel(value: unknown, labels: Labels, resolver: string, keys: Record
   if (carried !== undefined) return carried;
   const embedded = idOf(read(object, keys.id));
   if (embedded !== undefined) return label(embedded, labels, resolver, ctx, field);
-  const names = Object.keys(object).slice(0, 5).join(", ");
-  return unusable(ctx, field, value, `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object with ${names || "no keys"}`);
+  // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
+  return unusable(ctx, field, value, `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object without ${keys.label === undefined ? "it" : "either"}`);
 }
 
 /** A foreign key holding one record: an id, or an embedded record. */

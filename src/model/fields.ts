@@ -221,7 +221,7 @@ function nestedField(
 }
 
 /** Paths inside a schema, at any depth and through arrays, whose property names say they hold ids or URLs. */
-export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt): { ids: string[]; urls: string[] } {
+export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): { ids: string[]; urls: string[] } {
   const ids: string[] = [];
   const urls: string[] = [];
   const visit = (node: SchemaAt, path: string, seen: readonly string[]) => {
@@ -236,13 +236,13 @@ export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt): { ids: st
     }
     if (kind !== "object") return;
     for (const p of reader.properties(resolved)) {
-      const inner = path ? `${path}.${p.name}` : p.name;
+      const inner = `${path}.${p.name}`;
       if (ID_LIKE.test(p.name)) ids.push(inner);
       else if (isUrl(reader, p.name, p.at)) urls.push(inner);
       else visit(p.at, inner, trail);
     }
   };
-  visit(at, "", []);
+  visit(at, name, []);
   return { ids, urls };
 }
 
@@ -376,9 +376,10 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
   } else if (rule.format) {
     shape = { type: "string" };
   } else {
-    const carried = (kind === "object" || kind === "array") && !rule.argument ? carriedIdsAndUrls(reader, specField.at) : { ids: [], urls: [] };
+    const carried = (kind === "object" || kind === "array") && !rule.argument ? carriedIdsAndUrls(reader, specField.at, name) : { ids: [], urls: [] };
     const whole = kind === "array" ? "this list" : "this object";
-    const partOf = (path: string) => `${name}.${path.replace(/^\[\]\.?/, "").replace(/\[\]/g, "")}`;
+    // The dotted path that classifies that part, the same through an object and through each item of a list.
+    const partOf = (path: string) => path.replace(/\[\]/g, "");
     if (carried.ids.length > 0) {
       problem(
         "PRJ022",
