@@ -720,10 +720,12 @@ function labelOrMarker(id: string | Unreadable, labels: Labels, resolver: string
   return typeof id === "string" ? label(id, labels, resolver, ctx, field) : unusable(ctx, field, id.value, id.reason);
 }
 
+const ONE_GOT_LIST = "expected one related record, got a list";
+
 export function joinOne(ids: Ids, labels: Labels, resolver: string, ctx: Context, field: string): string | null | Unresolved | Unusable {
   if (ids === null) return null;
-  if (!Array.isArray(ids)) return labelOrMarker(ids, labels, resolver, ctx, field);
-  return ids.length === 0 ? null : labelOrMarker(ids[0]!, labels, resolver, ctx, field);
+  if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
+  return labelOrMarker(ids, labels, resolver, ctx, field);
 }
 
 export function joinMany(ids: Ids, labels: Labels, resolver: string, ctx: Context, field: string): (string | Unresolved | Unusable)[] | null | Unusable {
@@ -739,8 +741,8 @@ function relatedId(id: string | Unreadable, ctx: Context, field: string, shorten
 
 export function relatedOne(ids: Ids, ctx: Context, field: string, shorten: boolean): string | null | Unusable {
   if (ids === null) return null;
-  if (!Array.isArray(ids)) return relatedId(ids, ctx, field, shorten);
-  return ids.length === 0 ? null : relatedId(ids[0]!, ctx, field, shorten);
+  if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
+  return relatedId(ids, ctx, field, shorten);
 }
 
 export function relatedMany(ids: Ids, ctx: Context, field: string, shorten: boolean): (string | Unusable)[] | null | Unusable {

@@ -1090,6 +1090,8 @@ function labelOrMarker(
     : unusable(ctx, field, id.value, id.reason);
 }
 
+const ONE_GOT_LIST = "expected one related record, got a list";
+
 export function joinOne(
   ids: Ids,
   labels: Labels,
@@ -1098,11 +1100,8 @@ export function joinOne(
   field: string,
 ): string | null | Unresolved | Unusable {
   if (ids === null) return null;
-  if (!Array.isArray(ids))
-    return labelOrMarker(ids, labels, resolver, ctx, field);
-  return ids.length === 0
-    ? null
-    : labelOrMarker(ids[0]!, labels, resolver, ctx, field);
+  if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
+  return labelOrMarker(ids, labels, resolver, ctx, field);
 }
 
 export function joinMany(
@@ -1137,8 +1136,8 @@ export function relatedOne(
   shorten: boolean,
 ): string | null | Unusable {
   if (ids === null) return null;
-  if (!Array.isArray(ids)) return relatedId(ids, ctx, field, shorten);
-  return ids.length === 0 ? null : relatedId(ids[0]!, ctx, field, shorten);
+  if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
+  return relatedId(ids, ctx, field, shorten);
 }
 
 export function relatedMany(
@@ -1215,12 +1214,12 @@ function refLabel(
   const embedded = idOf(read(object, keys.id));
   if (embedded !== undefined)
     return label(embedded, labels, resolver, ctx, field);
-  const names = Object.keys(object).slice(0, 5).join(", ");
+  // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
   return unusable(
     ctx,
     field,
     value,
-    `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object with ${names || "no keys"}`,
+    `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object without ${keys.label === undefined ? "it" : "either"}`,
   );
 }
 
