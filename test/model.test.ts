@@ -148,7 +148,7 @@ describe("classifying fields", () => {
 
   it.each([
     ["a date format on a float", { amount: "{ format: date }" }, "PRJ029 order.amount: format date applies to date-time strings or integer epoch timestamps, not number"],
-    ["an object with an id kept whole", { sales_rep: "keep" }, "PRJ022 order.sales_rep: kept whole, this object would carry `id`, an opaque id"],
+    ["an object with an id kept whole", { sales_rep: "keep" }, "PRJ022 order.sales_rep: kept whole, this object would carry `sales_rep.id`, an opaque id"],
     ["an object kept whole and by its parts", { contact: "keep" }, "PRJ030 order.contact is classified both whole and by its parts"],
   ])("refuses %s", (_, fields, expected) => {
     expect(build(document, annotate(fields)).errors).toEqual([expected]);

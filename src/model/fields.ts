@@ -338,8 +338,8 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
   if (rule.shorten && !rule.argument) problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
   if (rule.shorten && kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
   if (rule.format && rule.legend) problem("PRJ029", "a field takes a format or a legend, not both", "remove one of them", "format");
-  if (rule.format && kind !== "string" && kind !== "integer" && kind !== "number") {
-    problem("PRJ029", `format ${rule.format} applies to date-time strings or epoch timestamps, not ${kind ?? "this schema"}`, "remove `format`", "format");
+  if (rule.format && kind !== "string" && kind !== "integer") {
+    problem("PRJ029", `format ${rule.format} applies to date-time strings or integer epoch timestamps, not ${kind ?? "this schema"}`, "remove `format`", "format");
   }
 
   const enumValues = reader.enumValues(specField.at);
