@@ -150,8 +150,24 @@ describe("classifying fields", () => {
     ["a date format on a float", { amount: "{ format: date }" }, "PRJ029 order.amount: format date applies to date-time strings or integer epoch timestamps, not number"],
     ["an object with an id kept whole", { sales_rep: "keep" }, "PRJ022 order.sales_rep: kept whole, this object would carry `sales_rep.id`, an opaque id"],
     ["an object kept whole and by its parts", { contact: "keep" }, "PRJ030 order.contact is classified both whole and by its parts"],
+    ["a fact that is also joined", { sales_rep: '{ join: reps, fact: "quoted" }' }, "PRJ029 order.sales_rep: a fact is kept as it is; `join` says otherwise"],
+    ["an id kept as a plain value", { id: "keep" }, "PRJ022 order.id: an id is kept only as an argument to a tool or as a join key"],
   ])("refuses %s", (_, fields, expected) => {
     expect(build(document, annotate(fields)).errors).toEqual([expected]);
+  });
+
+  it("keeps a number named like an id as a fact when the annotation says why", () => {
+    const { model, errors } = build(document, annotate({ id: '{ as: order_number, fact: "people quote order numbers" }' }));
+    expect(errors).toEqual([]);
+    expect(model!.resources[0]!.fields.find((f) => f.name === "id")).toMatchObject({ kind: "value", out: "order_number", shape: { type: "string" } });
+  });
+
+  it("reads embedded records through the resolver's id and label keys", () => {
+    const text = annotate({}).replace("reps: {}", "reps: { label: summary, id: key }");
+    const { model, errors } = build(document, text);
+    expect(errors).toEqual([]);
+    expect(model!.resources[0]!.fields.find((f) => f.name === "sales_rep")).toMatchObject({ kind: "join", via: "property", keys: { id: "key", label: "summary" } });
+    expect(model!.resolvers).toEqual([{ name: "reps", label: "summary", id: "key" }]);
   });
 
   it("lets `{ as }` rename an object whose parts are classified", () => {
