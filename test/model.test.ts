@@ -176,3 +176,37 @@ describe("classifying fields", () => {
     expect(model!.resources[0]!.fields.find((f) => f.name === "contact")!.out).toBe("reach");
   });
 });
+
+describe("page keys", () => {
+  const restPage = {
+    type: "object",
+    properties: {
+      data: { type: "array", items: { $ref: "#/components/schemas/Thing" } },
+      next_page: { type: "object", nullable: true, properties: { offset: { type: "string" }, uri: { type: "string" } } },
+      has_more: { type: "boolean" },
+      cursor: { type: "string", nullable: true },
+      links: { type: "object", properties: { next: { type: "string" } } },
+      count: { type: "integer" },
+    },
+  };
+  const document = spec({ Page: restPage, Thing: { type: "object", properties: { name: { type: "string" } } } }, { $ref: "#/components/schemas/Page" }, "application/json");
+  const annotate = (page: string) =>
+    `spec: spec.yaml\noutput: out\nresources:\n  thing:\n    schema: Thing\n    fields:\n      name: keep\ntools:\n  list_things:\n    operation: listThings\n    rows: data\n    page: ${page}\n`;
+
+  it.each([
+    ["`more` on an object", "{ more: next_page }", "presence", { type: "boolean" }],
+    ["`more` on a boolean", "{ more: has_more }", "value", { type: "boolean" }],
+    ["`{ present: PATH }` under any key", "{ next: { present: cursor } }", "presence", { type: "boolean" }],
+    ["a path under links", "{ next: links.next }", "presence", { type: "boolean" }],
+    ["any other key", "{ total: count }", "value", { type: "integer" }],
+    ["any other key on an object", "{ next: next_page }", "value", { type: "object" }],
+  ])("%s", (_, page, mode, shape) => {
+    const { model, errors } = build(document, annotate(page));
+    expect(errors).toEqual([]);
+    expect(model!.tools[0]!.page[0]).toMatchObject({ mode, shape });
+  });
+
+  it("refuses a page object that is not `{ present: PATH }`", () => {
+    expect(() => parseAnnotation(annotate("{ more: { there: cursor } }"), "projector.yaml")).toThrow(/unknown key "there" in page.more/);
+  });
+});
