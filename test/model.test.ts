@@ -148,15 +148,65 @@ describe("classifying fields", () => {
 
   it.each([
     ["a date format on a float", { amount: "{ format: date }" }, "PRJ029 order.amount: format date applies to date-time strings or integer epoch timestamps, not number"],
-    ["an object with an id kept whole", { sales_rep: "keep" }, "PRJ022 order.sales_rep: kept whole, this object would carry `id`, an opaque id"],
+    ["an object with an id kept whole", { sales_rep: "keep" }, "PRJ022 order.sales_rep: kept whole, this object would carry `sales_rep.id`, an opaque id"],
     ["an object kept whole and by its parts", { contact: "keep" }, "PRJ030 order.contact is classified both whole and by its parts"],
+    ["a fact that is also joined", { sales_rep: '{ join: reps, fact: "quoted" }' }, "PRJ029 order.sales_rep: a fact is kept as it is; `join` says otherwise"],
+    ["an id kept as a plain value", { id: "keep" }, "PRJ022 order.id: an id is kept only as an argument to a tool or as a join key"],
   ])("refuses %s", (_, fields, expected) => {
     expect(build(document, annotate(fields)).errors).toEqual([expected]);
+  });
+
+  it("keeps a number named like an id as a fact when the annotation says why", () => {
+    const { model, errors } = build(document, annotate({ id: '{ as: order_number, fact: "people quote order numbers" }' }));
+    expect(errors).toEqual([]);
+    expect(model!.resources[0]!.fields.find((f) => f.name === "id")).toMatchObject({ kind: "value", out: "order_number", shape: { type: "string" } });
+  });
+
+  it("reads embedded records through the resolver's id and label keys", () => {
+    const text = annotate({}).replace("reps: {}", "reps: { label: summary, id: key }");
+    const { model, errors } = build(document, text);
+    expect(errors).toEqual([]);
+    expect(model!.resources[0]!.fields.find((f) => f.name === "sales_rep")).toMatchObject({ kind: "join", via: "property", keys: { id: "key", label: "summary" } });
+    expect(model!.resolvers).toEqual([{ name: "reps", label: "summary", id: "key" }]);
   });
 
   it("lets `{ as }` rename an object whose parts are classified", () => {
     const { model, errors } = build(document, annotate({ contact: "{ as: reach }" }));
     expect(errors).toEqual([]);
     expect(model!.resources[0]!.fields.find((f) => f.name === "contact")!.out).toBe("reach");
+  });
+});
+
+describe("page keys", () => {
+  const restPage = {
+    type: "object",
+    properties: {
+      data: { type: "array", items: { $ref: "#/components/schemas/Thing" } },
+      next_page: { type: "object", nullable: true, properties: { offset: { type: "string" }, uri: { type: "string" } } },
+      has_more: { type: "boolean" },
+      cursor: { type: "string", nullable: true },
+      links: { type: "object", properties: { next: { type: "string" } } },
+      count: { type: "integer" },
+    },
+  };
+  const document = spec({ Page: restPage, Thing: { type: "object", properties: { name: { type: "string" } } } }, { $ref: "#/components/schemas/Page" }, "application/json");
+  const annotate = (page: string) =>
+    `spec: spec.yaml\noutput: out\nresources:\n  thing:\n    schema: Thing\n    fields:\n      name: keep\ntools:\n  list_things:\n    operation: listThings\n    rows: data\n    page: ${page}\n`;
+
+  it.each([
+    ["`more` on an object", "{ more: next_page }", "presence", { type: "boolean" }],
+    ["`more` on a boolean", "{ more: has_more }", "value", { type: "boolean" }],
+    ["`{ present: PATH }` under any key", "{ next: { present: cursor } }", "presence", { type: "boolean" }],
+    ["a path under links", "{ next: links.next }", "presence", { type: "boolean" }],
+    ["any other key", "{ total: count }", "value", { type: "integer" }],
+    ["any other key on an object", "{ next: next_page }", "value", { type: "object" }],
+  ])("%s", (_, page, mode, shape) => {
+    const { model, errors } = build(document, annotate(page));
+    expect(errors).toEqual([]);
+    expect(model!.tools[0]!.page[0]).toMatchObject({ mode, shape });
+  });
+
+  it("refuses a page object that is not `{ present: PATH }`", () => {
+    expect(() => parseAnnotation(annotate("{ more: { there: cursor } }"), "projector.yaml")).toThrow(/unknown key "there" in page.more/);
   });
 });

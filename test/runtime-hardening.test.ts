@@ -15,7 +15,8 @@ import {
   legendLookup,
   member,
   number,
-  propertyIds,
+  refMany,
+  refOne,
   relatedMany,
   relatedOne,
   relationshipIds,
@@ -120,7 +121,7 @@ describe("numbers JSON cannot write", () => {
     expect(issues).toHaveLength(readers.length);
     for (const issue of issues) expect(issue.kind).toBe("unusable");
     // As an id it is no id: the join is marked, not null.
-    expect(joinOne(propertyIds(value), new Map(), "users", ctx, "owner")).toEqual({ unusable: expect.stringContaining(String(value)) });
+    expect(refOne(value, new Map(), "users", { id: "id" }, ctx, "owner")).toEqual({ unusable: expect.stringContaining(String(value)) });
     expect(joinOne(relationshipIds({ data: { type: "user", id: value } }), new Map(), "users", ctx, "assignee")).toEqual({ unusable: expect.stringContaining(String(value)) });
   });
 });
@@ -139,17 +140,17 @@ describe("present but unreadable is a marker, never null", () => {
 
   it("a to-one relationship whose data is a list is marked, not guessed down to its first id", async () => {
     const { result, issues } = await searchTickets(JSON.stringify({ data: [ticket({}, { assignee: { data: [{ type: "user", id: U1 }, { type: "user", id: "usr_2" }] } })] }));
-    expect(result.tickets[0]!.assignee).toEqual({ unusable: "expected one id, got a list of 2" });
-    expect(issues).toEqual([{ kind: "unusable", resource: "ticket", field: "assignee", value: "array", message: "ticket.assignee: expected one id, got a list of 2" }]);
+    expect(result.tickets[0]!.assignee).toEqual({ unusable: "expected one related record, got a list" });
+    expect(issues).toEqual([{ kind: "unusable", resource: "ticket", field: "assignee", value: "array", message: "ticket.assignee: expected one related record, got a list" }]);
   });
 
   it.each([
-    ["a string", "usr_41c2be09", 'expected a relationship object, got "usr_41c2be09"'],
-    ["a number", 7, "expected a relationship object, got 7"],
+    ["a string", "usr_41c2be09", "expected a relationship object, got string"],
+    ["a number", 7, "expected a relationship object, got number"],
     ["an array", [{ type: "user", id: U1 }], "expected a relationship object, got array"],
-    ["data that is a string", { data: U1 }, 'expected { type, id } as data, got "usr_41c2be09-77aa-4f31-8d2c-1e5b6c9042af"'],
-    ["data without an id", { data: { type: "user" } }, "expected { type, id } as data, got an id that is undefined"],
-    ["data whose id is an object", { data: { type: "user", id: { secret: "x" } } }, "expected { type, id } as data, got an id that is object"],
+    ["data that is a string", { data: U1 }, "expected a resource identifier { type, id }, got string"],
+    ["data without an id", { data: { type: "user" } }, "expected a resource identifier { type, id }, got an object without an id"],
+    ["data whose id is an object", { data: { type: "user", id: { secret: "x" } } }, "expected a resource identifier { type, id }, got an id that is object"],
   ])("a relationship that is %s is marked and reported", async (_, relationship, reason) => {
     const { result, issues } = await searchTickets(JSON.stringify({ data: [ticket({}, { assignee: relationship })] }));
     expect(result.tickets[0]!.assignee).toEqual({ unusable: reason });
@@ -164,17 +165,19 @@ describe("present but unreadable is a marker, never null", () => {
     }
   });
 
-  it("a to-many field given one id, or a list with an unreadable item, is marked; a list is kept", () => {
+  it("a to-many field given one id is marked; an unreadable item is marked in its place; a list is kept", () => {
     const { ctx, issues } = recording();
     const labels = new Map([["a", "A"]]);
-    expect(joinMany(propertyIds("a"), labels, "users", ctx, "watchers")).toEqual({ unusable: "expected a list of ids, got one id" });
-    expect(joinMany(propertyIds(["a", { id: "a" }, null]), labels, "users", ctx, "watchers")).toEqual({ unusable: "expected an id or { id } in each item, got null" });
-    expect(joinMany(propertyIds(["a", { id: "a" }]), labels, "users", ctx, "watchers")).toEqual(["A", "A"]);
-    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }), ctx, false, "members")).toEqual({ unusable: "expected a list of ids, got one id" });
-    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }), ctx, false, "members")).toEqual({ unusable: 'expected { type, id } in each item of data, got "b"' });
-    expect(relatedOne(relationshipIds({ data: [] }), ctx, false, "parent")).toEqual({ unusable: "expected one id, got a list of 0" });
-    expect(relatedOne(relationshipIds("p1"), ctx, false, "parent")).toEqual({ unusable: 'expected a relationship object, got "p1"' });
-    expect(issues.map((issue) => issue.field)).toEqual(["watchers", "watchers", "members", "members", "parent", "parent"]);
+    const keys = { id: "id" };
+    expect(refMany("a", labels, "users", keys, ctx, "watchers")).toEqual({ unusable: "expected a list of ids or records, got string" });
+    expect(refMany(["a", { id: "a" }, null], labels, "users", keys, ctx, "watchers")).toEqual(["A", "A", { unusable: "expected an id or a record with `id`, got null" }]);
+    expect(refMany(["a", { id: "a" }], labels, "users", keys, ctx, "watchers")).toEqual(["A", "A"]);
+    expect(joinMany(relationshipIds({ data: { type: "user", id: "a" } }), labels, "users", ctx, "watchers")).toEqual({ unusable: "expected a list of related records, got one" });
+    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }), ctx, "members", false)).toEqual({ unusable: "expected a list of related records, got one" });
+    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }), ctx, "members", false)).toEqual(["a", { unusable: "expected a resource identifier { type, id }, got string" }]);
+    expect(relatedOne(relationshipIds({ data: [] }), ctx, "parent", false)).toEqual({ unusable: "expected one related record, got a list" });
+    expect(relatedOne(relationshipIds("p1"), ctx, "parent", false)).toEqual({ unusable: "expected a relationship object, got string" });
+    expect(issues.map((issue) => issue.field)).toEqual(["watchers", "watchers", "watchers", "members", "members", "parent", "parent"]);
   });
 
   it("a page field under a step that is not an object is marked, and so is a list under one", async () => {

@@ -366,6 +366,78 @@ export function nested<T>(
     : unusable(ctx, field, value, `expected an object, got ${typeName(value)}`);
 }
 
+/**
+ * An array of objects whose parts are classified one by one: each item projected alike; an item
+ * that is `null` stays `null`, anything else that is not an object is marked.
+ */
+export function objects<T>(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+  build: (object: Json) => T,
+): (T | null | Unusable)[] | null | Unusable {
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  if (!Array.isArray(value))
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a list of objects, got ${typeName(value)}`,
+    );
+  return value.map((item: unknown, i) => {
+    if (item === null) return null;
+    const object = asObject(item);
+    return object
+      ? build(object)
+      : unusable(
+          ctx,
+          `${field}[${i}]`,
+          item,
+          `expected an object, got ${typeName(item)}`,
+        );
+  });
+}
+
+/** The object items of a list, for collecting the ids its parts need. */
+export function objectsIn(value: unknown): Json[] {
+  if (!Array.isArray(value)) return [];
+  const found: Json[] = [];
+  for (const item of value as unknown[]) {
+    const object = asObject(item);
+    if (object) found.push(object);
+  }
+  return found;
+}
+
+/**
+ * A part lifted to the top of the result (`source.author.name` as `author`). Where an object on
+ * the way is absent or null, so is the part; where one is something else, the part is marked.
+ */
+export function lifted<T>(
+  root: Json | undefined,
+  path: readonly string[],
+  ctx: Context,
+  field: string,
+  project: (value: unknown) => T,
+): T | null | Unusable {
+  let object = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const value = read(object, path[i]!);
+    if (value === undefined || value === null) return null;
+    object = asObject(value);
+    if (!object)
+      return unusable(
+        ctx,
+        field,
+        value,
+        `${path.slice(0, i + 1).join(".")} is ${typeName(value)}, not an object`,
+      );
+  }
+  return project(read(object, path[path.length - 1]!));
+}
+
 /** True when a page field (a `links.next`) is there and not null or empty. */
 export function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== "";
@@ -634,10 +706,27 @@ export function legendLookup(
     : unknownCode(ctx, field, value, resolver);
 }
 
+/**
+ * Unix epoch seconds below 100,000,000,000 (up to the year 5138), milliseconds from there on (any
+ * time after March 1973): the two read alike for every timestamp an API sends today.
+ */
+const EPOCH_MILLISECONDS_FROM = 1e11;
+
+/** Epoch digits in a string: nine or more, so that a compact date (`20260211`) is never read as seconds. */
+const EPOCH_TEXT = /^-?\d{9,}(\.\d+)?$/;
+
+function fromEpoch(value: number): Date {
+  return new Date(
+    Math.abs(value) < EPOCH_MILLISECONDS_FROM ? value * 1000 : value,
+  );
+}
+
 function toDate(value: unknown): Date | undefined {
   let date: Date | undefined;
   if (typeof value === "number" && Number.isFinite(value))
-    date = new Date(Math.abs(value) < 1e11 ? value * 1000 : value);
+    date = fromEpoch(value);
+  else if (typeof value === "string" && EPOCH_TEXT.test(value))
+    date = fromEpoch(Number(value));
   else if (typeof value === "string") {
     // A date-time without an offset is read as UTC, so the output never depends on the host's zone.
     const zoned = /^\d{4}-\d{2}-\d{2}$/.test(value)
@@ -657,7 +746,13 @@ function toDate(value: unknown): Date | undefined {
       date = undefined;
     }
   }
-  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+  // Outside years 0 to 9999 an ISO text is no longer YYYY-MM-DD: such a value is out of range.
+  return date &&
+    !Number.isNaN(date.getTime()) &&
+    date.getUTCFullYear() >= 0 &&
+    date.getUTCFullYear() <= 9999
+    ? date
+    : undefined;
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -1035,82 +1130,57 @@ export function argumentId(
   return shorten && typeof id === "string" ? short(id, ctx) : id;
 }
 
-/** Ids a relationship or a foreign key holds that cannot be read: the field becomes an unusable marker, with `reason`. */
-export interface UnreadableIds {
-  readonly unreadable: string;
-  /** The offending part, for the issue. */
-  readonly value: unknown;
+/** An integer id the model can pass to a tool: it stays a number, as the spec declares it. */
+export function integerId(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): number | null | Unusable {
+  if (typeof value === "string" && /^-?\d{1,15}$/.test(value))
+    return Number(value);
+  return number(value, ctx, field, required, true);
 }
 
-/** The ids of a relationship or a foreign key: one, several, none (absent or null), or unreadable ones. */
-export type Ids = string[] | string | null | UnreadableIds;
+/** A related id that is there but cannot be read as one; becomes an {@link Unusable} marker where it is projected. */
+export class Unreadable {
+  constructor(
+    readonly value: unknown,
+    readonly reason: string,
+  ) {}
+}
 
-/** The ids in a JSON:API relationship: one, several, or none (no relationship, `data: null`, or no data at all). */
+/** The ids of a relationship or a foreign key: one, several, none (`null`), or what could not be read. */
+export type Ids = string | Unreadable | Array<string | Unreadable> | null;
+
+/** The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all). */
 export function relationshipIds(relationship: unknown): Ids {
   if (relationship === undefined || relationship === null) return null;
   const object = asObject(relationship);
   if (!object)
-    return {
-      unreadable: `expected a relationship object, got ${described(relationship)}`,
-      value: relationship,
-    };
+    return new Unreadable(
+      relationship,
+      `expected a relationship object, got ${typeName(relationship)}`,
+    );
   const data = object["data"];
+  if (Array.isArray(data)) return data.map(linkageId);
   if (data === undefined || data === null) return null;
-  if (Array.isArray(data)) {
-    const ids: string[] = [];
-    for (const item of data) {
-      const id = idOf(asObject(item)?.["id"]);
-      if (id === undefined)
-        return {
-          unreadable: `expected { type, id } in each item of data, got ${resourceIdentifier(item)}`,
-          value: item,
-        };
-      ids.push(id);
-    }
-    return ids;
-  }
-  return (
-    idOf(asObject(data)?.["id"]) ?? {
-      unreadable: `expected { type, id } as data, got ${resourceIdentifier(data)}`,
-      value: data,
-    }
+  return linkageId(data);
+}
+
+function linkageId(linkage: unknown): string | Unreadable {
+  const object = asObject(linkage);
+  const id = idOf(object?.["id"]);
+  if (id !== undefined) return id;
+  const got = !object
+    ? typeName(linkage)
+    : object["id"] === undefined
+      ? "an object without an id"
+      : `an id that is ${typeName(object["id"])}`;
+  return new Unreadable(
+    linkage,
+    `expected a resource identifier { type, id }, got ${got}`,
   );
-}
-
-/** What stands where a `{ type, id }` belongs, said without its content. */
-function resourceIdentifier(value: unknown): string {
-  const object = asObject(value);
-  return object
-    ? `an id that is ${described(read(object, "id"))}`
-    : described(value);
-}
-
-/** The ids in a plain foreign key: an id, an `{ id }` reference, or an array of either. */
-export function propertyIds(value: unknown): Ids {
-  if (value === undefined || value === null) return null;
-  if (Array.isArray(value)) {
-    const ids: string[] = [];
-    for (const item of value) {
-      const id = referenceId(item);
-      if (id === undefined)
-        return {
-          unreadable: `expected an id or { id } in each item, got ${resourceIdentifier(item)}`,
-          value: item,
-        };
-      ids.push(id);
-    }
-    return ids;
-  }
-  return (
-    referenceId(value) ?? {
-      unreadable: `expected an id or { id }, got ${resourceIdentifier(value)}`,
-      value,
-    }
-  );
-}
-
-function referenceId(value: unknown): string | undefined {
-  return idOf(value) ?? idOf(asObject(value)?.["id"]);
 }
 
 function idOf(value: unknown): string | undefined {
@@ -1120,9 +1190,9 @@ function idOf(value: unknown): string | undefined {
 }
 
 export function addIds(target: Set<string>, ids: Ids): void {
-  if (ids === null) return;
+  if (ids === null || ids instanceof Unreadable) return;
   if (typeof ids === "string") target.add(ids);
-  else if (Array.isArray(ids)) for (const id of ids) target.add(id);
+  else for (const id of ids) if (typeof id === "string") target.add(id);
 }
 
 /** Codes for a legend looked up at run time, as the resolver receives them. */
@@ -1158,32 +1228,19 @@ function label(
   return { unresolved: short(id, ctx) };
 }
 
-/** A to-one field given a list, or ids that cannot be read: a list is not guessed down to its first id. */
-function notOneId(
-  ids: string[] | UnreadableIds,
+function labelOrMarker(
+  id: string | Unreadable,
+  labels: Labels,
+  resolver: string,
   ctx: Context,
   field: string,
-): Unusable {
-  if (Array.isArray(ids))
-    return unusable(
-      ctx,
-      field,
-      ids,
-      `expected one id, got a list of ${ids.length}`,
-    );
-  return unusable(ctx, field, ids.value, ids.unreadable);
+): string | Unresolved | Unusable {
+  return typeof id === "string"
+    ? label(id, labels, resolver, ctx, field)
+    : unusable(ctx, field, id.value, id.reason);
 }
 
-/** A to-many field given a single id, or ids that cannot be read. */
-function notIdList(
-  ids: string | UnreadableIds,
-  ctx: Context,
-  field: string,
-): Unusable {
-  if (typeof ids === "string")
-    return unusable(ctx, field, ids, "expected a list of ids, got one id");
-  return unusable(ctx, field, ids.value, ids.unreadable);
-}
+const ONE_GOT_LIST = "expected one related record, got a list";
 
 export function joinOne(
   ids: Ids,
@@ -1193,9 +1250,11 @@ export function joinOne(
   field: string,
 ): string | null | Unresolved | Unusable {
   if (ids === null) return null;
-  if (typeof ids === "string") return label(ids, labels, resolver, ctx, field);
-  return notOneId(ids, ctx, field);
+  if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
+  return labelOrMarker(ids, labels, resolver, ctx, field);
 }
+
+const LIST_GOT_ONE = "expected a list of related records, got one";
 
 export function joinMany(
   ids: Ids,
@@ -1203,32 +1262,154 @@ export function joinMany(
   resolver: string,
   ctx: Context,
   field: string,
-): (string | Unresolved)[] | null | Unusable {
+): (string | Unresolved | Unusable)[] | null | Unusable {
   if (ids === null) return null;
-  if (!Array.isArray(ids)) return notIdList(ids, ctx, field);
-  return ids.map((id) => label(id, labels, resolver, ctx, field));
+  if (ids instanceof Unreadable)
+    return unusable(ctx, field, ids.value, ids.reason);
+  // A to-many relationship holding one identifier is not read as a list of one: never a silent guess.
+  if (typeof ids === "string") return unusable(ctx, field, ids, LIST_GOT_ONE);
+  return ids.map((id) => labelOrMarker(id, labels, resolver, ctx, field));
+}
+
+function relatedId(
+  id: string | Unreadable,
+  ctx: Context,
+  field: string,
+  shorten: boolean,
+): string | Unusable {
+  if (typeof id !== "string") return unusable(ctx, field, id.value, id.reason);
+  return shorten ? short(id, ctx) : id;
 }
 
 export function relatedOne(
   ids: Ids,
   ctx: Context,
-  shorten: boolean,
   field: string,
+  shorten: boolean,
 ): string | null | Unusable {
   if (ids === null) return null;
-  if (typeof ids === "string") return shorten ? short(ids, ctx) : ids;
-  return notOneId(ids, ctx, field);
+  if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
+  return relatedId(ids, ctx, field, shorten);
 }
 
 export function relatedMany(
   ids: Ids,
   ctx: Context,
-  shorten: boolean,
   field: string,
-): string[] | null | Unusable {
+  shorten: boolean,
+): (string | Unusable)[] | null | Unusable {
   if (ids === null) return null;
-  if (!Array.isArray(ids)) return notIdList(ids, ctx, field);
-  return ids.map((id) => (shorten ? short(id, ctx) : id));
+  if (ids instanceof Unreadable)
+    return unusable(ctx, field, ids.value, ids.reason);
+  if (typeof ids === "string") return unusable(ctx, field, ids, LIST_GOT_ONE);
+  return ids.map((id) => relatedId(id, ctx, field, shorten));
+}
+
+/**
+ * How a resolver reads an embedded record (`{ "gid": "12345", "name": "Greg Sanchez" }`): the key
+ * of its id, and the key of its name when the record carries one.
+ */
+export interface RecordKeys {
+  readonly id: string;
+  readonly label?: string;
+}
+
+/** The name an embedded record carries itself, which makes asking the resolver needless. */
+function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
+  if (keys.label === undefined) return undefined;
+  const found = read(object, keys.label);
+  return typeof found === "string" ? found : undefined;
+}
+
+function addRef(target: Set<string>, value: unknown, keys: RecordKeys): void {
+  const id = idOf(value);
+  if (id !== undefined) target.add(id);
+  const object = asObject(value);
+  if (!object || carriedLabel(object, keys) !== undefined) return;
+  const embedded = idOf(read(object, keys.id));
+  if (embedded !== undefined) target.add(embedded);
+}
+
+/** Adds the ids of a foreign key (an id, an embedded record, or a list of either) that came without a name. */
+export function addRefs(
+  target: Set<string>,
+  value: unknown,
+  keys: RecordKeys,
+): void {
+  if (Array.isArray(value))
+    for (const item of value) addRef(target, item, keys);
+  else addRef(target, value, keys);
+}
+
+/** One foreign key's name: the one its embedded record carries, else the resolver's; a value with no readable id is marked. */
+function refLabel(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  keys: RecordKeys,
+  ctx: Context,
+  field: string,
+): string | Unresolved | Unusable {
+  const id = idOf(value);
+  if (id !== undefined) return label(id, labels, resolver, ctx, field);
+  const object = asObject(value);
+  if (!object)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected an id or a record with \`${keys.id}\`, got ${typeName(value)}`,
+    );
+  const carried = carriedLabel(object, keys);
+  if (carried !== undefined) return carried;
+  const embedded = idOf(read(object, keys.id));
+  if (embedded !== undefined)
+    return label(embedded, labels, resolver, ctx, field);
+  // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
+  return unusable(
+    ctx,
+    field,
+    value,
+    `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object without ${keys.label === undefined ? "it" : "either"}`,
+  );
+}
+
+/** A foreign key holding one record: an id, or an embedded record. */
+export function refOne(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  keys: RecordKeys,
+  ctx: Context,
+  field: string,
+): string | null | Unresolved | Unusable {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value))
+    return unusable(ctx, field, value, "expected one id or record, got a list");
+  return refLabel(value, labels, resolver, keys, ctx, field);
+}
+
+/** A foreign key holding a list of ids or records. */
+export function refMany(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  keys: RecordKeys,
+  ctx: Context,
+  field: string,
+): (string | Unresolved | Unusable)[] | null | Unusable {
+  if (value === undefined || value === null) return null;
+  // One id or record where the spec declares a list is not read as a list of one: never a silent guess.
+  if (!Array.isArray(value))
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a list of ids or records, got ${typeName(value)}`,
+    );
+  return value.map((item) =>
+    refLabel(item, labels, resolver, keys, ctx, field),
+  );
 }
 
 /** Labels already present in a JSON:API `included` array, per resolver. */

@@ -16,11 +16,11 @@ import type {
 } from "./types.js";
 
 const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools"];
-const RESOLVER_KEYS = ["type", "label"];
+const RESOLVER_KEYS = ["type", "label", "id"];
 const RESOURCE_KEYS = ["schema", "fields"];
 const TOOL_KEYS = ["operation", "list", "rows", "resource", "page", "budget", "text"];
-const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten"];
-const FIELD_HELP = 'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten';
+const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact"];
+const FIELD_HELP = 'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -113,10 +113,12 @@ export function parseAnnotation(text: string, file: string): Annotation {
     const resolver: ResolverAnnotation = { name, path };
     const type = text_(entry["type"], [...path, "type"], "type");
     const label = text_(entry["label"], [...path, "label"], "label");
+    const id = text_(entry["id"], [...path, "id"], "id");
     if (type !== undefined) resolver.type = type;
     if (label !== undefined) resolver.label = label;
-    if ((type === undefined) !== (label === undefined)) {
-      problem(path, `resolver "${name}" needs both type and label, or neither`, "type is the JSON:API type in `included`; label the attribute holding its name");
+    if (id !== undefined) resolver.id = id;
+    if (type !== undefined && label === undefined) {
+      problem(path, `resolver "${name}" names a type but no label`, "type is the JSON:API type in `included`; label the attribute holding its name");
     }
     return resolver;
   });
@@ -149,8 +151,15 @@ export function parseAnnotation(text: string, file: string): Annotation {
     }
     for (const [key, source] of Object.entries(map(entry["page"], [...path, "page"], "page"))) {
       const sourcePath = [...path, "page", key];
+      if (isObject(source)) {
+        checkKeys(source, sourcePath, ["present"], `page.${key}`);
+        const dotted = text_(source["present"], [...sourcePath, "present"], `page.${key}.present`);
+        if (source["present"] === undefined) problem(sourcePath, `page.${key} is a path, or \`{ present: PATH }\``, `write \`${key}: { present: links.next }\``);
+        if (dotted !== undefined) tool.page.push({ key, source: dotted, present: true, path: [...sourcePath, "present"] } satisfies PageField);
+        continue;
+      }
       const dotted = text_(source, sourcePath, `page.${key}`);
-      if (dotted !== undefined) tool.page.push({ key, source: dotted, path: sourcePath } satisfies PageField);
+      if (dotted !== undefined) tool.page.push({ key, source: dotted, present: false, path: sourcePath } satisfies PageField);
     }
     const text = entry["text"];
     if (text === "table" || text === "json") tool.text = text;
@@ -224,6 +233,11 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
     const tools = typeof argument === "string" ? [argument] : argument;
     if (Array.isArray(tools) && tools.every((tool) => typeof tool === "string" && tool !== "")) rule.argument = tools as string[];
     else problem([...path, "argument"], "`argument` must list the tools that take this id", "write `argument: [get_ticket, add_comment]`");
+  }
+  const fact = value["fact"];
+  if (fact !== undefined) {
+    if (typeof fact === "string" && fact.trim() !== "") rule.fact = fact;
+    else problem([...path, "fact"], "`fact` needs its reason", 'write `{ fact: "people quote ticket numbers" }`');
   }
   const shorten = value["shorten"];
   if (shorten !== undefined) {

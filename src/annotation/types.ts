@@ -17,6 +17,8 @@ export interface KeepRule {
   join?: string;
   argument?: readonly string[];
   shorten?: boolean;
+  /** Why a value named like an id is a fact people quote (a ticket number), kept as it is. */
+  fact?: string;
 }
 
 export interface DropRule {
@@ -49,13 +51,18 @@ export interface ResourceAnnotation {
 export interface ResolverAnnotation {
   name: string;
   type?: string;
+  /** The key holding the name: in JSON:API `included` records' attributes, and in embedded records. */
   label?: string;
+  /** The key holding the id in an embedded record (`gid`); `id` when not written. */
+  id?: string;
   path: YamlPath;
 }
 
 export interface PageField {
   key: string;
   source: string;
+  /** Written `{ present: PATH }`: true when the value is there and not null, whatever the key. */
+  present: boolean;
   path: YamlPath;
 }
 

@@ -34,12 +34,16 @@ export function fieldSchema(field: Field): Schema {
   switch (field.kind) {
     case "join":
       return field.many
-        ? { anyOf: [{ type: "array", items: { anyOf: [{ type: "string" }, marker("unresolved")] } }, NULL, marker("unusable")], ...describe(field) }
+        ? { anyOf: [{ type: "array", items: { anyOf: [{ type: "string" }, marker("unresolved"), marker("unusable")] } }, NULL, marker("unusable")], ...describe(field) }
         : { anyOf: [{ type: "string" }, NULL, marker("unresolved"), marker("unusable")], ...describe(field) };
     case "related-id":
-      return { anyOf: [field.many ? { type: "array", items: { type: "string" } } : { type: "string" }, NULL, marker("unusable")], ...describe(field) };
+      return field.many
+        ? { anyOf: [{ type: "array", items: { anyOf: [{ type: "string" }, marker("unusable")] } }, NULL, marker("unusable")], ...describe(field) }
+        : { anyOf: [{ type: "string" }, NULL, marker("unusable")], ...describe(field) };
     case "object":
-      return { anyOf: [objectSchema(field.children), NULL, marker("unusable")], ...describe(field) };
+      return field.many
+        ? { anyOf: [{ type: "array", items: { anyOf: [objectSchema(field.children), NULL, marker("unusable")] } }, NULL, marker("unusable")], ...describe(field) }
+        : { anyOf: [objectSchema(field.children), NULL, marker("unusable")], ...describe(field) };
     case "value": {
       const codes = field.legend !== undefined || field.shape.type === "literal";
       const value = field.format ? { type: "string", format: field.format === "date" ? "date" : undefined } : shapeSchema(field.shape);

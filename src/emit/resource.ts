@@ -44,7 +44,7 @@ function constNames(resource: ResourceModel, resultSchema: string): Map<string, 
   const visit = (fields: Field[], schema: string) => {
     for (const field of fields) {
       const at = `${schema}.properties${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`}.anyOf[0]`;
-      if (field.kind === "object") visit(field.children, at);
+      if (field.kind === "object") visit(field.children, field.many ? `${at}.items.anyOf[0]` : at);
       if (field.kind !== "value") continue;
       const base = `${resource.typeName}_${field.name}`.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").toUpperCase();
       let name = base;
@@ -60,11 +60,13 @@ function constNames(resource: ResourceModel, resultSchema: string): Map<string, 
 export function fieldType(field: Field): string {
   switch (field.kind) {
     case "join":
-      return field.many ? "Array<string | Unresolved> | null | Unusable" : "string | null | Unresolved | Unusable";
+      return field.many ? "Array<string | Unresolved | Unusable> | null | Unusable" : "string | null | Unresolved | Unusable";
     case "related-id":
-      return field.many ? "string[] | null | Unusable" : "string | null | Unusable";
-    case "object":
-      return `{ ${field.children.map((c) => `${key(c.out)}: ${fieldType(c)};`).join(" ")} } | null | Unusable`;
+      return field.many ? "Array<string | Unusable> | null | Unusable" : "string | null | Unusable";
+    case "object": {
+      const object = `{ ${field.children.map((c) => `${key(c.out)}: ${fieldType(c)};`).join(" ")} }`;
+      return field.many ? `Array<${object} | null | Unusable> | null | Unusable` : `${object} | null | Unusable`;
+    }
     case "value": {
       if (field.legend?.kind === "static") return `${typeOfShape(field.shape)} | null | UnknownCode | Unusable`;
       if (field.legend?.kind === "resolver") return "string | null | UnknownCode | Unusable";
@@ -85,7 +87,7 @@ function sourceExpression(source: SourceRef, bases: Record<SourceRef["base"], st
 
 function valueExpression(constants: Map<string, string>, field: ValueField, value: string): string {
   const args = `ctx, ${literal(field.name)}, ${field.required}`;
-  if (field.argumentOf) return `argumentId(${value}, ${args}, ${field.shorten})`;
+  if (field.argumentOf) return field.shape.type === "integer" ? `integerId(${value}, ${args})` : `argumentId(${value}, ${args}, ${field.shorten})`;
   if (field.format) return `${field.format}(${value}, ${args})`;
   if (field.legend?.kind === "static") return `legend(${value}, ${constants.get(field.name)!}, ${args})`;
   if (field.legend?.kind === "resolver") return `legendLookup(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args})`;
@@ -107,32 +109,45 @@ function valueExpression(constants: Map<string, string>, field: ValueField, valu
   }
 }
 
+/** The constant holding how a resolver reads embedded records. */
+const recordKeys = (resolver: string) => `RECORD_KEYS[${literal(resolver)}]`;
+
 function projectExpression(constants: Map<string, string>, field: Field, bases: Record<SourceRef["base"], string>): string {
-  const value = sourceExpression(field.source, bases);
+  const depth = field.source.path.length;
+  // A part lifted to the top reads through the objects on its way, which may be absent or broken.
+  if (depth > 1) {
+    const variable = `lift${depth}`;
+    const inner = projectValue(constants, field, variable, bases);
+    return `lifted(${bases[field.source.base]}, ${literal(field.source.path)}, ctx, ${literal(field.name)}, (${variable}) => ${inner})`;
+  }
+  return projectValue(constants, field, sourceExpression(field.source, bases), bases);
+}
+
+function projectValue(constants: Map<string, string>, field: Field, value: string, bases: Record<SourceRef["base"], string>): string {
   switch (field.kind) {
     case "join": {
-      const ids = field.via === "relationship" ? `relationshipIds(${value})` : `propertyIds(${value})`;
-      return `${field.many ? "joinMany" : "joinOne"}(${ids}, lookups[${literal(field.resolver)}], ${literal(field.resolver)}, ctx, ${literal(field.name)})`;
+      const args = `lookups[${literal(field.resolver)}], ${literal(field.resolver)}`;
+      if (field.via === "property") return `${field.many ? "refMany" : "refOne"}(${value}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)})`;
+      return `${field.many ? "joinMany" : "joinOne"}(relationshipIds(${value}), ${args}, ctx, ${literal(field.name)})`;
     }
     case "related-id":
-      return `${field.many ? "relatedMany" : "relatedOne"}(relationshipIds(${value}), ctx, ${field.shorten}, ${literal(field.name)})`;
+      return `${field.many ? "relatedMany" : "relatedOne"}(relationshipIds(${value}), ctx, ${literal(field.name)}, ${field.shorten})`;
     case "value":
       return valueExpression(constants, field, value);
     case "object":
-      return nestedExpression(constants, field, bases);
+      return nestedExpression(constants, field, value, bases);
   }
 }
 
-/** Nested objects project their parts from the object itself, so children read relative to it. */
-function nestedExpression(constants: Map<string, string>, field: Field & { kind: "object" }, bases: Record<SourceRef["base"], string>): string {
-  const value = sourceExpression(field.source, bases);
-  const variable = `part${field.source.path.length}`;
+/** Nested objects (and each item of a list of them) project their parts from the object itself, so children read relative to it. */
+function nestedExpression(constants: Map<string, string>, field: Field & { kind: "object" }, value: string, bases: Record<SourceRef["base"], string>): string {
   const depth = field.source.path.length;
+  const variable = `part${depth}`;
   const parts = field.children.map((child) => {
     const relative = rebase(child, depth);
     return `${key(child.out)}: ${projectExpression(constants, relative, { ...bases, [child.source.base]: variable })}`;
   });
-  return `nested(${value}, ctx, ${literal(field.name)}, false, (${variable}) => ({ ${parts.join(", ")} }))`;
+  return `${field.many ? "objects" : "nested"}(${value}, ctx, ${literal(field.name)}, false, (${variable}) => ({ ${parts.join(", ")} }))`;
 }
 
 /** The field with `depth` leading segments cut from its source path and its parts'. */
@@ -156,23 +171,50 @@ function legendConstants(constants: Map<string, string>, fields: Field[]): strin
   });
 }
 
-/** Statements that add every id the record's joins need, and every code a looked-up legend needs. */
-function collectStatements(fields: Field[], bases: Record<SourceRef["base"], string>): string[] {
+/**
+ * Statements that add every id the record's joins need, and every code a looked-up legend needs.
+ * The items of a list of objects are walked in a loop; `level` keeps the loops' variables apart.
+ */
+function collectStatements(fields: Field[], bases: Record<SourceRef["base"], string>, level = 0): string[] {
   return fields.flatMap((field): string[] => {
     const value = sourceExpression(field.source, bases);
     switch (field.kind) {
-      case "join": {
-        const ids = field.via === "relationship" ? `relationshipIds(${value})` : `propertyIds(${value})`;
-        return [`addIds(wanted[${literal(field.resolver)}], ${ids});`];
-      }
+      case "join":
+        return field.via === "property"
+          ? [`addRefs(wanted[${literal(field.resolver)}], ${value}, ${recordKeys(field.resolver)});`]
+          : [`addIds(wanted[${literal(field.resolver)}], relationshipIds(${value}));`];
       case "value":
         return field.legend?.kind === "resolver" ? [`addCode(wanted[${literal(field.legend.resolver)}], ${value});`] : [];
-      case "object":
-        return collectStatements(field.children, bases);
+      case "object": {
+        if (!field.many) return collectStatements(field.children, bases, level);
+        const variable = `item${level}`;
+        const depth = field.source.path.length;
+        const inner = collectStatements(
+          field.children.map((child) => rebase(child, depth)),
+          { ...bases, [field.source.base]: variable },
+          level + 1,
+        );
+        return inner.length ? [`for (const ${variable} of objectsIn(${value})) {`, ...inner.map((line) => `  ${line}`), `}`] : [];
+      }
       case "related-id":
         return [];
     }
   });
+}
+
+/** The resolvers a resource joins plain properties through, with how each reads embedded records. */
+function recordKeysConstant(fields: Field[]): string[] {
+  const keys = new Map<string, { id: string; label?: string }>();
+  const visit = (list: Field[]) => {
+    for (const field of list) {
+      if (field.kind === "join" && field.via === "property") keys.set(field.resolver, field.keys);
+      else if (field.kind === "object") visit(field.children);
+    }
+  };
+  visit(fields);
+  if (keys.size === 0) return [];
+  const entries = [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [`/** How each resolver reads an embedded record: the key of its id, and of the name it carries. */`, `const RECORD_KEYS = ${JSON.stringify(Object.fromEntries(entries))} as const;`, ""];
 }
 
 export function emitResource(resource: ResourceModel, runtime: RuntimeExports): string {
@@ -214,6 +256,7 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     "",
     ...legendConstants(constants, resource.fields),
     "",
+    ...recordKeysConstant(resource.fields),
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
     `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: RecordOptions = {}): ${T}Result {`,
     `  const ctx = context(${literal(resource.name)}, options);`,

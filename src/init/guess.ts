@@ -1,4 +1,4 @@
-import type { SpecField } from "../model/fields.js";
+import { carriedIdsAndUrls, type SpecField } from "../model/fields.js";
 import { specLegend } from "../model/legend.js";
 import { plural } from "../naming.js";
 import { child, type SchemaReader } from "../spec/schema.js";
@@ -86,6 +86,8 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
       return { rule: { join: resolver }, reason: "a reference to another record: joined to its name", sure: false, resolver: { name: resolver } };
     }
     if (properties.some((p) => ID_LIKE.test(p))) return { rule: { drop: "holds opaque ids" }, reason: "an object holding ids: classify its parts to keep any of it", sure: false };
+    const deeper = keptWholeRefusal(reader, field);
+    if (deeper) return deeper;
     return { rule: "keep", reason: properties.length ? "an object, kept whole" : "free-form data", sure: properties.length > 0 };
   }
   if (kind === "array") {
@@ -93,9 +95,17 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
     if (items && reader.kind(items) === "object" && reader.properties(items).some((p) => ID_LIKE.test(p.name))) {
       return { rule: { drop: "a list of records with opaque ids" }, reason: "a list of nested records: keep it only if the model needs them", sure: false };
     }
-    return { rule: "keep", reason: "a list of values", sure: true };
+    return keptWholeRefusal(reader, field) ?? { rule: "keep", reason: "a list of values", sure: true };
   }
   if (values && values.length > 0) return { rule: "keep", reason: "an enum of readable values", sure: true };
   if (kind === undefined) return { rule: "keep", reason: "no declared type", sure: false };
   return { rule: "keep", reason: kind === "string" ? "text" : kind, sure: true };
+}
+
+/** Generate refuses a value kept whole that carries an id or a URL at any depth, so init never drafts one. */
+function keptWholeRefusal(reader: SchemaReader, field: SpecField): Guess | undefined {
+  const carried = carriedIdsAndUrls(reader, field.at, field.name);
+  const first = carried.ids[0] ?? carried.urls[0];
+  if (first === undefined) return undefined;
+  return { rule: { drop: carried.ids.length ? "holds opaque ids" : "holds links the model cannot open" }, reason: `kept whole it would carry ${first}: classify its parts to keep any of it`, sure: false };
 }

@@ -1,4 +1,4 @@
-import type { Annotation, ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
+import type { Annotation, PageField, ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { pascalCase, plural, RESERVED_KEYS } from "../naming.js";
 import type { LoadedSpec } from "../spec/load.js";
@@ -27,7 +27,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   const diagnostics: Diagnostic[] = [];
   const locateAnnotation = annotation.locate;
   const operations = listOperations(reader);
-  const resolverNames = new Set(annotation.resolvers.map((r) => r.name));
+  const resolverNames = new Map(annotation.resolvers.map((r) => [r.name, r]));
   const resourceAnnotations = new Map(annotation.resources.map((r) => [r.name, r]));
   const sources = new Map<string, ResourceSource>();
   const error = (code: Diagnostic["code"], message: string, help: string, path: readonly (string | number)[], related?: Diagnostic["location"]) =>
@@ -135,7 +135,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
         }
         at = property.at;
       }
-      const presence = segments[0] === "links";
+      const presence = pageByPresence(field, reader.kind(at));
       return [{ key: field.key, path: segments, mode: presence ? "presence" : "value", shape: presence ? { type: "boolean" } : shapeOf(reader, at) }];
     });
     const list = tool.list ?? (rows.many || page.length > 0 ? plural(resource.name) : undefined);
@@ -178,12 +178,22 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       ? {}
       : {
           model: {
-            resolvers: annotation.resolvers.map((r) => ({ name: r.name, ...(r.type ? { type: r.type } : {}), ...(r.label ? { label: r.label } : {}) })),
+            resolvers: annotation.resolvers.map((r) => ({ name: r.name, ...(r.type ? { type: r.type } : {}), ...(r.label ? { label: r.label } : {}), id: r.id ?? "id" })),
             resources: annotation.resources.flatMap((r) => resources.get(r.name) ?? []),
             tools,
           },
         }),
   };
+}
+
+/**
+ * A page key gives true/false for whether its value is there and not null when written
+ * `{ present: PATH }`, when it reads a JSON:API `links` member, and when it is `more` and the path
+ * is not itself a boolean (Asana's `next_page` object, PagerDuty's `more: true`). Any other key
+ * gives the value.
+ */
+function pageByPresence(field: PageField, kind: string | undefined): boolean {
+  return field.present || field.source.split(".")[0] === "links" || (field.key === "more" && kind !== "boolean");
 }
 
 function locateResourceSchema(reader: SchemaReader, resource: ResourceAnnotation): ResourceSource | undefined {

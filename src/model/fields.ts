@@ -1,4 +1,4 @@
-import type { FieldAnnotation, KeepRule, ResourceAnnotation } from "../annotation/types.js";
+import type { FieldAnnotation, KeepRule, ResolverAnnotation, ResourceAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { RESERVED_KEYS } from "../naming.js";
 import { child, type SchemaAt, type SchemaReader } from "../spec/schema.js";
@@ -20,14 +20,15 @@ export interface SpecField {
 export interface ClassifyContext {
   reader: SchemaReader;
   resource: ResourceAnnotation;
-  resolvers: ReadonlySet<string>;
+  resolvers: ReadonlyMap<string, ResolverAnnotation>;
   diagnostics: Diagnostic[];
   locateAnnotation(path: readonly (string | number)[], part?: "key" | "value"): Diagnostic["location"];
   locateSpec(pointer: string): Diagnostic["location"];
 }
 
 const ENVELOPE = new Set(["type", "links", "meta"]);
-const ID_LIKE = /^(id|ids)$|(_id|_ids|Id|Ids)$/;
+/** Opaque ids: kept only as an argument, a join key, or a fact with its reason. */
+export const ID_LIKE = /^(id|ids|gid|gids)$|(_id|_ids|_gid|_gids|Id|Ids|Gid|Gids)$/;
 
 /** The fields a JSON:API resource object declares: its id, its attributes and its relationships. */
 export function jsonApiFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
@@ -68,12 +69,29 @@ export function classifyFields(
   annotations: FieldAnnotation[],
   style: "jsonapi" | "rest",
 ): { fields: Field[]; dropped: DroppedField[] } {
-  return classifyLevel(ctx, specFields, annotations.map((a) => ({ relative: a.name, annotation: a })), "", style);
+  const entries = annotations.map((a) => ({ relative: a.name, annotation: a }));
+  const level = classifyLevel(ctx, specFields, entries, "", style, true);
+  // Parts lifted out of their objects (`source.author.name: { as: author }`) sit beside the top-level fields.
+  const fields = [...level.fields, ...level.lifted];
+  checkOutputNames(ctx, fields, entries);
+  return { fields, dropped: level.dropped };
 }
 
-function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: Entry[], prefix: string, style: "jsonapi" | "rest") {
+interface Level {
+  fields: Field[];
+  dropped: DroppedField[];
+  /** Parts renamed with `as` on their dotted path, which go to the top of the result. */
+  lifted: Field[];
+}
+
+/** `as` on a dotted path lifts the part to the top, except inside array items, where it renames the part within each item. */
+const lifts = (entry: Entry | undefined, prefix: string, liftable: boolean) =>
+  liftable && prefix !== "" && entry?.annotation.rule.kind === "keep" && entry.annotation.rule.as !== undefined;
+
+function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: Entry[], prefix: string, style: "jsonapi" | "rest", liftable: boolean): Level {
   const fields: Field[] = [];
   const dropped: DroppedField[] = [];
+  const lifted: Field[] = [];
   const fieldsPath = [...ctx.resource.path, "fields"];
   const names = new Set(specFields.map((f) => f.name));
 
@@ -112,9 +130,12 @@ function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: E
       continue;
     }
     if (children.length > 0) {
-      const nested = nestedField(ctx, specField, exact, children, name, style);
-      if (nested?.field) fields.push(nested.field);
-      if (nested) dropped.push(...nested.dropped);
+      const nested = nestedField(ctx, specField, exact, children, name, style, liftable);
+      if (nested?.field) (lifts(exact, prefix, liftable) ? lifted : fields).push(nested.field);
+      if (nested) {
+        dropped.push(...nested.dropped);
+        lifted.push(...nested.lifted);
+      }
       continue;
     }
     const rule = exact!.annotation.rule;
@@ -133,10 +154,10 @@ function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: E
       continue;
     }
     const field = keptField(ctx, specField, rule, exact!.annotation, name);
-    if (field) fields.push(field);
+    if (field) (lifts(exact, prefix, liftable) ? lifted : fields).push(field);
   }
-  checkOutputNames(ctx, fields, entries);
-  return { fields, dropped };
+  if (prefix !== "") checkOutputNames(ctx, fields, entries);
+  return { fields, dropped, lifted };
 }
 
 function nestedField(
@@ -146,7 +167,8 @@ function nestedField(
   children: Entry[],
   name: string,
   style: "jsonapi" | "rest",
-): { field?: Field; dropped: DroppedField[] } | undefined {
+  liftable: boolean,
+): { field?: Field; dropped: DroppedField[]; lifted: Field[] } | undefined {
   const { reader } = ctx;
   const rule = exact?.annotation.rule;
   if (exact && !(rule?.kind === "keep" && rule.as !== undefined && Object.keys(rule).every((k) => k === "kind" || k === "as"))) {
@@ -159,17 +181,20 @@ function nestedField(
     });
     return undefined;
   }
-  if (specField.relationship || reader.kind(specField.at) !== "object") {
+  const items = reader.kind(specField.at) === "array" ? reader.items(reader.unwrapNullable(specField.at)) : undefined;
+  const many = items !== undefined && reader.kind(items) === "object";
+  const objectAt = many ? items : specField.at;
+  if (specField.relationship || reader.kind(objectAt) !== "object") {
     ctx.diagnostics.push({
       code: "PRJ021",
       severity: "error",
-      message: `${ctx.resource.name}.${name} is not an object, so it has no parts to classify`,
+      message: `${ctx.resource.name}.${name} is not an object or a list of objects, so it has no parts to classify`,
       help: `classify \`${name}\` itself`,
       location: ctx.locateAnnotation(children[0]!.annotation.path, "key"),
     });
     return undefined;
   }
-  const parts = reader.properties(specField.at).map((p) => ({
+  const parts = reader.properties(objectAt).map((p) => ({
     name: p.name,
     at: p.at,
     required: p.required,
@@ -177,8 +202,8 @@ function nestedField(
     path: [...specField.path, p.name],
     relationship: false,
   }));
-  const inner = classifyLevel(ctx, parts, children, `${name}.`, style);
-  if (inner.fields.length === 0) return { dropped: inner.dropped };
+  const inner = classifyLevel(ctx, parts, children, `${name}.`, style, liftable && !many);
+  if (inner.fields.length === 0) return { dropped: inner.dropped, lifted: inner.lifted };
   const description = describe(specField.at);
   return {
     field: {
@@ -186,11 +211,46 @@ function nestedField(
       out: (rule?.kind === "keep" ? rule.as : undefined) ?? specField.name,
       name,
       source: { base: specField.base, path: specField.path },
+      many,
       children: inner.fields,
       ...(description ? { description } : {}),
     },
     dropped: inner.dropped,
+    lifted: inner.lifted,
   };
+}
+
+/** Paths inside a schema, at any depth and through arrays, whose property names say they hold ids or URLs. */
+export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): { ids: string[]; urls: string[] } {
+  const ids: string[] = [];
+  const urls: string[] = [];
+  const visit = (node: SchemaAt, path: string, seen: readonly string[]) => {
+    const resolved = reader.unwrapNullable(node);
+    if (seen.includes(resolved.pointer) || seen.length > 8) return;
+    const trail = [...seen, resolved.pointer];
+    const kind = reader.kind(resolved);
+    if (kind === "array") {
+      const items = reader.items(resolved);
+      if (items) visit(items, `${path}[]`, trail);
+      return;
+    }
+    if (kind !== "object") return;
+    for (const p of reader.properties(resolved)) {
+      const inner = `${path}.${p.name}`;
+      if (ID_LIKE.test(p.name)) ids.push(inner);
+      else if (isUrl(reader, p.name, p.at)) urls.push(inner);
+      else visit(p.at, inner, trail);
+    }
+  };
+  visit(at, name, []);
+  return { ids, urls };
+}
+
+const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-reference"]);
+
+function isUrl(reader: SchemaReader, name: string, at: SchemaAt): boolean {
+  const format = reader.unwrapNullable(at).schema["format"];
+  return (typeof format === "string" && URL_FORMATS.has(format)) || /(^|_)(url|uri|href)$|Url$|^self$/.test(name);
 }
 
 function describe(at: SchemaAt): string | undefined {
@@ -212,10 +272,19 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
     });
   const checkResolver = (resolver: string, key: string) => {
     if (!ctx.resolvers.has(resolver)) {
-      const example = key === "legend" ? `\`${resolver}: {}\`` : `\`${resolver}: { type: user, label: name }\` (or \`${resolver}: {}\` for plain REST)`;
-      problem("PRJ026", `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers)}`, `declare it under \`resolvers:\`, e.g. ${example}`, key);
+      const example = key === "legend" ? `\`${resolver}: {}\`` : `\`${resolver}: { type: user, label: name }\` (or \`${resolver}: { label: name, id: gid }\` for plain REST)`;
+      problem("PRJ026", `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers.keys())}`, `declare it under \`resolvers:\`, e.g. ${example}`, key);
     }
   };
+  const keysOf = (resolver: string) => {
+    const declared = ctx.resolvers.get(resolver);
+    return { id: declared?.id ?? "id", ...(declared?.label !== undefined ? { label: declared.label } : {}) };
+  };
+  if (rule.fact !== undefined) {
+    for (const key of ["join", "argument", "shorten", "legend"] as const) {
+      if (rule[key] !== undefined) problem("PRJ029", `a fact is kept as it is; \`${key}\` says otherwise`, `remove \`${key}\`, or the \`fact\``, key);
+    }
+  }
   const out = rule.as ?? specField.name;
   // A reformatted or expanded value no longer matches the spec's description of it ("unix seconds").
   const description = rule.format
@@ -239,7 +308,7 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
     }
     if (rule.join) {
       checkResolver(rule.join, "join");
-      return ctx.diagnostics.length > errorsBefore ? undefined : { kind: "join", ...common, resolver: rule.join, many, via: "relationship" };
+      return ctx.diagnostics.length > errorsBefore ? undefined : { kind: "join", ...common, resolver: rule.join, many, via: "relationship", keys: keysOf(rule.join) };
     }
     if (rule.argument) return { kind: "related-id", ...common, many, argumentOf: [...rule.argument], shorten: rule.shorten === true };
     problem(
@@ -256,13 +325,13 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
       if (rule[key] !== undefined) problem("PRJ029", `\`${key}\` does not apply to a join key`, "a join key becomes the resolver's label", key);
     }
     checkResolver(rule.join, "join");
-    return ctx.diagnostics.length > errorsBefore ? undefined : { kind: "join", ...common, resolver: rule.join, many: kind === "array", via: "property" };
+    return ctx.diagnostics.length > errorsBefore ? undefined : { kind: "join", ...common, resolver: rule.join, many: kind === "array", via: "property", keys: keysOf(rule.join) };
   }
-  if (ID_LIKE.test(specField.name) && !rule.argument) {
+  if (ID_LIKE.test(specField.name) && !rule.argument && rule.fact === undefined) {
     problem(
       "PRJ022",
       "an id is kept only as an argument to a tool or as a join key",
-      `write \`${name}: { argument: [tool_that_takes_it] }\`, \`{ join: RESOLVER }\`, or \`{ drop: "reason" }\``,
+      `write \`${name}: { argument: [tool_that_takes_it] }\`, \`{ join: RESOLVER }\`, \`{ drop: "reason" }\`, or, for a number people quote, \`{ fact: "why" }\``,
     );
     return undefined;
   }
@@ -307,12 +376,22 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
   } else if (rule.format) {
     shape = { type: "string" };
   } else {
-    const ids = kind === "object" && !rule.argument ? reader.properties(specField.at).filter((p) => ID_LIKE.test(p.name)).map((p) => p.name) : [];
-    if (ids.length > 0) {
+    const carried = (kind === "object" || kind === "array") && !rule.argument ? carriedIdsAndUrls(reader, specField.at, name) : { ids: [], urls: [] };
+    const whole = kind === "array" ? "this list" : "this object";
+    // The dotted path that classifies that part, the same through an object and through each item of a list.
+    const partOf = (path: string) => path.replace(/\[\]/g, "");
+    if (carried.ids.length > 0) {
       problem(
         "PRJ022",
-        `kept whole, this object would carry ${ids.map((n) => `\`${n}\``).join(", ")}, an opaque id`,
-        `join it to a name (\`${name}: { join: RESOLVER }\`), or classify its parts (\`${name}.${ids[0]}: { drop: "reason" }\`, ...)`,
+        `kept whole, ${whole} would carry ${carried.ids.map((n) => `\`${n}\``).join(", ")}, an opaque id`,
+        `join it to a name (\`${name}: { join: RESOLVER }\`), or classify its parts (\`${partOf(carried.ids[0]!)}: { drop: "reason" }\`, ...)`,
+      );
+    }
+    if (carried.urls.length > 0) {
+      problem(
+        "PRJ033",
+        `kept whole, ${whole} would carry ${carried.urls.map((n) => `\`${n}\``).join(", ")}, a URL the model cannot open`,
+        `classify its parts (\`${partOf(carried.urls[0]!)}: { drop: "a link the model cannot open" }\`, ...)`,
       );
     }
     if (numericEnum && !rule.argument) {

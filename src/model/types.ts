@@ -44,8 +44,10 @@ export interface JoinField extends FieldCommon {
   kind: "join";
   resolver: string;
   many: boolean;
-  /** A JSON:API relationship (`data.id`), or a plain property holding an id or an `{ id }` reference. */
+  /** A JSON:API relationship (`data.id`), or a plain property holding an id or an embedded record. */
   via: "relationship" | "property";
+  /** How an embedded record is read: the key of its id, and of the name it may carry. */
+  keys: { id: string; label?: string };
 }
 
 /** A relationship whose related ids are arguments to a tool, kept as ids. */
@@ -58,6 +60,8 @@ export interface RelatedIdField extends FieldCommon {
 
 export interface ObjectField extends FieldCommon {
   kind: "object";
+  /** An array of such objects, each classified by the same parts. */
+  many: boolean;
   children: Field[];
 }
 
@@ -93,6 +97,8 @@ export interface ResolverModel {
   /** JSON:API type whose `included` records carry the label. */
   type?: string;
   label?: string;
+  /** The key of an embedded record's id; `id` when the annotation names none. */
+  id: string;
 }
 
 export interface ToolModel {

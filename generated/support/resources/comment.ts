@@ -102,8 +102,8 @@ export function projectComment(
     ticket: relatedOne(
       relationshipIds(relationships?.["ticket"]),
       ctx,
-      true,
       "ticket",
+      true,
     ),
     author: joinOne(
       relationshipIds(relationships?.["author"]),

@@ -24,8 +24,13 @@ export interface components {
         Folder: {
             children?: components["schemas"]["Folder"][];
             id?: string;
+            labels?: components["schemas"]["Label"][];
             name?: string;
             parent?: components["schemas"]["Folder"];
+        };
+        Label: {
+            narrower?: components["schemas"]["Label"][];
+            text?: string;
         };
     };
     responses: never;

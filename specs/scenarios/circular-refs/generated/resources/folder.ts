@@ -4,6 +4,7 @@ import type { components } from "../openapi.js";
 import {
   argumentId,
   context,
+  objects,
   recordObject,
   string,
   whole,
@@ -17,19 +18,28 @@ export type FolderRecord = components["schemas"]["Folder"];
 /** a folder record as the model reads it.
  *
  * Dropped:
- * - `parent`: the model navigates from the top */
+ * - `parent`: the model navigates from the top
+ * - `children.parent`: it is the folder the child sits in
+ * - `children.children`: one level of subfolders at a time */
 export interface FolderResult {
   id: string | null | Unusable;
   name: string | null | Unusable;
   children:
-    | Array<{
-        children?: unknown;
-        id?: string;
-        name?: string;
-        parent?: unknown;
-      }>
+    | Array<
+        | {
+            id: string | null | Unusable;
+            name: string | null | Unusable;
+            labels:
+              | Array<{ narrower?: Array<unknown>; text?: string }>
+              | null
+              | Unusable;
+          }
+        | null
+        | Unusable
+      >
     | null
     | Unusable;
+  labels: Array<{ narrower?: Array<unknown>; text?: string }> | null | Unusable;
 }
 
 /** JSON Schema of {@link FolderResult}; its markers are in the tool schemas' `$defs`. */
@@ -56,12 +66,64 @@ export const folderResultSchema = {
         {
           type: "array",
           items: {
+            anyOf: [
+              {
+                type: "object",
+                properties: {
+                  id: {
+                    anyOf: [
+                      { type: "string" },
+                      { type: "null" },
+                      { $ref: "#/$defs/unusable" },
+                    ],
+                    description: "Pass to open_folder.",
+                  },
+                  name: {
+                    anyOf: [
+                      { type: "string" },
+                      { type: "null" },
+                      { $ref: "#/$defs/unusable" },
+                    ],
+                  },
+                  labels: {
+                    anyOf: [
+                      {
+                        type: "array",
+                        items: {
+                          type: "object",
+                          properties: {
+                            narrower: { type: "array", items: {} },
+                            text: { type: "string" },
+                          },
+                          additionalProperties: false,
+                        },
+                      },
+                      { type: "null" },
+                      { $ref: "#/$defs/unusable" },
+                    ],
+                  },
+                },
+                required: ["id", "name", "labels"],
+                additionalProperties: false,
+              },
+              { type: "null" },
+              { $ref: "#/$defs/unusable" },
+            ],
+          },
+        },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+    },
+    labels: {
+      anyOf: [
+        {
+          type: "array",
+          items: {
             type: "object",
             properties: {
-              children: {},
-              id: { type: "string" },
-              name: { type: "string" },
-              parent: {},
+              narrower: { type: "array", items: {} },
+              text: { type: "string" },
             },
             additionalProperties: false,
           },
@@ -71,7 +133,7 @@ export const folderResultSchema = {
       ],
     },
   },
-  required: ["id", "name", "children"],
+  required: ["id", "name", "children", "labels"],
   additionalProperties: false,
 } as const;
 
@@ -89,19 +151,24 @@ export function projectFolder(
   return {
     id: argumentId(root?.["id"], ctx, "id", false, false),
     name: string(root?.["name"], ctx, "name", false),
-    children: whole<
-      Array<{
-        children?: unknown;
-        id?: string;
-        name?: string;
-        parent?: unknown;
-      }>
-    >(
-      root?.["children"],
+    children: objects(root?.["children"], ctx, "children", false, (part1) => ({
+      id: argumentId(part1?.["id"], ctx, "children.id", false, false),
+      name: string(part1?.["name"], ctx, "children.name", false),
+      labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
+        part1?.["labels"],
+        ctx,
+        "children.labels",
+        false,
+        folderResultSchema.properties.children.anyOf[0].items.anyOf[0]
+          .properties.labels.anyOf[0],
+      ),
+    })),
+    labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
+      root?.["labels"],
       ctx,
-      "children",
+      "labels",
       false,
-      folderResultSchema.properties.children.anyOf[0],
+      folderResultSchema.properties.labels.anyOf[0],
     ),
   };
 }

@@ -4,6 +4,7 @@ import type { components } from "../openapi.js";
 import {
   argumentId,
   context,
+  lifted,
   nested,
   number,
   recordObject,
@@ -26,7 +27,6 @@ export interface CustomerResult {
   address:
     | {
         city: string | null | Unusable;
-        country: string | null | Unusable;
         geo:
           | { lat: number | null | Unusable; lng: number | null | Unusable }
           | null
@@ -34,6 +34,7 @@ export interface CustomerResult {
       }
     | null
     | Unusable;
+  country: string | null | Unusable;
   tags: Array<string> | null | Unusable;
   preferences:
     { language?: string | null; newsletter?: boolean } | null | Unusable;
@@ -70,13 +71,6 @@ export const customerResultSchema = {
                 { $ref: "#/$defs/unusable" },
               ],
             },
-            country: {
-              anyOf: [
-                { type: "string" },
-                { type: "null" },
-                { $ref: "#/$defs/unusable" },
-              ],
-            },
             geo: {
               anyOf: [
                 {
@@ -105,9 +99,16 @@ export const customerResultSchema = {
               ],
             },
           },
-          required: ["city", "country", "geo"],
+          required: ["city", "geo"],
           additionalProperties: false,
         },
+        { type: "null" },
+        { $ref: "#/$defs/unusable" },
+      ],
+    },
+    country: {
+      anyOf: [
+        { type: "string" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
@@ -134,7 +135,7 @@ export const customerResultSchema = {
       ],
     },
   },
-  required: ["id", "name", "address", "tags", "preferences"],
+  required: ["id", "name", "address", "country", "tags", "preferences"],
   additionalProperties: false,
 } as const;
 
@@ -154,17 +155,18 @@ export function projectCustomer(
     name: string(root?.["name"], ctx, "name", true),
     address: nested(root?.["address"], ctx, "address", false, (part1) => ({
       city: string(part1?.["city"], ctx, "address.city", false),
-      country: string(
-        part1?.["country_code"],
-        ctx,
-        "address.country_code",
-        false,
-      ),
       geo: nested(part1?.["geo"], ctx, "address.geo", false, (part1) => ({
         lat: number(part1?.["lat"], ctx, "address.geo.lat", false, false),
         lng: number(part1?.["lng"], ctx, "address.geo.lng", false, false),
       })),
     })),
+    country: lifted(
+      root,
+      ["address", "country_code"],
+      ctx,
+      "address.country_code",
+      (lift2) => string(lift2, ctx, "address.country_code", false),
+    ),
     tags: whole<Array<string>>(
       root?.["tags"],
       ctx,

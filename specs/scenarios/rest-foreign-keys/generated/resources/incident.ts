@@ -3,17 +3,16 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  addIds,
+  addRefs,
   argumentId,
   asObject,
   context,
   datetime,
-  joinMany,
-  joinOne,
   member,
   number,
-  propertyIds,
   recordObject,
+  refMany,
+  refOne,
   string,
   type RecordOptions,
   type UnknownCode,
@@ -35,7 +34,7 @@ export interface IncidentResult {
   urgency: "high" | "low" | null | UnknownCode | Unusable;
   service: string | null | Unresolved | Unusable;
   owner: string | null | Unresolved | Unusable;
-  watchers: Array<string | Unresolved> | null | Unusable;
+  watchers: Array<string | Unresolved | Unusable> | null | Unusable;
   opened: string | null | Unusable;
 }
 
@@ -94,7 +93,11 @@ export const incidentResultSchema = {
         {
           type: "array",
           items: {
-            anyOf: [{ type: "string" }, { $ref: "#/$defs/unresolved" }],
+            anyOf: [
+              { type: "string" },
+              { $ref: "#/$defs/unresolved" },
+              { $ref: "#/$defs/unusable" },
+            ],
           },
         },
         { type: "null" },
@@ -128,6 +131,9 @@ export type IncidentLookups = Pick<Lookups, "services" | "users">;
 
 const INCIDENT_URGENCY = new Set<unknown>(["high", "low"]);
 
+/** How each resolver reads an embedded record: the key of its id, and of the name it carries. */
+const RECORD_KEYS = { services: { id: "id" }, users: { id: "id" } } as const;
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectIncident(
   record: IncidentRecord,
@@ -153,24 +159,27 @@ export function projectIncident(
       "urgency",
       false,
     ),
-    service: joinOne(
-      propertyIds(root?.["service"]),
+    service: refOne(
+      root?.["service"],
       lookups["services"],
       "services",
+      RECORD_KEYS["services"],
       ctx,
       "service",
     ),
-    owner: joinOne(
-      propertyIds(root?.["owner_id"]),
+    owner: refOne(
+      root?.["owner_id"],
       lookups["users"],
       "users",
+      RECORD_KEYS["users"],
       ctx,
       "owner_id",
     ),
-    watchers: joinMany(
-      propertyIds(root?.["watcher_ids"]),
+    watchers: refMany(
+      root?.["watcher_ids"],
       lookups["users"],
       "users",
+      RECORD_KEYS["users"],
       ctx,
       "watcher_ids",
     ),
@@ -184,7 +193,7 @@ export function collectIncident(
   wanted: Readonly<Record<"services" | "users", Set<string>>>,
 ): void {
   const root = asObject(record);
-  addIds(wanted["services"], propertyIds(root?.["service"]));
-  addIds(wanted["users"], propertyIds(root?.["owner_id"]));
-  addIds(wanted["users"], propertyIds(root?.["watcher_ids"]));
+  addRefs(wanted["services"], root?.["service"], RECORD_KEYS["services"]);
+  addRefs(wanted["users"], root?.["owner_id"], RECORD_KEYS["users"]);
+  addRefs(wanted["users"], root?.["watcher_ids"], RECORD_KEYS["users"]);
 }

@@ -24,8 +24,8 @@ export type ArticleRecord = components["schemas"]["Article"];
 export interface ArticleResult {
   id: string | null | Unusable;
   title: string | null | Unusable;
-  tags: Array<string | Unresolved> | null | Unusable;
-  reviewers: Array<string | Unresolved> | null | Unusable;
+  tags: Array<string | Unresolved | Unusable> | null | Unusable;
+  reviewers: Array<string | Unresolved | Unusable> | null | Unusable;
 }
 
 /** JSON Schema of {@link ArticleResult}; its markers are in the tool schemas' `$defs`. */
@@ -52,7 +52,11 @@ export const articleResultSchema = {
         {
           type: "array",
           items: {
-            anyOf: [{ type: "string" }, { $ref: "#/$defs/unresolved" }],
+            anyOf: [
+              { type: "string" },
+              { $ref: "#/$defs/unresolved" },
+              { $ref: "#/$defs/unusable" },
+            ],
           },
         },
         { type: "null" },
@@ -64,7 +68,11 @@ export const articleResultSchema = {
         {
           type: "array",
           items: {
-            anyOf: [{ type: "string" }, { $ref: "#/$defs/unresolved" }],
+            anyOf: [
+              { type: "string" },
+              { $ref: "#/$defs/unresolved" },
+              { $ref: "#/$defs/unusable" },
+            ],
           },
         },
         { type: "null" },
