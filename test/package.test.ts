@@ -38,7 +38,7 @@ describe("npm pack, install into a consumer, generate from an npm script", () =>
     );
     run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", join(packDir, tarball!)], consumer);
     const output = run("npm", ["run", "generate", "--silent"], consumer);
-    expect(output).toContain("generated/support: 11 file(s) written");
+    expect(output).toContain("generated/support: 12 file(s) written");
     expect(existsSync(join(consumer, "generated/support/index.ts"))).toBe(true);
     expect(readFileSync(join(consumer, "generated/support/index.ts"), "utf8")).toBe(readFileSync(join(ROOT, "generated/support/index.ts"), "utf8"));
     run("node", [join(consumer, "node_modules/typescript/bin/tsc"), "-p", "."], consumer);

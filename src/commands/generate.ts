@@ -1,10 +1,14 @@
 import { resolve } from "node:path";
 import { hasErrors } from "../diagnostics.js";
-import { currentFolder, diffFolder, isClean, readFolder, recoverInterruptedWrite, writeFolder } from "../output/write.js";
+import { entryKind, readFolder } from "../output/listing.js";
+import { LockBusyError, withFolderLock, type LockHolder } from "../output/lock.js";
+import { withMarker } from "../output/ownership.js";
+import { backupFolder, diffFolder, isClean, recoverInterruptedWrite, writeFolder, type FolderDiff } from "../output/write.js";
 import { checkBudgets } from "../evidence/budget-check.js";
 import { cachePath, filesDigest, inputsDigest, readCache, writeCache } from "../output/digest.js";
 import { Progress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../spec/load.js";
+import { guardOutput, isSystemError, lockRefusal, writeRefusal, type OutputPlace } from "./output-guard.js";
 import { generateProject, printDiagnostics, readExtras, readProject, type AnnotatedProject } from "./project.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./run.js";
@@ -13,7 +17,9 @@ export const GENERATE_HELP = `Usage: projector generate [-c projector.yaml] [--c
 
 Reads the annotation file and the OpenAPI document it names, checks that every field the spec
 declares is classified, and writes the output folder: typed projectors, resolver types, tool result
-types and JSON Schemas. The folder is replaced as a whole; identical files are not rewritten.
+types and JSON Schemas. The folder is replaced as a whole, and only when it is new, empty or
+written by generate (marked by its .projector file); identical files are not rewritten. Two
+generates of one folder take turns: the second waits up to PROJECTOR_LOCK_TIMEOUT seconds (60).
 
 Options:
   -c, --config FILE         annotation file (default ./projector.yaml)
@@ -27,8 +33,9 @@ Options:
       --allow-outside-output  let \`output\` point outside the annotation file's folder
   -h, --help                this text
 
-Exit codes: 0 ok, 1 problems in the inputs or stale output, 2 bad usage. With --watch, problems
-are printed and watching goes on; Ctrl-C exits 0.
+Exit codes: 0 ok, 1 problems in the inputs or stale output, 2 bad usage, 3 internal error (a bug
+in projector; PROJECTOR_DEBUG=1 prints its stack). With --watch, problems are printed and watching
+goes on; Ctrl-C exits 0.
 `;
 
 export interface GenerateOptions {
@@ -54,6 +61,9 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   const annotated = await progress.stage("annotation", () => readProject(options, io.cwd));
   hooks?.read(annotated);
   const { display, outputDir } = annotated;
+  const place: OutputPlace = { folder: outputDir, location: annotated.annotation.locate(["output"]), display };
+  // Before any work, and before any lock file: a folder generate may not replace is refused untouched.
+  await guardOutput(place);
   const cache = cachePath(annotated.configDir, outputDir);
   const extras = await readExtras(annotated, true);
   const digest = await progress.stage("digest", () =>
@@ -65,7 +75,7 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   );
   if (!options.check && !options.force) {
     const last = await readCache(cache);
-    if (last?.inputs === digest && last.files === filesDigest(await readFolder(outputDir))) {
+    if (last?.inputs === digest && (await holdsOnly(outputDir, last.files))) {
       // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
       if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs }));
       progress.finish();
@@ -86,35 +96,96 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   const budgets = await progress.stage("budgets", () => checkBudgets(model, result.files, project.annotation, options.check ? "error" : "warning"));
   printDiagnostics(io, budgets);
   if (hasErrors(budgets)) return EXIT.problems;
-  const writing = hooks?.write ?? ((work) => work());
-  if (!options.check) await writing(() => recoverInterruptedWrite(outputDir));
-  const diff = await diffFolder(options.check ? currentFolder(outputDir) : outputDir, result.files);
+  const files = withMarker(result.files);
   if (options.check) {
     progress.finish();
-    if (isClean(diff)) {
-      if (!options.silent) io.stdout.write(`${display(outputDir)} is up to date\n`);
-      return EXIT.ok;
-    }
-    const stale = [
-      ...diff.changed.map((p) => `  stale    ${display(resolve(outputDir, p))}`),
-      ...diff.added.map((p) => `  missing  ${display(resolve(outputDir, p))}`),
-      ...diff.removed.map((p) => `  extra    ${display(resolve(outputDir, p))}`),
-    ];
-    const command = options.config === "projector.yaml" ? "projector generate" : `projector generate -c ${options.config}`;
-    io.stderr.write(`${display(outputDir)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`${command}\` and commit the result\n`);
-    return EXIT.problems;
+    return checkOutput(place, files, options, io);
   }
-  await writing(async () => {
-    await progress.stage("write", () => writeFolder(outputDir, result.files, diff));
-    await writeCache(cache, { inputs: digest, files: filesDigest(result.files) });
-  });
+  const writing = hooks?.write ?? ((work) => work());
+  const diff = await writing(() => writeOutput(place, files, { digest, cache, progress, silent: options.silent, io }));
   progress.finish();
   if (!options.silent) {
     io.stdout.write(summarize(model) + "\n\n");
     const written = diff.changed.length + diff.added.length;
     io.stdout.write(
-      `${display(outputDir)}: ${written} file(s) written, ${result.files.size - written} unchanged${diff.removed.length ? `, ${diff.removed.length} removed` : ""}\n`,
+      `${display(outputDir)}: ${written} file(s) written, ${files.size - written} unchanged${diff.removed.length ? `, ${diff.removed.length} removed` : ""}\n`,
     );
   }
   return EXIT.ok;
+}
+
+/** Whether the folder holds exactly the files of the digest and nothing else; a folder another run is swapping does not. */
+async function holdsOnly(folder: string, digest: string): Promise<boolean> {
+  try {
+    const existing = await readFolder(folder);
+    return existing.strays.length === 0 && filesDigest(existing.files) === digest;
+  } catch {
+    return false;
+  }
+}
+
+const commandLine = (options: GenerateOptions) => (options.config === "projector.yaml" ? "projector generate" : `projector generate -c ${options.config}`);
+
+/** --check: compares the folder with the files generate would write; reads only. */
+async function checkOutput(place: OutputPlace, files: ReadonlyMap<string, string>, options: GenerateOptions, io: Io): Promise<number> {
+  const { folder, display } = place;
+  if ((await entryKind(folder)) === "absent" && (await entryKind(backupFolder(folder))) === "folder") {
+    // Between the two renames of a write the folder is gone; whatever the backup holds, the folder the build reads is not there.
+    io.stderr.write(
+      `${display(folder)} is not there: a generate was cut off while swapping it and left the previous output in ${display(backupFolder(folder))}\n` +
+        `run \`${commandLine(options)}\` to put it back and bring it up to date\n`,
+    );
+    return EXIT.problems;
+  }
+  const diff = diffFolder(await readFolder(folder), files);
+  if (isClean(diff)) {
+    if (!options.silent) io.stdout.write(`${display(folder)} is up to date\n`);
+    return EXIT.ok;
+  }
+  const stale = [
+    ...diff.changed.map((p) => `  stale    ${display(resolve(folder, p))}`),
+    ...diff.added.map((p) => `  missing  ${display(resolve(folder, p))}`),
+    ...diff.removed.map((p) => `  extra    ${display(resolve(folder, p))}`),
+  ];
+  io.stderr.write(`${display(folder)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`${commandLine(options)}\` and commit the result\n`);
+  return EXIT.problems;
+}
+
+/** How long a generate waits for another one writing the same folder: PROJECTOR_LOCK_TIMEOUT seconds, 60 by default. */
+function lockWaitMs(): number {
+  const seconds = Number(process.env["PROJECTOR_LOCK_TIMEOUT"] ?? "60");
+  return (Number.isFinite(seconds) && seconds >= 0 ? seconds : 60) * 1000;
+}
+
+interface WriteContext {
+  digest: string;
+  cache: string | undefined;
+  progress: Progress;
+  silent: boolean;
+  io: Io;
+}
+
+/**
+ * Replaces the output folder, holding its lock so that two generates never build or swap it at
+ * once. The folder is checked again under the lock: the run that held it may have changed it.
+ */
+async function writeOutput(place: OutputPlace, files: ReadonlyMap<string, string>, context: WriteContext): Promise<FolderDiff> {
+  const { folder, display } = place;
+  const onWait = (holder: LockHolder | undefined) => {
+    if (!context.silent) context.io.stderr.write(`projector: waiting for another generate${holder ? ` (process ${holder.pid})` : ""} to finish writing ${display(folder)}\n`);
+  };
+  try {
+    return await withFolderLock(folder, { waitMs: lockWaitMs(), onWait }, async () => {
+      await guardOutput(place);
+      await recoverInterruptedWrite(folder);
+      const diff = diffFolder(await readFolder(folder), files);
+      await context.progress.stage("write", () => writeFolder(folder, files, diff));
+      await writeCache(context.cache, { inputs: context.digest, files: filesDigest(files) });
+      return diff;
+    });
+  } catch (error) {
+    if (error instanceof LockBusyError) throw lockRefusal(place, error);
+    if (isSystemError(error)) throw writeRefusal(place, error);
+    throw error;
+  }
 }

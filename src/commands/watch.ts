@@ -4,7 +4,7 @@ import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
 import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
 import { printRefusal, type AnnotatedProject } from "./project.js";
-import { EXIT, type Io } from "./run.js";
+import { EXIT, printInternalError, type Io } from "./run.js";
 
 /** Long enough to fold an editor's save (temp file, rename, chmod) or a branch switch into one run. */
 const DEBOUNCE_MS = 120;
@@ -66,7 +66,7 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
       await runGenerate(options, io, hooks);
     } catch (error) {
       if (!(error instanceof DiagnosticError)) {
-        io.stderr.write(`projector: ${(error as Error).stack ?? String(error)}\n`);
+        printInternalError(io, error, options.verbose);
         return;
       }
       printRefusal(io, error.diagnostics);
