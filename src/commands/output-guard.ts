@@ -79,9 +79,19 @@ async function checkFolder(place: OutputPlace, folder: string, role: string): Pr
  * folder beside it that a run of generate did not leave.
  */
 export async function guardOutput(place: OutputPlace): Promise<void> {
-  await checkFolder(place, place.folder, "output");
-  await checkFolder(place, stagingFolder(place.folder), "staging folder");
-  await checkFolder(place, backupFolder(place.folder), "backup folder");
+  try {
+    await checkFolder(place, place.folder, "output");
+    await checkFolder(place, stagingFolder(place.folder), "staging folder");
+    await checkFolder(place, backupFolder(place.folder), "backup folder");
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    throw refusal(
+      place,
+      "PRJ052",
+      `cannot read ${place.display(place.folder)}: ${error.message}`,
+      "check the permissions of the output folder and the folders above it",
+    );
+  }
 }
 
 export function lockRefusal(place: OutputPlace, error: LockBusyError): DiagnosticError {
