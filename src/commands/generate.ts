@@ -1,14 +1,11 @@
-import { resolve } from "node:path";
 import { hasErrors } from "../diagnostics.js";
-import { entryKind, readFolder } from "../output/listing.js";
-import { LockBusyError, withFolderLock, type LockHolder } from "../output/lock.js";
 import { withMarker } from "../output/ownership.js";
-import { backupFolder, diffFolder, isClean, recoverInterruptedWrite, writeFolder, type FolderDiff } from "../output/write.js";
 import { checkBudgets } from "../evidence/budget-check.js";
-import { cachePath, filesDigest, inputsDigest, readCache, writeCache } from "../output/digest.js";
+import { cachePath, inputsDigest, readCache } from "../output/digest.js";
 import { Progress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../spec/load.js";
-import { guardOutput, isSystemError, lockRefusal, writeRefusal, type OutputPlace } from "./output-guard.js";
+import { checkOutput, holdsOnly, writeOutput } from "./output-folder.js";
+import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { generateProject, printDiagnostics, readExtras, readProject, type AnnotatedProject } from "./project.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./run.js";
@@ -99,7 +96,7 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   const files = withMarker(result.files);
   if (options.check) {
     progress.finish();
-    return checkOutput(place, files, options, io);
+    return (await checkOutput(place, files, options, io)) ? EXIT.ok : EXIT.problems;
   }
   const writing = hooks?.write ?? ((work) => work());
   const diff = await writing(() => writeOutput(place, files, { digest, cache, progress, silent: options.silent, io }));
@@ -112,80 +109,4 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
     );
   }
   return EXIT.ok;
-}
-
-/** Whether the folder holds exactly the files of the digest and nothing else; a folder another run is swapping does not. */
-async function holdsOnly(folder: string, digest: string): Promise<boolean> {
-  try {
-    const existing = await readFolder(folder);
-    return existing.strays.length === 0 && filesDigest(existing.files) === digest;
-  } catch {
-    return false;
-  }
-}
-
-const commandLine = (options: GenerateOptions) => (options.config === "projector.yaml" ? "projector generate" : `projector generate -c ${options.config}`);
-
-/** --check: compares the folder with the files generate would write; reads only. */
-async function checkOutput(place: OutputPlace, files: ReadonlyMap<string, string>, options: GenerateOptions, io: Io): Promise<number> {
-  const { folder, display } = place;
-  if ((await entryKind(folder)) === "absent" && (await entryKind(backupFolder(folder))) === "folder") {
-    // Between the two renames of a write the folder is gone; whatever the backup holds, the folder the build reads is not there.
-    io.stderr.write(
-      `${display(folder)} is not there: a generate was cut off while swapping it and left the previous output in ${display(backupFolder(folder))}\n` +
-        `run \`${commandLine(options)}\` to put it back and bring it up to date\n`,
-    );
-    return EXIT.problems;
-  }
-  const diff = diffFolder(await readFolder(folder), files);
-  if (isClean(diff)) {
-    if (!options.silent) io.stdout.write(`${display(folder)} is up to date\n`);
-    return EXIT.ok;
-  }
-  const stale = [
-    ...diff.changed.map((p) => `  stale    ${display(resolve(folder, p))}`),
-    ...diff.added.map((p) => `  missing  ${display(resolve(folder, p))}`),
-    ...diff.removed.map((p) => `  extra    ${display(resolve(folder, p))}`),
-  ];
-  io.stderr.write(`${display(folder)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`${commandLine(options)}\` and commit the result\n`);
-  return EXIT.problems;
-}
-
-/** How long a generate waits for another one writing the same folder: PROJECTOR_LOCK_TIMEOUT seconds, 60 by default. */
-function lockWaitMs(): number {
-  const seconds = Number(process.env["PROJECTOR_LOCK_TIMEOUT"] ?? "60");
-  return (Number.isFinite(seconds) && seconds >= 0 ? seconds : 60) * 1000;
-}
-
-interface WriteContext {
-  digest: string;
-  cache: string | undefined;
-  progress: Progress;
-  silent: boolean;
-  io: Io;
-}
-
-/**
- * Replaces the output folder, holding its lock so that two generates never build or swap it at
- * once. The folder is checked again under the lock: the run that held it may have changed it.
- */
-async function writeOutput(place: OutputPlace, files: ReadonlyMap<string, string>, context: WriteContext): Promise<FolderDiff> {
-  const { folder, display } = place;
-  const onWait = (holder: LockHolder | undefined) => {
-    if (!context.silent) context.io.stderr.write(`projector: waiting for another generate${holder ? ` (process ${holder.pid})` : ""} to finish writing ${display(folder)}\n`);
-  };
-  try {
-    return await withFolderLock(folder, { waitMs: lockWaitMs(), onWait }, async () => {
-      await guardOutput(place);
-      await recoverInterruptedWrite(folder);
-      const diff = diffFolder(await readFolder(folder), files);
-      await context.progress.stage("write", () => writeFolder(folder, files, diff));
-      await writeCache(context.cache, { inputs: context.digest, files: filesDigest(files) });
-      return diff;
-    });
-  } catch (error) {
-    if (error instanceof LockBusyError) throw lockRefusal(place, error);
-    if (isSystemError(error)) throw writeRefusal(place, error);
-    throw error;
-  }
 }
