@@ -1,7 +1,7 @@
 // The lock beside an output folder: holders never overlap, a lock left by an ended process is taken
 // over once, however many runs find it at the same time, and a live holder is waited for, then named.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -43,6 +43,20 @@ describe("the output folder's lock", () => {
     expect(events).toHaveLength(6);
     for (const event of events) expect(event).toMatch(/with 1 inside$/);
     expect(readdirSync(join(folder, ".."))).toEqual([]);
+  });
+
+  it("takes over a lock left blank long ago by a run killed before it wrote its name, but waits on a fresh blank one", async () => {
+    const folder = join(tempDir("projector-lock-"), "generated");
+    writeFileSync(lockPath(folder), "");
+    // Dated ahead, so that it counts as just written however slowly this test runs.
+    const ahead = new Date(Date.now() + 3_600_000);
+    utimesSync(lockPath(folder), ahead, ahead);
+    await expect(withFolderLock(folder, { waitMs: 0 }, async () => undefined)).rejects.toBeInstanceOf(LockBusyError);
+    const longAgo = new Date(2020, 0, 1);
+    utimesSync(lockPath(folder), longAgo, longAgo);
+    const events = await contend(folder, 3);
+    for (const event of events) expect(event).toMatch(/with 1 inside$/);
+    expect(existsSync(lockPath(folder))).toBe(false);
   });
 
   it("waits for a live holder, then gives up naming it and leaves its lock", async () => {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -23,20 +23,43 @@ export class LockBusyError extends Error {
 /** The lock file of an output folder, beside it so that it guards exactly that folder and its staging. */
 export const lockPath = (folder: string) => `${folder}.projector-lock`;
 
-async function readHolder(lock: string): Promise<LockHolder | undefined> {
+/** A lock file as found: its holder when it names one, and what tells this file from a later one at the same path. */
+interface FoundLock {
+  holder: LockHolder | undefined;
+  inode: number;
+  modifiedMs: number;
+}
+
+async function readLock(lock: string): Promise<FoundLock | undefined> {
   try {
-    const holder = JSON.parse(await readFile(lock, "utf8")) as Partial<LockHolder>;
-    return typeof holder.pid === "number" && typeof holder.host === "string" ? { pid: holder.pid, host: holder.host } : undefined;
+    const stats = await stat(lock);
+    let holder: LockHolder | undefined;
+    try {
+      const parsed = JSON.parse(await readFile(lock, "utf8")) as Partial<LockHolder>;
+      if (typeof parsed.pid === "number" && typeof parsed.host === "string") holder = { pid: parsed.pid, host: parsed.host };
+    } catch {
+      // Not yet written by the run that has just created it, or that run was killed in between.
+    }
+    return { holder, inode: stats.ino, modifiedMs: stats.mtimeMs };
   } catch {
-    // Gone, or not yet written by a run that has just created it.
     return undefined;
   }
 }
 
-const sameHolder = (a: LockHolder | undefined, b: LockHolder) => a?.pid === b.pid && a.host === b.host;
+const sameLock = (a: FoundLock | undefined, b: FoundLock) =>
+  a !== undefined &&
+  a.inode === b.inode &&
+  a.modifiedMs === b.modifiedMs &&
+  a.holder?.pid === b.holder?.pid &&
+  a.holder?.host === b.holder?.host;
+
+/** A run writes its name into the lock file at once; one still blank after this long was left by a run killed in between. */
+const BLANK_LOCK_MS = 10_000;
 
 /** Only a process of this machine that no longer exists has certainly let go; any other is waited for. */
-function ended(holder: LockHolder): boolean {
+function abandoned(found: FoundLock): boolean {
+  const holder = found.holder;
+  if (!holder) return Date.now() - found.modifiedMs > BLANK_LOCK_MS;
   if (holder.host !== hostname() || holder.pid === process.pid) return false;
   try {
     process.kill(holder.pid, 0);
@@ -47,11 +70,11 @@ function ended(holder: LockHolder): boolean {
 }
 
 /**
- * Removes the lock file of a run that ended without removing it. Two runs may find the same one;
- * the `.break` folder lets one of them at a time look again and remove it, so neither removes the
- * lock the other has taken meanwhile. Returns false when another run is doing it.
+ * Removes a lock file its run left behind. Two runs may find the same one; the `.break` folder
+ * lets one of them at a time look again and remove it, so neither removes the lock the other has
+ * taken meanwhile. Returns false when another run is doing it.
  */
-async function breakLock(lock: string, holder: LockHolder): Promise<boolean> {
+async function breakLock(lock: string, found: FoundLock): Promise<boolean> {
   const guard = `${lock}.break`;
   try {
     await mkdir(guard);
@@ -59,7 +82,7 @@ async function breakLock(lock: string, holder: LockHolder): Promise<boolean> {
     return false;
   }
   try {
-    if (sameHolder(await readHolder(lock), holder)) await rm(lock, { force: true });
+    if (sameLock(await readLock(lock), found)) await rm(lock, { force: true });
     return true;
   } finally {
     await rmdir(guard);
@@ -75,7 +98,7 @@ export interface LockOptions {
 
 /**
  * Runs `work` holding the folder's lock: a file created only if absent, naming this process, and
- * removed when the work ends. A lock whose process has ended is taken over.
+ * removed when the work ends. A lock whose process has ended, or that was left blank, is taken over.
  */
 export async function withFolderLock<T>(folder: string, options: LockOptions, work: () => Promise<T>): Promise<T> {
   const lock = lockPath(folder);
@@ -91,10 +114,10 @@ export async function withFolderLock<T>(folder: string, options: LockOptions, wo
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    const holder = await readHolder(lock);
-    if (holder && ended(holder) && (await breakLock(lock, holder))) continue;
-    if (Date.now() >= deadline) throw new LockBusyError(lock, holder);
-    if (!waiting) options.onWait?.(holder);
+    const found = await readLock(lock);
+    if (found && abandoned(found) && (await breakLock(lock, found))) continue;
+    if (Date.now() >= deadline) throw new LockBusyError(lock, found?.holder);
+    if (!waiting) options.onWait?.(found?.holder);
     waiting = true;
     await sleep(pause);
     pause = Math.min(pause * 2, 250);
