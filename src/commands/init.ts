@@ -46,9 +46,10 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
     throw cannot(`${display(annotationPath)} is ${kind === "folder" ? "a folder" : "not a regular file"}; init writes the annotation to a file`, "pass -o path/to/projector.yaml");
   }
   const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs });
-  const existing = kind === "file" ? await readFile(annotationPath, "utf8").catch((error: Error) => {
+  const unreadable = (error: Error) => {
     throw cannot(`cannot read the annotation file: ${error.message}`, "check the file's permissions, or pass -o with another path");
-  }) : undefined;
+  };
+  const existing = kind === "file" ? await readFile(annotationPath, "utf8").catch(unreadable) : undefined;
   const info = spec.document["info"] as { title?: unknown } | undefined;
   const title = typeof info?.title === "string" ? info.title : specPath.split(/[\\/]/).pop()!.replace(/\.[^.]+$/, "");
   const result = initAnnotation(spec, {
