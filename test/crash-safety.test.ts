@@ -162,7 +162,7 @@ describe("crash safety of generate", () => {
     expect(run(dir, "generate", "--force", "--silent").code).toBe(0);
     expect(same(snapshot(join(dir, OUTPUT)), newFiles)).toBe(true);
     expect(readdirSync(join(dir, "generated"))).toEqual(["support"]);
-  }, 120_000);
+  }, 300_000);
 
   it("a folder left between the two renames is put back by the next generate, which then writes it whole", () => {
     restore(join(dir, OUTPUT), oldFiles);
