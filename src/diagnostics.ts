@@ -35,6 +35,11 @@ export const CODES = {
   PRJ041: "no payload and no example in the spec",
   PRJ042: "the spec's example response does not fit the tool's budget",
   PRJ043: "questions file has the wrong shape or names an unknown tool",
+  PRJ050: "output folder holds files generate did not write",
+  PRJ051: "output folder holds the project, its annotation, its spec or a git repository",
+  PRJ052: "output folder is not a folder, or cannot be written",
+  PRJ053: "another generate is writing the output folder",
+  PRJ054: "init cannot write the annotation file",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -6,6 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pascalCase } from "../src/naming.js";
+import { MARKER, MARKER_TEXT } from "../src/output/ownership.js";
 import { cli, importGenerated, ROOT, tempDir, typecheckFiles } from "./helpers/pipeline.js";
 
 const CORPUS = join(ROOT, "test/bad-inputs");
@@ -128,6 +129,8 @@ function refused(dir: string, expected: Expected, stderr: string) {
 
 async function accepted(name: string, dir: string, expected: Expected) {
   const files = readFolder(resolve(dir, expected.output ?? "generated"));
+  expect(files.get(MARKER), "the folder bears generate's marker").toBe(MARKER_TEXT);
+  files.delete(MARKER);
   expect(files.has("index.ts")).toBe(true);
   acceptedOutputs.set(name, files);
 

@@ -5,6 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { consumerPrettierConfig } from "../src/format.js";
 import { camelCase, pascalCase } from "../src/naming.js";
+import { withMarker } from "../src/output/ownership.js";
 import { generateFrom, importGenerated, ROOT, typecheckFiles } from "./helpers/pipeline.js";
 
 const SCENARIOS = join(ROOT, "specs/scenarios");
@@ -71,7 +72,8 @@ describe.each(names)("scenario %s", (scenario) => {
   // Golden output: the generated folder is checked in beside the spec, so every change to emitted
   // code shows in review as a diff (`npx vitest run test/scenarios.test.ts -u` rewrites it).
   it("generates exactly the checked-in folder", async () => {
-    const { files } = await generated(scenario);
+    // As `projector generate` writes it: the generated files and the marker that says the folder is generate's.
+    const files = withMarker((await generated(scenario)).files);
     const folder = join(SCENARIOS, scenario, "generated");
     for (const [path, text] of files) await expect(text).toMatchFileSnapshot(join(folder, path));
     const onDisk = existsSync(folder) ? readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(folder, join(e.parentPath, e.name))) : [];

@@ -1,11 +1,12 @@
-import { resolve } from "node:path";
 import { hasErrors } from "../diagnostics.js";
-import { currentFolder, diffFolder, isClean, readFolder, recoverInterruptedWrite, writeFolder } from "../output/write.js";
+import { withMarker } from "../output/ownership.js";
 import { checkBudgets } from "../evidence/budget-check.js";
-import { cachePath, filesDigest, inputsDigest, readCache, writeCache } from "../output/digest.js";
+import { cachePath, inputsDigest, readCache } from "../output/digest.js";
 import type { GenerateCache } from "../generate-cache.js";
 import { Progress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../spec/load.js";
+import { checkOutput, holdsOnly, writeOutput } from "./output-folder.js";
+import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { generateProject, printDiagnostics, readExtras, readProject, type AnnotatedProject } from "./project.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./run.js";
@@ -14,7 +15,9 @@ export const GENERATE_HELP = `Usage: projector generate [-c projector.yaml] [--c
 
 Reads the annotation file and the OpenAPI document it names, checks that every field the spec
 declares is classified, and writes the output folder: typed projectors, resolver types, tool result
-types and JSON Schemas. The folder is replaced as a whole; identical files are not rewritten.
+types and JSON Schemas. The folder is replaced as a whole, and only when it is new, empty or
+written by generate (marked by its .projector file); identical files are not rewritten. Two
+generates of one folder take turns: the second waits up to PROJECTOR_LOCK_TIMEOUT seconds (60).
 
 Options:
   -c, --config FILE         annotation file (default ./projector.yaml)
@@ -28,8 +31,9 @@ Options:
       --allow-outside-output  let \`output\` point outside the annotation file's folder
   -h, --help                this text
 
-Exit codes: 0 ok, 1 problems in the inputs or stale output, 2 bad usage. With --watch, problems
-are printed and watching goes on; Ctrl-C exits 0.
+Exit codes: 0 ok, 1 problems in the inputs or stale output, 2 bad usage, 3 internal error (a bug
+in projector; PROJECTOR_DEBUG=1 prints its stack). With --watch, problems are printed and watching
+goes on; Ctrl-C exits 0.
 `;
 
 export interface GenerateOptions {
@@ -59,6 +63,9 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   const annotated = await progress.stage("annotation", () => readProject(options, io.cwd));
   hooks?.read(annotated);
   const { display, outputDir } = annotated;
+  const place: OutputPlace = { folder: outputDir, location: annotated.annotation.locate(["output"]), display };
+  // Before any work, and before any lock file: a folder generate may not replace is refused untouched.
+  await guardOutput(place);
   const cache = cachePath(annotated.configDir, outputDir);
   const extras = await readExtras(annotated, true);
   const digest = await progress.stage("digest", () =>
@@ -70,7 +77,7 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   );
   if (!options.check && !options.force) {
     const last = await readCache(cache);
-    if (last?.inputs === digest && last.files === filesDigest(await readFolder(outputDir))) {
+    if (last?.inputs === digest && (await holdsOnly(outputDir, last.files))) {
       // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
       if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs }));
       progress.finish();
@@ -91,34 +98,19 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   const budgets = await progress.stage("budgets", () => checkBudgets(model, result.files, project.annotation, options.check ? "error" : "warning"));
   printDiagnostics(io, budgets);
   if (hasErrors(budgets)) return EXIT.problems;
-  const writing = hooks?.write ?? ((work) => work());
-  if (!options.check) await writing(() => recoverInterruptedWrite(outputDir));
-  const diff = await diffFolder(options.check ? currentFolder(outputDir) : outputDir, result.files);
+  const files = withMarker(result.files);
   if (options.check) {
     progress.finish();
-    if (isClean(diff)) {
-      if (!options.silent) io.stdout.write(`${display(outputDir)} is up to date\n`);
-      return EXIT.ok;
-    }
-    const stale = [
-      ...diff.changed.map((p) => `  stale    ${display(resolve(outputDir, p))}`),
-      ...diff.added.map((p) => `  missing  ${display(resolve(outputDir, p))}`),
-      ...diff.removed.map((p) => `  extra    ${display(resolve(outputDir, p))}`),
-    ];
-    const command = options.config === "projector.yaml" ? "projector generate" : `projector generate -c ${options.config}`;
-    io.stderr.write(`${display(outputDir)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`${command}\` and commit the result\n`);
-    return EXIT.problems;
+    return (await checkOutput(place, files, options, io)) ? EXIT.ok : EXIT.problems;
   }
-  await writing(async () => {
-    await progress.stage("write", () => writeFolder(outputDir, result.files, diff));
-    await writeCache(cache, { inputs: digest, files: filesDigest(result.files) });
-  });
+  const writing = hooks?.write ?? ((work) => work());
+  const diff = await writing(() => writeOutput(place, files, { digest, cache, progress, silent: options.silent, io }));
   progress.finish();
   if (!options.silent) {
     io.stdout.write(summarize(model) + "\n\n");
     const written = diff.changed.length + diff.added.length;
     io.stdout.write(
-      `${display(outputDir)}: ${written} file(s) written, ${result.files.size - written} unchanged${diff.removed.length ? `, ${diff.removed.length} removed` : ""}\n`,
+      `${display(outputDir)}: ${written} file(s) written, ${files.size - written} unchanged${diff.removed.length ? `, ${diff.removed.length} removed` : ""}\n`,
     );
   }
   return EXIT.ok;

@@ -1,9 +1,10 @@
-import { existsSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
-import { formatDiagnostic } from "../diagnostics.js";
+import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
 import { initAnnotation } from "../init/init.js";
+import { entryKind } from "../output/listing.js";
 import { loadSpec } from "../spec/load.js";
+import { isSystemError } from "./output-guard.js";
 import { EXIT, type Io } from "./run.js";
 
 export const INIT_HELP = `Usage: projector init SPEC [-o projector.yaml] [--operations a,b] [--tag T] [--accept-guesses]
@@ -38,8 +39,17 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   const specPath = resolve(io.cwd, options.spec);
   const annotationPath = resolve(io.cwd, options.output);
   const display = (path: string) => posix(relative(io.cwd, path)) || ".";
+  const cannot = (message: string, help: string) =>
+    new DiagnosticError([{ code: "PRJ054", severity: "error", message, help, location: { file: display(annotationPath) } }]);
+  const kind = await entryKind(annotationPath);
+  if (kind !== "absent" && kind !== "file") {
+    throw cannot(`${display(annotationPath)} is ${kind === "folder" ? "a folder" : "not a regular file"}; init writes the annotation to a file`, "pass -o path/to/projector.yaml");
+  }
   const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs });
-  const existing = existsSync(annotationPath) ? await readFile(annotationPath, "utf8") : undefined;
+  const unreadable = (error: Error) => {
+    throw cannot(`cannot read the annotation file: ${error.message}`, "check the file's permissions, or pass -o with another path");
+  };
+  const existing = kind === "file" ? await readFile(annotationPath, "utf8").catch(unreadable) : undefined;
   const info = spec.document["info"] as { title?: unknown } | undefined;
   const title = typeof info?.title === "string" ? info.title : specPath.split(/[\\/]/).pop()!.replace(/\.[^.]+$/, "");
   const result = initAnnotation(spec, {
@@ -52,8 +62,13 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
     ...(options.tag !== undefined ? { tag: options.tag } : {}),
   });
   const temporary = `${annotationPath}.projector-tmp`;
-  await writeFile(temporary, result.text);
-  await rename(temporary, annotationPath);
+  try {
+    await writeFile(temporary, result.text);
+    await rename(temporary, annotationPath);
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    throw cannot(`cannot write the annotation file: ${error.message}`, "check that its folder exists and can be written, or pass -o with another path");
+  }
 
   const fields = result.added.filter((p) => p[0] === "resources" && p[2] === "fields").length;
   const todos = result.todos;

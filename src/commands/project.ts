@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
 import { parseAnnotation } from "../annotation/parse.js";
 import type { Annotation } from "../annotation/types.js";
 import { DiagnosticError, formatDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics.js";
@@ -9,6 +9,7 @@ import { generate, type GenerateOutput } from "../generate.js";
 import type { GenerateCache } from "../generate-cache.js";
 import { untimed, type Stage } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../spec/load.js";
+import { checkOutputPath } from "./output-path.js";
 import type { Io } from "./run.js";
 
 const posix = (path: string) => path.split(sep).join("/");
@@ -68,18 +69,7 @@ export async function readProject(options: ProjectOptions, cwd: string): Promise
   const annotation = parseAnnotation(text, display(configPath));
   const specPath = resolve(configDir, annotation.spec);
   const outputDir = resolve(configDir, annotation.output);
-  const inside = relative(configDir, outputDir);
-  if (!options.allowOutsideOutput && (inside === "" || inside.startsWith("..") || isAbsolute(inside))) {
-    throw new DiagnosticError([
-      {
-        code: "PRJ006",
-        severity: "error",
-        message: `output ${annotation.output} is ${inside === "" ? "the project folder itself" : "outside the project"}; generate replaces that folder whole`,
-        help: "point `output` at a folder of its own under the annotation file's folder, or pass --allow-outside-output",
-        location: annotation.locate(["output"]),
-      },
-    ]);
-  }
+  await checkOutputPath({ configPath, specPath, outputDir }, annotation, options.allowOutsideOutput === true);
   return {
     configPath,
     configDir,

@@ -14,7 +14,8 @@ export interface Io {
   stderr: { write(text: string): unknown; isTTY?: boolean };
 }
 
-export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
+/** 3 is never a finding: a CI step that treats 1 as "stale" must not mistake a crash for one. */
+export const EXIT = { ok: 0, problems: 1, usage: 2, internal: 3 } as const;
 
 const HELP = `projector: typed projectors that turn OpenAPI responses into evidence for an LLM agent
 
@@ -27,6 +28,9 @@ Commands:
   eval        say whether the projection carries what each of the agent's questions needs
 
 Run \`projector <command> --help\` for a command's options; \`projector --version\` prints the version.
+
+Exit codes: 0 ok, 1 problems in the inputs or stale output, 2 bad usage, 3 internal error (a bug
+in projector; PROJECTOR_DEBUG=1 prints its stack).
 `;
 
 /** The installed package's version, read from its package.json (two folders above dist/commands). */
@@ -132,7 +136,18 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
-/** Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage. */
+/**
+ * What a crash prints: one line naming it and where to report it, the stack only on request, since
+ * a user can act on a diagnostic but not on a trace.
+ */
+export function printInternalError(io: Io, error: unknown, verbose: boolean): void {
+  const stack = verbose || process.env["PROJECTOR_DEBUG"] === "1" ? (error as Error | undefined)?.stack : undefined;
+  io.stderr.write(`projector: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+  io.stderr.write(`  help: this is a bug in projector; please report it with the command that caused it${stack ? "" : " (PROJECTOR_DEBUG=1 prints the stack)"}\n`);
+  if (stack) io.stderr.write(`${stack}\n`);
+}
+
+/** Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage, 3 internal error. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "--version" || name === "-v") {
@@ -162,6 +177,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`projector: ${(error as Error).message}\nRun \`projector ${name && COMMANDS[name] ? `${name} ` : ""}--help\` for usage.\n`);
       return EXIT.usage;
     }
-    throw error;
+    printInternalError(io, error, rest.includes("--verbose"));
+    return EXIT.internal;
   }
 }

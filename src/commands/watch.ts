@@ -6,7 +6,7 @@ import { createGenerateCache } from "../generate-cache.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
 import { printRefusal, type AnnotatedProject } from "./project.js";
-import { EXIT, type Io } from "./run.js";
+import { EXIT, printInternalError, type Io } from "./run.js";
 
 /** Long enough to fold an editor's save (temp file, rename, chmod) or a branch switch into one run. */
 const DEBOUNCE_MS = 120;
@@ -76,7 +76,7 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
       await runGenerate(options, io, hooks);
     } catch (error) {
       if (!(error instanceof DiagnosticError)) {
-        io.stderr.write(`projector: ${(error as Error).stack ?? String(error)}\n`);
+        printInternalError(io, error, options.verbose);
         return;
       }
       printRefusal(io, error.diagnostics);
