@@ -34,6 +34,10 @@ export const CODES = {
   PRJ041: "no payload and no example in the spec",
   PRJ042: "the spec's example response does not fit the tool's budget",
   PRJ043: "questions file has the wrong shape or names an unknown tool",
+  PRJ055: "$ref outside the spec's folder refused",
+  PRJ056: "YAML aliases expand the document past the limit",
+  PRJ057: "$ref chain longer than the limit",
+  PRJ058: "the spec declares no operations to project",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -1,4 +1,4 @@
-import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
 import type { SourceLocation } from "./diagnostics.js";
 
 export type NodePath = readonly (string | number)[];
@@ -8,6 +8,15 @@ export interface YamlSource {
   /** Parse problems, each with a 1-based line and column. */
   errors: { message: string; line: number; column: number }[];
   locate(path: NodePath, part?: "key" | "value"): SourceLocation;
+  /** Every alias in document order, with where it stands and what is wrong with it, if anything. */
+  aliases(): YamlAlias[];
+}
+
+export interface YamlAlias {
+  name: string;
+  location: SourceLocation;
+  /** `undefined`: no anchor of that name before it; `inside`: it stands inside the node it names, an endless value. */
+  problem?: "undefined" | "inside";
 }
 
 /**
@@ -49,6 +58,22 @@ export function parseYamlSource(text: string, file: string): YamlSource {
       const target = part === "key" && keyNode !== undefined ? keyNode : node;
       const range = isNode(target) ? (target as Node).range : undefined;
       return range ? at(range[0]) : { file, line: 1, column: 1 };
+    },
+    aliases() {
+      const found: YamlAlias[] = [];
+      // An alias names the latest anchor of that name before it; a later anchor may reuse the name.
+      const anchors = new Map<string, unknown>();
+      visit(document, {
+        Node(_, node) {
+          if (node.anchor) anchors.set(node.anchor, node);
+        },
+        Alias(_, node, path) {
+          const target = anchors.get(node.source);
+          const problem = target === undefined ? "undefined" : path.includes(target as never) ? "inside" : undefined;
+          found.push({ name: node.source, location: node.range ? at(node.range[0]) : { file, line: 1, column: 1 }, ...(problem ? { problem } : {}) });
+        },
+      });
+      return found;
     },
   };
 }
