@@ -24,6 +24,7 @@ Options:
       --verbose             print every stage and its time (on a terminal, shown anyway past one second)
       --force               regenerate even when no input changed since the last generate
       --allow-remote-refs   let the spec's $refs fetch http(s) documents (off: no network access)
+      --allow-outside-refs  let the spec's $refs read files outside the spec's folder
       --allow-outside-output  let \`output\` point outside the annotation file's folder
   -h, --help                this text
 
@@ -38,6 +39,7 @@ export interface GenerateOptions {
   verbose: boolean;
   force: boolean;
   allowRemoteRefs: boolean;
+  allowOutsideRefs: boolean;
   allowOutsideOutput: boolean;
 }
 
@@ -55,25 +57,22 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   hooks?.read(annotated);
   const { display, outputDir } = annotated;
   const cache = cachePath(annotated.configDir, outputDir);
+  const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };
   const extras = await readExtras(annotated, true);
-  const digest = await progress.stage("digest", () =>
-    inputsDigest({
-      annotationText: annotated.annotationText,
-      specPath: annotated.specPath,
-      ...extras,
-    }),
-  );
-  if (!options.check && !options.force) {
-    const last = await readCache(cache);
-    if (last?.inputs === digest && last.files === filesDigest(await readFolder(outputDir))) {
-      // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
-      if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs }));
-      progress.finish();
-      if (!options.silent) io.stdout.write(`${display(outputDir)}: up to date, inputs unchanged since the last generate (--force regenerates)\n`);
-      return EXIT.ok;
-    }
+  const digestOf = (specFiles: readonly string[]) => inputsDigest({ annotationText: annotated.annotationText, specFiles, ...extras });
+  const last = options.check || options.force ? undefined : await readCache(cache);
+  // Hashed before the spec is loaded, so an edit made while generate runs leaves the cache stale, never falsely fresh.
+  const digest = await progress.stage("digest", () => digestOf(last?.specFiles ?? [annotated.specPath]));
+  if (last && last.inputs === digest && last.files === filesDigest(await readFolder(outputDir))) {
+    // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
+    if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
+    progress.finish();
+    if (!options.silent) io.stdout.write(`${display(outputDir)}: up to date, inputs unchanged since the last generate (--force regenerates)\n`);
+    return EXIT.ok;
   }
-  const spec = await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs }));
+  const spec = await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
+  const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
+  const sameFiles = last !== undefined && specFiles.join("\0") === [...last.specFiles].sort().join("\0");
   hooks?.read(annotated, spec);
   const project = { ...annotated, spec };
   const result = await generateProject(project, { format: true, stage: progress.stage, extras });
@@ -106,7 +105,7 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   }
   await writing(async () => {
     await progress.stage("write", () => writeFolder(outputDir, result.files, diff));
-    await writeCache(cache, { inputs: digest, files: filesDigest(result.files) });
+    await writeCache(cache, { inputs: sameFiles ? digest : await digestOf(specFiles), files: filesDigest(result.files), specFiles });
   });
   progress.finish();
   if (!options.silent) {

@@ -1,9 +1,11 @@
 import { existsSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
-import { formatDiagnostic } from "../diagnostics.js";
+import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
 import { initAnnotation } from "../init/init.js";
+import { listOperations } from "../model/operations.js";
 import { loadSpec } from "../spec/load.js";
+import { SchemaReader } from "../spec/schema.js";
 import { EXIT, type Io } from "./run.js";
 
 export const INIT_HELP = `Usage: projector init SPEC [-o projector.yaml] [--operations a,b] [--tag T] [--accept-guesses]
@@ -19,6 +21,7 @@ Options:
       --tag TAG           only operations with this tag
       --accept-guesses    write every guess as a decision, so generate runs at once
       --allow-remote-refs let the spec's $refs fetch http(s) documents
+      --allow-outside-refs  let the spec's $refs read files outside the spec's folder
   -h, --help              this text
 `;
 
@@ -29,6 +32,7 @@ export interface InitCommandOptions {
   tag?: string;
   acceptGuesses: boolean;
   allowRemoteRefs: boolean;
+  allowOutsideRefs: boolean;
 }
 
 const posix = (path: string) => path.split(sep).join("/");
@@ -38,7 +42,19 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   const specPath = resolve(io.cwd, options.spec);
   const annotationPath = resolve(io.cwd, options.output);
   const display = (path: string) => posix(relative(io.cwd, path)) || ".";
-  const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs });
+  const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs });
+  if (listOperations(new SchemaReader(spec.document)).length === 0) {
+    // Valid OpenAPI 3.1 (a document of webhooks or components alone), but nothing init could draft.
+    throw new DiagnosticError([
+      {
+        code: "PRJ058",
+        severity: "error",
+        message: "the spec declares no operations to project",
+        help: "projector drafts tools from the JSON responses of a spec's `paths`; point init at a spec that has some",
+        location: spec.document["paths"] === undefined ? { file: spec.file, line: 1, column: 1 } : spec.locate("/paths"),
+      },
+    ]);
+  }
   const existing = existsSync(annotationPath) ? await readFile(annotationPath, "utf8") : undefined;
   const info = spec.document["info"] as { title?: unknown } | undefined;
   const title = typeof info?.title === "string" ? info.title : specPath.split(/[\\/]/).pop()!.replace(/\.[^.]+$/, "");
