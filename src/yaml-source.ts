@@ -25,15 +25,19 @@ export interface YamlAlias {
  */
 export function parseYamlSource(text: string, file: string): YamlSource {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  // The library's own unique-key check compares each key with every earlier one; on a spec's
+  // `paths` or `schemas` of thousands of keys that took minutes, so keys are checked here instead.
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
   const at = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };
-  const errors = document.errors.map((error) => {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    return { message: error.message.split("\n")[0]!, line, column: col };
-  });
+  const errors = [...document.errors.map((error) => ({ message: error.message.split("\n")[0]!, offset: error.pos[0] })), ...duplicateKeys(document)]
+    .sort((a, b) => a.offset - b.offset)
+    .map(({ message, offset }) => {
+      const { line, col } = lineCounter.linePos(offset);
+      return { message, line, column: col };
+    });
   return {
     document,
     errors,
@@ -76,6 +80,23 @@ export function parseYamlSource(text: string, file: string): YamlSource {
       return found;
     },
   };
+}
+
+/** Each key a mapping repeats, at the repetition, in one pass over each mapping. */
+function duplicateKeys(document: Document): { message: string; offset: number }[] {
+  const found: { message: string; offset: number }[] = [];
+  visit(document, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        // As the library compares keys: by value, so `1` and `"1"` differ.
+        if (seen.has(pair.key.value)) found.push({ message: "Map keys must be unique", offset: pair.key.range?.[0] ?? 0 });
+        seen.add(pair.key.value);
+      }
+    },
+  });
+  return found;
 }
 
 /** JSON.parse's complaint about a text, with a 1-based line and column, or undefined when it parses. */

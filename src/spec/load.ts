@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
-import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
+import { locateInJson } from "../json-locate.js";
+import { jsonSyntaxError, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
 import { insideFolder, localPath, readSpecFile, UnreadableFile } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { isJsonObject, type JsonObject } from "./schema.js";
@@ -67,6 +68,9 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     return source;
   };
   const positions = () => positionsOf(absolutePath);
+  // A JSON spec, checked above to be valid JSON, is located by a scan rather than a YAML parse with positions.
+  const json = absolutePath.toLowerCase().endsWith(".json");
+  const locateInSpec = (path: NodePath, part: "key" | "value" = "value"): SourceLocation => (json ? locateInJson(text, file, path, part) : positions().locate(path, part));
   const notOpenApi = (found: unknown, at: SourceLocation) =>
     fail({
       code: "PRJ004",
@@ -74,7 +78,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       help: "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
       location: at,
     });
-  if (absolutePath.toLowerCase().endsWith(".json")) {
+  if (json) {
     // The YAML parser would accept bad JSON, trailing commas included.
     const problem = jsonSyntaxError(text.replace(/^\uFEFF/, ""));
     if (problem) fail({ code: "PRJ003", message: `spec JSON syntax: ${problem.message}`, help: "fix the JSON at this position", location: { file, line: problem.line, column: problem.column } });
@@ -119,6 +123,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const siteLocation = (site: RefSite | undefined): SourceLocation => {
     if (!site) return { file };
     const path = /^[a-z][a-z0-9+.-]+:\/\//i.test(site.document) ? undefined : resolve(site.document);
+    if (path === absolutePath) return locateInSpec([...site.path(), "$ref"], "key");
     return path && texts.has(path) ? positionsOf(path).locate([...site.path(), "$ref"], "key") : { file };
   };
 
@@ -220,15 +225,15 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   if (!isJsonObject(document)) {
     return fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
   }
-  if (document["swagger"] !== undefined) swaggerTwo(document, positions(), fail);
+  if (document["swagger"] !== undefined) swaggerTwo(document, locateInSpec(["swagger"], "key"), fail);
   const version = document["openapi"];
-  if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version)) notOpenApi(version, version === undefined ? { file, line: 1, column: 1 } : positions().locate(["openapi"], "key"));
+  if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version)) notOpenApi(version, version === undefined ? { file, line: 1, column: 1 } : locateInSpec(["openapi"], "key"));
   if (document["paths"] !== undefined && !isJsonObject(document["paths"])) {
     fail({
       code: "PRJ004",
       message: "the spec's `paths` is not a mapping",
       help: "projector reads the responses of the spec's operations",
-      location: positions().locate(["paths"], "key"),
+      location: locateInSpec(["paths"], "key"),
     });
   }
   const malformed = findMalformedRef(document);
@@ -243,18 +248,18 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   return {
     file,
     document,
-    locate: (pointer) => ({ ...positions().locate(decodePointer(pointer), "key"), pointer }),
+    locate: (pointer) => ({ ...locateInSpec(decodePointer(pointer), "key"), pointer }),
     // The parser gives POSIX paths on every platform; the watcher compares them with native ones.
     files: parser.$refs.paths("file").map((file) => resolve(file)),
   };
 }
 
-function swaggerTwo(document: JsonObject, positions: YamlSource, fail: (d: Omit<Diagnostic, "severity">) => never): never {
+function swaggerTwo(document: JsonObject, location: SourceLocation, fail: (d: Omit<Diagnostic, "severity">) => never): never {
   return fail({
     code: "PRJ004",
     message: `Swagger ${String(document["swagger"])} is not supported`,
     help: "convert it first: `npx swagger2openapi spec.yaml -o spec.openapi.yaml`",
-    location: positions.locate(["swagger"], "key"),
+    location,
   });
 }
 
