@@ -33,6 +33,20 @@ export function refSites(documents: Record<string, unknown>): RefSite[] {
   const sites: RefSite[] = [];
   for (const [document, value] of Object.entries(documents)) {
     const base = documentUrl(document);
+    // A large spec writes the same few thousand `$ref`s hundreds of thousands of times.
+    const targets = new Map<string, URL | undefined>();
+    const targetOf = (ref: string) => {
+      if (!targets.has(ref)) {
+        let target: URL | undefined;
+        try {
+          target = new URL(ref, base);
+        } catch {
+          target = undefined;
+        }
+        targets.set(ref, target);
+      }
+      return targets.get(ref);
+    };
     const seen = new Set<object>();
     interface Step {
       node: unknown;
@@ -46,12 +60,7 @@ export function refSites(documents: Record<string, unknown>): RefSite[] {
       if (!isObject(node) || seen.has(node)) continue;
       seen.add(node);
       if (isRef(node)) {
-        let target: URL | undefined;
-        try {
-          target = new URL(node.$ref, base);
-        } catch {
-          target = undefined;
-        }
+        const target = targetOf(node.$ref);
         if (target) {
           sites.push({
             document,
