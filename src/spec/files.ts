@@ -82,3 +82,55 @@ export function localPath(url: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(url)) return undefined;
   return resolve(decodeURIComponent(url));
 }
+
+/** A file the `$ref` resolver would not read, and why. */
+export interface Refusal {
+  path: string;
+  /** Outside the spec's folder (or no local path at all), rather than unreadable. */
+  outside: boolean;
+  reason: string;
+}
+
+export interface GuardOptions {
+  /** The spec itself, already read. */
+  spec: { path: string; text: string };
+  /** The spec's folder with symlinks followed: `$ref`s may read files inside it. */
+  realFolder: string;
+  allowOutside: boolean;
+  read(path: string, text: string): void;
+  refused(refusal: Refusal): void;
+}
+
+/**
+ * A stand-in for json-schema-ref-parser's file resolver (its `resolve.file` option) that judges
+ * every file before opening it: inside the spec's folder unless allowed, regular, bounded.
+ */
+export function guardedFileResolver(options: GuardOptions) {
+  const refuse = (refusal: Refusal): never => {
+    options.refused(refusal);
+    throw new Error(`${refusal.path}: ${refusal.reason}`);
+  };
+  return {
+    order: 100,
+    canRead: (target: { url: string }) => /^file:/i.test(target.url) || !/^[a-z][a-z0-9+.-]+:\/\//i.test(target.url),
+    read: async (target: { url: string }): Promise<string> => {
+      let path: string | undefined;
+      try {
+        path = localPath(target.url);
+      } catch {
+        path = undefined;
+      }
+      if (path === undefined) return refuse({ path: target.url, outside: true, reason: "not a local file" });
+      if (path === options.spec.path) return options.spec.text;
+      if (!options.allowOutside && !(await insideFolder(options.realFolder, path))) return refuse({ path, outside: true, reason: "outside the spec's folder" });
+      try {
+        const text = await readSpecFile(path);
+        options.read(path, text);
+        return text;
+      } catch (error) {
+        if (!(error instanceof UnreadableFile)) throw error;
+        return refuse({ path, outside: false, reason: error.message });
+      }
+    },
+  };
+}

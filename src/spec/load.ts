@@ -7,7 +7,7 @@ import { DiagnosticError } from "../diagnostics.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { locateInJson } from "../json-locate.js";
 import { jsonSyntaxError, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
-import { insideFolder, localPath, readSpecFile, UnreadableFile } from "./files.js";
+import { guardedFileResolver, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { isJsonObject, type JsonObject } from "./schema.js";
 
@@ -31,13 +31,6 @@ export interface LoadSpecOptions {
 
 const decodePointer = (pointer: string) =>
   pointer.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-
-/** A file the `$ref` resolver would not read, and why. */
-interface Refusal {
-  path: string;
-  outside: boolean;
-  reason: string;
-}
 
 /** YAML anchors look like `&name` after a space or flow indicator; a text without one has no aliases to count. */
 const mayHaveAnchors = (text: string) => /(^|[\s,[{])&[^\s,[\]{}]/.test(text);
@@ -84,36 +77,14 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     if (problem) fail({ code: "PRJ003", message: `spec JSON syntax: ${problem.message}`, help: "fix the JSON at this position", location: { file, line: problem.line, column: problem.column } });
   }
 
-  const realFolder = await realpath(folder);
   const refusals: Refusal[] = [];
-  const refuse = (refusal: Refusal): never => {
-    refusals.push(refusal);
-    throw new Error(`${refusal.path}: ${refusal.reason}`);
-  };
-  // Replaces json-schema-ref-parser's file resolver, so every file is judged before it is opened.
-  const fileResolver = {
-    order: 100,
-    canRead: (target: { url: string }) => /^file:/i.test(target.url) || !/^[a-z][a-z0-9+.-]+:\/\//i.test(target.url),
-    read: async (target: { url: string }) => {
-      let path: string | undefined;
-      try {
-        path = localPath(target.url);
-      } catch {
-        path = undefined;
-      }
-      if (path === undefined) return refuse({ path: target.url, outside: true, reason: "not a local file" });
-      if (path === absolutePath) return text;
-      if (!options.allowOutsideRefs && !(await insideFolder(realFolder, path))) return refuse({ path, outside: true, reason: "outside the spec's folder" });
-      try {
-        const read = await readSpecFile(path);
-        texts.set(path, read);
-        return read;
-      } catch (error) {
-        if (!(error instanceof UnreadableFile)) throw error;
-        return refuse({ path, outside: false, reason: error.message });
-      }
-    },
-  };
+  const fileResolver = guardedFileResolver({
+    spec: { path: absolutePath, text },
+    realFolder: await realpath(folder),
+    allowOutside: options.allowOutsideRefs === true,
+    read: (path, read) => texts.set(path, read),
+    refused: (refusal) => refusals.push(refusal),
+  });
   /** The first `$ref`, in the order the documents were read, whose target is this file. */
   const refLeadingTo = (documents: Record<string, unknown>, path: string) =>
     refSites(documents).find((site) => {
