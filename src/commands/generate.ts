@@ -62,7 +62,8 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   const digestOf = (specFiles: readonly string[]) => inputsDigest({ annotationText: annotated.annotationText, specFiles, ...extras });
   const last = options.check || options.force ? undefined : await readCache(cache);
   // Hashed before the spec is loaded, so an edit made while generate runs leaves the cache stale, never falsely fresh.
-  const digest = await progress.stage("digest", () => digestOf(last?.specFiles ?? [annotated.specPath]));
+  const digested = last?.specFiles ?? [annotated.specPath];
+  const digest = await progress.stage("digest", () => digestOf(digested));
   if (last && last.inputs === digest && last.files === filesDigest(await readFolder(outputDir))) {
     // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
     if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
@@ -72,7 +73,7 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   }
   const spec = await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
   const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
-  const sameFiles = last !== undefined && specFiles.join("\0") === [...last.specFiles].sort().join("\0");
+  const sameFiles = specFiles.join("\0") === [...digested].sort().join("\0");
   hooks?.read(annotated, spec);
   const project = { ...annotated, spec };
   const result = await generateProject(project, { format: true, stage: progress.stage, extras });
