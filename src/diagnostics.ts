@@ -40,6 +40,10 @@ export const CODES = {
   PRJ052: "output folder is not a folder, or cannot be written",
   PRJ053: "another generate is writing the output folder",
   PRJ054: "init cannot write the annotation file",
+  PRJ055: "$ref outside the spec's folder refused",
+  PRJ056: "YAML aliases expand the document past the limit",
+  PRJ057: "$ref chain longer than the limit",
+  PRJ058: "the spec declares no operations to project",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -1,4 +1,4 @@
-import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
 import type { SourceLocation } from "./diagnostics.js";
 
 export type NodePath = readonly (string | number)[];
@@ -8,6 +8,15 @@ export interface YamlSource {
   /** Parse problems, each with a 1-based line and column. */
   errors: { message: string; line: number; column: number }[];
   locate(path: NodePath, part?: "key" | "value"): SourceLocation;
+  /** Every alias in document order, with where it stands and what is wrong with it, if anything. */
+  aliases(): YamlAlias[];
+}
+
+export interface YamlAlias {
+  name: string;
+  location: SourceLocation;
+  /** `undefined`: no anchor of that name before it; `inside`: it stands inside the node it names, an endless value. */
+  problem?: "undefined" | "inside";
 }
 
 /**
@@ -16,15 +25,19 @@ export interface YamlSource {
  */
 export function parseYamlSource(text: string, file: string): YamlSource {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  // The library's own unique-key check compares each key with every earlier one; on a spec's
+  // `paths` or `schemas` of thousands of keys that took minutes, so keys are checked here instead.
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
   const at = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };
-  const errors = document.errors.map((error) => {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    return { message: error.message.split("\n")[0]!, line, column: col };
-  });
+  const errors = [...document.errors.map((error) => ({ message: error.message.split("\n")[0]!, offset: error.pos[0] })), ...duplicateKeys(document)]
+    .sort((a, b) => a.offset - b.offset)
+    .map(({ message, offset }) => {
+      const { line, col } = lineCounter.linePos(offset);
+      return { message, line, column: col };
+    });
   return {
     document,
     errors,
@@ -50,7 +63,40 @@ export function parseYamlSource(text: string, file: string): YamlSource {
       const range = isNode(target) ? (target as Node).range : undefined;
       return range ? at(range[0]) : { file, line: 1, column: 1 };
     },
+    aliases() {
+      const found: YamlAlias[] = [];
+      // An alias names the latest anchor of that name before it; a later anchor may reuse the name.
+      const anchors = new Map<string, unknown>();
+      visit(document, {
+        Node(_, node) {
+          if (node.anchor) anchors.set(node.anchor, node);
+        },
+        Alias(_, node, path) {
+          const target = anchors.get(node.source);
+          const problem = target === undefined ? "undefined" : path.includes(target as never) ? "inside" : undefined;
+          found.push({ name: node.source, location: node.range ? at(node.range[0]) : { file, line: 1, column: 1 }, ...(problem ? { problem } : {}) });
+        },
+      });
+      return found;
+    },
   };
+}
+
+/** Each key a mapping repeats, at the repetition, in one pass over each mapping. */
+function duplicateKeys(document: Document): { message: string; offset: number }[] {
+  const found: { message: string; offset: number }[] = [];
+  visit(document, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        // As the library compares keys: by value, so `1` and `"1"` differ.
+        if (seen.has(pair.key.value)) found.push({ message: "Map keys must be unique", offset: pair.key.range?.[0] ?? 0 });
+        seen.add(pair.key.value);
+      }
+    },
+  });
+  return found;
 }
 
 /** JSON.parse's complaint about a text, with a 1-based line and column, or undefined when it parses. */

@@ -1,7 +1,8 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { didYouMean } from "../suggest.js";
-import { jsonSyntaxError, parseYamlSource } from "../yaml-source.js";
+import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
+import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
 import type {
   Annotation,
   FieldAnnotation,
@@ -53,7 +54,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
       },
     ]);
   }
-  const root = source.document.toJS({ maxAliasCount: 100 }) as unknown;
+  const root = readAliases(source);
   const diagnostics: Diagnostic[] = [];
   const problem = (path: YamlPath, message: string, help: string, part: "key" | "value" = "value") =>
     diagnostics.push({ code: "PRJ002", severity: "error", message, help, location: source.locate(path, part) });
@@ -183,6 +184,40 @@ export function parseAnnotation(text: string, file: string): Annotation {
 
   if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
   return { file, spec: spec ?? "", output: output ?? "", resolvers, resources, tools, locate: source.locate };
+}
+
+/** The annotation as plain values, once its aliases are known to name anchors before them and to stay small. */
+function readAliases(source: YamlSource): unknown {
+  const aliases = source.aliases();
+  const broken = aliases.find((alias) => alias.problem !== undefined);
+  if (broken) {
+    throw new DiagnosticError([
+      {
+        code: "PRJ001",
+        severity: "error",
+        message:
+          broken.problem === "undefined"
+            ? `YAML alias *${broken.name} names no anchor before it`
+            : `YAML alias *${broken.name} stands inside the node it names, which makes an endless value`,
+        help: `define \`&${broken.name}\` on a node above this line, outside it, or write the value out`,
+        location: broken.location,
+      },
+    ]);
+  }
+  // Every alias of an anchor shares one value, so reading is linear however many aliases there are.
+  const root = source.document.toJS({ maxAliasCount: -1 }) as unknown;
+  if (aliasesOverLimit(root)) {
+    throw new DiagnosticError([
+      {
+        code: "PRJ056",
+        severity: "error",
+        message: `YAML aliases expand the annotation by more than ${MAX_ALIAS_GROWTH.toLocaleString("en-US")} values`,
+        help: "write the repeated blocks out, or use fewer levels of aliases inside anchors",
+        location: aliases[0]!.location,
+      },
+    ]);
+  }
+  return root;
 }
 
 type Problem = (path: YamlPath, message: string, help: string, part?: "key" | "value") => void;

@@ -28,6 +28,7 @@ Options:
       --verbose             print every stage and its time (on a terminal, shown anyway past one second)
       --force               regenerate even when no input changed since the last generate
       --allow-remote-refs   let the spec's $refs fetch http(s) documents (off: no network access)
+      --allow-outside-refs  let the spec's $refs read files outside the spec's folder
       --allow-outside-output  let \`output\` point outside the annotation file's folder
   -h, --help                this text
 
@@ -43,6 +44,7 @@ export interface GenerateOptions {
   verbose: boolean;
   force: boolean;
   allowRemoteRefs: boolean;
+  allowOutsideRefs: boolean;
   allowOutsideOutput: boolean;
 }
 
@@ -67,25 +69,23 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   // Before any work, and before any lock file: a folder generate may not replace is refused untouched.
   await guardOutput(place);
   const cache = cachePath(annotated.configDir, outputDir);
+  const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };
   const extras = await readExtras(annotated, true);
-  const digest = await progress.stage("digest", () =>
-    inputsDigest({
-      annotationText: annotated.annotationText,
-      specPath: annotated.specPath,
-      ...extras,
-    }),
-  );
-  if (!options.check && !options.force) {
-    const last = await readCache(cache);
-    if (last?.inputs === digest && (await holdsOnly(outputDir, last.files))) {
-      // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
-      if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs }));
-      progress.finish();
-      if (!options.silent) io.stdout.write(`${display(outputDir)}: up to date, inputs unchanged since the last generate (--force regenerates)\n`);
-      return EXIT.ok;
-    }
+  const digestOf = (specFiles: readonly string[]) => inputsDigest({ annotationText: annotated.annotationText, specFiles, ...extras });
+  const last = options.check || options.force ? undefined : await readCache(cache);
+  // Hashed before the spec is loaded, so an edit made while generate runs leaves the cache stale, never falsely fresh.
+  const digested = last?.specFiles ?? [annotated.specPath];
+  const digest = await progress.stage("digest", () => digestOf(digested));
+  if (last && last.inputs === digest && (await holdsOnly(outputDir, last.files))) {
+    // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
+    if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
+    progress.finish();
+    if (!options.silent) io.stdout.write(`${display(outputDir)}: up to date, inputs unchanged since the last generate (--force regenerates)\n`);
+    return EXIT.ok;
   }
-  const spec = hooks?.unchangedSpec?.(annotated.specPath) ?? (await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), { allowRemoteRefs: options.allowRemoteRefs })));
+  const spec = hooks?.unchangedSpec?.(annotated.specPath) ?? (await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions)));
+  const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
+  const sameFiles = specFiles.join("\0") === [...digested].sort().join("\0");
   hooks?.read(annotated, spec);
   const project = { ...annotated, spec };
   const result = await generateProject(project, { format: true, stage: progress.stage, extras, ...(hooks?.cache ? { cache: hooks.cache } : {}) });
@@ -104,7 +104,8 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
     return (await checkOutput(place, files, options, io)) ? EXIT.ok : EXIT.problems;
   }
   const writing = hooks?.write ?? ((work) => work());
-  const diff = await writing(() => writeOutput(place, files, { digest, cache, progress, silent: options.silent, io }));
+  const inputs = sameFiles ? digest : await digestOf(specFiles);
+  const diff = await writing(() => writeOutput(place, files, { digest: inputs, specFiles, cache, progress, silent: options.silent, io }));
   progress.finish();
   if (!options.silent) {
     io.stdout.write(summarize(model) + "\n\n");

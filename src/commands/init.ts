@@ -3,7 +3,9 @@ import { dirname, relative, resolve, sep } from "node:path";
 import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
 import { initAnnotation } from "../init/init.js";
 import { entryKind } from "../output/listing.js";
+import { listOperations } from "../model/operations.js";
 import { loadSpec } from "../spec/load.js";
+import { SchemaReader } from "../spec/schema.js";
 import { isSystemError } from "./output-guard.js";
 import { EXIT, type Io } from "./run.js";
 
@@ -20,6 +22,7 @@ Options:
       --tag TAG           only operations with this tag
       --accept-guesses    write every guess as a decision, so generate runs at once
       --allow-remote-refs let the spec's $refs fetch http(s) documents
+      --allow-outside-refs  let the spec's $refs read files outside the spec's folder
   -h, --help              this text
 `;
 
@@ -30,6 +33,7 @@ export interface InitCommandOptions {
   tag?: string;
   acceptGuesses: boolean;
   allowRemoteRefs: boolean;
+  allowOutsideRefs: boolean;
 }
 
 const posix = (path: string) => path.split(sep).join("/");
@@ -45,7 +49,19 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   if (kind !== "absent" && kind !== "file") {
     throw cannot(`${display(annotationPath)} is ${kind === "folder" ? "a folder" : "not a regular file"}; init writes the annotation to a file`, "pass -o path/to/projector.yaml");
   }
-  const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs });
+  const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs });
+  if (listOperations(new SchemaReader(spec.document)).length === 0) {
+    // Valid OpenAPI 3.1 (a document of webhooks or components alone), but nothing init could draft.
+    throw new DiagnosticError([
+      {
+        code: "PRJ058",
+        severity: "error",
+        message: "the spec declares no operations to project",
+        help: "projector drafts tools from the JSON responses of a spec's `paths`; point init at a spec that has some",
+        location: spec.document["paths"] === undefined ? { file: spec.file, line: 1, column: 1 } : spec.locate("/paths"),
+      },
+    ]);
+  }
   const unreadable = (error: Error) => {
     throw cannot(`cannot read the annotation file: ${error.message}`, "check the file's permissions, or pass -o with another path");
   };

@@ -62,6 +62,8 @@ function lockWaitMs(): number {
 
 export interface WriteContext {
   digest: string;
+  /** The files the spec was read from, so the next run can hash them without loading it. */
+  specFiles: readonly string[];
   cache: string | undefined;
   progress: Progress;
   silent: boolean;
@@ -86,7 +88,7 @@ export async function writeOutput(place: OutputPlace, files: ReadonlyMap<string,
       await recoverInterruptedWrite(folder);
       const diff = diffFolder(await readFolder(folder), files);
       await context.progress.stage("write", () => writeFolder(folder, files, diff));
-      await writeCache(context.cache, { inputs: context.digest, files: filesDigest(files) });
+      await writeCache(context.cache, { inputs: context.digest, files: filesDigest(files), specFiles: [...context.specFiles] });
       return diff;
     });
   } catch (error) {

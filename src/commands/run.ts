@@ -57,7 +57,7 @@ const COMMANDS: Record<string, Command> = {
   generate: {
     help: GENERATE_HELP,
     positionals: 0,
-    options: { ...config, check: { type: "boolean" }, watch: { type: "boolean" }, silent: { type: "boolean" }, verbose: { type: "boolean" }, force: { type: "boolean" }, "allow-remote-refs": { type: "boolean" }, "allow-outside-output": { type: "boolean" } },
+    options: { ...config, check: { type: "boolean" }, watch: { type: "boolean" }, silent: { type: "boolean" }, verbose: { type: "boolean" }, force: { type: "boolean" }, "allow-remote-refs": { type: "boolean" }, "allow-outside-refs": { type: "boolean" }, "allow-outside-output": { type: "boolean" } },
     run: (values, _, io) => {
       const options = {
         config: text(values["config"]) ?? "projector.yaml",
@@ -66,6 +66,7 @@ const COMMANDS: Record<string, Command> = {
         verbose: values["verbose"] === true,
         force: values["force"] === true,
         allowRemoteRefs: values["allow-remote-refs"] === true,
+        allowOutsideRefs: values["allow-outside-refs"] === true,
         allowOutsideOutput: values["allow-outside-output"] === true,
       };
       if (values["watch"] !== true) return runGenerate(options, io);
@@ -82,6 +83,7 @@ const COMMANDS: Record<string, Command> = {
       tag: { type: "string" },
       "accept-guesses": { type: "boolean" },
       "allow-remote-refs": { type: "boolean" },
+      "allow-outside-refs": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     run: (values, positionals, io) => {
@@ -94,6 +96,7 @@ const COMMANDS: Record<string, Command> = {
           output: text(values["output"]) ?? "projector.yaml",
           acceptGuesses: values["accept-guesses"] === true,
           allowRemoteRefs: values["allow-remote-refs"] === true,
+          allowOutsideRefs: values["allow-outside-refs"] === true,
           ...(operations ? { operations } : {}),
           ...(tag !== undefined ? { tag } : {}),
         },

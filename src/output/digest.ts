@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readSpecFile, UnreadableFile } from "../spec/files.js";
 
 const hash = (parts: readonly string[]) => {
   const digest = createHash("sha256");
@@ -10,14 +11,21 @@ const hash = (parts: readonly string[]) => {
   return digest.digest("hex").slice(0, 32);
 };
 
-/** The spec file and every local file its `$ref`s reach, in a fixed order. */
-async function specFiles(path: string, seen = new Set<string>()): Promise<string[]> {
-  if (seen.has(path) || !existsSync(path)) return [];
-  seen.add(path);
-  const text = await readFile(path, "utf8");
-  const refs = [...text.matchAll(/["']?\$ref["']?\s*:\s*["']?([^"'#\s,}]+)/g)].map((m) => m[1]!).filter((ref) => !/^[a-z]+:/i.test(ref));
-  const nested = await Promise.all([...new Set(refs)].sort().map((ref) => specFiles(resolve(dirname(path), ref), seen)));
-  return [text, ...nested.flat()];
+/**
+ * The spec's files, each named and hashed by content. A file that cannot be read counts by its
+ * reason, so a spec that went missing or became a folder is a changed input, not a crash.
+ */
+async function specFileContents(files: readonly string[]): Promise<string[]> {
+  const sorted = [...new Set(files)].sort();
+  const contents = await Promise.all(
+    sorted.map((path) =>
+      readSpecFile(path).catch((error: unknown) => {
+        if (error instanceof UnreadableFile) return `\0unreadable: ${error.message}`;
+        throw error;
+      }),
+    ),
+  );
+  return sorted.flatMap((path, i) => [path, contents[i]!]);
 }
 
 let codeDigest: Promise<string> | undefined;
@@ -34,14 +42,15 @@ function projectorCode(): Promise<string> {
 
 export interface DigestInputs {
   annotationText: string;
-  specPath: string;
+  /** The spec and every file its `$ref`s reach, as the loader listed them (LoadedSpec.files). */
+  specFiles: readonly string[];
   runtimeTemplate: string;
   prettierOptions: unknown;
 }
 
 /** Everything a generate's output depends on, as one short hash. */
 export async function inputsDigest(inputs: DigestInputs): Promise<string> {
-  return hash([await projectorCode(), inputs.annotationText, inputs.runtimeTemplate, JSON.stringify(inputs.prettierOptions ?? null), ...(await specFiles(inputs.specPath))]);
+  return hash([await projectorCode(), inputs.annotationText, inputs.runtimeTemplate, JSON.stringify(inputs.prettierOptions ?? null), ...(await specFileContents(inputs.specFiles))]);
 }
 
 /** The files of an output folder, as one hash. */
@@ -61,13 +70,18 @@ export function cachePath(configDir: string, outputDir: string): string | undefi
 export interface CacheEntry {
   inputs: string;
   files: string;
+  /** The files the spec was read from, whose contents `inputs` covers: the next run hashes these without loading the spec. */
+  specFiles: string[];
 }
 
 export async function readCache(path: string | undefined): Promise<CacheEntry | undefined> {
   if (!path || !existsSync(path)) return undefined;
   try {
     const entry = JSON.parse(await readFile(path, "utf8")) as Partial<CacheEntry>;
-    return typeof entry.inputs === "string" && typeof entry.files === "string" ? { inputs: entry.inputs, files: entry.files } : undefined;
+    const specFiles = entry.specFiles;
+    if (typeof entry.inputs !== "string" || typeof entry.files !== "string") return undefined;
+    if (!Array.isArray(specFiles) || specFiles.length === 0 || !specFiles.every((file): file is string => typeof file === "string")) return undefined;
+    return { inputs: entry.inputs, files: entry.files, specFiles };
   } catch {
     return undefined;
   }

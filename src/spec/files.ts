@@ -1,0 +1,136 @@
+import { constants } from "node:fs";
+import { open, realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The largest spec file, or file a `$ref` reaches, that is read at all. */
+export const MAX_SPEC_FILE_BYTES = 256 * 1024 * 1024;
+
+/** Why a file was not read; the message completes "cannot read FILE: ...". */
+export class UnreadableFile extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const kind = (stat: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }) =>
+  stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a named pipe" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : "not a regular file";
+
+const mebibytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024)).toLocaleString("en-US")} MiB`;
+
+/**
+ * Reads a regular file of at most MAX_SPEC_FILE_BYTES as UTF-8. It is opened without blocking and
+ * judged by the open handle, so a named pipe cannot stall the read and a file swapped after the
+ * check is not the one read.
+ */
+export async function readSpecFile(path: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UnreadableFile(path, code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" || code === "EPERM" ? "permission denied" : (error as Error).message);
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new UnreadableFile(path, `it is ${kind(stat)}, not a regular file`);
+    if (stat.size > MAX_SPEC_FILE_BYTES) throw new UnreadableFile(path, `it holds ${mebibytes(stat.size)}, over the ${mebibytes(MAX_SPEC_FILE_BYTES)} limit`);
+    // Exactly the size judged: a file growing while it is read is not read past the limit.
+    const buffer = Buffer.alloc(stat.size);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.toString("utf8", 0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * True when `path`, with every symlink followed, lies inside `realFolder` (a path with symlinks
+ * already followed). A path that does not exist is judged by its nearest existing ancestor.
+ */
+export async function insideFolder(realFolder: string, path: string): Promise<boolean> {
+  let existing = resolve(path);
+  let rest = "";
+  let real: string | undefined;
+  while (real === undefined) {
+    try {
+      real = await realpath(existing);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || dirname(existing) === existing) throw error;
+      rest = join(basename(existing), rest);
+      existing = dirname(existing);
+    }
+  }
+  const inside = relative(realFolder, join(real, rest));
+  return inside !== "" && inside !== ".." && !inside.startsWith(`..${sep}`) && !isAbsolute(inside);
+}
+
+/**
+ * The local path a `$ref` resolver is asked for: json-schema-ref-parser hands over a percent-encoded
+ * POSIX path, or a `file://` URL when the `$ref` was written as one. Undefined for other URLs.
+ */
+export function localPath(url: string): string | undefined {
+  if (/^file:/i.test(url)) return fileURLToPath(url);
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(url)) return undefined;
+  return resolve(decodeURIComponent(url));
+}
+
+/** A file the `$ref` resolver would not read, and why. */
+export interface Refusal {
+  path: string;
+  /** Outside the spec's folder (or no local path at all), rather than unreadable. */
+  outside: boolean;
+  reason: string;
+}
+
+export interface GuardOptions {
+  /** The spec itself, already read. */
+  spec: { path: string; text: string };
+  /** The spec's folder with symlinks followed: `$ref`s may read files inside it. */
+  realFolder: string;
+  allowOutside: boolean;
+  read(path: string, text: string): void;
+  refused(refusal: Refusal): void;
+}
+
+/**
+ * A stand-in for json-schema-ref-parser's file resolver (its `resolve.file` option) that judges
+ * every file before opening it: inside the spec's folder unless allowed, regular, bounded.
+ */
+export function guardedFileResolver(options: GuardOptions) {
+  const refuse = (refusal: Refusal): never => {
+    options.refused(refusal);
+    throw new Error(`${refusal.path}: ${refusal.reason}`);
+  };
+  return {
+    order: 100,
+    canRead: (target: { url: string }) => /^file:/i.test(target.url) || !/^[a-z][a-z0-9+.-]+:\/\//i.test(target.url),
+    read: async (target: { url: string }): Promise<string> => {
+      let path: string | undefined;
+      try {
+        path = localPath(target.url);
+      } catch {
+        path = undefined;
+      }
+      if (path === undefined) return refuse({ path: target.url, outside: true, reason: "not a local file" });
+      if (path === options.spec.path) return options.spec.text;
+      if (!options.allowOutside && !(await insideFolder(options.realFolder, path))) return refuse({ path, outside: true, reason: "outside the spec's folder" });
+      try {
+        const text = await readSpecFile(path);
+        options.read(path, text);
+        return text;
+      } catch (error) {
+        if (!(error instanceof UnreadableFile)) throw error;
+        return refuse({ path, outside: false, reason: error.message });
+      }
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import { pathToFileURL } from "node:url";
+import type { NodePath } from "../yaml-source.js";
+
+/** How many `$ref`s one `$ref` may lead through before it reaches a value that is not a `$ref`. */
+export const MAX_REF_CHAIN = 32;
+
+/** One `$ref` as written in one of the spec's documents. */
+export interface RefSite {
+  /** The document's key in json-schema-ref-parser's `$refs.values()`: a POSIX path or a URL. */
+  document: string;
+  ref: string;
+  /** The `$ref` resolved against its document, as the parser resolves it. */
+  target: URL;
+  /** Where the object holding the `$ref` sits in its document. */
+  path(): NodePath;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+const isRef = (value: unknown): value is { $ref: string } => isObject(value) && !Array.isArray(value) && typeof value["$ref"] === "string";
+const isUrl = (key: string) => /^[a-z][a-z0-9+.-]+:\/\//i.test(key);
+
+/** A document key as a URL, so relative `$ref`s resolve as the parser resolves them. */
+export const documentUrl = (key: string): URL => (isUrl(key) ? new URL(key) : pathToFileURL(key));
+
+const withoutHash = (url: URL) => url.href.replace(/#.*$/s, "");
+
+/**
+ * Every `$ref` in every document, documents in the parser's order, each in document order. An
+ * object reached through several YAML aliases is visited once, so the walk is linear in the
+ * documents as written.
+ */
+export function refSites(documents: Record<string, unknown>): RefSite[] {
+  const sites: RefSite[] = [];
+  for (const [document, value] of Object.entries(documents)) {
+    const base = documentUrl(document);
+    // A large spec writes the same few thousand `$ref`s hundreds of thousands of times.
+    const targets = new Map<string, URL | undefined>();
+    const targetOf = (ref: string) => {
+      if (!targets.has(ref)) {
+        let target: URL | undefined;
+        try {
+          target = new URL(ref, base);
+        } catch {
+          target = undefined;
+        }
+        targets.set(ref, target);
+      }
+      return targets.get(ref);
+    };
+    const seen = new Set<object>();
+    interface Step {
+      node: unknown;
+      key?: string | number;
+      parent?: Step;
+    }
+    const stack: Step[] = [{ node: value }];
+    while (stack.length > 0) {
+      const step = stack.pop()!;
+      const node = step.node;
+      if (!isObject(node) || seen.has(node)) continue;
+      seen.add(node);
+      if (isRef(node)) {
+        const target = targetOf(node.$ref);
+        if (target) {
+          sites.push({
+            document,
+            ref: node.$ref,
+            target,
+            path: () => {
+              const path: (string | number)[] = [];
+              for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+              return path;
+            },
+          });
+        }
+      }
+      const entries = Object.entries(node);
+      // Pushed in reverse so they are visited in document order.
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        if (isObject(child)) stack.push({ node: child, key: Array.isArray(node) ? Number(key) : key, parent: step });
+      }
+    }
+  }
+  return sites;
+}
+
+const pointerSegments = (hash: string): string[] | undefined => {
+  if (hash === "" || hash === "#") return [];
+  try {
+    return hash
+      .slice(1)
+      .split("/")
+      .slice(1)
+      .map((segment) => decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~"));
+  } catch {
+    return undefined;
+  }
+};
+
+interface Resolved {
+  value: unknown;
+  /** The document the value lives in, against which its own `$ref`s resolve. */
+  base: URL;
+  /** `$ref`s followed to reach it, the first included. */
+  hops: number;
+}
+
+/**
+ * The first `$ref` that leads through more than MAX_REF_CHAIN `$ref`s (counting those met inside
+ * a JSON pointer's path) before reaching its value. Each target is resolved once and the walk
+ * stops at the limit, so the check is linear however long a chain is; a cycle is left to the
+ * bundler, which knows what to make of one.
+ */
+export function overlongRefChain(documents: Record<string, unknown>, sites: readonly RefSite[]): RefSite | undefined {
+  const byUrl = new Map(Object.entries(documents).map(([key, value]) => [withoutHash(documentUrl(key)), value]));
+  const done = new Map<string, Resolved>();
+  const open = new Set<string>();
+  // `undefined` when the chain is longer than the limit allows from this depth.
+  const resolve = (target: URL, depth: number): Resolved | undefined => {
+    const key = target.href;
+    const known = done.get(key);
+    if (known) return depth + known.hops <= MAX_REF_CHAIN ? known : undefined;
+    if (depth >= MAX_REF_CHAIN) return undefined;
+    if (open.has(key)) return { value: undefined, base: target, hops: 1 };
+    open.add(key);
+    try {
+      let base = new URL(withoutHash(target));
+      let node = byUrl.get(base.href);
+      let hops = 1;
+      const follow = (): boolean => {
+        while (isRef(node)) {
+          let next: URL;
+          try {
+            next = new URL(node.$ref, base);
+          } catch {
+            node = undefined;
+            return true;
+          }
+          const reached = resolve(next, depth + hops);
+          if (!reached) return false;
+          hops += reached.hops;
+          node = reached.value;
+          base = reached.base;
+        }
+        return true;
+      };
+      for (const segment of pointerSegments(target.hash) ?? []) {
+        if (!follow()) return undefined;
+        node = isObject(node) ? (node as Record<string, unknown>)[segment] : undefined;
+      }
+      if (!follow()) return undefined;
+      const resolved = { value: node, base, hops };
+      done.set(key, resolved);
+      return resolved;
+    } finally {
+      open.delete(key);
+    }
+  };
+  return sites.find((site) => resolve(site.target, 0) === undefined);
+}

@@ -1,0 +1,231 @@
+// What the spec loader reads (issue 12 items 3, 6, 8, 10; issue 13 item 9): `$ref`s stay inside the
+// spec's folder, only regular files of bounded size are read, YAML aliases and `$ref` chains are
+// bounded, and the no-op digest covers every file the loader read.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parseAnnotation } from "../src/annotation/parse.js";
+import { MAX_SPEC_FILE_BYTES } from "../src/spec/files.js";
+import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../src/yaml-aliases.js";
+import { cli, tempDir } from "./helpers/pipeline.js";
+
+const SECRET = "npm_FAKE_TOKEN_4f9a1c_never_to_be_read";
+
+const ANNOTATION = `spec: specs/openapi.yaml
+output: generated
+resources:
+  note:
+    schema: Note
+    fields:
+      id: { argument: [get_note] }
+      text: keep
+tools:
+  get_note:
+    operation: getNote
+`;
+
+/** A project whose spec's Note.text is `$ref: REF`, with a planted secret outside the project. */
+function project(ref: string | ((outside: string) => string), extra: Record<string, string> = {}): { dir: string; outside: string } {
+  const root = tempDir("projector-spec-files-");
+  const outside = join(root, "outside");
+  mkdirSync(outside);
+  writeFileSync(join(outside, "secret.yaml"), `token:\n  type: string\n  description: "${SECRET}"\n`);
+  const dir = join(root, "project");
+  mkdirSync(join(dir, "specs"), { recursive: true });
+  writeFileSync(join(dir, "projector.yaml"), ANNOTATION);
+  writeFileSync(
+    join(dir, "specs/openapi.yaml"),
+    `openapi: 3.0.3
+info: { title: Notes, version: 1.0.0 }
+paths:
+  /notes/{id}:
+    get:
+      operationId: getNote
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: One note
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Note" }
+components:
+  schemas:
+    Note:
+      type: object
+      properties:
+        id: { type: string }
+        text:
+          $ref: "${typeof ref === "string" ? ref : ref(outside)}"
+`,
+  );
+  for (const [name, text] of Object.entries(extra)) writeFileSync(join(dir, "specs", name), text);
+  return { dir, outside };
+}
+
+/** Every file under a folder, as one string, to search for what must not be there. */
+function everything(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), "utf8"))
+    .join("\n");
+}
+
+describe("$refs outside the spec's folder", () => {
+  const ways: [string, (outside: string) => string][] = [
+    ["a relative path", () => "../../outside/secret.yaml#/token"],
+    ["an absolute path", (outside) => `${join(outside, "secret.yaml")}#/token`],
+    ["a file:// URL", (outside) => `${pathToFileURL(join(outside, "secret.yaml")).href}#/token`],
+  ];
+  it.each(ways)("refuses %s before reading the file, at the $ref", async (_, ref) => {
+    const { dir } = project(ref);
+    const spec = readFileSync(join(dir, "specs/openapi.yaml"), "utf8");
+    const run = await cli(["generate"], dir);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^specs\/openapi\.yaml:21:11 PRJ055 \$ref .* leads outside the spec's folder; it was not read$/m);
+    expect(spec.split("\n")[20]!.slice(10)).toMatch(/^\$ref: /);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(SECRET);
+    expect(existsSync(join(dir, "generated"))).toBe(false);
+    expect(everything(dir)).not.toContain(SECRET);
+    const init = await cli(["init", "specs/openapi.yaml", "-o", "drafted.yaml"], dir);
+    expect(init.code).toBe(1);
+    expect(init.stderr).toContain("PRJ055");
+    expect(everything(dir)).not.toContain(SECRET);
+  });
+
+  it("refuses a symlink inside the folder that leads out of it", async () => {
+    const { dir, outside } = project("linked.yaml#/token");
+    symlinkSync(join(outside, "secret.yaml"), join(dir, "specs/linked.yaml"));
+    const run = await cli(["generate"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^specs\/openapi\.yaml:21:11 PRJ055 \$ref linked\.yaml#\/token leads outside/m);
+    expect(everything(dir)).not.toContain(SECRET);
+  });
+
+  it("reads them with --allow-outside-refs", async () => {
+    const { dir } = project("../../outside/secret.yaml#/token");
+    const run = await cli(["generate", "--allow-outside-refs"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(dir, "generated/openapi.ts"), "utf8")).toContain(SECRET);
+  });
+
+  it("follows $refs between files inside the folder, subfolders included", async () => {
+    const { dir } = project("parts/text.yaml#/text");
+    mkdirSync(join(dir, "specs/parts"));
+    writeFileSync(join(dir, "specs/parts/text.yaml"), "text: { type: string, description: The note's words }\n");
+    const run = await cli(["generate"], dir);
+    expect(run.code, run.stderr).toBe(0);
+  });
+});
+
+describe("files that are not regular, or too large", () => {
+  it.skipIf(process.platform === "win32")("refuses a named pipe, as the spec and as a $ref, without waiting on it", async () => {
+    const { dir } = project("pipe.yaml#/text");
+    execFileSync("mkfifo", [join(dir, "specs/pipe.yaml")]);
+    const run = await cli(["generate"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^specs\/openapi\.yaml:21:11 PRJ003 cannot read specs\/pipe\.yaml: it is a named pipe, not a regular file$/m);
+    writeFileSync(join(dir, "projector.yaml"), ANNOTATION.replace("specs/openapi.yaml", "specs/pipe.yaml"));
+    const spec = await cli(["generate"], dir);
+    expect(spec.code).toBe(1);
+    expect(spec.stderr).toMatch(/^specs\/pipe\.yaml PRJ003 cannot read the spec: it is a named pipe, not a regular file$/m);
+  });
+
+  it("refuses a folder named as the spec", async () => {
+    const { dir } = project("#/components/schemas/Note");
+    writeFileSync(join(dir, "projector.yaml"), ANNOTATION.replace("specs/openapi.yaml", "specs"));
+    const run = await cli(["generate"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^specs PRJ003 cannot read the spec: it is a folder, not a regular file$/m);
+  });
+
+  it(`refuses a file over ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MiB without reading it`, async () => {
+    const { dir } = project("huge.yaml#/text");
+    const huge = join(dir, "specs/huge.yaml");
+    writeFileSync(huge, "");
+    // Sparse: the size is declared, no disk is used.
+    truncateSync(huge, MAX_SPEC_FILE_BYTES + 1);
+    const run = await cli(["generate"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^specs\/openapi\.yaml:21:11 PRJ003 cannot read specs\/huge\.yaml: it holds 256 MiB, over the 256 MiB limit$/m);
+  });
+});
+
+describe("YAML aliases", () => {
+  const bomb = (indent: string) =>
+    ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]", ..."bcdefghi".split("").map((name, i) => `${name}: &${name} [${Array(10).fill(`*${"abcdefgh"[i]}`).join(", ")}]`)]
+      .map((line) => indent + line)
+      .join("\n");
+
+  it("refuses an alias bomb in a file the spec's $refs reach, naming that file", async () => {
+    const { dir } = project("parts.yaml#/text", { "parts.yaml": `text: { type: string }\nx-bomb:\n${bomb("  ")}\n` });
+    const run = await cli(["generate"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^specs\/parts\.yaml:4:10 PRJ056 YAML aliases expand specs\/parts\.yaml by more than 100,000 values$/m);
+  });
+
+  it("counts what aliases add, not how often an anchor is used", () => {
+    const fields = Array.from({ length: 150 }, (_, i) => `      f${i}: ${i === 0 ? "&kept keep" : "*kept"}`).join("\n");
+    const annotation = parseAnnotation(`spec: s.yaml\noutput: out\nresources:\n  r:\n    fields:\n${fields}\n`, "projector.yaml");
+    expect(annotation.resources[0]!.fields).toHaveLength(150);
+
+    const block = { type: "object", properties: { a: { type: "string" }, b: { type: "string" } } };
+    expect(aliasesOverLimit({ uses: Array(1000).fill(block) })).toBe(false);
+    let level: unknown = ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"];
+    for (let depth = 0; depth < 5; depth++) level = Array(10).fill(level);
+    expect(aliasesOverLimit({ level })).toBe(true);
+    expect(MAX_ALIAS_GROWTH).toBe(100_000);
+  });
+
+  it("reports an alias inside the node it names as PRJ001, at the alias", async () => {
+    expect(() => parseAnnotation("spec: s.yaml\noutput: out\nresources: &r\n  r: { fields: *r }\n", "projector.yaml")).toThrow(
+      expect.objectContaining({ diagnostics: [expect.objectContaining({ code: "PRJ001", location: { file: "projector.yaml", line: 4, column: 16 } })] }),
+    );
+  });
+});
+
+describe("$ref chains", () => {
+  it("refuses a chain of 5,000 at its first link, without overflowing the stack", async () => {
+    const { dir } = project("#/components/schemas/Link0", {});
+    const spec = join(dir, "specs/openapi.yaml");
+    const links = Array.from({ length: 5000 }, (_, i) => `    Link${i}: { $ref: "#/components/schemas/Link${i + 1}" }`);
+    writeFileSync(spec, `${readFileSync(spec, "utf8")}${links.join("\n")}\n    Link5000: { type: string }\n`);
+    const run = await cli(["generate"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^specs\/openapi\.yaml:21:11 PRJ057 \$ref #\/components\/schemas\/Link0 leads through more than 32 \$refs/m);
+  });
+
+  it("accepts a chain of 32", async () => {
+    const { dir } = project("#/components/schemas/Link0", {});
+    const spec = join(dir, "specs/openapi.yaml");
+    const links = Array.from({ length: 31 }, (_, i) => `    Link${i}: { $ref: "#/components/schemas/Link${i + 1}" }`);
+    writeFileSync(spec, `${readFileSync(spec, "utf8")}${links.join("\n")}\n    Link31: { type: string }\n`);
+    const run = await cli(["generate"], dir);
+    expect(run.code, run.stderr).toBe(0);
+  });
+});
+
+describe("the no-op digest", () => {
+  it("regenerates when a $ref'd file whose name has a space changes", async () => {
+    const { dir } = project("sub ject.yaml#/text", { "sub ject.yaml": "text: { type: string, description: First words }\n" });
+    mkdirSync(join(dir, "node_modules"));
+    expect((await cli(["generate"], dir)).code).toBe(0);
+    expect((await cli(["generate"], dir)).stdout).toContain("up to date");
+    writeFileSync(join(dir, "specs/sub ject.yaml"), "text: { type: string, description: Other words }\n");
+    const run = await cli(["generate"], dir);
+    expect(run.stdout).not.toContain("up to date");
+    expect(readFileSync(join(dir, "generated/openapi.ts"), "utf8")).toContain("Other words");
+  });
+});
+
+describe("specs openapi-typescript reads", () => {
+  it("init says when a 3.1 spec has no operations to project", async () => {
+    const { dir } = project("#/components/schemas/Note");
+    writeFileSync(join(dir, "specs/hooks.yaml"), "openapi: 3.1.0\ninfo: { title: Hooks, version: 1 }\ncomponents:\n  schemas:\n    Note: { type: object }\n");
+    const run = await cli(["init", "specs/hooks.yaml"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^specs\/hooks\.yaml:1:1 PRJ058 the spec declares no operations to project$/m);
+    expect(run.stderr).not.toContain("not an OpenAPI");
+  });
+});
