@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 /** `search_tickets`, `team-memberships`, `getUser` to `SearchTickets`, `TeamMemberships`, `GetUser`. */
 export function pascalCase(name: string): string {
   const words = name
@@ -27,3 +29,46 @@ export const isIdentifier = (name: string): boolean => /^[A-Za-z_$][A-Za-z0-9_$]
 
 /** Output keys that would change an object's prototype or shadow its methods when assigned. */
 export const RESERVED_KEYS = new Set(["__proto__"]);
+
+/**
+ * The longest file stem a name becomes. Filesystems refuse names over 255 bytes, and whole paths
+ * on Windows stop at 260 characters, so a longer stem keeps its start and a hash of the whole name.
+ */
+export const MAX_FILE_STEM = 80;
+const STEM_HASH_LENGTH = 8;
+
+/** A file name for a generated module: `search_tickets` gives `search-tickets`. */
+export function fileStem(name: string): string {
+  const stem = pascalCase(name)
+    .replace(/^_/, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .toLowerCase();
+  if (stem.length <= MAX_FILE_STEM) return stem;
+  const hash = createHash("sha256").update(name).digest("hex").slice(0, STEM_HASH_LENGTH);
+  return `${stem.slice(0, MAX_FILE_STEM - STEM_HASH_LENGTH - 1).replace(/-+$/, "")}-${hash}`;
+}
+
+/** What one annotated resource or tool adds to the output folder: its module, and the names it declares. */
+export interface GeneratedModule {
+  /** Path relative to the output folder, without the extension. */
+  path: string;
+  /** Values and types `index.ts` re-exports, in the order it lists them. */
+  values: string[];
+  types: string[];
+  /** Exported only to the tools' modules. */
+  internal: string[];
+}
+
+/** `ticketResultSchema`: the constant holding a resource's result schema. */
+export const resultSchemaName = (typeName: string) => `${typeName[0]!.toLowerCase()}${typeName.slice(1)}ResultSchema`;
+
+/** A resource's module; `collect…` exists only when a field needs lookups, and is claimed either way. */
+export function resourceModule(name: string): GeneratedModule {
+  const T = pascalCase(name);
+  return { path: `resources/${fileStem(name)}`, values: [`project${T}`, resultSchemaName(T)], types: [`${T}Lookups`, `${T}Record`, `${T}Result`], internal: [`collect${T}`] };
+}
+
+export function toolModule(name: string): GeneratedModule {
+  const T = pascalCase(name);
+  return { path: `tools/${fileStem(name)}`, values: [`${camelCase(name)}OutputSchema`, `project${T}`], types: [`${T}Resolvers`, `${T}Response`, `${T}Result`], internal: [] };
+}

@@ -116,9 +116,13 @@ function refused(dir: string, expected: Expected, stderr: string) {
   expect(existsSync(resolve(dir, expected.output ?? "generated")), "a refused run writes nothing").toBe(false);
 }
 
+/** C0 controls but tab, line feed and carriage return, DEL and C1: none may reach a generated file raw. */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
 async function accepted(name: string, dir: string, expected: Expected) {
   const files = readFolder(resolve(dir, expected.output ?? "generated"));
   expect(files.has("index.ts")).toBe(true);
+  for (const [path, text] of files) expect(CONTROL_CHARACTER.exec(text)?.index, `${path} holds a raw control character`).toBeUndefined();
   expect(typecheckFiles(files)).toEqual([]);
 
   const flag = "__projectorInjected";

@@ -1,13 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DiagnosticError, hasErrors, type Diagnostic } from "../diagnostics.js";
-import { fileStem } from "../emit/ts.js";
 import { standInResolvers } from "../evidence/budget-check.js";
 import { loadGenerated } from "../evidence/run-generated.js";
 import { buildReport, formatReport } from "../evidence/report.js";
 import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
 import type { Model, ToolModel } from "../model/types.js";
-import { pascalCase } from "../naming.js";
+import { fileStem, pascalCase } from "../naming.js";
 import { didYouMean } from "../suggest.js";
 import { generateProject, loadProject, printDiagnostics } from "./project.js";
 import { EXIT, UsageError, type Io } from "./run.js";

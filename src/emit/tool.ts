@@ -1,9 +1,9 @@
 import type { ResolverModel, ToolModel } from "../model/types.js";
-import { camelCase } from "../naming.js";
-import { resultSchemaName, toolOutputSchemaCode } from "./json-schema.js";
+import { camelCase, resourceModule, resultSchemaName } from "../naming.js";
+import { toolOutputSchemaCode } from "./json-schema.js";
 import { resolversOf, shortenedPerRecord } from "./resource.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
-import { commentText, fileStem, key, literal, typeOfShape } from "./ts.js";
+import { commentText, key, literal, typeOfShape } from "./ts.js";
 
 function pageType(tool: ToolModel): string[] {
   return tool.page.map((p) => `${key(p.key)}: ${p.mode === "presence" ? "boolean" : `${typeOfShape(p.shape)} | null | Unusable`};`);
@@ -53,7 +53,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const projection = setup.length ? `{ ${setup.join(" ")} return ${value}; }` : value.startsWith("{") ? `(${value})` : value;
   const code = [
     `import type { paths } from "../openapi.js";`,
-    `import { ${names.length ? `collect${R}, ` : ""}project${R}, ${resultSchemaName(tool.resource)}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
+    `import { ${names.length ? `collect${R}, ` : ""}project${R}, ${resultSchemaName(R)}, type ${R}Record, type ${R}Result } from "../${resourceModule(tool.resource.name).path}.js";`,
     ...(names.length ? [`import type { Resolvers } from "../resolvers.js";`] : []),
     IMPORTS_PLACEHOLDER,
     "",
@@ -69,7 +69,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
     `/** JSON Schema of {@link ${T}Result}, usable as the MCP tool's \`outputSchema\`. */`,
     `export const ${camelCase(tool.name)}OutputSchema = ${toolOutputSchemaCode(tool)};`,
     "",
-    ...(names.length ? [`const INCLUDED = ${JSON.stringify(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""] : []),
+    ...(names.length ? [`const INCLUDED = ${literal(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""] : []),
     `/**`,
     ` * Projects a whole ${commentText(tool.name)} response: collects every join id, takes labels from \`included\`,`,
     ` * calls each resolver at most once with the ids still unnamed, then projects each record.`,

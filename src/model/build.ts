@@ -1,6 +1,6 @@
 import type { Annotation, ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
-import { pascalCase, plural, RESERVED_KEYS } from "../naming.js";
+import { pascalCase, plural, RESERVED_KEYS, resourceModule, toolModule } from "../naming.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
 import { didYouMean } from "../suggest.js";
@@ -192,23 +192,37 @@ function locateResourceSchema(reader: SchemaReader, resource: ResourceAnnotation
   return at ? { at, jsonapi: true } : undefined;
 }
 
-/** Generated identifiers must be unique across the output folder. */
+/**
+ * Every module and exported name a resource or tool generates must be its own: `get_url` and `getURL`
+ * would both write `tools/get-url.ts`, a tool and a resource named `task` would both export
+ * `projectTask`. File names are compared ignoring case, as macOS and Windows filesystems do. The
+ * fixed names of `index.ts` need no claim: every generated name has a prefix or suffix they lack.
+ */
 function checkGeneratedNames(annotation: Annotation, diagnostics: Diagnostic[]) {
-  const owners = new Map<string, string>();
-  const claim = (identifier: string, owner: string, path: readonly (string | number)[]) => {
-    const other = owners.get(identifier);
-    if (other && other !== owner) {
+  const entries = [
+    ...annotation.resources.map((r) => ({ what: `resource ${r.name}`, path: r.path, module: resourceModule(r.name) })),
+    ...annotation.tools.map((t) => ({ what: `tool ${t.name}`, path: t.path, module: toolModule(t.name) })),
+  ];
+  const owners = new Map<string, (typeof entries)[number]>();
+  for (const entry of entries) {
+    const file = `${entry.module.path}.ts`;
+    const claims = [
+      { key: `file:${file.toLowerCase()}`, says: `write \`${file}\`` },
+      ...[...entry.module.values, ...entry.module.types, ...entry.module.internal].map((name) => ({ key: `name:${name}`, says: `generate \`${name}\`` })),
+    ];
+    const clash = claims.find((claim) => owners.has(claim.key));
+    if (clash) {
+      const other = owners.get(clash.key)!;
       diagnostics.push({
         code: "PRJ028",
         severity: "error",
-        message: `${owner} and ${other} would both generate \`${identifier}\``,
-        help: "rename one of them in the annotation",
-        location: annotation.locate(path, "key"),
+        message: `${entry.what} and ${other.what} would both ${clash.says}`,
+        help: "rename one of them in the annotation: generated names must differ by more than case and punctuation",
+        location: annotation.locate(entry.path, "key"),
+        related: annotation.locate(other.path, "key"),
       });
+      continue;
     }
-    owners.set(identifier, owner);
-  };
-  for (const r of annotation.resources) claim(`project${pascalCase(r.name)}`, `resource ${r.name}`, r.path);
-  for (const t of annotation.tools) claim(`project${pascalCase(t.name)}`, `tool ${t.name}`, t.path);
+    for (const claim of claims) owners.set(claim.key, entry);
+  }
 }
-
