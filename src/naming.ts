@@ -37,13 +37,20 @@ export const RESERVED_KEYS = new Set(["__proto__"]);
 export const MAX_FILE_STEM = 80;
 const STEM_HASH_LENGTH = 8;
 
-/** A file name for a generated module: `search_tickets` gives `search-tickets`. */
+/** Names Windows reserves for devices, whatever the extension: a tool named `con` cannot be `con.ts`. */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+
+/**
+ * A file name for a generated module: `search_tickets` gives `search-tickets`. A stem too long for
+ * a filesystem, or one Windows reserves, is cut and suffixed with a hash of the whole name, so it
+ * stays distinct from every other name's.
+ */
 export function fileStem(name: string): string {
   const stem = pascalCase(name)
     .replace(/^_/, "")
     .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
     .toLowerCase();
-  if (stem.length <= MAX_FILE_STEM) return stem;
+  if (stem.length <= MAX_FILE_STEM && !WINDOWS_DEVICE.test(stem)) return stem;
   const hash = createHash("sha256").update(name).digest("hex").slice(0, STEM_HASH_LENGTH);
   return `${stem.slice(0, MAX_FILE_STEM - STEM_HASH_LENGTH - 1).replace(/-+$/, "")}-${hash}`;
 }
