@@ -1,3 +1,4 @@
+import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { SchemaReader, type JsonObject } from "../spec/schema.js";
 import type { Model } from "../model/types.js";
@@ -7,7 +8,7 @@ import { runtimeExports } from "./imports.js";
 import { emitResolvers } from "./resolvers.js";
 import { emitResource } from "./resource.js";
 import { emitTool } from "./tool.js";
-import { commentText, withEscapedControls } from "./ts.js";
+import { commentText } from "./ts.js";
 
 /** The inputs as the banner names them: relative to the annotation file, the same on every machine. */
 export interface InputNames {
@@ -87,8 +88,8 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
       },
     ]);
   }
-  // String literals come out escaped; comments carry spec text as it is.
-  return withEscapedControls(printed.replace(/__projector_inherited_(\w+?)__/g, "$1"));
+  // Its string literals come out escaped, its comments carry spec descriptions as they are.
+  return escapeControlCharacters(printed.replace(/__projector_inherited_(\w+?)__/g, "$1"));
 }
 
 /** Every file of the output folder but the source types, unformatted, keyed by path relative to the folder, in a fixed order. */

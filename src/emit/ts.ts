@@ -1,20 +1,12 @@
+import { escapeControlCharacters } from "../control-characters.js";
 import { isIdentifier } from "../naming.js";
 import type { Shape } from "../model/types.js";
-
-/**
- * Control characters other than tab, line feed and carriage return: C0, DEL and C1. A NUL makes git
- * treat the file as binary, and ESC or CSI sequences restyle a terminal the file is printed on.
- */
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-
-/** A control character as the six characters of its JavaScript escape, `\u0000`. */
-const escapeControl = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /**
  * Every string from the spec or the annotation enters generated code through JSON.stringify, which
  * escapes C0 controls; DEL and C1 ones, legal raw in a string, are escaped too, so the file stays text.
  */
-export const literal = (value: unknown): string => JSON.stringify(value).replace(CONTROL, escapeControl);
+export const literal = (value: unknown): string => escapeControlCharacters(JSON.stringify(value));
 
 /** An object key: bare when it is an identifier, quoted otherwise. */
 export const key = (name: string): string => (isIdentifier(name) ? name : literal(name));
@@ -38,14 +30,7 @@ export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : 
  * Text safe inside any comment: nothing that closes a block comment, no line terminator that ends a
  * line comment, and control characters written as escapes.
  */
-export const commentText = (text: string): string =>
-  text
-    .replace(/\*\//g, "*\\/")
-    .replace(/[\r\n\u2028\u2029]+/g, " ")
-    .replace(CONTROL, escapeControl);
-
-/** Comments another tool printed (openapi-typescript's, from spec descriptions) with control characters escaped. */
-export const withEscapedControls = (code: string): string => code.replace(CONTROL, escapeControl);
+export const commentText = (text: string): string => escapeControlCharacters(text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " "));
 
 export function typeOfShape(shape: Shape): string {
   switch (shape.type) {
