@@ -1,14 +1,22 @@
 import { createHash } from "node:crypto";
 
-/** `search_tickets`, `team-memberships`, `getUser` to `SearchTickets`, `TeamMemberships`, `GetUser`. */
+/** A short, stable tag of a whole name, for names that cannot be written out in full. */
+const nameHash = (name: string): string => createHash("sha256").update(name).digest("hex").slice(0, 8);
+
+/**
+ * `search_tickets`, `team-memberships`, `getUser` to `SearchTickets`, `TeamMemberships`, `GetUser`.
+ * Accents are dropped (`créé` gives `Cree`); a name with letters that have no ASCII form (`任务`)
+ * also gets a hash of the whole name, so two such names do not both become `Unnamed`.
+ */
 export function pascalCase(name: string): string {
-  const words = name
+  const ascii = name.normalize("NFKD").replace(/\p{M}/gu, "");
+  const words = ascii
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean);
   const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
-  if (joined === "") return "Unnamed";
-  return /^[0-9]/.test(joined) ? `_${joined}` : joined;
+  const base = joined === "" ? "Unnamed" : /^[0-9]/.test(joined) ? `_${joined}` : joined;
+  return /[^\u0000-\u007f]/.test(ascii) ? `${base}_${nameHash(name)}` : base;
 }
 
 export function camelCase(name: string): string {
@@ -35,7 +43,6 @@ export const RESERVED_KEYS = new Set(["__proto__"]);
  * on Windows stop at 260 characters, so a longer stem keeps its start and a hash of the whole name.
  */
 export const MAX_FILE_STEM = 80;
-const STEM_HASH_LENGTH = 8;
 
 /** Names Windows reserves for devices, whatever the extension: a tool named `con` cannot be `con.ts`. */
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
@@ -51,8 +58,8 @@ export function fileStem(name: string): string {
     .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
     .toLowerCase();
   if (stem.length <= MAX_FILE_STEM && !WINDOWS_DEVICE.test(stem)) return stem;
-  const hash = createHash("sha256").update(name).digest("hex").slice(0, STEM_HASH_LENGTH);
-  return `${stem.slice(0, MAX_FILE_STEM - STEM_HASH_LENGTH - 1).replace(/-+$/, "")}-${hash}`;
+  const hash = nameHash(name);
+  return `${stem.slice(0, MAX_FILE_STEM - hash.length - 1).replace(/-+$/, "")}-${hash}`;
 }
 
 /** What one annotated resource or tool adds to the output folder: its module, and the names it declares. */
