@@ -201,7 +201,7 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     IMPORTS_PLACEHOLDER,
     "",
     `/** ${withArticle(commentText(resource.name))} record as the API sends it. */`,
-    `export type ${T}Record = ${resource.sourceType};`,
+    `export type ${T}Record = ${resource.schemaName === undefined ? "unknown" : `components["schemas"][${literal(resource.schemaName)}]`};`,
     "",
     `/** ${withArticle(commentText(resource.name))} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
     `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}: ${fieldType(f)};`).join(" ")} }`,
@@ -234,7 +234,7 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
         ]
       : []),
   ].join("\n");
-  const others = resource.sourceType.startsWith("components") ? [`import type { components } from "../openapi.js";`] : [];
+  const others = resource.schemaName === undefined ? [] : [`import type { components } from "../openapi.js";`];
   if (resolvers.length > 0) others.push(`import type { Lookups } from "../resolvers.js";`);
   return withRuntimeImports(code, runtime, others);
 }

@@ -1,4 +1,4 @@
-import type { ResolverModel, ToolModel } from "../model/types.js";
+import type { ResolverModel, ResponseAt, ToolModel } from "../model/types.js";
 import { camelCase, resourceModule, resultSchemaName } from "../naming.js";
 import { toolOutputSchemaCode } from "./json-schema.js";
 import { resolversOf, shortenedPerRecord } from "./resource.js";
@@ -24,6 +24,12 @@ function pageExpression(page: ToolModel["page"][number]): string {
     default:
       return `whole<${typeOfShape(page.shape)}>(${value}, ${args}, {})`;
   }
+}
+
+/** The response body's type in openapi-typescript's `paths`; a numeric status is a numeric key there. */
+function responseType(at: ResponseAt): string {
+  const status = /^\d+$/.test(at.status) ? at.status : literal(at.status);
+  return `paths[${literal(at.path)}][${literal(at.method)}]["responses"][${status}]["content"][${literal(at.mediaType)}]`;
 }
 
 export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: RuntimeExports): string {
@@ -58,7 +64,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
     IMPORTS_PLACEHOLDER,
     "",
     `/** The body ${commentText(tool.operationLabel)} returns. */`,
-    `export type ${T}Response = ${tool.responseType};`,
+    `export type ${T}Response = ${responseType(tool.response)};`,
     "",
     `/** What the ${commentText(tool.name)} tool returns to the model. */`,
     `export type ${T}Result = ${result};`,

@@ -9,7 +9,7 @@ import { inResultOrder, pageInResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { findRows, jsonApiType, jsonApiTypes, type Rows } from "./rows.js";
 import { shapeOf } from "./shape.js";
-import type { Model, PageModel, ResourceModel, ToolModel } from "./types.js";
+import type { Model, PageModel, ResourceModel, ResponseAt, ToolModel } from "./types.js";
 
 
 /** What a resource is read from: the first tool that returns it, or the annotation's `schema`. */
@@ -33,7 +33,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   const error = (code: Diagnostic["code"], message: string, help: string, path: readonly (string | number)[], related?: Diagnostic["location"]) =>
     diagnostics.push({ code, severity: "error", message, help, location: locateAnnotation(path, "key"), ...(related ? { related } : {}) });
 
-  const toolPlans: { tool: ToolAnnotation; op: Operation; rows: Rows; response: SchemaAt; responseType: string }[] = [];
+  const toolPlans: { tool: ToolAnnotation; op: Operation; rows: Rows; response: SchemaAt; responseAt: ResponseAt }[] = [];
   for (const tool of annotation.tools) {
     const op = findOperation(operations, tool.operation);
     if (!op) {
@@ -70,9 +70,8 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       continue;
     }
     if (!sources.has(resourceName)) sources.set(resourceName, { at: rows.item, jsonapi: rows.jsonapi });
-    const statusKey = /^\d+$/.test(body.status) ? body.status : JSON.stringify(body.status);
-    const responseType = `paths[${JSON.stringify(op.path)}][${JSON.stringify(op.method)}]["responses"][${statusKey}]["content"][${JSON.stringify(body.mediaType)}]`;
-    toolPlans.push({ tool, op, rows: { ...rows, resourceName }, response: body.schema, responseType });
+    const responseAt = { path: op.path, method: op.method, status: body.status, mediaType: body.mediaType };
+    toolPlans.push({ tool, op, rows: { ...rows, resourceName }, response: body.schema, responseAt });
   }
 
   const toolsFailed = diagnostics.length > 0;
@@ -107,14 +106,14 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       name: resource.name,
       typeName: pascalCase(resource.name),
       style: source.jsonapi ? "jsonapi" : "rest",
-      sourceType: refName ? `components["schemas"][${JSON.stringify(refName)}]` : "unknown",
+      ...(refName ? { schemaName: refName } : {}),
       fields: inResultOrder(fields),
       dropped,
     });
   }
 
   const tools: ToolModel[] = [];
-  for (const { tool, op, rows, response, responseType } of toolPlans) {
+  for (const { tool, op, rows, response, responseAt } of toolPlans) {
     const resource = resources.get(rows.resourceName!);
     if (!resource) continue;
     const page = tool.page.flatMap((field): PageModel[] => {
@@ -148,7 +147,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       rowsPath: rows.path,
       ...(list !== undefined ? { list } : {}),
       page: pageInResultOrder(page),
-      responseType,
+      response: responseAt,
       operationLabel: op.operationId ? `${op.operationId} (${operationLabel(op)})` : operationLabel(op),
       jsonapi: rows.jsonapi,
       ...(example !== undefined ? { example } : {}),
