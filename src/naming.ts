@@ -1,12 +1,22 @@
-/** `search_tickets`, `team-memberships`, `getUser` to `SearchTickets`, `TeamMemberships`, `GetUser`. */
+import { createHash } from "node:crypto";
+
+/** A short, stable tag of a whole name, for names that cannot be written out in full. */
+const nameHash = (name: string): string => createHash("sha256").update(name).digest("hex").slice(0, 8);
+
+/**
+ * `search_tickets`, `team-memberships`, `getUser` to `SearchTickets`, `TeamMemberships`, `GetUser`.
+ * Accents are dropped (`créé` gives `Cree`); a name with letters that have no ASCII form (`任务`)
+ * also gets a hash of the whole name, so two such names do not both become `Unnamed`.
+ */
 export function pascalCase(name: string): string {
-  const words = name
+  const ascii = name.normalize("NFKD").replace(/\p{M}/gu, "");
+  const words = ascii
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean);
   const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
-  if (joined === "") return "Unnamed";
-  return /^[0-9]/.test(joined) ? `_${joined}` : joined;
+  const base = joined === "" ? "Unnamed" : /^[0-9]/.test(joined) ? `_${joined}` : joined;
+  return /[^\u0000-\u007f]/.test(ascii) ? `${base}_${nameHash(name)}` : base;
 }
 
 export function camelCase(name: string): string {
@@ -27,3 +37,52 @@ export const isIdentifier = (name: string): boolean => /^[A-Za-z_$][A-Za-z0-9_$]
 
 /** Output keys that would change an object's prototype or shadow its methods when assigned. */
 export const RESERVED_KEYS = new Set(["__proto__"]);
+
+/**
+ * The longest file stem a name becomes. Filesystems refuse names over 255 bytes, and whole paths
+ * on Windows stop at 260 characters, so a longer stem keeps its start and a hash of the whole name.
+ */
+export const MAX_FILE_STEM = 80;
+
+/** Names Windows reserves for devices, whatever the extension: a tool named `con` cannot be `con.ts`. */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+
+/**
+ * A file name for a generated module: `search_tickets` gives `search-tickets`. A stem too long for
+ * a filesystem, or one Windows reserves, is cut and suffixed with a hash of the whole name, so it
+ * stays distinct from every other name's.
+ */
+export function fileStem(name: string): string {
+  const stem = pascalCase(name)
+    .replace(/^_/, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .toLowerCase();
+  if (stem.length <= MAX_FILE_STEM && !WINDOWS_DEVICE.test(stem)) return stem;
+  const hash = nameHash(name);
+  return `${stem.slice(0, MAX_FILE_STEM - hash.length - 1).replace(/-+$/, "")}-${hash}`;
+}
+
+/** What one annotated resource or tool adds to the output folder: its module, and the names it declares. */
+export interface GeneratedModule {
+  /** Path relative to the output folder, without the extension. */
+  path: string;
+  /** Values and types `index.ts` re-exports, in the order it lists them. */
+  values: string[];
+  types: string[];
+  /** Exported only to the tools' modules. */
+  internal: string[];
+}
+
+/** `ticketResultSchema`: the constant holding a resource's result schema. */
+export const resultSchemaName = (typeName: string) => `${typeName[0]!.toLowerCase()}${typeName.slice(1)}ResultSchema`;
+
+/** A resource's module; `collect…` exists only when a field needs lookups, and is claimed either way. */
+export function resourceModule(name: string): GeneratedModule {
+  const T = pascalCase(name);
+  return { path: `resources/${fileStem(name)}`, values: [`project${T}`, resultSchemaName(T)], types: [`${T}Lookups`, `${T}Record`, `${T}Result`], internal: [`collect${T}`] };
+}
+
+export function toolModule(name: string): GeneratedModule {
+  const T = pascalCase(name);
+  return { path: `tools/${fileStem(name)}`, values: [`${camelCase(name)}OutputSchema`, `project${T}`], types: [`${T}Resolvers`, `${T}Response`, `${T}Result`], internal: [] };
+}

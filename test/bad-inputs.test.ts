@@ -59,6 +59,8 @@ const cases = readdirSync(CORPUS, { withFileTypes: true })
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const STACK_FRAME = /^\s+at .*(\(|:\d+:\d+)/m;
+/** C0 controls but tab, line feed and carriage return, DEL and C1: none may reach a generated file or the terminal raw. */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 /** Copies the case into a fresh temporary folder (one level down, so `../` outputs stay inside it). */
 function setUp(name: string): string {
@@ -93,6 +95,7 @@ describe("bad-input corpus", () => {
     const run = await cli(expected.args ?? ["generate"], dir);
     const printed = `${run.stdout}\n${run.stderr}`;
     expect(printed, "a stack trace was printed").not.toMatch(STACK_FRAME);
+    expect(CONTROL_CHARACTER.exec(printed)?.index, "a raw control character was printed").toBeUndefined();
     expect(run.code, printed).toBe(expected.exit);
     if (expected.exit === 0) await accepted(name, dir, expected);
     else refused(dir, expected, run.stderr);
@@ -132,6 +135,7 @@ async function accepted(name: string, dir: string, expected: Expected) {
   expect(files.get(MARKER), "the folder bears generate's marker").toBe(MARKER_TEXT);
   files.delete(MARKER);
   expect(files.has("index.ts")).toBe(true);
+  for (const [path, text] of files) expect(CONTROL_CHARACTER.exec(text)?.index, `${path} holds a raw control character`).toBeUndefined();
   acceptedOutputs.set(name, files);
 
   const flag = "__projectorInjected";

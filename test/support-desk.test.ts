@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import Database from "better-sqlite3";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -6,6 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addCommentOutputSchema, getTicketOutputSchema, searchTicketsOutputSchema } from "../generated/support/index.js";
+import { LineTransport, MAX_LINE_BYTES } from "../examples/support-desk/stdio-transport.js";
 import { ROOT, tempDir } from "./helpers/pipeline.js";
 import { parseTable } from "./helpers/table.js";
 
@@ -167,5 +170,126 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
     db.close();
     const ticket = await call("get_ticket", { ticket_id: id });
     expect((ticket.structuredContent as Ticket).id).toBe(id.slice(0, 12));
+  });
+});
+
+/** The server spoken to line by line, as a client that gets JSON-RPC wrong would. */
+function rawServer() {
+  const child = spawn(process.execPath, [SERVER], { env: { ...process.env, SUPPORT_DESK_DB: join(tempDir(), "desk.db") }, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  let exited: number | null | undefined;
+  const waiting: (() => void)[] = [];
+  const wake = () => waiting.splice(0).forEach((resume) => resume());
+  child.stdout.on("data", (chunk: Buffer) => ((stdout += chunk.toString()), wake()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.on("exit", (code) => ((exited = code), wake()));
+  let answered = 0;
+  return {
+    stderr: () => stderr,
+    exited: () => exited,
+    write: (text: string) => new Promise<void>((written) => child.stdin.write(text, () => written())),
+    /** The next line the server writes, parsed; fails when the server exits first. */
+    async answer(): Promise<Record<string, unknown>> {
+      for (;;) {
+        const lines = stdout.split("\n");
+        if (lines.length - 1 > answered) return JSON.parse(lines[answered++]!) as Record<string, unknown>;
+        if (exited !== undefined) throw new Error(`the server exited with ${exited} instead of answering; stderr:\n${stderr}`);
+        await new Promise<void>((resume) => waiting.push(resume));
+      }
+    },
+    stop: () => child.kill(),
+  };
+}
+
+describe("examples/support-desk: requests a client gets wrong", () => {
+  const server = rawServer();
+  const ask = async (line: string) => (await server.write(`${line}\n`), server.answer());
+  afterAll(() => server.stop());
+
+  it("answers a line that is not JSON with a parse error, and goes on serving", async () => {
+    const init = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: init }))).toMatchObject({ id: 1, result: { serverInfo: { name: "support-desk" } } });
+    expect(await ask("{not json")).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }))).toMatchObject({ id: 2, result: { tools: expect.any(Array) } });
+    expect(server.stderr()).toContain("answered -32700");
+  });
+
+  it("answers JSON that is not a JSON-RPC message with an invalid request", async () => {
+    expect(await ask(JSON.stringify({ hello: "world" }))).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await ask("[]")).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await ask(JSON.stringify({ jsonrpc: "1.0", id: 3, method: "tools/list" }))).toMatchObject({ id: 3, error: { code: -32600 } });
+  });
+
+  it("answers params that are not an object, or not the method's, with invalid params", async () => {
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: [] }))).toMatchObject({ id: 4, error: { code: -32602 } });
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: "search_tickets" }))).toMatchObject({ id: 5, error: { code: -32602 } });
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: {} }))).toMatchObject({ id: 6, error: { code: -32602 } });
+    const call = await ask(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "search_tickets", arguments: { query: "refund" } } }));
+    expect(call).toMatchObject({ id: 7, result: { structuredContent: { tickets: expect.any(Array) } } });
+  });
+
+  it("answers a line over 10 MiB with an invalid request instead of exiting, and serves the next one", async () => {
+    await server.write("x".repeat(MAX_LINE_BYTES + 1));
+    expect(await ask("")).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining(`${MAX_LINE_BYTES} bytes`) } });
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list" }))).toMatchObject({ id: 8, result: { tools: expect.any(Array) } });
+    expect(server.exited()).toBeUndefined();
+  });
+});
+
+describe("examples/support-desk: the line transport", () => {
+  /** A transport on in-memory streams, with a small line limit, and what it hands on and answers. */
+  function transport(maxLineBytes: number) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const received: unknown[] = [];
+    const logged: string[] = [];
+    const line = new LineTransport(input, output, (text) => logged.push(text), maxLineBytes);
+    line.onmessage = (message) => received.push(message);
+    const answers = () =>
+      String(output.read() ?? "")
+        .split("\n")
+        .filter(Boolean)
+        .map((text) => JSON.parse(text) as { id: unknown; error: { code: number } });
+    return { input, received, logged, answers, start: () => line.start() };
+  }
+  const ping = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" });
+
+  it("joins a line split across chunks and splits chunks holding several lines, CRLF included", async () => {
+    const t = transport(1024);
+    await t.start();
+    const two = `${ping(1)}\r\n${ping(2)}\n`;
+    t.input.write(two.slice(0, 10));
+    t.input.write(two.slice(10, 40));
+    t.input.write(two.slice(40));
+    expect(t.received).toEqual([JSON.parse(ping(1)), JSON.parse(ping(2))]);
+    expect(t.answers()).toEqual([]);
+  });
+
+  it("skips an over-long line up to its newline, wherever the chunks break, and answers it once", async () => {
+    const t = transport(64);
+    await t.start();
+    t.input.write("y".repeat(50));
+    t.input.write("y".repeat(50));
+    t.input.write(`${"y".repeat(500)}\n${ping(3)}`);
+    t.input.write("\n");
+    expect(t.answers()).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("64 bytes") } }]);
+    expect(t.received).toEqual([JSON.parse(ping(3))]);
+    expect(t.logged).toHaveLength(1);
+  });
+
+  it("takes a line of exactly the limit", async () => {
+    const t = transport(ping(4).length);
+    await t.start();
+    t.input.write(`${ping(4)}\n`);
+    expect(t.received).toEqual([JSON.parse(ping(4))]);
+  });
+
+  it("never answers a notification, even one with params that are not an object", async () => {
+    const t = transport(1024);
+    await t.start();
+    t.input.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized", params: [] })}\n`);
+    expect(t.answers()).toEqual([]);
+    expect(t.logged).toEqual([expect.stringContaining("notifications/initialized")]);
   });
 });

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { EVAL_HELP, runEval } from "./eval.js";
 import { GENERATE_HELP, runGenerate } from "./generate.js";
@@ -150,8 +151,18 @@ export function printInternalError(io: Io, error: unknown, verbose: boolean): vo
   if (stack) io.stderr.write(`${stack}\n`);
 }
 
+/** The terminal as commands write to it: names, descriptions and reasons from the inputs are printed, and their control characters must not drive it. */
+function printable(terminal: Io): Io {
+  return {
+    cwd: terminal.cwd,
+    stdout: { write: (text) => terminal.stdout.write(escapeControlCharacters(text)) },
+    stderr: { write: (text) => terminal.stderr.write(escapeControlCharacters(text)), isTTY: terminal.stderr.isTTY === true },
+  };
+}
+
 /** Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage, 3 internal error. */
-export async function runCli(argv: string[], io: Io): Promise<number> {
+export async function runCli(argv: string[], terminal: Io): Promise<number> {
+  const io = printable(terminal);
   const [name, ...rest] = argv;
   if (name === "--version" || name === "-v") {
     io.stdout.write(`${projectorVersion()}\n`);

@@ -1,7 +1,7 @@
 import type { Model } from "../model/types.js";
-import { camelCase } from "../naming.js";
-import { resultSchemaName } from "./json-schema.js";
-import { fileStem } from "./ts.js";
+import { resourceModule, toolModule, type GeneratedModule } from "../naming.js";
+
+const reexport = (module: GeneratedModule) => `export { ${[...module.values, ...module.types.map((t) => `type ${t}`)].join(", ")} } from "./${module.path}.js";`;
 
 /** `index.ts`: everything a consumer imports. */
 export function emitIndex(model: Model): string {
@@ -12,13 +12,7 @@ export function emitIndex(model: Model): string {
     `export type { LabelLoader, Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, Truncated, UnknownCode, Unresolved, Unusable } from "./runtime.js";`,
   ];
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
-  for (const r of byName(model.resources)) {
-    lines.push(`export { project${r.typeName}, ${resultSchemaName(r)}, type ${r.typeName}Lookups, type ${r.typeName}Record, type ${r.typeName}Result } from "./resources/${fileStem(r.name)}.js";`);
-  }
-  for (const t of byName(model.tools)) {
-    lines.push(
-      `export { ${camelCase(t.name)}OutputSchema, project${t.typeName}, type ${t.typeName}Resolvers, type ${t.typeName}Response, type ${t.typeName}Result } from "./tools/${fileStem(t.name)}.js";`,
-    );
-  }
+  for (const r of byName(model.resources)) lines.push(reexport(resourceModule(r.name)));
+  for (const t of byName(model.tools)) lines.push(reexport(toolModule(t.name)));
   return lines.join("\n") + "\n";
 }

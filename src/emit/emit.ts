@@ -1,12 +1,14 @@
+import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { SchemaReader, type JsonObject } from "../spec/schema.js";
 import type { Model } from "../model/types.js";
+import { resourceModule, toolModule } from "../naming.js";
 import { emitIndex } from "./barrel.js";
 import { runtimeExports } from "./imports.js";
 import { emitResolvers } from "./resolvers.js";
 import { emitResource } from "./resource.js";
 import { emitTool } from "./tool.js";
-import { commentText, fileStem } from "./ts.js";
+import { commentText } from "./ts.js";
 
 /** The inputs as the banner names them: relative to the annotation file, the same on every machine. */
 export interface InputNames {
@@ -86,7 +88,8 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
       },
     ]);
   }
-  return printed.replace(/__projector_inherited_(\w+?)__/g, "$1");
+  // Its string literals come out escaped, its comments carry spec descriptions as they are.
+  return escapeControlCharacters(printed.replace(/__projector_inherited_(\w+?)__/g, "$1"));
 }
 
 /** Every file of the output folder but the source types, unformatted, keyed by path relative to the folder, in a fixed order. */
@@ -98,7 +101,7 @@ export function emitFiles(input: EmitInput): Map<string, string> {
   files.set("index.ts", head + emitIndex(model));
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
   files.set("runtime.ts", head + input.runtimeTemplate);
-  for (const resource of model.resources) files.set(`resources/${fileStem(resource.name)}.ts`, head + emitResource(resource, runtime));
-  for (const tool of model.tools) files.set(`tools/${fileStem(tool.name)}.ts`, head + emitTool(tool, model.resolvers, runtime));
+  for (const resource of model.resources) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource, runtime));
+  for (const tool of model.tools) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers, runtime));
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -1,4 +1,6 @@
-import type { Field, ResourceModel, Shape, ToolModel } from "../model/types.js";
+import { resultSchemaName } from "../naming.js";
+import { literal } from "./ts.js";
+import type { Field, Shape, ToolModel } from "../model/types.js";
 
 type Schema = { [key: string]: unknown };
 
@@ -66,17 +68,14 @@ export function objectSchema(fields: Field[]): Schema {
  * A schema as code. JSON text is an object literal, except that a `"__proto__"` key there would set
  * the prototype instead of declaring a property, so that key is written computed.
  */
-export const schemaCode = (schema: Schema): string => JSON.stringify(schema).replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
-
-/** `ticketResultSchema`: the constant holding a resource's result schema. */
-export const resultSchemaName = (resource: ResourceModel) => `${resource.typeName[0]!.toLowerCase()}${resource.typeName.slice(1)}ResultSchema`;
+export const schemaCode = (schema: Schema): string => literal(schema).replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
 
 /**
  * Code for the JSON Schema of a tool's result, usable as an MCP tool's `outputSchema`: the record
  * schema comes from the resource module and the marker schemas from the runtime, so each is written once.
  */
 export function toolOutputSchemaCode(tool: ToolModel): string {
-  const record = resultSchemaName(tool.resource);
+  const record = resultSchemaName(tool.resource.typeName);
   const head = `$schema: "https://json-schema.org/draft/2020-12/schema"`;
   const defs = `$defs: { ...MARKER_SCHEMAS, ${tool.resource.typeName}: ${record} }`;
   if (tool.list === undefined) return `{ ${head}, ...${record}, $defs: MARKER_SCHEMAS } as const`;
@@ -89,5 +88,5 @@ export function toolOutputSchemaCode(tool: ToolModel): string {
       anyOf: [{ const: false }, { type: "object", properties: { shown: { type: "integer" }, total: { type: "integer" } }, required: ["shown", "total"], additionalProperties: false }],
     };
   }
-  return `{ ${head}, type: "object", properties: ${schemaCode(properties)}, required: ${JSON.stringify(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;
+  return `{ ${head}, type: "object", properties: ${schemaCode(properties)}, required: ${literal(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;
 }

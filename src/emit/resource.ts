@@ -1,7 +1,7 @@
 import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
-import { isIdentifier } from "../naming.js";
+import { isIdentifier, resultSchemaName } from "../naming.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
-import { objectSchema, resultSchemaName, schemaCode } from "./json-schema.js";
+import { objectSchema, schemaCode } from "./json-schema.js";
 import { access, commentText, key, literal, typeOfShape, withArticle } from "./ts.js";
 
 /** Resolver names a resource's fields look up, in field order. */
@@ -35,12 +35,12 @@ const keptWhole = (field: ValueField) =>
 /**
  * What each value field's check reads: a module-level legend or enum constant, or for a value kept
  * whole, its schema inside the resource's result schema (one schema serves both the model and the
- * run time). Different field names can fold to the same constant (`foo-bar`, `foo_bar`), so later
- * ones get a number.
+ * run time). Different field names can fold to the same constant (`foo-bar`, `foo_bar`), or to one
+ * the runtime exports (resource `marker`, field `schemas`), so later ones get a number.
  */
-function constNames(resource: ResourceModel, resultSchema: string): Map<string, string> {
+function constNames(resource: ResourceModel, resultSchema: string, runtime: RuntimeExports): Map<string, string> {
   const names = new Map<string, string>();
-  const taken = new Set<string>();
+  const taken = new Set<string>(runtime.constants);
   const visit = (fields: Field[], schema: string) => {
     for (const field of fields) {
       const at = `${schema}.properties${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`}.anyOf[0]`;
@@ -229,8 +229,8 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     usesRelationships ? `const relationships = section(root?.["relationships"], "relationships", ctx);` : "",
   ].filter(Boolean);
   const T = resource.typeName;
-  const resultSchema = resultSchemaName(resource);
-  const constants = constNames(resource, resultSchema);
+  const resultSchema = resultSchemaName(resource.typeName);
+  const constants = constNames(resource, resultSchema, runtime);
   const body = resource.fields.map((field) => `${key(field.out)}: ${projectExpression(constants, field, bases)},`);
   const collect = collectStatements(resource.fields, bases);
   const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
@@ -243,7 +243,7 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     IMPORTS_PLACEHOLDER,
     "",
     `/** ${withArticle(commentText(resource.name))} record as the API sends it. */`,
-    `export type ${T}Record = ${resource.sourceType};`,
+    `export type ${T}Record = ${resource.schemaName === undefined ? "unknown" : `components["schemas"][${literal(resource.schemaName)}]`};`,
     "",
     `/** ${withArticle(commentText(resource.name))} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
     `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}: ${fieldType(f)};`).join(" ")} }`,
@@ -277,7 +277,7 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
         ]
       : []),
   ].join("\n");
-  const others = resource.sourceType.startsWith("components") ? [`import type { components } from "../openapi.js";`] : [];
+  const others = resource.schemaName === undefined ? [] : [`import type { components } from "../openapi.js";`];
   if (resolvers.length > 0) others.push(`import type { Lookups } from "../resolvers.js";`);
   return withRuntimeImports(code, runtime, others);
 }

@@ -1,10 +1,10 @@
 import { tableLayoutOf } from "../model/table-layout.js";
-import type { ResolverModel, ToolModel } from "../model/types.js";
-import { camelCase } from "../naming.js";
-import { resultSchemaName, toolOutputSchemaCode } from "./json-schema.js";
+import type { ResolverModel, ResponseAt, ToolModel } from "../model/types.js";
+import { camelCase, resourceModule, resultSchemaName } from "../naming.js";
+import { toolOutputSchemaCode } from "./json-schema.js";
 import { resolversOf, shortenedPerRecord } from "./resource.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
-import { commentText, fileStem, key, literal, typeOfShape } from "./ts.js";
+import { commentText, key, literal, typeOfShape } from "./ts.js";
 
 function pageType(tool: ToolModel): string[] {
   return tool.page.map((p) => `${key(p.key)}: ${p.mode === "presence" ? "boolean" : `${typeOfShape(p.shape)} | null | Unusable`};`);
@@ -29,6 +29,12 @@ function pageRead(shape: ToolModel["page"][number]["shape"], args: string): stri
     default:
       return `whole<${typeOfShape(shape)}>(value, ${args}, {})`;
   }
+}
+
+/** The response body's type in openapi-typescript's `paths`; a numeric status is a numeric key there. */
+function responseType(at: ResponseAt): string {
+  const status = /^\d+$/.test(at.status) ? at.status : literal(at.status);
+  return `paths[${literal(at.path)}][${literal(at.method)}]["responses"][${status}]["content"][${literal(at.mediaType)}]`;
 }
 
 export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: RuntimeExports): string {
@@ -58,7 +64,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const layout = table
     ? [
         `/** ${commentText(tool.name)} results read as a table: serializeToolResult sets them out so. */`,
-        `const TEXT = tableLayout(${literal(tool.name)}, ${JSON.stringify(tableLayout)});`,
+        `const TEXT = tableLayout(${literal(tool.name)}, ${literal(tableLayout)});`,
         "",
       ]
     : [];
@@ -69,12 +75,12 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const projection = setup.length ? `{ ${setup.join(" ")} return ${value}; }` : value;
   const code = [
     `import type { paths } from "../openapi.js";`,
-    `import { ${names.length ? `collect${R}, ` : ""}project${R}, ${resultSchemaName(tool.resource)}, type ${R}Record, type ${R}Result } from "../resources/${fileStem(tool.resource.name)}.js";`,
+    `import { ${names.length ? `collect${R}, ` : ""}project${R}, ${resultSchemaName(R)}, type ${R}Record, type ${R}Result } from "../${resourceModule(tool.resource.name).path}.js";`,
     ...(names.length ? [`import type { Resolvers } from "../resolvers.js";`] : []),
     IMPORTS_PLACEHOLDER,
     "",
     `/** The body ${commentText(tool.operationLabel)} returns. */`,
-    `export type ${T}Response = ${tool.responseType};`,
+    `export type ${T}Response = ${responseType(tool.response)};`,
     "",
     `/** What the ${commentText(tool.name)} tool returns to the model. */`,
     `export type ${T}Result = ${result};`,
@@ -86,7 +92,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
     `export const ${camelCase(tool.name)}OutputSchema = ${toolOutputSchemaCode(tool)};`,
     "",
     ...layout,
-    ...(names.length ? [`const INCLUDED = ${JSON.stringify(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""] : []),
+    ...(names.length ? [`const INCLUDED = ${literal(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""] : []),
     `/**`,
     ` * Projects a whole ${commentText(tool.name)} response: collects every join id, takes labels from \`included\`,`,
     ` * calls each resolver at most once with the ids still unnamed, then projects each record.`,

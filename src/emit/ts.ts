@@ -1,8 +1,12 @@
-import { isIdentifier, pascalCase } from "../naming.js";
+import { escapeControlCharacters } from "../control-characters.js";
+import { isIdentifier } from "../naming.js";
 import type { Shape } from "../model/types.js";
 
-/** Every string from the spec or the annotation enters generated code through JSON.stringify. */
-export const literal = (value: unknown): string => JSON.stringify(value);
+/**
+ * Every string from the spec or the annotation enters generated code through JSON.stringify, which
+ * escapes C0 controls; DEL and C1 ones, legal raw in a string, are escaped too, so the file stays text.
+ */
+export const literal = (value: unknown): string => escapeControlCharacters(JSON.stringify(value));
 
 /** An object key: bare when it is an identifier, quoted otherwise. */
 export const key = (name: string): string => (isIdentifier(name) ? name : literal(name));
@@ -22,15 +26,11 @@ export function access(object: string, name: string): string {
 /** "a ticket", "an incident". */
 export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
 
-/** A file name for a generated module: `search_tickets` gives `search-tickets`. */
-export const fileStem = (name: string): string =>
-  pascalCase(name)
-    .replace(/^_/, "")
-    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
-    .toLowerCase();
-
-/** Text safe inside any comment: nothing that closes a block comment, no line terminator that ends a line comment. */
-export const commentText = (text: string): string => text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " ");
+/**
+ * Text safe inside any comment: nothing that closes a block comment, no line terminator that ends a
+ * line comment, and control characters written as escapes.
+ */
+export const commentText = (text: string): string => escapeControlCharacters(text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " "));
 
 export function typeOfShape(shape: Shape): string {
   switch (shape.type) {

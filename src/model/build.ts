@@ -1,6 +1,6 @@
 import type { Annotation, PageField, ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
-import { pascalCase, plural, RESERVED_KEYS } from "../naming.js";
+import { pascalCase, plural, RESERVED_KEYS, resourceModule, toolModule } from "../naming.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
 import { didYouMean } from "../suggest.js";
@@ -9,7 +9,7 @@ import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { findRows, jsonApiType, jsonApiTypes, type Rows } from "./rows.js";
 import { shapeOf } from "./shape.js";
-import type { Model, PageModel, ResourceModel, ToolModel } from "./types.js";
+import type { Model, PageModel, ResourceModel, ResponseAt, ToolModel } from "./types.js";
 
 
 /** What a resource is read from: the first tool that returns it, or the annotation's `schema`. */
@@ -33,7 +33,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   const error = (code: Diagnostic["code"], message: string, help: string, path: readonly (string | number)[], related?: Diagnostic["location"]) =>
     diagnostics.push({ code, severity: "error", message, help, location: locateAnnotation(path, "key"), ...(related ? { related } : {}) });
 
-  const toolPlans: { tool: ToolAnnotation; op: Operation; rows: Rows; response: SchemaAt; responseType: string }[] = [];
+  const toolPlans: { tool: ToolAnnotation; op: Operation; rows: Rows; response: SchemaAt; responseAt: ResponseAt }[] = [];
   for (const tool of annotation.tools) {
     const op = findOperation(operations, tool.operation);
     if (!op) {
@@ -70,9 +70,8 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       continue;
     }
     if (!sources.has(resourceName)) sources.set(resourceName, { at: rows.item, jsonapi: rows.jsonapi });
-    const statusKey = /^\d+$/.test(body.status) ? body.status : JSON.stringify(body.status);
-    const responseType = `paths[${JSON.stringify(op.path)}][${JSON.stringify(op.method)}]["responses"][${statusKey}]["content"][${JSON.stringify(body.mediaType)}]`;
-    toolPlans.push({ tool, op, rows: { ...rows, resourceName }, response: body.schema, responseType });
+    const responseAt = { path: op.path, method: op.method, status: body.status, mediaType: body.mediaType };
+    toolPlans.push({ tool, op, rows: { ...rows, resourceName }, response: body.schema, responseAt });
   }
 
   const toolsFailed = diagnostics.length > 0;
@@ -107,14 +106,14 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       name: resource.name,
       typeName: pascalCase(resource.name),
       style: source.jsonapi ? "jsonapi" : "rest",
-      sourceType: refName ? `components["schemas"][${JSON.stringify(refName)}]` : "unknown",
+      ...(refName ? { schemaName: refName } : {}),
       fields: inResultOrder(fields, resource.fields),
       dropped,
     });
   }
 
   const tools: ToolModel[] = [];
-  for (const { tool, op, rows, response, responseType } of toolPlans) {
+  for (const { tool, op, rows, response, responseAt } of toolPlans) {
     const resource = resources.get(rows.resourceName!);
     if (!resource) continue;
     const page = tool.page.flatMap((field): PageModel[] => {
@@ -148,7 +147,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       rowsPath: rows.path,
       ...(list !== undefined ? { list } : {}),
       page,
-      responseType,
+      response: responseAt,
       operationLabel: op.operationId ? `${op.operationId} (${operationLabel(op)})` : operationLabel(op),
       jsonapi: rows.jsonapi,
       ...(example !== undefined ? { example } : {}),
@@ -206,23 +205,37 @@ function locateResourceSchema(reader: SchemaReader, resource: ResourceAnnotation
   return at ? { at, jsonapi: true } : undefined;
 }
 
-/** Generated identifiers must be unique across the output folder. */
+/**
+ * Every module and exported name a resource or tool generates must be its own: `get_url` and `getURL`
+ * would both write `tools/get-url.ts`, a tool and a resource named `task` would both export
+ * `projectTask`. File names are compared ignoring case, as macOS and Windows filesystems do. The
+ * fixed names of `index.ts` need no claim: every generated name has a prefix or suffix they lack.
+ */
 function checkGeneratedNames(annotation: Annotation, diagnostics: Diagnostic[]) {
-  const owners = new Map<string, string>();
-  const claim = (identifier: string, owner: string, path: readonly (string | number)[]) => {
-    const other = owners.get(identifier);
-    if (other && other !== owner) {
+  const entries = [
+    ...annotation.resources.map((r) => ({ what: `resource ${r.name}`, path: r.path, module: resourceModule(r.name) })),
+    ...annotation.tools.map((t) => ({ what: `tool ${t.name}`, path: t.path, module: toolModule(t.name) })),
+  ];
+  const owners = new Map<string, (typeof entries)[number]>();
+  for (const entry of entries) {
+    const file = `${entry.module.path}.ts`;
+    const claims = [
+      { key: `file:${file.toLowerCase()}`, says: `write \`${file}\`` },
+      ...[...entry.module.values, ...entry.module.types, ...entry.module.internal].map((name) => ({ key: `name:${name}`, says: `generate \`${name}\`` })),
+    ];
+    const clash = claims.find((claim) => owners.has(claim.key));
+    if (clash) {
+      const other = owners.get(clash.key)!;
       diagnostics.push({
         code: "PRJ028",
         severity: "error",
-        message: `${owner} and ${other} would both generate \`${identifier}\``,
-        help: "rename one of them in the annotation",
-        location: annotation.locate(path, "key"),
+        message: `${entry.what} and ${other.what} would both ${clash.says}`,
+        help: "rename one of them in the annotation: generated names must differ by more than case and punctuation",
+        location: annotation.locate(entry.path, "key"),
+        related: annotation.locate(other.path, "key"),
       });
+      continue;
     }
-    owners.set(identifier, owner);
-  };
-  for (const r of annotation.resources) claim(`project${pascalCase(r.name)}`, `resource ${r.name}`, r.path);
-  for (const t of annotation.tools) claim(`project${pascalCase(t.name)}`, `tool ${t.name}`, t.path);
+    for (const claim of claims) owners.set(claim.key, entry);
+  }
 }
-

@@ -78,8 +78,8 @@ export interface ResourceModel {
   /** PascalCase stem for generated names: `Ticket` gives `projectTicket`, `TicketResult`. */
   typeName: string;
   style: "jsonapi" | "rest";
-  /** TypeScript type of the source record, written against the openapi-typescript output. */
-  sourceType: string;
+  /** The component schema the source record is typed from in the openapi-typescript output; none types it `unknown`. */
+  schemaName?: string;
   fields: Field[];
   dropped: DroppedField[];
 }
@@ -101,6 +101,14 @@ export interface ResolverModel {
   id: string;
 }
 
+export interface ResponseAt {
+  path: string;
+  method: string;
+  /** `200`, or `2XX` and `default` as the spec writes them. */
+  status: string;
+  mediaType: string;
+}
+
 export interface ToolModel {
   name: string;
   typeName: string;
@@ -112,7 +120,8 @@ export interface ToolModel {
   /** Key for the rows in the result; absent for a single-record tool, whose result is the record. */
   list?: string;
   page: PageModel[];
-  responseType: string;
+  /** Where the response body is typed in the openapi-typescript output's `paths`. */
+  response: ResponseAt;
   operationLabel: string;
   jsonapi: boolean;
   /** The spec's own example of the response, when it gives one. */
