@@ -34,6 +34,10 @@ export const CODES = {
   PRJ041: "no payload and no example in the spec",
   PRJ042: "the spec's example response does not fit the tool's budget",
   PRJ043: "questions file has the wrong shape or names an unknown tool",
+  PRJ060: "a tool's inputs name a parameter its operation does not have",
+  PRJ061: "a required parameter is dropped from a tool's inputs",
+  PRJ062: "a tool input's legend cannot be sent back as codes",
+  PRJ063: "two parameters of a tool would be passed under one name",
 } as const;
 
 export type Code = keyof typeof CODES;
