@@ -139,7 +139,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   for (const p of parameters) {
     if (p.argument === undefined) continue;
     const other = seen.get(p.argument);
-    if (other !== undefined) error(`parameters "${other}" and "${p.name}" would both be passed as "${p.argument}"`, "rename one of them with `inputs: { NAME: { as: OTHER } }`", byName.get(p.name)?.path ?? tool.path, "PRJ063");
+    if (other !== undefined) error(`parameters "${other}" and "${p.name}" would both be passed as "${p.argument}"`, "rename one of them with `inputs: { NAME: { as: OTHER } }`", (byName.get(p.name) ?? byName.get(other))?.path ?? tool.path, "PRJ063");
     seen.set(p.argument, p.name);
   }
   const summary = [op.at.schema["summary"], op.at.schema["description"]].filter((t): t is string => typeof t === "string" && t.trim() !== "");
