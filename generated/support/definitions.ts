@@ -45,8 +45,8 @@ export type AddCommentArguments = {
   ticket_id: string;
   body: {
     data: {
-      type: "comment";
       attributes: { body: string; public?: boolean; [key: string]: unknown };
+      type: "comment";
       [key: string]: unknown;
     };
     [key: string]: unknown;
@@ -69,7 +69,6 @@ export const addCommentInputSchema = {
           type: "object",
           required: ["type", "attributes"],
           properties: {
-            type: { type: "string", const: "comment" },
             attributes: {
               type: "object",
               required: ["body"],
@@ -78,6 +77,7 @@ export const addCommentInputSchema = {
                 public: { type: "boolean", default: true },
               },
             },
+            type: { type: "string", const: "comment" },
           },
         },
       },
