@@ -903,6 +903,15 @@ const typeMatches = (type: unknown, value: unknown): boolean => {
   }
 };
 
+/** A pattern JavaScript cannot compile is left to the API to check, rather than refusing every value. */
+function patternRejects(pattern: string, value: string): boolean {
+  try {
+    return !new RegExp(pattern, "u").test(value);
+  } catch {
+    return false;
+  }
+}
+
 const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
 
 /**
@@ -932,7 +941,7 @@ export function argumentProblem(schema: InputSchema, value: unknown, at: string)
     const length = [...value].length;
     if (min !== undefined && length < min) return `${at} must have at least ${min} characters`;
     if (max !== undefined && length > max) return `${at} must have at most ${max} characters`;
-    if (typeof schema["pattern"] === "string" && !new RegExp(schema["pattern"], "u").test(value)) return `${at} must match ${schema["pattern"]}`;
+    if (typeof schema["pattern"] === "string" && patternRejects(schema["pattern"], value)) return `${at} must match ${schema["pattern"]}`;
   }
   if (Array.isArray(value)) {
     const [min, max] = [limit("minItems"), limit("maxItems")];

@@ -67,7 +67,7 @@ describe("toolDefinitions", () => {
     expect(byName["list_orders"]!.description).toBe("List orders\n\nNewest first.");
     expect(byName["get_order"]!.description).toBe("One order by its id.");
     const list = byName["list_orders"]!.inputSchema;
-    expect(Object.keys(list.properties)).toEqual(["state", "stage", "color", "tag", "filter", "max", "page_number"]);
+    expect(Object.keys(list.properties)).toEqual(["state", "stage", "color", "tag", "filter", "max", "page_number", "code"]);
     expect(list.properties.max).toEqual({ type: "integer", minimum: 1, maximum: 100, description: "How many orders, at most" });
     expect(list.additionalProperties).toBe(false);
     expect(byName["get_order"]!.inputSchema.required).toEqual(["order_id"]);
@@ -148,8 +148,9 @@ describe("createTools", () => {
     expect((await tools["list_orders"]!({ max: 0 })).error).toBe("list_orders: bad arguments: max must be at least 1");
     expect((await tools["list_orders"]!({ tag: ["a", 3] })).error).toBe("list_orders: bad arguments: tag[1] must be string, not 3");
     expect((await tools["list_orders"]!({ tenant: "other" })).error).toBe(
-      "list_orders: bad arguments: tenant is not an argument here; accepted: state, stage, color, tag, filter, max, page_number",
+      "list_orders: bad arguments: tenant is not an argument here; accepted: state, stage, color, tag, filter, max, page_number, code",
     );
+    expect((await tools["list_orders"]!({ code: "ab" })).error).toBe("list_orders: bad arguments: code must match ^[A-Z]{3}$");
     expect((await tools["get_order"]!({})).error).toBe("get_order: bad arguments: order_id is required");
     expect(api.requests.length).toBe(before);
   });

@@ -1324,6 +1324,15 @@ const typeMatches = (type: unknown, value: unknown): boolean => {
   }
 };
 
+/** A pattern JavaScript cannot compile is left to the API to check, rather than refusing every value. */
+function patternRejects(pattern: string, value: string): boolean {
+  try {
+    return !new RegExp(pattern, "u").test(value);
+  } catch {
+    return false;
+  }
+}
+
 const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
 
 /**
@@ -1383,7 +1392,7 @@ export function argumentProblem(
       return `${at} must have at most ${max} characters`;
     if (
       typeof schema["pattern"] === "string" &&
-      !new RegExp(schema["pattern"], "u").test(value)
+      patternRejects(schema["pattern"], value)
     )
       return `${at} must match ${schema["pattern"]}`;
   }
