@@ -43,7 +43,10 @@ function fakeApi() {
     requests,
     server,
     serve: (list: { id: string; state: number }[]) => (orders = list),
-    start: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    start: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+      ),
   };
 }
 
@@ -83,8 +86,15 @@ describe("toolDefinitions", () => {
 
   it("gives the definitions in Anthropic's and OpenAI's shapes", () => {
     const first = generated.toolDefinitions[0]!;
-    expect(generated.anthropicToolDefinitions[0]).toEqual({ name: first.name, description: first.description, input_schema: first.inputSchema });
-    expect(generated.openaiToolDefinitions[0]).toEqual({ type: "function", function: { name: first.name, description: first.description, parameters: first.inputSchema } });
+    expect(generated.anthropicToolDefinitions[0]).toEqual({
+      name: first.name,
+      description: first.description,
+      input_schema: first.inputSchema,
+    });
+    expect(generated.openaiToolDefinitions[0]).toEqual({
+      type: "function",
+      function: { name: first.name, description: first.description, parameters: first.inputSchema },
+    });
   });
 });
 
@@ -92,7 +102,15 @@ describe("createTools", () => {
   it("sends codes for words, form arrays, deepObject, renamed and fixed parameters", async () => {
     api.serve([{ id: A, state: 10 }]);
     const before = api.requests.length;
-    const outcome = await tools["list_orders"]!({ state: "shipped", stage: "in review", color: "green", tag: ["a", "b"], filter: { owner: "kim" }, max: 5, page_number: 2 });
+    const outcome = await tools["list_orders"]!({
+      state: "shipped",
+      stage: "in review",
+      color: "green",
+      tag: ["a", "b"],
+      filter: { owner: "kim" },
+      max: 5,
+      page_number: 2,
+    });
     expect(outcome.error).toBeUndefined();
     expect(api.requests.length).toBe(before + 1);
     const url = new URL(api.requests.at(-1)!, "http://x");
@@ -123,7 +141,9 @@ describe("createTools", () => {
   it("sends an id it never handed out as given, and reports the 404 for the model", async () => {
     const outcome = await tools["get_order"]!({ order_id: "ord_nothing" });
     expect(api.requests.at(-1)).toBe("/orders/ord_nothing");
-    expect(outcome.error).toBe('get_order: the API answered 404: no such order; no record has the id "ord_nothing", pass an id exactly as a result gave it');
+    expect(outcome.error).toBe(
+      'get_order: the API answered 404: no such order; no record has the id "ord_nothing", pass an id exactly as a result gave it',
+    );
   });
 
   it("lengthens colliding short ids, sends the longer forms in full, and refuses the ambiguous one", async () => {
@@ -144,7 +164,9 @@ describe("createTools", () => {
 
   it("rejects bad arguments before any request, naming the field and what it accepts", async () => {
     const before = api.requests.length;
-    expect((await tools["list_orders"]!({ state: "closed" })).error).toBe('list_orders: bad arguments: state must be one of "open", "shipped", not "closed"');
+    expect((await tools["list_orders"]!({ state: "closed" })).error).toBe(
+      'list_orders: bad arguments: state must be one of "open", "shipped", not "closed"',
+    );
     expect((await tools["list_orders"]!({ max: 0 })).error).toBe("list_orders: bad arguments: max must be at least 1");
     expect((await tools["list_orders"]!({ tag: ["a", 3] })).error).toBe("list_orders: bad arguments: tag[1] must be string, not 3");
     expect((await tools["list_orders"]!({ tenant: "other" })).error).toBe(
@@ -167,7 +189,10 @@ describe("createTools", () => {
 describe("the id book", () => {
   it(`keeps the last ID_BOOK_SIZE short ids: the oldest is evicted and then sent as given`, async () => {
     const hex = (n: number) => n.toString(16).padStart(8, "0");
-    const many = Array.from({ length: generated.ID_BOOK_SIZE + 1 }, (_, i) => ({ id: `bk_${hex(i + 1)}-2d18-4b6e-9c05-8ab3f2e17d90`, state: 10 }));
+    const many = Array.from({ length: generated.ID_BOOK_SIZE + 1 }, (_, i) => ({
+      id: `bk_${hex(i + 1)}-2d18-4b6e-9c05-8ab3f2e17d90`,
+      state: 10,
+    }));
     await generated.projectListOrders({ items: many });
     api.serve([]);
     await tools["get_order"]!({ order_id: `bk_${hex(1)}` });
@@ -185,15 +210,15 @@ describe("registerTools", () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
     const listed = await client.listTools();
-    expect(listed.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema }))).toEqual(
-      JSON.parse(JSON.stringify(generated.toolDefinitions)),
-    );
+    expect(
+      listed.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema })),
+    ).toEqual(JSON.parse(JSON.stringify(generated.toolDefinitions)));
     api.serve([{ id: B, state: 20 }]);
     const called = await client.callTool({ name: "list_orders", arguments: { state: "shipped" } });
     expect(called.structuredContent).toEqual({ orders: [{ id: "ord_0b7c52de", state: "shipped" }] });
     expect(called.content).toEqual([{ type: "text", text: JSON.stringify(called.structuredContent) }]);
     const bad = await client.callTool({ name: "list_orders", arguments: { state: 3 } });
-    expect(bad).toEqual({ content: [{ type: "text", text: 'list_orders: bad arguments: state must be string, not 3' }], isError: true });
+    expect(bad).toEqual({ content: [{ type: "text", text: "list_orders: bad arguments: state must be string, not 3" }], isError: true });
     await client.close();
   });
 });

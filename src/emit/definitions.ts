@@ -47,7 +47,9 @@ export function typeOfSchema(schema: JsonSchema): string {
 function objectType(schema: JsonSchema): string {
   const properties = (schema["properties"] ?? {}) as Record<string, JsonSchema>;
   const required = new Set(Array.isArray(schema["required"]) ? (schema["required"] as string[]) : []);
-  const members = Object.entries(properties).map(([name, inner]) => `${key(name)}${required.has(name) ? "" : "?"}: ${typeOfSchema(inner)};`);
+  const members = Object.entries(properties).map(
+    ([name, inner]) => `${key(name)}${required.has(name) ? "" : "?"}: ${typeOfSchema(inner)};`,
+  );
   const open = schema["additionalProperties"] === false ? "" : " [key: string]: unknown;";
   return `{ ${members.join(" ")}${open} }`;
 }
@@ -78,7 +80,10 @@ export function emitDefinitions(model: Model): string {
     `import type { paths } from "./openapi.js";`,
     ...(hasResolvers ? [`import type { Resolvers } from "./resolvers.js";`] : []),
     `import { anthropicTools, callTool, openaiTools, registerTools as registerOn, type InputSchema, type McpRequestSchemas, type ProjectOptions, type ToolCall, type ToolDefinition, type ToolOutcome } from "./runtime.js";`,
-    ...tools.map((t) => `import { ${camelCase(t.name)}OutputSchema, project${t.typeName}, type ${t.typeName}Response, type ${t.typeName}Result } from "./tools/${fileStem(t.name)}.js";`),
+    ...tools.map(
+      (t) =>
+        `import { ${camelCase(t.name)}OutputSchema, project${t.typeName}, type ${t.typeName}Response, type ${t.typeName}Result } from "./tools/${fileStem(t.name)}.js";`,
+    ),
     "",
   ];
   for (const t of tools) {
@@ -97,7 +102,10 @@ export function emitDefinitions(model: Model): string {
   lines.push(
     `/** Every tool's name, description, input and output schema, as MCP's \`tools/list\` carries them. */`,
     `export const toolDefinitions = [${tools
-      .map((t) => `{ name: ${literal(t.name)}, description: ${literal(t.inputs.description)}, inputSchema: ${camelCase(t.name)}InputSchema, outputSchema: ${camelCase(t.name)}OutputSchema }`)
+      .map(
+        (t) =>
+          `{ name: ${literal(t.name)}, description: ${literal(t.inputs.description)}, inputSchema: ${camelCase(t.name)}InputSchema, outputSchema: ${camelCase(t.name)}OutputSchema }`,
+      )
       .join(", ")}] as const satisfies readonly ToolDefinition[];`,
     "",
     `/** The definitions in Anthropic's Messages API \`tools\` shape: \`{ name, description, input_schema }\`. */`,

@@ -7,7 +7,24 @@ import type { Operation } from "./operations.js";
 import type { Field, InputParameter, JsonSchema, ResourceModel, ToolInputs } from "./types.js";
 
 /** The JSON Schema keywords the definitions carry and the generated validator checks; others are left out. */
-const KEPT = ["type", "enum", "const", "description", "default", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "required"];
+const KEPT = [
+  "type",
+  "enum",
+  "const",
+  "description",
+  "default",
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "required",
+];
 const MAX_DEPTH = 8;
 
 /** A schema with its `$ref`s inlined and only {@link KEPT} keywords (plus items, properties, anyOf), as a tool definition carries it. */
@@ -23,11 +40,20 @@ export function plainSchema(reader: SchemaReader, at: SchemaAt, depth = 0): Json
   if (items) out["items"] = plainSchema(reader, items, depth + 1);
   const properties = child(resolved, "properties");
   // In name order: reordering the spec's properties changes no byte of the output.
-  if (properties) out["properties"] = Object.fromEntries(Object.keys(properties.schema).sort().map((name) => [name, plainSchema(reader, child(properties, name)!, depth + 1)]));
+  if (properties)
+    out["properties"] = Object.fromEntries(
+      Object.keys(properties.schema)
+        .sort()
+        .map((name) => [name, plainSchema(reader, child(properties, name)!, depth + 1)]),
+    );
   if (schema["additionalProperties"] === false) out["additionalProperties"] = false;
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches)) out["anyOf"] = branches.flatMap((_, i) => { const branch = child(resolved, key, i); return branch ? [plainSchema(reader, branch, depth + 1)] : []; });
+    if (Array.isArray(branches))
+      out["anyOf"] = branches.flatMap((_, i) => {
+        const branch = child(resolved, key, i);
+        return branch ? [plainSchema(reader, branch, depth + 1)] : [];
+      });
   }
   return out;
 }
@@ -56,10 +82,16 @@ function fieldLegend(resources: ResourceModel[], ref: string | undefined): [stri
 
 /** Whether a resource field hands out ids in short form that this tool takes. */
 const takesShortIds = (resources: ResourceModel[], tool: string) =>
-  resources.some((r) => valueFields(r.fields).some((f) => (f.kind === "value" || f.kind === "related-id") && f.shorten && f.argumentOf?.includes(tool)));
+  resources.some((r) =>
+    valueFields(r.fields).some((f) => (f.kind === "value" || f.kind === "related-id") && f.shorten && f.argumentOf?.includes(tool)),
+  );
 
 /** A name function-calling APIs accept (`[A-Za-z0-9_.-]{1,64}`): `page[number]` is passed as `page_number`. */
-const argumentName = (name: string) => name.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64) || "argument";
+const argumentName = (name: string) =>
+  name
+    .replace(/[^A-Za-z0-9_.-]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 64) || "argument";
 
 const JSON_MEDIA = (mediaType: string) => /json/i.test(mediaType.split(";")[0]!);
 
@@ -69,7 +101,8 @@ const JSON_MEDIA = (mediaType: string) => /json/i.test(mediaType.split(";")[0]!)
  */
 export function buildToolInputs(ctx: InputsContext): ToolInputs {
   const { reader, op, tool } = ctx;
-  const error = (message: string, help: string, path: YamlPath, code: Diagnostic["code"]) => ctx.diagnostics.push({ code, severity: "error", message: `tool ${tool.name}: ${message}`, help, location: ctx.locate(path, "key") });
+  const error = (message: string, help: string, path: YamlPath, code: Diagnostic["code"]) =>
+    ctx.diagnostics.push({ code, severity: "error", message: `tool ${tool.name}: ${message}`, help, location: ctx.locate(path, "key") });
   const declared: { at: SchemaAt; name: string; in: string; required: boolean; description?: string }[] = [];
   const pathItem = reader.pointer(op.at.pointer.replace(/\/[^/]+$/, ""));
   for (const owner of [pathItem, op.at]) {
@@ -82,7 +115,13 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       const { name, in: where, required, description } = parameter.schema;
       if (typeof name !== "string" || typeof where !== "string") continue;
       const schema = child(parameter, "schema") ?? { schema: {}, pointer: parameter.pointer };
-      const entry = { at: schema, name, in: where, required: required === true || where === "path", ...(typeof description === "string" ? { description } : {}) };
+      const entry = {
+        at: schema,
+        name,
+        in: where,
+        required: required === true || where === "path",
+        ...(typeof description === "string" ? { description } : {}),
+      };
       // An operation's parameter overrides the path item's of the same name and place.
       const same = declared.findIndex((d) => d.name === name && d.in === where);
       if (same >= 0) declared[same] = entry;
@@ -94,14 +133,24 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   const content = body && child(body, "content");
   const bodyMediaType = content ? Object.keys(content.schema).find(JSON_MEDIA) : undefined;
   if (body && bodyMediaType) {
-    declared.push({ at: child(content!, bodyMediaType, "schema") ?? { schema: {}, pointer: content!.pointer }, name: "body", in: "body", required: body.schema["required"] === true });
+    declared.push({
+      at: child(content!, bodyMediaType, "schema") ?? { schema: {}, pointer: content!.pointer },
+      name: "body",
+      in: "body",
+      required: body.schema["required"] === true,
+    });
   }
 
   const byName = new Map(tool.inputs.map((i) => [i.name, i]));
   for (const input of tool.inputs) {
     if (!declared.some((d) => d.name === input.name && d.in !== "header" && d.in !== "cookie")) {
       const names = declared.filter((d) => d.in !== "header" && d.in !== "cookie").map((d) => d.name);
-      error(`${op.method.toUpperCase()} ${op.path} has no parameter "${input.name}"${didYouMean(input.name, names)}`, names.length ? `its parameters: ${names.join(", ")}` : "this operation takes no parameters", input.path, "PRJ060");
+      error(
+        `${op.method.toUpperCase()} ${op.path} has no parameter "${input.name}"${didYouMean(input.name, names)}`,
+        names.length ? `its parameters: ${names.join(", ")}` : "this operation takes no parameters",
+        input.path,
+        "PRJ060",
+      );
     }
   }
   const shortIds = takesShortIds(ctx.resources, tool.name);
@@ -110,7 +159,13 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     if (d.in === "header" || d.in === "cookie") continue;
     const input = byName.get(d.name);
     if (input?.drop !== undefined) {
-      if (d.required) error(`"${d.name}" is required by the API, so it cannot be dropped`, "give it a value with `{ fixed: VALUE }`, or keep it", [...input.path, "drop"], "PRJ061");
+      if (d.required)
+        error(
+          `"${d.name}" is required by the API, so it cannot be dropped`,
+          "give it a value with `{ fixed: VALUE }`, or keep it",
+          [...input.path, "drop"],
+          "PRJ061",
+        );
       continue;
     }
     const where = d.in as InputParameter["in"];
@@ -140,10 +195,18 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   for (const p of parameters) {
     if (p.argument === undefined) continue;
     const other = seen.get(p.argument);
-    if (other !== undefined) error(`parameters "${other}" and "${p.name}" would both be passed as "${p.argument}"`, "rename one of them with `inputs: { NAME: { as: OTHER } }`", (byName.get(p.name) ?? byName.get(other))?.path ?? tool.path, "PRJ063");
+    if (other !== undefined)
+      error(
+        `parameters "${other}" and "${p.name}" would both be passed as "${p.argument}"`,
+        "rename one of them with `inputs: { NAME: { as: OTHER } }`",
+        (byName.get(p.name) ?? byName.get(other))?.path ?? tool.path,
+        "PRJ063",
+      );
     seen.set(p.argument, p.name);
   }
-  const summary = [op.at.schema["summary"], op.at.schema["description"]].filter((t): t is string => typeof t === "string" && t.trim() !== "");
+  const summary = [op.at.schema["summary"], op.at.schema["description"]].filter(
+    (t): t is string => typeof t === "string" && t.trim() !== "",
+  );
   return {
     method: op.method,
     path: op.path,
@@ -154,14 +217,25 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
 }
 
 /** Code to word: the annotation's inline legend, the spec's own for this schema, or a resource field's that shares it. */
-function legendFor(ctx: InputsContext, at: SchemaAt, inline: InputAnnotationLegend | undefined, path: YamlPath | undefined): [string | number, string][] | undefined {
+function legendFor(
+  ctx: InputsContext,
+  at: SchemaAt,
+  inline: InputAnnotationLegend | undefined,
+  path: YamlPath | undefined,
+): [string | number, string][] | undefined {
   const { reader } = ctx;
   if (inline) {
     const numeric = ["integer", "number"].includes(reader.kind(at) ?? "");
     const entries: [string | number, string][] = [];
     for (const [code, word] of inline) {
       if (numeric && (code.trim() === "" || !Number.isFinite(Number(code)))) {
-        ctx.diagnostics.push({ code: "PRJ062", severity: "error", message: `tool ${ctx.tool.name}: legend code ${JSON.stringify(code)} is not a number, but the parameter is numeric`, help: "legend codes of a numeric parameter are numbers: `{ 1: open }`", location: ctx.locate([...(path ?? []), "legend", code], "key") });
+        ctx.diagnostics.push({
+          code: "PRJ062",
+          severity: "error",
+          message: `tool ${ctx.tool.name}: legend code ${JSON.stringify(code)} is not a number, but the parameter is numeric`,
+          help: "legend codes of a numeric parameter are numbers: `{ 1: open }`",
+          location: ctx.locate([...(path ?? []), "legend", code], "key"),
+        });
         continue;
       }
       entries.push([numeric ? Number(code) : code, word]);
@@ -169,7 +243,13 @@ function legendFor(ctx: InputsContext, at: SchemaAt, inline: InputAnnotationLege
     const words = entries.map(([, word]) => word);
     const repeated = words.find((word, i) => words.indexOf(word) !== i);
     if (repeated !== undefined) {
-      ctx.diagnostics.push({ code: "PRJ062", severity: "error", message: `tool ${ctx.tool.name}: the legend gives two codes the word "${repeated}"`, help: "the model passes words back, so each word must name one code", location: ctx.locate([...(path ?? []), "legend"], "key") });
+      ctx.diagnostics.push({
+        code: "PRJ062",
+        severity: "error",
+        message: `tool ${ctx.tool.name}: the legend gives two codes the word "${repeated}"`,
+        help: "the model passes words back, so each word must name one code",
+        location: ctx.locate([...(path ?? []), "legend"], "key"),
+      });
     }
     return entries;
   }
