@@ -53,7 +53,8 @@ export function consumerProject(options: ConsumerOptions): string {
       include: ["src", "generated"],
     }),
   );
-  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", packOnce(), ...(options.packages ?? [])], consumer);
+  // openapi-fetch: the generated tools import its types; a consumer that calls its API installs it.
+  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", packOnce(), "openapi-fetch@0.17.0", ...(options.packages ?? [])], consumer);
   return consumer;
 }
 
