@@ -44,6 +44,10 @@ export const CODES = {
   PRJ056: "YAML aliases expand the document past the limit",
   PRJ057: "$ref chain longer than the limit",
   PRJ058: "the spec declares no operations to project",
+  PRJ060: "a tool's inputs name a parameter its operation does not have",
+  PRJ061: "a required parameter is dropped from a tool's inputs",
+  PRJ062: "a tool input's legend cannot be sent back as codes",
+  PRJ063: "two parameters of a tool would be passed under one name",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -21,6 +21,11 @@ interface Case {
 }
 
 const cases: Case[] = [
+  { name: "input names no parameter", annotation: [["operation: searchTickets\n", "operation: searchTickets\n    inputs: { qq: { as: query } }\n"]], code: "PRJ060", message: /tool search_tickets: GET \/tickets has no parameter "qq" \(did you mean "q"\?\)/, at: "inputs: { qq: { as: query } }", help: "its parameters: q, page[number]" },
+  { name: "required parameter dropped", annotation: [["operation: getTicket\n", 'operation: getTicket\n    inputs:\n      ticket_id: { drop: "never" }\n']], code: "PRJ061", message: /tool get_ticket: "ticket_id" is required by the API, so it cannot be dropped/, at: 'ticket_id: { drop: "never" }', help: "fixed" },
+  { name: "input legend code not a number", annotation: [["operation: searchTickets\n", "operation: searchTickets\n    inputs:\n      page[number]: { legend: { one: first } }\n"]], code: "PRJ062", message: /legend code "one" is not a number, but the parameter is numeric/, at: "page[number]: { legend: { one: first } }" },
+  { name: "input legend with a repeated word", annotation: [["operation: searchTickets\n", "operation: searchTickets\n    inputs:\n      q: { legend: { a: same, b: same } }\n"]], code: "PRJ062", message: /the legend gives two codes the word "same"/, at: "q: { legend: { a: same, b: same } }" },
+  { name: "two arguments under one name", annotation: [["operation: searchTickets\n", "operation: searchTickets\n    inputs:\n      q: { as: page_number }\n"]], code: "PRJ063", message: /parameters "q" and "page\[number\]" would both be passed as "page_number"/, at: "q: { as: page_number }" },
   { name: "YAML syntax error", annotation: [["tools:\n", "tools:\n  - [\n"]], code: "PRJ001", message: /PRJ001 YAML syntax/ },
   { name: "unknown top-level key", annotation: [["output:", "outptu:"]], code: "PRJ002", message: /unknown key "outptu" in the annotation file \(did you mean "output"\?\)/, at: "outptu:" },
   { name: "drop without a reason", annotation: [['internal_notes: { drop: "staff-only text, never shown to the model" }', "internal_notes: drop"]], code: "PRJ002", message: /a drop needs its reason/, at: "internal_notes: drop" },

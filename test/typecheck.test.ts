@@ -6,4 +6,8 @@ describe("tsc --noEmit with strict, noUncheckedIndexedAccess and exactOptionalPr
   it("accepts generated/support and a consumer that uses it, and rejects misuse the types forbid", () => {
     expect(typecheck([join(ROOT, "generated/support/index.ts"), join(ROOT, "test/fixtures/consumer.ts")])).toEqual([]);
   });
+
+  it("types each tool's arguments from its input schema and its client from the spec", () => {
+    expect(typecheck([join(ROOT, "generated/support/index.ts"), join(ROOT, "test/fixtures/tools-consumer.ts")])).toEqual([]);
+  });
 });

@@ -25,6 +25,29 @@ export type {
   Unusable,
 } from "./runtime.js";
 export {
+  anthropicToolDefinitions,
+  createTools,
+  openaiToolDefinitions,
+  registerTools,
+  toolDefinitions,
+  addCommentInputSchema,
+  type AddCommentArguments,
+  getTicketInputSchema,
+  type GetTicketArguments,
+  getUserInputSchema,
+  type GetUserArguments,
+  searchTicketsInputSchema,
+  type SearchTicketsArguments,
+  type Tools,
+  type ToolsOptions,
+} from "./definitions.js";
+export { fullId, ID_BOOK_SIZE } from "./runtime.js";
+export type {
+  McpRequestSchemas,
+  ToolDefinition,
+  ToolOutcome,
+} from "./runtime.js";
+export {
   projectComment,
   commentResultSchema,
   type CommentLookups,

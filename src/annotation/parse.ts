@@ -7,6 +7,7 @@ import type {
   Annotation,
   FieldAnnotation,
   FieldRule,
+  InputAnnotation,
   KeepRule,
   Legend,
   PageField,
@@ -19,7 +20,8 @@ import type {
 const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools"];
 const RESOLVER_KEYS = ["type", "label", "id"];
 const RESOURCE_KEYS = ["schema", "fields"];
-const TOOL_KEYS = ["operation", "list", "rows", "resource", "page", "budget", "text"];
+const TOOL_KEYS = ["operation", "list", "rows", "resource", "page", "budget", "text", "description", "inputs"];
+const INPUT_KEYS = ["as", "drop", "fixed", "description", "legend"];
 const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact"];
 const FIELD_HELP = 'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact';
 
@@ -145,7 +147,13 @@ export function parseAnnotation(text: string, file: string): Annotation {
     checkKeys(entry, path, TOOL_KEYS, `tool "${name}"`);
     const operation = text_(entry["operation"], [...path, "operation"], "operation");
     if (entry["operation"] === undefined) problem(path, `tool "${name}" has no operation`, 'add `operation: operationId` or `operation: "GET /path"`');
-    const tool: ToolAnnotation = { name, path, operation: operation ?? "", page: [] };
+    const tool: ToolAnnotation = { name, path, operation: operation ?? "", page: [], inputs: [] };
+    const description = text_(entry["description"], [...path, "description"], "description");
+    if (description !== undefined) tool.description = description;
+    for (const [input, rule] of Object.entries(map(entry["inputs"], [...path, "inputs"], "inputs"))) {
+      const parsed = parseInput(input, rule, [...path, "inputs", input], problem, checkKeys);
+      if (parsed) tool.inputs.push(parsed);
+    }
     for (const key of ["list", "rows", "resource"] as const) {
       const found = text_(entry[key], [...path, key], key);
       if (found !== undefined) tool[key] = found;
@@ -308,4 +316,39 @@ function parseLegend(value: Json, path: YamlPath, problem: Problem): Legend | un
   }
   problem(path, `cannot read ${JSON.stringify(value)} as a legend`, "a legend is `spec`, `{ 1: low, 2: high }`, or `{ resolver: NAME }`");
   return undefined;
+}
+
+function parseInput(name: string, value: Json, path: YamlPath, problem: Problem, checkKeys: CheckKeys): InputAnnotation | undefined {
+  if (!isObject(value)) {
+    problem(path, `cannot read ${JSON.stringify(value)} as an input rule`, "an input is an object with as, drop, fixed, description or legend, e.g. `{ as: query }`");
+    return undefined;
+  }
+  checkKeys(value, path, INPUT_KEYS, `input "${name}"`);
+  const input: InputAnnotation = { name, path };
+  const as = value["as"];
+  if (as !== undefined) {
+    if (typeof as === "string" && /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(as)) input.as = as;
+    else problem([...path, "as"], "`as` must be a name of letters, digits, _ . - (at most 64)", "write the argument name the model sees, e.g. `as: query`");
+  }
+  const drop = value["drop"];
+  if (drop !== undefined) {
+    if (typeof drop === "string" && drop.trim() !== "") input.drop = drop;
+    else problem([...path, "drop"], "a drop needs its reason", 'write `{ drop: "why the model never sets this" }`');
+  }
+  if ("fixed" in value) input.fixed = value["fixed"];
+  const description = value["description"];
+  if (description !== undefined) {
+    if (typeof description === "string" && description.trim() !== "") input.description = description;
+    else problem([...path, "description"], "`description` must be non-empty text", "write what the model should know about this argument");
+  }
+  if (value["legend"] !== undefined) {
+    const legend = parseLegend(value["legend"], [...path, "legend"], problem);
+    if (legend?.source === "inline") input.legend = legend.words;
+    else if (legend) problem([...path, "legend"], "an input's legend is written inline", "write `legend: { 1: open, 2: pending }`; the spec's own legend is used without asking");
+  }
+  const kinds = ["drop", "fixed"].filter((key) => key in value);
+  if (kinds.length === 2 || (kinds.length === 1 && Object.keys(value).length > 1)) {
+    problem(path, `a ${kinds[0]} input takes no other options`, "keep only `drop` or only `fixed`");
+  }
+  return input;
 }

@@ -76,6 +76,23 @@ export interface ToolAnnotation {
   budget?: Budget;
   /** How the result reads as text: compact JSON (the default) or, for a list tool, a table. */
   text?: ToolText;
+  /** What the model reads about the tool; else the operation's summary and description. */
+  description?: string;
+  /** How the operation's parameters are shown to the model and sent, by parameter name. */
+  inputs: InputAnnotation[];
+  path: YamlPath;
+}
+
+/** One entry of a tool's `inputs:`: a parameter (by its spec name, or `body`) renamed, dropped, fixed or explained. */
+export interface InputAnnotation {
+  name: string;
+  as?: string;
+  drop?: string;
+  /** Sent with every call and never shown to the model. */
+  fixed?: unknown;
+  description?: string;
+  /** Words for the parameter's codes: the model passes the words, the API gets the codes. */
+  legend?: ReadonlyArray<readonly [code: string, word: string]>;
   path: YamlPath;
 }
 

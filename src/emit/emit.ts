@@ -4,6 +4,7 @@ import { SchemaReader, type JsonObject } from "../spec/schema.js";
 import type { Model } from "../model/types.js";
 import { resourceModule, toolModule } from "../naming.js";
 import { emitIndex } from "./barrel.js";
+import { emitDefinitions } from "./definitions.js";
 import { runtimeExports } from "./imports.js";
 import { emitResolvers } from "./resolvers.js";
 import { emitResource } from "./resource.js";
@@ -99,6 +100,7 @@ export function emitFiles(input: EmitInput): Map<string, string> {
   const runtime = runtimeExports(input.runtimeTemplate);
   const files = new Map<string, string>();
   files.set("index.ts", head + emitIndex(model));
+  files.set("definitions.ts", head + emitDefinitions(model));
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
   files.set("runtime.ts", head + input.runtimeTemplate);
   for (const resource of model.resources) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource, runtime));

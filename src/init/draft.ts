@@ -100,7 +100,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     const base = snakeCase(op.operationId ?? `${op.method} ${op.path}`);
     let toolName = base;
     for (let n = 2; draft.tools.has(toolName); n++) toolName = `${base}_${n}`;
-    const rows = findRows(reader, { name: toolName, operation: reference, page: [], path: [] }, body.schema, body.mediaType, []);
+    const rows = findRows(reader, { name: toolName, operation: reference, page: [], inputs: [], path: [] }, body.schema, body.mediaType, []);
     if ("problem" in rows) {
       draft.skipped.push({ operation: reference, reason: rows.problem });
       continue;

@@ -5,6 +5,7 @@ import type { LoadedSpec } from "../spec/load.js";
 import { escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
 import { didYouMean } from "../suggest.js";
 import { classifyFields, jsonApiFields, restFields } from "./fields.js";
+import { buildToolInputs } from "./inputs.js";
 import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { findRows, jsonApiType, jsonApiTypes, type Rows } from "./rows.js";
@@ -153,6 +154,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       ...(example !== undefined ? { example } : {}),
       ...(tool.budget ? { budget: tool.budget } : {}),
       text: tool.text ?? "json",
+      inputs: buildToolInputs({ reader, op, tool, resources: [...resources.values()], diagnostics, locate: locateAnnotation }),
     });
     if (tool.text === "table" && !rows.many) {
       error("PRJ029", `tool ${tool.name} returns one record, so it has no rows to set out as a table`, "remove `text: table`, or use it on a tool that returns a list", [...tool.path, "text"]);

@@ -411,6 +411,7 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
     shape,
     ...(rule.format ? { format: rule.format } : {}),
     ...(legend ? { legend } : {}),
+    ...(legend && reader.refName(specField.at) !== undefined ? { schemaRef: reader.refName(specField.at)! } : {}),
     ...(rule.argument ? { argumentOf: [...rule.argument] } : {}),
     shorten: rule.shorten === true,
     required: specField.required && !reader.nullable(specField.at),

@@ -33,6 +33,8 @@ export interface ValueField extends FieldCommon {
   shape: Shape;
   format?: DateFormat;
   legend?: LegendModel;
+  /** The component schema the field's values follow, so a parameter of the same schema takes the same words. */
+  schemaRef?: string;
   /** The tools the model can pass this value to, when it is an id. */
   argumentOf?: string[];
   shorten: boolean;
@@ -128,6 +130,36 @@ export interface ToolModel {
   example?: unknown;
   budget?: Budget;
   text: ToolText;
+  inputs: ToolInputs;
+}
+
+/** A JSON Schema as plain data, written into the generated definitions. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** One argument the model passes, or a fixed value it never sees, and where the request carries it. */
+export interface InputParameter {
+  /** The parameter's name in the spec (`page[number]`), or `body` for the request body. */
+  name: string;
+  in: "path" | "query" | "body";
+  /** The name the model passes it under; absent for a fixed parameter. */
+  argument?: string;
+  /** As the model sees it: words where a legend applies. */
+  schema: JsonSchema;
+  required: boolean;
+  fixed?: { value: unknown };
+  /** Word to code, when the model passes words and the API takes codes. */
+  legend?: [word: string, code: string | number][];
+  /** The API takes a full id that results give in short form. */
+  shortIds: boolean;
+}
+
+export interface ToolInputs {
+  method: string;
+  path: string;
+  description: string;
+  parameters: InputParameter[];
+  /** The request body's media type, when the operation takes a JSON body. */
+  bodyMediaType?: string;
 }
 
 export interface Model {

@@ -53,6 +53,7 @@ export function consumerProject(options: ConsumerOptions): string {
       include: ["src", "generated"],
     }),
   );
+  // No openapi-fetch: the generated folder must compile without it; only code that makes a client needs it.
   run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", packOnce(), ...(options.packages ?? [])], consumer);
   return consumer;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -87,6 +87,8 @@ export function typecheckFiles(files: Map<string, string>, extra: Record<string,
     writeFileSync(join(dir, path), text);
   }
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  // Fixtures beside the generated code make openapi-fetch clients and use the MCP SDK, as consumers do.
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   return typecheck([...files.keys(), ...Object.keys(extra)].map((p) => join(dir, p)));
 }
 

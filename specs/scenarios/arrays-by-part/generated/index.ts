@@ -25,6 +25,23 @@ export type {
   Unusable,
 } from "./runtime.js";
 export {
+  anthropicToolDefinitions,
+  createTools,
+  openaiToolDefinitions,
+  registerTools,
+  toolDefinitions,
+  getTicketInputSchema,
+  type GetTicketArguments,
+  type Tools,
+  type ToolsOptions,
+} from "./definitions.js";
+export { fullId, ID_BOOK_SIZE } from "./runtime.js";
+export type {
+  McpRequestSchemas,
+  ToolDefinition,
+  ToolOutcome,
+} from "./runtime.js";
+export {
   projectTicket,
   ticketResultSchema,
   type TicketLookups,

@@ -1113,8 +1113,10 @@ export function withDistinctShortIds<T>(
 
 function short(id: string, ctx: Context): string {
   const given = ctx.shortIds;
-  if (typeof given === "function") return given(id);
-  return given?.get(id) ?? shortId(id);
+  return noteShortId(
+    typeof given === "function" ? given(id) : (given?.get(id) ?? shortId(id)),
+    id,
+  );
 }
 
 /** An id the model can pass to a tool, shortened when the annotation says so. */
@@ -1784,4 +1786,401 @@ function tableText(result: unknown, layout: TableLayout): string | undefined {
         .join(", "),
     );
   return lines.join("\n");
+}
+
+// The input half: the id book, argument checks, calls through the consumer's HTTP client, adapters.
+
+/**
+ * How many short ids the id book keeps, in this module's memory: the one least recently handed out
+ * or looked up goes first. A short form is kept for the process's lifetime or until evicted.
+ */
+export const ID_BOOK_SIZE = 10_000;
+/** Short form to full id; null when two different ids were given that short form. */
+const idBook = new Map<string, string | null>();
+
+/** Notes that a projection gave `id` the short form `short`, so a later call can send the full id. */
+function noteShortId(short: string, id: string): string {
+  if (short === id) return short;
+  const known = idBook.get(short);
+  idBook.delete(short);
+  idBook.set(short, known === undefined || known === id ? id : null);
+  if (idBook.size > ID_BOOK_SIZE) idBook.delete(idBook.keys().next().value!);
+  return short;
+}
+
+/** The full id a short form stands for; an id never handed out comes back as given. */
+export function fullId(given: string): string | { readonly ambiguous: string } {
+  const known = idBook.get(given);
+  if (known === undefined) return given;
+  idBook.delete(given);
+  idBook.set(given, known);
+  return known === null ? { ambiguous: given } : known;
+}
+
+/** The JSON Schema subset tool definitions use, as data. */
+export type InputSchema = { readonly [keyword: string]: unknown };
+
+const typeMatches = (type: unknown, value: unknown): boolean => {
+  switch (type) {
+    case "null":
+      return value === null;
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return (
+        typeof value === "object" && value !== null && !Array.isArray(value)
+      );
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    default:
+      return typeof value === type;
+  }
+};
+
+/** A pattern JavaScript cannot compile is left to the API to check, rather than refusing every value. */
+function patternRejects(pattern: string, value: string): boolean {
+  try {
+    return !new RegExp(pattern, "u").test(value);
+  } catch {
+    return false;
+  }
+}
+
+const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
+
+/**
+ * What is wrong with `value` against `schema`, said so the model can correct it, or undefined when
+ * it fits. Checks the keywords tool definitions carry; others (format) are left to the API.
+ */
+export function argumentProblem(
+  schema: InputSchema,
+  value: unknown,
+  at: string,
+): string | undefined {
+  const types =
+    schema["type"] === undefined
+      ? undefined
+      : ([] as unknown[]).concat(schema["type"]);
+  if (types && !types.some((type) => typeMatches(type, value)))
+    return `${at} must be ${types.join(" or ")}, not ${shown(value)}`;
+  const allowed = schema["enum"];
+  if (Array.isArray(allowed) && !allowed.includes(value))
+    return `${at} must be one of ${allowed.map(shown).join(", ")}, not ${shown(value)}`;
+  if ("const" in schema && schema["const"] !== value)
+    return `${at} must be ${shown(schema["const"])}`;
+  const branches = schema["anyOf"];
+  if (
+    Array.isArray(branches) &&
+    !branches.some(
+      (branch: InputSchema) => argumentProblem(branch, value, at) === undefined,
+    )
+  ) {
+    return argumentProblem(branches[0] as InputSchema, value, at);
+  }
+  const limit = (keyword: string) =>
+    typeof schema[keyword] === "number"
+      ? (schema[keyword] as number)
+      : undefined;
+  if (typeof value === "number") {
+    const [min, max, above, below] = [
+      limit("minimum"),
+      limit("maximum"),
+      limit("exclusiveMinimum"),
+      limit("exclusiveMaximum"),
+    ];
+    if (min !== undefined && value < min)
+      return `${at} must be at least ${min}`;
+    if (max !== undefined && value > max) return `${at} must be at most ${max}`;
+    if (above !== undefined && value <= above)
+      return `${at} must be above ${above}`;
+    if (below !== undefined && value >= below)
+      return `${at} must be below ${below}`;
+  }
+  if (typeof value === "string") {
+    const [min, max] = [limit("minLength"), limit("maxLength")];
+    const length = [...value].length;
+    if (min !== undefined && length < min)
+      return `${at} must have at least ${min} characters`;
+    if (max !== undefined && length > max)
+      return `${at} must have at most ${max} characters`;
+    if (
+      typeof schema["pattern"] === "string" &&
+      patternRejects(schema["pattern"], value)
+    )
+      return `${at} must match ${schema["pattern"]}`;
+  }
+  if (Array.isArray(value)) {
+    const [min, max] = [limit("minItems"), limit("maxItems")];
+    if (min !== undefined && value.length < min)
+      return `${at} must have at least ${min} items`;
+    if (max !== undefined && value.length > max)
+      return `${at} must have at most ${max} items`;
+    const items = schema["items"];
+    if (typeof items === "object" && items !== null) {
+      for (const [i, item] of value.entries()) {
+        const problem = argumentProblem(
+          items as InputSchema,
+          item,
+          `${at}[${i}]`,
+        );
+        if (problem) return problem;
+      }
+    }
+  }
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const object = value as Record<string, unknown>;
+    const properties = (schema["properties"] ?? {}) as Record<
+      string,
+      InputSchema
+    >;
+    const inner = (name: string) => (at === "" ? name : `${at}.${name}`);
+    for (const name of Array.isArray(schema["required"])
+      ? (schema["required"] as string[])
+      : []) {
+      if (!Object.hasOwn(object, name) || object[name] === undefined)
+        return `${inner(name)} is required`;
+    }
+    for (const [name, item] of Object.entries(object)) {
+      if (item === undefined) continue;
+      if (!Object.hasOwn(properties, name)) {
+        if (schema["additionalProperties"] === false)
+          return `${inner(name)} is not an argument here; accepted: ${Object.keys(properties).join(", ") || "none"}`;
+        continue;
+      }
+      const problem = argumentProblem(properties[name]!, item, inner(name));
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** How one operation parameter is filled from the model's arguments. */
+export interface CallParameter {
+  readonly name: string;
+  readonly in: "path" | "query" | "body";
+  readonly argument?: string;
+  readonly fixed?: { readonly value: unknown };
+  /** Word to code. */
+  readonly legend?: ReadonlyArray<
+    readonly [word: string, code: string | number]
+  >;
+  readonly shortIds: boolean;
+}
+
+export interface ToolCall {
+  readonly method: string;
+  readonly path: string;
+  readonly parameters: readonly CallParameter[];
+  readonly bodyMediaType?: string;
+}
+
+/** A tool's answer: the projected result and its text, or an error the model can read and act on. */
+export type ToolOutcome<R> =
+  { readonly result: R; readonly text: string } | { readonly error: string };
+
+/** The part of an openapi-fetch client a call uses: `client.GET(path, init)` and its siblings. */
+type HttpMethod = (
+  path: string,
+  init: object,
+) => Promise<{
+  data?: unknown;
+  error?: unknown;
+  response: { status: number; ok: boolean };
+}>;
+
+/** The API's own words for an error, when it gives short ones. */
+function apiMessage(body: unknown): string | undefined {
+  const object = asObject(body);
+  const errors = object?.["errors"];
+  const first = Array.isArray(errors) ? asObject(errors[0]) : object;
+  for (const key of ["detail", "title", "message", "error"]) {
+    const text = first?.[key];
+    if (typeof text === "string" && text.trim() !== "")
+      return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  }
+  return typeof body === "string" && body.length > 0 && body.length <= 200
+    ? body
+    : undefined;
+}
+
+/**
+ * Checks the arguments, maps words to codes and short ids to full ones, sends the request through
+ * the client, and projects the response. Every failure comes back as `{ error }`, never a throw.
+ */
+export async function callTool<R>(
+  client: unknown,
+  tool: string,
+  call: ToolCall,
+  schema: InputSchema,
+  args: unknown,
+  project: (response: unknown) => Promise<R>,
+): Promise<ToolOutcome<R>> {
+  const given = args ?? {};
+  const problem = argumentProblem(schema, given, "");
+  if (problem) return { error: `${tool}: bad arguments: ${problem}` };
+  const values = given as Record<string, unknown>;
+  const params: {
+    path: Record<string, unknown>;
+    query: Record<string, unknown>;
+  } = { path: {}, query: {} };
+  let body: unknown;
+  let idArgument: string | undefined;
+  for (const parameter of call.parameters) {
+    let value = parameter.fixed
+      ? parameter.fixed.value
+      : parameter.argument === undefined
+        ? undefined
+        : values[parameter.argument];
+    if (value === undefined) continue;
+    if (parameter.legend) {
+      const code = parameter.legend.find(([word]) => word === value);
+      if (code) value = code[1];
+    }
+    if (parameter.shortIds && typeof value === "string") {
+      const full = fullId(value);
+      if (typeof full !== "string")
+        return {
+          error: `${tool}: ${parameter.argument} "${value}" is ambiguous: two records were shown with that short id; pass the longer id a recent result gave`,
+        };
+      if (full !== value || idArgument === undefined) idArgument = value;
+      value = full;
+    }
+    if (parameter.in === "body") body = value;
+    else params[parameter.in][parameter.name] = value;
+  }
+  const send = (client as Record<string, HttpMethod | undefined>)[
+    call.method.toUpperCase()
+  ];
+  if (typeof send !== "function")
+    return {
+      error: `${tool}: the client cannot send ${call.method.toUpperCase()} requests`,
+    };
+  let answer: Awaited<ReturnType<HttpMethod>>;
+  try {
+    const init = {
+      params,
+      ...(body !== undefined
+        ? {
+            body,
+            headers: {
+              "Content-Type": call.bodyMediaType ?? "application/json",
+            },
+          }
+        : {}),
+    };
+    answer = await send.call(client, call.path, init);
+  } catch (error) {
+    return {
+      error: `${tool}: could not reach the API (${error instanceof Error ? error.message : String(error)}); try again later`,
+    };
+  }
+  if (!answer.response.ok) {
+    const message = apiMessage(answer.error);
+    const notFound =
+      answer.response.status === 404 && idArgument !== undefined
+        ? `; no record has the id "${idArgument}", pass an id exactly as a result gave it`
+        : "";
+    return {
+      error: `${tool}: the API answered ${answer.response.status}${message ? `: ${message}` : ""}${notFound}`,
+    };
+  }
+  try {
+    const result = await project(answer.data);
+    return { result, text: serializeToolResult(result) };
+  } catch (error) {
+    return {
+      error: `${tool}: the response could not be read (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+}
+
+/** A tool as the adapters call it: any arguments in, an outcome out. */
+export type AnyTool = (args: never) => Promise<ToolOutcome<unknown>>;
+
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: InputSchema;
+  readonly outputSchema: InputSchema;
+}
+
+/** The schemas the MCP SDK matches requests with, as the consumer imports them from `@modelcontextprotocol/sdk/types.js`. */
+export interface McpRequestSchemas {
+  readonly ListToolsRequestSchema: unknown;
+  readonly CallToolRequestSchema: unknown;
+}
+
+type CallRequest = {
+  params: { name: string; arguments?: Record<string, unknown> };
+};
+
+/**
+ * Serves the tools on the MCP SDK's low-level `Server`: `tools/list` gives the definitions as they
+ * are, `tools/call` gives `structuredContent` and one text block, or `isError` with the message.
+ */
+export function registerTools(
+  server: { setRequestHandler: (...args: never[]) => unknown },
+  definitions: readonly ToolDefinition[],
+  tools: { readonly [name: string]: AnyTool },
+  schemas: McpRequestSchemas,
+): void {
+  const on = server.setRequestHandler as unknown as (
+    schema: unknown,
+    handler: (request: CallRequest) => unknown,
+  ) => void;
+  on.call(server, schemas.ListToolsRequestSchema, () => ({
+    tools: definitions,
+  }));
+  on.call(
+    server,
+    schemas.CallToolRequestSchema,
+    async (request: CallRequest) => {
+      const tool = Object.hasOwn(tools, request.params.name)
+        ? tools[request.params.name]
+        : undefined;
+      if (!tool)
+        return {
+          content: [
+            {
+              type: "text",
+              text: `no tool "${request.params.name}"; tools: ${Object.keys(tools).join(", ")}`,
+            },
+          ],
+          isError: true,
+        };
+      const outcome = await tool((request.params.arguments ?? {}) as never);
+      if ("error" in outcome)
+        return {
+          content: [{ type: "text", text: outcome.error }],
+          isError: true,
+        };
+      return {
+        content: [{ type: "text", text: outcome.text }],
+        structuredContent: outcome.result,
+      };
+    },
+  );
+}
+
+/** The definitions as Anthropic's Messages API takes them in `tools`. */
+export function anthropicTools(definitions: readonly ToolDefinition[]) {
+  return definitions.map((d) => ({
+    name: d.name,
+    description: d.description,
+    input_schema: d.inputSchema,
+  }));
+}
+
+/** The definitions as OpenAI's Chat Completions API takes them in `tools`. */
+export function openaiTools(definitions: readonly ToolDefinition[]) {
+  return definitions.map((d) => ({
+    type: "function" as const,
+    function: {
+      name: d.name,
+      description: d.description,
+      parameters: d.inputSchema,
+    },
+  }));
 }

@@ -1,0 +1,171 @@
+import type { InputParameter, JsonSchema, Model, ToolModel } from "../model/types.js";
+import { camelCase, toolModule } from "../naming.js";
+import { schemaCode } from "./json-schema.js";
+import { commentText, key, literal } from "./ts.js";
+
+/** The tool's `inputSchema`: one property per argument the model passes; fixed parameters are not shown. */
+export function inputSchemaOf(tool: ToolModel): JsonSchema {
+  const shown = tool.inputs.parameters.filter((p) => p.argument !== undefined && p.fixed === undefined);
+  return {
+    type: "object",
+    properties: Object.fromEntries(shown.map((p) => [p.argument!, p.schema])),
+    required: shown.filter((p) => p.required).map((p) => p.argument!),
+    additionalProperties: false,
+  };
+}
+
+/** The TypeScript type of values a schema of the emitted subset accepts. */
+export function typeOfSchema(schema: JsonSchema): string {
+  if (Array.isArray(schema["enum"])) return schema["enum"].map(literal).join(" | ") || "never";
+  if ("const" in schema) return literal(schema["const"]);
+  if (Array.isArray(schema["anyOf"])) return schema["anyOf"].map((branch) => `(${typeOfSchema(branch as JsonSchema)})`).join(" | ");
+  const types = schema["type"] === undefined ? [] : ([] as unknown[]).concat(schema["type"]);
+  if (types.length === 0) return "unknown";
+  return types
+    .map((type) => {
+      switch (type) {
+        case "string":
+          return "string";
+        case "integer":
+        case "number":
+          return "number";
+        case "boolean":
+          return "boolean";
+        case "null":
+          return "null";
+        case "array":
+          return `Array<${typeof schema["items"] === "object" && schema["items"] !== null ? typeOfSchema(schema["items"] as JsonSchema) : "unknown"}>`;
+        case "object":
+          return objectType(schema);
+        default:
+          return "unknown";
+      }
+    })
+    .join(" | ");
+}
+
+function objectType(schema: JsonSchema): string {
+  const properties = (schema["properties"] ?? {}) as Record<string, JsonSchema>;
+  const required = new Set(Array.isArray(schema["required"]) ? (schema["required"] as string[]) : []);
+  const members = Object.entries(properties).map(
+    ([name, inner]) => `${key(name)}${required.has(name) ? "" : "?"}: ${typeOfSchema(inner)};`,
+  );
+  const open = schema["additionalProperties"] === false ? "" : " [key: string]: unknown;";
+  return `{ ${members.join(" ")}${open} }`;
+}
+
+const callOf = (tool: ToolModel) => ({
+  method: tool.inputs.method,
+  path: tool.inputs.path,
+  parameters: tool.inputs.parameters.map((p: InputParameter) => ({
+    name: p.name,
+    in: p.in,
+    ...(p.argument !== undefined && p.fixed === undefined ? { argument: p.argument } : {}),
+    ...(p.fixed ? { fixed: p.fixed } : {}),
+    ...(p.legend ? { legend: p.legend } : {}),
+    shortIds: p.shortIds,
+  })),
+  ...(tool.inputs.bodyMediaType ? { bodyMediaType: tool.inputs.bodyMediaType } : {}),
+});
+
+/**
+ * `definitions.ts`: the input half of every tool. Its definitions for the model, a typed call per
+ * tool through the consumer's openapi-fetch client, and the adapters for MCP and function calling.
+ */
+export function emitDefinitions(model: Model): string {
+  const tools = [...model.tools].sort((a, b) => a.name.localeCompare(b.name));
+  const hasResolvers = model.resolvers.length > 0;
+  const lines = [
+    ...(hasResolvers ? [`import type { Resolvers } from "./resolvers.js";`] : []),
+    `import { anthropicTools, callTool, openaiTools, registerTools as registerOn, type InputSchema, type McpRequestSchemas, type ProjectOptions, type ToolCall, type ToolDefinition, type ToolOutcome } from "./runtime.js";`,
+    ...tools.map(
+      (t) =>
+        `import { ${camelCase(t.name)}OutputSchema, project${t.typeName}, type ${t.typeName}Response, type ${t.typeName}Result } from "./${toolModule(t.name).path}.js";`,
+    ),
+    "",
+  ];
+  for (const t of tools) {
+    const schema = inputSchemaOf(t);
+    lines.push(
+      `/** The arguments the ${commentText(t.name)} tool takes. */`,
+      `export type ${t.typeName}Arguments = ${typeOfSchema(schema)};`,
+      "",
+      `/** JSON Schema of {@link ${t.typeName}Arguments}: the MCP tool's \`inputSchema\`. */`,
+      `export const ${camelCase(t.name)}InputSchema = ${schemaCode(schema)} as const satisfies InputSchema;`,
+      "",
+      `const ${camelCase(t.name)}Call: ToolCall = ${schemaCode(callOf(t))};`,
+      "",
+    );
+  }
+  lines.push(
+    `/** Every tool's name, description, input and output schema, as MCP's \`tools/list\` carries them. */`,
+    `export const toolDefinitions = [${tools
+      .map(
+        (t) =>
+          `{ name: ${literal(t.name)}, description: ${literal(t.inputs.description)}, inputSchema: ${camelCase(t.name)}InputSchema, outputSchema: ${camelCase(t.name)}OutputSchema }`,
+      )
+      .join(", ")}] as const satisfies readonly ToolDefinition[];`,
+    "",
+    `/** The definitions in Anthropic's Messages API \`tools\` shape: \`{ name, description, input_schema }\`. */`,
+    `export const anthropicToolDefinitions = anthropicTools(toolDefinitions);`,
+    "",
+    `/** The definitions in OpenAI's Chat Completions \`tools\` shape: \`{ type: "function", function: { name, description, parameters } }\`. */`,
+    `export const openaiToolDefinitions = openaiTools(toolDefinitions);`,
+    "",
+    ...clientType(tools),
+    `export interface ToolsOptions {`,
+    `  /** The consumer's openapi-fetch client for this spec (\`createClient<paths>()\`): its base URL, auth and fetch make the requests. */`,
+    `  readonly client: ToolsClient;`,
+    ...(hasResolvers ? [`  readonly resolvers: Resolvers;`] : []),
+    `  readonly onIssue?: ProjectOptions["onIssue"];`,
+    `}`,
+    "",
+    `/** One function per tool: arguments in, \`{ result, text }\` or \`{ error }\` out, never a throw. */`,
+    `export type Tools = {`,
+    ...tools.map((t) => `  readonly ${key(t.name)}: (args: ${t.typeName}Arguments) => Promise<ToolOutcome<${t.typeName}Result>>;`),
+    `};`,
+    "",
+    `/** Each tool checks its arguments, calls the API through \`client\`, and projects the response. */`,
+    `export function createTools(options: ToolsOptions): Tools {`,
+    `  const projection: ProjectOptions = options.onIssue ? { onIssue: options.onIssue } : {};`,
+    `  return {`,
+    ...tools.map(
+      (t) =>
+        `    ${key(t.name)}: (args) => callTool(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${camelCase(t.name)}InputSchema, args, (response) => project${t.typeName}(response as ${t.typeName}Response, ${hasResolvers ? "options.resolvers" : "{}"}, projection)),`,
+    ),
+    `  };`,
+    `}`,
+    "",
+    `/**`,
+    ` * Serves the tools on the MCP SDK's low-level \`Server\`; pass the SDK's \`ListToolsRequestSchema\` and`,
+    ` * \`CallToolRequestSchema\`, so this folder does not depend on the SDK.`,
+    ` */`,
+    `export function registerTools(server: { setRequestHandler: (...args: never[]) => unknown }, tools: Tools, schemas: McpRequestSchemas): void {`,
+    `  registerOn(server, toolDefinitions, tools, schemas);`,
+    `}`,
+    "",
+  );
+  return lines.join("\n");
+}
+
+/**
+ * The part of an openapi-fetch client the tools call, one method per HTTP verb, typed by the paths
+ * they send to: a client made for another spec does not fit. Written out rather than imported, so
+ * the folder compiles without openapi-fetch; only the code that makes the client needs it.
+ */
+function clientType(tools: ToolModel[]): string[] {
+  const byMethod = new Map<string, Set<string>>();
+  for (const t of tools) {
+    const method = t.inputs.method.toUpperCase();
+    if (!byMethod.has(method)) byMethod.set(method, new Set());
+    byMethod.get(method)!.add(t.inputs.path);
+  }
+  const methods = [...byMethod].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [
+    `/** What createTools needs of an openapi-fetch client (\`createClient<paths>()\`): the methods the tools call, for this spec's paths. */`,
+    `export interface ToolsClient {`,
+    ...methods.map(([method, paths]) => `  readonly ${method}: (url: ${[...paths].sort().map((p) => literal(p)).join(" | ")}, init: never) => Promise<unknown>;`),
+    `}`,
+    "",
+  ];
+}
