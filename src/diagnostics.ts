@@ -34,6 +34,8 @@ export const CODES = {
   PRJ041: "no payload and no example in the spec",
   PRJ042: "the spec's example response does not fit the tool's budget",
   PRJ043: "questions file has the wrong shape or names an unknown tool",
+  PRJ044: "a tool's `record` names no schema of the spec",
+  PRJ045: "a tool returns records of another schema than its resource classifies",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -18,7 +18,7 @@ import type {
 const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools"];
 const RESOLVER_KEYS = ["type", "label"];
 const RESOURCE_KEYS = ["schema", "fields"];
-const TOOL_KEYS = ["operation", "list", "rows", "resource", "page", "budget"];
+const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget"];
 const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten"];
 const FIELD_HELP = 'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten';
 
@@ -143,7 +143,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
     const operation = text_(entry["operation"], [...path, "operation"], "operation");
     if (entry["operation"] === undefined) problem(path, `tool "${name}" has no operation`, 'add `operation: operationId` or `operation: "GET /path"`');
     const tool: ToolAnnotation = { name, path, operation: operation ?? "", page: [] };
-    for (const key of ["list", "rows", "resource"] as const) {
+    for (const key of ["list", "rows", "resource", "record"] as const) {
       const found = text_(entry[key], [...path, key], key);
       if (found !== undefined) tool[key] = found;
     }

@@ -65,6 +65,8 @@ export interface ToolAnnotation {
   list?: string;
   rows?: string;
   resource?: string;
+  /** The schema the records really are, where the response declares a narrower one. */
+  record?: string;
   page: PageField[];
   budget?: Budget;
   path: YamlPath;
