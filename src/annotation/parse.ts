@@ -191,8 +191,15 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
   }
   if ("drop" in value) {
     const extra = Object.keys(value).filter((key) => key !== "drop");
-    if (extra.length > 0) problem([...path, extra[0]!], `a dropped field takes no other options (found "${extra[0]}")`, "remove the other options or the drop", "key");
     const reason = value["drop"];
+    // `{ drop: staff only, never shown }` reads as two keys: the comma ended the reason.
+    const cut = extra.filter((key) => value[key] === null && !KEEP_KEYS.includes(key));
+    if (cut.length > 0 && typeof reason === "string") {
+      const whole = [reason, ...cut].join(", ");
+      problem([...path, cut[0]!], `the drop reason stops at a comma: "${reason}", then "${cut[0]}" reads as another option`, `quote it: \`{ drop: ${JSON.stringify(whole)} }\``, "key");
+      return undefined;
+    }
+    if (extra.length > 0) problem([...path, extra[0]!], `a dropped field takes no other options (found "${extra[0]}")`, "remove the other options or the drop", "key");
     if (typeof reason !== "string" || reason.trim() === "") {
       problem([...path, "drop"], "a drop needs its reason", 'write `{ drop: "why the model never needs this" }`');
       return undefined;

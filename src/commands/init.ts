@@ -4,7 +4,11 @@ import { dirname, relative, resolve, sep } from "node:path";
 import { formatDiagnostic } from "../diagnostics.js";
 import { initAnnotation } from "../init/init.js";
 import { loadSpec } from "../spec/load.js";
-import { EXIT, type Io } from "./run.js";
+import { findOperation, listOperations, operationLabel } from "../model/operations.js";
+import type { LoadedSpec } from "../spec/load.js";
+import { SchemaReader } from "../spec/schema.js";
+import { didYouMean } from "../suggest.js";
+import { EXIT, UsageError, type Io } from "./run.js";
 
 export const INIT_HELP = `Usage: projector init SPEC [-o projector.yaml] [--operations a,b] [--tag T] [--accept-guesses]
 
@@ -39,6 +43,7 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   const annotationPath = resolve(io.cwd, options.output);
   const display = (path: string) => posix(relative(io.cwd, path)) || ".";
   const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs });
+  if (options.operations) checkOperations(spec, options.operations);
   const existing = existsSync(annotationPath) ? await readFile(annotationPath, "utf8") : undefined;
   const info = spec.document["info"] as { title?: unknown } | undefined;
   const title = typeof info?.title === "string" ? info.title : specPath.split(/[\\/]/).pop()!.replace(/\.[^.]+$/, "");
@@ -67,4 +72,19 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   for (const d of result.remaining) io.stderr.write(formatDiagnostic({ ...d, severity: "warning" }) + "\n");
   io.stdout.write(todos ? "Next: decide each todo, then run `projector generate`.\n" : "Next: review the guesses, then run `projector generate`.\n");
   return EXIT.ok;
+}
+
+/** Every name `--operations` gives must be a GET operation of the spec: a typo must not draft nothing and exit 0. */
+function checkOperations(spec: LoadedSpec, names: readonly string[]) {
+  const operations = listOperations(new SchemaReader(spec.document));
+  const gets = operations.filter((op) => op.method === "get");
+  for (const name of names) {
+    const labelled = /^([A-Za-z]+)\s+(\/.*)$/.exec(name.trim());
+    const op = findOperation(operations, labelled ? `${labelled[1]!.toLowerCase()} ${labelled[2]}` : name);
+    if (!op) {
+      const candidates = gets.flatMap((o) => [o.operationId ?? operationLabel(o)]);
+      throw new UsageError(`--operations: the spec has no operation "${name}"${didYouMean(name, candidates)}; name an operationId or "GET /path"`);
+    }
+    if (op.method !== "get") throw new UsageError(`--operations: "${name}" is ${operationLabel(op)}; init drafts tools for GET operations only`);
+  }
 }

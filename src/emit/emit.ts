@@ -36,7 +36,7 @@ export function banner(names: InputNames): string {
  * The document as openapi-typescript should see it. Examples never affect types, and `externalValue`
  * ones make it try to read files. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
  * `parameters/p/schema`) becomes an indexed access type that does not compile, so its target is
- * inlined (once; a cycle keeps its `$ref`). Property names an object inherits (`valueOf`,
+ * inlined (once; a cycle keeps its `$ref`). A discriminator mapping to what the document does not hold is left out. Property names an object inherits (`valueOf`,
  * `hasOwnProperty`) crash its resolver, so they travel under a placeholder that is swapped back in
  * the printed types.
  */
@@ -56,6 +56,12 @@ function forSourceTypes(document: JsonObject): unknown {
     const copy: JsonObject = {};
     for (const [key, inner] of Object.entries(value)) {
       if (key === "externalValue") continue;
+      if (key === "mapping" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
+        // Bundling rewrites `$ref`s, never a discriminator's mapping: a target in another file, or
+        // one relative to it, is gone (and would be read from the working folder).
+        copy[key] = Object.fromEntries(Object.entries(inner).filter(([, target]) => typeof target !== "string" || reader.pointer(target.startsWith("#") ? target.slice(1) : `/components/schemas/${target}`) !== undefined));
+        continue;
+      }
       if (key === "properties" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
         copy[key] = Object.fromEntries(Object.entries(inner).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]));
       } else if (key === "required" && Array.isArray(inner)) {

@@ -189,17 +189,20 @@ function recordKindOfPath(path: string, many: boolean): string | undefined {
   return /^\{/.test(last) ? undefined : kindOf(last);
 }
 
-/** The kinds of record whose ids an operation takes: `{ticket_id}`, `{id}` after `/tickets/`, `?ticket_id=`. */
+/**
+ * The kinds of record whose ids an operation takes to say what it reads: its last path parameter
+ * (`{ticket_id}`, or `{id}` after `/tickets/`) and its `?ticket_id=` query parameters. The
+ * parameters before the last only scope it (`/organizations/{org}/...`): every call under an
+ * organization takes one, and naming them all would bury the tool that reads the record.
+ */
 function kindsTaken(op: Operation): string[] {
   const kinds: string[] = [];
   const segments = op.path.split("/").filter(Boolean);
-  segments.forEach((segment, i) => {
-    const parameter = /^\{(.+)\}$/.exec(segment)?.[1];
-    if (parameter === undefined) return;
-    const named = KIND_PARAMETER.exec(parameter);
-    if (named) kinds.push(kindOf(named[1]!));
-    else if (IDENTITY_PARAMETER.test(parameter) && i > 0 && !/^\{/.test(segments[i - 1]!)) kinds.push(kindOf(segments[i - 1]!));
-  });
+  const last = segments.map((segment) => /^\{(.+)\}$/.test(segment)).lastIndexOf(true);
+  const parameter = last === -1 ? undefined : segments[last]!.slice(1, -1);
+  const named = parameter === undefined ? null : KIND_PARAMETER.exec(parameter);
+  if (named) kinds.push(kindOf(named[1]!));
+  else if (parameter !== undefined && IDENTITY_PARAMETER.test(parameter) && last > 0 && !/^\{/.test(segments[last - 1]!)) kinds.push(kindOf(segments[last - 1]!));
   const parameters = op.at.schema["parameters"];
   for (const parameter of Array.isArray(parameters) ? parameters : []) {
     if (!isJsonObject(parameter) || parameter["in"] !== "query" || typeof parameter["name"] !== "string") continue;

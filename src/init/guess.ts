@@ -42,6 +42,9 @@ const kindOfKey = (name: string) =>
 const LINK_NAME = /(^|_)(url|href|link|links|self|uri)$|Url$|Href$/;
 const LABEL_NAMES = ["name", "display_name", "full_name", "title", "summary", "label", "handle", "email", "username", "slug"];
 
+/** A list in a comment, short enough to read beside the rule that holds it whole. */
+const someOf = (names: readonly string[]) => (names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`);
+
 /** The attribute most likely to name a record, for a resolver's `label`. */
 export function labelAttribute(names: readonly string[]): string | undefined {
   return LABEL_NAMES.find((n) => names.includes(n));
@@ -53,7 +56,7 @@ const resolverFor = (name: string) => (/(^|_)by(_ids?)?$/.test(name) ? "users" :
 export function guessField(field: SpecField, ctx: GuessContext): Guess {
   const { reader } = ctx;
   if (field.base === "record" && field.name === ctx.identity && field.path.length === 1) {
-    if (ctx.idTools.length > 0) return { rule: { argument: ctx.idTools }, reason: `an id the model passes to ${ctx.idTools.join(", ")}`, sure: true };
+    if (ctx.idTools.length > 0) return { rule: { argument: ctx.idTools }, reason: `an id the model passes to ${someOf(ctx.idTools)}`, sure: true };
     return { rule: { drop: "no tool takes this id" }, reason: "no GET operation takes an id of this kind of record", sure: true };
   }
   if (field.relationship) {
@@ -81,7 +84,7 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
     const tools = ctx.takers.get(kindOfKey(field.name)) ?? [];
     const scalar = reader.kind(field.at) === "string" || reader.kind(field.at) === "integer";
     if (tools.length > 0 && scalar && !IDENTITY_NAMES.includes(field.name)) {
-      return { rule: { argument: tools }, reason: `an id of a ${kindOfKey(field.name)}, which the model passes to ${tools.join(", ")}`, sure: true };
+      return { rule: { argument: tools }, reason: `the id of a ${kindOfKey(field.name)}, which the model passes to ${someOf(tools)}`, sure: true };
     }
     const resolver = resolverFor(field.name);
     return { rule: { join: resolver }, reason: "looks like a foreign key: join it to a name, make it an argument, or drop it", sure: false, resolver: { name: resolver } };

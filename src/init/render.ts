@@ -1,4 +1,4 @@
-import { Document, isMap, isNode, parseDocument, type Node } from "yaml";
+import { Document, isMap, isNode, isScalar, parseDocument, type Node } from "yaml";
 import type { Draft } from "./draft.js";
 import type { Guess } from "./guess.js";
 
@@ -29,12 +29,16 @@ function ruleValue(guess: Guess, acceptGuesses: boolean): unknown {
   return { todo: guess.reason, ...(guess.rule === "keep" ? {} : guess.rule) };
 }
 
+const REASON_KEYS = new Set(["drop", "todo"]);
+
 function flowNode(doc: Document, value: unknown, comment?: string): Node {
   const node = doc.createNode(value) as Node & { flow?: boolean; comment?: string | null };
   if (isMap(node)) node.flow = true;
   for (const item of isMap(node) ? node.items : []) {
     const inner = item.value as { flow?: boolean } | null;
     if (inner && typeof inner === "object") inner.flow = true;
+    // Reasons are prose: quoted, a comma or colon a person adds later cannot end them.
+    if (isScalar(item.key) && REASON_KEYS.has(String(item.key.value)) && isScalar(item.value) && typeof item.value.value === "string") item.value.type = "QUOTE_DOUBLE";
   }
   if (comment) node.comment = ` ${comment.replace(/\s+/g, " ")}`;
   return node;
