@@ -1,5 +1,5 @@
 import { DiagnosticError } from "../diagnostics.js";
-import { SchemaReader, type JsonObject } from "../spec/schema.js";
+import { fragmentPointer, SchemaReader, type JsonObject } from "../spec/schema.js";
 import type { Model } from "../model/types.js";
 import { emitIndex } from "./barrel.js";
 import { runtimeExports } from "./imports.js";
@@ -34,8 +34,8 @@ export function banner(names: InputNames): string {
 
 /**
  * The document as openapi-typescript should see it. Examples never affect types, and `externalValue`
- * ones make it try to read files. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
- * `parameters/p/schema`) becomes an indexed access type that does not compile, so its target is
+ * ones make it try to read files. A `$ref` to anything but a whole component (`schemas/X/allOf/0`,
+ * `parameters/p/schema`, or a place under `paths` where a bundler put a shared file) becomes an indexed access type that does not compile, so its target is
  * inlined (once; a cycle keeps its `$ref`). A discriminator mapping to what the document does not hold is left out. Property names an object inherits (`valueOf`,
  * `hasOwnProperty`) crash its resolver, so they travel under a placeholder that is swapped back in
  * the printed types.
@@ -49,8 +49,8 @@ function forSourceTypes(document: JsonObject): unknown {
     if (Array.isArray(value)) return value.map((item) => walk(item, inlining));
     if (typeof value !== "object" || value === null) return value;
     const ref = (value as JsonObject)["$ref"];
-    if (typeof ref === "string" && /^#\/components\/[^/]+\/[^/]+\/./.test(ref) && !inlining.includes(ref)) {
-      const target = reader.pointer(ref.slice(1));
+    if (typeof ref === "string" && ref.startsWith("#/") && !/^#\/components\/[^/]+\/[^/]+$/.test(ref) && !inlining.includes(ref)) {
+      const target = reader.pointer(fragmentPointer(ref));
       if (target) return walk(target.schema, [...inlining, ref]);
     }
     const copy: JsonObject = {};
@@ -63,7 +63,10 @@ function forSourceTypes(document: JsonObject): unknown {
         continue;
       }
       if (key === "properties" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
-        copy[key] = Object.fromEntries(Object.entries(inner).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]));
+        // A bundler may share a whole `properties` map through one `$ref`, which openapi-typescript reads as a property named `$ref`.
+        const shared = (inner as JsonObject)["$ref"];
+        const map = typeof shared === "string" && Object.keys(inner).length === 1 ? (reader.pointer(fragmentPointer(shared))?.schema ?? {}) : inner;
+        copy[key] = Object.fromEntries(Object.entries(map).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]));
       } else if (key === "required" && Array.isArray(inner)) {
         copy[key] = inner.map((name) => (typeof name === "string" && PROTOTYPE_NAMES.has(name) ? placeholder(name) : name));
       } else copy[key] = walk(inner, inlining);
