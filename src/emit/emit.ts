@@ -34,8 +34,8 @@ export function banner(names: InputNames): string {
 
 /**
  * The document as openapi-typescript should see it. Examples never affect types, and `externalValue`
- * ones make it try to read files. A `$ref` to anything but a whole component (`schemas/X/allOf/0`,
- * `parameters/p/schema`, or a place under `paths` where a bundler put a shared file) becomes an indexed access type that does not compile, so its target is
+ * ones make it try to read files. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
+ * `parameters/p/schema`) becomes an indexed access type that does not compile, so its target is
  * inlined (once; a cycle keeps its `$ref`). A discriminator mapping to what the document does not hold is left out. Property names an object inherits (`valueOf`,
  * `hasOwnProperty`) crash its resolver, so they travel under a placeholder that is swapped back in
  * the printed types.
@@ -49,7 +49,7 @@ function forSourceTypes(document: JsonObject): unknown {
     if (Array.isArray(value)) return value.map((item) => walk(item, inlining));
     if (typeof value !== "object" || value === null) return value;
     const ref = (value as JsonObject)["$ref"];
-    if (typeof ref === "string" && ref.startsWith("#/") && !/^#\/components\/[^/]+\/[^/]+$/.test(ref) && !inlining.includes(ref)) {
+    if (typeof ref === "string" && /^#\/components\/[^/]+\/[^/]+\/./.test(ref) && !inlining.includes(ref)) {
       const target = reader.pointer(fragmentPointer(ref));
       if (target) return walk(target.schema, [...inlining, ref]);
     }
