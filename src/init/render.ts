@@ -121,10 +121,22 @@ const afterLine = (text: string, offset: number) => {
 };
 const columnOf = (text: string, offset: number) => offset - text.lastIndexOf("\n", offset - 1) - 1;
 
-/** Inserts each entry's lines after the last line of the block map it belongs to, creating sections when missing. */
+/**
+ * Inserts each entry's lines after the last line of the block map it belongs to, creating sections
+ * when missing. Entries of one map go in together, so the text is parsed once per map, not once per
+ * entry: a draft of a large spec holds thousands.
+ */
 function insert(text: string, entries: Entry[]): string {
   let result = text.endsWith("\n") ? text : `${text}\n`;
+  const byParent = new Map<string, Entry[]>();
   for (const entry of entries) {
+    const parent = JSON.stringify(entry.path.slice(0, -1));
+    const group = byParent.get(parent);
+    if (group) group.push(entry);
+    else byParent.set(parent, [entry]);
+  }
+  for (const group of byParent.values()) {
+    const entry = { path: group[0]!.path, lines: group.flatMap((e) => e.lines) };
     const doc = parseDocument(result);
     const parentPath = entry.path.slice(0, -1);
     const parent = doc.getIn(parentPath, true);
