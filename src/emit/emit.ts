@@ -45,10 +45,13 @@ const placeholder = (name: string) => `__projector_inherited_${name}__`;
 
 function forSourceTypes(document: JsonObject): unknown {
   const reader = new SchemaReader(document);
+  const shared = sharedPathSchemas(document);
   const walk = (value: unknown, inlining: readonly string[]): unknown => {
     if (Array.isArray(value)) return value.map((item) => walk(item, inlining));
     if (typeof value !== "object" || value === null) return value;
     const ref = (value as JsonObject)["$ref"];
+    const hoisted = typeof ref === "string" ? shared.get(ref) : undefined;
+    if (hoisted !== undefined) return { $ref: `#/components/schemas/${hoisted}` };
     if (typeof ref === "string" && /^#\/components\/[^/]+\/[^/]+\/./.test(ref) && !inlining.includes(ref)) {
       const target = reader.pointer(fragmentPointer(ref));
       if (target) return walk(target.schema, [...inlining, ref]);
@@ -73,7 +76,33 @@ function forSourceTypes(document: JsonObject): unknown {
     }
     return copy;
   };
-  return walk(document, []);
+  const copy = walk(document, []) as JsonObject;
+  if (shared.size > 0) {
+    const components = (copy["components"] ??= {}) as JsonObject;
+    const schemas = (components["schemas"] ??= {}) as JsonObject;
+    for (const [ref, name] of shared) schemas[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, []);
+  }
+  return copy;
+}
+
+/**
+ * A bundler puts a schema several files share where it first met it, often under `paths`
+ * (`#/paths/~1v2~1apps/post/.../schema`); openapi-typescript types such a `$ref` as an index into
+ * `paths` it does not print, so each becomes a component of its own, named in the refs' order.
+ */
+function sharedPathSchemas(document: JsonObject): Map<string, string> {
+  const reader = new SchemaReader(document);
+  const refs = new Set<string>();
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === "object" && value !== null) {
+      const ref = (value as JsonObject)["$ref"];
+      if (typeof ref === "string" && /^#\/paths\/.*\/schema(\/|$)/.test(ref) && !ref.endsWith("/properties") && reader.pointer(fragmentPointer(ref))) refs.add(ref);
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(document);
+  return new Map([...refs].sort().map((ref, i) => [ref, `ProjectorShared${i + 1}`]));
 }
 
 /** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
