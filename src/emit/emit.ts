@@ -51,7 +51,7 @@ function forSourceTypes(document: JsonObject): unknown {
     if (typeof value !== "object" || value === null) return value;
     const ref = (value as JsonObject)["$ref"];
     const hoisted = typeof ref === "string" ? shared.get(ref) : undefined;
-    if (hoisted !== undefined) return { $ref: `#/components/schemas/${hoisted}` };
+    if (hoisted !== undefined) return { $ref: `#/components/${hoisted.section}/${hoisted.name}` };
     if (typeof ref === "string" && /^#\/components\/[^/]+\/[^/]+\/./.test(ref) && !inlining.includes(ref)) {
       const target = reader.pointer(fragmentPointer(ref));
       if (target) return walk(target.schema, [...inlining, ref]);
@@ -77,33 +77,38 @@ function forSourceTypes(document: JsonObject): unknown {
     return copy;
   };
   const copy = walk(document, []) as JsonObject;
-  if (shared.size > 0) {
+  for (const [ref, { section, name }] of shared) {
     const components = (copy["components"] ??= {}) as JsonObject;
-    const schemas = (components["schemas"] ??= {}) as JsonObject;
-    for (const [ref, name] of shared) schemas[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, []);
+    const entries = (components[section] ??= {}) as JsonObject;
+    entries[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, []);
   }
   return copy;
 }
 
 /**
- * A bundler puts a schema several files share where it first met it, often under `paths`
- * (`#/paths/~1v2~1apps/post/.../schema`); openapi-typescript types such a `$ref` as an index into
- * `paths` it does not print, so each becomes a component of its own, named in the refs' order.
+ * A bundler puts a schema or parameter several files share where it first met it, often under
+ * `paths` (`#/paths/~1v2~1apps/post/.../schema`, `#/paths/~1v2~1apps/get/parameters/0`);
+ * openapi-typescript types such a `$ref` as an index into `paths` that does not compile, so each
+ * becomes a component of its own, named in the refs' order.
  */
-function sharedPathSchemas(document: JsonObject): Map<string, string> {
+function sharedPathSchemas(document: JsonObject): Map<string, { section: "schemas" | "parameters"; name: string }> {
   const reader = new SchemaReader(document);
   const refs = new Set<string>();
   const visit = (value: unknown) => {
     if (Array.isArray(value)) value.forEach(visit);
     else if (typeof value === "object" && value !== null) {
       const ref = (value as JsonObject)["$ref"];
-      if (typeof ref === "string" && /^#\/paths\/.*\/schema(\/|$)/.test(ref) && !ref.endsWith("/properties") && reader.pointer(fragmentPointer(ref))) refs.add(ref);
+      if (typeof ref === "string" && (SHARED_SCHEMA.test(ref) || SHARED_PARAMETER.test(ref)) && !ref.endsWith("/properties") && reader.pointer(fragmentPointer(ref))) refs.add(ref);
       Object.values(value).forEach(visit);
     }
   };
   visit(document);
-  return new Map([...refs].sort().map((ref, i) => [ref, `ProjectorShared${i + 1}`]));
+  return new Map(
+    [...refs].sort().map((ref, i) => [ref, SHARED_PARAMETER.test(ref) ? { section: "parameters", name: `ProjectorShared${i + 1}` } : { section: "schemas", name: `ProjectorShared${i + 1}` }]),
+  );
 }
+const SHARED_SCHEMA = /^#\/paths\/.*\/schema(\/|$)/;
+const SHARED_PARAMETER = /^#\/paths\/[^/]+\/([a-z]+\/)?parameters\/\d+$/;
 
 /** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
 export async function sourceTypes(document: JsonObject, specFile: string): Promise<string> {
