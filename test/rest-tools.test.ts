@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { IMPORTS_PLACEHOLDER, withRuntimeImports } from "../src/emit/imports.js";
 import { cli, generateFrom, importGenerated, tempDir } from "./helpers/pipeline.js";
 
 const NOTES_SPEC = `openapi: 3.0.3
@@ -340,5 +341,13 @@ components:
     expect(generated.problems).toEqual([]);
     const module = await importGenerated<{ projectGetTask: (r: unknown, res: unknown) => Promise<unknown> }>(generated.files);
     expect(await module.projectGetTask({ data: { gid: "1", name: "Ship it", notes: "before Friday" } }, {})).toEqual({ gid: "1", name: "Ship it", notes: "before Friday" });
+  });
+});
+
+describe("runtime imports of generated modules", () => {
+  it("imports a runtime name only where code uses it, not where a description mentions it", () => {
+    const runtime = { functions: ["string"], constants: [], types: ["Context", "Labels"] };
+    const code = `${IMPORTS_PLACEHOLDER}\n/** Servers speaking the Model Context Protocol. */\nexport const schema = { description: "Labels: (Context) string(x)" };\nexport function f(ctx: Context) { return string(ctx); }\n`;
+    expect(withRuntimeImports(code, runtime).split("\n")[0]).toBe('import { string, type Context } from "../runtime.js";');
   });
 });
