@@ -180,11 +180,10 @@ function recordKindOfPath(path: string, many: boolean): string | undefined {
   const last = segments[segments.length - 1];
   if (last === undefined) return undefined;
   if (!many && /^\{.*\}$/.test(last)) {
-    const parameter = last.slice(1, -1);
-    const named = KIND_PARAMETER.exec(parameter);
-    if (named) return kindOf(named[1]!);
     const before = segments[segments.length - 2];
-    return before !== undefined && !/^\{/.test(before) ? kindOf(before) : undefined;
+    if (before !== undefined && !/^\{/.test(before)) return kindOf(before);
+    const named = KIND_PARAMETER.exec(last.slice(1, -1));
+    return named ? kindOf(named[1]!) : undefined;
   }
   return /^\{/.test(last) ? undefined : kindOf(last);
 }
@@ -201,8 +200,10 @@ function kindsTaken(op: Operation): string[] {
   const last = segments.map((segment) => /^\{(.+)\}$/.test(segment)).lastIndexOf(true);
   const parameter = last === -1 ? undefined : segments[last]!.slice(1, -1);
   const named = parameter === undefined ? null : KIND_PARAMETER.exec(parameter);
-  if (named) kinds.push(kindOf(named[1]!));
-  else if (parameter !== undefined && IDENTITY_PARAMETER.test(parameter) && last > 0 && !/^\{/.test(segments[last - 1]!)) kinds.push(kindOf(segments[last - 1]!));
+  // The collection a parameter follows names the kind: `/synthetics/tests/{public_id}` takes a test's id.
+  const collection = last > 0 && !/^\{/.test(segments[last - 1]!) ? kindOf(segments[last - 1]!) : undefined;
+  if (collection !== undefined && (named || IDENTITY_PARAMETER.test(parameter!))) kinds.push(collection);
+  else if (named) kinds.push(kindOf(named[1]!));
   const parameters = op.at.schema["parameters"];
   for (const parameter of Array.isArray(parameters) ? parameters : []) {
     if (!isJsonObject(parameter) || parameter["in"] !== "query" || typeof parameter["name"] !== "string") continue;
