@@ -35,6 +35,8 @@ export const CODES = {
   PRJ041: "no payload and no example in the spec",
   PRJ042: "the spec's example response does not fit the tool's budget",
   PRJ043: "questions file has the wrong shape or names an unknown tool",
+  PRJ044: "a tool's `record` names no schema of the spec",
+  PRJ045: "a tool returns records of another schema than its resource classifies",
   PRJ050: "output folder holds files generate did not write",
   PRJ051: "output folder holds the project, its annotation, its spec or a git repository",
   PRJ052: "output folder is not a folder, or cannot be written",

@@ -3,7 +3,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GenerateOutput } from "../src/generate.js";
+import { parseAnnotation } from "../src/annotation/parse.js";
+import { initAnnotation } from "../src/init/init.js";
+import { buildModel } from "../src/model/build.js";
+import { findOperation, listOperations, successBody } from "../src/model/operations.js";
 import { pascalCase } from "../src/naming.js";
+import { loadSpec } from "../src/spec/load.js";
+import { SchemaReader, type SchemaAt } from "../src/spec/schema.js";
 import { cli, generateFrom, importGenerated, REAL_SPECS, recordingResolver, tempDir, typecheckFiles } from "./helpers/pipeline.js";
 
 const DATADOG = join(REAL_SPECS, "datadog_v2_openapi.yaml");
@@ -65,6 +71,9 @@ describe.each([
   ["datadog_v2_openapi.yaml", 300],
   ["tidal_api_oas.json", 200],
   ["pagerduty_rest_openapiv3.json", 150],
+  ["sentry_openapi_derefed.json", 100],
+  ["box_openapi.json", 100],
+  ["digitalocean/specification/DigitalOcean-public.v2.yaml", 250],
 ])("init --accept-guesses then generate on the whole of %s", (file, minimumTools) => {
   const specPath = join(REAL_SPECS, file);
   let dir: string;
@@ -105,4 +114,47 @@ describe.each([
       expect(JSON.stringify(result)).not.toContain("https://api.datadoghq.com");
     }
   });
+});
+
+const DRAFTED_SPECS = [
+  "pagerduty_rest_openapiv3.json",
+  "sentry_openapi_derefed.json",
+  "box_openapi.json",
+  "digitalocean/specification/DigitalOcean-public.v2.yaml",
+  "datadog_v2_openapi.yaml",
+  "tidal_api_oas.json",
+];
+
+describe.each(DRAFTED_SPECS)("every single-record tool init drafts on %s", (file) => {
+  const specPath = join(REAL_SPECS, file);
+  it.skipIf(!existsSync(specPath))("projects the operation's own response record, or the one object its envelope wraps", async () => {
+    const spec = await loadSpec(specPath, file);
+    const reader = new SchemaReader(spec.document);
+    const { text } = initAnnotation(spec, { file: "projector.yaml", spec: file, output: "generated/api", acceptGuesses: true });
+    const annotation = parseAnnotation(text, "projector.yaml");
+    const built = buildModel(annotation, spec);
+    expect(built.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`)).toEqual([]);
+    const operations = listOperations(reader);
+    const own = (at: SchemaAt) => reader.unwrapNullable(at).pointer;
+    let single = 0;
+    for (const tool of built.model!.tools.filter((t) => !t.many)) {
+      const planned = annotation.tools.find((t) => t.name === tool.name)!;
+      const body = successBody(reader, findOperation(operations, planned.operation)!)!;
+      const response = reader.unwrapNullable(body.schema);
+      // The record is the response itself, or the one object under a single key beside links and meta.
+      const wrapper = tool.rowsPath.length === 1 ? reader.property(response, tool.rowsPath[0]!) : undefined;
+      const others = reader.properties(response).filter((p) => p.name !== tool.rowsPath[0] && reader.kind(p.at) === "object" && !["links", "_links", "meta", "pagination", "included"].includes(p.name));
+      expect(tool.rowsPath.length, tool.name).toBeLessThanOrEqual(1);
+      if (wrapper && !tool.jsonapi) {
+        expect(others.map((p) => p.name), `${tool.name} wraps one object`).toEqual([]);
+        expect(reader.property(response, "id"), `${tool.name}: a response with an id is the record`).toBeUndefined();
+      }
+      const expected = own(wrapper ? wrapper.at : response);
+      const source = annotation.resources.find((r) => r.name === tool.resource.name)!;
+      const classified = source.schema !== undefined && !tool.jsonapi ? `/components/schemas/${source.schema}` : expected;
+      expect(own(reader.pointer(classified) ?? response), `${tool.name} (${planned.operation})`).toBe(expected);
+      single++;
+    }
+    expect(single).toBeGreaterThan(0);
+  }, 240_000);
 });

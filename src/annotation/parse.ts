@@ -20,7 +20,7 @@ import type {
 const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools"];
 const RESOLVER_KEYS = ["type", "label", "id"];
 const RESOURCE_KEYS = ["schema", "fields"];
-const TOOL_KEYS = ["operation", "list", "rows", "resource", "page", "budget", "text", "description", "inputs"];
+const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs"];
 const INPUT_KEYS = ["as", "drop", "fixed", "description", "legend"];
 const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact"];
 const FIELD_HELP = 'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact';
@@ -154,7 +154,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
       const parsed = parseInput(input, rule, [...path, "inputs", input], problem, checkKeys);
       if (parsed) tool.inputs.push(parsed);
     }
-    for (const key of ["list", "rows", "resource"] as const) {
+    for (const key of ["list", "rows", "resource", "record"] as const) {
       const found = text_(entry[key], [...path, key], key);
       if (found !== undefined) tool[key] = found;
     }
@@ -246,8 +246,15 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
   }
   if ("drop" in value) {
     const extra = Object.keys(value).filter((key) => key !== "drop");
-    if (extra.length > 0) problem([...path, extra[0]!], `a dropped field takes no other options (found "${extra[0]}")`, "remove the other options or the drop", "key");
     const reason = value["drop"];
+    // `{ drop: staff only, never shown }` reads as two keys: the comma ended the reason.
+    const cut = extra.filter((key) => value[key] === null && !KEEP_KEYS.includes(key));
+    if (cut.length > 0 && typeof reason === "string") {
+      const whole = [reason, ...cut].join(", ");
+      problem([...path, cut[0]!], `the drop reason stops at a comma: "${reason}", then "${cut[0]}" reads as another option`, `quote it: \`{ drop: ${JSON.stringify(whole)} }\``, "key");
+      return undefined;
+    }
+    if (extra.length > 0) problem([...path, extra[0]!], `a dropped field takes no other options (found "${extra[0]}")`, "remove the other options or the drop", "key");
     if (typeof reason !== "string" || reason.trim() === "") {
       problem([...path, "drop"], "a drop needs its reason", 'write `{ drop: "why the model never needs this" }`');
       return undefined;

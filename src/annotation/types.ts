@@ -72,6 +72,8 @@ export interface ToolAnnotation {
   list?: string;
   rows?: string;
   resource?: string;
+  /** The schema the records really are, where the response declares a narrower one. */
+  record?: string;
   page: PageField[];
   budget?: Budget;
   /** How the result reads as text: compact JSON (the default) or, for a list tool, a table. */

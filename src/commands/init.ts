@@ -3,11 +3,13 @@ import { dirname, relative, resolve, sep } from "node:path";
 import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
 import { initAnnotation } from "../init/init.js";
 import { entryKind } from "../output/listing.js";
-import { listOperations } from "../model/operations.js";
 import { loadSpec } from "../spec/load.js";
+import { findOperation, listOperations, operationLabel } from "../model/operations.js";
+import type { LoadedSpec } from "../spec/load.js";
 import { SchemaReader } from "../spec/schema.js";
+import { didYouMean } from "../suggest.js";
 import { isSystemError } from "./output-guard.js";
-import { EXIT, type Io } from "./run.js";
+import { EXIT, UsageError, type Io } from "./run.js";
 
 export const INIT_HELP = `Usage: projector init SPEC [-o projector.yaml] [--operations a,b] [--tag T] [--accept-guesses]
 
@@ -62,6 +64,7 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
       },
     ]);
   }
+  if (options.operations) checkOperations(spec, options.operations);
   const unreadable = (error: Error) => {
     throw cannot(`cannot read the annotation file: ${error.message}`, "check the file's permissions, or pass -o with another path");
   };
@@ -98,4 +101,19 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   for (const d of result.remaining) io.stderr.write(formatDiagnostic({ ...d, severity: "warning" }) + "\n");
   io.stdout.write(todos ? "Next: decide each todo, then run `projector generate`.\n" : "Next: review the guesses, then run `projector generate`.\n");
   return EXIT.ok;
+}
+
+/** Every name `--operations` gives must be a GET operation of the spec: a typo must not draft nothing and exit 0. */
+function checkOperations(spec: LoadedSpec, names: readonly string[]) {
+  const operations = listOperations(new SchemaReader(spec.document));
+  const gets = operations.filter((op) => op.method === "get");
+  for (const name of names) {
+    const labelled = /^([A-Za-z]+)\s+(\/.*)$/.exec(name.trim());
+    const op = findOperation(operations, labelled ? `${labelled[1]!.toLowerCase()} ${labelled[2]}` : name);
+    if (!op) {
+      const candidates = gets.flatMap((o) => [o.operationId ?? operationLabel(o)]);
+      throw new UsageError(`--operations: the spec has no operation "${name}"${didYouMean(name, candidates)}; name an operationId or "GET /path"`);
+    }
+    if (op.method !== "get") throw new UsageError(`--operations: "${name}" is ${operationLabel(op)}; init drafts tools for GET operations only`);
+  }
 }

@@ -95,13 +95,14 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
       withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
     };
     const resource = await modules.resource(fileStem(tool.resource.name));
-    const collect = resource[`collect${tool.resource.typeName}`] as (record: unknown, wanted: Record<string, Set<string>>, ids: Set<string>) => void;
+    // A resource with nothing to resolve has no collect function: the generator writes none.
+    const collect = resource[`collect${tool.resource.typeName}`] as ((record: unknown, wanted: Record<string, Set<string>>) => void) | undefined;
     const project = modules.index[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<Record<string, unknown>>;
     const atRows = runtime.at(payload, tool.rowsPath);
     const rawRecords = tool.many ? (Array.isArray(atRows) ? atRows : []) : [atRows];
     const resolverNames = generated.model.resolvers.map((r) => r.name);
     const wanted = Object.fromEntries(resolverNames.map((name) => [name, new Set<string>()]));
-    for (const record of rawRecords) collect(record, wanted, new Set());
+    if (collect) for (const record of rawRecords) collect(record, wanted);
     const included = runtime.includedLabels(payload, generated.model.resolvers.filter((r) => r.type && r.label).map((r) => ({ resolver: r.name, type: r.type, label: r.label })));
     const joins = joinResolvers(tool);
     const followUpsByResolver = Object.fromEntries(joins.map((name) => [name, [...(wanted[name] ?? [])].filter((id) => !included.get(name)?.has(id)).length]));

@@ -1,6 +1,6 @@
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
-import { SchemaReader, type JsonObject } from "../spec/schema.js";
+import { fragmentPointer, SchemaReader, type JsonObject } from "../spec/schema.js";
 import type { Model } from "../model/types.js";
 import { resourceModule, toolModule } from "../naming.js";
 import { emitIndex } from "./barrel.js";
@@ -39,7 +39,7 @@ export function banner(names: InputNames): string {
  * The document as openapi-typescript should see it. Examples never affect types, and `externalValue`
  * ones make it try to read files. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
  * `parameters/p/schema`) becomes an indexed access type that does not compile, so its target is
- * inlined (once; a cycle keeps its `$ref`). Property names an object inherits (`valueOf`,
+ * inlined (once; a cycle keeps its `$ref`). A discriminator mapping to what the document does not hold is left out. Property names an object inherits (`valueOf`,
  * `hasOwnProperty`) crash its resolver, so they travel under a placeholder that is swapped back in
  * the printed types.
  */
@@ -48,27 +48,70 @@ const placeholder = (name: string) => `__projector_inherited_${name}__`;
 
 function forSourceTypes(document: JsonObject): unknown {
   const reader = new SchemaReader(document);
+  const shared = sharedPathSchemas(document);
   const walk = (value: unknown, inlining: readonly string[]): unknown => {
     if (Array.isArray(value)) return value.map((item) => walk(item, inlining));
     if (typeof value !== "object" || value === null) return value;
     const ref = (value as JsonObject)["$ref"];
+    const hoisted = typeof ref === "string" ? shared.get(ref) : undefined;
+    if (hoisted !== undefined) return { $ref: `#/components/${hoisted.section}/${hoisted.name}` };
     if (typeof ref === "string" && /^#\/components\/[^/]+\/[^/]+\/./.test(ref) && !inlining.includes(ref)) {
-      const target = reader.pointer(ref.slice(1));
+      const target = reader.pointer(fragmentPointer(ref));
       if (target) return walk(target.schema, [...inlining, ref]);
     }
     const copy: JsonObject = {};
     for (const [key, inner] of Object.entries(value)) {
       if (key === "externalValue") continue;
+      if (key === "mapping" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
+        // Bundling rewrites `$ref`s, never a discriminator's mapping: a target in another file, or
+        // one relative to it, is gone (and would be read from the working folder).
+        copy[key] = Object.fromEntries(Object.entries(inner).filter(([, target]) => typeof target !== "string" || reader.pointer(target.startsWith("#") ? target.slice(1) : `/components/schemas/${target}`) !== undefined));
+        continue;
+      }
       if (key === "properties" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
-        copy[key] = Object.fromEntries(Object.entries(inner).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]));
+        // A bundler may share a whole `properties` map through one `$ref`, which openapi-typescript reads as a property named `$ref`.
+        const shared = (inner as JsonObject)["$ref"];
+        const map = typeof shared === "string" && Object.keys(inner).length === 1 ? (reader.pointer(fragmentPointer(shared))?.schema ?? {}) : inner;
+        copy[key] = Object.fromEntries(Object.entries(map).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]));
       } else if (key === "required" && Array.isArray(inner)) {
         copy[key] = inner.map((name) => (typeof name === "string" && PROTOTYPE_NAMES.has(name) ? placeholder(name) : name));
       } else copy[key] = walk(inner, inlining);
     }
     return copy;
   };
-  return walk(document, []);
+  const copy = walk(document, []) as JsonObject;
+  for (const [ref, { section, name }] of shared) {
+    const components = (copy["components"] ??= {}) as JsonObject;
+    const entries = (components[section] ??= {}) as JsonObject;
+    entries[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, []);
+  }
+  return copy;
 }
+
+/**
+ * A bundler puts a schema or parameter several files share where it first met it, often under
+ * `paths` (`#/paths/~1v2~1apps/post/.../schema`, `#/paths/~1v2~1apps/get/parameters/0`);
+ * openapi-typescript types such a `$ref` as an index into `paths` that does not compile, so each
+ * becomes a component of its own, named in the refs' order.
+ */
+function sharedPathSchemas(document: JsonObject): Map<string, { section: "schemas" | "parameters"; name: string }> {
+  const reader = new SchemaReader(document);
+  const refs = new Set<string>();
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === "object" && value !== null) {
+      const ref = (value as JsonObject)["$ref"];
+      if (typeof ref === "string" && (SHARED_SCHEMA.test(ref) || SHARED_PARAMETER.test(ref)) && !ref.endsWith("/properties") && reader.pointer(fragmentPointer(ref))) refs.add(ref);
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(document);
+  return new Map(
+    [...refs].sort().map((ref, i) => [ref, SHARED_PARAMETER.test(ref) ? { section: "parameters", name: `ProjectorShared${i + 1}` } : { section: "schemas", name: `ProjectorShared${i + 1}` }]),
+  );
+}
+const SHARED_SCHEMA = /^#\/paths\/.*\/schema(\/|$)/;
+const SHARED_PARAMETER = /^#\/paths\/[^/]+\/([a-z]+\/)?parameters\/\d+$/;
 
 /** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
 export async function sourceTypes(document: JsonObject, specFile: string): Promise<string> {

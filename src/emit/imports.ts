@@ -18,10 +18,12 @@ export const IMPORTS_PLACEHOLDER = "\u0000imports";
 
 /**
  * Replaces the placeholder with imports of exactly the runtime names the module uses, so consumers'
- * unused-import checks stay quiet. A function counts as used when called, a type when named.
+ * unused-import checks stay quiet. A function counts as used when called, a type when named, in
+ * code: not in a comment or a string.
  */
 export function withRuntimeImports(code: string, runtime: RuntimeExports, others: string[] = []): string {
-  const body = code.replace(IMPORTS_PLACEHOLDER, "");
+  // Only code counts: a description that says "Model Context Protocol" does not use `Context`.
+  const body = code.replace(IMPORTS_PLACEHOLDER, "").replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '""');
   const values = [...runtime.functions.filter((name) => new RegExp(`\\b${name}[<(]`).test(body)), ...runtime.constants.filter((name) => new RegExp(`\\b${name}\\b`).test(body))];
   const classes = runtime.types.filter((name) => new RegExp(`\\b${name}[(.]|new ${name}\\b`).test(body));
   const types = runtime.types.filter((name) => !classes.includes(name) && new RegExp(`\\b${name}\\b`).test(body));

@@ -18,29 +18,46 @@ export interface Guess {
 
 export interface GuessContext {
   reader: SchemaReader;
-  /** Tools that take this resource's id (GET operations returning one record of it). */
+  /** The property holding the record's own id (`id`, `gid`, `uuid`, `key`), if it has one. */
+  identity: string | undefined;
+  /** Tools that take an id of this resource's kind (a path or query parameter identifying one). */
   idTools: string[];
+  /** Every kind of record some tool takes an id of (`conversation`), with those tools. */
+  takers: ReadonlyMap<string, string[]>;
   /** Label attribute for each JSON:API type whose schema the spec declares. */
   labels: ReadonlyMap<string, string>;
 }
 
-const ID_LIKE = /^(id|ids)$|(_id|_ids|Id|Ids)$/;
+const ID_LIKE = /^(id|ids|gid|gids|uuid|uuids)$|(_id|_ids|Id|Ids|_gid|_gids|Gid|_uuid|Uuid)$/;
+const IDENTITY_NAMES = ["id", "gid", "uuid"];
+/** `conversation_id`, `conversationGid` to `conversation`: the kind of record a foreign key names. */
+const kindOfKey = (name: string) =>
+  name
+    .replace(/(_ids?|_gids?|_uuids?|Ids?|Gids?|Uuids?)$/, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/ies$/, "y")
+    .replace(/(s|x|ch|sh)es$/, "$1")
+    .replace(/([^s])s$/, "$1");
 const LINK_NAME = /(^|_)(url|href|link|links|self|uri)$|Url$|Href$/;
 const LABEL_NAMES = ["name", "display_name", "full_name", "title", "summary", "label", "handle", "email", "username", "slug"];
+
+/** A list in a comment, short enough to read beside the rule that holds it whole. */
+const someOf = (names: readonly string[]) => (names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`);
 
 /** The attribute most likely to name a record, for a resolver's `label`. */
 export function labelAttribute(names: readonly string[]): string | undefined {
   return LABEL_NAMES.find((n) => names.includes(n));
 }
 
-const resolverFor = (name: string) => (/(^|_)by(_ids?)?$/.test(name) ? "users" : plural(name.replace(/(_ids?|Ids?)$/, "").replace(/_reference$/, "")));
+const resolverFor = (name: string) => (/(^|_)by(_ids?)?$/.test(name) ? "users" : plural(name.replace(/(_ids?|Ids?|_gids?|Gids?|_uuids?|Uuids?)$/, "").replace(/_reference$/, "")));
 
 /** A guessed role for one field, with the reason a person reviewing it would want. */
 export function guessField(field: SpecField, ctx: GuessContext): Guess {
   const { reader } = ctx;
-  if (field.base === "record" && field.name === "id" && field.path.length === 1) {
-    if (ctx.idTools.length > 0) return { rule: { argument: ctx.idTools }, reason: `an id the model passes to ${ctx.idTools.join(", ")}`, sure: true };
-    return { rule: { drop: "no tool takes this id" }, reason: "no GET operation returns one record by this id", sure: true };
+  if (field.base === "record" && field.name === ctx.identity && field.path.length === 1) {
+    if (ctx.idTools.length > 0) return { rule: { argument: ctx.idTools }, reason: `an id the model passes to ${someOf(ctx.idTools)}`, sure: true };
+    return { rule: { drop: "no tool takes this id" }, reason: "no GET operation takes an id of this kind of record", sure: true };
   }
   if (field.relationship) {
     const data = child(reader.unwrapNullable(field.at), "properties", "data");
@@ -64,6 +81,11 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
     return { rule: { drop: "a link the model cannot open" }, reason: "a URL", sure: true };
   }
   if (ID_LIKE.test(field.name)) {
+    const tools = ctx.takers.get(kindOfKey(field.name)) ?? [];
+    const scalar = reader.kind(field.at) === "string" || reader.kind(field.at) === "integer";
+    if (tools.length > 0 && scalar && !IDENTITY_NAMES.includes(field.name)) {
+      return { rule: { argument: tools }, reason: `the id of a ${kindOfKey(field.name)}, which the model passes to ${someOf(tools)}`, sure: true };
+    }
     const resolver = resolverFor(field.name);
     return { rule: { join: resolver }, reason: "looks like a foreign key: join it to a name, make it an argument, or drop it", sure: false, resolver: { name: resolver } };
   }
@@ -75,13 +97,11 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
       sure: false,
     };
   }
-  if (kind === "string" && (schema["format"] === "date-time" || /(_at|At)$/.test(field.name))) {
-    return { rule: { format: "datetime" }, reason: "a timestamp, to the minute in UTC", sure: true };
-  }
-  if (kind === "string" && schema["format"] === "date") return { rule: { format: "date" }, reason: "a date", sure: true };
+  const timestamp = timestampGuess(field.name, kind, schema);
+  if (timestamp) return timestamp;
   if (kind === "object") {
     const properties = reader.properties(field.at).map((p) => p.name);
-    if (properties.includes("id")) {
+    if (properties.some((p) => IDENTITY_NAMES.includes(p))) {
       const resolver = resolverFor(field.name);
       return { rule: { join: resolver }, reason: "a reference to another record: joined to its name", sure: false, resolver: { name: resolver } };
     }
@@ -108,4 +128,35 @@ function keptWholeRefusal(reader: SchemaReader, field: SpecField): Guess | undef
   const first = carried.ids[0] ?? carried.urls[0];
   if (first === undefined) return undefined;
   return { rule: { drop: carried.ids.length ? "holds opaque ids" : "holds links the model cannot open" }, reason: `kept whole it would carry ${first}: classify its parts to keep any of it`, sure: false };
+}
+
+const DATE_NAME = /(_on|On|_date|Date)$|^date$/;
+const DATETIME_NAME = /(_at|At|_time|Time|timestamp|Timestamp)$|^(time|timestamp)$/;
+const EPOCH_TEXT = /\b(unix|epoch|posix)\b/i;
+const DURATION_TEXT = /\b(duration|elapsed|how long|took|interval|timeout|ttl)\b/i;
+
+/**
+ * `format: date | datetime` for a field that holds a point in time: an ISO string the spec says
+ * is one, a string named like one, or an integer of epoch seconds or milliseconds (named like a
+ * timestamp, or described as unix time). A duration named `*_time` is left alone.
+ */
+function timestampGuess(name: string, kind: string | undefined, schema: Record<string, unknown>): Guess | undefined {
+  const description = typeof schema["description"] === "string" ? schema["description"] : "";
+  if (kind === "string") {
+    if (schema["format"] === "date-time") return { rule: { format: "datetime" }, reason: "a timestamp, to the minute in UTC", sure: true };
+    if (schema["format"] === "date") return { rule: { format: "date" }, reason: "a date", sure: true };
+    if (schema["format"] !== undefined || schema["enum"] !== undefined || DURATION_TEXT.test(description)) return undefined;
+    if (DATETIME_NAME.test(name)) return { rule: { format: "datetime" }, reason: "named like a timestamp: to the minute in UTC", sure: true };
+    if (DATE_NAME.test(name)) return { rule: { format: "date" }, reason: "named like a date", sure: false };
+    return undefined;
+  }
+  if (kind !== "integer" || DURATION_TEXT.test(description)) return undefined;
+  const described = EPOCH_TEXT.test(description);
+  const date = DATE_NAME.test(name);
+  if (!described && !date && !DATETIME_NAME.test(name)) return undefined;
+  return {
+    rule: { format: date ? "date" : "datetime" },
+    reason: `an integer timestamp (unix seconds or milliseconds)${described ? "" : ", by its name"}: ${date ? "a date" : "to the minute"} in UTC`,
+    sure: described,
+  };
 }

@@ -3,7 +3,9 @@ import type { Diagnostic } from "../diagnostics.js";
 import { buildModel } from "../model/build.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { SchemaReader } from "../spec/schema.js";
+import { listOperations } from "../model/operations.js";
 import { draftAnnotation, type Draft, type DraftOptions } from "./draft.js";
+import { adoptExisting } from "./existing.js";
 import { renderDraft, type RenderOptions } from "./render.js";
 
 export interface InitOptions extends DraftOptions, RenderOptions {
@@ -32,6 +34,7 @@ const MAX_ROUNDS = 5;
 export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResult {
   const reader = new SchemaReader(spec.document);
   const draft = draftAnnotation(reader, options);
+  if (options.existing !== undefined) adoptExisting(draft, options.existing, listOperations(reader));
   const demoted: InitResult["demoted"] = [];
   for (let round = 0; ; round++) {
     const rendered = renderDraft(draft, options);
@@ -58,7 +61,11 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
           changed = true;
         }
       } else if (section === "resources" && draft.resources.delete(name!)) {
-        for (const [tool, entry] of draft.tools) if (entry.resource === name) draft.tools.delete(tool) && draft.skipped.push({ operation: tool, reason: error.message });
+        for (const [tool, entry] of draft.tools) {
+          if (entry.resource !== name) continue;
+          draft.tools.delete(tool);
+          draft.skipped.push({ operation: tool, reason: `the resource it returns, ${name}, cannot be generated as drafted: ${error.message}` });
+        }
         changed = true;
       }
     }

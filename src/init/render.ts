@@ -1,4 +1,4 @@
-import { Document, isMap, isNode, parseDocument, type Node } from "yaml";
+import { Document, isMap, isNode, isScalar, parseDocument, type Node } from "yaml";
 import type { Draft } from "./draft.js";
 import type { Guess } from "./guess.js";
 
@@ -29,12 +29,16 @@ function ruleValue(guess: Guess, acceptGuesses: boolean): unknown {
   return { todo: guess.reason, ...(guess.rule === "keep" ? {} : guess.rule) };
 }
 
+const REASON_KEYS = new Set(["drop", "todo"]);
+
 function flowNode(doc: Document, value: unknown, comment?: string): Node {
   const node = doc.createNode(value) as Node & { flow?: boolean; comment?: string | null };
   if (isMap(node)) node.flow = true;
   for (const item of isMap(node) ? node.items : []) {
     const inner = item.value as { flow?: boolean } | null;
     if (inner && typeof inner === "object") inner.flow = true;
+    // Reasons are prose: quoted, a comma or colon a person adds later cannot end them.
+    if (isScalar(item.key) && REASON_KEYS.has(String(item.key.value)) && isScalar(item.value) && typeof item.value.value === "string") item.value.type = "QUOTE_DOUBLE";
   }
   if (comment) node.comment = ` ${comment.replace(/\s+/g, " ")}`;
   return node;
@@ -117,10 +121,22 @@ const afterLine = (text: string, offset: number) => {
 };
 const columnOf = (text: string, offset: number) => offset - text.lastIndexOf("\n", offset - 1) - 1;
 
-/** Inserts each entry's lines after the last line of the block map it belongs to, creating sections when missing. */
+/**
+ * Inserts each entry's lines after the last line of the block map it belongs to, creating sections
+ * when missing. Entries of one map go in together, so the text is parsed once per map, not once per
+ * entry: a draft of a large spec holds thousands.
+ */
 function insert(text: string, entries: Entry[]): string {
   let result = text.endsWith("\n") ? text : `${text}\n`;
+  const byParent = new Map<string, Entry[]>();
   for (const entry of entries) {
+    const parent = JSON.stringify(entry.path.slice(0, -1));
+    const group = byParent.get(parent);
+    if (group) group.push(entry);
+    else byParent.set(parent, [entry]);
+  }
+  for (const group of byParent.values()) {
+    const entry = { path: group[0]!.path, lines: group.flatMap((e) => e.lines) };
     const doc = parseDocument(result);
     const parentPath = entry.path.slice(0, -1);
     const parent = doc.getIn(parentPath, true);

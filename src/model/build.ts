@@ -2,7 +2,7 @@ import type { Annotation, PageField, ResourceAnnotation, ToolAnnotation } from "
 import type { Diagnostic } from "../diagnostics.js";
 import { pascalCase, plural, RESERVED_KEYS, resourceModule, toolModule } from "../naming.js";
 import type { LoadedSpec } from "../spec/load.js";
-import { escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
+import { child, escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
 import { didYouMean } from "../suggest.js";
 import { classifyFields, jsonApiFields, restFields } from "./fields.js";
 import { buildToolInputs } from "./inputs.js";
@@ -17,6 +17,8 @@ import type { Model, PageModel, ResourceModel, ResponseAt, ToolModel } from "./t
 interface ResourceSource {
   at: SchemaAt;
   jsonapi: boolean;
+  /** The tool whose records it was read from; absent when read from the resource's `schema`. */
+  tool?: string;
 }
 
 /**
@@ -34,6 +36,12 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   const error = (code: Diagnostic["code"], message: string, help: string, path: readonly (string | number)[], related?: Diagnostic["location"]) =>
     diagnostics.push({ code, severity: "error", message, help, location: locateAnnotation(path, "key"), ...(related ? { related } : {}) });
 
+  // A plain-REST resource that names its schema is read from it, so every tool is checked against the same record.
+  for (const resource of annotation.resources) {
+    const named = resource.schema !== undefined ? locateResourceSchema(reader, resource) : undefined;
+    if (named && !named.jsonapi) sources.set(resource.name, named);
+  }
+
   const toolPlans: { tool: ToolAnnotation; op: Operation; rows: Rows; response: SchemaAt; responseAt: ResponseAt }[] = [];
   for (const tool of annotation.tools) {
     const op = findOperation(operations, tool.operation);
@@ -47,9 +55,15 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       error("PRJ011", `tool ${tool.name}: ${operationLabel(op)} has no JSON success response`, "projector reshapes the JSON body of a 2xx response; choose an operation that returns one", [...tool.path, "operation"], spec.locate(op.at.pointer));
       continue;
     }
-    const rows = findRows(reader, tool, body.schema, body.mediaType, annotation.resources);
-    if ("problem" in rows) {
-      error("PRJ012", `tool ${tool.name}: ${rows.problem}`, rows.help, tool.path, spec.locate(body.schema.pointer));
+    const found = findRows(reader, tool, body.schema, body.mediaType, annotation.resources);
+    if ("problem" in found) {
+      error("PRJ012", `tool ${tool.name}: ${found.problem}`, found.help, tool.path, spec.locate(body.schema.pointer));
+      continue;
+    }
+    const rows = tool.record === undefined ? found : declaredRecord(reader, tool.record, found, annotation.resources);
+    if (!rows) {
+      const names = Object.keys(child({ schema: reader.document, pointer: "" }, "components", "schemas")?.schema ?? {});
+      error("PRJ044", `tool ${tool.name}: \`record: ${tool.record}\` names no schema of the spec${didYouMean(tool.record!, names)}`, "`record` names an entry of components.schemas: the schema the records really are", [...tool.path, "record"]);
       continue;
     }
     const resourceName = tool.resource ?? rows.resourceName;
@@ -70,7 +84,22 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       );
       continue;
     }
-    if (!sources.has(resourceName)) sources.set(resourceName, { at: rows.item, jsonapi: rows.jsonapi });
+    const source = sources.get(resourceName);
+    if (!source) sources.set(resourceName, { at: rows.item, jsonapi: rows.jsonapi, tool: tool.name });
+    else if (!rows.jsonapi && !source.jsonapi && reader.unwrapNullable(source.at).pointer !== reader.unwrapNullable(rows.item).pointer) {
+      const schemaName = (at: SchemaAt) => {
+        const name = reader.refName(at) ?? reader.refName(reader.unwrapNullable(at));
+        return name !== undefined ? `schema ${name}` : `the schema at #${reader.unwrapNullable(at).pointer}`;
+      };
+      error(
+        "PRJ045",
+        `tool ${tool.name} returns ${schemaName(rows.item)} records, but resource ${resourceName} classifies ${schemaName(source.at)}${source.tool !== undefined ? ` (the records of tool ${source.tool})` : ""}`,
+        `give ${tool.name} its own resource (\`resource: NAME\`), or, if the API really sends ${schemaName(source.at).replace(/^the /, "")}, say so with \`record:\``,
+        tool.path,
+        spec.locate(reader.unwrapNullable(rows.item).pointer),
+      );
+      continue;
+    }
     const responseAt = { path: op.path, method: op.method, status: body.status, mediaType: body.mediaType };
     toolPlans.push({ tool, op, rows: { ...rows, resourceName }, response: body.schema, responseAt });
   }
@@ -195,6 +224,16 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
  */
 function pageByPresence(field: PageField, kind: string | undefined): boolean {
   return field.present || field.source.split(".")[0] === "links" || (field.key === "more" && kind !== "boolean");
+}
+
+/** The rows as the tool's `record` says they really are: same place in the response, another schema. */
+function declaredRecord(reader: SchemaReader, record: string, rows: Rows, resources: ResourceAnnotation[]): Rows | undefined {
+  const at = reader.pointer(`/components/schemas/${escapePointer(record)}`);
+  if (!at) return undefined;
+  const type = rows.jsonapi ? jsonApiType(reader, reader.unwrapNullable(at), true) : undefined;
+  const resourceName = type ?? resources.find((r) => r.schema === record)?.name;
+  const { resourceName: _declared, ...place } = rows;
+  return { ...place, item: at, ...(resourceName !== undefined && resourceName !== null ? { resourceName } : {}) };
 }
 
 function locateResourceSchema(reader: SchemaReader, resource: ResourceAnnotation): ResourceSource | undefined {

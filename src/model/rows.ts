@@ -70,19 +70,49 @@ export function findRows(reader: SchemaReader, tool: ToolAnnotation, response: S
     }
   }
   if (reader.kind(body) === "array") return rowsAt(body, [], false);
+  const schemaOf = (at: SchemaAt) => {
+    const name = reader.refName(at);
+    return name === undefined ? undefined : resources.find((r) => r.schema === name);
+  };
+  const direct = schemaOf(response) ?? schemaOf(body);
+  if (direct) return { ...rowsAt(body, [], false), resourceName: direct.name };
+  // A response with an identity of its own is the record, whatever lists or objects it holds.
+  if (hasIdentity(reader, body)) return rowsAt(body, [], false);
   const properties = reader.properties(body);
-  for (const resource of resources) {
-    if (resource.schema === undefined) continue;
-    if (reader.refName(response) === resource.schema || reader.refName(body) === resource.schema) return { ...rowsAt(body, [], false), resourceName: resource.name };
-    for (const p of properties) {
-      const target = reader.kind(p.at) === "array" ? reader.items(p.at) : p.at;
-      if (target && reader.refName(target) === resource.schema) return rowsAt(p.at, [p.name], false);
-    }
-  }
   const arrays = properties.filter((p) => reader.kind(p.at) === "array");
   if (arrays.length === 1) return rowsAt(arrays[0]!.at, [arrays[0]!.name], false);
-  if (properties.length === 1 && reader.kind(properties[0]!.at) === "object") return rowsAt(properties[0]!.at, [properties[0]!.name], false);
+  const annotated = arrays.filter((p) => {
+    const items = reader.items(p.at);
+    return items !== undefined && (schemaOf(items) ?? schemaOf(reader.unwrapNullable(items))) !== undefined;
+  });
+  if (annotated.length === 1) return rowsAt(annotated[0]!.at, [annotated[0]!.name], false);
+  const wrapped = wrappedRecord(reader, body);
+  if (wrapped) return rowsAt(wrapped.at, [wrapped.name], false);
   return rowsAt(body, [], false);
+}
+
+/** Names a record's own id goes by; `key` counts only where the record has none of the others. */
+export const IDENTITY_NAMES = ["id", "gid", "uuid"] as const;
+
+/** The property holding a record's own identity (`id`, `gid`, `uuid`, else `key`), if it declares one. */
+export function identityOf(reader: SchemaReader, record: SchemaAt): string | undefined {
+  const names = reader.properties(record).map((p) => p.name);
+  return IDENTITY_NAMES.find((n) => names.includes(n)) ?? (names.includes("key") ? "key" : undefined);
+}
+
+const hasIdentity = (reader: SchemaReader, at: SchemaAt) => reader.kind(at) === "object" && identityOf(reader, at) !== undefined;
+
+/** Members of a response envelope that say something about the call, never a record. */
+const ENVELOPE_MEMBERS = new Set(["links", "_links", "meta", "pagination", "included", "errors", "warnings"]);
+
+/**
+ * The one record a response envelope wraps (`{ ticket: {...} }`, `{ data: {...}, links: {...} }`):
+ * its only object property besides links and meta. A body with an id of its own is never an envelope.
+ */
+export function wrappedRecord(reader: SchemaReader, body: SchemaAt): { name: string; at: SchemaAt } | undefined {
+  if (hasIdentity(reader, body)) return undefined;
+  const objects = reader.properties(body).filter((p) => !ENVELOPE_MEMBERS.has(p.name) && reader.kind(p.at) === "object");
+  return objects.length === 1 ? { name: objects[0]!.name, at: objects[0]!.at } : undefined;
 }
 
 /** Every JSON:API type the spec's component schemas declare, with the best schema for each. */

@@ -21,6 +21,16 @@ export const isJsonObject = (value: unknown): value is JsonObject =>
 export const escapePointer = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 const unescapePointer = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
 
+/** The JSON pointer of a `#...` reference: a URI fragment, so `{` may arrive as `%7B` (bundlers write it so). */
+export function fragmentPointer(ref: string): string {
+  const fragment = ref.slice(1);
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
 export function child(at: SchemaAt, ...segments: (string | number)[]): SchemaAt | undefined {
   let node: unknown = at.schema;
   for (const segment of segments) {
@@ -48,7 +58,7 @@ export class SchemaReader {
       const ref = current.schema["$ref"];
       if (!ref.startsWith("#") || seen.has(ref)) return { schema: {}, pointer: current.pointer };
       seen.add(ref);
-      const target = this.pointer(ref.slice(1));
+      const target = this.pointer(fragmentPointer(ref));
       if (!target) return { schema: {}, pointer: current.pointer };
       current = target;
     }
@@ -154,10 +164,13 @@ export class SchemaReader {
     };
     const schema = resolved.schema;
     const required = new Set(Array.isArray(schema["required"]) ? schema["required"].map(String) : []);
-    const props = schema["properties"];
-    if (isJsonObject(props)) {
-      for (const name of Object.keys(props)) {
-        const propertyAt = child(resolved, "properties", name);
+    // A bundler may share a whole `properties` map through one `$ref`.
+    const declared = child(resolved, "properties");
+    const shared = declared?.schema["$ref"];
+    const props = typeof shared === "string" && Object.keys(declared!.schema).length === 1 ? this.pointer(fragmentPointer(shared)) : declared;
+    if (props) {
+      for (const name of Object.keys(props.schema)) {
+        const propertyAt = child(props, name);
         if (propertyAt) add({ name, at: propertyAt, required: required.has(name) });
       }
     }
