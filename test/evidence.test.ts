@@ -119,7 +119,7 @@ describe("classifying JSON text", () => {
 });
 
 describe("projector tokens", () => {
-  it("prints PRODUCT.md's JSON shape for the bundled page", async () => {
+  it("prints the documented JSON shape for the bundled page", async () => {
     const result = await cli(
       ["tokens", "--tool", "search_tickets", "specs/examples/search-tickets-page.json", "--json", "--labels", "specs/examples/labels.json", "--lookup-sample", "specs/examples/get-user.json"],
       ROOT,

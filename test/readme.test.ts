@@ -4,8 +4,9 @@ import { format } from "node:util";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ROOT, typecheck } from "./helpers/pipeline.js";
 
-// The README's usage sections promise what their snippets print: each ```ts block there is run as a
-// consumer at the repository's root would run it, and what it logs must equal the ```text block after it.
+// The usage docs (docs/integrations.md, linked from the README) promise what their snippets print:
+// each ```ts block there is run as a consumer at the repository's root would run it, and what it logs
+// must equal the ```text block after it.
 const SECTIONS = ["Use with an MCP server", "Use with function calling", "Use with DataLoader"];
 const SNIPPETS = join(ROOT, "test/.readme");
 
@@ -20,7 +21,7 @@ function snippets(readme: string): Snippet[] {
   const found: Snippet[] = [];
   for (const section of SECTIONS) {
     const start = readme.indexOf(`\n## ${section}\n`);
-    expect(start, `README has a "## ${section}" section`).toBeGreaterThan(-1);
+    expect(start, `docs/integrations.md has a "## ${section}" section`).toBeGreaterThan(-1);
     const end = readme.indexOf("\n## ", start + 1);
     const body = readme.slice(start, end === -1 ? undefined : end);
     const pairs = [...body.matchAll(/```ts\n([\s\S]*?)```\n+[^`\n]*\n+```text\n([\s\S]*?)```/g)];
@@ -34,8 +35,8 @@ function snippets(readme: string): Snippet[] {
   return found;
 }
 
-describe("README usage snippets", () => {
-  const all = snippets(readFileSync(join(ROOT, "README.md"), "utf8"));
+describe("usage snippets of docs/integrations.md", () => {
+  const all = snippets(readFileSync(join(ROOT, "docs/integrations.md"), "utf8"));
   mkdirSync(SNIPPETS, { recursive: true });
   writeFileSync(join(SNIPPETS, "package.json"), JSON.stringify({ type: "module" }));
   for (const snippet of all) writeFileSync(snippet.file, snippet.code);

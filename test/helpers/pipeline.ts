@@ -52,7 +52,7 @@ export async function importGenerated<T = Record<string, unknown>>(files: Map<st
 }
 
 /**
- * Type-checks files with the flags PRODUCT.md promises the generated code compiles under, plus the
+ * Type-checks files with the flags the README promises the generated code compiles under, plus the
  * rest of @tsconfig/strictest, which consumers who use it will hold the generated code to.
  */
 export function typecheck(rootFiles: string[], types: string[] = []): string[] {
