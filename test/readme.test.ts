@@ -46,7 +46,7 @@ describe("usage snippets of docs/integrations.md", () => {
     expect(typecheck(all.map((s) => s.file), ["node"])).toEqual([]);
   });
 
-  it.each(all.map((s) => [s.section, s] as const))("%s: runs and prints what the README says", async (_, snippet) => {
+  it.each(all.map((s) => [s.section, s] as const))("%s: runs and prints what the docs say", async (_, snippet) => {
     const lines: string[] = [];
     const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(format(...args)));
     try {
