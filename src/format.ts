@@ -2,7 +2,6 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import * as prettier from "prettier";
 
-
 /** Prettier's babel-ts parser prints generated TypeScript the same as its typescript parser, twice as fast. */
 const PARSER = "babel-ts";
 
@@ -38,9 +37,11 @@ export async function formatFiles(files: Map<string, string>, options: prettier.
   const workers = Math.max(1, Math.min(availableParallelism() - 1, 4));
   if (todo.length >= PARALLEL_FROM) {
     const shares = Array.from({ length: workers }, (_, i) => todo.filter((_, j) => j % workers === i));
-    for (const share of await Promise.all(shares.map((share) => formatInWorker(share, options ?? {})))) for (const [path, text] of share) formatted.set(path, text);
+    for (const share of await Promise.all(shares.map((share) => formatInWorker(share, options ?? {}))))
+      for (const [path, text] of share) formatted.set(path, text);
   } else {
-    for (const [path, text] of todo) formatted.set(path, await prettier.format(text, { ...(options ?? {}), parser: PARSER, filepath: path }));
+    for (const [path, text] of todo)
+      formatted.set(path, await prettier.format(text, { ...(options ?? {}), parser: PARSER, filepath: path }));
   }
   return new Map([...files].map(([path, text]) => [path, formatted.get(path) ?? text]));
 }

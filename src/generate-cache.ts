@@ -24,8 +24,10 @@ export function createGenerateCache(): GenerateCache {
 
 /** The results for one spec document, made on first use. */
 export function specResults(cache: GenerateCache, document: object): SpecResults {
-  let results = cache.bySpec.get(document);
-  if (!results) cache.bySpec.set(document, (results = {}));
+  const known = cache.bySpec.get(document);
+  if (known) return known;
+  const results: SpecResults = {};
+  cache.bySpec.set(document, results);
   return results;
 }
 

@@ -45,11 +45,14 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   const { cache } = input;
   const forSpec = cache ? specResults(cache, input.spec.document) : {};
   // Prettier runs in worker threads while openapi-typescript runs here: neither needs the other.
-  const formatting = input.format === false ? Promise.resolve(emitted) : stage("format", () => formatChanged(emitted, input.prettierOptions, cache));
-  const types = await stage("source types", () => (forSpec.sourceTypes ??= sourceTypes(input.spec.document, input.spec.file))).catch(async (error: unknown) => {
-    await formatting.catch(() => undefined);
-    throw error;
-  });
+  const formatting =
+    input.format === false ? Promise.resolve(emitted) : stage("format", () => formatChanged(emitted, input.prettierOptions, cache));
+  const types = await stage("source types", () => (forSpec.sourceTypes ??= sourceTypes(input.spec.document, input.spec.file))).catch(
+    async (error: unknown) => {
+      await formatting.catch(() => undefined);
+      throw error;
+    },
+  );
   // Schema warnings are computed while the formatting worker is still busy: they cost no wall time.
   diagnostics.unshift(...(await stage("validate", () => (forSpec.warnings ??= validateSpec(input.spec)))));
   const files = await formatting;
@@ -60,18 +63,24 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
 }
 
 /** Formats the files, taking from the cache every text it formatted before and keeping only what this run used. */
-async function formatChanged(files: Map<string, string>, options: prettier.Options | null, cache: GenerateCache | undefined): Promise<Map<string, string>> {
+async function formatChanged(
+  files: Map<string, string>,
+  options: prettier.Options | null,
+  cache: GenerateCache | undefined,
+): Promise<Map<string, string>> {
   if (!cache) return formatFiles(files, options);
   const keys = new Map([...files].map(([path, text]) => [path, formatKey(path, text, options)]));
   const todo = new Map([...files].filter(([path]) => !cache.formatted.has(keys.get(path)!)));
   const fresh = todo.size > 0 ? await formatFiles(todo, options) : new Map<string, string>();
   const used = new Map<string, string>();
-  const formatted = new Map([...files].map(([path]) => {
-    const key = keys.get(path)!;
-    const text = fresh.get(path) ?? cache.formatted.get(key)!;
-    used.set(key, text);
-    return [path, text];
-  }));
+  const formatted = new Map(
+    [...files].map(([path]) => {
+      const key = keys.get(path)!;
+      const text = fresh.get(path) ?? cache.formatted.get(key)!;
+      used.set(key, text);
+      return [path, text];
+    }),
+  );
   cache.formatted = used;
   return formatted;
 }

@@ -79,10 +79,20 @@ export const resultSchemaName = (typeName: string) => `${typeName[0]!.toLowerCas
 /** A resource's module; `collect…` exists only when a field needs lookups, and is claimed either way. */
 export function resourceModule(name: string): GeneratedModule {
   const T = pascalCase(name);
-  return { path: `resources/${fileStem(name)}`, values: [`project${T}`, resultSchemaName(T)], types: [`${T}Lookups`, `${T}Record`, `${T}Result`], internal: [`collect${T}`] };
+  return {
+    path: `resources/${fileStem(name)}`,
+    values: [`project${T}`, resultSchemaName(T)],
+    types: [`${T}Lookups`, `${T}Record`, `${T}Result`],
+    internal: [`collect${T}`],
+  };
 }
 
 export function toolModule(name: string): GeneratedModule {
   const T = pascalCase(name);
-  return { path: `tools/${fileStem(name)}`, values: [`${camelCase(name)}OutputSchema`, `project${T}`], types: [`${T}Resolvers`, `${T}Response`, `${T}Result`], internal: [] };
+  return {
+    path: `tools/${fileStem(name)}`,
+    values: [`${camelCase(name)}OutputSchema`, `project${T}`],
+    types: [`${T}Resolvers`, `${T}Response`, `${T}Result`],
+    internal: [],
+  };
 }

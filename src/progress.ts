@@ -28,7 +28,7 @@ export class Progress {
     const result = await work();
     this.pending.push(`  ${name.padEnd(14)} ${format(performance.now() - begun)}`);
     if (!this.showing && this.verbosity === "normal" && this.interactive && performance.now() - this.started > 1000) this.showing = true;
-    if (this.showing) this.write(this.pending.splice(0).join("\n") + "\n");
+    if (this.showing) this.write(`${this.pending.splice(0).join("\n")}\n`);
     return result;
   };
 

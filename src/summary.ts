@@ -25,14 +25,20 @@ function describe(field: Field): string {
 }
 
 function fieldLines(fields: Field[], width: number): string[] {
-  return fields.flatMap((f) => [`  ${f.name.padEnd(width)}  ${describe(f)}`, ...(f.kind === "object" ? fieldLines(f.children, width) : [])]);
+  return fields.flatMap((f) => [
+    `  ${f.name.padEnd(width)}  ${describe(f)}`,
+    ...(f.kind === "object" ? fieldLines(f.children, width) : []),
+  ]);
 }
 
 function toolSummary(tool: ToolModel): string {
   const resource = tool.resource;
   const names = [...allNames(resource.fields), ...resource.dropped.map((d) => d.name)];
   const width = Math.max(...names.map((n) => n.length), 8);
-  const shape = tool.list === undefined ? `one ${resource.name}` : `{ ${[`${tool.list}${tool.many ? "[]" : ""}`, ...tool.page.map((p) => p.key)].join(", ")} }`;
+  const shape =
+    tool.list === undefined
+      ? `one ${resource.name}`
+      : `{ ${[`${tool.list}${tool.many ? "[]" : ""}`, ...tool.page.map((p) => p.key)].join(", ")} }`;
   return [
     `${tool.name}  ${tool.operationLabel}  ->  ${shape}`,
     ...fieldLines(resource.fields, width),

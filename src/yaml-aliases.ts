@@ -29,7 +29,8 @@ export function aliasExpansion(root: unknown): { written: number; expanded: numb
       if (open.has(node)) continue;
       open.add(node);
       stack.push({ node, childrenDone: true });
-      for (const child of children) if (isContainer(child) && !sizes.has(child) && !open.has(child)) stack.push({ node: child, childrenDone: false });
+      for (const child of children)
+        if (isContainer(child) && !sizes.has(child) && !open.has(child)) stack.push({ node: child, childrenDone: false });
       continue;
     }
     let size = 1;

@@ -32,7 +32,10 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };
-  const errors = [...document.errors.map((error) => ({ message: error.message.split("\n")[0]!, offset: error.pos[0] })), ...duplicateKeys(document)]
+  const errors = [
+    ...document.errors.map((error) => ({ message: error.message.split("\n")[0]!, offset: error.pos[0] })),
+    ...duplicateKeys(document),
+  ]
     .sort((a, b) => a.offset - b.offset)
     .map(({ message, offset }) => {
       const { line, col } = lineCounter.linePos(offset);
@@ -74,7 +77,11 @@ export function parseYamlSource(text: string, file: string): YamlSource {
         Alias(_, node, path) {
           const target = anchors.get(node.source);
           const problem = target === undefined ? "undefined" : path.includes(target as never) ? "inside" : undefined;
-          found.push({ name: node.source, location: node.range ? at(node.range[0]) : { file, line: 1, column: 1 }, ...(problem ? { problem } : {}) });
+          found.push({
+            name: node.source,
+            location: node.range ? at(node.range[0]) : { file, line: 1, column: 1 },
+            ...(problem ? { problem } : {}),
+          });
         },
       });
       return found;
@@ -108,6 +115,10 @@ export function jsonSyntaxError(text: string): { message: string; line: number; 
     const message = (error as Error).message;
     const position = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
     const before = text.slice(0, position).split("\n");
-    return { message: message.replace(/ in JSON at position \d+.*$/s, ""), line: before.length, column: before[before.length - 1]!.length + 1 };
+    return {
+      message: message.replace(/ in JSON at position \d+.*$/s, ""),
+      line: before.length,
+      column: before[before.length - 1]!.length + 1,
+    };
   }
 }

@@ -174,7 +174,9 @@ export const MARKER_SCHEMAS = {
  * straight from the tool's projector, or from `tool` when the result was copied on the way.
  */
 export function serializeToolResult(result: unknown, tool?: string): string {
-  const layout = (typeof result === "object" && result !== null ? MARKED_LAYOUTS.get(result) : undefined) ?? (tool === undefined ? undefined : TABLE_LAYOUTS.get(tool));
+  const layout =
+    (typeof result === "object" && result !== null ? MARKED_LAYOUTS.get(result) : undefined) ??
+    (tool === undefined ? undefined : TABLE_LAYOUTS.get(tool));
   return (layout && tableText(result, layout)) ?? JSON.stringify(result);
 }
 
@@ -209,13 +211,21 @@ type Json = Record<string, unknown>;
 function report(ctx: Context, kind: ProjectionIssue["kind"], field: string, value: unknown, message: string, resolver?: string): void {
   if (!ctx.onIssue) return;
   const shown = issueValue(value);
-  ctx.onIssue(resolver === undefined ? { kind, resource: ctx.resource, field, value: shown, message } : { kind, resource: ctx.resource, field, value: shown, message, resolver });
+  ctx.onIssue(
+    resolver === undefined
+      ? { kind, resource: ctx.resource, field, value: shown, message }
+      : { kind, resource: ctx.resource, field, value: shown, message, resolver },
+  );
 }
 
 /** An issue's `value`, as {@link ProjectionIssue.value} describes it. */
 function issueValue(value: unknown): unknown {
   if (typeof value === "string") return clipped(value, ISSUE_VALUE_CHARACTERS);
-  return typeof value === "object" && value !== null ? typeName(value) : typeof value === "function" || typeof value === "symbol" ? typeof value : value;
+  return typeof value === "object" && value !== null
+    ? typeName(value)
+    : typeof value === "function" || typeof value === "symbol"
+      ? typeof value
+      : value;
 }
 
 /** The JSON type of a value, or for a number JSON cannot write, that number (`Infinity`, `NaN`). */
@@ -229,7 +239,8 @@ function typeName(value: unknown): string {
  * {@link QUOTED_CHARACTERS} characters; an object or array by its type alone, never its content.
  */
 function described(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.slice(0, QUOTED_CHARACTERS)) + (value.length > QUOTED_CHARACTERS ? `… (${value.length} characters)` : "");
+  if (typeof value === "string")
+    return JSON.stringify(value.slice(0, QUOTED_CHARACTERS)) + (value.length > QUOTED_CHARACTERS ? `… (${value.length} characters)` : "");
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return typeName(value);
 }
@@ -241,7 +252,14 @@ function unusable(ctx: Context, field: string, value: unknown, reason: string): 
 
 /** Absent and null both project to null; the schema's promise of a value is reported when broken. */
 function absent(ctx: Context, field: string, value: unknown, required: boolean): null {
-  if (required) report(ctx, "missing", field, value, `${ctx.resource}.${field}: the spec promises a value, the record has ${value === null ? "null" : "none"}`);
+  if (required)
+    report(
+      ctx,
+      "missing",
+      field,
+      value,
+      `${ctx.resource}.${field}: the spec promises a value, the record has ${value === null ? "null" : "none"}`,
+    );
   return null;
 }
 
@@ -260,7 +278,8 @@ export function recordObject(record: unknown, ctx: Context): Json | undefined {
 export function section(value: unknown, key: "attributes" | "relationships", ctx: Context): Json | undefined {
   // The caller reads the key: one keyed read here, seeing both names, would go megamorphic.
   const object = asObject(value);
-  if (!object && value !== undefined && value !== null) report(ctx, "unusable", key, value, `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`);
+  if (!object && value !== undefined && value !== null)
+    report(ctx, "unusable", key, value, `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`);
   return object;
 }
 
@@ -275,7 +294,13 @@ export function nested<T>(value: unknown, ctx: Context, field: string, required:
  * An array of objects whose parts are classified one by one: each item projected alike; an item
  * that is `null` stays `null`, anything else that is not an object is marked.
  */
-export function objects<T>(value: unknown, ctx: Context, field: string, required: boolean, build: (object: Json) => T): (T | null | Unusable)[] | null | Unusable {
+export function objects<T>(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+  build: (object: Json) => T,
+): (T | null | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return absent(ctx, field, value, required);
   if (!Array.isArray(value)) return unusable(ctx, field, value, `expected a list of objects, got ${typeName(value)}`);
   return value.map((item: unknown, i) => {
@@ -300,7 +325,13 @@ export function objectsIn(value: unknown): Json[] {
  * A part lifted to the top of the result (`source.author.name` as `author`). Where an object on
  * the way is absent or null, so is the part; where one is something else, the part is marked.
  */
-export function lifted<T>(root: Json | undefined, path: readonly string[], ctx: Context, field: string, project: (value: unknown) => T): T | null | Unusable {
+export function lifted<T>(
+  root: Json | undefined,
+  path: readonly string[],
+  ctx: Context,
+  field: string,
+  project: (value: unknown) => T,
+): T | null | Unusable {
   let object = root;
   for (let i = 0; i < path.length - 1; i++) {
     const value = read(object, path[i]!);
@@ -317,7 +348,7 @@ export function present(value: unknown): boolean {
 }
 
 export function read(object: Json | undefined, key: string): unknown {
-  return object === undefined || !Object.prototype.hasOwnProperty.call(object, key) ? undefined : object[key];
+  return object === undefined || !Object.hasOwn(object, key) ? undefined : object[key];
 }
 
 export function string(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
@@ -403,12 +434,19 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
 export function whole<T>(value: unknown, ctx: Context, field: string, required: boolean, schema: ValueSchema): T | null | Unusable {
   if (value === undefined || value === null) return absent(ctx, field, value, required);
   const kept = conform(value, schema, "");
-  if (typeof kept === "object" && kept !== null && NOT_CONFORMING in kept) return unusable(ctx, field, value, (kept as Record<symbol, string>)[NOT_CONFORMING]!);
+  if (typeof kept === "object" && kept !== null && NOT_CONFORMING in kept)
+    return unusable(ctx, field, value, (kept as Record<symbol, string>)[NOT_CONFORMING]!);
   return kept as T;
 }
 
 /** An enum kept as its own values: one outside the spec's list is marked, not passed off as valid. */
-export function member<T extends string | number | boolean>(value: unknown, allowed: ReadonlySet<unknown>, ctx: Context, field: string, required: boolean): T | null | UnknownCode | Unusable {
+export function member<T extends string | number | boolean>(
+  value: unknown,
+  allowed: ReadonlySet<unknown>,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): T | null | UnknownCode | Unusable {
   if (allowed.has(value)) return value as T;
   if (value === undefined || value === null) return absent(ctx, field, value, required);
   return unknownCode(ctx, field, value);
@@ -422,14 +460,21 @@ function unknownCode(ctx: Context, field: string, value: unknown, resolver?: str
   if (typeof value === "number" ? !Number.isFinite(value) : typeof value !== "string" && typeof value !== "boolean") {
     return unusable(ctx, field, value, `expected a code, got ${typeName(value)}`);
   }
-  if (typeof value === "string" && value.length > CODE_CHARACTERS) return unusable(ctx, field, value, `expected a code, got a string of ${value.length} characters`);
+  if (typeof value === "string" && value.length > CODE_CHARACTERS)
+    return unusable(ctx, field, value, `expected a code, got a string of ${value.length} characters`);
   const code = typeof value === "number" ? value : String(value);
   report(ctx, "unknown_code", field, value, `${ctx.resource}.${field}: no word for code ${described(code)}`, resolver);
   return { unknown_code: code };
 }
 
 /** A coded value expanded to its word. */
-export function legend<W extends string>(value: unknown, words: ReadonlyMap<unknown, W>, ctx: Context, field: string, required: boolean): W | null | UnknownCode | Unusable {
+export function legend<W extends string>(
+  value: unknown,
+  words: ReadonlyMap<unknown, W>,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): W | null | UnknownCode | Unusable {
   const word = words.get(value);
   if (word !== undefined) return word;
   if (value === undefined || value === null) return absent(ctx, field, value, required);
@@ -437,9 +482,19 @@ export function legend<W extends string>(value: unknown, words: ReadonlyMap<unkn
 }
 
 /** A coded value whose word comes from a resolver at run time. */
-export function legendLookup(value: unknown, labels: Labels, resolver: string, ctx: Context, field: string, required: boolean): string | null | UnknownCode | Unusable {
+export function legendLookup(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): string | null | UnknownCode | Unusable {
   if (value === undefined || value === null) return absent(ctx, field, value, required);
-  const word = (typeof value === "string" && value.length <= CODE_CHARACTERS) || (typeof value === "number" && Number.isFinite(value)) ? labels.get(String(value)) : undefined;
+  const word =
+    (typeof value === "string" && value.length <= CODE_CHARACTERS) || (typeof value === "number" && Number.isFinite(value))
+      ? labels.get(String(value))
+      : undefined;
   return typeof word === "string" ? word : unknownCode(ctx, field, value, resolver);
 }
 
@@ -462,10 +517,20 @@ function toDate(value: unknown): Date | undefined {
   else if (typeof value === "string" && EPOCH_TEXT.test(value)) date = fromEpoch(Number(value));
   else if (typeof value === "string") {
     // A date-time without an offset is read as UTC, so the output never depends on the host's zone.
-    const zoned = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value) ? `${value}Z` : value;
+    const zoned = /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? `${value}T00:00:00Z`
+      : /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value)
+        ? `${value}Z`
+        : value;
     date = /^\d{4}-\d{2}-\d{2}/.test(zoned) ? new Date(zoned) : undefined;
     // Date rolls 2026-02-30 over to March; a calendar day that does not exist is not a date.
-    if (date && !Number.isNaN(date.getTime()) && /^\d{4}-\d{2}-\d{2}T/.test(zoned) && !/[+-]\d{2}:?\d{2}$/.test(zoned) && date.toISOString().slice(0, 10) !== zoned.slice(0, 10)) {
+    if (
+      date &&
+      !Number.isNaN(date.getTime()) &&
+      /^\d{4}-\d{2}-\d{2}T/.test(zoned) &&
+      !/[+-]\d{2}:?\d{2}$/.test(zoned) &&
+      date.toISOString().slice(0, 10) !== zoned.slice(0, 10)
+    ) {
       date = undefined;
     }
   }
@@ -489,7 +554,7 @@ function twoDigits(text: string, at: number): number {
  */
 export function isUtcIso(value: string): boolean {
   const length = value.length;
-  if (length !== 10 && (length < 17 || value.charCodeAt(length - 1) !== 90 /* Z */)) return false;
+  if (length !== 10 && (length < 17 || value.charCodeAt(length - 1) !== 90) /* Z */) return false;
   if (value.charCodeAt(4) !== 45 /* - */ || value.charCodeAt(7) !== 45) return false;
   const century = twoDigits(value, 0);
   const yearOfCentury = twoDigits(value, 2);
@@ -554,7 +619,14 @@ function shortForm(id: string, digits: number): string {
  */
 function uuidDigits(id: string): number {
   const dash = id.indexOf("-");
-  if (dash < 8 || id.length < dash + 28 || id.charCodeAt(dash + 5) !== 45 /* - */ || !isHex(id, dash + 1, dash + 5) || (dash > 8 && isHex(id, dash - 9, dash - 8))) return -1;
+  if (
+    dash < 8 ||
+    id.length < dash + 28 ||
+    id.charCodeAt(dash + 5) !== 45 /* - */ ||
+    !isHex(id, dash + 1, dash + 5) ||
+    (dash > 8 && isHex(id, dash - 9, dash - 8))
+  )
+    return -1;
   return eightHexDigits(id, dash - 8);
 }
 
@@ -738,7 +810,11 @@ function mixed(hash: number): number {
  * counts, those kept in unresolved markers too. Issues reach `onIssue` once, from the projection
  * that is kept, or from one that threw. `expectedIds`: how many ids will be shortened.
  */
-export function withDistinctShortIds<T>(onIssue: ProjectOptions["onIssue"], expectedIds: number, project: (options: RecordOptions) => T): T {
+export function withDistinctShortIds<T>(
+  onIssue: ProjectOptions["onIssue"],
+  expectedIds: number,
+  project: (options: RecordOptions) => T,
+): T {
   const check = shortIdCheck(expectedIds);
   const issues: ProjectionIssue[] = [];
   const passOn = () => {
@@ -800,7 +876,11 @@ function linkageId(linkage: unknown): string | Unreadable {
   const object = asObject(linkage);
   const id = idOf(object?.["id"]);
   if (id !== undefined) return id;
-  const got = !object ? typeName(linkage) : object["id"] === undefined ? "an object without an id" : `an id that is ${typeName(object["id"])}`;
+  const got = !object
+    ? typeName(linkage)
+    : object["id"] === undefined
+      ? "an object without an id"
+      : `an id that is ${typeName(object["id"])}`;
   return new Unreadable(linkage, `expected a resource identifier { type, id }, got ${got}`);
 }
 
@@ -818,18 +898,26 @@ export function addIds(target: Set<string>, ids: Ids): void {
 
 /** Codes for a legend looked up at run time, as the resolver receives them. */
 export function addCode(target: Set<string>, value: unknown): void {
-  if ((typeof value === "string" && value.length <= CODE_CHARACTERS) || (typeof value === "number" && Number.isFinite(value))) target.add(String(value));
+  if ((typeof value === "string" && value.length <= CODE_CHARACTERS) || (typeof value === "number" && Number.isFinite(value)))
+    target.add(String(value));
 }
 
 function label(id: string, labels: Labels, resolver: string, ctx: Context, field: string): string | Unresolved {
   const found = labels.get(id);
   if (typeof found === "string") return found;
-  const why = found instanceof Error ? `resolver "${resolver}" failed for it: ${messageOf(found)}` : `resolver "${resolver}" has no label for it`;
+  const why =
+    found instanceof Error ? `resolver "${resolver}" failed for it: ${messageOf(found)}` : `resolver "${resolver}" has no label for it`;
   report(ctx, "unresolved", field, id, `${ctx.resource}.${field}: ${clipped(id, ISSUE_VALUE_CHARACTERS)}: ${why}`, resolver);
   return { unresolved: short(id, ctx) };
 }
 
-function labelOrMarker(id: string | Unreadable, labels: Labels, resolver: string, ctx: Context, field: string): string | Unresolved | Unusable {
+function labelOrMarker(
+  id: string | Unreadable,
+  labels: Labels,
+  resolver: string,
+  ctx: Context,
+  field: string,
+): string | Unresolved | Unusable {
   return typeof id === "string" ? label(id, labels, resolver, ctx, field) : unusable(ctx, field, id.value, id.reason);
 }
 
@@ -843,7 +931,13 @@ export function joinOne(ids: Ids, labels: Labels, resolver: string, ctx: Context
 
 const LIST_GOT_ONE = "expected a list of related records, got one";
 
-export function joinMany(ids: Ids, labels: Labels, resolver: string, ctx: Context, field: string): (string | Unresolved | Unusable)[] | null | Unusable {
+export function joinMany(
+  ids: Ids,
+  labels: Labels,
+  resolver: string,
+  ctx: Context,
+  field: string,
+): (string | Unresolved | Unusable)[] | null | Unusable {
   if (ids === null) return null;
   if (ids instanceof Unreadable) return unusable(ctx, field, ids.value, ids.reason);
   // A to-many relationship holding one identifier is not read as a list of one: never a silent guess.
@@ -901,7 +995,14 @@ export function addRefs(target: Set<string>, value: unknown, keys: RecordKeys): 
 }
 
 /** One foreign key's name: the one its embedded record carries, else the resolver's; a value with no readable id is marked. */
-function refLabel(value: unknown, labels: Labels, resolver: string, keys: RecordKeys, ctx: Context, field: string): string | Unresolved | Unusable {
+function refLabel(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  keys: RecordKeys,
+  ctx: Context,
+  field: string,
+): string | Unresolved | Unusable {
   const id = idOf(value);
   if (id !== undefined) return label(id, labels, resolver, ctx, field);
   const object = asObject(value);
@@ -911,18 +1012,37 @@ function refLabel(value: unknown, labels: Labels, resolver: string, keys: Record
   const embedded = idOf(read(object, keys.id));
   if (embedded !== undefined) return label(embedded, labels, resolver, ctx, field);
   // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
-  return unusable(ctx, field, value, `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object without ${keys.label === undefined ? "it" : "either"}`);
+  return unusable(
+    ctx,
+    field,
+    value,
+    `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object without ${keys.label === undefined ? "it" : "either"}`,
+  );
 }
 
 /** A foreign key holding one record: an id, or an embedded record. */
-export function refOne(value: unknown, labels: Labels, resolver: string, keys: RecordKeys, ctx: Context, field: string): string | null | Unresolved | Unusable {
+export function refOne(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  keys: RecordKeys,
+  ctx: Context,
+  field: string,
+): string | null | Unresolved | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return unusable(ctx, field, value, "expected one id or record, got a list");
   return refLabel(value, labels, resolver, keys, ctx, field);
 }
 
 /** A foreign key holding a list of ids or records. */
-export function refMany(value: unknown, labels: Labels, resolver: string, keys: RecordKeys, ctx: Context, field: string): (string | Unresolved | Unusable)[] | null | Unusable {
+export function refMany(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  keys: RecordKeys,
+  ctx: Context,
+  field: string,
+): (string | Unresolved | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   // One id or record where the spec declares a list is not read as a list of one: never a silent guess.
   if (!Array.isArray(value)) return unusable(ctx, field, value, `expected a list of ids or records, got ${typeName(value)}`);
@@ -930,7 +1050,10 @@ export function refMany(value: unknown, labels: Labels, resolver: string, keys: 
 }
 
 /** Labels already present in a JSON:API `included` array, per resolver. */
-export function includedLabels(response: unknown, sources: readonly { resolver: string; type: string; label: string }[]): Map<string, Map<string, string>> {
+export function includedLabels(
+  response: unknown,
+  sources: readonly { resolver: string; type: string; label: string }[],
+): Map<string, Map<string, string>> {
   const result = new Map<string, Map<string, string>>();
   for (const source of sources) result.set(source.resolver, new Map());
   const included = asObject(response)?.["included"];
@@ -962,7 +1085,8 @@ export async function resolveLabels<K extends string>(
   options: Pick<ProjectOptions, "signal" | "timeoutMs"> = {},
 ): Promise<Record<K, Labels>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RESOLVER_TIMEOUT_MS;
-  if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be a positive number of milliseconds or Infinity, got ${described(timeoutMs)}`);
+  if (!(timeoutMs > 0))
+    throw new RangeError(`timeoutMs must be a positive number of milliseconds or Infinity, got ${described(timeoutMs)}`);
   const names = Object.keys(wanted) as K[];
   const unanswered = new Set<string>();
   const answers = Promise.all(
@@ -1001,7 +1125,12 @@ export async function resolveLabels<K extends string>(
  * The resolvers' answers, or a {@link ResolverError} naming one still unanswered when the timeout
  * passes or the signal aborts first. The timer and the abort listener go as soon as either happens.
  */
-function withinDeadline<T>(answers: Promise<T>, unanswered: ReadonlySet<string>, timeoutMs: number, signal: AbortSignal | undefined): Promise<T> {
+function withinDeadline<T>(
+  answers: Promise<T>,
+  unanswered: ReadonlySet<string>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<T> {
   // No resolver was called: nothing to wait for, no timer to set or clear.
   if (unanswered.size === 0) return answers;
   return new Promise<T>((resolve, reject) => {
@@ -1097,7 +1226,13 @@ function blockedAt(response: unknown, path: readonly string[]): { readonly steps
  * A page field read by `readValue`, or an unusable marker when a step of its path is there but is
  * not an object (`"meta": "x"` for `meta.page.total`): the value under it is unreadable, not absent.
  */
-export function pageValue<T>(response: unknown, path: readonly string[], ctx: Context, field: string, readValue: (value: unknown) => T): T | Unusable {
+export function pageValue<T>(
+  response: unknown,
+  path: readonly string[],
+  ctx: Context,
+  field: string,
+  readValue: (value: unknown) => T,
+): T | Unusable {
   const blocked = blockedAt(response, path);
   if (blocked) return unusable(ctx, field, blocked.found, `expected an object at ${blocked.steps}, got ${typeName(blocked.found)}`);
   return readValue(at(response, path));
@@ -1110,7 +1245,9 @@ export function rows(response: unknown, path: readonly string[], tool: string, o
   const blocked = value === undefined ? blockedAt(response, path) : undefined;
   const found = blocked ? blocked.found : value;
   if (found !== undefined && found !== null && onIssue) {
-    const message = blocked ? `expected an object at ${blocked.steps}, got ${typeName(found)}` : `expected a list at ${path.join(".") || "the top"}, got ${typeName(found)}`;
+    const message = blocked
+      ? `expected an object at ${blocked.steps}, got ${typeName(found)}`
+      : `expected a list at ${path.join(".") || "the top"}, got ${typeName(found)}`;
     onIssue({ kind: "unusable", resource: tool, field: path.join("."), value: issueValue(found), message: `${tool}: ${message}` });
   }
   return [];
@@ -1152,20 +1289,29 @@ const BARE_KEY = /^[A-Za-z_$][\w$.-]*$/;
  */
 function cell(value: unknown): string {
   if (typeof value === "string") {
-    const bare = value !== "" && !NOT_BARE.test(value) && !JSON_NUMBER.test(value) && value !== "true" && value !== "false" && value !== "null" && !MARKER_PREFIX.test(value);
+    const bare =
+      value !== "" &&
+      !NOT_BARE.test(value) &&
+      !JSON_NUMBER.test(value) &&
+      value !== "true" &&
+      value !== "false" &&
+      value !== "null" &&
+      !MARKER_PREFIX.test(value);
     return bare ? value : JSON.stringify(value);
   }
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     const keys = Object.keys(value);
     const kind = keys.length === 1 ? MARKER_KINDS.find((k) => k === keys[0]) : undefined;
     const inner = kind === undefined ? undefined : (value as Record<string, unknown>)[kind];
-    if (kind !== undefined && (typeof inner === "string" || (typeof inner === "number" && Number.isFinite(inner)))) return `${kind}:${cell(inner)}`;
+    if (kind !== undefined && (typeof inner === "string" || (typeof inner === "number" && Number.isFinite(inner))))
+      return `${kind}:${cell(inner)}`;
   }
   return JSON.stringify(value) ?? "null";
 }
 
 /** The object's own keys are these, in any order (JavaScript puts integer-like keys first whatever the order of writing). */
-const hasExactly = (object: object, keys: readonly string[]) => Object.keys(object).length === keys.length && keys.every((key) => Object.hasOwn(object, key));
+const hasExactly = (object: object, keys: readonly string[]) =>
+  Object.keys(object).length === keys.length && keys.every((key) => Object.hasOwn(object, key));
 
 const tableKey = (key: string) => (BARE_KEY.test(key) ? key : JSON.stringify(key));
 
@@ -1258,7 +1404,8 @@ export function argumentProblem(schema: InputSchema, value: unknown, at: string)
   const types = schema["type"] === undefined ? undefined : ([] as unknown[]).concat(schema["type"]);
   if (types && !types.some((type) => typeMatches(type, value))) return `${at} must be ${types.join(" or ")}, not ${shown(value)}`;
   const allowed = schema["enum"];
-  if (Array.isArray(allowed) && !allowed.includes(value)) return `${at} must be one of ${allowed.map(shown).join(", ")}, not ${shown(value)}`;
+  if (Array.isArray(allowed) && !allowed.includes(value))
+    return `${at} must be one of ${allowed.map(shown).join(", ")}, not ${shown(value)}`;
   if ("const" in schema && schema["const"] !== value) return `${at} must be ${shown(schema["const"])}`;
   const branches = schema["anyOf"];
   if (Array.isArray(branches) && !branches.some((branch: InputSchema) => argumentProblem(branch, value, at) === undefined)) {
@@ -1301,7 +1448,8 @@ export function argumentProblem(schema: InputSchema, value: unknown, at: string)
     for (const [name, item] of Object.entries(object)) {
       if (item === undefined) continue;
       if (!Object.hasOwn(properties, name)) {
-        if (schema["additionalProperties"] === false) return `${inner(name)} is not an argument here; accepted: ${Object.keys(properties).join(", ") || "none"}`;
+        if (schema["additionalProperties"] === false)
+          return `${inner(name)} is not an argument here; accepted: ${Object.keys(properties).join(", ") || "none"}`;
         continue;
       }
       const problem = argumentProblem(properties[name]!, item, inner(name));
@@ -1375,7 +1523,10 @@ export async function callTool<R>(
     }
     if (parameter.shortIds && typeof value === "string") {
       const full = fullId(value);
-      if (typeof full !== "string") return { error: `${tool}: ${parameter.argument} "${value}" is ambiguous: two records were shown with that short id; pass the longer id a recent result gave` };
+      if (typeof full !== "string")
+        return {
+          error: `${tool}: ${parameter.argument} "${value}" is ambiguous: two records were shown with that short id; pass the longer id a recent result gave`,
+        };
       if (full !== value || idArgument === undefined) idArgument = value;
       value = full;
     }
@@ -1393,7 +1544,10 @@ export async function callTool<R>(
   }
   if (!answer.response.ok) {
     const message = apiMessage(answer.error);
-    const notFound = answer.response.status === 404 && idArgument !== undefined ? `; no record has the id "${idArgument}", pass an id exactly as a result gave it` : "";
+    const notFound =
+      answer.response.status === 404 && idArgument !== undefined
+        ? `; no record has the id "${idArgument}", pass an id exactly as a result gave it`
+        : "";
     return { error: `${tool}: the API answered ${answer.response.status}${message ? `: ${message}` : ""}${notFound}` };
   }
   try {
@@ -1436,7 +1590,11 @@ export function registerTools(
   on.call(server, schemas.ListToolsRequestSchema, () => ({ tools: definitions }));
   on.call(server, schemas.CallToolRequestSchema, async (request: CallRequest) => {
     const tool = Object.hasOwn(tools, request.params.name) ? tools[request.params.name] : undefined;
-    if (!tool) return { content: [{ type: "text", text: `no tool "${request.params.name}"; tools: ${Object.keys(tools).join(", ")}` }], isError: true };
+    if (!tool)
+      return {
+        content: [{ type: "text", text: `no tool "${request.params.name}"; tools: ${Object.keys(tools).join(", ")}` }],
+        isError: true,
+      };
     const outcome = await tool((request.params.arguments ?? {}) as never);
     if ("error" in outcome) return { content: [{ type: "text", text: outcome.error }], isError: true };
     return { content: [{ type: "text", text: outcome.text }], structuredContent: outcome.result };
@@ -1450,5 +1608,8 @@ export function anthropicTools(definitions: readonly ToolDefinition[]) {
 
 /** The definitions as OpenAI's Chat Completions API takes them in `tools`. */
 export function openaiTools(definitions: readonly ToolDefinition[]) {
-  return definitions.map((d) => ({ type: "function" as const, function: { name: d.name, description: d.description, parameters: d.inputSchema } }));
+  return definitions.map((d) => ({
+    type: "function" as const,
+    function: { name: d.name, description: d.description, parameters: d.inputSchema },
+  }));
 }

@@ -7,8 +7,12 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/pipeline.js";
 
-const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, "schema/projector.schema.json"), "utf8")));
-const scenarios = readdirSync(join(ROOT, "specs/scenarios"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `specs/scenarios/${e.name}/projector.yaml`);
+const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
+  JSON.parse(readFileSync(join(ROOT, "schema/projector.schema.json"), "utf8")),
+);
+const scenarios = readdirSync(join(ROOT, "specs/scenarios"), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => `specs/scenarios/${e.name}/projector.yaml`);
 
 describe("schema/projector.schema.json", () => {
   it.each(["projector.yaml", ...scenarios])("accepts %s", (file) => {

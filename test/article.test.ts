@@ -115,7 +115,11 @@ describe("batched resolution", () => {
   });
 
   it("takes labels from included and makes no users call when every user is there", async () => {
-    const included = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ type: "user", id: `usr_${uuid(n)}`, attributes: { display_name: `Included ${n}` } }));
+    const included = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({
+      type: "user",
+      id: `usr_${uuid(n)}`,
+      attributes: { display_name: `Included ${n}` },
+    }));
     const users = recordingResolver({});
     const orgs = recordingResolver({});
     const result = await projectSearchTickets(twelveTickets(included), { users: users.resolver, orgs: orgs.resolver });
@@ -127,7 +131,10 @@ describe("batched resolution", () => {
   it("makes no call at all for an empty page", async () => {
     const users = recordingResolver({});
     const orgs = recordingResolver({});
-    const result = await projectSearchTickets({ data: [] } as unknown as SearchTicketsResponse, { users: users.resolver, orgs: orgs.resolver });
+    const result = await projectSearchTickets({ data: [] } as unknown as SearchTicketsResponse, {
+      users: users.resolver,
+      orgs: orgs.resolver,
+    });
     expect(result).toStrictEqual({ tickets: [], total: null, more: false });
     expect(users.calls).toEqual([]);
     expect(orgs.calls).toEqual([]);
@@ -139,7 +146,11 @@ describe("absence and failure are written down", () => {
     const issues: ProjectionIssue[] = [];
     const users = recordingResolver({});
     const orgs = recordingResolver({});
-    const result = await projectSearchTickets(twelveTickets(), { users: users.resolver, orgs: orgs.resolver }, { onIssue: (i) => issues.push(i) });
+    const result = await projectSearchTickets(
+      twelveTickets(),
+      { users: users.resolver, orgs: orgs.resolver },
+      { onIssue: (i) => issues.push(i) },
+    );
     expect(result.tickets[0]!.assignee).toEqual({ unresolved: `usr_${uuid(0).slice(0, 8)}` });
     expect(issues.filter((i) => i.kind === "unresolved" && i.resolver === "users")).toHaveLength(12);
   });
@@ -176,7 +187,11 @@ describe("absence and failure are written down", () => {
     const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(searchTicketsOutputSchema);
     expect(validate(result), JSON.stringify(validate.errors)).toBe(true);
     expect(result.tickets[0]).toMatchObject({ id: "tkt_1", subject: null, status: null, assignee: null });
-    expect(result.tickets[1]).toMatchObject({ id: "42", subject: { unusable: "expected a string, got number" }, status: { unknown_code: "open" } });
+    expect(result.tickets[1]).toMatchObject({
+      id: "42",
+      subject: { unusable: "expected a string, got number" },
+      status: { unknown_code: "open" },
+    });
     expect(result.tickets[1]!.opened).toEqual({ unusable: 'not a date: "yesterday"' });
     expect(Object.keys(result.tickets[2]!)).toHaveLength(9);
     expect(issues.some((i) => i.kind === "missing" && i.field === "subject")).toBe(true);
@@ -185,7 +200,10 @@ describe("absence and failure are written down", () => {
   it("shortens colliding ids just enough to keep them apart", async () => {
     const twin = (suffix: string) => ({ ...articleElement, id: `tkt_9f3a71c4-${suffix}-4b6e-9c05-8ab3f2e17d90`, relationships: {} });
     const none = recordingResolver({});
-    const result = await projectSearchTickets({ data: [twin("2d18"), twin("7e01")] } as unknown as SearchTicketsResponse, { users: none.resolver, orgs: none.resolver });
+    const result = await projectSearchTickets({ data: [twin("2d18"), twin("7e01")] } as unknown as SearchTicketsResponse, {
+      users: none.resolver,
+      orgs: none.resolver,
+    });
     expect(result.tickets.map((t) => t.id)).toEqual(["tkt_9f3a71c4-2", "tkt_9f3a71c4-7"]);
   });
 
@@ -193,7 +211,13 @@ describe("absence and failure are written down", () => {
     const users = recordingResolver({});
     const orgs = recordingResolver({ "org_5d8804f1-6b2a-4c77-9e10-3f7d51ac8802": "Northwind Foods" });
     const response = {
-      data: { ...articleElement, relationships: { ...articleElement.relationships, assignee: { data: { type: "user", id: "usr_41c2be09-77aa-4f31-8d2c-1e5b6c9042af" } } } },
+      data: {
+        ...articleElement,
+        relationships: {
+          ...articleElement.relationships,
+          assignee: { data: { type: "user", id: "usr_41c2be09-77aa-4f31-8d2c-1e5b6c9042af" } },
+        },
+      },
       included: [{ type: "user", id: "usr_41c2be09-77aa-4f31-8d2c-1e5b6c9042af", attributes: { display_name: "Priya Raman" } }],
     };
     const result = await projectGetTicket(response as never, { users: users.resolver, orgs: orgs.resolver });
@@ -204,7 +228,11 @@ describe("absence and failure are written down", () => {
 
 describe("run-time helpers", () => {
   it("refuses calendar days that do not exist", () => {
-    const odd = (created_at: string) => projectTicket({ ...articleElement, attributes: { ...articleElement.attributes, created_at } } as never, { users: new Map(), orgs: new Map() }).opened;
+    const odd = (created_at: string) =>
+      projectTicket({ ...articleElement, attributes: { ...articleElement.attributes, created_at } } as never, {
+        users: new Map(),
+        orgs: new Map(),
+      }).opened;
     expect(odd("2026-02-30")).toEqual({ unusable: 'not a date: "2026-02-30"' });
     expect(odd("2026-13-45T10:00:00Z")).toEqual({ unusable: 'not a date: "2026-13-45T10:00:00Z"' });
     expect(odd("2026-02-28")).toBe("2026-02-28");

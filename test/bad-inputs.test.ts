@@ -57,7 +57,7 @@ const cases = readdirSync(CORPUS, { withFileTypes: true })
   .sort();
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const STACK_FRAME = /^\s+at .*(\(|:\d+:\d+)/m;
 /** C0 controls but tab, line feed and carriage return, DEL and C1: none may reach a generated file or the terminal raw. */
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
@@ -104,7 +104,9 @@ describe("bad-input corpus", () => {
   // One program for all of them: a compiler per case cost most of this file's time.
   it("every accepted case's output compiles under the strict flags", () => {
     expect(acceptedOutputs.size, "the accepted cases ran first").toBeGreaterThan(10);
-    const all = new Map([...acceptedOutputs].flatMap(([name, files]) => [...files].map(([path, text]) => [`${name}/${path}`, text] as const)));
+    const all = new Map(
+      [...acceptedOutputs].flatMap(([name, files]) => [...files].map(([path, text]) => [`${name}/${path}`, text] as const)),
+    );
     expect(typecheckFiles(all)).toEqual([]);
   });
 });
@@ -114,18 +116,18 @@ function refused(dir: string, expected: Expected, stderr: string) {
   expect(d, "a refused case names its diagnostic").toBeDefined();
   if (!d) return;
   const where = d.line === null ? d.file : `${d.file}:${d.line}:${d.column}`;
-  const line = new RegExp(`^${escape(where)}( \\(#[^)]*\\))? ${d.code} .*${escape(d.message)}`, "m");
+  const line = new RegExp(`^${escapeRegExp(where)}( \\(#[^)]*\\))? ${d.code} .*${escapeRegExp(d.message)}`, "m");
   expect(stderr).toMatch(line);
   // The help line printed right after it.
   const lines = stderr.split("\n");
   const index = lines.findIndex((l) => line.test(l));
   expect(lines[index + 1], "the diagnostic is followed by its help line").toMatch(/^ {2}help: \S/);
   if (d.help !== undefined) expect(lines[index + 1]).toContain(d.help);
-  if (d.see !== undefined) expect(lines[index + 2], "the see: line").toMatch(new RegExp(`^ {2}see: ${escape(d.see)}`));
+  if (d.see !== undefined) expect(lines[index + 2], "the see: line").toMatch(new RegExp(`^ {2}see: ${escapeRegExp(d.see)}`));
   if (d.at !== undefined) {
     expect(d.line, "`at` needs a line").not.toBeNull();
     const text = readFileSync(join(dir, d.file), "utf8").split(/\r?\n/)[d.line! - 1] ?? "";
-    expect(text.slice(d.column! - 1), `${where} should point at ${JSON.stringify(d.at)}`).toMatch(new RegExp(`^${escape(d.at)}`));
+    expect(text.slice(d.column! - 1), `${where} should point at ${JSON.stringify(d.at)}`).toMatch(new RegExp(`^${escapeRegExp(d.at)}`));
   }
   expect(existsSync(resolve(dir, expected.output ?? "generated")), "a refused run writes nothing").toBe(false);
 }

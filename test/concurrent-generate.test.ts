@@ -31,7 +31,8 @@ function start(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promis
 function snapshot(folder: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files[relative(folder, join(entry.parentPath, entry.name))] = readFileSync(join(entry.parentPath, entry.name), "utf8");
+    if (entry.isFile())
+      files[relative(folder, join(entry.parentPath, entry.name))] = readFileSync(join(entry.parentPath, entry.name), "utf8");
   }
   return files;
 }
@@ -73,7 +74,9 @@ describe("generate runs on one folder at once", () => {
       expect(run.stderr).not.toMatch(STACK_FRAME);
       if (run.code !== 0) {
         expect(run.code, run.stderr).toBe(1);
-        expect(run.stderr).toMatch(/^projector(-b)?\.yaml:2:9 PRJ053 another generate \(process \d+ on .*\) is writing generated, and did not finish while this one waited$/m);
+        expect(run.stderr).toMatch(
+          /^projector(-b)?\.yaml:2:9 PRJ053 another generate \(process \d+ on .*\) is writing generated, and did not finish while this one waited$/m,
+        );
       }
     }
     expect(runs.some((run) => run.code === 0)).toBe(true);
@@ -89,7 +92,9 @@ describe("generate runs on one folder at once", () => {
     writeFileSync(join(dir, LOCK), lock);
     const run = await start(dir, ["generate", "-c", "projector-b.yaml"], { PROJECTOR_LOCK_TIMEOUT: "0" });
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toContain(`projector-b.yaml:2:9 PRJ053 another generate (process ${process.pid} on ${hostname()}) is writing generated`);
+    expect(run.stderr).toContain(
+      `projector-b.yaml:2:9 PRJ053 another generate (process ${process.pid} on ${hostname()}) is writing generated`,
+    );
     expect(run.stderr).toContain(`help: run generate again once it is done; if no generate is running, delete ${LOCK}`);
     expect(readFileSync(join(dir, LOCK), "utf8")).toBe(lock);
     expect(snapshot(join(dir, "generated"))).toEqual(outputA);

@@ -184,7 +184,9 @@ describe("crash safety of generate", () => {
       renameSync(join(dir, OUTPUT), join(dir, BACKUP));
       const check = run(dir, "generate", "--check");
       expect(check.code, check.stderr).toBe(1);
-      expect(check.stderr).toContain(`${OUTPUT} is not there: a generate was cut off while swapping it and left the previous output in ${BACKUP}`);
+      expect(check.stderr).toContain(
+        `${OUTPUT} is not there: a generate was cut off while swapping it and left the previous output in ${BACKUP}`,
+      );
       expect(check.stderr).not.toMatch(/^ {2}missing/m);
       expect(check.stdout).not.toContain("up to date");
       expect(existsSync(join(dir, OUTPUT))).toBe(false);

@@ -14,7 +14,10 @@ import {
 import { ROOT } from "./helpers/pipeline.js";
 
 const page = JSON.parse(readFileSync(join(ROOT, "specs/examples/search-tickets-page.json"), "utf8")) as SearchTicketsResponse;
-const labels = JSON.parse(readFileSync(join(ROOT, "specs/examples/labels.json"), "utf8")) as Record<"users" | "orgs", Record<string, string>>;
+const labels = JSON.parse(readFileSync(join(ROOT, "specs/examples/labels.json"), "utf8")) as Record<
+  "users" | "orgs",
+  Record<string, string>
+>;
 const [firstUser, secondUser] = Object.keys(labels.users) as [string, string];
 
 /** A batch function over a table, recording each batch it was asked for. */
@@ -32,21 +35,37 @@ describe("Resolvers backed by DataLoader (one loader per request)", () => {
     const users = table(labels.users);
     const orgs = table(labels.orgs);
     // What a request handler does: fresh loaders, so one request never sees another's cache.
-    const resolvers: Resolvers = { users: resolverFromLoader(new DataLoader(users.load)), orgs: resolverFromLoader(new DataLoader(orgs.load)) };
+    const resolvers: Resolvers = {
+      users: resolverFromLoader(new DataLoader(users.load)),
+      orgs: resolverFromLoader(new DataLoader(orgs.load)),
+    };
     const result = await projectSearchTickets(page, resolvers);
-    expect(result.tickets.map((t) => t.assignee)).toEqual(page.data.map((t) => labels.users[t.relationships?.assignee?.data?.id ?? ""] ?? null));
+    expect(result.tickets.map((t) => t.assignee)).toEqual(
+      page.data.map((t) => labels.users[t.relationships?.assignee?.data?.id ?? ""] ?? null),
+    );
     expect(users.batches).toHaveLength(1);
     expect(new Set(users.batches[0]).size).toBe(users.batches[0]!.length);
     expect(orgs.batches).toHaveLength(1);
 
-    const ticket = { data: { ...page.data[0]!, relationships: { assignee: { data: { type: "user" as const, id: firstUser } }, organization: page.data[0]!.relationships!.organization! } } };
+    const ticket = {
+      data: {
+        ...page.data[0]!,
+        relationships: {
+          assignee: { data: { type: "user" as const, id: firstUser } },
+          organization: page.data[0]!.relationships!.organization!,
+        },
+      },
+    };
     expect((await projectGetTicket(ticket, resolvers)).assignee).toBe(labels.users[firstUser]);
     expect(users.batches).toHaveLength(1);
   });
 
   it("turns a loader's null into an unresolved marker and its per-id Error into a reported marker", async () => {
     const users = table({ [secondUser]: labels.users[secondUser]! }, { [firstUser]: new Error("users service timed out for this id") });
-    const resolvers: Resolvers = { users: resolverFromLoader(new DataLoader(users.load)), orgs: resolverFromLoader(new DataLoader(table(labels.orgs).load)) };
+    const resolvers: Resolvers = {
+      users: resolverFromLoader(new DataLoader(users.load)),
+      orgs: resolverFromLoader(new DataLoader(table(labels.orgs).load)),
+    };
     const issues: ProjectionIssue[] = [];
     const result = await projectSearchTickets(page, resolvers, { onIssue: (issue) => issues.push(issue) });
     const assignees = new Map(page.data.map((t, i) => [t.relationships?.assignee?.data?.id, result.tickets[i]!.assignee]));

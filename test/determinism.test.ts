@@ -70,12 +70,30 @@ function permute(text: string, select: Select, seed: number): { text: string; mo
 }
 
 const none: Select = () => false;
-const at = (...prefix: string[]): Select => (path) => path.length === prefix.length && prefix.every((p, i) => p === "*" || p === path[i]);
-const last = (...keys: string[]): Select => (path) => keys.includes(path[path.length - 1] ?? "");
-const inside = (key: string): Select => (path) => path.includes(key);
-const any = (...selects: Select[]): Select => (path) => selects.some((s) => s(path));
-const not = (select: Select): Select => (path) => !select(path);
-const all = (...selects: Select[]): Select => (path) => selects.every((s) => s(path));
+const at =
+  (...prefix: string[]): Select =>
+  (path) =>
+    path.length === prefix.length && prefix.every((p, i) => p === "*" || p === path[i]);
+const last =
+  (...keys: string[]): Select =>
+  (path) =>
+    keys.includes(path[path.length - 1] ?? "");
+const inside =
+  (key: string): Select =>
+  (path) =>
+    path.includes(key);
+const any =
+  (...selects: Select[]): Select =>
+  (path) =>
+    selects.some((s) => s(path));
+const not =
+  (select: Select): Select =>
+  (path) =>
+    !select(path);
+const all =
+  (...selects: Select[]): Select =>
+  (path) =>
+    selects.every((s) => s(path));
 
 /** Examples are data, not structure: the key order of an example is part of its value. */
 const example = any(inside("example"), inside("examples"));
@@ -170,12 +188,17 @@ describe.each(INPUTS)("$name", (input) => {
   it("the fields of each resource and the tools' page maps: the result's keys follow the annotation's new order", async () => {
     const permuted = await generateVariant(input, { annotation: any(at("resources", "*", "fields"), at("tools", "*", "page")) }, 400);
     expect(permuted.moved).toBeGreaterThan(0);
-    const annotation = parseDocument(readFileSync(join(input.dir, "projector.yaml"), "utf8")).toJS() as Record<string, Record<string, Record<string, unknown>>>;
+    const annotation = parseDocument(readFileSync(join(input.dir, "projector.yaml"), "utf8")).toJS() as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
     const permutedAnnotation = parseDocument(permuted.annotationText).toJS() as typeof annotation;
     for (const [name, resource] of Object.entries(permutedAnnotation["resources"]!)) {
       const fields = resource["fields"] as Record<string, unknown>;
       const kept = Object.keys(fields).filter((field) => !isDrop(fields[field]) && !field.includes("."));
-      const expected = [...kept.filter((field) => field === "id"), ...kept.filter((field) => field !== "id")].map((field) => outName(field, fields[field]));
+      const expected = [...kept.filter((field) => field === "id"), ...kept.filter((field) => field !== "id")].map((field) =>
+        outName(field, fields[field]),
+      );
       const file = permuted.files.get(`resources/${kebab(name)}.ts`)!;
       expect(resultKeys(file), name).toEqual(expected);
     }
@@ -191,10 +214,11 @@ describe.each(INPUTS)("$name", (input) => {
 });
 
 const isDrop = (rule: unknown) => typeof rule === "object" && rule !== null && "drop" in rule;
-const outName = (field: string, rule: unknown) => (typeof rule === "object" && rule !== null && "as" in rule ? String((rule as { as: unknown }).as) : field);
+const outName = (field: string, rule: unknown) =>
+  typeof rule === "object" && rule !== null && "as" in rule ? String((rule as { as: unknown }).as) : field;
 const kebab = (name: string) => name.replace(/_/g, "-");
 /** The keys of the first `XResult` interface in a generated resource file, in order. */
 const resultKeys = (file: string) => {
   const body = /export interface \w+Result \{\n([\s\S]*?)\n\}/.exec(file)![1]!;
-  return [...body.matchAll(/^  (\w+)\??:/gm)].map((m) => m[1]!);
+  return [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]!);
 };

@@ -22,12 +22,15 @@ describe("epoch timestamps", () => {
     expect(date(value, ctx, "at", false)).toBe(expected.slice(0, 10));
   });
 
-  it.each([["20260211"], [9e16], [Number.NaN], [Number.POSITIVE_INFINITY], ["1e12"], [" 1663597223"], [true], [{ seconds: 1663597223 }]])("marks %j as unusable, and reports it", (value) => {
-    issues.length = 0;
-    expect(datetime(value, ctx, "at", false)).toMatchObject({ unusable: expect.stringContaining("not a date-time") });
-    expect(date(value, ctx, "at", false)).toMatchObject({ unusable: expect.stringContaining("not a date") });
-    expect(issues).toHaveLength(2);
-  });
+  it.each([["20260211"], [9e16], [Number.NaN], [Number.POSITIVE_INFINITY], ["1e12"], [" 1663597223"], [true], [{ seconds: 1663597223 }]])(
+    "marks %j as unusable, and reports it",
+    (value) => {
+      issues.length = 0;
+      expect(datetime(value, ctx, "at", false)).toMatchObject({ unusable: expect.stringContaining("not a date-time") });
+      expect(date(value, ctx, "at", false)).toMatchObject({ unusable: expect.stringContaining("not a date") });
+      expect(issues).toHaveLength(2);
+    },
+  );
 
   it("keeps null and absence as null", () => {
     expect(datetime(null, ctx, "at", false)).toBeNull();

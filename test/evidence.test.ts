@@ -13,7 +13,13 @@ import { cli, generateFrom, importGenerated, ROOT, tempDir } from "./helpers/pip
 const ARTICLE_ELEMENT = {
   type: "ticket",
   id: "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90",
-  attributes: { subject: "Card declined at checkout", status_code: 3, priority: 2, created_at: "2026-02-11T09:14:22.481Z", updated_at: "2026-02-14T16:02:07.113Z" },
+  attributes: {
+    subject: "Card declined at checkout",
+    status_code: 3,
+    priority: 2,
+    created_at: "2026-02-11T09:14:22.481Z",
+    updated_at: "2026-02-14T16:02:07.113Z",
+  },
   relationships: {
     assignee: { data: { type: "user", id: "usr_41c2be09-77aa-4f31-8d2c-1e5b6c9042af" } },
     organization: { data: { type: "organization", id: "org_5d8804f1-6b2a-4c77-9e10-3f7d51ac8802" } },
@@ -35,7 +41,11 @@ function articlePage() {
       },
       links: { self: `https://api.example.com/v1/tickets/tkt_${hex(0x9f3a71c4 + i)}-2d18-4b6e-9c05-8ab3f2e17d90` },
     })),
-    links: { first: "https://api.example.com/v1/tickets?page[number]=1", next: null, last: "https://api.example.com/v1/tickets?page[number]=1" },
+    links: {
+      first: "https://api.example.com/v1/tickets?page[number]=1",
+      next: null,
+      last: "https://api.example.com/v1/tickets?page[number]=1",
+    },
     meta: { page: { number: 1, size: 25, total: 12 } },
   };
 }
@@ -97,7 +107,7 @@ describe.each(Object.keys(TOKENIZERS) as TokenizerName[])("counted with %s", (to
 
 describe("classifying JSON text", () => {
   it.each([
-    ["escapes and unicode", { "quote\"": "line\nbreak \u2028 é 日本", n: -1.5e-7, t: true, z: null }],
+    ["escapes and unicode", { 'quote"': "line\nbreak \u2028 é 日本", n: -1.5e-7, t: true, z: null }],
     ["nested arrays", [[1, [2, []]], {}, [{ a: [] }]]],
     ["a plain string", "https://example.com/x"],
   ])("reproduces JSON.stringify exactly for %s", (_, value) => {
@@ -121,7 +131,17 @@ describe("classifying JSON text", () => {
 describe("projector tokens", () => {
   it("prints the documented JSON shape for the bundled page", async () => {
     const result = await cli(
-      ["tokens", "--tool", "search_tickets", "specs/examples/search-tickets-page.json", "--json", "--labels", "specs/examples/labels.json", "--lookup-sample", "specs/examples/get-user.json"],
+      [
+        "tokens",
+        "--tool",
+        "search_tickets",
+        "specs/examples/search-tickets-page.json",
+        "--json",
+        "--labels",
+        "specs/examples/labels.json",
+        "--lookup-sample",
+        "specs/examples/get-user.json",
+      ],
       ROOT,
     );
     expect(result.stderr).toBe("");
@@ -129,7 +149,16 @@ describe("projector tokens", () => {
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({
       tokenizer: "o200k_base",
-      raw: { records: 12, parts: { structure: expect.any(Number), links: expect.any(Number), ids: expect.any(Number), enums: expect.any(Number), facts: expect.any(Number) } },
+      raw: {
+        records: 12,
+        parts: {
+          structure: expect.any(Number),
+          links: expect.any(Number),
+          ids: expect.any(Number),
+          enums: expect.any(Number),
+          facts: expect.any(Number),
+        },
+      },
       projected: { records: 12 },
       followUpsAvoided: 12,
       followUpsByResolver: { users: 9, orgs: 3 },
@@ -159,12 +188,16 @@ describe("projector tokens", () => {
 });
 
 describe("projector eval: the article's sla_due_at story", () => {
-  const questions = "questions:\n  - ask: Which tickets are about to breach their SLA?\n    tool: search_tickets\n    needs: [sla_due_at, status_code]\n";
+  const questions =
+    "questions:\n  - ask: Which tickets are about to breach their SLA?\n    tool: search_tickets\n    needs: [sla_due_at, status_code]\n";
   function project(slaRule: string): string {
     const dir = tempDir();
     mkdirSync(join(dir, "specs"));
     cpSync(join(ROOT, "specs/support-tickets.openapi.yaml"), join(dir, "specs/support-tickets.openapi.yaml"));
-    writeFileSync(join(dir, "projector.yaml"), readFileSync(join(ROOT, "projector.yaml"), "utf8").replace("sla_due_at: { as: sla_due, format: datetime }", `sla_due_at: ${slaRule}`));
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      readFileSync(join(ROOT, "projector.yaml"), "utf8").replace("sla_due_at: { as: sla_due, format: datetime }", `sla_due_at: ${slaRule}`),
+    );
     writeFileSync(join(dir, "questions.yaml"), questions);
     return dir;
   }
@@ -204,11 +237,21 @@ describe("token budgets", () => {
     cpSync(join(ROOT, "specs/support-tickets.openapi.yaml"), join(dir, "specs/support-tickets.openapi.yaml"));
     writeFileSync(
       join(dir, "projector.yaml"),
-      readFileSync(join(ROOT, "projector.yaml"), "utf8").replace("    page: { total: meta.page.total, more: links.next }\n", `    page: { total: meta.page.total, more: links.next }\n    budget: ${budget}\n`),
+      readFileSync(join(ROOT, "projector.yaml"), "utf8").replace(
+        "    page: { total: meta.page.total, more: links.next }\n",
+        `    page: { total: meta.page.total, more: links.next }\n    budget: ${budget}\n`,
+      ),
     );
     const generated = await generateFrom(join(dir, "projector.yaml"));
     expect(generated.problems).toEqual([]);
-    return { dir, module: await importGenerated<{ projectSearchTickets: (r: unknown, res: unknown, o?: unknown) => Promise<Record<string, unknown>>; serializeToolResult(v: unknown): string; conservativeTokenCount(t: string): number }>(generated.files) };
+    return {
+      dir,
+      module: await importGenerated<{
+        projectSearchTickets: (r: unknown, res: unknown, o?: unknown) => Promise<Record<string, unknown>>;
+        serializeToolResult(v: unknown): string;
+        conservativeTokenCount(t: string): number;
+      }>(generated.files),
+    };
   }
   const page = JSON.parse(readFileSync(join(ROOT, "specs/examples/search-tickets-page.json"), "utf8"));
 
@@ -230,7 +273,9 @@ describe("token budgets", () => {
     const byDefault = await module.projectSearchTickets(page, { users: labels, orgs: labels });
     expect(count(module.serializeToolResult(real))).toBeLessThanOrEqual(600);
     expect((real["tickets"] as unknown[]).length).toBeGreaterThan((byDefault["tickets"] as unknown[]).length);
-    expect(count(module.serializeToolResult(byDefault))).toBeLessThanOrEqual(module.conservativeTokenCount(module.serializeToolResult(byDefault)));
+    expect(count(module.serializeToolResult(byDefault))).toBeLessThanOrEqual(
+      module.conservativeTokenCount(module.serializeToolResult(byDefault)),
+    );
   });
 
   it("reports truncated: false when everything fits, and honours a row budget", async () => {
@@ -239,7 +284,13 @@ describe("token budgets", () => {
     const users = async (ids: readonly string[]) => (asked.push([...ids]), labels(ids));
     const result = await module.projectSearchTickets(page, { users, orgs: labels });
     expect(result["truncated"]).toEqual({ shown: 5, total: 12 });
-    expect(asked).toEqual([[...new Set(page.data.slice(0, 5).map((t: { relationships: { assignee: { data: { id: string } } } }) => t.relationships.assignee.data.id))]]);
+    expect(asked).toEqual([
+      [
+        ...new Set(
+          page.data.slice(0, 5).map((t: { relationships: { assignee: { data: { id: string } } } }) => t.relationships.assignee.data.id),
+        ),
+      ],
+    ]);
     const all = await (await budgeted("{ tokens: 100000 }")).module.projectSearchTickets(page, { users: labels, orgs: labels });
     expect(all["truncated"]).toBe(false);
   });
@@ -249,7 +300,8 @@ describe("token budgets", () => {
     expect((await cli(["generate"], dir)).code).toBe(0);
     const check = await cli(["generate", "--check"], dir);
     expect(check.code).toBe(1);
-    expect(check.stderr).toMatch(/^projector\.yaml:\d+:5 PRJ042 tool search_tickets: the spec's example response does not fit its budget of 60 tokens; 0 of 2 records would be shown/m);
+    expect(check.stderr).toMatch(
+      /^projector\.yaml:\d+:5 PRJ042 tool search_tickets: the spec's example response does not fit its budget of 60 tokens; 0 of 2 records would be shown/m,
+    );
   });
 });
-

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { LockBusyError, lockPath, withFolderLock } from "../src/output/lock.js";
 import { tempDir } from "./helpers/pipeline.js";
 
-const endedPid = () => Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+const endedPid = () =>
+  Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
 
 /** Runs `count` holders at once; each yields to the others several times while it holds the lock. */
 async function contend(folder: string, count: number): Promise<string[]> {

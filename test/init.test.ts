@@ -22,12 +22,24 @@ describe("projector init", () => {
     expect(Object.keys(annotation.tools)).toEqual(["search_tickets", "get_ticket", "get_user"]);
     expect(annotation.tools.search_tickets).toEqual({ operation: "searchTickets", page: { total: "meta.page.total", more: "links.next" } });
     expect(Object.keys(annotation.resources.ticket.fields)).toEqual([
-      "id", "subject", "status_code", "priority", "created_at", "updated_at", "sla_due_at", "internal_notes", "assignee", "organization",
+      "id",
+      "subject",
+      "status_code",
+      "priority",
+      "created_at",
+      "updated_at",
+      "sla_due_at",
+      "internal_notes",
+      "assignee",
+      "organization",
     ]);
     expect(annotation.resources.ticket.fields.status_code).toEqual({ legend: "spec" });
     expect(annotation.resources.ticket.fields.priority.todo).toContain("integer enum [1,2,3] with no words in the spec");
     expect(annotation.resources.ticket.fields.id).toEqual({ argument: ["get_ticket"] });
-    expect(annotation.resolvers).toEqual({ users: { type: "user", label: "display_name" }, organizations: { type: "organization", label: "name" } });
+    expect(annotation.resolvers).toEqual({
+      users: { type: "user", label: "display_name" },
+      organizations: { type: "organization", label: "name" },
+    });
     expect(text).toMatch(/created_at: \{ format: datetime \} # a timestamp/);
     const generate = await cli(["generate"], dir);
     expect(generate.code).toBe(1);
@@ -51,7 +63,13 @@ describe("projector init", () => {
       .replace("internal_notes: keep # text", 'internal_notes: { drop: "staff only" }');
     writeFileSync(join(dir, "projector.yaml"), decided);
     const specPath = join(dir, "specs/support-tickets.openapi.yaml");
-    writeFileSync(specPath, readFileSync(specPath, "utf8").replace("        internal_notes:\n          type", "        escalated_at: { type: string, format: date-time }\n        internal_notes:\n          type"));
+    writeFileSync(
+      specPath,
+      readFileSync(specPath, "utf8").replace(
+        "        internal_notes:\n          type",
+        "        escalated_at: { type: string, format: date-time }\n        internal_notes:\n          type",
+      ),
+    );
     const rerun = await cli(["init", "specs/support-tickets.openapi.yaml"], dir);
     expect(rerun.stdout).toContain("projector.yaml: extended with 0 tool(s) and 1 field(s)");
     const after = readFileSync(join(dir, "projector.yaml"), "utf8");

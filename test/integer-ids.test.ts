@@ -28,8 +28,14 @@ describe("an integer id kept as an argument", () => {
     const module = await importGenerated(generated.files);
     const schema = module["listConversationsOutputSchema"] as { $defs: { Conversation: { properties: { id: { anyOf: unknown[] } } } } };
     expect(schema.$defs.Conversation.properties.id.anyOf[0]).toEqual({ type: "integer" });
-    const project = module["projectListConversations"] as (response: unknown, resolvers: unknown) => Promise<{ conversations: { id: unknown }[] }>;
-    const result = await project({ conversations: [{ id: 1911149811, ticket_id: 4021, subject: "Refund" }, { id: "1911149812" }] }, { admins: async () => new Map() });
+    const project = module["projectListConversations"] as (
+      response: unknown,
+      resolvers: unknown,
+    ) => Promise<{ conversations: { id: unknown }[] }>;
+    const result = await project(
+      { conversations: [{ id: 1911149811, ticket_id: 4021, subject: "Refund" }, { id: "1911149812" }] },
+      { admins: async () => new Map() },
+    );
     expect(result.conversations.map((c) => c.id)).toEqual([1911149811, 1911149812]);
     const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(schema);
     expect(validate(result), JSON.stringify(validate.errors)).toBe(true);

@@ -18,7 +18,8 @@ const TEXT = `{
 function paths(value: unknown, at: NodePath = []): NodePath[] {
   const own: NodePath[] = [at, [...at, "missing"]];
   if (Array.isArray(value)) return [...own, ...value.flatMap((item, i) => paths(item, [...at, i])), [...at, value.length]];
-  if (typeof value === "object" && value !== null) return [...own, ...Object.entries(value).flatMap(([key, item]) => paths(item, [...at, key]))];
+  if (typeof value === "object" && value !== null)
+    return [...own, ...Object.entries(value).flatMap(([key, item]) => paths(item, [...at, key]))];
   return own;
 }
 
@@ -28,7 +29,8 @@ describe("locateInJson", () => {
     const all = paths(JSON.parse(TEXT));
     expect(all.length).toBeGreaterThan(40);
     for (const path of all) {
-      for (const part of ["key", "value"] as const) expect(locateInJson(TEXT, "spec.json", path, part), `${path.join("/")} ${part}`).toEqual(source.locate(path, part));
+      for (const part of ["key", "value"] as const)
+        expect(locateInJson(TEXT, "spec.json", path, part), `${path.join("/")} ${part}`).toEqual(source.locate(path, part));
     }
   });
 });

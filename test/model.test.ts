@@ -5,12 +5,20 @@ import { buildModel } from "../src/model/build.js";
 import type { LoadedSpec } from "../src/spec/load.js";
 import type { JsonObject } from "../src/spec/schema.js";
 
-const spec = (schemas: JsonObject, response: JsonObject = { $ref: "#/components/schemas/Page" }, mediaType = "application/vnd.api+json"): LoadedSpec => ({
+const spec = (
+  schemas: JsonObject,
+  response: JsonObject = { $ref: "#/components/schemas/Page" },
+  mediaType = "application/vnd.api+json",
+): LoadedSpec => ({
   file: "spec.yaml",
   document: {
     openapi: "3.0.3",
     info: { title: "t", version: "1" },
-    paths: { "/things": { get: { operationId: "listThings", responses: { "200": { description: "ok", content: { [mediaType]: { schema: response } } } } } } },
+    paths: {
+      "/things": {
+        get: { operationId: "listThings", responses: { "200": { description: "ok", content: { [mediaType]: { schema: response } } } } },
+      },
+    },
     components: { schemas },
   },
   locate: (pointer) => ({ file: "spec.yaml", pointer }),
@@ -32,14 +40,30 @@ describe("finding a tool's records", () => {
     ["a const", { type: "string", const: "thing" }],
     ["a default", { type: "string", default: "thing" }],
   ])("names a JSON:API resource from its type's %s", (_, type) => {
-    const document = spec({ Page: page, Thing: { type: "object", properties: { type, id: { type: "string" }, attributes: { type: "object", properties: { name: { type: "string" } } } } } });
+    const document = spec({
+      Page: page,
+      Thing: {
+        type: "object",
+        properties: { type, id: { type: "string" }, attributes: { type: "object", properties: { name: { type: "string" } } } },
+      },
+    });
     const { model, errors } = build(document, thingAnnotation());
     expect(errors).toEqual([]);
     expect(model!.tools[0]).toMatchObject({ name: "list_things", many: true, rowsPath: ["data"], jsonapi: true, list: "things" });
   });
 
   it("asks for `resource:` when the type does not say its kind (an example is not trusted), and takes it", () => {
-    const document = spec({ Page: page, Thing: { type: "object", properties: { type: { type: "string", example: "tracks" }, id: { type: "string" }, attributes: { type: "object", properties: { name: { type: "string" } } } } } });
+    const document = spec({
+      Page: page,
+      Thing: {
+        type: "object",
+        properties: {
+          type: { type: "string", example: "tracks" },
+          id: { type: "string" },
+          attributes: { type: "object", properties: { name: { type: "string" } } },
+        },
+      },
+    });
     const missing = build(document, thingAnnotation());
     expect(missing.errors).toEqual(["PRJ012 tool list_things: cannot tell which resource its records are"]);
     expect(build(document, thingAnnotation("    resource: thing\n")).errors).toEqual([]);
@@ -48,15 +72,25 @@ describe("finding a tool's records", () => {
   it("merges allOf compositions and accepts an explicit drop of the envelope", () => {
     const document = spec({
       Page: page,
-      Identifier: { type: "object", required: ["id", "type"], properties: { id: { type: "string" }, type: { type: "string", enum: ["thing"] } } },
+      Identifier: {
+        type: "object",
+        required: ["id", "type"],
+        properties: { id: { type: "string" }, type: { type: "string", enum: ["thing"] } },
+      },
       Thing: {
         allOf: [
           { $ref: "#/components/schemas/Identifier" },
-          { type: "object", properties: { attributes: { type: "object", properties: { name: { type: "string" } } }, links: { type: "object" } } },
+          {
+            type: "object",
+            properties: { attributes: { type: "object", properties: { name: { type: "string" } } }, links: { type: "object" } },
+          },
         ],
       },
     });
-    const { model, errors } = build(document, thingAnnotation("", '      id: { argument: [get_thing] }\n      name: keep\n      links: { drop: "envelope" }\n'));
+    const { model, errors } = build(
+      document,
+      thingAnnotation("", '      id: { argument: [get_thing] }\n      name: keep\n      links: { drop: "envelope" }\n'),
+    );
     expect(errors).toEqual([]);
     expect(model!.resources[0]!.fields.map((f) => f.out)).toEqual(["id", "name"]);
   });
@@ -64,7 +98,14 @@ describe("finding a tool's records", () => {
   it("reads plain-REST rows from the one array property, with page fields", () => {
     const document = spec(
       { Thing: { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } } },
-      { type: "object", properties: { things: { type: "array", items: { $ref: "#/components/schemas/Thing" } }, total: { type: "integer" }, more: { type: "boolean" } } },
+      {
+        type: "object",
+        properties: {
+          things: { type: "array", items: { $ref: "#/components/schemas/Thing" } },
+          total: { type: "integer" },
+          more: { type: "boolean" },
+        },
+      },
       "application/json",
     );
     const annotation = thingAnnotation("    page: { total: total, more: more }\n").replace("  thing:\n", "  thing:\n    schema: Thing\n");
@@ -88,7 +129,13 @@ describe("finding a tool's records", () => {
         properties: {
           type: { type: "string", enum: ["thing"] },
           id: { type: "string" },
-          relationships: { type: "object", properties: { owner: relationship({ allOf: [identifier], nullable: true }), tags: relationship({ type: "array", items: identifier }) } },
+          relationships: {
+            type: "object",
+            properties: {
+              owner: relationship({ allOf: [identifier], nullable: true }),
+              tags: relationship({ type: "array", items: identifier }),
+            },
+          },
         },
       },
     });
@@ -103,8 +150,13 @@ describe("finding a tool's records", () => {
   });
 
   it("refuses a tool whose data mixes resource types", () => {
-    const variant = (kind: string) => ({ type: "object", properties: { type: { type: "string", enum: [kind] }, id: { type: "string" }, attributes: { type: "object" } } });
-    const document = spec({ Page: { type: "object", properties: { data: { type: "array", items: { oneOf: [variant("a"), variant("b")] } } } } });
+    const variant = (kind: string) => ({
+      type: "object",
+      properties: { type: { type: "string", enum: [kind] }, id: { type: "string" }, attributes: { type: "object" } },
+    });
+    const document = spec({
+      Page: { type: "object", properties: { data: { type: "array", items: { oneOf: [variant("a"), variant("b")] } } } },
+    });
     expect(build(document, thingAnnotation()).errors).toEqual(["PRJ012 tool list_things: its data mixes several resource types (a, b)"]);
   });
 });
@@ -141,16 +193,34 @@ describe("classifying fields", () => {
     expect(errors).toEqual([]);
     const fields = model!.resources[0]!.fields;
     const stage = fields.find((f) => f.out === "stage")!;
-    expect(stage.kind === "value" && stage.legend).toEqual({ kind: "static", entries: [["IN_PROGRESS", "in progress"], ["DONE", "done"]] });
+    expect(stage.kind === "value" && stage.legend).toEqual({
+      kind: "static",
+      entries: [
+        ["IN_PROGRESS", "in progress"],
+        ["DONE", "done"],
+      ],
+    });
     expect(model!.resources[0]!.dropped).toEqual([{ name: "contact.phone", reason: "never needed" }]);
     expect(fields.find((f) => f.out === "placed")!.description).toBe("Date, YYYY-MM-DD, in UTC.");
   });
 
   it.each([
-    ["a date format on a float", { amount: "{ format: date }" }, "PRJ029 order.amount: format date applies to date-time strings or integer epoch timestamps, not number"],
-    ["an object with an id kept whole", { sales_rep: "keep" }, "PRJ022 order.sales_rep: kept whole, this object would carry `sales_rep.id`, an opaque id"],
+    [
+      "a date format on a float",
+      { amount: "{ format: date }" },
+      "PRJ029 order.amount: format date applies to date-time strings or integer epoch timestamps, not number",
+    ],
+    [
+      "an object with an id kept whole",
+      { sales_rep: "keep" },
+      "PRJ022 order.sales_rep: kept whole, this object would carry `sales_rep.id`, an opaque id",
+    ],
     ["an object kept whole and by its parts", { contact: "keep" }, "PRJ030 order.contact is classified both whole and by its parts"],
-    ["a fact that is also joined", { sales_rep: '{ join: reps, fact: "quoted" }' }, "PRJ029 order.sales_rep: a fact is kept as it is; `join` says otherwise"],
+    [
+      "a fact that is also joined",
+      { sales_rep: '{ join: reps, fact: "quoted" }' },
+      "PRJ029 order.sales_rep: a fact is kept as it is; `join` says otherwise",
+    ],
     ["an id kept as a plain value", { id: "keep" }, "PRJ022 order.id: an id is kept only as an argument to a tool or as a join key"],
   ])("refuses %s", (_, fields, expected) => {
     expect(build(document, annotate(fields)).errors).toEqual([expected]);
@@ -159,14 +229,22 @@ describe("classifying fields", () => {
   it("keeps a number named like an id as a fact when the annotation says why", () => {
     const { model, errors } = build(document, annotate({ id: '{ as: order_number, fact: "people quote order numbers" }' }));
     expect(errors).toEqual([]);
-    expect(model!.resources[0]!.fields.find((f) => f.name === "id")).toMatchObject({ kind: "value", out: "order_number", shape: { type: "string" } });
+    expect(model!.resources[0]!.fields.find((f) => f.name === "id")).toMatchObject({
+      kind: "value",
+      out: "order_number",
+      shape: { type: "string" },
+    });
   });
 
   it("reads embedded records through the resolver's id and label keys", () => {
     const text = annotate({}).replace("reps: {}", "reps: { label: summary, id: key }");
     const { model, errors } = build(document, text);
     expect(errors).toEqual([]);
-    expect(model!.resources[0]!.fields.find((f) => f.name === "sales_rep")).toMatchObject({ kind: "join", via: "property", keys: { id: "key", label: "summary" } });
+    expect(model!.resources[0]!.fields.find((f) => f.name === "sales_rep")).toMatchObject({
+      kind: "join",
+      via: "property",
+      keys: { id: "key", label: "summary" },
+    });
     expect(model!.resolvers).toEqual([{ name: "reps", label: "summary", id: "key" }]);
   });
 
@@ -189,7 +267,11 @@ describe("page keys", () => {
       count: { type: "integer" },
     },
   };
-  const document = spec({ Page: restPage, Thing: { type: "object", properties: { name: { type: "string" } } } }, { $ref: "#/components/schemas/Page" }, "application/json");
+  const document = spec(
+    { Page: restPage, Thing: { type: "object", properties: { name: { type: "string" } } } },
+    { $ref: "#/components/schemas/Page" },
+    "application/json",
+  );
   const annotate = (page: string) =>
     `spec: spec.yaml\noutput: out\nresources:\n  thing:\n    schema: Thing\n    fields:\n      name: keep\ntools:\n  list_things:\n    operation: listThings\n    rows: data\n    page: ${page}\n`;
 

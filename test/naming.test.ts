@@ -27,7 +27,8 @@ describe("fileStem", () => {
   });
 
   it("gives names Windows reserves for devices a hash", () => {
-    for (const name of ["con", "CON", "aux", "nul", "prn", "com1", "lpt9"]) expect(fileStem(name)).toMatch(new RegExp(`^${name.toLowerCase()}-[0-9a-f]{8}$`));
+    for (const name of ["con", "CON", "aux", "nul", "prn", "com1", "lpt9"])
+      expect(fileStem(name)).toMatch(new RegExp(`^${name.toLowerCase()}-[0-9a-f]{8}$`));
     expect(fileStem("console")).toBe("console");
   });
 });

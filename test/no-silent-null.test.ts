@@ -13,12 +13,16 @@ import { generateFrom, importGenerated, ROOT } from "./helpers/pipeline.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 150) };
 const SCENARIOS = join(ROOT, "specs/scenarios");
-const names = readdirSync(SCENARIOS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const names = readdirSync(SCENARIOS, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-const own = (object: Json, key: string) => (Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined);
-const isMarker = (value: unknown) => isObject(value) && Object.keys(value).length === 1 && ["unusable", "unresolved", "unknown_code"].includes(Object.keys(value)[0]!);
+const own = (object: Json, key: string) => (Object.hasOwn(object, key) ? object[key] : undefined);
+const isMarker = (value: unknown) =>
+  isObject(value) && Object.keys(value).length === 1 && ["unusable", "unresolved", "unknown_code"].includes(Object.keys(value)[0]!);
 
 /** Anything an API might send in place of a value: ids under other keys, objects, lists, numbers as text. */
 const junk: fc.Arbitrary<unknown> = fc.oneof(
@@ -26,13 +30,32 @@ const junk: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer({ min: -5, max: 2e12 }),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.string({ maxLength: 6 }),
-  fc.constantFrom("", "2026-02-30", "1663597223", "12", "not a date", "__proto__", { gid: "1" }, { uuid: "u" }, { name: "only a name" }, { data: 5 }, { data: [] }, [{}], [null], [1, "2"]),
+  fc.constantFrom(
+    "",
+    "2026-02-30",
+    "1663597223",
+    "12",
+    "not a date",
+    "__proto__",
+    { gid: "1" },
+    { uuid: "u" },
+    { name: "only a name" },
+    { data: 5 },
+    { data: [] },
+    [{}],
+    [null],
+    [1, "2"],
+  ),
   fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
   fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
 );
 
 /** What to do at one place of the payload. */
-const change = fc.oneof(fc.constant({ kind: "delete" as const }), fc.constant({ kind: "null" as const }), junk.map((value) => ({ kind: "set" as const, value })));
+const change = fc.oneof(
+  fc.constant({ kind: "delete" as const }),
+  fc.constant({ kind: "null" as const }),
+  junk.map((value) => ({ kind: "set" as const, value })),
+);
 
 /** A place in the payload a field reads: an object and its key, or a list and its index. */
 type Place = { container: Json | unknown[]; key: string | number };
@@ -80,7 +103,8 @@ function input(field: Field, bases: Record<string, unknown>, depth: number): unk
     if (!isObject(value)) return PRESENT;
     value = own(value, key);
   }
-  if ((field.kind === "related-id" || (field.kind === "join" && field.via === "relationship")) && isObject(value)) return own(value, "data");
+  if ((field.kind === "related-id" || (field.kind === "join" && field.via === "relationship")) && isObject(value))
+    return own(value, "data");
   return value;
 }
 
@@ -91,14 +115,17 @@ function checkRecord(fields: Field[], output: Json, bases: Record<string, unknow
     const sent = input(field, bases, depth);
     const at = `${where}${field.name}`;
     expect(got, `${at} is missing from the result`).not.toBeUndefined();
-    if (got === null) expect(sent === undefined || sent === null, `${at} is null, but the API sent ${JSON.stringify(sent) ?? String(sent)}`).toBe(true);
-    if (Array.isArray(got) && field.kind !== "object") for (const item of got) expect(item, `${at} holds a null the API did not send`).not.toBeNull();
+    if (got === null)
+      expect(sent === undefined || sent === null, `${at} is null, but the API sent ${JSON.stringify(sent) ?? String(sent)}`).toBe(true);
+    if (Array.isArray(got) && field.kind !== "object")
+      for (const item of got) expect(item, `${at} holds a null the API did not send`).not.toBeNull();
     if (field.kind !== "object" || got === null || isMarker(got)) continue;
     const items = field.many ? (got as unknown[]) : [got];
     const sentItems = field.many ? (sent as unknown[]) : [sent];
     items.forEach((item, i) => {
       if (item === null) expect(sentItems[i], `${at}[${i}] is null, but the API sent something`).toBeNull();
-      else if (!isMarker(item)) checkRecord(field.children, item as Json, { [field.source.base]: sentItems[i] }, field.source.path.length, `${at}.`);
+      else if (!isMarker(item))
+        checkRecord(field.children, item as Json, { [field.source.base]: sentItems[i] }, field.source.path.length, `${at}.`);
     });
   }
 }
@@ -121,7 +148,9 @@ describe.each(names)("scenario %s: a null in the result always stands for an abs
     const module = await importGenerated(generated.files);
     project = module[`project${pascalCase(tool.name)}`] as typeof project;
     payload = readFileSync(join(SCENARIOS, scenario, "payload.json"), "utf8");
-    resolvers = Object.fromEntries(generated.model!.resolvers.map((r) => [r.name, async (ids: readonly string[]) => new Map(ids.map((id) => [id, `name of ${id}`]))]));
+    resolvers = Object.fromEntries(
+      generated.model!.resolvers.map((r) => [r.name, async (ids: readonly string[]) => new Map(ids.map((id) => [id, `name of ${id}`]))]),
+    );
   }, 60_000);
 
   it("holds for the payload changed anywhere, any number of times", async () => {

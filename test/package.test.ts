@@ -13,7 +13,9 @@ describe("npm pack, install into a consumer, generate from an npm script", () =>
     const output = run("npm", ["run", "generate", "--silent"], consumer);
     expect(output).toContain("generated/support: 12 file(s) written");
     expect(existsSync(join(consumer, "generated/support/index.ts"))).toBe(true);
-    expect(readFileSync(join(consumer, "generated/support/index.ts"), "utf8")).toBe(readFileSync(join(ROOT, "generated/support/index.ts"), "utf8"));
+    expect(readFileSync(join(consumer, "generated/support/index.ts"), "utf8")).toBe(
+      readFileSync(join(ROOT, "generated/support/index.ts"), "utf8"),
+    );
     consumerTsc(consumer);
     expect(run("node", [join(consumer, "node_modules/projector/dist/cli.js"), "--version"], consumer).trim()).toBe(
       (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version,

@@ -7,7 +7,16 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as support from "../generated/support/index.js";
-import { argumentId, context, isUtcIso, matchesShortId, shortenIds, shortId, withDistinctShortIds, type ProjectionIssue } from "../templates/runtime.js";
+import {
+  argumentId,
+  context,
+  isUtcIso,
+  matchesShortId,
+  shortenIds,
+  shortId,
+  withDistinctShortIds,
+  type ProjectionIssue,
+} from "../templates/runtime.js";
 import { generateFrom, importGenerated, ROOT } from "./helpers/pipeline.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 200) };
@@ -24,12 +33,14 @@ let planted = 0;
 const sentinel = fc.constant(null).map(() => `${SENTINEL}${++planted}`);
 
 /** Objects with own `__proto__` and `constructor` keys, as JSON.parse makes them. */
-const protoJunk = fc.constantFrom(
-  '{"__proto__": {"polluted": "yes", "subject": "from proto"}}',
-  '{"constructor": {"prototype": {"polluted": "yes"}}, "toString": 1, "valueOf": "v"}',
-  '{"__proto__": null, "hasOwnProperty": "h"}',
-  '[{"__proto__": {"id": "usr_x"}}]',
-).map((text) => JSON.parse(text) as unknown);
+const protoJunk = fc
+  .constantFrom(
+    '{"__proto__": {"polluted": "yes", "subject": "from proto"}}',
+    '{"constructor": {"prototype": {"polluted": "yes"}}, "toString": 1, "valueOf": "v"}',
+    '{"__proto__": null, "hasOwnProperty": "h"}',
+    '[{"__proto__": {"id": "usr_x"}}]',
+  )
+  .map((text) => JSON.parse(text) as unknown);
 
 /** Anything a broken API might send where a value belongs; carries no sentinel. */
 const junk: fc.Arbitrary<unknown> = fc.oneof(
@@ -45,11 +56,14 @@ const junk: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A coded value, or any junk: an object where a code belongs is marked unusable, never thrown on. */
-const orCode = <T>(good: fc.Arbitrary<T>, weight = 4) => fc.oneof({ weight, arbitrary: good as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: junk });
+const orCode = <T>(good: fc.Arbitrary<T>, weight = 4) =>
+  fc.oneof({ weight, arbitrary: good as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: junk });
 
 it("a coded value that is an object without toString is marked, not thrown", async () => {
   const payload = JSON.parse('{"data": {"type": "user", "id": "u1", "attributes": {"display_name": "x", "role": {"toString": 1}}}}');
-  await expect(support.projectGetUser(payload, { orgs: async () => new Map() })).resolves.toMatchObject({ role: { unusable: "expected a code, got object" } });
+  await expect(support.projectGetUser(payload, { orgs: async () => new Map() })).resolves.toMatchObject({
+    role: { unusable: "expected a code, got object" },
+  });
 });
 
 /** Junk for a field the annotation drops: every string in it is a sentinel, and so are its keys. */
@@ -81,10 +95,13 @@ function withProtoKeys<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T> {
 }
 
 /** A value or junk; `absent` lets fc.record leave the key out. */
-const or = <T>(good: fc.Arbitrary<T>, weight = 4) => fc.oneof({ weight, arbitrary: good as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: junk });
+const or = <T>(good: fc.Arbitrary<T>, weight = 4) =>
+  fc.oneof({ weight, arbitrary: good as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: junk });
 
 const dateTime = fc.oneof(
-  fc.date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString()),
+  fc
+    .date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
+    .map((d) => d.toISOString()),
   fc.constantFrom("2026-02-11", "2026-02-11T09:14", "2015-10-07T08:00:00-05:00", "2026-02-14T16:02:07.113+02:00"),
 );
 
@@ -99,7 +116,11 @@ const TICKET_IDS = [
 ];
 const USER_IDS = ["usr_41c2be09-77aa-4f31-8d2c-1e5b6c9042af", "usr_41c2be09-0000-4f31-8d2c-1e5b6c9042af", "usr_7", "__proto__", "toString"];
 const ORG_IDS = ["org_5d8804f1-6b2a-4c77-9e10-3f7d51ac8802", "org_2", "hasOwnProperty"];
-const id = (pool: string[]) => fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...pool) as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 9 }) });
+const id = (pool: string[]) =>
+  fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...pool) as fc.Arbitrary<unknown> },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 9 }) },
+  );
 
 /** Everything in the output as one string, to search for sentinels. */
 const text = (value: unknown) => JSON.stringify(value) ?? "";
@@ -247,7 +268,15 @@ const ticket = withProtoKeys(
         type: fc.oneof(fc.constant("ticket"), sentinel),
         id: or(id(TICKET_IDS)),
         attributes: or(ticketAttributes, 6), // sometimes missing, sometimes an array, a string, null
-        relationships: or(withExtras(fc.record({ assignee: relationshipOne("user", USER_IDS), organization: relationshipOne("organization", ORG_IDS) }, { requiredKeys: [] })), 6),
+        relationships: or(
+          withExtras(
+            fc.record(
+              { assignee: relationshipOne("user", USER_IDS), organization: relationshipOne("organization", ORG_IDS) },
+              { requiredKeys: [] },
+            ),
+          ),
+          6,
+        ),
         links: tainted,
         meta: tainted,
       },
@@ -286,7 +315,11 @@ const includedRecord = fc.oneof(
     ),
   ),
   // Nobody refers to these: their labels must not be used anywhere.
-  fc.record({ type: fc.constantFrom("user", "organization"), id: sentinel, attributes: fc.record({ display_name: sentinel, name: sentinel }) }),
+  fc.record({
+    type: fc.constantFrom("user", "organization"),
+    id: sentinel,
+    attributes: fc.record({ display_name: sentinel, name: sentinel }),
+  }),
   junk,
 );
 
@@ -298,9 +331,21 @@ const searchTicketsPage = withProtoKeys(
       {
         data: or(fc.array(fc.oneof({ weight: 8, arbitrary: ticket }, { weight: 1, arbitrary: junk }), { maxLength: 6 }), 8),
         included,
-        links: or(fc.record({ first: tainted, next: fc.oneof(tainted, fc.constant(null), fc.constant("")), last: tainted, self: tainted }, { requiredKeys: [] })),
+        links: or(
+          fc.record(
+            { first: tainted, next: fc.oneof(tainted, fc.constant(null), fc.constant("")), last: tainted, self: tainted },
+            { requiredKeys: [] },
+          ),
+        ),
         meta: or(
-          withExtras(fc.record({ page: or(withExtras(fc.record({ number: tainted, size: tainted, total: or(fc.nat({ max: 500 })) }, { requiredKeys: [] }))) }, { requiredKeys: [] })),
+          withExtras(
+            fc.record(
+              {
+                page: or(withExtras(fc.record({ number: tainted, size: tainted, total: or(fc.nat({ max: 500 })) }, { requiredKeys: [] }))),
+              },
+              { requiredKeys: [] },
+            ),
+          ),
         ),
         jsonapi: tainted,
       },
@@ -317,7 +362,18 @@ const user = withExtras(
       type: fc.oneof(fc.constant("user"), sentinel),
       id: or(id(USER_IDS)),
       attributes: or(
-        withProtoKeys(withExtras(fc.record({ display_name: or(fc.string({ maxLength: 10 })), email: or(fc.string({ maxLength: 10 })), role: orCode(fc.constantFrom("agent", "admin", "viewer", "owner")) }, { requiredKeys: [] }))),
+        withProtoKeys(
+          withExtras(
+            fc.record(
+              {
+                display_name: or(fc.string({ maxLength: 10 })),
+                email: or(fc.string({ maxLength: 10 })),
+                role: orCode(fc.constantFrom("agent", "admin", "viewer", "owner")),
+              },
+              { requiredKeys: [] },
+            ),
+          ),
+        ),
       ),
       relationships: or(withExtras(fc.record({ organization: relationshipOne("organization", ORG_IDS) }, { requiredKeys: [] }))),
       links: tainted,
@@ -337,8 +393,15 @@ function includedIds(payload: unknown, type: string, label: string): Set<string>
     const record = item as Json;
     const key = typeof record["id"] === "number" ? String(record["id"]) : record["id"];
     const attributes = record["attributes"];
-    if (record["type"] !== type || typeof key !== "string" || typeof attributes !== "object" || attributes === null || Array.isArray(attributes)) continue;
-    if (Object.prototype.hasOwnProperty.call(attributes, label) && typeof (attributes as Json)[label] === "string") found.add(key);
+    if (
+      record["type"] !== type ||
+      typeof key !== "string" ||
+      typeof attributes !== "object" ||
+      attributes === null ||
+      Array.isArray(attributes)
+    )
+      continue;
+    if (Object.hasOwn(attributes, label) && typeof (attributes as Json)[label] === "string") found.add(key);
   }
   return found;
 }
@@ -360,16 +423,19 @@ describe("the support desk projectors (checked-in generated/support)", () => {
         const { calls } = await runAndCheck(searchTickets, payload, salt);
         // Labels `included` gives are used first: the resolver is never asked for them.
         const known = { users: includedIds(payload, "user", "display_name"), orgs: includedIds(payload, "organization", "name") };
-        for (const name of ["users", "orgs"] as const) for (const asked of calls[name]?.[0] ?? []) expect(known[name].has(asked), `${name} asked for ${asked}`).toBe(false);
+        for (const name of ["users", "orgs"] as const)
+          for (const asked of calls[name]?.[0] ?? []) expect(known[name].has(asked), `${name} asked for ${asked}`).toBe(false);
       }),
       RUNS,
     );
   });
 
   it("search_tickets: distinct ticket ids stay distinct once shortened", async () => {
-    const page = fc.array(fc.constantFrom(...TICKET_IDS, "tkt_9f3a71c4-2d18-0000-0000-000000000000", "tkt_9f3a71c4-2d18"), { maxLength: 8 }).map((ids) => ({
-      data: ids.map((ticketId) => ({ type: "ticket", id: ticketId, attributes: {} })),
-    }));
+    const page = fc
+      .array(fc.constantFrom(...TICKET_IDS, "tkt_9f3a71c4-2d18-0000-0000-000000000000", "tkt_9f3a71c4-2d18"), { maxLength: 8 })
+      .map((ids) => ({
+        data: ids.map((ticketId) => ({ type: "ticket", id: ticketId, attributes: {} })),
+      }));
     await fc.assert(
       fc.asyncProperty(page, async (payload) => {
         const result = await support.projectSearchTickets(payload as never, { users: async () => new Map(), orgs: async () => new Map() });
@@ -382,18 +448,37 @@ describe("the support desk projectors (checked-in generated/support)", () => {
   });
 
   it("get_ticket: (a)-(e) hold for any document", async () => {
-    const tool: ToolUnderTest = { project: support.projectGetTicket as unknown as Project, schema: support.getTicketOutputSchema, resolverNames: ["users", "orgs"], recordKeys: ticketKeys };
-    await fc.assert(fc.asyncProperty(oneTicketDocument, fc.nat(), async (payload, salt) => void (await runAndCheck(tool, payload, salt))), RUNS);
+    const tool: ToolUnderTest = {
+      project: support.projectGetTicket as unknown as Project,
+      schema: support.getTicketOutputSchema,
+      resolverNames: ["users", "orgs"],
+      recordKeys: ticketKeys,
+    };
+    await fc.assert(
+      fc.asyncProperty(oneTicketDocument, fc.nat(), async (payload, salt) => void (await runAndCheck(tool, payload, salt))),
+      RUNS,
+    );
   });
 
   it("get_user: (a)-(e) hold for any document", async () => {
-    const tool: ToolUnderTest = { project: support.projectGetUser as unknown as Project, schema: support.getUserOutputSchema, resolverNames: ["orgs"], recordKeys: userKeys };
-    await fc.assert(fc.asyncProperty(userDocument, fc.nat(), async (payload, salt) => void (await runAndCheck(tool, payload, salt))), RUNS);
+    const tool: ToolUnderTest = {
+      project: support.projectGetUser as unknown as Project,
+      schema: support.getUserOutputSchema,
+      resolverNames: ["orgs"],
+      recordKeys: userKeys,
+    };
+    await fc.assert(
+      fc.asyncProperty(userDocument, fc.nat(), async (payload, salt) => void (await runAndCheck(tool, payload, salt))),
+      RUNS,
+    );
   });
 
   it("any value at all as the response: search_tickets never throws and still answers in shape", async () => {
     const anything = fc.oneof(junk, fc.anything({ maxDepth: 2, withNullPrototype: true, withObjectString: true }), protoJunk);
-    await fc.assert(fc.asyncProperty(anything, fc.nat(), async (payload, salt) => void (await runAndCheck(searchTickets, payload, salt))), RUNS);
+    await fc.assert(
+      fc.asyncProperty(anything, fc.nat(), async (payload, salt) => void (await runAndCheck(searchTickets, payload, salt))),
+      RUNS,
+    );
   });
 });
 
@@ -417,7 +502,10 @@ describe("rest-foreign-keys (plain REST: foreign keys, { id } references, arrays
 
   const userRef = fc.oneof(
     id(["PXPGF42", "PAM4FGS", "__proto__"]),
-    fc.record({ id: id(["PXPGF42", "PAM4FGS"]), type: sentinel, summary: sentinel, self: sentinel, html_url: sentinel }, { requiredKeys: ["id"] }),
+    fc.record(
+      { id: id(["PXPGF42", "PAM4FGS"]), type: sentinel, summary: sentinel, self: sentinel, html_url: sentinel },
+      { requiredKeys: ["id"] },
+    ),
     junk,
   );
   const incident = withProtoKeys(
@@ -431,7 +519,12 @@ describe("rest-foreign-keys (plain REST: foreign keys, { id } references, arrays
           // A reference whose summary, self link and html_url the annotation does not keep.
           service: or(
             fc.oneof(
-              withExtras(fc.record({ id: id(["PIJ90N7", "PIJ90N8"]), type: sentinel, summary: sentinel, self: sentinel, html_url: sentinel }, { requiredKeys: [] })),
+              withExtras(
+                fc.record(
+                  { id: id(["PIJ90N7", "PIJ90N8"]), type: sentinel, summary: sentinel, self: sentinel, html_url: sentinel },
+                  { requiredKeys: [] },
+                ),
+              ),
               id(["PIJ90N7"]),
               fc.constant(null),
             ),
@@ -461,7 +554,10 @@ describe("rest-foreign-keys (plain REST: foreign keys, { id } references, arrays
   );
 
   it("list_incidents: (a)-(e) hold for any page, conforming or not", async () => {
-    await fc.assert(fc.asyncProperty(page, fc.nat(), async (payload, salt) => void (await runAndCheck(tool, payload, salt))), RUNS);
+    await fc.assert(
+      fc.asyncProperty(page, fc.nat(), async (payload, salt) => void (await runAndCheck(tool, payload, salt))),
+      RUNS,
+    );
   });
 });
 
@@ -480,9 +576,16 @@ describe("nested-paths (dotted paths into an object, a part dropped, objects kep
   });
 
   // `address` is classified part by part: `street` is dropped, and so is any part the spec does not declare.
-  const geo = withProtoKeys(withExtras(fc.record({ lat: or(fc.double({ noNaN: true, noDefaultInfinity: true })), lng: or(fc.integer()) }, { requiredKeys: [] })));
+  const geo = withProtoKeys(
+    withExtras(fc.record({ lat: or(fc.double({ noNaN: true, noDefaultInfinity: true })), lng: or(fc.integer()) }, { requiredKeys: [] })),
+  );
   const address = withProtoKeys(
-    withExtras(fc.record({ street: tainted, city: or(fc.string({ maxLength: 8 })), country_code: or(fc.constantFrom("PT", "DE")), geo: or(geo) }, { requiredKeys: [] })),
+    withExtras(
+      fc.record(
+        { street: tainted, city: or(fc.string({ maxLength: 8 })), country_code: or(fc.constantFrom("PT", "DE")), geo: or(geo) },
+        { requiredKeys: [] },
+      ),
+    ),
   );
   // `tags` and `preferences` are kept whole, so what they hold is kept too: no sentinels inside them.
   const customer = (tags: fc.Arbitrary<unknown>, preferences: fc.Arbitrary<unknown>) =>
@@ -495,7 +598,13 @@ describe("nested-paths (dotted paths into an object, a part dropped, objects kep
       ),
     );
   // The values the spec declares inside the objects kept whole. See the known defect below for the rest.
-  const conformingTags = fc.oneof(fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }), fc.constant(null), fc.string(), fc.integer(), fc.constant({ not: "an array" }));
+  const conformingTags = fc.oneof(
+    fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }),
+    fc.constant(null),
+    fc.string(),
+    fc.integer(),
+    fc.constant({ not: "an array" }),
+  );
   const conformingPreferences = fc.oneof(
     fc.record({ newsletter: fc.boolean(), language: fc.oneof(fc.string({ maxLength: 4 }), fc.constant(null)) }, { requiredKeys: [] }),
     fc.constant(null),
@@ -504,13 +613,26 @@ describe("nested-paths (dotted paths into an object, a part dropped, objects kep
   );
 
   it("get_customer: (a)-(e) hold for any record (values inside objects kept whole as the spec declares them)", async () => {
-    await fc.assert(fc.asyncProperty(customer(conformingTags, conformingPreferences), async (payload) => void (await runAndCheck(tool, payload, 0))), RUNS);
+    await fc.assert(
+      fc.asyncProperty(customer(conformingTags, conformingPreferences), async (payload) => void (await runAndCheck(tool, payload, 0))),
+      RUNS,
+    );
   });
 
   // A value kept whole is checked against its declared shape all the way down and trimmed to it.
   it("get_customer: (e) holds with any junk inside tags and preferences, and no undeclared key rides along", async () => {
-    await fc.assert(fc.asyncProperty(customer(or(fc.array(junk)), or(fc.dictionary(fc.constantFrom("newsletter", "language"), junk))), async (payload) => void (await runAndCheck(tool, payload, 0))), RUNS);
-    const result = (await tool.project({ id: "c", name: "n", tags: ["a"], preferences: { newsletter: true, undeclared_secret: "SENTINEL_KEPT_WHOLE" } }, {}, {})) as Record<string, unknown>;
+    await fc.assert(
+      fc.asyncProperty(
+        customer(or(fc.array(junk)), or(fc.dictionary(fc.constantFrom("newsletter", "language"), junk))),
+        async (payload) => void (await runAndCheck(tool, payload, 0)),
+      ),
+      RUNS,
+    );
+    const result = (await tool.project(
+      { id: "c", name: "n", tags: ["a"], preferences: { newsletter: true, undeclared_secret: "SENTINEL_KEPT_WHOLE" } },
+      {},
+      {},
+    )) as Record<string, unknown>;
     expect(result["preferences"]).toEqual({ newsletter: true });
   });
   it("get_customer: (a)-(d) hold with any junk inside the objects kept whole", async () => {
@@ -544,11 +666,19 @@ const ticketRecord = (ticketId: string, assignee: string, org: string) => ({
   relationships: { assignee: { data: { type: "user", id: assignee } }, organization: { data: { type: "organization", id: org } } },
 });
 const twoTickets = (included: unknown[] = []) =>
-  ({ data: [ticketRecord(T1, U1, O1), ticketRecord(T2, U2, O2)], included, links: { next: null }, meta: { page: { total: 2 } } }) as unknown as support.SearchTicketsResponse;
+  ({
+    data: [ticketRecord(T1, U1, O1), ticketRecord(T2, U2, O2)],
+    included,
+    links: { next: null },
+    meta: { page: { total: 2 } },
+  }) as unknown as support.SearchTicketsResponse;
 
 /** Fails the test instead of hanging when the projection never settles. */
 function within<T>(promise: Promise<T>, ms = 2000): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`did not settle within ${ms} ms: resolvers deadlocked`)), ms))]);
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`did not settle within ${ms} ms: resolvers deadlocked`)), ms)),
+  ]);
 }
 
 describe("resolvers, DataLoader-style", () => {
@@ -556,7 +686,18 @@ describe("resolvers, DataLoader-style", () => {
     const issues: support.ProjectionIssue[] = [];
     const result = await support.projectSearchTickets(
       twoTickets(),
-      { users: async () => new Map<string, string | Error>([[U1, new Error("user store timed out")], [U2, "Sam Okafor"]]), orgs: async () => new Map([[O1, "Northwind Foods"], [O2, "Contoso"]]) },
+      {
+        users: async () =>
+          new Map<string, string | Error>([
+            [U1, new Error("user store timed out")],
+            [U2, "Sam Okafor"],
+          ]),
+        orgs: async () =>
+          new Map([
+            [O1, "Northwind Foods"],
+            [O2, "Contoso"],
+          ]),
+      },
       { onIssue: (issue) => issues.push(issue) },
     );
     expect(result.tickets.map((t) => [t.assignee, t.org])).toEqual([
@@ -570,7 +711,10 @@ describe("resolvers, DataLoader-style", () => {
   });
 
   it("a rejected resolver fails the call with a ResolverError naming it", async () => {
-    const call = support.projectSearchTickets(twoTickets(), { users: async () => new Map(), orgs: async () => Promise.reject(new Error("org service down")) });
+    const call = support.projectSearchTickets(twoTickets(), {
+      users: async () => new Map(),
+      orgs: async () => Promise.reject(new Error("org service down")),
+    });
     await expect(call).rejects.toBeInstanceOf(support.ResolverError);
     await expect(call).rejects.toMatchObject({ name: "ResolverError", resolver: "orgs", message: expect.stringContaining('"orgs"') });
     await expect(call).rejects.toMatchObject({ message: expect.stringContaining("org service down") });
@@ -580,9 +724,18 @@ describe("resolvers, DataLoader-style", () => {
     const throwing = () => {
       throw new Error("sync boom");
     };
-    await expect(support.projectSearchTickets(twoTickets(), { users: throwing as never, orgs: async () => new Map() })).rejects.toMatchObject({ resolver: "users", message: expect.stringContaining("sync boom") });
-    await expect(support.projectSearchTickets(twoTickets(), { users: async () => new Map(), orgs: (async () => ({ [O1]: "Northwind Foods" })) as never })).rejects.toMatchObject({ resolver: "orgs" });
-    await expect(support.projectSearchTickets(twoTickets(), { users: async () => new Map(), orgs: (async () => null) as never })).rejects.toBeInstanceOf(support.ResolverError);
+    await expect(
+      support.projectSearchTickets(twoTickets(), { users: throwing as never, orgs: async () => new Map() }),
+    ).rejects.toMatchObject({ resolver: "users", message: expect.stringContaining("sync boom") });
+    await expect(
+      support.projectSearchTickets(twoTickets(), {
+        users: async () => new Map(),
+        orgs: (async () => ({ [O1]: "Northwind Foods" })) as never,
+      }),
+    ).rejects.toMatchObject({ resolver: "orgs" });
+    await expect(
+      support.projectSearchTickets(twoTickets(), { users: async () => new Map(), orgs: (async () => null) as never }),
+    ).rejects.toBeInstanceOf(support.ResolverError);
   });
 
   it("ids a resolver returns unasked are ignored: not used, not overriding `included`, no crash", async () => {
@@ -607,7 +760,10 @@ describe("resolvers, DataLoader-style", () => {
   });
 
   it("the resolvers of one call run concurrently: one waiting on the other does not deadlock", async () => {
-    for (const [waiter, releaser] of [["users", "orgs"], ["orgs", "users"]] as const) {
+    for (const [waiter, releaser] of [
+      ["users", "orgs"],
+      ["orgs", "users"],
+    ] as const) {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       const resolvers = {
@@ -664,7 +820,12 @@ describe("short ids of one result", () => {
   // Few prefixes and digits, so that short forms collide, share a key, or differ only in case.
   const id = fc.oneof(
     fc
-      .tuple(fc.constantFrom("tkt_", "usr_", "TKT_", "", "x-", "a"), fc.constantFrom("9f3a71c4", "9F3A71C4", "00000000", "9f3a71c5"), fc.constantFrom("2d18", "2d19", "7e01"), fc.constantFrom("4b6e-9c05-8ab3f2e17d90", "4b6e-9c05-000000000000"))
+      .tuple(
+        fc.constantFrom("tkt_", "usr_", "TKT_", "", "x-", "a"),
+        fc.constantFrom("9f3a71c4", "9F3A71C4", "00000000", "9f3a71c5"),
+        fc.constantFrom("2d18", "2d19", "7e01"),
+        fc.constantFrom("4b6e-9c05-8ab3f2e17d90", "4b6e-9c05-000000000000"),
+      )
       .map(([prefix, digits, group, rest]) => `${prefix}${digits}-${group}-${rest}`),
     fc.constantFrom("42", "tkt_9f3a71c4", "tkt_9f3a71c4-2", "my-tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"),
   );
@@ -717,7 +878,10 @@ describe("short ids of one result", () => {
 
   it.each([
     ["an id kept whole and a UUID id cut to it", ["tkt_9f3a71c4", "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"]],
-    ["upper- and lower-case digits", ["tkt_9F3A71C4-2d18-4b6e-9c05-8ab3f2e17d90", "tkt_9F3A71C4-7e01-4b6e-9c05-8ab3f2e17d90", "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"]],
+    [
+      "upper- and lower-case digits",
+      ["tkt_9F3A71C4-2d18-4b6e-9c05-8ab3f2e17d90", "tkt_9F3A71C4-7e01-4b6e-9c05-8ab3f2e17d90", "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"],
+    ],
     ["a UUID inside a longer id", ["ref:ticket/9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90", "ref:ticket/9f3a71c4-7e01-4b6e-9c05-8ab3f2e17d90"]],
   ])("tells apart ids that share a short form however each was cut: %s", (_, ids) => {
     const { shorts, projections } = shortsOfResult(ids);
@@ -744,11 +908,21 @@ describe("short ids of one result", () => {
     const ticket = (id: string, assignee: string) => ({
       type: "ticket",
       id,
-      attributes: { subject: "s", status_code: 1, priority: 1, created_at: "2026-02-11T09:14:22Z", updated_at: "2026-02-11T09:14:22Z", sla_due_at: null },
+      attributes: {
+        subject: "s",
+        status_code: 1,
+        priority: 1,
+        created_at: "2026-02-11T09:14:22Z",
+        updated_at: "2026-02-11T09:14:22Z",
+        sla_due_at: null,
+      },
       relationships: { assignee: { data: { type: "user", id: assignee } }, organization: { data: null } },
     });
     const page = {
-      data: [ticket("tkt_00000001-2d18-4b6e-9c05-8ab3f2e17d90", "usr_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"), ticket("tkt_00000002-2d18-4b6e-9c05-8ab3f2e17d90", "usr_9f3a71c4-7e01-4b6e-9c05-8ab3f2e17d90")],
+      data: [
+        ticket("tkt_00000001-2d18-4b6e-9c05-8ab3f2e17d90", "usr_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90"),
+        ticket("tkt_00000002-2d18-4b6e-9c05-8ab3f2e17d90", "usr_9f3a71c4-7e01-4b6e-9c05-8ab3f2e17d90"),
+      ],
       included: [],
     };
     const nobody = async () => new Map<string, string>();
@@ -782,14 +956,25 @@ describe("UTC dates cut without a Date", () => {
   function byTheBook(value: string): boolean {
     const match = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?Z)?$/.exec(value);
     if (!match) return false;
-    const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part))) as number[];
+    const [year, month, day, hour = 0, minute = 0, second = 0] = match
+      .slice(1)
+      .map((part) => (part === undefined ? undefined : Number(part))) as number[];
     // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
     const daysInMonth = new Date(new Date(0).setUTCFullYear(year!, month!, 0)).getUTCDate();
     return month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour <= 23 && minute <= 59 && second <= 60;
   }
 
   it("takes exactly the real UTC dates and date-times, whatever a character is changed to", () => {
-    const samples = ["2026-02-11", "2024-02-29", "2100-02-29", "2000-02-29", "2026-02-11T09:14Z", "2026-02-11T09:14:22Z", "2026-12-31T23:59:60.5Z", "2026-02-11T09:14:22.481Z"];
+    const samples = [
+      "2026-02-11",
+      "2024-02-29",
+      "2100-02-29",
+      "2000-02-29",
+      "2026-02-11T09:14Z",
+      "2026-02-11T09:14:22Z",
+      "2026-12-31T23:59:60.5Z",
+      "2026-02-11T09:14:22.481Z",
+    ];
     const char = fc.constantFrom(..."0123456789-:TZ.+x ");
     // Each edit overwrites, inserts or deletes a character, so every length up to the longest sample's is reached.
     const edit = fc.tuple(fc.constantFrom("overwrite", "insert", "delete"), fc.nat(30), char);

@@ -43,7 +43,12 @@ describe("usage snippets of docs/integrations.md", () => {
   afterAll(() => rmSync(SNIPPETS, { recursive: true, force: true }));
 
   it("type-check under the strictest flags", () => {
-    expect(typecheck(all.map((s) => s.file), ["node"])).toEqual([]);
+    expect(
+      typecheck(
+        all.map((s) => s.file),
+        ["node"],
+      ),
+    ).toEqual([]);
   });
 
   it.each(all.map((s) => [s.section, s] as const))("%s: runs and prints what the docs say", async (_, snippet) => {

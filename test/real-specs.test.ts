@@ -91,29 +91,40 @@ describe.each([
     expect(generated.model!.tools.length).toBeGreaterThanOrEqual(minimumTools);
   });
 
-  it.skipIf(!existsSync(specPath))("generates code that compiles under the strict flags", () => {
-    expect(typecheckFiles(generated.files)).toEqual([]);
-  }, 240_000);
+  it.skipIf(!existsSync(specPath))(
+    "generates code that compiles under the strict flags",
+    () => {
+      expect(typecheckFiles(generated.files)).toEqual([]);
+    },
+    240_000,
+  );
 
-  it.skipIf(!existsSync(specPath) || file !== "datadog_v2_openapi.yaml")("projects every recorded Datadog payload through the generated code", async () => {
-    const module = await importGenerated<Record<string, (r: unknown, res: unknown, o: unknown) => Promise<Record<string, unknown>>>>(generated.files);
-    const resolvers = Object.fromEntries(generated.model!.resolvers.map((r) => [r.name, async (ids: readonly string[]) => new Map(ids.map((id) => [id, `name of ${id}`]))]));
-    for (const [payload, tool] of [
-      ["dd_v2_users_list_page.json", "list_users"],
-      ["dd_v2_powerpacks_list_page.json", "list_powerpacks"],
-      ["dd_v2_oncall_escalation_policy_include.json", "get_on_call_escalation_policy"],
-      ["dd_v2_team_memberships_page.json", "get_team_memberships"],
-    ] as const) {
-      const response = JSON.parse(readFileSync(join(REAL_SPECS, "examples", payload), "utf8"));
-      const model = generated.model!.tools.find((t) => t.name === tool)!;
-      const issues: unknown[] = [];
-      const result = await module[`project${pascalCase(tool)}`]!(response, resolvers, { onIssue: (i: unknown) => issues.push(i) });
-      const records = model.list === undefined ? [result] : (result[model.list] as Record<string, unknown>[]);
-      expect(records, payload).toHaveLength(Array.isArray(response.data) ? response.data.length : 1);
-      for (const record of records) expect(Object.keys(record).sort()).toEqual(model.resource.fields.map((f) => f.out).sort());
-      expect(JSON.stringify(result)).not.toContain("https://api.datadoghq.com");
-    }
-  });
+  it.skipIf(!existsSync(specPath) || file !== "datadog_v2_openapi.yaml")(
+    "projects every recorded Datadog payload through the generated code",
+    async () => {
+      const module = await importGenerated<Record<string, (r: unknown, res: unknown, o: unknown) => Promise<Record<string, unknown>>>>(
+        generated.files,
+      );
+      const resolvers = Object.fromEntries(
+        generated.model!.resolvers.map((r) => [r.name, async (ids: readonly string[]) => new Map(ids.map((id) => [id, `name of ${id}`]))]),
+      );
+      for (const [payload, tool] of [
+        ["dd_v2_users_list_page.json", "list_users"],
+        ["dd_v2_powerpacks_list_page.json", "list_powerpacks"],
+        ["dd_v2_oncall_escalation_policy_include.json", "get_on_call_escalation_policy"],
+        ["dd_v2_team_memberships_page.json", "get_team_memberships"],
+      ] as const) {
+        const response = JSON.parse(readFileSync(join(REAL_SPECS, "examples", payload), "utf8"));
+        const model = generated.model!.tools.find((t) => t.name === tool)!;
+        const issues: unknown[] = [];
+        const result = await module[`project${pascalCase(tool)}`]!(response, resolvers, { onIssue: (i: unknown) => issues.push(i) });
+        const records = model.list === undefined ? [result] : (result[model.list] as Record<string, unknown>[]);
+        expect(records, payload).toHaveLength(Array.isArray(response.data) ? response.data.length : 1);
+        for (const record of records) expect(Object.keys(record).sort()).toEqual(model.resource.fields.map((f) => f.out).sort());
+        expect(JSON.stringify(result)).not.toContain("https://api.datadoghq.com");
+      }
+    },
+  );
 });
 
 const DRAFTED_SPECS = [
@@ -127,34 +138,48 @@ const DRAFTED_SPECS = [
 
 describe.each(DRAFTED_SPECS)("every single-record tool init drafts on %s", (file) => {
   const specPath = join(REAL_SPECS, file);
-  it.skipIf(!existsSync(specPath))("projects the operation's own response record, or the one object its envelope wraps", async () => {
-    const spec = await loadSpec(specPath, file);
-    const reader = new SchemaReader(spec.document);
-    const { text } = initAnnotation(spec, { file: "projector.yaml", spec: file, output: "generated/api", acceptGuesses: true });
-    const annotation = parseAnnotation(text, "projector.yaml");
-    const built = buildModel(annotation, spec);
-    expect(built.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`)).toEqual([]);
-    const operations = listOperations(reader);
-    const own = (at: SchemaAt) => reader.unwrapNullable(at).pointer;
-    let single = 0;
-    for (const tool of built.model!.tools.filter((t) => !t.many)) {
-      const planned = annotation.tools.find((t) => t.name === tool.name)!;
-      const body = successBody(reader, findOperation(operations, planned.operation)!)!;
-      const response = reader.unwrapNullable(body.schema);
-      // The record is the response itself, or the one object under a single key beside links and meta.
-      const wrapper = tool.rowsPath.length === 1 ? reader.property(response, tool.rowsPath[0]!) : undefined;
-      const others = reader.properties(response).filter((p) => p.name !== tool.rowsPath[0] && reader.kind(p.at) === "object" && !["links", "_links", "meta", "pagination", "included"].includes(p.name));
-      expect(tool.rowsPath.length, tool.name).toBeLessThanOrEqual(1);
-      if (wrapper && !tool.jsonapi) {
-        expect(others.map((p) => p.name), `${tool.name} wraps one object`).toEqual([]);
-        expect(reader.property(response, "id"), `${tool.name}: a response with an id is the record`).toBeUndefined();
+  it.skipIf(!existsSync(specPath))(
+    "projects the operation's own response record, or the one object its envelope wraps",
+    async () => {
+      const spec = await loadSpec(specPath, file);
+      const reader = new SchemaReader(spec.document);
+      const { text } = initAnnotation(spec, { file: "projector.yaml", spec: file, output: "generated/api", acceptGuesses: true });
+      const annotation = parseAnnotation(text, "projector.yaml");
+      const built = buildModel(annotation, spec);
+      expect(built.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`)).toEqual([]);
+      const operations = listOperations(reader);
+      const own = (at: SchemaAt) => reader.unwrapNullable(at).pointer;
+      let single = 0;
+      for (const tool of built.model!.tools.filter((t) => !t.many)) {
+        const planned = annotation.tools.find((t) => t.name === tool.name)!;
+        const body = successBody(reader, findOperation(operations, planned.operation)!)!;
+        const response = reader.unwrapNullable(body.schema);
+        // The record is the response itself, or the one object under a single key beside links and meta.
+        const wrapper = tool.rowsPath.length === 1 ? reader.property(response, tool.rowsPath[0]!) : undefined;
+        const others = reader
+          .properties(response)
+          .filter(
+            (p) =>
+              p.name !== tool.rowsPath[0] &&
+              reader.kind(p.at) === "object" &&
+              !["links", "_links", "meta", "pagination", "included"].includes(p.name),
+          );
+        expect(tool.rowsPath.length, tool.name).toBeLessThanOrEqual(1);
+        if (wrapper && !tool.jsonapi) {
+          expect(
+            others.map((p) => p.name),
+            `${tool.name} wraps one object`,
+          ).toEqual([]);
+          expect(reader.property(response, "id"), `${tool.name}: a response with an id is the record`).toBeUndefined();
+        }
+        const expected = own(wrapper ? wrapper.at : response);
+        const source = annotation.resources.find((r) => r.name === tool.resource.name)!;
+        const classified = source.schema !== undefined && !tool.jsonapi ? `/components/schemas/${source.schema}` : expected;
+        expect(own(reader.pointer(classified) ?? response), `${tool.name} (${planned.operation})`).toBe(expected);
+        single++;
       }
-      const expected = own(wrapper ? wrapper.at : response);
-      const source = annotation.resources.find((r) => r.name === tool.resource.name)!;
-      const classified = source.schema !== undefined && !tool.jsonapi ? `/components/schemas/${source.schema}` : expected;
-      expect(own(reader.pointer(classified) ?? response), `${tool.name} (${planned.operation})`).toBe(expected);
-      single++;
-    }
-    expect(single).toBeGreaterThan(0);
-  }, 240_000);
+      expect(single).toBeGreaterThan(0);
+    },
+    240_000,
+  );
 });

@@ -60,12 +60,21 @@ describe("tokens and eval on a tool without joins", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ tool: "retrieve_note", raw: { records: 1 }, projected: { records: 1 }, followUpsAvoided: 0, followUpsByResolver: {} });
+    expect(report).toMatchObject({
+      tool: "retrieve_note",
+      raw: { records: 1 },
+      projected: { records: 1 },
+      followUpsAvoided: 0,
+      followUpsByResolver: {},
+    });
   });
 
   it("eval answers from a tool with no join", async () => {
     const dir = notesProject();
-    writeFileSync(join(dir, "questions.yaml"), "questions:\n  - ask: When was the note written?\n    tool: retrieve_note\n    needs: [created_at, id]\n");
+    writeFileSync(
+      join(dir, "questions.yaml"),
+      "questions:\n  - ask: When was the note written?\n    tool: retrieve_note\n    needs: [created_at, id]\n",
+    );
     const result = await cli(["eval", "questions.yaml"], dir);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("created_at: kept as created_at");
@@ -212,7 +221,11 @@ describe("init on a plain-REST spec", () => {
     const tool = (name: string) => generated.model!.tools.find((t) => t.name === name)!;
     expect([tool("get_ticket").resource.name, tool("get_ticket").many, tool("get_ticket").rowsPath]).toEqual(["ticket", false, []]);
     // An admin has an id of its own: its one array is a field, not a list of team ids.
-    expect([tool("retrieve_admin").resource.name, tool("retrieve_admin").many, tool("retrieve_admin").rowsPath]).toEqual(["admin", false, ["admin"]]);
+    expect([tool("retrieve_admin").resource.name, tool("retrieve_admin").many, tool("retrieve_admin").rowsPath]).toEqual([
+      "admin",
+      false,
+      ["admin"],
+    ]);
     expect([tool("get_project").resource.name, tool("get_project").rowsPath]).toEqual(["project", ["data"]]);
     expect(tool("list_conversations").many).toBe(true);
   });
@@ -241,7 +254,9 @@ describe("init on a plain-REST spec", () => {
     expect(resources.admin.fields.processing_time).toBe("keep");
     const unsure = await cli(["init", "desk.yaml", "-o", "unsure.yaml"], dir);
     expect(unsure.code).toBe(0);
-    expect(readFileSync(join(dir, "unsure.yaml"), "utf8")).toMatch(/updated_on: \{ todo: "an integer timestamp \(unix seconds or milliseconds\), by its name: a date in UTC", format: date \}/);
+    expect(readFileSync(join(dir, "unsure.yaml"), "utf8")).toMatch(
+      /updated_on: \{ todo: "an integer timestamp \(unix seconds or milliseconds\), by its name: a date in UTC", format: date \}/,
+    );
   });
 
   it("refuses --operations names that are not GET operations of the spec, saying which", async () => {
@@ -277,7 +292,10 @@ describe("init on a plain-REST spec", () => {
       "",
     ].join("\n");
     writeFileSync(join(dir, "hand.yaml"), handWritten);
-    const rerun = await cli(["init", "desk.yaml", "-o", "hand.yaml", "--operations", "getTicket,retrieveConversation", "--accept-guesses"], dir);
+    const rerun = await cli(
+      ["init", "desk.yaml", "-o", "hand.yaml", "--operations", "getTicket,retrieveConversation", "--accept-guesses"],
+      dir,
+    );
     expect(rerun.stdout).toContain("hand.yaml: extended with 1 tool(s)");
     const after = parse(readFileSync(join(dir, "hand.yaml"), "utf8"));
     expect(Object.keys(after.tools)).toEqual(["ticket_by_id", "retrieve_conversation"]);
@@ -340,7 +358,11 @@ components:
     const generated = await generateFrom(join(dir, "projector.yaml"));
     expect(generated.problems).toEqual([]);
     const module = await importGenerated<{ projectGetTask: (r: unknown, res: unknown) => Promise<unknown> }>(generated.files);
-    expect(await module.projectGetTask({ data: { gid: "1", name: "Ship it", notes: "before Friday" } }, {})).toEqual({ gid: "1", name: "Ship it", notes: "before Friday" });
+    expect(await module.projectGetTask({ data: { gid: "1", name: "Ship it", notes: "before Friday" } }, {})).toEqual({
+      gid: "1",
+      name: "Ship it",
+      notes: "before Friday",
+    });
   });
 });
 

@@ -37,8 +37,20 @@ function ticket(attributes: Record<string, unknown> = {}, relationships: Record<
   return {
     type: "ticket",
     id: "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90",
-    attributes: { subject: "Card declined", status_code: 3, priority: 2, created_at: "2026-02-11T09:14:22Z", updated_at: "2026-02-14T16:02:07Z", sla_due_at: null, ...attributes },
-    relationships: { assignee: { data: { type: "user", id: U1 } }, organization: { data: { type: "organization", id: O1 } }, ...relationships },
+    attributes: {
+      subject: "Card declined",
+      status_code: 3,
+      priority: 2,
+      created_at: "2026-02-11T09:14:22Z",
+      updated_at: "2026-02-14T16:02:07Z",
+      sla_due_at: null,
+      ...attributes,
+    },
+    relationships: {
+      assignee: { data: { type: "user", id: U1 } },
+      organization: { data: { type: "organization", id: O1 } },
+      ...relationships,
+    },
   };
 }
 
@@ -51,7 +63,10 @@ const validSearchTickets = ajv.compile(support.searchTicketsOutputSchema);
 /** A search_tickets page projected from JSON text, checked against the tool's own output schema. */
 async function searchTickets(json: string, options: support.ProjectOptions = {}) {
   const issues: ProjectionIssue[] = [];
-  const result = await support.projectSearchTickets(JSON.parse(json) as never, RESOLVERS, { ...options, onIssue: (issue) => issues.push(issue) });
+  const result = await support.projectSearchTickets(JSON.parse(json) as never, RESOLVERS, {
+    ...options,
+    onIssue: (issue) => issues.push(issue),
+  });
   expect(validSearchTickets(result), ajv.errorsText(validSearchTickets.errors)).toBe(true);
   return { result, issues };
 }
@@ -65,7 +80,8 @@ function recording() {
 describe("ids sharing one short form", () => {
   const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
   /** UUIDv7-like ids made within one minute: their first eight hex digits are all the same. */
-  const sameMinute = (count: number) => Array.from({ length: count }, (_, i) => `tkt_0190a5d3-${hex(i & 0xffff, 4)}-7${hex(i >>> 16, 3)}-9c05-8ab3f2e17d90`);
+  const sameMinute = (count: number) =>
+    Array.from({ length: count }, (_, i) => `tkt_0190a5d3-${hex(i & 0xffff, 4)}-7${hex(i >>> 16, 3)}-9c05-8ab3f2e17d90`);
 
   it("100,000 ids sharing their first eight hex digits all come out distinct, each answering to its id", () => {
     const ids = sameMinute(100_000);
@@ -122,14 +138,18 @@ describe("numbers JSON cannot write", () => {
     for (const issue of issues) expect(issue.kind).toBe("unusable");
     // As an id it is no id: the join is marked, not null.
     expect(refOne(value, new Map(), "users", { id: "id" }, ctx, "owner")).toEqual({ unusable: expect.stringContaining(String(value)) });
-    expect(joinOne(relationshipIds({ data: { type: "user", id: value } }), new Map(), "users", ctx, "assignee")).toEqual({ unusable: expect.stringContaining(String(value)) });
+    expect(joinOne(relationshipIds({ data: { type: "user", id: value } }), new Map(), "users", ctx, "assignee")).toEqual({
+      unusable: expect.stringContaining(String(value)),
+    });
   });
 });
 
 describe("present but unreadable is a marker, never null", () => {
   it("a date holding an object names its type only, and a long string is cut", async () => {
     const secret = { token: "do-not-echo", nested: { more: "x".repeat(10_000) } };
-    const { result, issues } = await searchTickets(JSON.stringify({ data: [ticket({ created_at: secret, updated_at: `2026-13-01 ${"y".repeat(5000)}` })] }));
+    const { result, issues } = await searchTickets(
+      JSON.stringify({ data: [ticket({ created_at: secret, updated_at: `2026-13-01 ${"y".repeat(5000)}` })] }),
+    );
     expect(result.tickets[0]!.opened).toEqual({ unusable: "not a date: object" });
     const cut = (result.tickets[0]!.last_update as { unusable: string }).unusable;
     expect(cut).toMatch(/^not a date: "2026-13-01 y+"… \(5011 characters\)$/);
@@ -139,9 +159,33 @@ describe("present but unreadable is a marker, never null", () => {
   });
 
   it("a to-one relationship whose data is a list is marked, not guessed down to its first id", async () => {
-    const { result, issues } = await searchTickets(JSON.stringify({ data: [ticket({}, { assignee: { data: [{ type: "user", id: U1 }, { type: "user", id: "usr_2" }] } })] }));
+    const { result, issues } = await searchTickets(
+      JSON.stringify({
+        data: [
+          ticket(
+            {},
+            {
+              assignee: {
+                data: [
+                  { type: "user", id: U1 },
+                  { type: "user", id: "usr_2" },
+                ],
+              },
+            },
+          ),
+        ],
+      }),
+    );
     expect(result.tickets[0]!.assignee).toEqual({ unusable: "expected one related record, got a list" });
-    expect(issues).toEqual([{ kind: "unusable", resource: "ticket", field: "assignee", value: "array", message: "ticket.assignee: expected one related record, got a list" }]);
+    expect(issues).toEqual([
+      {
+        kind: "unusable",
+        resource: "ticket",
+        field: "assignee",
+        value: "array",
+        message: "ticket.assignee: expected one related record, got a list",
+      },
+    ]);
   });
 
   it.each([
@@ -150,11 +194,17 @@ describe("present but unreadable is a marker, never null", () => {
     ["an array", [{ type: "user", id: U1 }], "expected a relationship object, got array"],
     ["data that is a string", { data: U1 }, "expected a resource identifier { type, id }, got string"],
     ["data without an id", { data: { type: "user" } }, "expected a resource identifier { type, id }, got an object without an id"],
-    ["data whose id is an object", { data: { type: "user", id: { secret: "x" } } }, "expected a resource identifier { type, id }, got an id that is object"],
+    [
+      "data whose id is an object",
+      { data: { type: "user", id: { secret: "x" } } },
+      "expected a resource identifier { type, id }, got an id that is object",
+    ],
   ])("a relationship that is %s is marked and reported", async (_, relationship, reason) => {
     const { result, issues } = await searchTickets(JSON.stringify({ data: [ticket({}, { assignee: relationship })] }));
     expect(result.tickets[0]!.assignee).toEqual({ unusable: reason });
-    expect(issues.map((issue) => [issue.kind, issue.field, issue.message])).toEqual([["unusable", "assignee", `ticket.assignee: ${reason}`]]);
+    expect(issues.map((issue) => [issue.kind, issue.field, issue.message])).toEqual([
+      ["unusable", "assignee", `ticket.assignee: ${reason}`],
+    ]);
   });
 
   it("null stays null: an absent relationship, a null one, null data, no data", async () => {
@@ -170,12 +220,25 @@ describe("present but unreadable is a marker, never null", () => {
     const labels = new Map([["a", "A"]]);
     const keys = { id: "id" };
     expect(refMany("a", labels, "users", keys, ctx, "watchers")).toEqual({ unusable: "expected a list of ids or records, got string" });
-    expect(refMany(["a", { id: "a" }, null], labels, "users", keys, ctx, "watchers")).toEqual(["A", "A", { unusable: "expected an id or a record with `id`, got null" }]);
+    expect(refMany(["a", { id: "a" }, null], labels, "users", keys, ctx, "watchers")).toEqual([
+      "A",
+      "A",
+      { unusable: "expected an id or a record with `id`, got null" },
+    ]);
     expect(refMany(["a", { id: "a" }], labels, "users", keys, ctx, "watchers")).toEqual(["A", "A"]);
-    expect(joinMany(relationshipIds({ data: { type: "user", id: "a" } }), labels, "users", ctx, "watchers")).toEqual({ unusable: "expected a list of related records, got one" });
-    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }), ctx, "members", false)).toEqual({ unusable: "expected a list of related records, got one" });
-    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }), ctx, "members", false)).toEqual(["a", { unusable: "expected a resource identifier { type, id }, got string" }]);
-    expect(relatedOne(relationshipIds({ data: [] }), ctx, "parent", false)).toEqual({ unusable: "expected one related record, got a list" });
+    expect(joinMany(relationshipIds({ data: { type: "user", id: "a" } }), labels, "users", ctx, "watchers")).toEqual({
+      unusable: "expected a list of related records, got one",
+    });
+    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }), ctx, "members", false)).toEqual({
+      unusable: "expected a list of related records, got one",
+    });
+    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }), ctx, "members", false)).toEqual([
+      "a",
+      { unusable: "expected a resource identifier { type, id }, got string" },
+    ]);
+    expect(relatedOne(relationshipIds({ data: [] }), ctx, "parent", false)).toEqual({
+      unusable: "expected one related record, got a list",
+    });
     expect(relatedOne(relationshipIds("p1"), ctx, "parent", false)).toEqual({ unusable: "expected a relationship object, got string" });
     expect(issues.map((issue) => issue.field)).toEqual(["watchers", "watchers", "watchers", "members", "members", "parent", "parent"]);
   });
@@ -183,7 +246,15 @@ describe("present but unreadable is a marker, never null", () => {
   it("a page field under a step that is not an object is marked, and so is a list under one", async () => {
     const { result, issues } = await searchTickets(JSON.stringify({ data: [ticket()], meta: { page: "SECRET page" } }));
     expect(result.total).toEqual({ unusable: "expected an object at meta.page, got string" });
-    expect(issues).toEqual([{ kind: "unusable", resource: "search_tickets", field: "total", value: "SECRET page", message: "search_tickets.total: expected an object at meta.page, got string" }]);
+    expect(issues).toEqual([
+      {
+        kind: "unusable",
+        resource: "search_tickets",
+        field: "total",
+        value: "SECRET page",
+        message: "search_tickets.total: expected an object at meta.page, got string",
+      },
+    ]);
     const absent = await searchTickets(JSON.stringify({ data: [ticket()], meta: { page: null } }));
     expect([absent.result.total, absent.issues]).toEqual([null, []]);
     const listUnder = await searchTickets(JSON.stringify({ data: [ticket()], meta: [{ page: { total: 3 } }] }));
@@ -192,16 +263,22 @@ describe("present but unreadable is a marker, never null", () => {
 
   it("a code too long to be a code is unusable, not copied into an unknown_code marker", () => {
     const { ctx, issues } = recording();
-    expect(legend("z".repeat(65), new Map([["a", "A"]]), ctx, "status", true)).toEqual({ unusable: "expected a code, got a string of 65 characters" });
+    expect(legend("z".repeat(65), new Map([["a", "A"]]), ctx, "status", true)).toEqual({
+      unusable: "expected a code, got a string of 65 characters",
+    });
     expect(legend("z".repeat(64), new Map([["a", "A"]]), ctx, "status", true)).toEqual({ unknown_code: "z".repeat(64) });
-    expect((issues[1]!.message.length)).toBeLessThan(120);
+    expect(issues[1]!.message.length).toBeLessThan(120);
   });
 });
 
 describe("issue values are the offending value only, bounded", () => {
   it("a record where a list belongs is reported by its type, not copied", async () => {
     const issues: ProjectionIssue[] = [];
-    await support.projectSearchTickets({ data: { ...ticket(), attributes: { ...ticket().attributes, internal_notes: "staff only SECRET" } } } as never, RESOLVERS, { onIssue: (issue) => issues.push(issue) });
+    await support.projectSearchTickets(
+      { data: { ...ticket(), attributes: { ...ticket().attributes, internal_notes: "staff only SECRET" } } } as never,
+      RESOLVERS,
+      { onIssue: (issue) => issues.push(issue) },
+    );
     expect(issues).toHaveLength(1);
     expect(issues[0]!.value).toBe("object");
     expect(JSON.stringify(issues)).not.toContain("SECRET");
@@ -220,7 +297,10 @@ describe("issue values are the offending value only, bounded", () => {
 
   it("a long string is cut in the issue's value, and an id in its message", async () => {
     const long = `usr_${"7".repeat(5000)}`;
-    const { issues } = await searchTickets(JSON.stringify({ data: [ticket({ subject: 1, created_at: "x".repeat(5000) }, { assignee: { data: { type: "user", id: long } } })] }), {});
+    const { issues } = await searchTickets(
+      JSON.stringify({ data: [ticket({ subject: 1, created_at: "x".repeat(5000) }, { assignee: { data: { type: "user", id: long } } })] }),
+      {},
+    );
     for (const issue of issues) {
       expect(String(issue.value).length).toBeLessThan(250);
       expect(issue.message.length).toBeLessThan(400);
@@ -229,12 +309,13 @@ describe("issue values are the offending value only, bounded", () => {
 });
 
 describe("resolver failures are always ResolverErrors", () => {
-  const failingWith = (thrown: () => unknown) => support.projectSearchTickets(JSON.parse(JSON.stringify({ data: [ticket()] })), {
-    users: async () => {
-      throw thrown();
-    },
-    orgs: names,
-  });
+  const failingWith = (thrown: () => unknown) =>
+    support.projectSearchTickets(JSON.parse(JSON.stringify({ data: [ticket()] })), {
+      users: async () => {
+        throw thrown();
+      },
+      orgs: names,
+    });
 
   it("whatever a resolver rejects with", async () => {
     const badMessage = new Error("x");
@@ -265,7 +346,11 @@ describe("resolver failures are always ResolverErrors", () => {
       },
     });
     const issues: ProjectionIssue[] = [];
-    const result = await support.projectSearchTickets(JSON.parse(JSON.stringify({ data: [ticket()] })), { users: async () => new Map([[U1, odd]]), orgs: names }, { onIssue: (issue) => issues.push(issue) });
+    const result = await support.projectSearchTickets(
+      JSON.parse(JSON.stringify({ data: [ticket()] })),
+      { users: async () => new Map([[U1, odd]]), orgs: names },
+      { onIssue: (issue) => issues.push(issue) },
+    );
     expect(result.tickets[0]!.assignee).toEqual({ unresolved: "usr_41c2be09" });
     expect(issues[0]!.message).toContain("an error that cannot be read");
   });
@@ -293,7 +378,10 @@ describe("a resolver that never answers", () => {
     await vi.advanceTimersByTimeAsync(1);
     const error = await settled;
     expect(error).toBeInstanceOf(support.ResolverError);
-    expect(error).toMatchObject({ resolver: "users", message: `resolver "users" failed: did not answer within ${support.DEFAULT_RESOLVER_TIMEOUT_MS} ms` });
+    expect(error).toMatchObject({
+      resolver: "users",
+      message: `resolver "users" failed: did not answer within ${support.DEFAULT_RESOLVER_TIMEOUT_MS} ms`,
+    });
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -304,7 +392,9 @@ describe("a resolver that never answers", () => {
     expect(await settled).toMatchObject({ name: "ResolverError", resolver: "orgs" });
     await support.projectSearchTickets(page(), RESOLVERS);
     expect(vi.getTimerCount()).toBe(0);
-    await expect(support.projectSearchTickets(page(), { users: names, orgs: async () => Promise.reject(new Error("down")) })).rejects.toBeInstanceOf(support.ResolverError);
+    await expect(
+      support.projectSearchTickets(page(), { users: names, orgs: async () => Promise.reject(new Error("down")) }),
+    ).rejects.toBeInstanceOf(support.ResolverError);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -313,7 +403,11 @@ describe("a resolver that never answers", () => {
     before.abort(new Error("client went away"));
     let calls = 0;
     const counted = async (ids: readonly string[]) => (calls++, names(ids));
-    await expect(support.projectSearchTickets(page(), { users: counted, orgs: counted }, { signal: before.signal })).rejects.toMatchObject({ name: "ResolverError", resolver: "orgs", message: expect.stringContaining("client went away") });
+    await expect(support.projectSearchTickets(page(), { users: counted, orgs: counted }, { signal: before.signal })).rejects.toMatchObject({
+      name: "ResolverError",
+      resolver: "orgs",
+      message: expect.stringContaining("client went away"),
+    });
     expect(calls).toBe(0);
     const during = new AbortController();
     const call = support.projectSearchTickets(page(), { users: never, orgs: never }, { signal: during.signal, timeoutMs: Infinity });
@@ -325,7 +419,9 @@ describe("a resolver that never answers", () => {
     let calls = 0;
     const counted = async (ids: readonly string[]) => (calls++, names(ids));
     for (const timeoutMs of [0, -1, NaN]) {
-      await expect(support.projectSearchTickets(page(), { users: counted, orgs: counted }, { timeoutMs })).rejects.toBeInstanceOf(RangeError);
+      await expect(support.projectSearchTickets(page(), { users: counted, orgs: counted }, { timeoutMs })).rejects.toBeInstanceOf(
+        RangeError,
+      );
     }
     expect(calls).toBe(0);
   });

@@ -9,7 +9,10 @@ import { withMarker } from "../src/output/ownership.js";
 import { generateFrom, importGenerated, ROOT, typecheckFiles } from "./helpers/pipeline.js";
 
 const SCENARIOS = join(ROOT, "specs/scenarios");
-const names = readdirSync(SCENARIOS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const names = readdirSync(SCENARIOS, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 
 const read = (scenario: string, file: string) => JSON.parse(readFileSync(join(SCENARIOS, scenario, file), "utf8")) as unknown;
 
@@ -21,7 +24,12 @@ const generations = new Map<string, ReturnType<typeof generateFrom>>();
 function generated(scenario: string) {
   if (!generations.has(scenario)) {
     const output = join(SCENARIOS, scenario, "generated");
-    generations.set(scenario, consumerPrettierConfig(output).then((prettierOptions) => generateFrom(join(SCENARIOS, scenario, "projector.yaml"), { prettierOptions })));
+    generations.set(
+      scenario,
+      consumerPrettierConfig(output).then((prettierOptions) =>
+        generateFrom(join(SCENARIOS, scenario, "projector.yaml"), { prettierOptions }),
+      ),
+    );
   }
   return generations.get(scenario)!;
 }
@@ -43,9 +51,15 @@ export async function runScenario(scenario: string) {
     ]),
   );
   const module = await importGenerated<Record<string, unknown>>(generation.files);
-  const project = module[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown, options: unknown) => Promise<unknown>;
+  const project = module[`project${pascalCase(tool.name)}`] as (
+    response: unknown,
+    resolvers: unknown,
+    options: unknown,
+  ) => Promise<unknown>;
   const issues: { kind: string; field: string }[] = [];
-  const result = await project(read(scenario, "payload.json"), resolvers, { onIssue: (i: { kind: string; field: string }) => issues.push({ kind: i.kind, field: i.field }) });
+  const result = await project(read(scenario, "payload.json"), resolvers, {
+    onIssue: (i: { kind: string; field: string }) => issues.push({ kind: i.kind, field: i.field }),
+  });
   return { generated: generation, result, calls, issues, schema: module[`${camelCase(tool.name)}OutputSchema`] };
 }
 
@@ -76,7 +90,14 @@ describe.each(names)("scenario %s", (scenario) => {
     const files = withMarker((await generated(scenario)).files);
     const folder = join(SCENARIOS, scenario, "generated");
     for (const [path, text] of files) await expect(text).toMatchFileSnapshot(join(folder, path));
-    const onDisk = existsSync(folder) ? readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(folder, join(e.parentPath, e.name))) : [];
-    expect(onDisk.filter((path) => !files.has(path)), "files in the checked-in folder that generate no longer writes").toEqual([]);
+    const onDisk = existsSync(folder)
+      ? readdirSync(folder, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => relative(folder, join(e.parentPath, e.name)))
+      : [];
+    expect(
+      onDisk.filter((path) => !files.has(path)),
+      "files in the checked-in folder that generate no longer writes",
+    ).toEqual([]);
   });
 });

@@ -125,7 +125,9 @@ describe("files that are not regular, or too large", () => {
     execFileSync("mkfifo", [join(dir, "specs/pipe.yaml")]);
     const run = await cli(["generate"], dir);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^specs\/openapi\.yaml:21:11 PRJ003 cannot read specs\/pipe\.yaml: it is a named pipe, not a regular file$/m);
+    expect(run.stderr).toMatch(
+      /^specs\/openapi\.yaml:21:11 PRJ003 cannot read specs\/pipe\.yaml: it is a named pipe, not a regular file$/m,
+    );
     writeFileSync(join(dir, "projector.yaml"), ANNOTATION.replace("specs/openapi.yaml", "specs/pipe.yaml"));
     const spec = await cli(["generate"], dir);
     expect(spec.code).toBe(1);
@@ -148,13 +150,18 @@ describe("files that are not regular, or too large", () => {
     truncateSync(huge, MAX_SPEC_FILE_BYTES + 1);
     const run = await cli(["generate"], dir);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^specs\/openapi\.yaml:21:11 PRJ003 cannot read specs\/huge\.yaml: it holds 256 MiB, over the 256 MiB limit$/m);
+    expect(run.stderr).toMatch(
+      /^specs\/openapi\.yaml:21:11 PRJ003 cannot read specs\/huge\.yaml: it holds 256 MiB, over the 256 MiB limit$/m,
+    );
   });
 });
 
 describe("YAML aliases", () => {
   const bomb = (indent: string) =>
-    ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]", ..."bcdefghi".split("").map((name, i) => `${name}: &${name} [${Array(10).fill(`*${"abcdefgh"[i]}`).join(", ")}]`)]
+    [
+      "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]",
+      ..."bcdefghi".split("").map((name, i) => `${name}: &${name} [${Array(10).fill(`*${"abcdefgh"[i]}`).join(", ")}]`),
+    ]
       .map((line) => indent + line)
       .join("\n");
 
@@ -180,7 +187,9 @@ describe("YAML aliases", () => {
 
   it("reports an alias inside the node it names as PRJ001, at the alias", async () => {
     expect(() => parseAnnotation("spec: s.yaml\noutput: out\nresources: &r\n  r: { fields: *r }\n", "projector.yaml")).toThrow(
-      expect.objectContaining({ diagnostics: [expect.objectContaining({ code: "PRJ001", location: { file: "projector.yaml", line: 4, column: 16 } })] }),
+      expect.objectContaining({
+        diagnostics: [expect.objectContaining({ code: "PRJ001", location: { file: "projector.yaml", line: 4, column: 16 } })],
+      }),
     );
   });
 });
@@ -222,7 +231,10 @@ describe("the no-op digest", () => {
 describe("specs openapi-typescript reads", () => {
   it("init says when a 3.1 spec has no operations to project", async () => {
     const { dir } = project("#/components/schemas/Note");
-    writeFileSync(join(dir, "specs/hooks.yaml"), "openapi: 3.1.0\ninfo: { title: Hooks, version: 1 }\ncomponents:\n  schemas:\n    Note: { type: object }\n");
+    writeFileSync(
+      join(dir, "specs/hooks.yaml"),
+      "openapi: 3.1.0\ninfo: { title: Hooks, version: 1 }\ncomponents:\n  schemas:\n    Note: { type: object }\n",
+    );
     const run = await cli(["init", "specs/hooks.yaml"], dir);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^specs\/hooks\.yaml:1:1 PRJ058 the spec declares no operations to project$/m);

@@ -46,12 +46,22 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
     const before = stderr.length;
     const result = await call(name, args);
     await stderrLine(before, (line) => line === `sql: -- end of ${name}`);
-    const queries = stderr.slice(before).split("\n").filter((line) => line.startsWith("sql: ") && !line.startsWith("sql: --"));
+    const queries = stderr
+      .slice(before)
+      .split("\n")
+      .filter((line) => line.startsWith("sql: ") && !line.startsWith("sql: --"));
     return { result, queries };
   }
 
-  async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; structuredContent: unknown; text: string }> {
-    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content: { text: string }[] };
+  async function call(
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ isError: boolean; structuredContent: unknown; text: string }> {
+    const result = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      structuredContent?: unknown;
+      content: { text: string }[];
+    };
     return { isError: result.isError === true, structuredContent: result.structuredContent, text: result.content[0]!.text };
   }
 
@@ -112,13 +122,19 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
     expect(labelQueries(none.queries)).toEqual({ users: 0, orgs: 0 });
 
     // get_ticket's body includes the assignee, so only the organization is looked up.
-    const assigned = tickets.find((t) => typeof t.assignee === "string") ?? (full.result.structuredContent as { tickets: Ticket[] }).tickets.find((t) => typeof t.assignee === "string")!;
+    const assigned =
+      tickets.find((t) => typeof t.assignee === "string") ??
+      (full.result.structuredContent as { tickets: Ticket[] }).tickets.find((t) => typeof t.assignee === "string")!;
     expect(labelQueries((await queriesOf("get_ticket", { ticket_id: assigned.id })).queries)).toEqual({ users: 0, orgs: 1 });
-    expect(labelQueries((await queriesOf("add_comment", { ticket_id: assigned.id, body: "On it." })).queries)).toEqual({ users: 1, orgs: 0 });
+    expect(labelQueries((await queriesOf("add_comment", { ticket_id: assigned.id, body: "On it." })).queries)).toEqual({
+      users: 1,
+      orgs: 0,
+    });
   });
 
   it("searches for the words of the query, taking % and _ literally", async () => {
-    const subjects = async (query: string) => ((await call("search_tickets", { query })).structuredContent as { tickets: Ticket[] }).tickets.map((t) => t.subject);
+    const subjects = async (query: string) =>
+      ((await call("search_tickets", { query })).structuredContent as { tickets: Ticket[] }).tickets.map((t) => t.subject);
     const found = await subjects("refund cancellation");
     expect(found.length).toBeGreaterThan(0);
     for (const subject of found) expect(subject).toBe("Refund not received after cancellation");
@@ -133,7 +149,11 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
     expect(ticket.structuredContent).toMatchObject({ id: first.id, subject: first.subject, status: "open", org: first.org });
     const comment = await call("add_comment", { ticket_id: first.id, body: "Asked for the last four digits of the card." });
     expect(comment.isError).toBeFalsy();
-    expect(comment.structuredContent).toMatchObject({ ticket: first.id, body: "Asked for the last four digits of the card.", public: true });
+    expect(comment.structuredContent).toMatchObject({
+      ticket: first.id,
+      body: "Asked for the last four digits of the card.",
+      public: true,
+    });
     expect(typeof (comment.structuredContent as { author: unknown }).author).toBe("string");
     expect((comment.structuredContent as { created: string }).created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/);
   });
@@ -175,7 +195,10 @@ describe("examples/support-desk: an MCP server over SQLite", () => {
 
 /** The server spoken to line by line, as a client that gets JSON-RPC wrong would. */
 function rawServer() {
-  const child = spawn(process.execPath, [SERVER], { env: { ...process.env, SUPPORT_DESK_DB: join(tempDir(), "desk.db") }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, SUPPORT_DESK_DB: join(tempDir(), "desk.db") },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   let exited: number | null | undefined;
@@ -209,9 +232,15 @@ describe("examples/support-desk: requests a client gets wrong", () => {
 
   it("answers a line that is not JSON with a parse error, and goes on serving", async () => {
     const init = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
-    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: init }))).toMatchObject({ id: 1, result: { serverInfo: { name: "support-desk" } } });
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: init }))).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: "support-desk" } },
+    });
     expect(await ask("{not json")).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
-    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }))).toMatchObject({ id: 2, result: { tools: expect.any(Array) } });
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }))).toMatchObject({
+      id: 2,
+      result: { tools: expect.any(Array) },
+    });
     expect(server.stderr()).toContain("answered -32700");
   });
 
@@ -222,17 +251,31 @@ describe("examples/support-desk: requests a client gets wrong", () => {
   });
 
   it("answers params that are not an object, or not the method's, with invalid params", async () => {
-    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: [] }))).toMatchObject({ id: 4, error: { code: -32602 } });
-    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: "search_tickets" }))).toMatchObject({ id: 5, error: { code: -32602 } });
-    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: {} }))).toMatchObject({ id: 6, error: { code: -32602 } });
-    const call = await ask(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "search_tickets", arguments: { query: "refund" } } }));
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: [] }))).toMatchObject({
+      id: 4,
+      error: { code: -32602 },
+    });
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: "search_tickets" }))).toMatchObject({
+      id: 5,
+      error: { code: -32602 },
+    });
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: {} }))).toMatchObject({
+      id: 6,
+      error: { code: -32602 },
+    });
+    const call = await ask(
+      JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "search_tickets", arguments: { query: "refund" } } }),
+    );
     expect(call).toMatchObject({ id: 7, result: { structuredContent: { tickets: expect.any(Array) } } });
   });
 
   it("answers a line over 10 MiB with an invalid request instead of exiting, and serves the next one", async () => {
     await server.write("x".repeat(MAX_LINE_BYTES + 1));
     expect(await ask("")).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining(`${MAX_LINE_BYTES} bytes`) } });
-    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list" }))).toMatchObject({ id: 8, result: { tools: expect.any(Array) } });
+    expect(await ask(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list" }))).toMatchObject({
+      id: 8,
+      result: { tools: expect.any(Array) },
+    });
     expect(server.exited()).toBeUndefined();
   });
 });

@@ -22,13 +22,38 @@ describe("table text", () => {
     ],
     [
       "null apart from the empty string, and strings that would read as something else quoted",
-      { rows: [{ a: null, b: "", c: "null", d: "12", e: "true", f: "a,b", g: ' "q"', h: "line\nbreak", i: "unresolved:x", j: "2026-02-14T16:02Z" }] },
+      {
+        rows: [
+          {
+            a: null,
+            b: "",
+            c: "null",
+            d: "12",
+            e: "true",
+            f: "a,b",
+            g: ' "q"',
+            h: "line\nbreak",
+            i: "unresolved:x",
+            j: "2026-02-14T16:02Z",
+          },
+        ],
+      },
       layout("rows", ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]),
       'rows[1]{a,b,c,d,e,f,g,h,i,j}:\n  null,"","null","12","true","a,b"," \\"q\\"","line\\nbreak","unresolved:x",2026-02-14T16:02Z',
     ],
     [
       "markers as typed cells, lists and objects as compact JSON",
-      { rows: [{ who: { unresolved: "usr_0baa8c00" }, status: { unknown_code: 9 }, opened: { unusable: 'not a date: "yesterday"' }, tags: ["a", "b"], where: { city: "Oslo" } }] },
+      {
+        rows: [
+          {
+            who: { unresolved: "usr_0baa8c00" },
+            status: { unknown_code: 9 },
+            opened: { unusable: 'not a date: "yesterday"' },
+            tags: ["a", "b"],
+            where: { city: "Oslo" },
+          },
+        ],
+      },
       layout("rows", ["who", "status", "opened", "tags", "where"]),
       'rows[1]{who,status,opened,tags,where}:\n  unresolved:usr_0baa8c00,unknown_code:9,unusable:"not a date: \\"yesterday\\"",["a","b"],{"city":"Oslo"}',
     ],
@@ -52,7 +77,9 @@ describe("table text", () => {
 
   it("falls back to JSON for a result that no longer has the tool's shape", () => {
     const of = layout("tickets", ["id"], ["total"]);
-    expect(serializeToolResult(withTableLayout({ tickets: [{ id: "a", extra: 1 }], total: 1 }, of))).toBe('{"tickets":[{"id":"a","extra":1}],"total":1}');
+    expect(serializeToolResult(withTableLayout({ tickets: [{ id: "a", extra: 1 }], total: 1 }, of))).toBe(
+      '{"tickets":[{"id":"a","extra":1}],"total":1}',
+    );
     expect(serializeToolResult(withTableLayout({ tickets: [], total: 1, more: true }, of))).toBe('{"tickets":[],"total":1,"more":true}');
   });
 
@@ -67,7 +94,9 @@ describe("table text", () => {
     const scenarios = join(ROOT, "specs/scenarios");
     let lists = 0;
     for (const scenario of readdirSync(scenarios, { withFileTypes: true }).filter((e) => e.isDirectory())) {
-      const { result } = JSON.parse(readFileSync(join(scenarios, scenario.name, "expected.json"), "utf8")) as { result: Record<string, unknown> };
+      const { result } = JSON.parse(readFileSync(join(scenarios, scenario.name, "expected.json"), "utf8")) as {
+        result: Record<string, unknown>;
+      };
       const [list, ...page] = Object.keys(result);
       const records = result[list!];
       if (!Array.isArray(records)) continue;
@@ -79,7 +108,29 @@ describe("table text", () => {
     expect(lists).toBeGreaterThan(0);
   });
 
-  const tricky = fc.constantFrom("", "null", "true", "false", "0", "-1.5e3", "007", "a,b", "a: b", "unresolved:x", "unknown_code:", " x", "x ", "\t", '"', "\\", "[1]", "{}", "\u2028", "\u0000", "é ü 中文");
+  const tricky = fc.constantFrom(
+    "",
+    "null",
+    "true",
+    "false",
+    "0",
+    "-1.5e3",
+    "007",
+    "a,b",
+    "a: b",
+    "unresolved:x",
+    "unknown_code:",
+    " x",
+    "x ",
+    "\t",
+    '"',
+    "\\",
+    "[1]",
+    "{}",
+    "\u2028",
+    "\u0000",
+    "é ü 中文",
+  );
   const text = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), tricky);
   const primitive = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
   const marker = fc.oneof(
@@ -87,25 +138,38 @@ describe("table text", () => {
     fc.record({ unknown_code: fc.oneof(text, fc.integer()) }),
     fc.record({ unusable: text }),
   );
-  const value = fc.oneof(primitive, marker, fc.array(fc.oneof(text, marker), { maxLength: 3 }), fc.dictionary(text, primitive, { maxKeys: 3 }));
+  const value = fc.oneof(
+    primitive,
+    marker,
+    fc.array(fc.oneof(text, marker), { maxLength: 3 }),
+    fc.dictionary(text, primitive, { maxKeys: 3 }),
+  );
   const name = text.filter((n) => n !== "__proto__");
 
   it("reads back any result exactly: strings, numbers, null, markers, lists and objects in cells (property)", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 6 }), fc.uniqueArray(name, { minLength: 1, maxLength: 3 }), fc.nat({ max: 5 }), fc.infiniteStream(value), (columns, [list, ...page], count, values) => {
-        list = list!;
-        const records = Array.from({ length: count }, () => Object.fromEntries(columns.map((c) => [c, values.next().value])));
-        const result = { [list]: records, ...Object.fromEntries(page.map((p) => [p, values.next().value])) };
-        const back = parseTable(asTable(result, layout(list, columns, page)));
-        expect(back).toStrictEqual(JSON.parse(JSON.stringify(result)));
-      }),
+      fc.property(
+        fc.uniqueArray(name, { minLength: 1, maxLength: 6 }),
+        fc.uniqueArray(name, { minLength: 1, maxLength: 3 }),
+        fc.nat({ max: 5 }),
+        fc.infiniteStream(value),
+        (columns, [list, ...page], count, values) => {
+          list = list!;
+          const records = Array.from({ length: count }, () => Object.fromEntries(columns.map((c) => [c, values.next().value])));
+          const result = { [list]: records, ...Object.fromEntries(page.map((p) => [p, values.next().value])) };
+          const back = parseTable(asTable(result, layout(list, columns, page)));
+          expect(back).toStrictEqual(JSON.parse(JSON.stringify(result)));
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it("stays a table, and shorter than JSON, when a third of the assignees are unresolved", async () => {
     const { projectSearchTickets } = await import("../generated/support/index.js");
-    const page = JSON.parse(readFileSync(join(ROOT, "specs/examples/search-tickets-page.json"), "utf8")) as Parameters<typeof projectSearchTickets>[0];
+    const page = JSON.parse(readFileSync(join(ROOT, "specs/examples/search-tickets-page.json"), "utf8")) as Parameters<
+      typeof projectSearchTickets
+    >[0];
     const labels = JSON.parse(readFileSync(join(ROOT, "specs/examples/labels.json"), "utf8")) as Record<string, Record<string, string>>;
     const users = Object.keys(labels["users"]!);
     const known = new Set(users.slice(0, Math.ceil((users.length * 2) / 3)));

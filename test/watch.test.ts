@@ -108,7 +108,7 @@ describe("projector generate --watch", () => {
       // A burst of saves gives one run.
       at = w.mark();
       for (let i = 1; i <= 5; i++) {
-        edit(subject("{ as: title }") + `# save ${i}\n`);
+        edit(`${subject("{ as: title }")}# save ${i}\n`);
         pause(30);
       }
       await w.until("the run after the burst", () => WROTE.test(lastLine(at.stdout())));

@@ -35,13 +35,26 @@ export interface CommentRow {
  * Opens the support desk's database, creating and seeding it on first use. `logSql` sees every
  * statement the connection runs, which is how the tests count queries per tool call.
  */
-export function openDatabase(file: string, logSql?: (sql: string) => void): Database.Database {
-  const db = new Database(file, logSql ? { verbose: (sql) => logSql(String(sql)) } : {});
+export function openDatabase(
+  file: string,
+  logSql?: (sql: string) => void,
+): Database.Database {
+  const db = new Database(
+    file,
+    logSql ? { verbose: (sql) => logSql(String(sql)) } : {},
+  );
   db.pragma("journal_mode = WAL");
   // Checked and seeded in one write transaction: a first run killed half-way leaves no tables
   // behind, and two servers starting at once on a new file seed it once.
   db.transaction(() => {
-    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tickets'").get()) seed(db);
+    if (
+      !db
+        .prepare(
+          "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tickets'",
+        )
+        .get()
+    )
+      seed(db);
   }).immediate();
   return db;
 }

@@ -11,7 +11,13 @@ import {
   type ProjectionIssue,
   type Resolvers,
 } from "../../generated/support/index.js";
-import { addComment, findTicket, getTicket, PAGE_SIZE, searchTickets } from "./api.js";
+import {
+  addComment,
+  findTicket,
+  getTicket,
+  PAGE_SIZE,
+  searchTickets,
+} from "./api.js";
 
 export interface ToolCallResult {
   [key: string]: unknown;
@@ -37,15 +43,26 @@ export interface SupportDeskTool extends Tool {
 const ajv = new Ajv2020({ useDefaults: true });
 
 // The API filters by status code; the model sees and passes the legend's words.
-const STATUS_CODES = { new: 1, pending: 2, open: 3, resolved: 4, closed: 5 } as const;
+const STATUS_CODES = {
+  new: 1,
+  pending: 2,
+  open: 3,
+  resolved: 4,
+  closed: 5,
+} as const;
 
 const ticketIdInput = {
   type: "string",
   minLength: 1,
-  description: "A ticket id as a search result gives it (the short form, like tkt_9f3a71c4, is fine).",
+  description:
+    "A ticket id as a search result gives it (the short form, like tkt_9f3a71c4, is fine).",
 } as const;
 
-export function supportDeskTools(db: Database.Database, resolvers: Resolvers, onIssue: (issue: ProjectionIssue) => void): SupportDeskTool[] {
+export function supportDeskTools(
+  db: Database.Database,
+  resolvers: Resolvers,
+  onIssue: (issue: ProjectionIssue) => void,
+): SupportDeskTool[] {
   const tools: Tool[] = [
     {
       name: "search_tickets",
@@ -64,7 +81,8 @@ export function supportDeskTools(db: Database.Database, resolvers: Resolvers, on
         projectSearchTickets(
           searchTickets(db, {
             query: args["query"] as string | undefined,
-            statusCode: STATUS_CODES[args["status"] as keyof typeof STATUS_CODES],
+            statusCode:
+              STATUS_CODES[args["status"] as keyof typeof STATUS_CODES],
             page: args["page"] as number | undefined,
           }),
           resolvers,
@@ -74,19 +92,31 @@ export function supportDeskTools(db: Database.Database, resolvers: Resolvers, on
     {
       name: "get_ticket",
       description: "One ticket, with its assignee and organization by name.",
-      inputSchema: { type: "object", properties: { ticket_id: ticketIdInput }, required: ["ticket_id"], additionalProperties: false },
+      inputSchema: {
+        type: "object",
+        properties: { ticket_id: ticketIdInput },
+        required: ["ticket_id"],
+        additionalProperties: false,
+      },
       outputSchema: getTicketOutputSchema,
       run: async (args) => {
         const ticket = findTicket(db, args["ticket_id"] as string);
-        return ticket ? projectGetTicket(getTicket(db, ticket), resolvers, { onIssue }) : `No ticket ${String(args["ticket_id"])}.`;
+        return ticket
+          ? projectGetTicket(getTicket(db, ticket), resolvers, { onIssue })
+          : `No ticket ${String(args["ticket_id"])}.`;
       },
     },
     {
       name: "add_comment",
-      description: "Add a comment to a ticket; customers see it unless `public` is false.",
+      description:
+        "Add a comment to a ticket; customers see it unless `public` is false.",
       inputSchema: {
         type: "object",
-        properties: { ticket_id: ticketIdInput, body: { type: "string", minLength: 1 }, public: { type: "boolean", default: true } },
+        properties: {
+          ticket_id: ticketIdInput,
+          body: { type: "string", minLength: 1 },
+          public: { type: "boolean", default: true },
+        },
         required: ["ticket_id", "body"],
         additionalProperties: false,
       },
@@ -94,11 +124,23 @@ export function supportDeskTools(db: Database.Database, resolvers: Resolvers, on
       run: async (args) => {
         const ticket = findTicket(db, args["ticket_id"] as string);
         if (!ticket) return `No ticket ${String(args["ticket_id"])}.`;
-        return projectAddComment(addComment(db, ticket, args["body"] as string, args["public"] as boolean), resolvers, { onIssue });
+        return projectAddComment(
+          addComment(
+            db,
+            ticket,
+            args["body"] as string,
+            args["public"] as boolean,
+          ),
+          resolvers,
+          { onIssue },
+        );
       },
     },
   ];
-  return tools.map((tool) => ({ ...tool, validate: ajv.compile(tool.inputSchema) }));
+  return tools.map((tool) => ({
+    ...tool,
+    validate: ajv.compile(tool.inputSchema),
+  }));
 }
 
 /**
@@ -106,14 +148,24 @@ export function supportDeskTools(db: Database.Database, resolvers: Resolvers, on
  * `structuredContent` and, for clients that read only text, the same result serialized.
  * Bad arguments and unknown ids come back as tool errors the model can read and correct.
  */
-export async function callTool(tools: readonly SupportDeskTool[], name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
+export async function callTool(
+  tools: readonly SupportDeskTool[],
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolCallResult> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) return failure(`Unknown tool ${name}.`);
-  if (!tool.validate(args)) return failure(`Invalid arguments: ${ajv.errorsText(tool.validate.errors, { dataVar: "arguments" })}.`);
+  if (!tool.validate(args))
+    return failure(
+      `Invalid arguments: ${ajv.errorsText(tool.validate.errors, { dataVar: "arguments" })}.`,
+    );
   try {
     const result = await tool.run(args);
     if (typeof result === "string") return failure(result);
-    return { structuredContent: result as Record<string, unknown>, content: [{ type: "text", text: serializeToolResult(result) }] };
+    return {
+      structuredContent: result as Record<string, unknown>,
+      content: [{ type: "text", text: serializeToolResult(result) }],
+    };
   } catch (error) {
     return failure(error instanceof Error ? error.message : String(error));
   }

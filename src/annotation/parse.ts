@@ -27,8 +27,7 @@ const FIELD_HELP = 'a field is `keep`, `{ drop: "reason" }`, or an object with a
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const isObject = (value: unknown): value is { [key: string]: Json } =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is { [key: string]: Json } => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Reads `projector.yaml` (YAML or JSON) into a typed annotation. Every shape problem is collected,
@@ -39,7 +38,13 @@ export function parseAnnotation(text: string, file: string): Annotation {
   const jsonError = json ? jsonSyntaxError(text.replace(/^\uFEFF/, "")) : undefined;
   if (jsonError) {
     throw new DiagnosticError([
-      { code: "PRJ001", severity: "error", message: `JSON syntax: ${jsonError.message}`, help: "fix the JSON at this position", location: { file, line: jsonError.line, column: jsonError.column } },
+      {
+        code: "PRJ001",
+        severity: "error",
+        message: `JSON syntax: ${jsonError.message}`,
+        help: "fix the JSON at this position",
+        location: { file, line: jsonError.line, column: jsonError.column },
+      },
     ]);
   }
   const source = parseYamlSource(text, file);
@@ -64,7 +69,12 @@ export function parseAnnotation(text: string, file: string): Annotation {
   const checkKeys = (value: { [key: string]: Json }, path: YamlPath, allowed: string[], where: string) => {
     for (const key of Object.keys(value)) {
       if (!allowed.includes(key)) {
-        problem([...path, key], `unknown key "${key}" in ${where}${didYouMean(key, allowed)}`, `allowed here: ${allowed.join(", ")}`, "key");
+        problem(
+          [...path, key],
+          `unknown key "${key}" in ${where}${didYouMean(key, allowed)}`,
+          `allowed here: ${allowed.join(", ")}`,
+          "key",
+        );
       }
     }
   };
@@ -106,8 +116,10 @@ export function parseAnnotation(text: string, file: string): Annotation {
   checkKeys(root, [], TOP_KEYS, "the annotation file");
   const spec = text_(root["spec"], ["spec"], "spec");
   const output = text_(root["output"], ["output"], "output");
-  if (spec === undefined && root["spec"] === undefined) problem([], "missing `spec`: the OpenAPI document to read", "add `spec: specs/api.yaml`");
-  if (output === undefined && root["output"] === undefined) problem([], "missing `output`: the folder generate writes", "add `output: generated/api`");
+  if (spec === undefined && root["spec"] === undefined)
+    problem([], "missing `spec`: the OpenAPI document to read", "add `spec: specs/api.yaml`");
+  if (output === undefined && root["output"] === undefined)
+    problem([], "missing `output`: the folder generate writes", "add `output: generated/api`");
 
   const resolvers: ResolverAnnotation[] = Object.entries(map(root["resolvers"], ["resolvers"], "resolvers")).map(([name, value]) => {
     const path = ["resolvers", name];
@@ -121,7 +133,11 @@ export function parseAnnotation(text: string, file: string): Annotation {
     if (label !== undefined) resolver.label = label;
     if (id !== undefined) resolver.id = id;
     if (type !== undefined && label === undefined) {
-      problem(path, `resolver "${name}" names a type but no label`, "type is the JSON:API type in `included`; label the attribute holding its name");
+      problem(
+        path,
+        `resolver "${name}" names a type but no label`,
+        "type is the JSON:API type in `included`; label the attribute holding its name",
+      );
     }
     return resolver;
   });
@@ -146,7 +162,8 @@ export function parseAnnotation(text: string, file: string): Annotation {
     const entry = map(value, path, `tool ${name}`);
     checkKeys(entry, path, TOOL_KEYS, `tool "${name}"`);
     const operation = text_(entry["operation"], [...path, "operation"], "operation");
-    if (entry["operation"] === undefined) problem(path, `tool "${name}" has no operation`, 'add `operation: operationId` or `operation: "GET /path"`');
+    if (entry["operation"] === undefined)
+      problem(path, `tool "${name}" has no operation`, 'add `operation: operationId` or `operation: "GET /path"`');
     const tool: ToolAnnotation = { name, path, operation: operation ?? "", page: [], inputs: [] };
     const description = text_(entry["description"], [...path, "description"], "description");
     if (description !== undefined) tool.description = description;
@@ -163,8 +180,10 @@ export function parseAnnotation(text: string, file: string): Annotation {
       if (isObject(source)) {
         checkKeys(source, sourcePath, ["present"], `page.${key}`);
         const dotted = text_(source["present"], [...sourcePath, "present"], `page.${key}.present`);
-        if (source["present"] === undefined) problem(sourcePath, `page.${key} is a path, or \`{ present: PATH }\``, `write \`${key}: { present: links.next }\``);
-        if (dotted !== undefined) tool.page.push({ key, source: dotted, present: true, path: [...sourcePath, "present"] } satisfies PageField);
+        if (source["present"] === undefined)
+          problem(sourcePath, `page.${key} is a path, or \`{ present: PATH }\``, `write \`${key}: { present: links.next }\``);
+        if (dotted !== undefined)
+          tool.page.push({ key, source: dotted, present: true, path: [...sourcePath, "present"] } satisfies PageField);
         continue;
       }
       const dotted = text_(source, sourcePath, `page.${key}`);
@@ -172,7 +191,12 @@ export function parseAnnotation(text: string, file: string): Annotation {
     }
     const text = entry["text"];
     if (text === "table" || text === "json") tool.text = text;
-    else if (text !== undefined) problem([...path, "text"], `text must be \`json\` or \`table\`, not ${JSON.stringify(text)}`, "write `text: table` to send a list tool's result as a table, or leave it out for compact JSON");
+    else if (text !== undefined)
+      problem(
+        [...path, "text"],
+        `text must be \`json\` or \`table\`, not ${JSON.stringify(text)}`,
+        "write `text: table` to send a list tool's result as a table, or leave it out for compact JSON",
+      );
     if (entry["budget"] !== undefined) {
       const budgetPath = [...path, "budget"];
       const budget = map(entry["budget"], budgetPath, "budget");
@@ -184,7 +208,8 @@ export function parseAnnotation(text: string, file: string): Annotation {
         if (typeof value === "number" && Number.isInteger(value) && value > 0) limits[key] = value;
         else problem([...budgetPath, key], `budget ${key} must be a whole number above 0`, `write \`budget: { ${key}: 4000 }\``);
       }
-      if (budget["tokens"] === undefined && budget["rows"] === undefined) problem(budgetPath, "a budget needs tokens, rows, or both", "write `budget: { tokens: 4000 }`");
+      if (budget["tokens"] === undefined && budget["rows"] === undefined)
+        problem(budgetPath, "a budget needs tokens, rows, or both", "write `budget: { tokens: 4000 }`");
       tool.budget = limits;
     }
     return tool;
@@ -251,10 +276,21 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
     const cut = extra.filter((key) => value[key] === null && !KEEP_KEYS.includes(key));
     if (cut.length > 0 && typeof reason === "string") {
       const whole = [reason, ...cut].join(", ");
-      problem([...path, cut[0]!], `the drop reason stops at a comma: "${reason}", then "${cut[0]}" reads as another option`, `quote it: \`{ drop: ${JSON.stringify(whole)} }\``, "key");
+      problem(
+        [...path, cut[0]!],
+        `the drop reason stops at a comma: "${reason}", then "${cut[0]}" reads as another option`,
+        `quote it: \`{ drop: ${JSON.stringify(whole)} }\``,
+        "key",
+      );
       return undefined;
     }
-    if (extra.length > 0) problem([...path, extra[0]!], `a dropped field takes no other options (found "${extra[0]}")`, "remove the other options or the drop", "key");
+    if (extra.length > 0)
+      problem(
+        [...path, extra[0]!],
+        `a dropped field takes no other options (found "${extra[0]}")`,
+        "remove the other options or the drop",
+        "key",
+      );
     if (typeof reason !== "string" || reason.trim() === "") {
       problem([...path, "drop"], "a drop needs its reason", 'write `{ drop: "why the model never needs this" }`');
       return undefined;
@@ -271,7 +307,12 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
   const format = value["format"];
   if (format !== undefined) {
     if (format === "date" || format === "datetime") rule.format = format;
-    else problem([...path, "format"], `unknown format ${JSON.stringify(format)}${didYouMean(String(format), ["date", "datetime"])}`, "format is `date` (2026-02-11) or `datetime` (2026-02-14T16:02Z)");
+    else
+      problem(
+        [...path, "format"],
+        `unknown format ${JSON.stringify(format)}${didYouMean(String(format), ["date", "datetime"])}`,
+        "format is `date` (2026-02-11) or `datetime` (2026-02-14T16:02Z)",
+      );
   }
   const join = value["join"];
   if (join !== undefined) {
@@ -327,7 +368,11 @@ function parseLegend(value: Json, path: YamlPath, problem: Problem): Legend | un
 
 function parseInput(name: string, value: Json, path: YamlPath, problem: Problem, checkKeys: CheckKeys): InputAnnotation | undefined {
   if (!isObject(value)) {
-    problem(path, `cannot read ${JSON.stringify(value)} as an input rule`, "an input is an object with as, drop, fixed, description or legend, e.g. `{ as: query }`");
+    problem(
+      path,
+      `cannot read ${JSON.stringify(value)} as an input rule`,
+      "an input is an object with as, drop, fixed, description or legend, e.g. `{ as: query }`",
+    );
     return undefined;
   }
   checkKeys(value, path, INPUT_KEYS, `input "${name}"`);
@@ -335,7 +380,12 @@ function parseInput(name: string, value: Json, path: YamlPath, problem: Problem,
   const as = value["as"];
   if (as !== undefined) {
     if (typeof as === "string" && /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(as)) input.as = as;
-    else problem([...path, "as"], "`as` must be a name of letters, digits, _ . - (at most 64)", "write the argument name the model sees, e.g. `as: query`");
+    else
+      problem(
+        [...path, "as"],
+        "`as` must be a name of letters, digits, _ . - (at most 64)",
+        "write the argument name the model sees, e.g. `as: query`",
+      );
   }
   const drop = value["drop"];
   if (drop !== undefined) {
@@ -351,7 +401,12 @@ function parseInput(name: string, value: Json, path: YamlPath, problem: Problem,
   if (value["legend"] !== undefined) {
     const legend = parseLegend(value["legend"], [...path, "legend"], problem);
     if (legend?.source === "inline") input.legend = legend.words;
-    else if (legend) problem([...path, "legend"], "an input's legend is written inline", "write `legend: { 1: open, 2: pending }`; the spec's own legend is used without asking");
+    else if (legend)
+      problem(
+        [...path, "legend"],
+        "an input's legend is written inline",
+        "write `legend: { 1: open, 2: pending }`; the spec's own legend is used without asking",
+      );
   }
   const kinds = ["drop", "fixed"].filter((key) => key in value);
   if (kinds.length === 2 || (kinds.length === 1 && Object.keys(value).length > 1)) {

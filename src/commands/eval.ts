@@ -57,8 +57,19 @@ function parseQuestions(text: string, file: string): QuestionsFile {
   } else {
     root.questions.forEach((entry: unknown, index: number) => {
       const q = entry as { ask?: unknown; tool?: unknown; needs?: unknown };
-      if (!q || typeof q !== "object" || typeof q.ask !== "string" || typeof q.tool !== "string" || !Array.isArray(q.needs) || !q.needs.every((n) => typeof n === "string")) {
-        problem(["questions", index], "each question needs `ask` (text), `tool` (a tool name) and `needs` (a list of source field names)", "see `projector eval --help` for the format");
+      if (
+        !q ||
+        typeof q !== "object" ||
+        typeof q.ask !== "string" ||
+        typeof q.tool !== "string" ||
+        !Array.isArray(q.needs) ||
+        !q.needs.every((n) => typeof n === "string")
+      ) {
+        problem(
+          ["questions", index],
+          "each question needs `ask` (text), `tool` (a tool name) and `needs` (a list of source field names)",
+          "see `projector eval --help` for the format",
+        );
         return;
       }
       questions.push({ ask: q.ask, tool: q.tool, needs: q.needs as string[], index });
@@ -75,11 +86,23 @@ export async function runEval(options: EvalOptions, io: Io): Promise<number> {
   try {
     text = await readFile(questionsPath, "utf8");
   } catch {
-    throw new DiagnosticError([{ code: "PRJ040", severity: "error", message: "cannot read the questions file", help: "pass the path of a questions YAML file", location: { file: display } }]);
+    throw new DiagnosticError([
+      {
+        code: "PRJ040",
+        severity: "error",
+        message: "cannot read the questions file",
+        help: "pass the path of a questions YAML file",
+        location: { file: display },
+      },
+    ]);
   }
   const parsed = parseQuestions(text, display);
   const config =
-    options.config !== undefined ? resolve(io.cwd, options.config) : parsed.config !== undefined ? resolve(dirname(questionsPath), parsed.config) : resolve(io.cwd, "projector.yaml");
+    options.config !== undefined
+      ? resolve(io.cwd, options.config)
+      : parsed.config !== undefined
+        ? resolve(dirname(questionsPath), parsed.config)
+        : resolve(io.cwd, "projector.yaml");
   const project = await loadProject({ config }, io.cwd);
   const generated = await generateProject(project, { format: false });
   printDiagnostics(io, generated.diagnostics);
@@ -98,6 +121,6 @@ export async function runEval(options: EvalOptions, io: Io): Promise<number> {
     );
   }
   const results = evaluate(generated.model, parsed.questions);
-  io.stdout.write(options.json ? JSON.stringify(results, null, 2) + "\n" : formatEvaluation(results));
+  io.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : formatEvaluation(results));
   return results.every((r) => r.answerable) ? EXIT.ok : EXIT.problems;
 }

@@ -61,7 +61,11 @@ export interface GenerateHooks {
 }
 
 export async function runGenerate(options: GenerateOptions, io: Io, hooks?: GenerateHooks): Promise<number> {
-  const progress = new Progress((text) => io.stderr.write(text), options.silent ? "silent" : options.verbose ? "verbose" : "normal", io.stderr.isTTY === true);
+  const progress = new Progress(
+    (text) => io.stderr.write(text),
+    options.silent ? "silent" : options.verbose ? "verbose" : "normal",
+    io.stderr.isTTY === true,
+  );
   const annotated = await progress.stage("annotation", () => readProject(options, io.cwd));
   hooks?.read(annotated);
   const { display, outputDir } = annotated;
@@ -80,22 +84,34 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
     // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
     if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
     progress.finish();
-    if (!options.silent) io.stdout.write(`${display(outputDir)}: up to date, inputs unchanged since the last generate (--force regenerates)\n`);
+    if (!options.silent)
+      io.stdout.write(`${display(outputDir)}: up to date, inputs unchanged since the last generate (--force regenerates)\n`);
     return EXIT.ok;
   }
-  const spec = hooks?.unchangedSpec?.(annotated.specPath) ?? (await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions)));
+  const spec =
+    hooks?.unchangedSpec?.(annotated.specPath) ??
+    (await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions)));
   const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
   const sameFiles = specFiles.join("\0") === [...digested].sort().join("\0");
   hooks?.read(annotated, spec);
   const project = { ...annotated, spec };
-  const result = await generateProject(project, { format: true, stage: progress.stage, extras, ...(hooks?.cache ? { cache: hooks.cache } : {}) });
+  const result = await generateProject(project, {
+    format: true,
+    stage: progress.stage,
+    extras,
+    ...(hooks?.cache ? { cache: hooks.cache } : {}),
+  });
   printDiagnostics(io, result.diagnostics);
   if (hasErrors(result.diagnostics) || !result.model) {
-    io.stderr.write(`projector: ${result.diagnostics.filter((d) => d.severity === "error").length} problem(s); ${display(outputDir)} was not touched\n`);
+    io.stderr.write(
+      `projector: ${result.diagnostics.filter((d) => d.severity === "error").length} problem(s); ${display(outputDir)} was not touched\n`,
+    );
     return EXIT.problems;
   }
   const model = result.model;
-  const budgets = await progress.stage("budgets", () => checkBudgets(model, result.files, project.annotation, options.check ? "error" : "warning"));
+  const budgets = await progress.stage("budgets", () =>
+    checkBudgets(model, result.files, project.annotation, options.check ? "error" : "warning"),
+  );
   printDiagnostics(io, budgets);
   if (hasErrors(budgets)) return EXIT.problems;
   const files = withMarker(result.files);
@@ -108,7 +124,7 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   const diff = await writing(() => writeOutput(place, files, { digest: inputs, specFiles, cache, progress, silent: options.silent, io }));
   progress.finish();
   if (!options.silent) {
-    io.stdout.write(summarize(model) + "\n\n");
+    io.stdout.write(`${summarize(model)}\n\n`);
     const written = diff.changed.length + diff.added.length;
     io.stdout.write(
       `${display(outputDir)}: ${written} file(s) written, ${files.size - written} unchanged${diff.removed.length ? `, ${diff.removed.length} removed` : ""}\n`,

@@ -39,7 +39,11 @@ export interface InitCommandOptions {
 }
 
 const posix = (path: string) => path.split(sep).join("/");
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "api";
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "") || "api";
 
 export async function runInit(options: InitCommandOptions, io: Io): Promise<number> {
   const specPath = resolve(io.cwd, options.spec);
@@ -49,9 +53,15 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
     new DiagnosticError([{ code: "PRJ054", severity: "error", message, help, location: { file: display(annotationPath) } }]);
   const kind = await entryKind(annotationPath);
   if (kind !== "absent" && kind !== "file") {
-    throw cannot(`${display(annotationPath)} is ${kind === "folder" ? "a folder" : "not a regular file"}; init writes the annotation to a file`, "pass -o path/to/projector.yaml");
+    throw cannot(
+      `${display(annotationPath)} is ${kind === "folder" ? "a folder" : "not a regular file"}; init writes the annotation to a file`,
+      "pass -o path/to/projector.yaml",
+    );
   }
-  const spec = await loadSpec(specPath, display(specPath), { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs });
+  const spec = await loadSpec(specPath, display(specPath), {
+    allowRemoteRefs: options.allowRemoteRefs,
+    allowOutsideRefs: options.allowOutsideRefs,
+  });
   if (listOperations(new SchemaReader(spec.document)).length === 0) {
     // Valid OpenAPI 3.1 (a document of webhooks or components alone), but nothing init could draft.
     throw new DiagnosticError([
@@ -70,7 +80,13 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   };
   const existing = kind === "file" ? await readFile(annotationPath, "utf8").catch(unreadable) : undefined;
   const info = spec.document["info"] as { title?: unknown } | undefined;
-  const title = typeof info?.title === "string" ? info.title : specPath.split(/[\\/]/).pop()!.replace(/\.[^.]+$/, "");
+  const title =
+    typeof info?.title === "string"
+      ? info.title
+      : specPath
+          .split(/[\\/]/)
+          .pop()!
+          .replace(/\.[^.]+$/, "");
   const result = initAnnotation(spec, {
     file: display(annotationPath),
     spec: posix(relative(dirname(annotationPath), specPath)),
@@ -86,7 +102,10 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
     await rename(temporary, annotationPath);
   } catch (error) {
     if (!isSystemError(error)) throw error;
-    throw cannot(`cannot write the annotation file: ${error.message}`, "check that its folder exists and can be written, or pass -o with another path");
+    throw cannot(
+      `cannot write the annotation file: ${error.message}`,
+      "check that its folder exists and can be written, or pass -o with another path",
+    );
   }
 
   const fields = result.added.filter((p) => p[0] === "resources" && p[2] === "fields").length;
@@ -98,8 +117,10 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   );
   for (const skipped of result.draft.skipped) io.stdout.write(`  skipped ${skipped.operation}: ${skipped.reason}\n`);
   for (const demoted of result.demoted) io.stdout.write(`  ${demoted.path}: dropped, since ${demoted.message}\n`);
-  for (const d of result.remaining) io.stderr.write(formatDiagnostic({ ...d, severity: "warning" }) + "\n");
-  io.stdout.write(todos ? "Next: decide each todo, then run `projector generate`.\n" : "Next: review the guesses, then run `projector generate`.\n");
+  for (const d of result.remaining) io.stderr.write(`${formatDiagnostic({ ...d, severity: "warning" })}\n`);
+  io.stdout.write(
+    todos ? "Next: decide each todo, then run `projector generate`.\n" : "Next: review the guesses, then run `projector generate`.\n",
+  );
   return EXIT.ok;
 }
 
@@ -112,8 +133,11 @@ function checkOperations(spec: LoadedSpec, names: readonly string[]) {
     const op = findOperation(operations, labelled ? `${labelled[1]!.toLowerCase()} ${labelled[2]}` : name);
     if (!op) {
       const candidates = gets.flatMap((o) => [o.operationId ?? operationLabel(o)]);
-      throw new UsageError(`--operations: the spec has no operation "${name}"${didYouMean(name, candidates)}; name an operationId or "GET /path"`);
+      throw new UsageError(
+        `--operations: the spec has no operation "${name}"${didYouMean(name, candidates)}; name an operationId or "GET /path"`,
+      );
     }
-    if (op.method !== "get") throw new UsageError(`--operations: "${name}" is ${operationLabel(op)}; init drafts tools for GET operations only`);
+    if (op.method !== "get")
+      throw new UsageError(`--operations: "${name}" is ${operationLabel(op)}; init drafts tools for GET operations only`);
   }
 }

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { DiagnosticError, type Code, type SourceLocation } from "../diagnostics.js";
 import { entryKind, listFolder } from "../output/listing.js";
-import { LockBusyError, lockPath } from "../output/lock.js";
+import { type LockBusyError, lockPath } from "../output/lock.js";
 import { MARKER, ownership } from "../output/ownership.js";
 import { backupFolder, stagingFolder } from "../output/write.js";
 

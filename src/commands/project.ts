@@ -43,7 +43,12 @@ const templateUrl = new URL("../../templates/runtime.ts", import.meta.url);
 /** Reads the annotation file and the spec it names. Throws DiagnosticError for bad input. */
 export async function loadProject(options: ProjectOptions, cwd: string, stage: Stage = untimed): Promise<Project> {
   const project = await stage("annotation", () => readProject(options, cwd));
-  return { ...project, spec: await stage("spec", () => loadSpec(project.specPath, project.display(project.specPath), { allowRemoteRefs: options.allowRemoteRefs === true })) };
+  return {
+    ...project,
+    spec: await stage("spec", () =>
+      loadSpec(project.specPath, project.display(project.specPath), { allowRemoteRefs: options.allowRemoteRefs === true }),
+    ),
+  };
 }
 
 /** Reads and checks the annotation file alone. */
@@ -61,7 +66,10 @@ export async function readProject(options: ProjectOptions, cwd: string): Promise
         code: "PRJ001",
         severity: "error",
         message: absent ? "cannot read the annotation file: no such file" : `cannot read the annotation file: ${(error as Error).message}`,
-        help: options.config === "projector.yaml" ? "pass -c path/to/projector.yaml, or write one (see the README's annotation walkthrough)" : "check the path given to -c",
+        help:
+          options.config === "projector.yaml"
+            ? "pass -c path/to/projector.yaml, or write one (see the README's annotation walkthrough)"
+            : "check the path given to -c",
         location: { file: display(configPath) },
       },
     ]);
@@ -95,7 +103,10 @@ export async function readExtras(project: AnnotatedProject, format: boolean): Pr
 }
 
 /** Runs the generator over a loaded project; `format: false` skips prettier when the files are only executed. */
-export async function generateProject(project: Project, options: { format: boolean; stage?: Stage; extras?: GenerateExtras; cache?: GenerateCache }): Promise<GenerateOutput> {
+export async function generateProject(
+  project: Project,
+  options: { format: boolean; stage?: Stage; extras?: GenerateExtras; cache?: GenerateCache },
+): Promise<GenerateOutput> {
   const extras = options.extras ?? (await readExtras(project, options.format));
   return generate({
     annotation: project.annotation,
@@ -110,7 +121,7 @@ export async function generateProject(project: Project, options: { format: boole
 }
 
 export function printDiagnostics(io: Io, diagnostics: readonly Diagnostic[]): void {
-  for (const d of sortDiagnostics(diagnostics)) io.stderr.write(formatDiagnostic(d) + "\n");
+  for (const d of sortDiagnostics(diagnostics)) io.stderr.write(`${formatDiagnostic(d)}\n`);
 }
 
 /** Prints the problems that stopped a command before it wrote anything, and how many there were. */

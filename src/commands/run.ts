@@ -58,7 +58,17 @@ const COMMANDS: Record<string, Command> = {
   generate: {
     help: GENERATE_HELP,
     positionals: 0,
-    options: { ...config, check: { type: "boolean" }, watch: { type: "boolean" }, silent: { type: "boolean" }, verbose: { type: "boolean" }, force: { type: "boolean" }, "allow-remote-refs": { type: "boolean" }, "allow-outside-refs": { type: "boolean" }, "allow-outside-output": { type: "boolean" } },
+    options: {
+      ...config,
+      check: { type: "boolean" },
+      watch: { type: "boolean" },
+      silent: { type: "boolean" },
+      verbose: { type: "boolean" },
+      force: { type: "boolean" },
+      "allow-remote-refs": { type: "boolean" },
+      "allow-outside-refs": { type: "boolean" },
+      "allow-outside-output": { type: "boolean" },
+    },
     run: (values, _, io) => {
       const options = {
         config: text(values["config"]) ?? "projector.yaml",
@@ -71,7 +81,8 @@ const COMMANDS: Record<string, Command> = {
         allowOutsideOutput: values["allow-outside-output"] === true,
       };
       if (values["watch"] !== true) return runGenerate(options, io);
-      if (options.check) throw new UsageError("--watch and --check cannot be combined: --check checks once, for CI; --watch keeps writing the output");
+      if (options.check)
+        throw new UsageError("--watch and --check cannot be combined: --check checks once, for CI; --watch keeps writing the output");
       return runWatch(options, io);
     },
   },
@@ -89,7 +100,10 @@ const COMMANDS: Record<string, Command> = {
     },
     run: (values, positionals, io) => {
       if (positionals[0] === undefined) throw new UsageError("init needs the spec: projector init specs/api.yaml");
-      const operations = text(values["operations"])?.split(",").map((o) => o.trim()).filter(Boolean);
+      const operations = text(values["operations"])
+        ?.split(",")
+        .map((o) => o.trim())
+        .filter(Boolean);
       const tag = text(values["tag"]);
       return runInit(
         {
@@ -108,7 +122,14 @@ const COMMANDS: Record<string, Command> = {
   tokens: {
     help: TOKENS_HELP,
     positionals: 1,
-    options: { ...config, tool: { type: "string" }, tokenizer: { type: "string" }, labels: { type: "string" }, "lookup-sample": { type: "string" }, json: { type: "boolean" } },
+    options: {
+      ...config,
+      tool: { type: "string" },
+      tokenizer: { type: "string" },
+      labels: { type: "string" },
+      "lookup-sample": { type: "string" },
+      json: { type: "boolean" },
+    },
     run: (values, positionals, io) => {
       const tool = text(values["tool"]);
       if (tool === undefined) throw new UsageError("tokens needs --tool NAME");
@@ -135,7 +156,10 @@ const COMMANDS: Record<string, Command> = {
     run: (values, positionals, io) => {
       if (positionals[0] === undefined) throw new UsageError("eval needs a questions file: projector eval QUESTIONS.yaml");
       const configPath = text(values["config"]);
-      return runEval({ questions: positionals[0], json: values["json"] === true, ...(configPath !== undefined ? { config: configPath } : {}) }, io);
+      return runEval(
+        { questions: positionals[0], json: values["json"] === true, ...(configPath !== undefined ? { config: configPath } : {}) },
+        io,
+      );
     },
   },
 };
@@ -147,7 +171,9 @@ const COMMANDS: Record<string, Command> = {
 export function printInternalError(io: Io, error: unknown, verbose: boolean): void {
   const stack = verbose || process.env["PROJECTOR_DEBUG"] === "1" ? (error as Error | undefined)?.stack : undefined;
   io.stderr.write(`projector: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-  io.stderr.write(`  help: this is a bug in projector; please report it with the command that caused it${stack ? "" : " (PROJECTOR_DEBUG=1 prints the stack)"}\n`);
+  io.stderr.write(
+    `  help: this is a bug in projector; please report it with the command that caused it${stack ? "" : " (PROJECTOR_DEBUG=1 prints the stack)"}\n`,
+  );
   if (stack) io.stderr.write(`${stack}\n`);
 }
 
@@ -175,7 +201,12 @@ export async function runCli(argv: string[], terminal: Io): Promise<number> {
   try {
     const command = COMMANDS[name];
     if (!command) throw new UsageError(`unknown command "${name}"`);
-    const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: command.positionals > 0, options: command.options });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      strict: true,
+      allowPositionals: command.positionals > 0,
+      options: command.options,
+    });
     if (values["help"] === true) {
       io.stdout.write(command.help);
       return EXIT.ok;
@@ -188,7 +219,9 @@ export async function runCli(argv: string[], terminal: Io): Promise<number> {
       return EXIT.problems;
     }
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
-      io.stderr.write(`projector: ${(error as Error).message}\nRun \`projector ${name && COMMANDS[name] ? `${name} ` : ""}--help\` for usage.\n`);
+      io.stderr.write(
+        `projector: ${(error as Error).message}\nRun \`projector ${name && COMMANDS[name] ? `${name} ` : ""}--help\` for usage.\n`,
+      );
       return EXIT.usage;
     }
     printInternalError(io, error, rest.includes("--verbose"));

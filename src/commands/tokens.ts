@@ -42,7 +42,15 @@ export interface TokensOptions {
 
 async function readJson(path: string, display: string, what: string): Promise<unknown> {
   const fail = (message: string): never => {
-    throw new DiagnosticError([{ code: "PRJ040", severity: "error", message: `${what}: ${message}`, help: "pass a file holding one JSON document", location: { file: display } }]);
+    throw new DiagnosticError([
+      {
+        code: "PRJ040",
+        severity: "error",
+        message: `${what}: ${message}`,
+        help: "pass a file holding one JSON document",
+        location: { file: display },
+      },
+    ]);
   };
   let text = "";
   try {
@@ -59,12 +67,19 @@ async function readJson(path: string, display: string, what: string): Promise<un
 
 export function findTool(model: Model, name: string): ToolModel {
   const tool = model.tools.find((t) => t.name === name);
-  if (!tool) throw new UsageError(`no tool "${name}" in the annotation${didYouMean(name, model.tools.map((t) => t.name))}; tools: ${model.tools.map((t) => t.name).join(", ")}`);
+  if (!tool)
+    throw new UsageError(
+      `no tool "${name}" in the annotation${didYouMean(
+        name,
+        model.tools.map((t) => t.name),
+      )}; tools: ${model.tools.map((t) => t.name).join(", ")}`,
+    );
   return tool;
 }
 
 export async function runTokens(options: TokensOptions, io: Io): Promise<number> {
-  if (!(options.tokenizer in TOKENIZERS)) throw new UsageError(`unknown tokenizer "${options.tokenizer}"; use ${Object.keys(TOKENIZERS).join(" or ")}`);
+  if (!(options.tokenizer in TOKENIZERS))
+    throw new UsageError(`unknown tokenizer "${options.tokenizer}"; use ${Object.keys(TOKENIZERS).join(" or ")}`);
   const tokenizer = options.tokenizer as TokenizerName;
   const project = await loadProject({ config: options.config }, io.cwd);
   const generated = await generateProject(project, { format: false });
@@ -84,8 +99,14 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
     };
     throw new DiagnosticError([missing]);
   }
-  const labels = options.labels === undefined ? {} : ((await readJson(resolve(io.cwd, options.labels), options.labels, "labels")) as Record<string, Record<string, string>>);
-  const lookupSample = options.lookupSample === undefined ? undefined : JSON.stringify(await readJson(resolve(io.cwd, options.lookupSample), options.lookupSample, "lookup sample"));
+  const labels =
+    options.labels === undefined
+      ? {}
+      : ((await readJson(resolve(io.cwd, options.labels), options.labels, "labels")) as Record<string, Record<string, string>>);
+  const lookupSample =
+    options.lookupSample === undefined
+      ? undefined
+      : JSON.stringify(await readJson(resolve(io.cwd, options.lookupSample), options.lookupSample, "lookup sample"));
   const modules = await loadGenerated(generated.files);
   try {
     const runtime = modules.runtime as {
@@ -96,16 +117,25 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
     };
     const resource = await modules.resource(fileStem(tool.resource.name));
     // A resource with nothing to resolve has no collect function: the generator writes none.
-    const collect = resource[`collect${tool.resource.typeName}`] as ((record: unknown, wanted: Record<string, Set<string>>) => void) | undefined;
-    const project = modules.index[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<Record<string, unknown>>;
+    const collect = resource[`collect${tool.resource.typeName}`] as
+      ((record: unknown, wanted: Record<string, Set<string>>) => void) | undefined;
+    const project = modules.index[`project${pascalCase(tool.name)}`] as (
+      response: unknown,
+      resolvers: unknown,
+    ) => Promise<Record<string, unknown>>;
     const atRows = runtime.at(payload, tool.rowsPath);
     const rawRecords = tool.many ? (Array.isArray(atRows) ? atRows : []) : [atRows];
     const resolverNames = generated.model.resolvers.map((r) => r.name);
     const wanted = Object.fromEntries(resolverNames.map((name) => [name, new Set<string>()]));
     if (collect) for (const record of rawRecords) collect(record, wanted);
-    const included = runtime.includedLabels(payload, generated.model.resolvers.filter((r) => r.type && r.label).map((r) => ({ resolver: r.name, type: r.type, label: r.label })));
+    const included = runtime.includedLabels(
+      payload,
+      generated.model.resolvers.filter((r) => r.type && r.label).map((r) => ({ resolver: r.name, type: r.type, label: r.label })),
+    );
     const joins = joinResolvers(tool);
-    const followUpsByResolver = Object.fromEntries(joins.map((name) => [name, [...(wanted[name] ?? [])].filter((id) => !included.get(name)?.has(id)).length]));
+    const followUpsByResolver = Object.fromEntries(
+      joins.map((name) => [name, [...(wanted[name] ?? [])].filter((id) => !included.get(name)?.has(id)).length]),
+    );
     const projected = await project(payload, standInResolvers(generated.model, labels));
     const layout = tableLayoutOf(tool);
     const records = tool.list === undefined ? [projected] : tool.many ? (projected[tool.list] as unknown[]) : [projected[tool.list]];
@@ -121,7 +151,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
       followUpsByResolver,
       ...(lookupSample !== undefined ? { lookupSample } : {}),
     });
-    io.stdout.write(options.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
+    io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   } finally {
     await modules.dispose();
   }
@@ -139,4 +169,3 @@ function joinResolvers(tool: ToolModel): string[] {
   visit(tool.resource.fields);
   return [...names];
 }
-

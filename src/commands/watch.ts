@@ -18,7 +18,7 @@ const DEBOUNCE_MS = 120;
 export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
   const configPath = resolve(io.cwd, options.config);
   const display = (path: string) => relative(io.cwd, path).split(sep).join("/") || ".";
-  const say = (line: string) => options.silent || io.stdout.write(line + "\n");
+  const say = (line: string) => options.silent || io.stdout.write(`${line}\n`);
 
   // What the runs read; a run that fails early leaves the last known values, so watching goes on.
   let project: AnnotatedProject | undefined;

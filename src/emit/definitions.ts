@@ -164,7 +164,13 @@ function clientType(tools: ToolModel[]): string[] {
   return [
     `/** What createTools needs of an openapi-fetch client (\`createClient<paths>()\`): the methods the tools call, for this spec's paths. */`,
     `export interface ToolsClient {`,
-    ...methods.map(([method, paths]) => `  readonly ${method}: (url: ${[...paths].sort().map((p) => literal(p)).join(" | ")}, init: never) => Promise<unknown>;`),
+    ...methods.map(
+      ([method, paths]) =>
+        `  readonly ${method}: (url: ${[...paths]
+          .sort()
+          .map((p) => literal(p))
+          .join(" | ")}, init: never) => Promise<unknown>;`,
+    ),
     `}`,
     "",
   ];

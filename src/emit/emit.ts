@@ -65,14 +65,23 @@ function forSourceTypes(document: JsonObject): unknown {
       if (key === "mapping" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
         // Bundling rewrites `$ref`s, never a discriminator's mapping: a target in another file, or
         // one relative to it, is gone (and would be read from the working folder).
-        copy[key] = Object.fromEntries(Object.entries(inner).filter(([, target]) => typeof target !== "string" || reader.pointer(target.startsWith("#") ? target.slice(1) : `/components/schemas/${target}`) !== undefined));
+        copy[key] = Object.fromEntries(
+          Object.entries(inner).filter(
+            ([, target]) =>
+              typeof target !== "string" ||
+              reader.pointer(target.startsWith("#") ? target.slice(1) : `/components/schemas/${target}`) !== undefined,
+          ),
+        );
         continue;
       }
       if (key === "properties" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
         // A bundler may share a whole `properties` map through one `$ref`, which openapi-typescript reads as a property named `$ref`.
         const shared = (inner as JsonObject)["$ref"];
-        const map = typeof shared === "string" && Object.keys(inner).length === 1 ? (reader.pointer(fragmentPointer(shared))?.schema ?? {}) : inner;
-        copy[key] = Object.fromEntries(Object.entries(map).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]));
+        const map =
+          typeof shared === "string" && Object.keys(inner).length === 1 ? (reader.pointer(fragmentPointer(shared))?.schema ?? {}) : inner;
+        copy[key] = Object.fromEntries(
+          Object.entries(map).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]),
+        );
       } else if (key === "required" && Array.isArray(inner)) {
         copy[key] = inner.map((name) => (typeof name === "string" && PROTOTYPE_NAMES.has(name) ? placeholder(name) : name));
       } else copy[key] = walk(inner, inlining);
@@ -81,8 +90,10 @@ function forSourceTypes(document: JsonObject): unknown {
   };
   const copy = walk(document, []) as JsonObject;
   for (const [ref, { section, name }] of shared) {
-    const components = (copy["components"] ??= {}) as JsonObject;
-    const entries = (components[section] ??= {}) as JsonObject;
+    copy["components"] ??= {};
+    const components = copy["components"] as JsonObject;
+    components[section] ??= {};
+    const entries = components[section] as JsonObject;
     entries[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, []);
   }
   return copy;
@@ -101,13 +112,26 @@ function sharedPathSchemas(document: JsonObject): Map<string, { section: "schema
     if (Array.isArray(value)) value.forEach(visit);
     else if (typeof value === "object" && value !== null) {
       const ref = (value as JsonObject)["$ref"];
-      if (typeof ref === "string" && (SHARED_SCHEMA.test(ref) || SHARED_PARAMETER.test(ref)) && !ref.endsWith("/properties") && reader.pointer(fragmentPointer(ref))) refs.add(ref);
+      if (
+        typeof ref === "string" &&
+        (SHARED_SCHEMA.test(ref) || SHARED_PARAMETER.test(ref)) &&
+        !ref.endsWith("/properties") &&
+        reader.pointer(fragmentPointer(ref))
+      )
+        refs.add(ref);
       Object.values(value).forEach(visit);
     }
   };
   visit(document);
   return new Map(
-    [...refs].sort().map((ref, i) => [ref, SHARED_PARAMETER.test(ref) ? { section: "parameters", name: `ProjectorShared${i + 1}` } : { section: "schemas", name: `ProjectorShared${i + 1}` }]),
+    [...refs]
+      .sort()
+      .map((ref, i) => [
+        ref,
+        SHARED_PARAMETER.test(ref)
+          ? { section: "parameters", name: `ProjectorShared${i + 1}` }
+          : { section: "schemas", name: `ProjectorShared${i + 1}` },
+      ]),
   );
 }
 const SHARED_SCHEMA = /^#\/paths\/.*\/schema(\/|$)/;
@@ -120,7 +144,9 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
   let printed: string;
   try {
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
-    printed = astToString(await openapiTS(forSourceTypes(document) as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true }));
+    printed = astToString(
+      await openapiTS(forSourceTypes(document) as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true }),
+    );
   } catch (error) {
     throw new DiagnosticError([
       {

@@ -24,7 +24,10 @@ export const IMPORTS_PLACEHOLDER = "\u0000imports";
 export function withRuntimeImports(code: string, runtime: RuntimeExports, others: string[] = []): string {
   // Only code counts: a description that says "Model Context Protocol" does not use `Context`.
   const body = code.replace(IMPORTS_PLACEHOLDER, "").replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '""');
-  const values = [...runtime.functions.filter((name) => new RegExp(`\\b${name}[<(]`).test(body)), ...runtime.constants.filter((name) => new RegExp(`\\b${name}\\b`).test(body))];
+  const values = [
+    ...runtime.functions.filter((name) => new RegExp(`\\b${name}[<(]`).test(body)),
+    ...runtime.constants.filter((name) => new RegExp(`\\b${name}\\b`).test(body)),
+  ];
   const classes = runtime.types.filter((name) => new RegExp(`\\b${name}[(.]|new ${name}\\b`).test(body));
   const types = runtime.types.filter((name) => !classes.includes(name) && new RegExp(`\\b${name}\\b`).test(body));
   const specifiers = [...values, ...classes].sort().concat(types.sort().map((t) => `type ${t}`));

@@ -18,7 +18,9 @@ export function shapeSchema(shape: Shape): Schema {
     case "object":
       return {
         type: "object",
-        properties: Object.fromEntries(shape.properties.map((p) => [p.name, p.nullable ? { anyOf: [shapeSchema(p.shape), NULL] } : shapeSchema(p.shape)])),
+        properties: Object.fromEntries(
+          shape.properties.map((p) => [p.name, p.nullable ? { anyOf: [shapeSchema(p.shape), NULL] } : shapeSchema(p.shape)]),
+        ),
         additionalProperties: false,
       };
     default:
@@ -27,7 +29,10 @@ export function shapeSchema(shape: Shape): Schema {
 }
 
 function describe(field: Field): Schema {
-  const parts = [field.description, field.kind !== "object" && "argumentOf" in field && field.argumentOf ? `Pass to ${field.argumentOf.join(", ")}.` : undefined];
+  const parts = [
+    field.description,
+    field.kind !== "object" && "argumentOf" in field && field.argumentOf ? `Pass to ${field.argumentOf.join(", ")}.` : undefined,
+  ];
   const text = parts.filter(Boolean).join(" ");
   return text ? { description: text } : {};
 }
@@ -36,15 +41,32 @@ export function fieldSchema(field: Field): Schema {
   switch (field.kind) {
     case "join":
       return field.many
-        ? { anyOf: [{ type: "array", items: { anyOf: [{ type: "string" }, marker("unresolved"), marker("unusable")] } }, NULL, marker("unusable")], ...describe(field) }
+        ? {
+            anyOf: [
+              { type: "array", items: { anyOf: [{ type: "string" }, marker("unresolved"), marker("unusable")] } },
+              NULL,
+              marker("unusable"),
+            ],
+            ...describe(field),
+          }
         : { anyOf: [{ type: "string" }, NULL, marker("unresolved"), marker("unusable")], ...describe(field) };
     case "related-id":
       return field.many
-        ? { anyOf: [{ type: "array", items: { anyOf: [{ type: "string" }, marker("unusable")] } }, NULL, marker("unusable")], ...describe(field) }
+        ? {
+            anyOf: [{ type: "array", items: { anyOf: [{ type: "string" }, marker("unusable")] } }, NULL, marker("unusable")],
+            ...describe(field),
+          }
         : { anyOf: [{ type: "string" }, NULL, marker("unusable")], ...describe(field) };
     case "object":
       return field.many
-        ? { anyOf: [{ type: "array", items: { anyOf: [objectSchema(field.children), NULL, marker("unusable")] } }, NULL, marker("unusable")], ...describe(field) }
+        ? {
+            anyOf: [
+              { type: "array", items: { anyOf: [objectSchema(field.children), NULL, marker("unusable")] } },
+              NULL,
+              marker("unusable"),
+            ],
+            ...describe(field),
+          }
         : { anyOf: [objectSchema(field.children), NULL, marker("unusable")], ...describe(field) };
     case "value": {
       const codes = field.legend !== undefined || field.shape.type === "literal";
@@ -81,11 +103,20 @@ export function toolOutputSchemaCode(tool: ToolModel): string {
   if (tool.list === undefined) return `{ ${head}, ...${record}, $defs: MARKER_SCHEMAS } as const`;
   const recordRef = { $ref: `#/$defs/${tool.resource.typeName}` };
   const properties: Schema = { [tool.list]: tool.many ? { type: "array", items: recordRef } : recordRef };
-  for (const page of tool.page) properties[page.key] = page.mode === "presence" ? { type: "boolean" } : { anyOf: [shapeSchema(page.shape), NULL, marker("unusable")] };
+  for (const page of tool.page)
+    properties[page.key] = page.mode === "presence" ? { type: "boolean" } : { anyOf: [shapeSchema(page.shape), NULL, marker("unusable")] };
   if (tool.budget && tool.many) {
     properties["truncated"] = {
       description: "false, or how many whole records the budget let through out of how many the response had",
-      anyOf: [{ const: false }, { type: "object", properties: { shown: { type: "integer" }, total: { type: "integer" } }, required: ["shown", "total"], additionalProperties: false }],
+      anyOf: [
+        { const: false },
+        {
+          type: "object",
+          properties: { shown: { type: "integer" }, total: { type: "integer" } },
+          required: ["shown", "total"],
+          additionalProperties: false,
+        },
+      ],
     };
   }
   return `{ ${head}, type: "object", properties: ${schemaCode(properties)}, required: ${literal(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;

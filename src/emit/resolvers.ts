@@ -4,7 +4,9 @@ import { commentText, key } from "./ts.js";
 export function emitResolvers(declared: ResolverModel[]): string {
   const resolvers = [...declared].sort((a, b) => a.name.localeCompare(b.name));
   const describe = (r: ResolverModel) =>
-    r.type !== undefined ? `Labels for ${commentText(r.type)} ids; \`included\` ${commentText(r.type)} records give theirs from \`${commentText(r.label ?? "")}\`.` : `Labels for the ids joined through "${commentText(r.name)}"${r.label !== undefined ? `; an embedded record that carries \`${commentText(r.label)}\` gives its own` : ""}.`;
+    r.type !== undefined
+      ? `Labels for ${commentText(r.type)} ids; \`included\` ${commentText(r.type)} records give theirs from \`${commentText(r.label ?? "")}\`.`
+      : `Labels for the ids joined through "${commentText(r.name)}"${r.label !== undefined ? `; an embedded record that carries \`${commentText(r.label)}\` gives its own` : ""}.`;
   return [
     ...(resolvers.length ? [`import type { Labels, Resolver } from "./runtime.js";`, ""] : []),
     `/** Batched lookups: each receives distinct ids (never an empty list) and returns a Map of id to label. */`,

@@ -30,7 +30,10 @@ export function shortenedPerRecord(fields: Field[]): number {
 
 /** A value kept as it is: checked against its place in the result schema, and trimmed to it. */
 const keptWhole = (field: ValueField) =>
-  !field.argumentOf && !field.format && !field.legend && (field.shape.type === "array" || field.shape.type === "object" || field.shape.type === "unknown");
+  !field.argumentOf &&
+  !field.format &&
+  !field.legend &&
+  (field.shape.type === "array" || field.shape.type === "object" || field.shape.type === "unknown");
 
 /**
  * What each value field's check reads: a module-level legend or enum constant, or for a value kept
@@ -46,7 +49,10 @@ function constNames(resource: ResourceModel, resultSchema: string, runtime: Runt
       const at = `${schema}.properties${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`}.anyOf[0]`;
       if (field.kind === "object") visit(field.children, field.many ? `${at}.items.anyOf[0]` : at);
       if (field.kind !== "value") continue;
-      const base = `${resource.typeName}_${field.name}`.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").toUpperCase();
+      const base = `${resource.typeName}_${field.name}`
+        .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+        .replace(/[^A-Za-z0-9]+/g, "_")
+        .toUpperCase();
       let name = base;
       for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
       taken.add(name);
@@ -87,10 +93,12 @@ function sourceExpression(source: SourceRef, bases: Record<SourceRef["base"], st
 
 function valueExpression(constants: Map<string, string>, field: ValueField, value: string): string {
   const args = `ctx, ${literal(field.name)}, ${field.required}`;
-  if (field.argumentOf) return field.shape.type === "integer" ? `integerId(${value}, ${args})` : `argumentId(${value}, ${args}, ${field.shorten})`;
+  if (field.argumentOf)
+    return field.shape.type === "integer" ? `integerId(${value}, ${args})` : `argumentId(${value}, ${args}, ${field.shorten})`;
   if (field.format) return `${field.format}(${value}, ${args})`;
   if (field.legend?.kind === "static") return `legend(${value}, ${constants.get(field.name)!}, ${args})`;
-  if (field.legend?.kind === "resolver") return `legendLookup(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args})`;
+  if (field.legend?.kind === "resolver")
+    return `legendLookup(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args})`;
   const shape = field.shape;
   switch (shape.type) {
     case "string":
@@ -127,7 +135,8 @@ function projectValue(constants: Map<string, string>, field: Field, value: strin
   switch (field.kind) {
     case "join": {
       const args = `lookups[${literal(field.resolver)}], ${literal(field.resolver)}`;
-      if (field.via === "property") return `${field.many ? "refMany" : "refOne"}(${value}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)})`;
+      if (field.via === "property")
+        return `${field.many ? "refMany" : "refOne"}(${value}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)})`;
       return `${field.many ? "joinMany" : "joinOne"}(relationshipIds(${value}), ${args}, ctx, ${literal(field.name)})`;
     }
     case "related-id":
@@ -140,7 +149,12 @@ function projectValue(constants: Map<string, string>, field: Field, value: strin
 }
 
 /** Nested objects (and each item of a list of them) project their parts from the object itself, so children read relative to it. */
-function nestedExpression(constants: Map<string, string>, field: Field & { kind: "object" }, value: string, bases: Record<SourceRef["base"], string>): string {
+function nestedExpression(
+  constants: Map<string, string>,
+  field: Field & { kind: "object" },
+  value: string,
+  bases: Record<SourceRef["base"], string>,
+): string {
   const depth = field.source.path.length;
   const variable = `part${depth}`;
   const parts = field.children.map((child) => {
@@ -162,7 +176,9 @@ function legendConstants(constants: Map<string, string>, fields: Field[]): strin
     if (field.kind !== "value" || field.format || field.argumentOf) return [];
     if (field.legend?.kind === "static") {
       const words = typeOfShape(field.shape);
-      return [`const ${constants.get(field.name)!} = new Map<unknown, ${words}>([${field.legend.entries.map(([code, word]) => `[${literal(code)}, ${literal(word)}]`).join(", ")}]);`];
+      return [
+        `const ${constants.get(field.name)!} = new Map<unknown, ${words}>([${field.legend.entries.map(([code, word]) => `[${literal(code)}, ${literal(word)}]`).join(", ")}]);`,
+      ];
     }
     if (!field.legend && field.shape.type === "literal") {
       return [`const ${constants.get(field.name)!} = new Set<unknown>([${field.shape.values.map(literal).join(", ")}]);`];
@@ -176,6 +192,7 @@ function legendConstants(constants: Map<string, string>, fields: Field[]): strin
  * The items of a list of objects are walked in a loop; `level` keeps the loops' variables apart.
  */
 function collectStatements(fields: Field[], bases: Record<SourceRef["base"], string>, level = 0): string[] {
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch returns for every field kind, which TypeScript checks
   return fields.flatMap((field): string[] => {
     const value = sourceExpression(field.source, bases);
     switch (field.kind) {
@@ -214,7 +231,11 @@ function recordKeysConstant(fields: Field[]): string[] {
   visit(fields);
   if (keys.size === 0) return [];
   const entries = [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return [`/** How each resolver reads an embedded record: the key of its id, and of the name it carries. */`, `const RECORD_KEYS = ${JSON.stringify(Object.fromEntries(entries))} as const;`, ""];
+  return [
+    `/** How each resolver reads an embedded record: the key of its id, and of the name it carries. */`,
+    `const RECORD_KEYS = ${JSON.stringify(Object.fromEntries(entries))} as const;`,
+    "",
+  ];
 }
 
 export function emitResource(resource: ResourceModel, runtime: RuntimeExports): string {
@@ -281,4 +302,3 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
   if (resolvers.length > 0) others.push(`import type { Lookups } from "../resolvers.js";`);
   return withRuntimeImports(code, runtime, others);
 }
-

@@ -41,16 +41,26 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const T = tool.typeName;
   const R = tool.resource.typeName;
   const names = resolversOf(tool.resource.fields);
-  const included = resolvers.filter((r) => names.includes(r.name) && r.type !== undefined && r.label !== undefined).sort((a, b) => a.name.localeCompare(b.name));
+  const included = resolvers
+    .filter((r) => names.includes(r.name) && r.type !== undefined && r.label !== undefined)
+    .sort((a, b) => a.name.localeCompare(b.name));
   const resolverType = names.length ? `Pick<Resolvers, ${names.map(literal).join(" | ")}>` : "Record<never, never>";
   const budgeted = tool.budget !== undefined && tool.list !== undefined && tool.many;
   const truncatedType = budgeted ? " truncated: Truncated;" : "";
-  const result = tool.list === undefined ? `${R}Result` : `{ ${key(tool.list)}: ${tool.many ? `${R}Result[]` : `${R}Result`}; ${pageType(tool).join(" ")}${truncatedType} }`;
+  const result =
+    tool.list === undefined
+      ? `${R}Result`
+      : `{ ${key(tool.list)}: ${tool.many ? `${R}Result[]` : `${R}Result`}; ${pageType(tool).join(" ")}${truncatedType} }`;
   const rowCap = budgeted ? tool.budget!.rows : undefined;
-  const found = tool.many ? `rows(response, ${literal(tool.rowsPath)}, ${literal(tool.name)}, options.onIssue)` : `[at(response, ${literal(tool.rowsPath)})]`;
+  const found = tool.many
+    ? `rows(response, ${literal(tool.rowsPath)}, ${literal(tool.name)}, options.onIssue)`
+    : `[at(response, ${literal(tool.rowsPath)})]`;
   // A row budget cuts before anything is resolved, so the cut records cost no lookups.
   const records = rowCap === undefined ? found : `found.slice(0, ${rowCap})`;
-  const project = `projectOne(record as ${R}Record, ${names.length ? "lookups" : "{}"}, recordOptions)`.replace("projectOne", `project${R}`);
+  const project = `projectOne(record as ${R}Record, ${names.length ? "lookups" : "{}"}, recordOptions)`.replace(
+    "projectOne",
+    `project${R}`,
+  );
   const pageMembers = tool.page.map((p) => `${key(p.key)}: ${pageExpression(p)}`).join(", ");
   const tableLayout = tool.text === "table" ? tableLayoutOf(tool) : undefined;
   const table = tableLayout !== undefined;
@@ -60,7 +70,9 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
     ? `fitBudget(records.map((record) => ${project}), (kept, truncated) => ${asText(`{ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }`)}, ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
     : tool.list === undefined
       ? project.replace("record as", "records[0] as")
-      : asText(`{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${pageMembers} }`);
+      : asText(
+          `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project})` : project.replace("record as", "records[0] as")}, ${pageMembers} }`,
+        );
   const layout = table
     ? [
         `/** ${commentText(tool.name)} results read as a table: serializeToolResult sets them out so. */`,
@@ -71,7 +83,10 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
   const usesCtx = tool.page.some((p) => p.mode === "value");
   const perRecord = shortenedPerRecord(tool.resource.fields);
   const expectedIds = perRecord === 0 ? "0" : perRecord === 1 ? "records.length" : `records.length * ${perRecord}`;
-  const setup = [...(usesCtx ? [`const ctx = context(${literal(tool.name)}, recordOptions);`] : []), ...(budgeted && pageMembers ? [`const page = { ${pageMembers} };`] : [])];
+  const setup = [
+    ...(usesCtx ? [`const ctx = context(${literal(tool.name)}, recordOptions);`] : []),
+    ...(budgeted && pageMembers ? [`const page = { ${pageMembers} };`] : []),
+  ];
   const projection = setup.length ? `{ ${setup.join(" ")} return ${value}; }` : value;
   const code = [
     `import type { paths } from "../openapi.js";`,
@@ -92,7 +107,9 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[], runtime: R
     `export const ${camelCase(tool.name)}OutputSchema = ${toolOutputSchemaCode(tool)};`,
     "",
     ...layout,
-    ...(names.length ? [`const INCLUDED = ${literal(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""] : []),
+    ...(names.length
+      ? [`const INCLUDED = ${literal(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""]
+      : []),
     `/**`,
     ` * Projects a whole ${commentText(tool.name)} response: collects every join id, takes labels from \`included\`,`,
     ` * calls each resolver at most once with the ids still unnamed, then projects each record.`,

@@ -30,7 +30,8 @@ export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : 
  * Text safe inside any comment: nothing that closes a block comment, no line terminator that ends a
  * line comment, and control characters written as escapes.
  */
-export const commentText = (text: string): string => escapeControlCharacters(text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " "));
+export const commentText = (text: string): string =>
+  escapeControlCharacters(text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " "));
 
 export function typeOfShape(shape: Shape): string {
   switch (shape.type) {
@@ -48,8 +49,6 @@ export function typeOfShape(shape: Shape): string {
     case "array":
       return `Array<${typeOfShape(shape.items)}>`;
     case "object":
-      return `{ ${shape.properties
-        .map((p) => `${key(p.name)}?: ${typeOfShape(p.shape)}${p.nullable ? " | null" : ""};`)
-        .join(" ")} }`;
+      return `{ ${shape.properties.map((p) => `${key(p.name)}?: ${typeOfShape(p.shape)}${p.nullable ? " | null" : ""};`).join(" ")} }`;
   }
 }

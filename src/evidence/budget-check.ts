@@ -8,20 +8,33 @@ import { loadGenerated } from "./run-generated.js";
 export const STAND_IN_LABEL = "Jordan Lee";
 
 export const standInResolvers = (model: Model, labels: Record<string, Record<string, string>> = {}) =>
-  Object.fromEntries(model.resolvers.map((r) => [r.name, async (ids: readonly string[]) => new Map(ids.map((id) => [id, labels[r.name]?.[id] ?? STAND_IN_LABEL]))]));
+  Object.fromEntries(
+    model.resolvers.map((r) => [
+      r.name,
+      async (ids: readonly string[]) => new Map(ids.map((id) => [id, labels[r.name]?.[id] ?? STAND_IN_LABEL])),
+    ]),
+  );
 
 /**
  * Runs each budgeted tool's generated projector over the spec's own example response, with the
  * default token counter, and reports every tool whose example would be cut.
  */
-export async function checkBudgets(model: Model, files: Map<string, string>, annotation: Annotation, severity: Diagnostic["severity"]): Promise<Diagnostic[]> {
+export async function checkBudgets(
+  model: Model,
+  files: Map<string, string>,
+  annotation: Annotation,
+  severity: Diagnostic["severity"],
+): Promise<Diagnostic[]> {
   const tools = model.tools.filter((t) => t.budget?.tokens !== undefined && t.example !== undefined && t.many);
   if (tools.length === 0) return [];
   const modules = await loadGenerated(files);
   try {
     const diagnostics: Diagnostic[] = [];
     for (const tool of tools) {
-      const project = modules.index[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<{ truncated?: unknown }>;
+      const project = modules.index[`project${pascalCase(tool.name)}`] as (
+        response: unknown,
+        resolvers: unknown,
+      ) => Promise<{ truncated?: unknown }>;
       const result = await project(tool.example, standInResolvers(model));
       const truncated = result.truncated as false | { shown: number; total: number } | undefined;
       if (!truncated) continue;

@@ -61,10 +61,13 @@ export function formatEvaluation(results: QuestionResult[]): string {
     for (const need of result.needs) {
       if (need.status === "kept") lines.push(`                  ${need.need}: kept as ${need.as}`);
       else if (need.status === "dropped") lines.push(`                  ${need.need}: dropped by the annotation: ${need.reason}`);
-      else lines.push(`                  ${need.need}: never existed in the spec${need.suggestion ? ` (did you mean "${need.suggestion}"?)` : ""}`);
+      else
+        lines.push(
+          `                  ${need.need}: never existed in the spec${need.suggestion ? ` (did you mean "${need.suggestion}"?)` : ""}`,
+        );
     }
   }
   const answerable = results.filter((r) => r.answerable).length;
   lines.push("", `${answerable} of ${results.length} question(s) answerable from the projection`);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

@@ -39,7 +39,8 @@ export function partRules(tool: ToolModel): PartRules {
       if (field.kind === "join" || field.kind === "related-id") idFields.add(leaf);
       else if (field.kind === "object") visit(field.children);
       else if (field.argumentOf) idFields.add(leaf);
-      else if (field.legend || (field.shape.type === "literal" && field.shape.values.every((v) => typeof v === "number"))) enumFields.add(leaf);
+      else if (field.legend || (field.shape.type === "literal" && field.shape.values.every((v) => typeof v === "number")))
+        enumFields.add(leaf);
     }
   };
   visit(tool.resource.fields);
@@ -104,13 +105,24 @@ export function formatReport(report: TokensReport): string {
     if (!raw || !projected) return;
     rows.push([label, "tokens", number(raw.tokens), number(projected.tokens), percentSaved(raw.tokens, projected.tokens)]);
     rows.push(["", "bytes", number(raw.bytes), number(projected.bytes), ""]);
-    rows.push(["", "bytes/4 guess", `${number(raw.bytesOver4)} (${signed(raw.bytesOver4Error)})`, `${number(projected.bytesOver4)} (${signed(projected.bytesOver4Error)})`, ""]);
+    rows.push([
+      "",
+      "bytes/4 guess",
+      `${number(raw.bytesOver4)} (${signed(raw.bytesOver4Error)})`,
+      `${number(projected.bytesOver4)} (${signed(projected.bytesOver4Error)})`,
+      "",
+    ]);
   };
   block("per record", report.raw.perRecord, report.projected.perRecord);
   block("per page", report.raw, report.projected);
   rows.push(["records", "", number(report.raw.records), number(report.projected.records), ""]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const table = rows.map((r) => r.map((cell, c) => (c >= 2 && c <= 3 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd());
+  const table = rows.map((r) =>
+    r
+      .map((cell, c) => (c >= 2 && c <= 3 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+      .join("  ")
+      .trimEnd(),
+  );
   const parts = report.raw.perRecord?.parts ?? report.raw.parts;
   const lines = [
     `${report.tool}: raw response against projected result, counted with ${report.tokenizer}`,
@@ -126,7 +138,7 @@ export function formatReport(report: TokensReport): string {
       (report.lookup ? `, about ${number(report.lookup.tokens)} tokens at ${number(report.lookup.sampleTokens)} per lookup result` : ""),
   );
   lines.push("", "parts:", ...PARTS.map((p) => `  ${p.padEnd(9)} ${report.definitions[p]}`));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** Both texts of the result, marking the one the tool sends, so `text: table` is chosen on figures. */
@@ -134,6 +146,11 @@ function textsLine(texts: TokensReport["texts"]): string {
   const json = `${number(texts.json.tokens)} tokens`;
   if (!texts.table) return `text: JSON ${json} (sent; a tool returning one record has no table)`;
   const table = number(texts.table.tokens);
-  const saved = texts.table.tokens <= texts.json.tokens ? percentSaved(texts.json.tokens, texts.table.tokens) : `${number(texts.table.tokens - texts.json.tokens)} more`;
-  return texts.sent === "table" ? `text: table ${table} tokens (sent, ${saved}); JSON ${json}` : `text: JSON ${json} (sent); table ${table} (${saved}; \`text: table\` sends it)`;
+  const saved =
+    texts.table.tokens <= texts.json.tokens
+      ? percentSaved(texts.json.tokens, texts.table.tokens)
+      : `${number(texts.table.tokens - texts.json.tokens)} more`;
+  return texts.sent === "table"
+    ? `text: table ${table} tokens (sent, ${saved}); JSON ${json}`
+    : `text: JSON ${json} (sent); table ${table} (${saved}; \`text: table\` sends it)`;
 }

@@ -40,7 +40,7 @@ export function countParts(classified: ClassifiedText, tokenizer: TokenizerName)
   const tokens = encode(classified.text);
   const counts = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>;
   let position = 0;
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     let end = i + 1;
     let piece = decode(tokens.slice(i, end));
     while (piece.includes("\uFFFD") && end < tokens.length && end - i < 8) piece = decode(tokens.slice(i, ++end));

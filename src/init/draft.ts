@@ -2,7 +2,7 @@ import { jsonApiFields, restFields, type SpecField } from "../model/fields.js";
 import { listOperations, operationLabel, successBody, type Operation } from "../model/operations.js";
 import type { ResourceAnnotation } from "../annotation/types.js";
 import { findRows, identityOf, jsonApiTypes } from "../model/rows.js";
-import { isJsonObject, SchemaReader, type SchemaAt } from "../spec/schema.js";
+import { isJsonObject, type SchemaReader, type SchemaAt } from "../spec/schema.js";
 import { guessField, labelAttribute, type Guess } from "./guess.js";
 
 export interface DraftOptions {
@@ -42,13 +42,19 @@ export function snakeCase(name: string): string {
 }
 
 /** `Albums_Resource_Object` and `Incident` to `albums` and `incident`. */
-const resourceNameOf = (schemaName: string) => snakeCase(schemaName.replace(/[_-]?(Resource[_-]?Object|Resource|Object|Data)$/i, "") || schemaName);
+const resourceNameOf = (schemaName: string) =>
+  snakeCase(schemaName.replace(/[_-]?(Resource[_-]?Object|Resource|Object|Data)$/i, "") || schemaName);
 
-const singular = (name: string) => name.replace(/ies$/, "y").replace(/(s|x|ch|sh)es$/, "$1").replace(/([^s])s$/, "$1");
+const singular = (name: string) =>
+  name
+    .replace(/ies$/, "y")
+    .replace(/(s|x|ch|sh)es$/, "$1")
+    .replace(/([^s])s$/, "$1");
 
 function selected(op: Operation, options: DraftOptions): boolean {
   if (op.method !== "get") return false;
-  if (options.operations && !options.operations.some((o) => o === op.operationId || o.toLowerCase() === operationLabel(op).toLowerCase())) return false;
+  if (options.operations && !options.operations.some((o) => o === op.operationId || o.toLowerCase() === operationLabel(op).toLowerCase()))
+    return false;
   if (options.tag !== undefined) {
     const tags = op.at.schema["tags"];
     if (!Array.isArray(tags) || !tags.includes(options.tag)) return false;
@@ -63,7 +69,14 @@ function pageGuess(reader: SchemaReader, response: SchemaAt, jsonapi: boolean): 
     return at;
   };
   const page: [string, string][] = [];
-  const totals = jsonapi ? [["meta", "page", "total"], ["meta", "pagination", "total"], ["meta", "total"], ["meta", "page", "total_count"]] : [["total"], ["total_count"], ["count"]];
+  const totals = jsonapi
+    ? [
+        ["meta", "page", "total"],
+        ["meta", "pagination", "total"],
+        ["meta", "total"],
+        ["meta", "page", "total_count"],
+      ]
+    : [["total"], ["total_count"], ["count"]];
   const total = totals.find((path) => {
     const at = has(path);
     return at && reader.kind(at) === "integer";
@@ -93,7 +106,9 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   // Where generate finds a tool's records depends on the resources the annotation names, so the
   // tools are drafted twice: the second time against the resources the first time drafted.
   const first = draftTools(reader, chosen, []);
-  const resources = [...first.draft.resources].flatMap(([name, r]) => (r.schema !== undefined ? [{ name, schema: r.schema, fields: [], path: [] }] : []));
+  const resources = [...first.draft.resources].flatMap(([name, r]) =>
+    r.schema !== undefined ? [{ name, schema: r.schema, fields: [], path: [] }] : [],
+  );
   const { draft: drafted, sources, kinds } = draftTools(reader, chosen, resources);
   Object.assign(draft, { resources: drafted.resources, tools: drafted.tools, skipped: drafted.skipped });
   const takers = idTakers(chosen, drafted);
@@ -101,7 +116,17 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     const fields: SpecField[] = source.jsonapi ? jsonApiFields(reader, source.at) : restFields(reader, source.at);
     const resource = draft.resources.get(name) ?? { fields: [] };
     resource.fields = fields.map((field) => {
-      const guess = guessField(field, { reader, identity: source.jsonapi ? "id" : identityOf(reader, source.at), idTools: kinds.get(name)?.flatMap((k) => takers.get(k) ?? []).filter(unique) ?? [], takers, labels });
+      const guess = guessField(field, {
+        reader,
+        identity: source.jsonapi ? "id" : identityOf(reader, source.at),
+        idTools:
+          kinds
+            .get(name)
+            ?.flatMap((k) => takers.get(k) ?? [])
+            .filter(unique) ?? [],
+        takers,
+        labels,
+      });
       if (guess.resolver && !draft.resolvers.has(guess.resolver.name)) {
         const type = guess.resolver.type;
         const label = type ? labels.get(type) : undefined;
@@ -113,7 +138,6 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   }
   return draft;
 }
-
 
 const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
 
@@ -140,7 +164,13 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     const base = snakeCase(op.operationId ?? `${op.method} ${op.path}`);
     let toolName = base;
     for (let n = 2; draft.tools.has(toolName); n++) toolName = `${base}_${n}`;
-    const rows = findRows(reader, { name: toolName, operation: reference, page: [], inputs: [], path: [] }, body.schema, body.mediaType, resources);
+    const rows = findRows(
+      reader,
+      { name: toolName, operation: reference, page: [], inputs: [], path: [] },
+      body.schema,
+      body.mediaType,
+      resources,
+    );
     if ("problem" in rows) {
       draft.skipped.push({ operation: reference, reason: rows.problem });
       continue;
@@ -148,7 +178,8 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     const refName = reader.refName(rows.item) ?? reader.refName(reader.unwrapNullable(rows.item));
     const fromPath = rows.path.length ? singular(rows.path[rows.path.length - 1]!) : undefined;
     const item = reader.unwrapNullable(rows.item);
-    let named = rows.resourceName ?? (refName ? resourceNameOf(refName) : fromPath && fromPath !== "data" ? fromPath : `${toolName}_record`);
+    let named =
+      rows.resourceName ?? (refName ? resourceNameOf(refName) : fromPath && fromPath !== "data" ? fromPath : `${toolName}_record`);
     // A plain-REST resource is one schema: another schema that would take the same name gets the tool's.
     if (!rows.jsonapi) {
       const owner = owners.get(named);
@@ -163,7 +194,12 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     }
     if (!sources.has(named)) sources.set(named, { at: item, jsonapi: rows.jsonapi });
     if (!rows.jsonapi && refName && !draft.resources.has(named)) draft.resources.set(named, { schema: refName, fields: [] });
-    draft.tools.set(toolName, { operation: reference, resource: named, explicitResource, page: rows.many ? pageGuess(reader, body.schema, rows.jsonapi) : [] });
+    draft.tools.set(toolName, {
+      operation: reference,
+      resource: named,
+      explicitResource,
+      page: rows.many ? pageGuess(reader, body.schema, rows.jsonapi) : [],
+    });
     const kind = recordKindOfPath(op.path, rows.many);
     kinds.set(named, [...(kinds.get(named) ?? [singular(named)]), ...(kind ? [kind] : [])].filter(unique));
   }

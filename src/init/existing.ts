@@ -34,7 +34,8 @@ export function adoptExisting(draft: Draft, existingText: string, operations: Op
   }
   const resourceBySchema = new Map<string, string>();
   for (const [name, resource] of Object.entries(resources)) {
-    if (isJsonObject(resource) && typeof resource["schema"] === "string" && !resourceBySchema.has(resource["schema"])) resourceBySchema.set(resource["schema"], name);
+    if (isJsonObject(resource) && typeof resource["schema"] === "string" && !resourceBySchema.has(resource["schema"]))
+      resourceBySchema.set(resource["schema"], name);
   }
 
   const renamedTools = new Map<string, string>();
@@ -58,7 +59,9 @@ export function adoptExisting(draft: Draft, existingText: string, operations: Op
     for (const [, guess] of resource.fields) {
       const rule = guess.rule;
       if (typeof rule === "object" && Array.isArray(rule["argument"])) {
-        rule["argument"] = (rule["argument"] as string[]).map((tool) => renamedTools.get(tool) ?? tool).filter((tool, i, all) => all.indexOf(tool) === i);
+        rule["argument"] = (rule["argument"] as string[])
+          .map((tool) => renamedTools.get(tool) ?? tool)
+          .filter((tool, i, all) => all.indexOf(tool) === i);
       }
     }
   }

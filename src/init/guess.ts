@@ -43,20 +43,25 @@ const LINK_NAME = /(^|_)(url|href|link|links|self|uri)$|Url$|Href$/;
 const LABEL_NAMES = ["name", "display_name", "full_name", "title", "summary", "label", "handle", "email", "username", "slug"];
 
 /** A list in a comment, short enough to read beside the rule that holds it whole. */
-const someOf = (names: readonly string[]) => (names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`);
+const someOf = (names: readonly string[]) =>
+  names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`;
 
 /** The attribute most likely to name a record, for a resolver's `label`. */
 export function labelAttribute(names: readonly string[]): string | undefined {
   return LABEL_NAMES.find((n) => names.includes(n));
 }
 
-const resolverFor = (name: string) => (/(^|_)by(_ids?)?$/.test(name) ? "users" : plural(name.replace(/(_ids?|Ids?|_gids?|Gids?|_uuids?|Uuids?)$/, "").replace(/_reference$/, "")));
+const resolverFor = (name: string) =>
+  /(^|_)by(_ids?)?$/.test(name)
+    ? "users"
+    : plural(name.replace(/(_ids?|Ids?|_gids?|Gids?|_uuids?|Uuids?)$/, "").replace(/_reference$/, ""));
 
 /** A guessed role for one field, with the reason a person reviewing it would want. */
 export function guessField(field: SpecField, ctx: GuessContext): Guess {
   const { reader } = ctx;
   if (field.base === "record" && field.name === ctx.identity && field.path.length === 1) {
-    if (ctx.idTools.length > 0) return { rule: { argument: ctx.idTools }, reason: `an id the model passes to ${someOf(ctx.idTools)}`, sure: true };
+    if (ctx.idTools.length > 0)
+      return { rule: { argument: ctx.idTools }, reason: `an id the model passes to ${someOf(ctx.idTools)}`, sure: true };
     return { rule: { drop: "no tool takes this id" }, reason: "no GET operation takes an id of this kind of record", sure: true };
   }
   if (field.relationship) {
@@ -84,10 +89,19 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
     const tools = ctx.takers.get(kindOfKey(field.name)) ?? [];
     const scalar = reader.kind(field.at) === "string" || reader.kind(field.at) === "integer";
     if (tools.length > 0 && scalar && !IDENTITY_NAMES.includes(field.name)) {
-      return { rule: { argument: tools }, reason: `the id of a ${kindOfKey(field.name)}, which the model passes to ${someOf(tools)}`, sure: true };
+      return {
+        rule: { argument: tools },
+        reason: `the id of a ${kindOfKey(field.name)}, which the model passes to ${someOf(tools)}`,
+        sure: true,
+      };
     }
     const resolver = resolverFor(field.name);
-    return { rule: { join: resolver }, reason: "looks like a foreign key: join it to a name, make it an argument, or drop it", sure: false, resolver: { name: resolver } };
+    return {
+      rule: { join: resolver },
+      reason: "looks like a foreign key: join it to a name, make it an argument, or drop it",
+      sure: false,
+      resolver: { name: resolver },
+    };
   }
   if (values && values.length > 0 && values.every((v) => typeof v === "number")) {
     if (specLegend(reader, field.at)) return { rule: { legend: "spec" }, reason: "integer enum; the spec names its codes", sure: true };
@@ -103,9 +117,15 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
     const properties = reader.properties(field.at).map((p) => p.name);
     if (properties.some((p) => IDENTITY_NAMES.includes(p))) {
       const resolver = resolverFor(field.name);
-      return { rule: { join: resolver }, reason: "a reference to another record: joined to its name", sure: false, resolver: { name: resolver } };
+      return {
+        rule: { join: resolver },
+        reason: "a reference to another record: joined to its name",
+        sure: false,
+        resolver: { name: resolver },
+      };
     }
-    if (properties.some((p) => ID_LIKE.test(p))) return { rule: { drop: "holds opaque ids" }, reason: "an object holding ids: classify its parts to keep any of it", sure: false };
+    if (properties.some((p) => ID_LIKE.test(p)))
+      return { rule: { drop: "holds opaque ids" }, reason: "an object holding ids: classify its parts to keep any of it", sure: false };
     const deeper = keptWholeRefusal(reader, field);
     if (deeper) return deeper;
     return { rule: "keep", reason: properties.length ? "an object, kept whole" : "free-form data", sure: properties.length > 0 };
@@ -113,7 +133,11 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
   if (kind === "array") {
     const items = reader.items(field.at);
     if (items && reader.kind(items) === "object" && reader.properties(items).some((p) => ID_LIKE.test(p.name))) {
-      return { rule: { drop: "a list of records with opaque ids" }, reason: "a list of nested records: keep it only if the model needs them", sure: false };
+      return {
+        rule: { drop: "a list of records with opaque ids" },
+        reason: "a list of nested records: keep it only if the model needs them",
+        sure: false,
+      };
     }
     return keptWholeRefusal(reader, field) ?? { rule: "keep", reason: "a list of values", sure: true };
   }
@@ -127,7 +151,11 @@ function keptWholeRefusal(reader: SchemaReader, field: SpecField): Guess | undef
   const carried = carriedIdsAndUrls(reader, field.at, field.name);
   const first = carried.ids[0] ?? carried.urls[0];
   if (first === undefined) return undefined;
-  return { rule: { drop: carried.ids.length ? "holds opaque ids" : "holds links the model cannot open" }, reason: `kept whole it would carry ${first}: classify its parts to keep any of it`, sure: false };
+  return {
+    rule: { drop: carried.ids.length ? "holds opaque ids" : "holds links the model cannot open" },
+    reason: `kept whole it would carry ${first}: classify its parts to keep any of it`,
+    sure: false,
+  };
 }
 
 const DATE_NAME = /(_on|On|_date|Date)$|^date$/;
@@ -146,7 +174,8 @@ function timestampGuess(name: string, kind: string | undefined, schema: Record<s
     if (schema["format"] === "date-time") return { rule: { format: "datetime" }, reason: "a timestamp, to the minute in UTC", sure: true };
     if (schema["format"] === "date") return { rule: { format: "date" }, reason: "a date", sure: true };
     if (schema["format"] !== undefined || schema["enum"] !== undefined || DURATION_TEXT.test(description)) return undefined;
-    if (DATETIME_NAME.test(name)) return { rule: { format: "datetime" }, reason: "named like a timestamp: to the minute in UTC", sure: true };
+    if (DATETIME_NAME.test(name))
+      return { rule: { format: "datetime" }, reason: "named like a timestamp: to the minute in UTC", sure: true };
     if (DATE_NAME.test(name)) return { rule: { format: "date" }, reason: "named like a date", sure: false };
     return undefined;
   }

@@ -64,11 +64,15 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
         for (const [tool, entry] of draft.tools) {
           if (entry.resource !== name) continue;
           draft.tools.delete(tool);
-          draft.skipped.push({ operation: tool, reason: `the resource it returns, ${name}, cannot be generated as drafted: ${error.message}` });
+          draft.skipped.push({
+            operation: tool,
+            reason: `the resource it returns, ${name}, cannot be generated as drafted: ${error.message}`,
+          });
         }
         changed = true;
       }
     }
-    if (!changed || round >= MAX_ROUNDS) return { text: rendered.text, draft, added: rendered.added, todos: rendered.todos, demoted, remaining: errors };
+    if (!changed || round >= MAX_ROUNDS)
+      return { text: rendered.text, draft, added: rendered.added, todos: rendered.todos, demoted, remaining: errors };
   }
 }

@@ -38,7 +38,8 @@ function flowNode(doc: Document, value: unknown, comment?: string): Node {
     const inner = item.value as { flow?: boolean } | null;
     if (inner && typeof inner === "object") inner.flow = true;
     // Reasons are prose: quoted, a comma or colon a person adds later cannot end them.
-    if (isScalar(item.key) && REASON_KEYS.has(String(item.key.value)) && isScalar(item.value) && typeof item.value.value === "string") item.value.type = "QUOTE_DOUBLE";
+    if (isScalar(item.key) && REASON_KEYS.has(String(item.key.value)) && isScalar(item.value) && typeof item.value.value === "string")
+      item.value.type = "QUOTE_DOUBLE";
   }
   if (comment) node.comment = ` ${comment.replace(/\s+/g, " ")}`;
   return node;
@@ -71,13 +72,21 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
   };
   for (const [name, resolver] of draft.resolvers) {
     if (holds(["resolvers", name])) continue;
-    entries.push({ path: ["resolvers", name], paths: [["resolvers", name]], lines: [`${keyText(name)}: ${inline(doc, resolver)}${resolver.type ? "" : " # plain lookup: no `included` records carry its names"}`] });
+    entries.push({
+      path: ["resolvers", name],
+      paths: [["resolvers", name]],
+      lines: [`${keyText(name)}: ${inline(doc, resolver)}${resolver.type ? "" : " # plain lookup: no `included` records carry its names"}`],
+    });
   }
   for (const [name, resource] of draft.resources) {
     if (!holds(["resources", name])) {
       const lines = [`${keyText(name)}:`, ...(resource.schema !== undefined ? [`  schema: ${keyText(resource.schema)}`] : []), "  fields:"];
       lines.push(...resource.fields.map(([f, guess]) => `    ${field(f, guess)}`));
-      entries.push({ path: ["resources", name], paths: [["resources", name], ...resource.fields.map(([f]) => ["resources", name, "fields", f])], lines });
+      entries.push({
+        path: ["resources", name],
+        paths: [["resources", name], ...resource.fields.map(([f]) => ["resources", name, "fields", f])],
+        lines,
+      });
       continue;
     }
     for (const [f, guess] of resource.fields) {
@@ -148,7 +157,11 @@ function insert(text: string, entries: Entry[]): string {
       at = afterLine(result, Math.max(parent.range[1] - 1, 0));
     } else {
       const holder = parentPath.length === 1 ? doc.contents : doc.getIn(parentPath.slice(0, -1), true);
-      const pair = isMap(holder) ? holder.items.find((item) => isNode(item.key) && String((item.key as { value?: unknown }).value) === parentPath[parentPath.length - 1]) : undefined;
+      const pair = isMap(holder)
+        ? holder.items.find(
+            (item) => isNode(item.key) && String((item.key as { value?: unknown }).value) === parentPath[parentPath.length - 1],
+          )
+        : undefined;
       if (pair && isNode(pair.key) && pair.key.range && (pair.value === null || (isMap(pair.value) && pair.value.items.length === 0))) {
         indent = columnOf(result, pair.key.range[0]) + 2;
         const keyLineEnd = afterLine(result, pair.key.range[0]);
@@ -162,7 +175,7 @@ function insert(text: string, entries: Entry[]): string {
         throw new Error(`cannot add ${entry.path.join(".")}: ${parentPath.join(".")} is not a block mapping`);
       }
     }
-    result = result.slice(0, at) + entry.lines.map((l) => `${" ".repeat(indent)}${l}`).join("\n") + "\n" + result.slice(at);
+    result = `${result.slice(0, at) + entry.lines.map((l) => `${" ".repeat(indent)}${l}`).join("\n")}\n${result.slice(at)}`;
   }
   return result;
 }

@@ -12,7 +12,6 @@ import { findRows, jsonApiType, jsonApiTypes, type Rows } from "./rows.js";
 import { shapeOf } from "./shape.js";
 import type { Model, PageModel, ResourceModel, ResponseAt, ToolModel } from "./types.js";
 
-
 /** What a resource is read from: the first tool that returns it, or the annotation's `schema`. */
 interface ResourceSource {
   at: SchemaAt;
@@ -33,7 +32,13 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   const resolverNames = new Map(annotation.resolvers.map((r) => [r.name, r]));
   const resourceAnnotations = new Map(annotation.resources.map((r) => [r.name, r]));
   const sources = new Map<string, ResourceSource>();
-  const error = (code: Diagnostic["code"], message: string, help: string, path: readonly (string | number)[], related?: Diagnostic["location"]) =>
+  const error = (
+    code: Diagnostic["code"],
+    message: string,
+    help: string,
+    path: readonly (string | number)[],
+    related?: Diagnostic["location"],
+  ) =>
     diagnostics.push({ code, severity: "error", message, help, location: locateAnnotation(path, "key"), ...(related ? { related } : {}) });
 
   // A plain-REST resource that names its schema is read from it, so every tool is checked against the same record.
@@ -47,12 +52,23 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     const op = findOperation(operations, tool.operation);
     if (!op) {
       const candidates = operations.flatMap((o) => (o.operationId ? [o.operationId] : [])).concat(operations.map(operationLabel));
-      error("PRJ010", `tool ${tool.name}: no operation "${tool.operation}" in the spec${didYouMean(tool.operation, candidates)}`, 'name an operationId, or write `"GET /path"` exactly as the spec declares the path', [...tool.path, "operation"]);
+      error(
+        "PRJ010",
+        `tool ${tool.name}: no operation "${tool.operation}" in the spec${didYouMean(tool.operation, candidates)}`,
+        'name an operationId, or write `"GET /path"` exactly as the spec declares the path',
+        [...tool.path, "operation"],
+      );
       continue;
     }
     const body = successBody(reader, op);
     if (!body) {
-      error("PRJ011", `tool ${tool.name}: ${operationLabel(op)} has no JSON success response`, "projector reshapes the JSON body of a 2xx response; choose an operation that returns one", [...tool.path, "operation"], spec.locate(op.at.pointer));
+      error(
+        "PRJ011",
+        `tool ${tool.name}: ${operationLabel(op)} has no JSON success response`,
+        "projector reshapes the JSON body of a 2xx response; choose an operation that returns one",
+        [...tool.path, "operation"],
+        spec.locate(op.at.pointer),
+      );
       continue;
     }
     const found = findRows(reader, tool, body.schema, body.mediaType, annotation.resources);
@@ -63,12 +79,23 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     const rows = tool.record === undefined ? found : declaredRecord(reader, tool.record, found, annotation.resources);
     if (!rows) {
       const names = Object.keys(child({ schema: reader.document, pointer: "" }, "components", "schemas")?.schema ?? {});
-      error("PRJ044", `tool ${tool.name}: \`record: ${tool.record}\` names no schema of the spec${didYouMean(tool.record!, names)}`, "`record` names an entry of components.schemas: the schema the records really are", [...tool.path, "record"]);
+      error(
+        "PRJ044",
+        `tool ${tool.name}: \`record: ${tool.record}\` names no schema of the spec${didYouMean(tool.record!, names)}`,
+        "`record` names an entry of components.schemas: the schema the records really are",
+        [...tool.path, "record"],
+      );
       continue;
     }
     const resourceName = tool.resource ?? rows.resourceName;
     if (resourceName === undefined) {
-      error("PRJ012", `tool ${tool.name}: cannot tell which resource its records are`, "add `resource: NAME` to the tool, or `schema: SchemaName` to the resource", tool.path, spec.locate(rows.item.pointer));
+      error(
+        "PRJ012",
+        `tool ${tool.name}: cannot tell which resource its records are`,
+        "add `resource: NAME` to the tool, or `schema: SchemaName` to the resource",
+        tool.path,
+        spec.locate(rows.item.pointer),
+      );
       continue;
     }
     if (!resourceAnnotations.has(resourceName)) {
@@ -156,7 +183,9 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
           error(
             "PRJ031",
             `tool ${tool.name}: the response has no ${segments.slice(0, i + 1).join(".")}${didYouMean(segment, names)}`,
-            names.length ? `${segments.slice(0, i).join(".") || "the response"} declares: ${names.join(", ")}` : "name a path the response schema declares",
+            names.length
+              ? `${segments.slice(0, i).join(".") || "the response"} declares: ${names.join(", ")}`
+              : "name a path the response schema declares",
             field.path,
             spec.locate(at.pointer),
           );
@@ -165,7 +194,14 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
         at = property.at;
       }
       const presence = pageByPresence(field, reader.kind(at));
-      return [{ key: field.key, path: segments, mode: presence ? "presence" : "value", shape: presence ? { type: "boolean" } : shapeOf(reader, at) }];
+      return [
+        {
+          key: field.key,
+          path: segments,
+          mode: presence ? "presence" : "value",
+          shape: presence ? { type: "boolean" } : shapeOf(reader, at),
+        },
+      ];
     });
     const list = tool.list ?? (rows.many || page.length > 0 ? plural(resource.name) : undefined);
     const example = responseExample(reader, op);
@@ -186,15 +222,26 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       inputs: buildToolInputs({ reader, op, tool, resources: [...resources.values()], diagnostics, locate: locateAnnotation }),
     });
     if (tool.text === "table" && !rows.many) {
-      error("PRJ029", `tool ${tool.name} returns one record, so it has no rows to set out as a table`, "remove `text: table`, or use it on a tool that returns a list", [...tool.path, "text"]);
+      error(
+        "PRJ029",
+        `tool ${tool.name} returns one record, so it has no rows to set out as a table`,
+        "remove `text: table`, or use it on a tool that returns a list",
+        [...tool.path, "text"],
+      );
     }
     if (tool.budget && !rows.many) {
-      error("PRJ029", `tool ${tool.name} returns one record, so a budget has nothing to cut`, "remove `budget`, or use it on a tool that returns a list", [...tool.path, "budget"]);
+      error(
+        "PRJ029",
+        `tool ${tool.name} returns one record, so a budget has nothing to cut`,
+        "remove `budget`, or use it on a tool that returns a list",
+        [...tool.path, "budget"],
+      );
     }
   }
   checkGeneratedNames(annotation, diagnostics);
   const reserved = (name: string, what: string, path: readonly (string | number)[]) => {
-    if (RESERVED_KEYS.has(name)) error("PRJ028", `${what} "${name}" is not allowed`, "it would set an object's prototype instead of a key; choose another name", path);
+    if (RESERVED_KEYS.has(name))
+      error("PRJ028", `${what} "${name}" is not allowed`, "it would set an object's prototype instead of a key; choose another name", path);
   };
   for (const r of annotation.resolvers) reserved(r.name, "resolver name", r.path);
   for (const t of annotation.tools) {
@@ -208,7 +255,12 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       ? {}
       : {
           model: {
-            resolvers: annotation.resolvers.map((r) => ({ name: r.name, ...(r.type ? { type: r.type } : {}), ...(r.label ? { label: r.label } : {}), id: r.id ?? "id" })),
+            resolvers: annotation.resolvers.map((r) => ({
+              name: r.name,
+              ...(r.type ? { type: r.type } : {}),
+              ...(r.label ? { label: r.label } : {}),
+              id: r.id ?? "id",
+            })),
             resources: annotation.resources.flatMap((r) => resources.get(r.name) ?? []),
             tools,
           },
@@ -262,7 +314,10 @@ function checkGeneratedNames(annotation: Annotation, diagnostics: Diagnostic[]) 
     const file = `${entry.module.path}.ts`;
     const claims = [
       { key: `file:${file.toLowerCase()}`, says: `write \`${file}\`` },
-      ...[...entry.module.values, ...entry.module.types, ...entry.module.internal].map((name) => ({ key: `name:${name}`, says: `generate \`${name}\`` })),
+      ...[...entry.module.values, ...entry.module.types, ...entry.module.internal].map((name) => ({
+        key: `name:${name}`,
+        says: `generate \`${name}\``,
+      })),
     ];
     const clash = claims.find((claim) => owners.has(claim.key));
     if (clash) {

@@ -50,7 +50,9 @@ export function jsonApiFields(reader: SchemaReader, record: SchemaAt): SpecField
 }
 
 export function restFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
-  return reader.properties(record).map((p) => ({ name: p.name, at: p.at, required: p.required, base: "record" as const, path: [p.name], relationship: false }));
+  return reader
+    .properties(record)
+    .map((p) => ({ name: p.name, at: p.at, required: p.required, base: "record" as const, path: [p.name], relationship: false }));
 }
 
 interface Entry {
@@ -88,7 +90,14 @@ interface Level {
 const lifts = (entry: Entry | undefined, prefix: string, liftable: boolean) =>
   liftable && prefix !== "" && entry?.annotation.rule.kind === "keep" && entry.annotation.rule.as !== undefined;
 
-function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: Entry[], prefix: string, style: "jsonapi" | "rest", liftable: boolean): Level {
+function classifyLevel(
+  ctx: ClassifyContext,
+  specFields: SpecField[],
+  entries: Entry[],
+  prefix: string,
+  style: "jsonapi" | "rest",
+  liftable: boolean,
+): Level {
   const fields: Field[] = [];
   const dropped: DroppedField[] = [];
   const lifted: Field[] = [];
@@ -116,7 +125,7 @@ function classifyLevel(ctx: ClassifyContext, specFields: SpecField[], entries: E
     const name = prefix + specField.name;
     const exact = entries.find((e) => e.relative === specField.name);
     const children = entries
-      .filter((e) => e.relative.startsWith(specField.name + ".") && !names.has(e.relative))
+      .filter((e) => e.relative.startsWith(`${specField.name}.`) && !names.has(e.relative))
       .map((e) => ({ ...e, relative: e.relative.slice(specField.name.length + 1) }));
     if (!exact && children.length === 0) {
       ctx.diagnostics.push({
@@ -258,7 +267,13 @@ function describe(at: SchemaAt): string | undefined {
   return typeof description === "string" && description.trim() !== "" ? description.trim() : undefined;
 }
 
-function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, annotation: FieldAnnotation, name: string): Field | undefined {
+function keptField(
+  ctx: ClassifyContext,
+  specField: SpecField,
+  rule: KeepRule,
+  annotation: FieldAnnotation,
+  name: string,
+): Field | undefined {
   const { reader } = ctx;
   const errorsBefore = ctx.diagnostics.length;
   const problem = (code: Diagnostic["code"], message: string, help: string, key?: string) =>
@@ -272,8 +287,16 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
     });
   const checkResolver = (resolver: string, key: string) => {
     if (!ctx.resolvers.has(resolver)) {
-      const example = key === "legend" ? `\`${resolver}: {}\`` : `\`${resolver}: { type: user, label: name }\` (or \`${resolver}: { label: name, id: gid }\` for plain REST)`;
-      problem("PRJ026", `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers.keys())}`, `declare it under \`resolvers:\`, e.g. ${example}`, key);
+      const example =
+        key === "legend"
+          ? `\`${resolver}: {}\``
+          : `\`${resolver}: { type: user, label: name }\` (or \`${resolver}: { label: name, id: gid }\` for plain REST)`;
+      problem(
+        "PRJ026",
+        `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers.keys())}`,
+        `declare it under \`resolvers:\`, e.g. ${example}`,
+        key,
+      );
     }
   };
   const keysOf = (resolver: string) => {
@@ -282,7 +305,8 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
   };
   if (rule.fact !== undefined) {
     for (const key of ["join", "argument", "shorten", "legend"] as const) {
-      if (rule[key] !== undefined) problem("PRJ029", `a fact is kept as it is; \`${key}\` says otherwise`, `remove \`${key}\`, or the \`fact\``, key);
+      if (rule[key] !== undefined)
+        problem("PRJ029", `a fact is kept as it is; \`${key}\` says otherwise`, `remove \`${key}\`, or the \`fact\``, key);
     }
   }
   const out = rule.as ?? specField.name;
@@ -298,17 +322,30 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
 
   if (specField.relationship) {
     for (const key of ["format", "legend", "shorten"] as const) {
-      if (rule[key] !== undefined && !(key === "shorten" && rule.argument)) problem("PRJ029", `\`${key}\` does not apply to a relationship`, "a relationship is joined to a name or kept as an argument id", key);
+      if (rule[key] !== undefined && !(key === "shorten" && rule.argument))
+        problem(
+          "PRJ029",
+          `\`${key}\` does not apply to a relationship`,
+          "a relationship is joined to a name or kept as an argument id",
+          key,
+        );
     }
     const data = child(reader.unwrapNullable(specField.at), "properties", "data");
     const many = data !== undefined && reader.kind(data) === "array";
     if (rule.join && rule.argument) {
-      problem("PRJ029", "a relationship is either joined to a name or kept as an argument id, not both", "keep the one the model needs", "argument");
+      problem(
+        "PRJ029",
+        "a relationship is either joined to a name or kept as an argument id, not both",
+        "keep the one the model needs",
+        "argument",
+      );
       return undefined;
     }
     if (rule.join) {
       checkResolver(rule.join, "join");
-      return ctx.diagnostics.length > errorsBefore ? undefined : { kind: "join", ...common, resolver: rule.join, many, via: "relationship", keys: keysOf(rule.join) };
+      return ctx.diagnostics.length > errorsBefore
+        ? undefined
+        : { kind: "join", ...common, resolver: rule.join, many, via: "relationship", keys: keysOf(rule.join) };
     }
     if (rule.argument) return { kind: "related-id", ...common, many, argumentOf: [...rule.argument], shorten: rule.shorten === true };
     problem(
@@ -322,10 +359,13 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
   const kind = reader.kind(specField.at);
   if (rule.join) {
     for (const key of ["format", "legend", "argument", "shorten"] as const) {
-      if (rule[key] !== undefined) problem("PRJ029", `\`${key}\` does not apply to a join key`, "a join key becomes the resolver's label", key);
+      if (rule[key] !== undefined)
+        problem("PRJ029", `\`${key}\` does not apply to a join key`, "a join key becomes the resolver's label", key);
     }
     checkResolver(rule.join, "join");
-    return ctx.diagnostics.length > errorsBefore ? undefined : { kind: "join", ...common, resolver: rule.join, many: kind === "array", via: "property", keys: keysOf(rule.join) };
+    return ctx.diagnostics.length > errorsBefore
+      ? undefined
+      : { kind: "join", ...common, resolver: rule.join, many: kind === "array", via: "property", keys: keysOf(rule.join) };
   }
   if (ID_LIKE.test(specField.name) && !rule.argument && rule.fact === undefined) {
     problem(
@@ -335,11 +375,17 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
     );
     return undefined;
   }
-  if (rule.shorten && !rule.argument) problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
+  if (rule.shorten && !rule.argument)
+    problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
   if (rule.shorten && kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
   if (rule.format && rule.legend) problem("PRJ029", "a field takes a format or a legend, not both", "remove one of them", "format");
   if (rule.format && kind !== "string" && kind !== "integer") {
-    problem("PRJ029", `format ${rule.format} applies to date-time strings or integer epoch timestamps, not ${kind ?? "this schema"}`, "remove `format`", "format");
+    problem(
+      "PRJ029",
+      `format ${rule.format} applies to date-time strings or integer epoch timestamps, not ${kind ?? "this schema"}`,
+      "remove `format`",
+      "format",
+    );
   }
 
   const enumValues = reader.enumValues(specField.at);
@@ -355,11 +401,26 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
     const built = buildLegend(reader, specField.at, rule.legend, kind === "integer" || kind === "number");
     for (const p of built.problems) {
       if (p.kind === "no-spec-legend") {
-        problem("PRJ025", `\`legend: spec\`, but ${p.detail ?? "the spec gives no words for this enum"}`, "the spec needs x-enum-varnames, x-enumNames, x-enum-descriptions or oneOf const/title; or write the legend inline: `legend: { 1: low, 2: high }`", "legend");
+        problem(
+          "PRJ025",
+          `\`legend: spec\`, but ${p.detail ?? "the spec gives no words for this enum"}`,
+          "the spec needs x-enum-varnames, x-enumNames, x-enum-descriptions or oneOf const/title; or write the legend inline: `legend: { 1: low, 2: high }`",
+          "legend",
+        );
       } else if (p.kind === "missing-codes") {
-        problem("PRJ024", `the legend has no word for ${p.codes.map((c) => JSON.stringify(c)).join(", ")}, which the spec's enum lists`, `add ${p.codes.map((c) => `${c}: WORD`).join(", ")} to the legend`, "legend");
+        problem(
+          "PRJ024",
+          `the legend has no word for ${p.codes.map((c) => JSON.stringify(c)).join(", ")}, which the spec's enum lists`,
+          `add ${p.codes.map((c) => `${c}: WORD`).join(", ")} to the legend`,
+          "legend",
+        );
       } else {
-        problem("PRJ024", `legend code ${JSON.stringify(p.code)} is not a number, but the field is numeric`, "legend codes of a numeric field are numbers: `{ 1: low }`", "legend");
+        problem(
+          "PRJ024",
+          `legend code ${JSON.stringify(p.code)} is not a number, but the field is numeric`,
+          "legend codes of a numeric field are numbers: `{ 1: low }`",
+          "legend",
+        );
       }
     }
     for (const code of built.extraCodes) {
@@ -372,11 +433,13 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
       });
     }
     legend = built.legend;
-    shape = legend?.kind === "static" ? { type: "literal", values: [...new Set(legend.entries.map(([, word]) => word))] } : { type: "string" };
+    shape =
+      legend?.kind === "static" ? { type: "literal", values: [...new Set(legend.entries.map(([, word]) => word))] } : { type: "string" };
   } else if (rule.format) {
     shape = { type: "string" };
   } else {
-    const carried = (kind === "object" || kind === "array") && !rule.argument ? carriedIdsAndUrls(reader, specField.at, name) : { ids: [], urls: [] };
+    const carried =
+      (kind === "object" || kind === "array") && !rule.argument ? carriedIdsAndUrls(reader, specField.at, name) : { ids: [], urls: [] };
     const whole = kind === "array" ? "this list" : "this object";
     // The dotted path that classifies that part, the same through an object and through each item of a list.
     const partOf = (path: string) => path.replace(/\[\]/g, "");
@@ -399,7 +462,9 @@ function keptField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, a
       problem(
         "PRJ023",
         `integer enum ${JSON.stringify(enumValues)} is kept without a legend; the model would have to guess what the codes mean`,
-        fromSpec ? `the spec names the codes: write \`${name}: { legend: spec }\`` : `write the words: \`${name}: { legend: { ${enumValues!.map((v) => `${v}: WORD`).join(", ")} } }\``,
+        fromSpec
+          ? `the spec names the codes: write \`${name}: { legend: spec }\``
+          : `write the words: \`${name}: { legend: { ${enumValues!.map((v) => `${v}: WORD`).join(", ")} } }\``,
       );
     }
     shape = shapeOf(reader, specField.at);
@@ -424,7 +489,13 @@ function checkOutputNames(ctx: ClassifyContext, fields: Field[], entries: Entry[
     const entry = entries.find((e) => e.relative === field.name.split(".").pop() || e.annotation.name === field.name);
     const location = entry ? ctx.locateAnnotation(entry.annotation.path) : ctx.locateAnnotation(ctx.resource.path);
     if (RESERVED_KEYS.has(field.out)) {
-      ctx.diagnostics.push({ code: "PRJ028", severity: "error", message: `${ctx.resource.name}.${field.name}: output name "${field.out}" is not allowed`, help: "it would set the object's prototype; choose another name with `as`", location });
+      ctx.diagnostics.push({
+        code: "PRJ028",
+        severity: "error",
+        message: `${ctx.resource.name}.${field.name}: output name "${field.out}" is not allowed`,
+        help: "it would set the object's prototype; choose another name with `as`",
+        location,
+      });
       continue;
     }
     const other = seen.get(field.out);

@@ -16,7 +16,8 @@ export function shortSpecLegend(reader: SchemaReader, at: SchemaAt): string | un
   const values = Array.isArray(resolved.schema["enum"]) ? resolved.schema["enum"].filter((v) => v !== null) : [];
   for (const extension of NAME_EXTENSIONS) {
     const names = resolved.schema[extension];
-    if (Array.isArray(names) && names.length < values.length) return `${extension} names ${names.length} of the enum's ${values.length} codes`;
+    if (Array.isArray(names) && names.length < values.length)
+      return `${extension} names ${names.length} of the enum's ${values.length} codes`;
   }
   return undefined;
 }
@@ -35,16 +36,14 @@ export function specLegend(reader: SchemaReader, at: SchemaAt): Entries | undefi
     }
   }
   const branches = reader.constBranches(resolved);
-  if (branches && branches.every((b) => typeof b.title === "string" && (typeof b.value === "number" || typeof b.value === "string"))) {
+  if (branches?.every((b) => typeof b.title === "string" && (typeof b.value === "number" || typeof b.value === "string"))) {
     return branches.map((b) => [b.value as string | number, b.title as string]);
   }
   return undefined;
 }
 
 export type LegendProblem =
-  | { kind: "no-spec-legend"; detail?: string }
-  | { kind: "missing-codes"; codes: (string | number)[] }
-  | { kind: "bad-code"; code: string };
+  { kind: "no-spec-legend"; detail?: string } | { kind: "missing-codes"; codes: (string | number)[] } | { kind: "bad-code"; code: string };
 
 export interface LegendResult {
   legend?: LegendModel;

@@ -58,14 +58,18 @@ const jsonRank = (mediaType: string): number => {
 export function successBody(reader: SchemaReader, op: Operation): ResponseBody | undefined {
   const responses = child(op.at, "responses");
   if (!responses) return undefined;
-  const statuses = Object.keys(responses.schema).filter((s) => /^2(\d\d|XX)$/i.test(s)).sort();
+  const statuses = Object.keys(responses.schema)
+    .filter((s) => /^2(\d\d|XX)$/i.test(s))
+    .sort();
   for (const status of statuses) {
     const declared = child(responses, status);
     if (!declared) continue;
     const response = reader.deref(declared);
     const content = child(response, "content");
     if (!content) continue;
-    const mediaTypes = Object.keys(content.schema).filter((m) => jsonRank(m) >= 0).sort((a, b) => jsonRank(a) - jsonRank(b));
+    const mediaTypes = Object.keys(content.schema)
+      .filter((m) => jsonRank(m) >= 0)
+      .sort((a, b) => jsonRank(a) - jsonRank(b));
     for (const mediaType of mediaTypes) {
       const schema = child(content, mediaType, "schema");
       if (schema) return { status, mediaType, schema };

@@ -31,4 +31,5 @@ function sortFields(fields: Field[], position: (field: Field) => number, top: bo
 }
 
 /** A resource's fields in result order: the annotation's order, the own id first. */
-export const inResultOrder = (fields: Field[], annotations: readonly FieldAnnotation[]): Field[] => sortFields(fields, positions(annotations), true);
+export const inResultOrder = (fields: Field[], annotations: readonly FieldAnnotation[]): Field[] =>
+  sortFields(fields, positions(annotations), true);

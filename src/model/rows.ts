@@ -19,7 +19,8 @@ export interface Rows {
 export function jsonApiType(reader: SchemaReader, at: SchemaAt, servedAsJsonApi = false): string | null | undefined {
   const type = reader.property(at, "type");
   if (!type) return undefined;
-  const shaped = reader.property(at, "attributes") || reader.property(at, "relationships") || (servedAsJsonApi && reader.property(at, "id"));
+  const shaped =
+    reader.property(at, "attributes") || reader.property(at, "relationships") || (servedAsJsonApi && reader.property(at, "id"));
   if (!shaped) return undefined;
   const values = reader.enumValues(type.at);
   if (values && values.length === 1 && typeof values[0] === "string") return values[0];
@@ -27,12 +28,18 @@ export function jsonApiType(reader: SchemaReader, at: SchemaAt, servedAsJsonApi 
   return typeof schema["default"] === "string" && schema["default"] !== "" ? schema["default"] : null;
 }
 
-export function findRows(reader: SchemaReader, tool: ToolAnnotation, response: SchemaAt, mediaType: string, resources: ResourceAnnotation[]): Rows | { problem: string; help: string } {
+export function findRows(
+  reader: SchemaReader,
+  tool: ToolAnnotation,
+  response: SchemaAt,
+  mediaType: string,
+  resources: ResourceAnnotation[],
+): Rows | { problem: string; help: string } {
   const servedAsJsonApi = mediaType.toLowerCase().startsWith("application/vnd.api+json");
   const body = reader.unwrapNullable(response);
   const rowsAt = (at: SchemaAt, path: string[], jsonapi: boolean): Rows => {
     const many = reader.kind(at) === "array";
-    const item = many ? reader.items(at) ?? at : at;
+    const item = many ? (reader.items(at) ?? at) : at;
     const single = reader.unwrapNullable(item);
     const type = jsonapi ? jsonApiType(reader, single, true) : undefined;
     const named = reader.refName(item) ?? reader.refName(single);
@@ -44,11 +51,20 @@ export function findRows(reader: SchemaReader, tool: ToolAnnotation, response: S
     let at: SchemaAt = body;
     for (const segment of tool.rows.split(".")) {
       const property = reader.property(at, segment);
-      if (!property) return { problem: `the response has no "${tool.rows}"`, help: `\`rows\` is the dotted path to the records; the response declares ${reader.properties(at).map((p) => p.name).join(", ")}` };
+      if (!property)
+        return {
+          problem: `the response has no "${tool.rows}"`,
+          help: `\`rows\` is the dotted path to the records; the response declares ${reader
+            .properties(at)
+            .map((p) => p.name)
+            .join(", ")}`,
+        };
       at = property.at;
     }
     const rows = rowsAt(at, tool.rows.split("."), false);
-    return rows.resourceName === undefined && jsonApiType(reader, reader.unwrapNullable(rows.item), servedAsJsonApi) !== undefined ? rowsAt(at, tool.rows.split("."), true) : rows;
+    return rows.resourceName === undefined && jsonApiType(reader, reader.unwrapNullable(rows.item), servedAsJsonApi) !== undefined
+      ? rowsAt(at, tool.rows.split("."), true)
+      : rows;
   }
   const data = reader.property(body, "data");
   if (data) {
@@ -60,7 +76,8 @@ export function findRows(reader: SchemaReader, tool: ToolAnnotation, response: S
       const kinds = variants.map((v) => jsonApiType(reader, reader.unwrapNullable(v), servedAsJsonApi));
       if (variants.length > 1 && kinds.every((k) => k !== undefined)) {
         const chosen = variants[kinds.indexOf(tool.resource ?? null)];
-        if (chosen) return { item: chosen, many: reader.kind(dataBody) === "array", path: ["data"], jsonapi: true, resourceName: tool.resource! };
+        if (chosen)
+          return { item: chosen, many: reader.kind(dataBody) === "array", path: ["data"], jsonapi: true, resourceName: tool.resource! };
         return {
           problem: `its data mixes several resource types (${kinds.join(", ")})`,
           help: "projector projects one resource type per tool; add `resource: NAME` to pick one, or split the tool",
@@ -131,4 +148,3 @@ export function jsonApiTypes(reader: SchemaReader): Map<string, SchemaAt> {
   }
   return found;
 }
-

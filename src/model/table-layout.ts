@@ -11,5 +11,9 @@ export interface TableLayoutModel {
 export function tableLayoutOf(tool: ToolModel): TableLayoutModel | undefined {
   if (tool.list === undefined || !tool.many) return undefined;
   const budgeted = tool.budget !== undefined;
-  return { list: tool.list, columns: tool.resource.fields.map((f) => f.out), page: [...tool.page.map((p) => p.key), ...(budgeted ? ["truncated"] : [])] };
+  return {
+    list: tool.list,
+    columns: tool.resource.fields.map((f) => f.out),
+    page: [...tool.page.map((p) => p.key), ...(budgeted ? ["truncated"] : [])],
+  };
 }

@@ -15,9 +15,7 @@ export interface SourceRef {
   path: string[];
 }
 
-export type LegendModel =
-  | { kind: "static"; entries: [code: string | number, word: string][] }
-  | { kind: "resolver"; resolver: string };
+export type LegendModel = { kind: "static"; entries: [code: string | number, word: string][] } | { kind: "resolver"; resolver: string };
 
 interface FieldCommon {
   /** The key in the projected record. */

@@ -50,12 +50,18 @@ export interface DigestInputs {
 
 /** Everything a generate's output depends on, as one short hash. */
 export async function inputsDigest(inputs: DigestInputs): Promise<string> {
-  return hash([await projectorCode(), inputs.annotationText, inputs.runtimeTemplate, JSON.stringify(inputs.prettierOptions ?? null), ...(await specFileContents(inputs.specFiles))]);
+  return hash([
+    await projectorCode(),
+    inputs.annotationText,
+    inputs.runtimeTemplate,
+    JSON.stringify(inputs.prettierOptions ?? null),
+    ...(await specFileContents(inputs.specFiles)),
+  ]);
 }
 
 /** The files of an output folder, as one hash. */
 export function filesDigest(files: ReadonlyMap<string, string>): string {
-  return hash([...files].sort(([a], [b]) => a.localeCompare(b)).flatMap(([path, text]) => [path, text]));
+  return hash([...files].sort(([a], [b]) => a.localeCompare(b)).flat());
 }
 
 /**
@@ -80,7 +86,8 @@ export async function readCache(path: string | undefined): Promise<CacheEntry | 
     const entry = JSON.parse(await readFile(path, "utf8")) as Partial<CacheEntry>;
     const specFiles = entry.specFiles;
     if (typeof entry.inputs !== "string" || typeof entry.files !== "string") return undefined;
-    if (!Array.isArray(specFiles) || specFiles.length === 0 || !specFiles.every((file): file is string => typeof file === "string")) return undefined;
+    if (!Array.isArray(specFiles) || specFiles.length === 0 || !specFiles.every((file): file is string => typeof file === "string"))
+      return undefined;
     return { inputs: entry.inputs, files: entry.files, specFiles };
   } catch {
     return undefined;

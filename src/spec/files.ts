@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { open, realpath } from "node:fs/promises";
+import { open, realpath, type FileHandle } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,8 +16,22 @@ export class UnreadableFile extends Error {
   }
 }
 
-const kind = (stat: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }) =>
-  stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a named pipe" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : "not a regular file";
+const kind = (stat: {
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}) =>
+  stat.isDirectory()
+    ? "a folder"
+    : stat.isFIFO()
+      ? "a named pipe"
+      : stat.isSocket()
+        ? "a socket"
+        : stat.isCharacterDevice() || stat.isBlockDevice()
+          ? "a device"
+          : "not a regular file";
 
 const mebibytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024)).toLocaleString("en-US")} MiB`;
 
@@ -27,17 +41,27 @@ const mebibytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024)).toLoca
  * check is not the one read.
  */
 export async function readSpecFile(path: string): Promise<string> {
-  let handle;
+  let handle: FileHandle | undefined;
   try {
     handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UnreadableFile(path, code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" || code === "EPERM" ? "permission denied" : (error as Error).message);
+    throw new UnreadableFile(
+      path,
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "it is a folder"
+          : code === "EACCES" || code === "EPERM"
+            ? "permission denied"
+            : (error as Error).message,
+    );
   }
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw new UnreadableFile(path, `it is ${kind(stat)}, not a regular file`);
-    if (stat.size > MAX_SPEC_FILE_BYTES) throw new UnreadableFile(path, `it holds ${mebibytes(stat.size)}, over the ${mebibytes(MAX_SPEC_FILE_BYTES)} limit`);
+    if (stat.size > MAX_SPEC_FILE_BYTES)
+      throw new UnreadableFile(path, `it holds ${mebibytes(stat.size)}, over the ${mebibytes(MAX_SPEC_FILE_BYTES)} limit`);
     // Exactly the size judged: a file growing while it is read is not read past the limit.
     const buffer = Buffer.alloc(stat.size);
     let filled = 0;
@@ -122,7 +146,8 @@ export function guardedFileResolver(options: GuardOptions) {
       }
       if (path === undefined) return refuse({ path: target.url, outside: true, reason: "not a local file" });
       if (path === options.spec.path) return options.spec.text;
-      if (!options.allowOutside && !(await insideFolder(options.realFolder, path))) return refuse({ path, outside: true, reason: "outside the spec's folder" });
+      if (!options.allowOutside && !(await insideFolder(options.realFolder, path)))
+        return refuse({ path, outside: true, reason: "outside the spec's folder" });
       try {
         const text = await readSpecFile(path);
         options.read(path, text);

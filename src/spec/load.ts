@@ -30,7 +30,10 @@ export interface LoadSpecOptions {
 }
 
 const decodePointer = (pointer: string) =>
-  pointer.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  pointer
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
 
 /** YAML anchors look like `&name` after a space or flow indicator; a text without one has no aliases to count. */
 const mayHaveAnchors = (text: string) => /(^|[\s,[{])&[^\s,[\]{}]/.test(text);
@@ -45,25 +48,39 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     text = await readSpecFile(absolutePath);
   } catch (error) {
     if (!(error instanceof UnreadableFile)) throw error;
-    return fail({ code: "PRJ003", message: `cannot read the spec: ${error.message}`, help: "`spec:` is resolved against the folder of the annotation file", location: { file } });
+    return fail({
+      code: "PRJ003",
+      message: `cannot read the spec: ${error.message}`,
+      help: "`spec:` is resolved against the folder of the annotation file",
+      location: { file },
+    });
   }
   if (text.trim() === "") {
-    fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
+    fail({
+      code: "PRJ004",
+      message: "the spec is empty or not an object",
+      help: "point `spec:` at an OpenAPI 3.0 or 3.1 document",
+      location: { file, line: 1, column: 1 },
+    });
   }
   const folder = dirname(absolutePath);
   /** How messages name a file the spec pulls in: beside the spec's own name. */
-  const display = (path: string) => (path === absolutePath ? file : posix.normalize(posix.join(posix.dirname(file), relative(folder, path).split(sep).join("/"))));
+  const display = (path: string) =>
+    path === absolutePath ? file : posix.normalize(posix.join(posix.dirname(file), relative(folder, path).split(sep).join("/")));
   const texts = new Map<string, string>([[absolutePath, text]]);
   const sources = new Map<string, YamlSource>();
   const positionsOf = (path: string) => {
-    let source = sources.get(path);
-    if (!source) sources.set(path, (source = parseYamlSource(texts.get(path) ?? "", display(path))));
+    const known = sources.get(path);
+    if (known) return known;
+    const source = parseYamlSource(texts.get(path) ?? "", display(path));
+    sources.set(path, source);
     return source;
   };
   const positions = () => positionsOf(absolutePath);
   // A JSON spec, checked above to be valid JSON, is located by a scan rather than a YAML parse with positions.
   const json = absolutePath.toLowerCase().endsWith(".json");
-  const locateInSpec = (path: NodePath, part: "key" | "value" = "value"): SourceLocation => (json ? locateInJson(text, file, path, part) : positions().locate(path, part));
+  const locateInSpec = (path: NodePath, part: "key" | "value" = "value"): SourceLocation =>
+    json ? locateInJson(text, file, path, part) : positions().locate(path, part);
   const notOpenApi = (found: unknown, at: SourceLocation) =>
     fail({
       code: "PRJ004",
@@ -74,7 +91,13 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   if (json) {
     // The YAML parser would accept bad JSON, trailing commas included.
     const problem = jsonSyntaxError(text.replace(/^\uFEFF/, ""));
-    if (problem) fail({ code: "PRJ003", message: `spec JSON syntax: ${problem.message}`, help: "fix the JSON at this position", location: { file, line: problem.line, column: problem.column } });
+    if (problem)
+      fail({
+        code: "PRJ003",
+        message: `spec JSON syntax: ${problem.message}`,
+        help: "fix the JSON at this position",
+        location: { file, line: problem.line, column: problem.column },
+      });
   }
 
   const refusals: Refusal[] = [];
@@ -113,7 +136,9 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     return fail({
       code: "PRJ003",
       message: `cannot load the spec: ${message.split("\n")[0]!.replace(/ \(.*\)$/, "")}`,
-      help: pointer ? `the $ref ${pointer} points at nothing; fix the path or add the target` : "check that every $ref points at a file or a path that exists",
+      help: pointer
+        ? `the $ref ${pointer} points at nothing; fix the path or add the target`
+        : "check that every $ref points at a file or a path that exists",
       location: at,
     });
   };
@@ -126,7 +151,9 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   // resolves and bundles without judging the document, which is judged below instead.
   const RefParser = Object.getPrototypeOf(SwaggerParser) as new () => SwaggerParser & { schema: unknown };
   const parser = new RefParser();
-  const parserOptions = { resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false } } as unknown as SwaggerParser.Options;
+  const parserOptions = {
+    resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false },
+  } as unknown as SwaggerParser.Options;
   try {
     await parser.resolve(absolutePath, parserOptions);
   } catch (error) {
@@ -143,14 +170,26 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
           location: siteLocation(site),
         });
       }
-      fail({ code: "PRJ003", message: `cannot read ${display(refusal.path)}: ${refusal.reason}`, help: "a $ref must lead to a regular file", location: siteLocation(site) });
+      fail({
+        code: "PRJ003",
+        message: `cannot read ${display(refusal.path)}: ${refusal.reason}`,
+        help: "a $ref must lead to a regular file",
+        location: siteLocation(site),
+      });
     }
     const message = String((error as Error).message ?? error).replaceAll(absolutePath, file);
     const syntax = positions().errors[0];
     if (syntax) {
-      fail({ code: "PRJ003", message: `spec syntax: ${syntax.message}`, help: "fix the YAML/JSON at this position", location: { file, line: syntax.line, column: syntax.column } });
+      fail({
+        code: "PRJ003",
+        message: `spec syntax: ${syntax.message}`,
+        help: "fix the YAML/JSON at this position",
+        location: { file, line: syntax.line, column: syntax.column },
+      });
     }
-    const alias = positions().aliases().find((a) => a.problem !== undefined);
+    const alias = positions()
+      .aliases()
+      .find((a) => a.problem !== undefined);
     if (alias) {
       fail({
         code: "PRJ003",
@@ -160,7 +199,13 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       });
     }
     const parsed = positions().document.toJS({ maxAliasCount: -1 }) as unknown;
-    if (!isJsonObject(parsed)) fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
+    if (!isJsonObject(parsed))
+      fail({
+        code: "PRJ004",
+        message: "the spec is empty or not an object",
+        help: "point `spec:` at an OpenAPI 3.0 or 3.1 document",
+        location: { file, line: 1, column: 1 },
+      });
     cannotLoad(message);
   }
   const documents = parser.$refs.values() as Record<string, unknown>;
@@ -195,11 +240,17 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     cannotLoad(String((error as Error).message ?? error).replaceAll(absolutePath, file));
   }
   if (!isJsonObject(document)) {
-    return fail({ code: "PRJ004", message: "the spec is empty or not an object", help: "point `spec:` at an OpenAPI 3.0 or 3.1 document", location: { file, line: 1, column: 1 } });
+    return fail({
+      code: "PRJ004",
+      message: "the spec is empty or not an object",
+      help: "point `spec:` at an OpenAPI 3.0 or 3.1 document",
+      location: { file, line: 1, column: 1 },
+    });
   }
   if (document["swagger"] !== undefined) swaggerTwo(document, locateInSpec(["swagger"], "key"), fail);
   const version = document["openapi"];
-  if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version)) notOpenApi(version, version === undefined ? { file, line: 1, column: 1 } : locateInSpec(["openapi"], "key"));
+  if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version))
+    notOpenApi(version, version === undefined ? { file, line: 1, column: 1 } : locateInSpec(["openapi"], "key"));
   if (document["paths"] !== undefined && !isJsonObject(document["paths"])) {
     fail({
       code: "PRJ004",
@@ -251,7 +302,8 @@ function refLocation(text: string, file: string, target: string): SourceLocation
   return { file };
 }
 
-const isRef = (value: unknown): value is { $ref: string } => isJsonObject(value) && typeof value["$ref"] === "string" && value["$ref"] !== "";
+const isRef = (value: unknown): value is { $ref: string } =>
+  isJsonObject(value) && typeof value["$ref"] === "string" && value["$ref"] !== "";
 
 /**
  * True when every `$ref` is a plain JSON pointer into this document whose target exists and is no

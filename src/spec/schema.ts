@@ -15,8 +15,7 @@ export interface Property {
   required: boolean;
 }
 
-export const isJsonObject = (value: unknown): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+export const isJsonObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export const escapePointer = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 const unescapePointer = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -37,7 +36,7 @@ export function child(at: SchemaAt, ...segments: (string | number)[]): SchemaAt 
     node = Array.isArray(node) ? node[Number(segment)] : isJsonObject(node) ? node[String(segment)] : undefined;
   }
   if (!isJsonObject(node)) return undefined;
-  return { schema: node, pointer: at.pointer + segments.map((s) => "/" + escapePointer(String(s))).join("") };
+  return { schema: node, pointer: at.pointer + segments.map((s) => `/${escapePointer(String(s))}`).join("") };
 }
 
 /** The object members of an array keyword (`allOf`, `oneOf`, ...), skipping anything that is not a schema. */
@@ -114,7 +113,15 @@ export class SchemaReader {
     const schema = resolved.schema;
     const type = Array.isArray(schema["type"]) ? schema["type"].filter((t) => t !== "null") : schema["type"];
     const single = Array.isArray(type) ? (type.length === 1 ? type[0] : undefined) : type;
-    if (single === "string" || single === "integer" || single === "number" || single === "boolean" || single === "array" || single === "object") return single;
+    if (
+      single === "string" ||
+      single === "integer" ||
+      single === "number" ||
+      single === "boolean" ||
+      single === "array" ||
+      single === "object"
+    )
+      return single;
     const values = this.enumValues(resolved);
     if (values && values.length > 0) {
       if (values.every((v) => Number.isInteger(v))) return "integer";
@@ -167,7 +174,8 @@ export class SchemaReader {
     // A bundler may share a whole `properties` map through one `$ref`.
     const declared = child(resolved, "properties");
     const shared = declared?.schema["$ref"];
-    const props = typeof shared === "string" && Object.keys(declared!.schema).length === 1 ? this.pointer(fragmentPointer(shared)) : declared;
+    const props =
+      typeof shared === "string" && Object.keys(declared!.schema).length === 1 ? this.pointer(fragmentPointer(shared)) : declared;
     if (props) {
       for (const name of Object.keys(props.schema)) {
         const propertyAt = child(props, name);
@@ -176,7 +184,7 @@ export class SchemaReader {
     }
     for (const branch of members(resolved, "allOf")) this.properties(branch, seen).forEach(add);
     for (const key of ["oneOf", "anyOf"]) {
-      for (const branch of members(resolved, key)) this.properties(branch, seen).forEach((p) => add({ ...p, required: false }));
+      for (const branch of members(resolved, key)) for (const p of this.properties(branch, seen)) add({ ...p, required: false });
     }
     for (const property of result.values()) if (required.has(property.name)) property.required = true;
     return [...result.values()];

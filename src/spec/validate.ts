@@ -21,7 +21,8 @@ export async function validateSpec(spec: LoadedSpec): Promise<Diagnostic[]> {
   const byPlace = new Map<string, { message: string; keyword: string }>();
   for (const error of validate.errors ?? []) {
     if (error.keyword === "oneOf" || error.keyword === "anyOf") continue;
-    if (!byPlace.has(error.instancePath)) byPlace.set(error.instancePath, { message: error.message ?? "is invalid", keyword: error.keyword });
+    if (!byPlace.has(error.instancePath))
+      byPlace.set(error.instancePath, { message: error.message ?? "is invalid", keyword: error.keyword });
   }
   const places = [...byPlace].sort(([a], [b]) => a.localeCompare(b));
   const diagnostics: Diagnostic[] = places.slice(0, MAX_REPORTED).map(([pointer, error]) => ({

@@ -1,12 +1,13 @@
-// One projection scenario, run in a child process of bench.mjs so each gets its own peak memory.
-// Usage: node projection.mjs SCENARIO RECORDS GENERATED_DIR [ROUNDS]
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { resourceUsage } from "node:process";
 import { deserialise } from "kitsu-core";
 
-const [scenario, count, generatedDir] = [process.argv[2], Number(process.argv[3]), process.argv[4]];
+const [scenario, count, generatedDir] = [
+  process.argv[2],
+  Number(process.argv[3]),
+  process.argv[4],
+];
 const ROUNDS = Number(process.argv[5] ?? 15);
 
 /**
@@ -16,7 +17,10 @@ const ROUNDS = Number(process.argv[5] ?? 15);
  */
 function page(count, samePrefix = false) {
   const hex = (n, width = 8) => n.toString(16).padStart(width, "0");
-  const ticketId = (i) => (samePrefix ? `tkt_0190a5d3-${hex(i & 0xffff, 4)}-7${hex(i >>> 16, 3)}-9c05-8ab3f2e17d90` : `tkt_${hex(i)}-2d18-4b6e-9c05-8ab3f2e17d90`);
+  const ticketId = (i) =>
+    samePrefix
+      ? `tkt_0190a5d3-${hex(i & 0xffff, 4)}-7${hex(i >>> 16, 3)}-9c05-8ab3f2e17d90`
+      : `tkt_${hex(i)}-2d18-4b6e-9c05-8ab3f2e17d90`;
   const data = [];
   const included = [];
   for (let i = 0; i < count; i++) {
@@ -24,19 +28,52 @@ function page(count, samePrefix = false) {
     data.push({
       type: "ticket",
       id: ticketId(i),
-      attributes: { subject: `Card declined at checkout #${i}`, status_code: 1 + (i % 5), priority: 1 + (i % 3), created_at: "2026-02-11T09:14:22.481Z", updated_at: "2026-02-14T16:02:07.113Z", sla_due_at: i % 2 ? "2026-02-14T16:02:07.113Z" : null, internal_notes: "staff only" },
-      relationships: { assignee: { data: i % 7 ? { type: "user", id: user } : null }, organization: { data: { type: "organization", id: `org_${hex(i % 31)}-6b2a-4c77-9e10-3f7d51ac8802` } } },
+      attributes: {
+        subject: `Card declined at checkout #${i}`,
+        status_code: 1 + (i % 5),
+        priority: 1 + (i % 3),
+        created_at: "2026-02-11T09:14:22.481Z",
+        updated_at: "2026-02-14T16:02:07.113Z",
+        sla_due_at: i % 2 ? "2026-02-14T16:02:07.113Z" : null,
+        internal_notes: "staff only",
+      },
+      relationships: {
+        assignee: { data: i % 7 ? { type: "user", id: user } : null },
+        organization: {
+          data: {
+            type: "organization",
+            id: `org_${hex(i % 31)}-6b2a-4c77-9e10-3f7d51ac8802`,
+          },
+        },
+      },
       links: { self: `https://api.example.com/v1/tickets/${i}` },
     });
   }
-  for (let u = 0; u < Math.min(count, 997); u += 3) included.push({ type: "user", id: `usr_${hex(u)}-77aa-4f31-8d2c-1e5b6c9042af`, attributes: { display_name: `User ${u}` } });
-  return JSON.stringify({ data, included, links: { next: null }, meta: { page: { total: count } } });
+  for (let u = 0; u < Math.min(count, 997); u += 3)
+    included.push({
+      type: "user",
+      id: `usr_${hex(u)}-77aa-4f31-8d2c-1e5b6c9042af`,
+      attributes: { display_name: `User ${u}` },
+    });
+  return JSON.stringify({
+    data,
+    included,
+    links: { next: null },
+    meta: { page: { total: count } },
+  });
 }
 
-const names = async (ids) => new Map(ids.map((id) => [id, `Name of ${id.slice(0, 12)}`]));
+const names = async (ids) =>
+  new Map(ids.map((id) => [id, `Name of ${id.slice(0, 12)}`]));
 
 // The article's project_ticket, in TypeScript's JavaScript: the hand-written baseline.
-const STATUS = { 1: "new", 2: "pending", 3: "open", 4: "resolved", 5: "closed" };
+const STATUS = {
+  1: "new",
+  2: "pending",
+  3: "open",
+  4: "resolved",
+  5: "closed",
+};
 const PRIORITY = { 1: "low", 2: "high", 3: "urgent" };
 function projectTicketByHand(el, users, orgs) {
   const a = el.attributes;
@@ -49,7 +86,7 @@ function projectTicketByHand(el, users, orgs) {
     opened: a.created_at.slice(0, 10),
     last_update: a.updated_at.slice(0, 10),
     sla_due: a.sla_due_at ? `${a.sla_due_at.slice(0, 16)}Z` : null,
-    assignee: assignee ? users.get(assignee.id) ?? null : null,
+    assignee: assignee ? (users.get(assignee.id) ?? null) : null,
     org: orgs.get(el.relationships.organization.data.id) ?? null,
   };
 }
@@ -65,13 +102,27 @@ async function byHand(body) {
   }
   for (const [id, name] of await names([...wantUsers])) users.set(id, name);
   const orgs = await names([...wantOrgs]);
-  return { tickets: body.data.map((el) => projectTicketByHand(el, users, orgs)), total: body.meta.page.total, more: body.links.next !== null };
+  return {
+    tickets: body.data.map((el) => projectTicketByHand(el, users, orgs)),
+    total: body.meta.page.total,
+    more: body.links.next !== null,
+  };
 }
 
 async function withKitsu(body) {
   const { data } = deserialise(body);
-  const orgs = await names([...new Set(data.map((t) => t.organization.data.id))]);
-  const users = await names([...new Set(data.flatMap((t) => (t.assignee.data && !t.assignee.data.display_name ? [t.assignee.data.id] : [])))]);
+  const orgs = await names([
+    ...new Set(data.map((t) => t.organization.data.id)),
+  ]);
+  const users = await names([
+    ...new Set(
+      data.flatMap((t) =>
+        t.assignee.data && !t.assignee.data.display_name
+          ? [t.assignee.data.id]
+          : [],
+      ),
+    ),
+  ]);
   return data.map((t) => ({
     id: t.id.split("-")[0],
     subject: t.subject,
@@ -80,22 +131,39 @@ async function withKitsu(body) {
     opened: t.created_at.slice(0, 10),
     last_update: t.updated_at.slice(0, 10),
     sla_due: t.sla_due_at ? `${t.sla_due_at.slice(0, 16)}Z` : null,
-    assignee: t.assignee.data ? t.assignee.data.display_name ?? users.get(t.assignee.data.id) : null,
+    assignee: t.assignee.data
+      ? (t.assignee.data.display_name ?? users.get(t.assignee.data.id))
+      : null,
     org: orgs.get(t.organization.data.id),
   }));
 }
 
 const text = page(count, scenario === "same-prefix");
-const generated = scenario === "generated" || scenario === "same-prefix" || scenario === "calls" ? await import(pathToFileURL(join(generatedDir, "index.js")).href) : undefined;
+const generated =
+  scenario === "generated" || scenario === "same-prefix" || scenario === "calls"
+    ? await import(pathToFileURL(join(generatedDir, "index.js")).href)
+    : undefined;
 let calls = 0;
 const counted = async (ids) => (calls++, names(ids));
 const run = {
   "json-parse": async () => JSON.parse(text),
-  generated: async () => generated.projectSearchTickets(JSON.parse(text), { users: names, orgs: names }),
-  "same-prefix": async () => generated.projectSearchTickets(JSON.parse(text), { users: names, orgs: names }),
+  generated: async () =>
+    generated.projectSearchTickets(JSON.parse(text), {
+      users: names,
+      orgs: names,
+    }),
+  "same-prefix": async () =>
+    generated.projectSearchTickets(JSON.parse(text), {
+      users: names,
+      orgs: names,
+    }),
   "by-hand": async () => byHand(JSON.parse(text)),
   kitsu: async () => withKitsu(JSON.parse(text)),
-  calls: async () => generated.projectSearchTickets(JSON.parse(text), { users: counted, orgs: counted }),
+  calls: async () =>
+    generated.projectSearchTickets(JSON.parse(text), {
+      users: counted,
+      orgs: counted,
+    }),
 }[scenario];
 
 for (let i = 0; i < 3; i++) await run(); // warm-up: JIT and first-call costs are not what a server pays per page
@@ -107,4 +175,14 @@ for (let i = 0; i < ROUNDS; i++) {
   times.push(performance.now() - started);
 }
 times.sort((a, b) => a - b);
-process.stdout.write(JSON.stringify({ scenario, records: count, ms: times[Math.floor(ROUNDS / 2)], rounds: ROUNDS, peakMb: resourceUsage().maxRSS / 1024, callsPerPage: calls / ROUNDS, bytes: text.length }));
+process.stdout.write(
+  JSON.stringify({
+    scenario,
+    records: count,
+    ms: times[Math.floor(ROUNDS / 2)],
+    rounds: ROUNDS,
+    peakMb: resourceUsage().maxRSS / 1024,
+    callsPerPage: calls / ROUNDS,
+    bytes: text.length,
+  }),
+);

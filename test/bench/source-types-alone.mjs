@@ -9,8 +9,16 @@ const [spec, out] = process.argv.slice(2);
 const strip = (value) => {
   if (Array.isArray(value)) return value.map(strip);
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "externalValue").map(([k, v]) => [k, strip(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== "externalValue")
+      .map(([k, v]) => [k, strip(v)]),
+  );
 };
 const text = readFileSync(spec, "utf8");
-const document = strip(spec.endsWith(".json") ? JSON.parse(text) : parse(text, { maxAliasCount: -1 }));
+const document = strip(
+  spec.endsWith(".json")
+    ? JSON.parse(text)
+    : parse(text, { maxAliasCount: -1 }),
+);
 writeFileSync(out, astToString(await openapiTS(document, { silent: true })));

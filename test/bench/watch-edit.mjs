@@ -8,12 +8,23 @@ import { join } from "node:path";
 export async function watchEdits(cli, work, edits) {
   const annotationPath = join(work, "projector.yaml");
   const original = readFileSync(annotationPath, "utf8");
-  const line = original.split("\n").findIndex((l) => /^ {6}\w+: keep\b/.test(l));
-  if (line < 0) throw new Error("no `keep` field to edit in the drafted annotation");
+  const line = original
+    .split("\n")
+    .findIndex((l) => /^ {6}\w+: keep\b/.test(l));
+  if (line < 0)
+    throw new Error("no `keep` field to edit in the drafted annotation");
   const lines = original.split("\n");
-  const edited = [...lines.slice(0, line), lines[line].replace(/: keep\b.*/, ': { drop: "edited by the bench" }'), ...lines.slice(line + 1)].join("\n");
+  const edited = [
+    ...lines.slice(0, line),
+    lines[line].replace(/: keep\b.*/, ': { drop: "edited by the bench" }'),
+    ...lines.slice(line + 1),
+  ].join("\n");
 
-  const child = spawn(process.execPath, [cli, "generate", "--watch", "--verbose"], { cwd: work, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [cli, "generate", "--watch", "--verbose"],
+    { cwd: work, stdio: ["ignore", "ignore", "pipe"] },
+  );
   let waiting;
   let buffer = "";
   child.stderr.setEncoding("utf8");

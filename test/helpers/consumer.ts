@@ -8,7 +8,12 @@ import { ROOT, tempDir } from "./pipeline.js";
 /** Runs a command; a failure's message carries what it printed, so the test report shows why. */
 export function run(command: string, args: string[], cwd: string): string {
   try {
-    return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_loglevel: "error" } });
+    return execFileSync(command, args, {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, npm_config_loglevel: "error" },
+    });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`${command} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`);
@@ -22,7 +27,10 @@ export function packOnce(): string {
   if (tarball) return tarball;
   const packDir = tempDir("projector-pack-");
   run("npm", ["pack", "--pack-destination", packDir, "--ignore-scripts"], ROOT);
-  tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith(".tgz"))!);
+  tarball = join(
+    packDir,
+    readdirSync(packDir).find((f) => f.endsWith(".tgz"))!,
+  );
   return tarball;
 }
 
@@ -43,13 +51,28 @@ export function consumerProject(options: ConsumerOptions): string {
   cpSync(join(ROOT, "projector.yaml"), join(consumer, "projector.yaml"));
   writeFileSync(
     join(consumer, "src/tool.ts"),
-    readFileSync(join(ROOT, "test/fixtures/consumer.ts"), "utf8").replace("../../generated/support/index.js", "../generated/support/index.js"),
+    readFileSync(join(ROOT, "test/fixtures/consumer.ts"), "utf8").replace(
+      "../../generated/support/index.js",
+      "../generated/support/index.js",
+    ),
   );
-  writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: options.type, scripts: { generate: "projector generate" } }, null, 2));
+  writeFileSync(
+    join(consumer, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: options.type, scripts: { generate: "projector generate" } }, null, 2),
+  );
   writeFileSync(
     join(consumer, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, target: "ES2022", noEmit: true, skipLibCheck: true, types: [], ...options.compilerOptions },
+      compilerOptions: {
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        target: "ES2022",
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+        ...options.compilerOptions,
+      },
       include: ["src", "generated"],
     }),
   );
@@ -62,4 +85,5 @@ export function consumerProject(options: ConsumerOptions): string {
 export const consumerTsc = (consumer: string) => run("node", [join(consumer, "node_modules/typescript/bin/tsc"), "-p", "."], consumer);
 
 /** The version of a package as installed in the consumer. */
-export const installedVersion = (consumer: string, name: string) => (JSON.parse(readFileSync(join(consumer, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+export const installedVersion = (consumer: string, name: string) =>
+  (JSON.parse(readFileSync(join(consumer, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;

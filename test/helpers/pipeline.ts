@@ -18,7 +18,10 @@ export function tempDir(prefix = "projector-test-"): string {
 }
 
 /** The generate pipeline in memory, as the CLI runs it, for an annotation file on disk. */
-export async function generateFrom(configPath: string, options: { prettierOptions?: GenerateInput["prettierOptions"] } = {}): Promise<GenerateOutput & { problems: Diagnostic[] }> {
+export async function generateFrom(
+  configPath: string,
+  options: { prettierOptions?: GenerateInput["prettierOptions"] } = {},
+): Promise<GenerateOutput & { problems: Diagnostic[] }> {
   const dir = dirname(configPath);
   try {
     const annotation = parseAnnotation(readFileSync(configPath, "utf8"), relative(ROOT, configPath));
@@ -33,7 +36,8 @@ export async function generateFrom(configPath: string, options: { prettierOption
     });
     return { ...output, problems: output.diagnostics.filter((d) => d.severity === "error") };
   } catch (error) {
-    if (error instanceof DiagnosticError) return { diagnostics: [...error.diagnostics], problems: [...error.diagnostics], files: new Map() };
+    if (error instanceof DiagnosticError)
+      return { diagnostics: [...error.diagnostics], problems: [...error.diagnostics], files: new Map() };
     throw error;
   }
 }
@@ -96,7 +100,11 @@ export function typecheckFiles(files: Map<string, string>, extra: Record<string,
 export async function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(args, { cwd, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+  const code = await runCli(args, {
+    cwd,
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+  });
   return { code, stdout, stderr };
 }
 

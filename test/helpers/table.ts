@@ -12,7 +12,8 @@ class Line {
     return this.text.slice(this.position);
   }
   expect(literal: string) {
-    if (!this.rest.startsWith(literal)) throw new Error(`expected ${JSON.stringify(literal)} at ${this.position} of ${JSON.stringify(this.text)}`);
+    if (!this.rest.startsWith(literal))
+      throw new Error(`expected ${JSON.stringify(literal)} at ${this.position} of ${JSON.stringify(this.text)}`);
     this.position += literal.length;
   }
   get done() {

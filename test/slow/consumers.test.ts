@@ -8,9 +8,24 @@ import { describe, expect, it } from "vitest";
 import { consumerProject, consumerTsc, installedVersion, run } from "../helpers/consumer.js";
 
 const consumers = [
-  { name: "TypeScript 5.4 and prettier 3.3, moduleResolution bundler", packages: ["typescript@5.4.5", "prettier@3.3.3"], type: "module", compilerOptions: { module: "ESNext", moduleResolution: "Bundler" } },
-  { name: "TypeScript 5.0, the oldest the peer range allows", packages: ["typescript@5.0.4"], type: "module", compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" } },
-  { name: "a CommonJS consumer (module commonjs)", packages: [], type: "commonjs", compilerOptions: { module: "CommonJS", moduleResolution: "Node10" } },
+  {
+    name: "TypeScript 5.4 and prettier 3.3, moduleResolution bundler",
+    packages: ["typescript@5.4.5", "prettier@3.3.3"],
+    type: "module",
+    compilerOptions: { module: "ESNext", moduleResolution: "Bundler" },
+  },
+  {
+    name: "TypeScript 5.0, the oldest the peer range allows",
+    packages: ["typescript@5.0.4"],
+    type: "module",
+    compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" },
+  },
+  {
+    name: "a CommonJS consumer (module commonjs)",
+    packages: [],
+    type: "commonjs",
+    compilerOptions: { module: "CommonJS", moduleResolution: "Node10" },
+  },
 ] as const;
 
 describe.each(consumers)("a consumer with $name", ({ packages, type, compilerOptions }) => {
