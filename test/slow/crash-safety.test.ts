@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT, tempDir } from "./helpers/pipeline.js";
+import { ROOT, tempDir } from "../helpers/pipeline.js";
 
 const CLI = join(ROOT, "dist/cli.js");
 const OUTPUT = "generated/support";
@@ -134,10 +134,13 @@ describe("crash safety of generate", () => {
   it("a run SIGKILLed at random moments leaves the folder wholly old or wholly new", async () => {
     // Delays spread over the whole run (stratified, with jitter), then kills aimed at the write stage:
     // 0-12 ms after the staging folder appears, and the moment the old folder is moved aside.
+    // Seeded, so a failure names the plan that found it: PROJECTOR_CRASH_SEED=n replays it.
+    const seed = Number(process.env["PROJECTOR_CRASH_SEED"] ?? 20261201);
+    const random = seeded(seed);
     const plan: { delay: number; after?: string }[] = [];
     const spread = 9;
-    for (let i = 0; i < spread; i++) plan.push({ delay: Math.round(((i + Math.random()) / spread) * duration * 1.1) });
-    for (let i = 0; i < 8; i++) plan.push({ delay: Math.floor(Math.random() * 13), after: STAGING });
+    for (let i = 0; i < spread; i++) plan.push({ delay: Math.round(((i + random()) / spread) * duration * 1.1) });
+    for (let i = 0; i < 8; i++) plan.push({ delay: Math.floor(random() * 13), after: STAGING });
     for (let i = 0; i < 3; i++) plan.push({ delay: 0, after: BACKUP });
 
     const seen: Record<string, number> = {};
@@ -155,7 +158,7 @@ describe("crash safety of generate", () => {
       // Put the old output back (leftover staging or backup folders stay: the next run must cope with them).
       if (result !== "old") restore(join(dir, OUTPUT), oldFiles);
     }
-    console.log(`crash-safety: ${plan.length} kills over a ${Math.round(duration)} ms run:`, seen);
+    console.log(`crash-safety (seed ${seed}): ${plan.length} kills over a ${Math.round(duration)} ms run:`, seen);
     expect(Object.values(seen).reduce((a, b) => a + b, 0)).toBe(plan.length);
 
     // After all those kills and their leftovers, one whole run still writes exactly the new output.
@@ -195,3 +198,13 @@ describe("crash safety of generate", () => {
     }
   });
 });
+
+/** mulberry32: a small PRNG whose sequence a seed fixes. */
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
