@@ -444,8 +444,7 @@ export function present(value: unknown): boolean {
 }
 
 export function read(object: Json | undefined, key: string): unknown {
-  return object === undefined ||
-    !Object.prototype.hasOwnProperty.call(object, key)
+  return object === undefined || !Object.hasOwn(object, key)
     ? undefined
     : object[key];
 }
