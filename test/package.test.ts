@@ -8,6 +8,22 @@ import { consumerProject, consumerTsc, run } from "./helpers/consumer.js";
 import { ROOT } from "./helpers/pipeline.js";
 
 describe("npm pack, install into a consumer, generate from an npm script", () => {
+  it("ships the built code, the runtime template, the schema and the docs a user reads: no tests, fixtures or source maps", () => {
+    const [pack] = JSON.parse(run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT)) as [{ files: { path: string }[] }];
+    const paths = pack.files.map((file) => file.path);
+    expect([...new Set(paths.map((path) => path.split("/")[0]))].sort()).toEqual([
+      "LICENSE",
+      "README.md",
+      "dist",
+      "package.json",
+      "schema",
+      "templates",
+    ]);
+    expect(paths.filter((path) => /\.map$|(^|\/)test|fixture|\.test\./.test(path))).toEqual([]);
+    expect(paths).toContain("dist/cli.js");
+    expect(paths).toContain("templates/runtime.ts");
+  });
+
   it("generates and type-checks in a consumer project", () => {
     const consumer = consumerProject({ type: "module", compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" } });
     const output = run("npm", ["run", "generate", "--silent"], consumer);
