@@ -20,7 +20,15 @@ describe("projector init", () => {
     const text = readFileSync(join(dir, "projector.yaml"), "utf8");
     const annotation = parse(text);
     expect(Object.keys(annotation.tools)).toEqual(["search_tickets", "get_ticket", "get_user"]);
-    expect(annotation.tools.search_tickets).toEqual({ operation: "searchTickets", page: { total: "meta.page.total", more: "links.next" } });
+    // The spec's example page reads in fewer tokens as a table, so init proposes one, with the figures beside it.
+    expect(annotation.tools.search_tickets).toEqual({
+      operation: "searchTickets",
+      page: { total: "meta.page.total", more: "links.next" },
+      text: "table",
+    });
+    expect(text).toMatch(/text: table # the spec's example: (\d+) tokens as a table, (\d+) as JSON/);
+    const [, asTable, asJson] = /text: table # the spec's example: (\d+) tokens as a table, (\d+) as JSON/.exec(text)!;
+    expect(Number(asTable)).toBeLessThan(Number(asJson));
     expect(Object.keys(annotation.resources.ticket.fields)).toEqual([
       "id",
       "subject",

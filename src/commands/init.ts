@@ -1,7 +1,8 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
-import { initAnnotation } from "../init/init.js";
+import { textFigures } from "../evidence/text-choice.js";
+import { acceptedModel, initAnnotation, proposeTables, type InitOptions, type InitResult } from "../init/init.js";
 import { entryKind } from "../output/listing.js";
 import { loadSpec } from "../spec/load.js";
 import { findOperation, listOperations, operationLabel } from "../model/operations.js";
@@ -9,6 +10,7 @@ import type { LoadedSpec } from "../spec/load.js";
 import { SchemaReader } from "../spec/schema.js";
 import { didYouMean } from "../suggest.js";
 import { isSystemError } from "./output-guard.js";
+import { readRuntimeTemplate } from "./project.js";
 import { EXIT, UsageError, type Io } from "./run.js";
 
 export const INIT_HELP = `Usage: projector init SPEC [-o projector.yaml] [--operations a,b] [--tag T] [--accept-guesses]
@@ -87,7 +89,7 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
           .split(/[\\/]/)
           .pop()!
           .replace(/\.[^.]+$/, "");
-  const result = initAnnotation(spec, {
+  const initOptions = {
     file: display(annotationPath),
     spec: posix(relative(dirname(annotationPath), specPath)),
     output: `generated/${slug(title)}`,
@@ -95,7 +97,9 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
     ...(existing !== undefined ? { existing } : {}),
     ...(options.operations ? { operations: options.operations } : {}),
     ...(options.tag !== undefined ? { tag: options.tag } : {}),
-  });
+  };
+  const drafted = initAnnotation(spec, initOptions);
+  const result = await withTablesWhereSmaller(drafted, spec, initOptions);
   const temporary = `${annotationPath}.projector-tmp`;
   try {
     await writeFile(temporary, result.text);
@@ -140,4 +144,14 @@ function checkOperations(spec: LoadedSpec, names: readonly string[]) {
     if (op.method !== "get")
       throw new UsageError(`--operations: "${name}" is ${operationLabel(op)}; init drafts tools for GET operations only`);
   }
+}
+
+/** The drafted list tools' spec examples counted as JSON and as a table, and `text: table` proposed where it is smaller. */
+async function withTablesWhereSmaller(result: InitResult, spec: LoadedSpec, options: InitOptions): Promise<InitResult> {
+  const added = new Set(result.added.filter((path) => path[0] === "tools" && path.length === 2).map((path) => path[1]!));
+  if (added.size === 0) return result;
+  const model = result.model ?? acceptedModel(result, spec, options);
+  if (!model) return result;
+  const figures = await textFigures(model, added, await readRuntimeTemplate(), { spec: options.spec, annotation: options.file });
+  return proposeTables(result, figures, options);
 }

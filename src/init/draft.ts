@@ -17,6 +17,8 @@ export interface DraftTool {
   /** Set when the records' resource cannot be told from the spec alone. */
   explicitResource: boolean;
   page: [key: string, path: string][];
+  /** Set where the spec's example reads in fewer tokens as a table than as JSON: the figures, for the comment beside it. */
+  table?: { json: number; table: number };
 }
 
 export interface DraftResource {

@@ -1,6 +1,8 @@
 import { parseAnnotation } from "../annotation/parse.js";
 import type { Diagnostic } from "../diagnostics.js";
+import type { TextFigures } from "../evidence/text-choice.js";
 import { buildModel } from "../model/build.js";
+import type { Model } from "../model/types.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { SchemaReader } from "../spec/schema.js";
 import { listOperations } from "../model/operations.js";
@@ -22,6 +24,8 @@ export interface InitResult {
   demoted: { path: string; message: string }[];
   /** Problems left in entries a person wrote, which init never changes. */
   remaining: Diagnostic[];
+  /** The model of the draft as written, when it generates as it stands (guesses accepted, nothing left to decide). */
+  model?: Model;
 }
 
 const MAX_ROUNDS = 5;
@@ -39,7 +43,8 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
   for (let round = 0; ; round++) {
     const rendered = renderDraft(draft, options);
     const annotation = parseAnnotation(rendered.text, options.file);
-    const errors = buildModel(annotation, spec).diagnostics.filter((d) => d.severity === "error" && d.code !== "PRJ032");
+    const built = buildModel(annotation, spec);
+    const errors = built.diagnostics.filter((d) => d.severity === "error" && d.code !== "PRJ032");
     const entries = [...rendered.added, ...[...draft.resources.keys()].map((name) => ["resources", name])]
       .map((path) => ({ path, line: annotation.locate(path, "key").line ?? 0 }))
       .sort((a, b) => a.line - b.line);
@@ -73,6 +78,37 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
       }
     }
     if (!changed || round >= MAX_ROUNDS)
-      return { text: rendered.text, draft, added: rendered.added, todos: rendered.todos, demoted, remaining: errors };
+      return {
+        text: rendered.text,
+        draft,
+        added: rendered.added,
+        todos: rendered.todos,
+        demoted,
+        remaining: errors,
+        ...(built.model ? { model: built.model } : {}),
+      };
   }
+}
+
+/**
+ * The draft as generate would take it with every guess accepted, for measuring what the tools
+ * would send; undefined when even that does not generate.
+ */
+export function acceptedModel(result: InitResult, spec: LoadedSpec, options: InitOptions): Model | undefined {
+  const annotation = parseAnnotation(renderDraft(result.draft, { ...options, acceptGuesses: true }).text, options.file);
+  return buildModel(annotation, spec).model;
+}
+
+/** Proposes `text: table` for each drafted list tool whose spec example reads in fewer tokens as a table. */
+export function proposeTables(result: InitResult, figures: ReadonlyMap<string, TextFigures>, options: InitOptions): InitResult {
+  let proposed = false;
+  for (const [name, counted] of figures) {
+    const tool = result.draft.tools.get(name);
+    if (!tool || counted.table >= counted.json) continue;
+    tool.table = counted;
+    proposed = true;
+  }
+  if (!proposed) return result;
+  const rendered = renderDraft(result.draft, options);
+  return { ...result, text: rendered.text, added: rendered.added, todos: rendered.todos };
 }

@@ -99,6 +99,7 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
     const lines = [`${keyText(name)}:`, `  operation: ${keyText(tool.operation)}`];
     if (tool.explicitResource) lines.push(`  resource: ${keyText(tool.resource)}`);
     if (tool.page.length) lines.push(`  page: ${inline(doc, Object.fromEntries(tool.page))}`);
+    if (tool.table) lines.push(`  text: table # the spec's example: ${tool.table.table} tokens as a table, ${tool.table.json} as JSON`);
     entries.push({ path: ["tools", name], paths: [["tools", name]], lines });
   }
   return { entries, todos };
