@@ -79,7 +79,7 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
     return { rule: { format: "datetime" }, reason: "a timestamp, to the minute in UTC", sure: true };
   }
   if (kind === "string" && schema["format"] === "date") return { rule: { format: "date" }, reason: "a date", sure: true };
-  if (kind === "object") {
+  if (reader.objectLike(field.at)) {
     const properties = reader.properties(field.at).map((p) => p.name);
     if (properties.includes("id")) {
       const resolver = resolverFor(field.name);
@@ -92,7 +92,7 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
   }
   if (kind === "array") {
     const items = reader.items(field.at);
-    if (items && reader.kind(items) === "object" && reader.properties(items).some((p) => ID_LIKE.test(p.name))) {
+    if (items && reader.objectLike(items) && reader.properties(items).some((p) => ID_LIKE.test(p.name))) {
       return { rule: { drop: "a list of records with opaque ids" }, reason: "a list of nested records: keep it only if the model needs them", sure: false };
     }
     return keptWholeRefusal(reader, field) ?? { rule: "keep", reason: "a list of values", sure: true };

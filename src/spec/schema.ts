@@ -117,6 +117,12 @@ export class SchemaReader {
     return undefined;
   }
 
+  /** An object, or a `oneOf`/`anyOf` of objects with no single type (PagerDuty's reference-or-full-record), whose branches' properties merge. */
+  objectLike(at: SchemaAt): boolean {
+    const kind = this.kind(at);
+    return kind === "object" || (kind === undefined && this.properties(at).length > 0);
+  }
+
   /** Enum values without null, from `enum`, `const`, or a `oneOf` of consts. */
   enumValues(at: SchemaAt): (string | number | boolean)[] | undefined {
     const schema = this.unwrapNullable(at).schema;

@@ -1,0 +1,101 @@
+// Hand-written annotations of a few agent tools per real plain-REST spec (test/real-rest/<api>/projector.yaml),
+// each tool's response example from the spec itself projected through the generated code and compared with
+// the checked-in result. Skipped cleanly where ../shared/real-specs is absent.
+// PROJECTOR_WRITE_EXPECTED=1 rewrites the expected files; review them by eye before committing.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Field, ToolModel } from "../src/model/types.js";
+import { pascalCase } from "../src/naming.js";
+import { generateFrom, importGenerated, REAL_SPECS, recordingResolver, ROOT, typecheckFiles } from "./helpers/pipeline.js";
+
+type Project = (response: unknown, resolvers: unknown, options: unknown) => Promise<unknown>;
+
+const APIS = [
+  { api: "pagerduty", spec: "pagerduty_rest_openapiv3.json", tools: ["list_incidents", "get_incident", "get_service"] },
+] as const;
+
+const WRITE = process.env["PROJECTOR_WRITE_EXPECTED"] === "1";
+
+/** The values at a dotted path in a record, through arrays. */
+function valuesAt(value: unknown, path: readonly string[]): unknown[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => valuesAt(item, path));
+  if (path.length === 0) return [value];
+  if (typeof value !== "object") return [];
+  return valuesAt((value as Record<string, unknown>)[path[0]!], path.slice(1));
+}
+
+/** Every string and number at any depth of a value. */
+function leaves(value: unknown): (string | number)[] {
+  if (typeof value === "string" || typeof value === "number") return [value];
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(leaves);
+}
+
+function keptPaths(fields: readonly Field[], prefix: string[] = []): string[][] {
+  return fields.flatMap((f) => (f.kind === "object" ? keptPaths(f.children, [...prefix, ...f.source.path]) : [[...prefix, ...f.source.path]]));
+}
+
+function rowsOf(tool: ToolModel, example: unknown): unknown[] {
+  const rows = valuesAt(example, tool.rowsPath);
+  return tool.many ? rows : rows.slice(0, 1);
+}
+
+for (const { api, spec, tools } of APIS) {
+  describe.skipIf(!existsSync(join(REAL_SPECS, spec)))(`${api}: a hand-written annotation over the real spec`, () => {
+    const folder = join(ROOT, "test/real-rest", api);
+    let generated: Awaited<ReturnType<typeof generateFrom>>;
+    let module: Record<string, Project>;
+    beforeAll(async () => {
+      generated = await generateFrom(join(folder, "projector.yaml"));
+      if (generated.problems.length === 0) module = await importGenerated(generated.files);
+    }, 120_000);
+
+    it("generates without a problem", () => {
+      expect(generated.problems.map((d) => `${d.code} ${d.message}`)).toEqual([]);
+      expect(generated.model!.tools.map((t) => t.name).sort()).toEqual([...tools].sort());
+    });
+
+    it("generates code that compiles under the strict flags", () => {
+      expect(generated.files.size).toBeGreaterThan(0);
+      expect(typecheckFiles(generated.files)).toEqual([]);
+    }, 120_000);
+
+    it.each(tools)("projects the spec's own example of %s to the checked-in result", async (name) => {
+      const tool = generated.model!.tools.find((t) => t.name === name)!;
+      expect(tool.example, `${name} has a response example in the spec`).toBeDefined();
+      const resolvers = Object.fromEntries(generated.model!.resolvers.map((r) => [r.name, recordingResolver(Object.fromEntries([["never-asked", ""]]))]));
+      const named = Object.fromEntries(
+        generated.model!.resolvers.map((r) => {
+          const recording = resolvers[r.name]!;
+          const resolver = async (ids: readonly string[]) => {
+            await recording.resolver(ids);
+            return new Map(ids.map((id) => [id, `${r.name} ${id}`]));
+          };
+          return [r.name, resolver];
+        }),
+      );
+      const issues: unknown[] = [];
+      const result = await module[`project${pascalCase(name)}`]!(tool.example, named, { onIssue: (issue: unknown) => issues.push(issue) });
+      for (const [resolver, { calls }] of Object.entries(resolvers)) expect(calls.length, `${resolver} calls`).toBeLessThanOrEqual(1);
+
+      const projected = new Set(leaves(result));
+      for (const row of rowsOf(tool, tool.example)) {
+        const kept = new Set(keptPaths(tool.resource.fields).flatMap((path) => valuesAt(row, path).flatMap(leaves)));
+        for (const dropped of tool.resource.dropped) {
+          for (const value of valuesAt(row, dropped.name.split(".")).flatMap(leaves)) {
+            if (typeof value === "string" && !kept.has(value)) expect(projected.has(value), `${dropped.name}: ${value} leaked`).toBe(false);
+          }
+        }
+      }
+
+      const file = join(folder, "expected", `${name}.json`);
+      if (WRITE) {
+        mkdirSync(join(folder, "expected"), { recursive: true });
+        writeFileSync(file, `${JSON.stringify({ result, issues }, null, 2)}\n`);
+      }
+      expect({ result, issues }).toStrictEqual(JSON.parse(readFileSync(file, "utf8")));
+    });
+  });
+}
