@@ -13,6 +13,7 @@ type Project = (response: unknown, resolvers: unknown, options: unknown) => Prom
 
 const APIS = [
   { api: "pagerduty", spec: "pagerduty_rest_openapiv3.json", tools: ["list_incidents", "get_incident", "get_service"] },
+  { api: "sentry", spec: "sentry_openapi_derefed.json", tools: ["list_issues", "get_issue", "get_project"] },
 ] as const;
 
 const WRITE = process.env["PROJECTOR_WRITE_EXPECTED"] === "1";
