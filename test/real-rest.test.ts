@@ -11,10 +11,12 @@ import { generateFrom, importGenerated, REAL_SPECS, recordingResolver, ROOT, typ
 
 type Project = (response: unknown, resolvers: unknown, options: unknown) => Promise<unknown>;
 
-const APIS = [
+const APIS: { api: string; spec: string; tools: string[]; examples?: "properties" }[] = [
   { api: "pagerduty", spec: "pagerduty_rest_openapiv3.json", tools: ["list_incidents", "get_incident", "get_service"] },
   { api: "sentry", spec: "sentry_openapi_derefed.json", tools: ["list_issues", "get_issue", "get_project"] },
-] as const;
+  // Box gives examples on properties, not on responses (three shared-link responses aside).
+  { api: "box", spec: "box_openapi.json", tools: ["list_folder_items", "get_file", "get_folder"], examples: "properties" },
+];
 
 const WRITE = process.env["PROJECTOR_WRITE_EXPECTED"] === "1";
 
@@ -38,16 +40,59 @@ function keptPaths(fields: readonly Field[], prefix: string[] = []): string[][] 
   return fields.flatMap((f) => (f.kind === "object" ? keptPaths(f.children, [...prefix, ...f.source.path]) : [[...prefix, ...f.source.path]]));
 }
 
+type Schema = { [key: string]: unknown };
+
+/**
+ * A response assembled from the spec's own property examples: through `$ref` and `allOf`, with one
+ * list item per `oneOf` branch so that mixed lists (a folder's files, folders and web links) hold each kind.
+ */
+function exampleFromProperties(document: Schema, node: unknown, depth = 0): unknown {
+  let schema = node as Schema;
+  while (typeof schema["$ref"] === "string") schema = (schema["$ref"] as string).slice(2).split("/").reduce<Schema>((at, key) => at[key] as Schema, document);
+  if ("example" in schema) return schema["example"];
+  if (depth > 8) return undefined;
+  const branches = [...((schema["oneOf"] as unknown[]) ?? []), ...((schema["anyOf"] as unknown[]) ?? [])];
+  if (schema["type"] === "array" && schema["items"] !== undefined) {
+    let items = schema["items"] as Schema;
+    while (typeof items["$ref"] === "string") items = (items["$ref"] as string).slice(2).split("/").reduce<Schema>((at, key) => at[key] as Schema, document);
+    const variants = [...((items["oneOf"] as unknown[]) ?? []), ...((items["anyOf"] as unknown[]) ?? [])];
+    return (variants.length > 0 ? variants : [items]).map((item) => exampleFromProperties(document, item, depth + 1)).filter((v) => v !== undefined);
+  }
+  if (branches.length > 0 && schema["properties"] === undefined && schema["allOf"] === undefined) return exampleFromProperties(document, branches[0], depth + 1);
+  const record: Record<string, unknown> = {};
+  for (const part of (schema["allOf"] as unknown[]) ?? []) {
+    const value = exampleFromProperties(document, part, depth + 1);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) Object.assign(record, value);
+    // `allOf: [{ type: string, example }, { nullable: false }]`: the example of a plain value.
+    else if (value !== undefined && schema["properties"] === undefined) return value;
+  }
+  for (const [name, property] of Object.entries((schema["properties"] as Schema) ?? {})) {
+    const value = exampleFromProperties(document, property, depth + 1);
+    if (value !== undefined) record[name] = value;
+  }
+  return Object.keys(record).length > 0 ? record : undefined;
+}
+
+function responseExample(api: (typeof APIS)[number], tool: ToolModel, document: () => Schema): unknown {
+  if (api.examples !== "properties") return tool.example;
+  const operation = ((document()["paths"] as Schema)[tool.response.path] as Schema)[tool.response.method] as Schema;
+  const media = (((operation["responses"] as Schema)[tool.response.status] as Schema)["content"] as Schema)[tool.response.mediaType] as Schema;
+  return exampleFromProperties(document(), media["schema"]);
+}
+
 function rowsOf(tool: ToolModel, example: unknown): unknown[] {
   const rows = valuesAt(example, tool.rowsPath);
   return tool.many ? rows : rows.slice(0, 1);
 }
 
-for (const { api, spec, tools } of APIS) {
+for (const entry of APIS) {
+  const { api, spec, tools } = entry;
   describe.skipIf(!existsSync(join(REAL_SPECS, spec)))(`${api}: a hand-written annotation over the real spec`, () => {
     const folder = join(ROOT, "test/real-rest", api);
     let generated: Awaited<ReturnType<typeof generateFrom>>;
     let module: Record<string, Project>;
+    let document: Schema | undefined;
+    const specDocument = () => (document ??= JSON.parse(readFileSync(join(REAL_SPECS, spec), "utf8")) as Schema);
     beforeAll(async () => {
       generated = await generateFrom(join(folder, "projector.yaml"));
       if (generated.problems.length === 0) module = await importGenerated(generated.files);
@@ -65,7 +110,8 @@ for (const { api, spec, tools } of APIS) {
 
     it.each(tools)("projects the spec's own example of %s to the checked-in result", async (name) => {
       const tool = generated.model!.tools.find((t) => t.name === name)!;
-      expect(tool.example, `${name} has a response example in the spec`).toBeDefined();
+      const example = responseExample(entry, tool, specDocument);
+      expect(example, `${name} has a response example in the spec`).toBeDefined();
       const resolvers = Object.fromEntries(generated.model!.resolvers.map((r) => [r.name, recordingResolver(Object.fromEntries([["never-asked", ""]]))]));
       const named = Object.fromEntries(
         generated.model!.resolvers.map((r) => {
@@ -78,11 +124,12 @@ for (const { api, spec, tools } of APIS) {
         }),
       );
       const issues: unknown[] = [];
-      const result = await module[`project${pascalCase(name)}`]!(tool.example, named, { onIssue: (issue: unknown) => issues.push(issue) });
+      const result = await module[`project${pascalCase(name)}`]!(example, named, { onIssue: (issue: unknown) => issues.push(issue) });
       for (const [resolver, { calls }] of Object.entries(resolvers)) expect(calls.length, `${resolver} calls`).toBeLessThanOrEqual(1);
 
-      const projected = new Set(leaves(result));
-      for (const row of rowsOf(tool, tool.example)) {
+      const projectedRows = tool.list === undefined ? [result] : ((result as Record<string, unknown>)[tool.list] as unknown[]);
+      for (const [index, row] of rowsOf(tool, example).entries()) {
+        const projected = new Set(leaves(projectedRows[index]));
         const kept = new Set(keptPaths(tool.resource.fields).flatMap((path) => valuesAt(row, path).flatMap(leaves)));
         for (const dropped of tool.resource.dropped) {
           for (const value of valuesAt(row, dropped.name.split(".")).flatMap(leaves)) {
