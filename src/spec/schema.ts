@@ -158,6 +158,18 @@ export class SchemaReader {
       if (!existing) result.set(property.name, property);
       else if (property.required) existing.required = true;
     };
+    // Branches of a mixed list (Box's files, folders and web links) each fix `type` to their own value:
+    // the merged property takes every branch's values, or the other kinds would read as unknown codes.
+    const addBranch = (property: Property) => {
+      const existing = result.get(property.name);
+      const theirs = existing && !ownNames.has(property.name) ? this.enumValues(existing.at) : undefined;
+      const ours = theirs ? this.enumValues(property.at) : undefined;
+      if (existing && theirs && ours && ours.some((v) => !theirs.includes(v))) {
+        const declared = this.unwrapNullable(existing.at);
+        const { const: _single, ...schema } = declared.schema;
+        result.set(property.name, { ...existing, at: { schema: { ...schema, enum: [...theirs, ...ours.filter((v) => !theirs.includes(v))] }, pointer: declared.pointer } });
+      } else add(property);
+    };
     const schema = resolved.schema;
     const required = new Set(Array.isArray(schema["required"]) ? schema["required"].map(String) : []);
     const props = schema["properties"];
@@ -168,8 +180,9 @@ export class SchemaReader {
       }
     }
     for (const branch of members(resolved, "allOf")) this.properties(branch, seen).forEach(add);
+    const ownNames = new Set(result.keys());
     for (const key of ["oneOf", "anyOf"]) {
-      for (const branch of members(resolved, key)) this.properties(branch, seen).forEach((p) => add({ ...p, required: false }));
+      for (const branch of members(resolved, key)) this.properties(branch, seen).forEach((p) => addBranch({ ...p, required: false }));
     }
     for (const property of result.values()) if (required.has(property.name)) property.required = true;
     return [...result.values()];
