@@ -16,6 +16,7 @@ const APIS: { api: string; spec: string; tools: string[]; examples?: "properties
   { api: "sentry", spec: "sentry_openapi_derefed.json", tools: ["list_issues", "get_issue", "get_project"] },
   // Box gives examples on properties, not on responses (three shared-link responses aside).
   { api: "box", spec: "box_openapi.json", tools: ["list_folder_items", "get_file", "get_folder"], examples: "properties" },
+  { api: "digitalocean", spec: "digitalocean/specification/DigitalOcean-public.v2.yaml", tools: ["list_droplets", "get_droplet", "get_image"] },
 ];
 
 const WRITE = process.env["PROJECTOR_WRITE_EXPECTED"] === "1";

@@ -37,6 +37,19 @@ export function members(at: SchemaAt, key: string): SchemaAt[] {
   return list.flatMap((_, i) => child(at, key, i) ?? []);
 }
 
+/**
+ * The JSON pointer a `#...` reference names. A fragment is percent-encoded (RFC 6901, section 6):
+ * the bundler writes `#/paths/~1v2~1droplets~1%7Bdroplet_id%7D/...` for a schema first met under a
+ * templated path, and read undecoded it names nothing, so the record would have no fields at all.
+ */
+function fragmentPointer(ref: string): string {
+  try {
+    return decodeURIComponent(ref.slice(1));
+  } catch {
+    return ref.slice(1);
+  }
+}
+
 export class SchemaReader {
   constructor(readonly document: JsonObject) {}
 
@@ -48,7 +61,7 @@ export class SchemaReader {
       const ref = current.schema["$ref"];
       if (!ref.startsWith("#") || seen.has(ref)) return { schema: {}, pointer: current.pointer };
       seen.add(ref);
-      const target = this.pointer(ref.slice(1));
+      const target = this.pointer(fragmentPointer(ref));
       if (!target) return { schema: {}, pointer: current.pointer };
       current = target;
     }
