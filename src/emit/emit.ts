@@ -38,8 +38,8 @@ export function banner(names: InputNames): string {
 /**
  * The document as openapi-typescript should see it. Examples never affect types, and `externalValue`
  * ones make it try to read files. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
- * `parameters/p/schema`) becomes an indexed access type that does not compile, so its target is
- * inlined (once; a cycle keeps its `$ref`). Property names an object inherits (`valueOf`,
+ * `parameters/p/schema`, or anywhere under `paths`) becomes an indexed access type that does not compile,
+ * so its target is inlined (once; where it recurs inside itself, it is typed unknown). Property names an object inherits (`valueOf`,
  * `hasOwnProperty`) crash its resolver, so they travel under a placeholder that is swapped back in
  * the printed types.
  */
@@ -52,15 +52,25 @@ function forSourceTypes(document: JsonObject): unknown {
     if (Array.isArray(value)) return value.map((item) => walk(item, inlining));
     if (typeof value !== "object" || value === null) return value;
     const ref = (value as JsonObject)["$ref"];
-    if (typeof ref === "string" && /^#\/components\/[^/]+\/[^/]+\/./.test(ref) && !inlining.includes(ref)) {
-      const target = reader.pointer(ref.slice(1));
-      if (target) return walk(target.schema, [...inlining, ref]);
+    // Any `$ref` but one to a whole component: the bundler also points into `#/paths/...` (DigitalOcean), which
+    // openapi-typescript would type as an indexed access into a shape that has no such key.
+    if (typeof ref === "string" && ref.startsWith("#/") && !/^#\/components\/[^/]+\/[^/]+$/.test(ref)) {
+      // Met again inside itself it cannot be inlined, and kept it would not compile: the cycle's inner end is typed unknown.
+      if (inlining.includes(ref)) return {};
+      const target = reader.deref({ schema: { $ref: ref }, pointer: "" });
+      if (target.pointer !== "") return walk(target.schema, [...inlining, ref]);
     }
     const copy: JsonObject = {};
     for (const [key, inner] of Object.entries(value)) {
       if (key === "externalValue") continue;
+      if (key === "discriminator" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
+        copy[key] = localMapping(reader, inner as JsonObject);
+        continue;
+      }
       if (key === "properties" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
-        copy[key] = Object.fromEntries(Object.entries(inner).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]));
+        // `properties: { $ref: "other.yml#/properties" }` (DigitalOcean) is a map written elsewhere: openapi-typescript wants the map.
+        const map = typeof (inner as JsonObject)["$ref"] === "string" ? reader.deref({ schema: inner as JsonObject, pointer: "" }).schema : inner;
+        copy[key] = Object.fromEntries(Object.entries(map).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]));
       } else if (key === "required" && Array.isArray(inner)) {
         copy[key] = inner.map((name) => (typeof name === "string" && PROTOTYPE_NAMES.has(name) ? placeholder(name) : name));
       } else copy[key] = walk(inner, inlining);
@@ -68,6 +78,20 @@ function forSourceTypes(document: JsonObject): unknown {
     return copy;
   };
   return walk(document, []);
+}
+
+/**
+ * A discriminator whose mapping names other files (DigitalOcean's `attach: "models/volume_action_post_attach.yml"`)
+ * or points into another file's own root (`#/reserved_ipv6_action_assign`) keeps only its entries that
+ * resolve in the document: the bundler rewrites `$ref`s but not mapping values, so
+ * openapi-typescript would read those paths against the working folder and stop. The mapping only narrows types.
+ */
+function localMapping(reader: SchemaReader, discriminator: JsonObject): JsonObject {
+  const mapping = discriminator["mapping"];
+  if (typeof mapping !== "object" || mapping === null || Array.isArray(mapping)) return discriminator;
+  const local = Object.entries(mapping).filter(([, target]) => typeof target === "string" && (target.startsWith("#") ? reader.deref({ schema: { $ref: target }, pointer: "" }).pointer !== "" : !/[/\\]|\.(ya?ml|json)$/i.test(target)));
+  const { mapping: _all, ...rest } = discriminator;
+  return local.length > 0 ? { ...rest, mapping: Object.fromEntries(local) } : rest;
 }
 
 /** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
