@@ -37,8 +37,9 @@ function leaves(value: unknown): (string | number)[] {
   return Object.values(value).flatMap(leaves);
 }
 
-function keptPaths(fields: readonly Field[], prefix: string[] = []): string[][] {
-  return fields.flatMap((f) => (f.kind === "object" ? keptPaths(f.children, [...prefix, ...f.source.path]) : [[...prefix, ...f.source.path]]));
+/** Where each kept value is read, from the record (a part's path already holds its parents'). */
+function keptPaths(fields: readonly Field[]): string[][] {
+  return fields.flatMap((f) => (f.kind === "object" ? keptPaths(f.children) : [f.source.path]));
 }
 
 type Schema = { [key: string]: unknown };
