@@ -21,7 +21,9 @@ export const IMPORTS_PLACEHOLDER = "\u0000imports";
  * unused-import checks stay quiet. A function counts as used when called, a type when named.
  */
 export function withRuntimeImports(code: string, runtime: RuntimeExports, others: string[] = []): string {
-  const body = code.replace(IMPORTS_PLACEHOLDER, "");
+  // Only code counts: a spec's description ("Labels will be applied to all nodes") in a comment or a
+  // schema string would otherwise import a type nothing uses, which strict consumers refuse.
+  const body = code.replace(IMPORTS_PLACEHOLDER, "").replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, " ");
   const values = [...runtime.functions.filter((name) => new RegExp(`\\b${name}[<(]`).test(body)), ...runtime.constants.filter((name) => new RegExp(`\\b${name}\\b`).test(body))];
   const classes = runtime.types.filter((name) => new RegExp(`\\b${name}[(.]|new ${name}\\b`).test(body));
   const types = runtime.types.filter((name) => !classes.includes(name) && new RegExp(`\\b${name}\\b`).test(body));
