@@ -65,6 +65,9 @@ describe.each([
   ["datadog_v2_openapi.yaml", 300],
   ["tidal_api_oas.json", 200],
   ["pagerduty_rest_openapiv3.json", 150],
+  ["sentry_openapi_derefed.json", 100],
+  ["box_openapi.json", 100],
+  ["digitalocean/specification/DigitalOcean-public.v2.yaml", 300],
 ])("init --accept-guesses then generate on the whole of %s", (file, minimumTools) => {
   const specPath = join(REAL_SPECS, file);
   let dir: string;
