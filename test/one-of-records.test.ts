@@ -11,9 +11,18 @@ import type { LoadedSpec } from "../src/spec/load.js";
 import type { JsonObject } from "../src/spec/schema.js";
 import { cli, tempDir } from "./helpers/pipeline.js";
 
-const reference = { type: "object", properties: { id: { type: "string" }, type: { type: "string" }, summary: { type: "string" }, self: { type: "string", format: "uri" } } };
-const service = { type: "object", properties: { id: { type: "string" }, name: { type: "string" }, html_url: { type: "string", format: "uri" } } };
-const entry = (kind: string, extra: JsonObject = {}) => ({ type: "object", properties: { id: { type: "string" }, type: { type: "string", enum: [kind] }, name: { type: "string" }, ...extra } });
+const reference = {
+  type: "object",
+  properties: { id: { type: "string" }, type: { type: "string" }, summary: { type: "string" }, self: { type: "string", format: "uri" } },
+};
+const service = {
+  type: "object",
+  properties: { id: { type: "string" }, name: { type: "string" }, html_url: { type: "string", format: "uri" } },
+};
+const entry = (kind: string, extra: JsonObject = {}) => ({
+  type: "object",
+  properties: { id: { type: "string" }, type: { type: "string", enum: [kind] }, name: { type: "string" }, ...extra },
+});
 
 const document: JsonObject = {
   openapi: "3.0.3",
@@ -22,14 +31,40 @@ const document: JsonObject = {
     "/incidents": {
       get: {
         operationId: "listIncidents",
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { incidents: { type: "array", items: { $ref: "#/components/schemas/Incident" } } } } } } } },
+        responses: {
+          "200": {
+            description: "ok",
+            content: {
+              "application/json": {
+                schema: { type: "object", properties: { incidents: { type: "array", items: { $ref: "#/components/schemas/Incident" } } } },
+              },
+            },
+          },
+        },
       },
     },
     "/folders/{id}/items": {
       get: {
         operationId: "listItems",
         parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { entries: { type: "array", items: { oneOf: [{ $ref: "#/components/schemas/File" }, { $ref: "#/components/schemas/Folder" }] } } } } } } } },
+        responses: {
+          "200": {
+            description: "ok",
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    entries: {
+                      type: "array",
+                      items: { oneOf: [{ $ref: "#/components/schemas/File" }, { $ref: "#/components/schemas/Folder" }] },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
       },
     },
   },
@@ -37,7 +72,14 @@ const document: JsonObject = {
     schemas: {
       Reference: reference,
       Service: service,
-      Incident: { type: "object", properties: { id: { type: "string" }, title: { type: "string" }, service: { oneOf: [{ $ref: "#/components/schemas/Reference" }, { $ref: "#/components/schemas/Service" }] } } },
+      Incident: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          title: { type: "string" },
+          service: { oneOf: [{ $ref: "#/components/schemas/Reference" }, { $ref: "#/components/schemas/Service" }] },
+        },
+      },
       File: entry("file", { size: { type: "integer" } }),
       Folder: entry("folder"),
     },
@@ -63,7 +105,9 @@ describe("a oneOf of a reference and the full record", () => {
 
   it("has parts to classify, every branch's parts", () => {
     const parts = ["id: { drop: x }", "summary: { as: service }", "type: { drop: x }", "self: { drop: x }", "html_url: { drop: x }"];
-    expect(build(incidents(parts.map((p) => `      service.${p}\n`).join(""))).errors).toEqual(["PRJ020 incident.service.name is declared by the spec but not classified"]);
+    expect(build(incidents(parts.map((p) => `      service.${p}\n`).join(""))).errors).toEqual([
+      "PRJ020 incident.service.name is declared by the spec but not classified",
+    ]);
     expect(build(incidents([...parts, "name: { drop: x }"].map((p) => `      service.${p}\n`).join(""))).errors).toEqual([]);
   });
 

@@ -16,7 +16,11 @@ const APIS: { api: string; spec: string; tools: string[]; examples?: "properties
   { api: "sentry", spec: "sentry_openapi_derefed.json", tools: ["list_issues", "get_issue", "get_project"] },
   // Box gives examples on properties, not on responses (three shared-link responses aside).
   { api: "box", spec: "box_openapi.json", tools: ["list_folder_items", "get_file", "get_folder"], examples: "properties" },
-  { api: "digitalocean", spec: "digitalocean/specification/DigitalOcean-public.v2.yaml", tools: ["list_droplets", "get_droplet", "get_image"] },
+  {
+    api: "digitalocean",
+    spec: "digitalocean/specification/DigitalOcean-public.v2.yaml",
+    tools: ["list_droplets", "get_droplet", "get_image"],
+  },
 ];
 
 const WRITE = process.env["PROJECTOR_WRITE_EXPECTED"] === "1";
@@ -50,17 +54,28 @@ type Schema = { [key: string]: unknown };
  */
 function exampleFromProperties(document: Schema, node: unknown, depth = 0): unknown {
   let schema = node as Schema;
-  while (typeof schema["$ref"] === "string") schema = (schema["$ref"] as string).slice(2).split("/").reduce<Schema>((at, key) => at[key] as Schema, document);
+  while (typeof schema["$ref"] === "string")
+    schema = (schema["$ref"] as string)
+      .slice(2)
+      .split("/")
+      .reduce<Schema>((at, key) => at[key] as Schema, document);
   if ("example" in schema) return schema["example"];
   if (depth > 8) return undefined;
   const branches = [...((schema["oneOf"] as unknown[]) ?? []), ...((schema["anyOf"] as unknown[]) ?? [])];
   if (schema["type"] === "array" && schema["items"] !== undefined) {
     let items = schema["items"] as Schema;
-    while (typeof items["$ref"] === "string") items = (items["$ref"] as string).slice(2).split("/").reduce<Schema>((at, key) => at[key] as Schema, document);
+    while (typeof items["$ref"] === "string")
+      items = (items["$ref"] as string)
+        .slice(2)
+        .split("/")
+        .reduce<Schema>((at, key) => at[key] as Schema, document);
     const variants = [...((items["oneOf"] as unknown[]) ?? []), ...((items["anyOf"] as unknown[]) ?? [])];
-    return (variants.length > 0 ? variants : [items]).map((item) => exampleFromProperties(document, item, depth + 1)).filter((v) => v !== undefined);
+    return (variants.length > 0 ? variants : [items])
+      .map((item) => exampleFromProperties(document, item, depth + 1))
+      .filter((v) => v !== undefined);
   }
-  if (branches.length > 0 && schema["properties"] === undefined && schema["allOf"] === undefined) return exampleFromProperties(document, branches[0], depth + 1);
+  if (branches.length > 0 && schema["properties"] === undefined && schema["allOf"] === undefined)
+    return exampleFromProperties(document, branches[0], depth + 1);
   const record: Record<string, unknown> = {};
   for (const part of (schema["allOf"] as unknown[]) ?? []) {
     const value = exampleFromProperties(document, part, depth + 1);
@@ -78,7 +93,9 @@ function exampleFromProperties(document: Schema, node: unknown, depth = 0): unkn
 function responseExample(api: (typeof APIS)[number], tool: ToolModel, document: () => Schema): unknown {
   if (api.examples !== "properties") return tool.example;
   const operation = ((document()["paths"] as Schema)[tool.response.path] as Schema)[tool.response.method] as Schema;
-  const media = (((operation["responses"] as Schema)[tool.response.status] as Schema)["content"] as Schema)[tool.response.mediaType] as Schema;
+  const media = (((operation["responses"] as Schema)[tool.response.status] as Schema)["content"] as Schema)[
+    tool.response.mediaType
+  ] as Schema;
   return exampleFromProperties(document(), media["schema"]);
 }
 

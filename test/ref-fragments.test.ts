@@ -7,14 +7,25 @@ import { SchemaReader } from "../src/spec/schema.js";
 const droplet = { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } };
 const document = {
   paths: {
-    "/v2/droplets/{droplet_id}": { get: { responses: { "200": { content: { "application/json": { schema: { properties: { droplet } } } } } } } },
+    "/v2/droplets/{droplet_id}": {
+      get: { responses: { "200": { content: { "application/json": { schema: { properties: { droplet } } } } } } },
+    },
     "/v2/droplets": {
       get: {
         responses: {
           "200": {
             content: {
               "application/json": {
-                schema: { properties: { droplets: { type: "array", items: { $ref: "#/paths/~1v2~1droplets~1%7Bdroplet_id%7D/get/responses/200/content/application~1json/schema/properties/droplet" } } } },
+                schema: {
+                  properties: {
+                    droplets: {
+                      type: "array",
+                      items: {
+                        $ref: "#/paths/~1v2~1droplets~1%7Bdroplet_id%7D/get/responses/200/content/application~1json/schema/properties/droplet",
+                      },
+                    },
+                  },
+                },
               },
             },
           },
@@ -35,6 +46,9 @@ describe("a $ref into a templated path", () => {
 
   it("keeps a fragment that is not valid percent-encoding as written", () => {
     const reader = new SchemaReader({ components: { schemas: { "100%": droplet } }, ref: { $ref: "#/components/schemas/100%" } });
-    expect(reader.properties({ schema: { $ref: "#/components/schemas/100%" }, pointer: "/ref" }).map((p) => p.name)).toEqual(["id", "name"]);
+    expect(reader.properties({ schema: { $ref: "#/components/schemas/100%" }, pointer: "/ref" }).map((p) => p.name)).toEqual([
+      "id",
+      "name",
+    ]);
   });
 });

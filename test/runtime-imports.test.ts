@@ -12,7 +12,7 @@ describe("runtime imports", () => {
       IMPORTS_PLACEHOLDER,
       "/** Labels will automatically be applied; whole( is not a call here. */",
       "// INCLUDED is not read here either",
-      'export const schema = { description: "Labels will be applied to all nodes, see whole(x)", other: \'Labels\' };',
+      "export const schema = { description: \"Labels will be applied to all nodes, see whole(x)\", other: 'Labels' };",
       "export function project(record: unknown): string | Unusable { return string(record); }",
     ].join("\n");
     expect(withRuntimeImports(code, runtime).split("\n")[0]).toBe('import { string, type Unusable } from "../runtime.js";');
