@@ -129,3 +129,20 @@ describe("a list whose items are a oneOf of records", () => {
     expect(type.shape).toEqual({ type: "literal", values: ["file", "folder"] });
   });
 });
+
+describe("init's guesses on names seen in real specs", () => {
+  it("drops Sentry's permalink as a link, and keeps Box's is_accessible_via_shared_link as the boolean it is", async () => {
+    const dir = tempDir();
+    const item = { type: "object", properties: { id: { type: "string" }, permalink: { type: "string" }, is_accessible_via_shared_link: { type: "boolean" } } };
+    const spec = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: { "/items": { get: { operationId: "listItems", responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: item } } } } } } } },
+    };
+    writeFileSync(join(dir, "spec.yaml"), stringify(spec));
+    expect((await cli(["init", "spec.yaml", "--accept-guesses"], dir)).code).toBe(0);
+    const draft = readFileSync(join(dir, "projector.yaml"), "utf8");
+    expect(draft).toMatch(/^ {6}permalink: \{ drop: a link the model cannot open \}/m);
+    expect(draft).toMatch(/^ {6}is_accessible_via_shared_link: keep # boolean/m);
+  });
+});

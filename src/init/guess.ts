@@ -25,7 +25,7 @@ export interface GuessContext {
 }
 
 const ID_LIKE = /^(id|ids)$|(_id|_ids|Id|Ids)$/;
-const LINK_NAME = /(^|_)(url|href|link|links|self|uri)$|Url$|Href$/;
+const LINK_NAME = /(^|_)(url|href|link|links|self|uri|permalink)$|Url$|Href$|^permalink$/;
 const LABEL_NAMES = ["name", "display_name", "full_name", "title", "summary", "label", "handle", "email", "username", "slug"];
 
 /** The attribute most likely to name a record, for a resolver's `label`. */
@@ -60,7 +60,8 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
   const kind = reader.kind(field.at);
   const schema = reader.unwrapNullable(field.at).schema;
   const values = reader.enumValues(field.at);
-  if (LINK_NAME.test(field.name) || schema["format"] === "uri" || schema["format"] === "url") {
+  // Box's `is_accessible_via_shared_link` is a boolean about a link, not one.
+  if ((LINK_NAME.test(field.name) && kind !== "boolean") || schema["format"] === "uri" || schema["format"] === "url") {
     return { rule: { drop: "a link the model cannot open" }, reason: "a URL", sure: true };
   }
   if (ID_LIKE.test(field.name)) {
