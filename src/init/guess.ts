@@ -39,7 +39,7 @@ const kindOfKey = (name: string) =>
     .replace(/ies$/, "y")
     .replace(/(s|x|ch|sh)es$/, "$1")
     .replace(/([^s])s$/, "$1");
-const LINK_NAME = /(^|_)(url|href|link|links|self|uri)$|Url$|Href$/;
+const LINK_NAME = /(^|_)(url|href|link|links|self|uri|permalink)$|Url$|Href$|^permalink$/;
 const LABEL_NAMES = ["name", "display_name", "full_name", "title", "summary", "label", "handle", "email", "username", "slug"];
 
 /** A list in a comment, short enough to read beside the rule that holds it whole. */
@@ -82,7 +82,8 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
   const kind = reader.kind(field.at);
   const schema = reader.unwrapNullable(field.at).schema;
   const values = reader.enumValues(field.at);
-  if (LINK_NAME.test(field.name) || schema["format"] === "uri" || schema["format"] === "url") {
+  // Box's `is_accessible_via_shared_link` is a boolean about a link, not one.
+  if ((LINK_NAME.test(field.name) && kind !== "boolean") || schema["format"] === "uri" || schema["format"] === "url") {
     return { rule: { drop: "a link the model cannot open" }, reason: "a URL", sure: true };
   }
   if (ID_LIKE.test(field.name)) {
@@ -113,7 +114,7 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
   }
   const timestamp = timestampGuess(field.name, kind, schema);
   if (timestamp) return timestamp;
-  if (kind === "object") {
+  if (reader.objectLike(field.at)) {
     const properties = reader.properties(field.at).map((p) => p.name);
     if (properties.some((p) => IDENTITY_NAMES.includes(p))) {
       const resolver = resolverFor(field.name);
@@ -132,7 +133,7 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
   }
   if (kind === "array") {
     const items = reader.items(field.at);
-    if (items && reader.kind(items) === "object" && reader.properties(items).some((p) => ID_LIKE.test(p.name))) {
+    if (items && reader.objectLike(items) && reader.properties(items).some((p) => ID_LIKE.test(p.name))) {
       return {
         rule: { drop: "a list of records with opaque ids" },
         reason: "a list of nested records: keep it only if the model needs them",

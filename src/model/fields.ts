@@ -191,9 +191,9 @@ function nestedField(
     return undefined;
   }
   const items = reader.kind(specField.at) === "array" ? reader.items(reader.unwrapNullable(specField.at)) : undefined;
-  const many = items !== undefined && reader.kind(items) === "object";
+  const many = items !== undefined && reader.objectLike(items);
   const objectAt = many ? items : specField.at;
-  if (specField.relationship || reader.kind(objectAt) !== "object") {
+  if (specField.relationship || !reader.objectLike(objectAt)) {
     ctx.diagnostics.push({
       code: "PRJ021",
       severity: "error",
@@ -243,7 +243,8 @@ export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: stri
       if (items) visit(items, `${path}[]`, trail);
       return;
     }
-    if (kind !== "object") return;
+    // A `oneOf`/`anyOf` of objects has no single type, but its branches' properties are still carried.
+    if (kind !== "object" && kind !== undefined) return;
     for (const p of reader.properties(resolved)) {
       const inner = `${path}.${p.name}`;
       if (ID_LIKE.test(p.name)) ids.push(inner);
@@ -439,7 +440,9 @@ function keptField(
     shape = { type: "string" };
   } else {
     const carried =
-      (kind === "object" || kind === "array") && !rule.argument ? carriedIdsAndUrls(reader, specField.at, name) : { ids: [], urls: [] };
+      (kind === "object" || kind === "array" || kind === undefined) && !rule.argument
+        ? carriedIdsAndUrls(reader, specField.at, name)
+        : { ids: [], urls: [] };
     const whole = kind === "array" ? "this list" : "this object";
     // The dotted path that classifies that part, the same through an object and through each item of a list.
     const partOf = (path: string) => path.replace(/\[\]/g, "");

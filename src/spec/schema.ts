@@ -20,7 +20,11 @@ export const isJsonObject = (value: unknown): value is JsonObject => typeof valu
 export const escapePointer = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 const unescapePointer = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
 
-/** The JSON pointer of a `#...` reference: a URI fragment, so `{` may arrive as `%7B` (bundlers write it so). */
+/**
+ * The JSON pointer a `#...` reference names. A fragment is percent-encoded (RFC 6901, section 6):
+ * the bundler writes `#/paths/~1v2~1droplets~1%7Bdroplet_id%7D/...` for a schema first met under a
+ * templated path, and read undecoded it names nothing, so the record would have no fields at all.
+ */
 export function fragmentPointer(ref: string): string {
   const fragment = ref.slice(1);
   try {
@@ -134,6 +138,12 @@ export class SchemaReader {
     return undefined;
   }
 
+  /** An object, or a `oneOf`/`anyOf` of objects with no single type (PagerDuty's reference-or-full-record), whose branches' properties merge. */
+  objectLike(at: SchemaAt): boolean {
+    const kind = this.kind(at);
+    return kind === "object" || (kind === undefined && this.properties(at).length > 0);
+  }
+
   /** Enum values without null, from `enum`, `const`, or a `oneOf` of consts. */
   enumValues(at: SchemaAt): (string | number | boolean)[] | undefined {
     const schema = this.unwrapNullable(at).schema;
@@ -169,6 +179,21 @@ export class SchemaReader {
       if (!existing) result.set(property.name, property);
       else if (property.required) existing.required = true;
     };
+    // Branches of a mixed list (Box's files, folders and web links) each fix `type` to their own value:
+    // the merged property takes every branch's values, or the other kinds would read as unknown codes.
+    const addBranch = (property: Property) => {
+      const existing = result.get(property.name);
+      const theirs = existing && !ownNames.has(property.name) ? this.enumValues(existing.at) : undefined;
+      const ours = theirs ? this.enumValues(property.at) : undefined;
+      if (existing && theirs && ours?.some((v) => !theirs.includes(v))) {
+        const declared = this.unwrapNullable(existing.at);
+        const { const: _single, ...schema } = declared.schema;
+        result.set(property.name, {
+          ...existing,
+          at: { schema: { ...schema, enum: [...theirs, ...ours.filter((v) => !theirs.includes(v))] }, pointer: declared.pointer },
+        });
+      } else add(property);
+    };
     const schema = resolved.schema;
     const required = new Set(Array.isArray(schema["required"]) ? schema["required"].map(String) : []);
     // A bundler may share a whole `properties` map through one `$ref`.
@@ -183,8 +208,9 @@ export class SchemaReader {
       }
     }
     for (const branch of members(resolved, "allOf")) this.properties(branch, seen).forEach(add);
+    const ownNames = new Set(result.keys());
     for (const key of ["oneOf", "anyOf"]) {
-      for (const branch of members(resolved, key)) for (const p of this.properties(branch, seen)) add({ ...p, required: false });
+      for (const branch of members(resolved, key)) for (const p of this.properties(branch, seen)) addBranch({ ...p, required: false });
     }
     for (const property of result.values()) if (required.has(property.name)) property.required = true;
     return [...result.values()];
