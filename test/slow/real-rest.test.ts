@@ -5,9 +5,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Field, ToolModel } from "../src/model/types.js";
-import { pascalCase } from "../src/naming.js";
-import { generateFrom, importGenerated, REAL_SPECS, ROOT, typecheckFiles } from "./helpers/pipeline.js";
+import type { Field, ToolModel } from "../../src/model/types.js";
+import { pascalCase } from "../../src/naming.js";
+import { generateFrom, importGenerated, REAL_SPECS, ROOT, typecheckFiles } from "../helpers/pipeline.js";
 
 type Project = (response: unknown, resolvers: unknown, options: unknown) => Promise<unknown>;
 
