@@ -77,7 +77,7 @@ export function emitDefinitions(model: Model): string {
   const hasResolvers = model.resolvers.length > 0;
   const lines = [
     ...(hasResolvers ? [`import type { Resolvers } from "./resolvers.js";`] : []),
-    `import { anthropicTools, callTool, openaiTools, registerTools as registerOn, type InputSchema, type McpRequestSchemas, type ProjectOptions, type ToolCall, type ToolDefinition, type ToolOutcome } from "./runtime.js";`,
+    `import { anthropicTools, callTool, openaiTools, registerTools as registerOn, useIdBook, type InputSchema, type McpRequestSchemas, type ProjectOptions, type ToolCall, type ToolDefinition, type ToolOutcome } from "./runtime.js";`,
     ...tools.map(
       (t) =>
         `import { ${camelCase(t.name)}OutputSchema, project${t.typeName}, type ${t.typeName}Response, type ${t.typeName}Result } from "./${toolModule(t.name).path}.js";`,
@@ -127,6 +127,7 @@ export function emitDefinitions(model: Model): string {
     "",
     `/** Each tool checks its arguments, calls the API through \`client\`, and projects the response. */`,
     `export function createTools(options: ToolsOptions): Tools {`,
+    `  useIdBook();`,
     `  const projection: ProjectOptions = options.onIssue ? { onIssue: options.onIssue } : {};`,
     `  return {`,
     ...tools.map(

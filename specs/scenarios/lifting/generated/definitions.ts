@@ -5,6 +5,7 @@ import {
   callTool,
   openaiTools,
   registerTools as registerOn,
+  useIdBook,
   type InputSchema,
   type McpRequestSchemas,
   type ProjectOptions,
@@ -72,6 +73,7 @@ export type Tools = {
 
 /** Each tool checks its arguments, calls the API through `client`, and projects the response. */
 export function createTools(options: ToolsOptions): Tools {
+  useIdBook();
   const projection: ProjectOptions = options.onIssue
     ? { onIssue: options.onIssue }
     : {};

@@ -1112,10 +1112,9 @@ export function withDistinctShortIds<T>(
 
 function short(id: string, ctx: Context): string {
   const given = ctx.shortIds;
-  return noteShortId(
-    typeof given === "function" ? given(id) : (given?.get(id) ?? shortId(id)),
-    id,
-  );
+  const short =
+    typeof given === "function" ? given(id) : (given?.get(id) ?? shortId(id));
+  return idBookInUse ? noteShortId(short, id) : short;
 }
 
 /** An id the model can pass to a tool, shortened when the annotation says so. */
@@ -1796,6 +1795,16 @@ function tableText(result: unknown, layout: TableLayout): string | undefined {
 export const ID_BOOK_SIZE = 10_000;
 /** Short form to full id; null when two different ids were given that short form. */
 const idBook = new Map<string, string | null>();
+/**
+ * Only a process that calls tools through createTools needs short ids back: until then a
+ * projection, which shortens every id of a page on its hot path, records nothing.
+ */
+let idBookInUse = false;
+
+/** Starts recording the short ids projections hand out; createTools calls it. */
+export function useIdBook(): void {
+  idBookInUse = true;
+}
 
 /** Notes that a projection gave `id` the short form `short`, so a later call can send the full id. */
 function noteShortId(short: string, id: string): string {
