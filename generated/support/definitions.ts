@@ -145,14 +145,26 @@ const getUserCall: ToolCall = {
 };
 
 /** The arguments the search_tickets tool takes. */
-export type SearchTicketsArguments = { q?: string; page_number?: number };
+export type SearchTicketsArguments = {
+  query?: string;
+  status?: "new" | "pending" | "open" | "resolved" | "closed";
+  page?: number;
+};
 
 /** JSON Schema of {@link SearchTicketsArguments}: the MCP tool's `inputSchema`. */
 export const searchTicketsInputSchema = {
   type: "object",
   properties: {
-    q: { type: "string" },
-    page_number: { type: "integer", minimum: 1 },
+    query: {
+      type: "string",
+      description: "Words to look for in the ticket's subject.",
+    },
+    status: {
+      type: "string",
+      enum: ["new", "pending", "open", "resolved", "closed"],
+      description: "Only tickets in this status.",
+    },
+    page: { type: "integer", minimum: 1 },
   },
   required: [],
   additionalProperties: false,
@@ -162,13 +174,21 @@ const searchTicketsCall: ToolCall = {
   method: "get",
   path: "/tickets",
   parameters: [
-    { name: "q", in: "query", argument: "q", shortIds: false },
+    { name: "q", in: "query", argument: "query", shortIds: false },
     {
-      name: "page[number]",
+      name: "filter[status]",
       in: "query",
-      argument: "page_number",
+      argument: "status",
+      legend: [
+        ["new", 1],
+        ["pending", 2],
+        ["open", 3],
+        ["resolved", 4],
+        ["closed", 5],
+      ],
       shortIds: false,
     },
+    { name: "page[number]", in: "query", argument: "page", shortIds: false },
   ],
 };
 
