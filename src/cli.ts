@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { EXIT, printInternalError, runCli, type Io } from "./commands/run.js";
+import { EXIT, printInternalError, type Io } from "./commands/io.js";
+import { runCli } from "./commands/run.js";
 
 const io: Io = { cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr };
 // A failure no command caught, such as one in a watcher's callback, is a crash too, never a finding.

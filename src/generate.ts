@@ -8,8 +8,8 @@ import { formatKey, specResults, type GenerateCache } from "./generate-cache.js"
 import { buildModel } from "./model/build.js";
 import type { Model } from "./model/types.js";
 import { untimed, type Stage } from "./progress.js";
-import type { LoadedSpec } from "./spec/load.js";
-import { validateSpec } from "./spec/validate.js";
+import type { LoadedSpec } from "./openapi/load.js";
+import { validateSpec } from "./openapi/validate.js";
 
 export interface GenerateInput {
   annotation: Annotation;

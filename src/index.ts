@@ -3,5 +3,5 @@ export type { Annotation, FieldRule, Legend } from "./annotation/types.js";
 export { CODES, DiagnosticError, formatDiagnostic, type Diagnostic } from "./diagnostics.js";
 export { generate, type GenerateInput, type GenerateOutput } from "./generate.js";
 export type { Model } from "./model/types.js";
-export { loadSpec, type LoadedSpec } from "./spec/load.js";
+export { loadSpec, type LoadedSpec } from "./openapi/load.js";
 export { runCli } from "./commands/run.js";

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { parseAnnotation } from "../src/annotation/parse.js";
 import { buildModel } from "../src/model/build.js";
-import type { LoadedSpec } from "../src/spec/load.js";
-import type { JsonObject } from "../src/spec/schema.js";
+import type { LoadedSpec } from "../src/openapi/load.js";
+import type { JsonObject } from "../src/openapi/schema.js";
 
 const spec = (
   schemas: JsonObject,

@@ -2,7 +2,7 @@
 // `#/paths/~1v2~1droplets~1%7Bdroplet_id%7D/...` (DigitalOcean's 2,900 files). Read undecoded, it named
 // nothing and the record it led to had no fields at all.
 import { describe, expect, it } from "vitest";
-import { SchemaReader } from "../src/spec/schema.js";
+import { SchemaReader } from "../src/openapi/schema.js";
 
 const droplet = { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } };
 const document = {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseAnnotation } from "../src/annotation/parse.js";
-import { MAX_SPEC_FILE_BYTES } from "../src/spec/files.js";
+import { MAX_SPEC_FILE_BYTES } from "../src/openapi/files.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../src/yaml-aliases.js";
 import { cli, tempDir } from "./helpers/pipeline.js";
 

@@ -5,7 +5,7 @@ import { evaluate, formatEvaluation, type Question } from "../evidence/eval.js";
 import { didYouMean } from "../suggest.js";
 import { parseYamlSource } from "../yaml-source.js";
 import { generateProject, loadProject, printDiagnostics } from "./project.js";
-import { EXIT, type Io } from "./run.js";
+import { EXIT, type Io } from "./io.js";
 
 export const EVAL_HELP = `Usage: projector eval QUESTIONS.yaml [-c projector.yaml] [--json]
 

@@ -4,12 +4,12 @@ import { checkBudgets } from "../evidence/budget-check.js";
 import { cachePath, inputsDigest, readCache } from "../output/digest.js";
 import type { GenerateCache } from "../generate-cache.js";
 import { Progress } from "../progress.js";
-import { loadSpec, type LoadedSpec } from "../spec/load.js";
+import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import { checkOutput, holdsOnly, writeOutput } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { generateProject, printDiagnostics, readExtras, readProject, type AnnotatedProject } from "./project.js";
 import { summarize } from "../summary.js";
-import { EXIT, type Io } from "./run.js";
+import { EXIT, type Io } from "./io.js";
 
 export const GENERATE_HELP = `Usage: projector generate [-c projector.yaml] [--check | --watch]
 

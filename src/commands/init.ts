@@ -4,14 +4,14 @@ import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
 import { textFigures } from "../evidence/text-choice.js";
 import { acceptedModel, initAnnotation, proposeTables, type InitOptions, type InitResult } from "../init/init.js";
 import { entryKind } from "../output/listing.js";
-import { loadSpec } from "../spec/load.js";
+import { loadSpec } from "../openapi/load.js";
 import { findOperation, listOperations, operationLabel } from "../model/operations.js";
-import type { LoadedSpec } from "../spec/load.js";
-import { SchemaReader } from "../spec/schema.js";
+import type { LoadedSpec } from "../openapi/load.js";
+import { SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { isSystemError } from "./output-guard.js";
 import { readRuntimeTemplate } from "./project.js";
-import { EXIT, UsageError, type Io } from "./run.js";
+import { EXIT, UsageError, type Io } from "./io.js";
 
 export const INIT_HELP = `Usage: projector init SPEC [-o projector.yaml] [--operations a,b] [--tag T] [--accept-guesses]
 

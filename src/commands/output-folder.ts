@@ -5,7 +5,7 @@ import { LockBusyError, withFolderLock, type LockHolder } from "../output/lock.j
 import { backupFolder, diffFolder, isClean, recoverInterruptedWrite, writeFolder, type FolderDiff } from "../output/write.js";
 import type { Progress } from "../progress.js";
 import { guardOutput, isSystemError, lockRefusal, writeRefusal, type OutputPlace } from "./output-guard.js";
-import type { Io } from "./run.js";
+import type { Io } from "./io.js";
 
 // What generate does with the output folder once the files are ready: compare them (--check) or write them.
 

@@ -8,9 +8,9 @@ import { consumerPrettierConfig } from "../format.js";
 import { generate, type GenerateOutput } from "../generate.js";
 import type { GenerateCache } from "../generate-cache.js";
 import { untimed, type Stage } from "../progress.js";
-import { loadSpec, type LoadedSpec } from "../spec/load.js";
+import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import { checkOutputPath } from "./output-path.js";
-import type { Io } from "./run.js";
+import type { Io } from "./io.js";
 
 const posix = (path: string) => path.split(sep).join("/");
 

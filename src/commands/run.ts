@@ -8,15 +8,7 @@ import { INIT_HELP, runInit } from "./init.js";
 import { printRefusal } from "./project.js";
 import { runTokens, TOKENS_HELP } from "./tokens.js";
 import { runWatch } from "./watch.js";
-
-export interface Io {
-  cwd: string;
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-}
-
-/** 3 is never a finding: a CI step that treats 1 as "stale" must not mistake a crash for one. */
-export const EXIT = { ok: 0, problems: 1, usage: 2, internal: 3 } as const;
+import { EXIT, type Io, printInternalError, UsageError } from "./io.js";
 
 const HELP = `projector: typed projectors that turn OpenAPI responses into evidence for an LLM agent
 
@@ -38,8 +30,6 @@ in projector; PROJECTOR_DEBUG=1 prints its stack).
 function projectorVersion(): string {
   return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 }
-
-export class UsageError extends Error {}
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 type Values = Record<string, string | boolean | undefined>;
@@ -163,19 +153,6 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
-
-/**
- * What a crash prints: one line naming it and where to report it, the stack only on request, since
- * a user can act on a diagnostic but not on a trace.
- */
-export function printInternalError(io: Io, error: unknown, verbose: boolean): void {
-  const stack = verbose || process.env["PROJECTOR_DEBUG"] === "1" ? (error as Error | undefined)?.stack : undefined;
-  io.stderr.write(`projector: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-  io.stderr.write(
-    `  help: this is a bug in projector; please report it with the command that caused it${stack ? "" : " (PROJECTOR_DEBUG=1 prints the stack)"}\n`,
-  );
-  if (stack) io.stderr.write(`${stack}\n`);
-}
 
 /** The terminal as commands write to it: names, descriptions and reasons from the inputs are printed, and their control characters must not drive it. */
 function printable(terminal: Io): Io {

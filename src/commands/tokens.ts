@@ -10,7 +10,7 @@ import type { Model, ToolModel } from "../model/types.js";
 import { fileStem, pascalCase } from "../naming.js";
 import { didYouMean } from "../suggest.js";
 import { generateProject, loadProject, printDiagnostics } from "./project.js";
-import { EXIT, UsageError, type Io } from "./run.js";
+import { EXIT, UsageError, type Io } from "./io.js";
 
 export const TOKENS_HELP = `Usage: projector tokens --tool TOOL [PAYLOAD.json] [options]
 

@@ -3,10 +3,10 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
 import { createGenerateCache } from "../generate-cache.js";
-import type { LoadedSpec } from "../spec/load.js";
+import type { LoadedSpec } from "../openapi/load.js";
 import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
 import { printRefusal, type AnnotatedProject } from "./project.js";
-import { EXIT, printInternalError, type Io } from "./run.js";
+import { EXIT, printInternalError, type Io } from "./io.js";
 
 /** Long enough to fold an editor's save (temp file, rename, chmod) or a branch switch into one run. */
 const DEBOUNCE_MS = 120;

@@ -1,6 +1,6 @@
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
-import { fragmentPointer, SchemaReader, type JsonObject } from "../spec/schema.js";
+import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schema.js";
 import type { Model } from "../model/types.js";
 import { resourceModule, toolModule } from "../naming.js";
 import { emitIndex } from "./barrel.js";

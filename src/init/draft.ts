@@ -2,7 +2,7 @@ import { jsonApiFields, restFields, type SpecField } from "../model/fields.js";
 import { listOperations, operationLabel, successBody, type Operation } from "../model/operations.js";
 import type { ResourceAnnotation } from "../annotation/types.js";
 import { findRows, identityOf, jsonApiTypes } from "../model/rows.js";
-import { isJsonObject, type SchemaReader, type SchemaAt } from "../spec/schema.js";
+import { isJsonObject, type SchemaReader, type SchemaAt } from "../openapi/schema.js";
 import { guessField, labelAttribute, type Guess } from "./guess.js";
 
 export interface DraftOptions {

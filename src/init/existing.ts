@@ -1,6 +1,6 @@
 import { parse } from "yaml";
 import { findOperation, type Operation } from "../model/operations.js";
-import { isJsonObject } from "../spec/schema.js";
+import { isJsonObject } from "../openapi/schema.js";
 import type { Draft } from "./draft.js";
 
 /** `get /tickets/{id}` for `getTicket`, `GET /tickets/{id}` or `get /tickets/{id}`: one key per operation. */

@@ -1,7 +1,7 @@
 import { carriedIdsAndUrls, type SpecField } from "../model/fields.js";
 import { specLegend } from "../model/legend.js";
 import { plural } from "../naming.js";
-import { child, type SchemaReader } from "../spec/schema.js";
+import { child, type SchemaReader } from "../openapi/schema.js";
 
 /** A field rule as it is written in projector.yaml. */
 export type RuleValue = "keep" | { [key: string]: unknown };

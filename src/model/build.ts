@@ -1,8 +1,8 @@
 import type { Annotation, PageField, ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { pascalCase, plural, RESERVED_KEYS, resourceModule, toolModule } from "../naming.js";
-import type { LoadedSpec } from "../spec/load.js";
-import { child, escapePointer, SchemaReader, type SchemaAt } from "../spec/schema.js";
+import type { LoadedSpec } from "../openapi/load.js";
+import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { classifyFields, jsonApiFields, restFields } from "./fields.js";
 import { buildToolInputs } from "./inputs.js";

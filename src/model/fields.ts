@@ -1,7 +1,7 @@
 import type { FieldAnnotation, KeepRule, ResolverAnnotation, ResourceAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { RESERVED_KEYS } from "../naming.js";
-import { child, type SchemaAt, type SchemaReader } from "../spec/schema.js";
+import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { buildLegend, specLegend } from "./legend.js";
 import { shapeOf } from "./shape.js";

@@ -1,6 +1,6 @@
 import type { ToolAnnotation, YamlPath } from "../annotation/types.js";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
-import { child, type SchemaAt, type SchemaReader } from "../spec/schema.js";
+import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { specLegend } from "./legend.js";
 import type { Operation } from "./operations.js";

@@ -1,5 +1,5 @@
 import type { Legend } from "../annotation/types.js";
-import type { SchemaAt, SchemaReader } from "../spec/schema.js";
+import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 import type { LegendModel } from "./types.js";
 
 type Entries = [code: string | number, word: string][];

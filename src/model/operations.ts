@@ -1,4 +1,4 @@
-import { child, escapePointer, isJsonObject, type SchemaAt, type SchemaReader } from "../spec/schema.js";
+import { child, escapePointer, isJsonObject, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
 export interface Operation {
   method: string;

@@ -1,5 +1,5 @@
 import type { ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
-import { child, members, type SchemaAt, type SchemaReader } from "../spec/schema.js";
+import { child, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
 /** Where a tool's records sit in its response, and what they are. */
 export interface Rows {

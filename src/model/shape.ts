@@ -1,5 +1,5 @@
 import { compareNames } from "./order.js";
-import type { SchemaAt, SchemaReader } from "../spec/schema.js";
+import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 import type { Shape } from "./types.js";
 
 const MAX_DEPTH = 6;

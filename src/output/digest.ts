@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readSpecFile, UnreadableFile } from "../spec/files.js";
+import { readSpecFile, UnreadableFile } from "../openapi/files.js";
 
 const hash = (parts: readonly string[]) => {
   const digest = createHash("sha256");

@@ -6,7 +6,7 @@ import ts from "typescript";
 import { parseAnnotation } from "../../src/annotation/parse.js";
 import { DiagnosticError, type Diagnostic } from "../../src/diagnostics.js";
 import { generate, type GenerateInput, type GenerateOutput } from "../../src/generate.js";
-import { loadSpec } from "../../src/spec/load.js";
+import { loadSpec } from "../../src/openapi/load.js";
 import { runCli } from "../../src/commands/run.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");

@@ -8,8 +8,8 @@ import { initAnnotation } from "../../src/init/init.js";
 import { buildModel } from "../../src/model/build.js";
 import { findOperation, listOperations, successBody } from "../../src/model/operations.js";
 import { pascalCase } from "../../src/naming.js";
-import { loadSpec } from "../../src/spec/load.js";
-import { SchemaReader, type SchemaAt } from "../../src/spec/schema.js";
+import { loadSpec } from "../../src/openapi/load.js";
+import { SchemaReader, type SchemaAt } from "../../src/openapi/schema.js";
 import { cli, generateFrom, importGenerated, REAL_SPECS, recordingResolver, tempDir, typecheckFiles } from "../helpers/pipeline.js";
 
 const DATADOG = join(REAL_SPECS, "datadog_v2_openapi.yaml");
