@@ -16,10 +16,10 @@ describe("projector init", () => {
     const dir = project();
     const init = await cli(["init", "specs/support-tickets.openapi.yaml"], dir);
     expect(init.code).toBe(0);
-    expect(init.stdout).toContain("projector.yaml: drafted with 3 tool(s) and 15 field(s); 1 guess(es) marked todo");
+    expect(init.stdout).toContain("projector.yaml: drafted with 5 tool(s) and 17 field(s); 1 guess(es) marked todo");
     const text = readFileSync(join(dir, "projector.yaml"), "utf8");
     const annotation = parse(text);
-    expect(Object.keys(annotation.tools)).toEqual(["search_tickets", "get_ticket", "get_user"]);
+    expect(Object.keys(annotation.tools)).toEqual(["search_tickets", "get_ticket", "list_users", "list_organizations", "get_user"]);
     // The spec's example page reads in fewer tokens as a table, so init proposes one, with the figures beside it.
     expect(annotation.tools.search_tickets).toEqual({
       operation: "searchTickets",
