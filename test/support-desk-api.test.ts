@@ -3,7 +3,10 @@ import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../examples/support-desk/database.js";
+import createClient from "openapi-fetch";
+import { apiResolvers } from "../examples/support-desk/api-resolvers.js";
 import { createApiServer, listen } from "../examples/support-desk/http-api.js";
+import type { paths } from "../generated/support/index.js";
 import { tempDir } from "./helpers/pipeline.js";
 
 // The example's HTTP API, spoken to directly: what the spec promises for each operation, and the
@@ -118,5 +121,28 @@ describe("examples/support-desk: the HTTP API", () => {
       errors: [{ status: "400", title: "filter[id] takes at most 100 ids, not 101" }],
     });
     expect((await get("/tickets/%E0%A4%A")).status).toBe(400);
+  });
+
+  it("serves the example's resolvers: one comma-separated filter[id] request per call, split past the spec's 100 ids", async () => {
+    const resolvers = apiResolvers(createClient<paths>({ baseUrl: base }));
+    const users = ids("users", 39);
+    const asked = [...users, ...Array.from({ length: 111 }, (_, i) => `usr_none_${i}`)];
+    const before = logged.length;
+    const few = await resolvers.users(users.slice(0, 3));
+    expect(logged.slice(before)).toEqual([`GET ${base}/users?filter[id]=${users.slice(0, 3).join(",")}`]);
+    expect([...few.keys()]).toEqual(users.slice(0, 3));
+    const many = await resolvers.users(asked);
+    const requests = logged.slice(before + 1).map((line) => new URL(line.slice("GET ".length)));
+    expect(requests.map((url) => url.searchParams.get("filter[id]")!.split(",").length).sort((a, b) => a - b)).toEqual([50, 100]);
+    expect(many).toEqual(
+      new Map(
+        users.map((id) => [
+          id,
+          (db.prepare("SELECT display_name FROM users WHERE id = ?").get(id) as { display_name: string }).display_name,
+        ]),
+      ),
+    );
+    const [org] = ids("organizations", 1);
+    expect((await resolvers.orgs([org!])).get(org!)).toEqual(expect.any(String));
   });
 });

@@ -6,9 +6,10 @@ import type {
 } from "../../generated/support/index.js";
 
 // Labels from the API's own list endpoints, one request per resolver call: `filter[id]` carries
-// the ids at once (up to the spec's 100), comma-separated as the spec declares it (style form, explode false).
+// the call's ids at once, comma-separated as the spec declares it (style form, explode false).
+// Until the generated createResolvers(client) does this from the annotation, it is written here.
 
-/** The spec's maxItems for `filter[id]`; a page of results never comes near it, more ids take more requests. */
+/** The spec's maxItems for `filter[id]`: a page of results never comes near it; more ids take more requests. */
 const MAX_IDS = 100;
 const commaSeparated = { array: { style: "form", explode: false } } as const;
 
