@@ -1,23 +1,30 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
-import {
-  matchesShortId,
-  type AddCommentResponse,
-  type GetTicketResponse,
-  type SearchTicketsResponse,
+import type {
+  AddCommentResponse,
+  components,
+  GetTicketResponse,
+  GetUserResponse,
+  SearchTicketsResponse,
 } from "../../generated/support/index.js";
-import type { CommentRow, TicketRow, UserRow } from "./database.js";
+import type {
+  CommentRow,
+  OrganizationRow,
+  TicketRow,
+  UserRow,
+} from "./database.js";
 
 // The support desk's REST API, as the spec describes it: each function returns the JSON:API body
-// the real endpoint would send, typed by the spec, so the projection sees exactly what it would in
-// production: envelopes, self links, full ids, integer codes.
+// the endpoint sends, typed by the spec: envelopes, self links, full ids, integer codes. `base` is
+// the URL the API is served under, so the links point back at it.
 
-const BASE = "https://api.example.com/v1";
 export const PAGE_SIZE = 25;
 
 type Ticket = SearchTicketsResponse["data"][number];
+type User = components["schemas"]["User"];
+type Organization = components["schemas"]["Organization"];
 
-function ticketResource(row: TicketRow): Ticket {
+function ticketResource(base: string, row: TicketRow): Ticket {
   return {
     type: "ticket",
     id: row.id,
@@ -39,22 +46,42 @@ function ticketResource(row: TicketRow): Ticket {
       },
       organization: { data: { type: "organization", id: row.organization_id } },
     },
-    links: { self: `${BASE}/tickets/${row.id}` },
+    links: { self: `${base}/tickets/${row.id}` },
   };
+}
+
+function userResource(base: string, row: UserRow): User {
+  return {
+    type: "user",
+    id: row.id,
+    attributes: {
+      display_name: row.display_name,
+      email: row.email,
+      role: row.role as NonNullable<User["attributes"]["role"]>,
+    },
+    relationships: {
+      organization: { data: { type: "organization", id: row.organization_id } },
+    },
+    links: { self: `${base}/users/${row.id}` },
+  };
+}
+
+function organizationResource(row: OrganizationRow): Organization {
+  return { type: "organization", id: row.id, attributes: { name: row.name } };
 }
 
 export interface TicketSearch {
   query?: string | undefined;
   statusCode?: number | undefined;
-  page?: number | undefined;
+  page: number;
 }
 
 /** GET /tickets?q=...&filter[status]=...&page[number]=...: every word of `q` in the subject, newest activity first. */
 export function searchTickets(
   db: Database.Database,
+  base: string,
   search: TicketSearch,
 ): SearchTicketsResponse {
-  const page = search.page ?? 1;
   const words = (search.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   // instr, not LIKE: a `%` or `_` in the query is a character to find, not a wildcard.
   const where = [
@@ -77,7 +104,7 @@ export function searchTickets(
     .all({
       ...params,
       limit: PAGE_SIZE,
-      offset: (page - 1) * PAGE_SIZE,
+      offset: (search.page - 1) * PAGE_SIZE,
     }) as TicketRow[];
   const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const filters = new URLSearchParams();
@@ -85,70 +112,47 @@ export function searchTickets(
   if (search.statusCode !== undefined)
     filters.set("filter[status]", String(search.statusCode));
   const pageLink = (n: number) =>
-    `${BASE}/tickets?${new URLSearchParams([...filters, ["page[number]", String(n)]])}`;
+    `${base}/tickets?${new URLSearchParams([...filters, ["page[number]", String(n)]])}`;
   return {
-    data: rows.map(ticketResource),
+    data: rows.map((row) => ticketResource(base, row)),
     links: {
       first: pageLink(1),
-      next: page < last ? pageLink(page + 1) : null,
+      next: search.page < last ? pageLink(search.page + 1) : null,
       last: pageLink(last),
     },
-    meta: { page: { number: page, size: PAGE_SIZE, total } },
+    meta: { page: { number: search.page, size: PAGE_SIZE, total } },
   };
 }
 
-/**
- * The ticket a full id or a short id from a tool result names. Any shorter prefix is refused, so
- * a truncated or made-up id never reaches a ticket that merely starts the same way.
- */
+/** The ticket with exactly this id: the API takes full ids only, short forms are the tools' business. */
 export function findTicket(
   db: Database.Database,
   id: string,
 ): TicketRow | undefined {
-  const rows = db
-    .prepare("SELECT * FROM tickets WHERE substr(id, 1, length(@id)) = @id")
-    .all({ id }) as TicketRow[];
-  const matches = rows.filter((row) => matchesShortId(row.id, id));
-  if (matches.length > 1)
-    throw new Error(`${id} names more than one ticket; pass the full id`);
-  return matches[0];
+  return db.prepare("SELECT * FROM tickets WHERE id = ?").get(id) as
+    TicketRow | undefined;
 }
 
-/** GET /tickets/{ticket_id}?include=assignee */
+/** GET /tickets/{ticket_id}, its assignee in `included` (an assignee no longer in the users table is left out). */
 export function getTicket(
   db: Database.Database,
+  base: string,
   row: TicketRow,
 ): GetTicketResponse {
   const assignee =
-    row.assignee_id === null
-      ? undefined
-      : (db.prepare("SELECT * FROM users WHERE id = ?").get(row.assignee_id) as
-          UserRow | undefined);
+    row.assignee_id === null ? undefined : findUser(db, row.assignee_id);
   return {
-    data: ticketResource(row),
-    ...(assignee
-      ? {
-          included: [
-            {
-              type: "user" as const,
-              id: assignee.id,
-              attributes: {
-                display_name: assignee.display_name,
-                email: assignee.email,
-              },
-            },
-          ],
-        }
-      : {}),
+    data: ticketResource(base, row),
+    ...(assignee ? { included: [userResource(base, assignee)] } : {}),
   };
 }
 
 /** POST /tickets/{ticket_id}/comments, written as the acting agent. */
 export function addComment(
   db: Database.Database,
+  base: string,
   ticket: TicketRow,
-  body: string,
-  visibleToCustomer: boolean,
+  comment: { body: string; public: boolean },
 ): AddCommentResponse {
   const author = db
     .prepare("SELECT id FROM users ORDER BY rowid LIMIT 1")
@@ -157,8 +161,8 @@ export function addComment(
     id: `cmt_${randomUUID()}`,
     ticket_id: ticket.id,
     author_id: author.id,
-    body,
-    public: visibleToCustomer ? 1 : 0,
+    body: comment.body,
+    public: comment.public ? 1 : 0,
     created_at: new Date().toISOString(),
   };
   db.prepare(
@@ -177,7 +181,62 @@ export function addComment(
         ticket: { data: { type: "ticket", id: ticket.id } },
         author: { data: { type: "user", id: row.author_id } },
       },
-      links: { self: `${BASE}/comments/${row.id}` },
+      links: { self: `${base}/comments/${row.id}` },
     },
+  };
+}
+
+export function findUser(
+  db: Database.Database,
+  id: string,
+): UserRow | undefined {
+  return db.prepare("SELECT * FROM users WHERE id = ?").get(id) as
+    UserRow | undefined;
+}
+
+/** GET /users/{user_id} */
+export function getUser(base: string, row: UserRow): GetUserResponse {
+  return { data: userResource(base, row) };
+}
+
+/**
+ * The rows of `table` with these ids (all of them without a filter), in one statement whatever the
+ * number of ids: they travel as one JSON array parameter, so SQLite's limit on bound variables never
+ * applies.
+ */
+function rowsWithIds<Row>(
+  db: Database.Database,
+  table: "users" | "organizations",
+  ids: readonly string[] | undefined,
+): Row[] {
+  return db
+    .prepare(
+      `SELECT * FROM ${table} WHERE @ids IS NULL OR id IN (SELECT value FROM json_each(@ids)) ORDER BY id`,
+    )
+    .all({ ids: ids === undefined ? null : JSON.stringify(ids) }) as Row[];
+}
+
+/** GET /users?filter[id]=...: the users asked for; an id with no user is left out. */
+export function listUsers(
+  db: Database.Database,
+  base: string,
+  ids: readonly string[] | undefined,
+): components["schemas"]["UserPage"] {
+  return {
+    data: rowsWithIds<UserRow>(db, "users", ids).map((row) =>
+      userResource(base, row),
+    ),
+  };
+}
+
+/** GET /organizations?filter[id]=... */
+export function listOrganizations(
+  db: Database.Database,
+  ids: readonly string[] | undefined,
+): components["schemas"]["OrganizationPage"] {
+  return {
+    data: rowsWithIds<OrganizationRow>(db, "organizations", ids).map(
+      organizationResource,
+    ),
   };
 }

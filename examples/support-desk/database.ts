@@ -22,6 +22,12 @@ export interface UserRow {
   organization_id: string;
 }
 
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  has_sla: number;
+}
+
 export interface CommentRow {
   id: string;
   ticket_id: string;
