@@ -93,7 +93,10 @@ describe("generated modules", () => {
     const ticket = files.get("resources/ticket.ts")!;
     expect(ticket).toContain("Truncated: boolean | null | Unusable;");
     expect(ticket).toContain("Model Context Protocol");
-    const runtimeImport = /import \{([^}]*)\} from "\.\.\/runtime\.js"/.exec(ticket)?.[1]?.split(",").map((name) => name.trim());
+    const runtimeImport = /import \{([^}]*)\} from "\.\.\/runtime\.js"/
+      .exec(ticket)?.[1]
+      ?.split(",")
+      .map((name) => name.trim());
     expect(runtimeImport?.filter(Boolean)).toEqual([
       "argumentId",
       "boolean",
@@ -110,7 +113,7 @@ describe("generated modules", () => {
     expect(problems).toEqual([]);
     const note = files.get("resources/note.ts")!;
     const collect = note.slice(note.indexOf("export function collectNote"));
-    expect(collect).toContain("const relationships = asObject(root?.[\"relationships\"]);");
+    expect(collect).toContain('const relationships = asObject(root?.["relationships"]);');
     expect(collect).not.toContain("const attributes");
     const project = note.slice(note.indexOf("export function projectNote"), note.indexOf("export function collectNote"));
     expect(project).toContain('const attributes = section(root?.["attributes"], "attributes", ctx);');

@@ -122,7 +122,10 @@ export function emitDefinitions(model: Model): string {
     "",
     `/** One function per tool: arguments in, \`{ result, text }\` or \`{ error }\` out, never a throw. */`,
     `export type Tools = {`,
-    ...tools.map((t) => `  readonly ${key(t.name)}: (args: ${t.typeName}Arguments) => Promise<${runType("ToolOutcome")}<${fromTool(t).type(`${t.typeName}Result`)}>>;`),
+    ...tools.map(
+      (t) =>
+        `  readonly ${key(t.name)}: (args: ${t.typeName}Arguments) => Promise<${runType("ToolOutcome")}<${fromTool(t).type(`${t.typeName}Result`)}>>;`,
+    ),
     `};`,
     "",
     `/** Each tool checks its arguments, calls the API through \`client\`, and projects the response. */`,

@@ -45,7 +45,9 @@ export function fieldType(module: ModuleWriter, field: Field): string {
   switch (field.kind) {
     case "join": {
       const unresolved = module.runtimeType("Unresolved");
-      return field.many ? `Array<string | ${unresolved} | ${unusable}> | null | ${unusable}` : `string | null | ${unresolved} | ${unusable}`;
+      return field.many
+        ? `Array<string | ${unresolved} | ${unusable}> | null | ${unusable}`
+        : `string | null | ${unresolved} | ${unusable}`;
     }
     case "related-id":
       return field.many ? `Array<string | ${unusable}> | null | ${unusable}` : `string | null | ${unusable}`;
@@ -83,7 +85,9 @@ function sourceExpression(scope: Scope, source: SourceRef, depth = source.path.l
   let expression = scope.bases[source.base]();
   source.path.slice(0, depth).forEach((segment, i) => {
     expression =
-      i === 0 ? access(scope.module, expression, segment) : access(scope.module, `${scope.module.runtime("asObject")}(${expression})`, segment);
+      i === 0
+        ? access(scope.module, expression, segment)
+        : access(scope.module, `${scope.module.runtime("asObject")}(${expression})`, segment);
   });
   return expression;
 }
@@ -215,7 +219,11 @@ function collectStatements(scope: Scope, fields: Field[], level = 0): string[] {
           level + 1,
         );
         if (inner.length === 0) return [];
-        return [`for (const ${variable} of ${call("objectsIn")}(${sourceExpression(scope, field.source)})) {`, ...inner.map((line) => `  ${line}`), `}`];
+        return [
+          `for (const ${variable} of ${call("objectsIn")}(${sourceExpression(scope, field.source)})) {`,
+          ...inner.map((line) => `  ${line}`),
+          `}`,
+        ];
       }
       case "related-id":
         return [];
@@ -249,7 +257,8 @@ function recordKeysConstant(module: ModuleWriter, fields: Field[]): string[] {
 function baseLocals(module: ModuleWriter, jsonapi: boolean, read: "project" | "collect") {
   const locals: Locals<"root" | "attributes" | "relationships"> = new Locals({
     root: {
-      declare: () => `const root = ${read === "project" ? `${module.runtime("recordObject")}(record, ctx)` : `${module.runtime("asObject")}(record)`};`,
+      declare: () =>
+        `const root = ${read === "project" ? `${module.runtime("recordObject")}(record, ctx)` : `${module.runtime("asObject")}(record)`};`,
       ...(read === "project" ? { otherwise: () => `${module.runtime("recordObject")}(record, ctx);` } : {}),
     },
     attributes: { declare: () => sectionLocal(module, locals, "attributes", read) },
@@ -278,7 +287,10 @@ function sectionLocal(
 export function emitResource(resource: ResourceModel): string {
   const module = new ModuleWriter(resourceModule(resource.name).path);
   const resolvers = resolversOf(resource.fields);
-  const lookups = resolvers.length > 0 ? `Pick<${module.type(RESOLVERS_MODULE, "Lookups")}, ${resolvers.map(literal).join(" | ")}>` : "Record<never, never>";
+  const lookups =
+    resolvers.length > 0
+      ? `Pick<${module.type(RESOLVERS_MODULE, "Lookups")}, ${resolvers.map(literal).join(" | ")}>`
+      : "Record<never, never>";
   const jsonapi = resource.style === "jsonapi";
   const T = resource.typeName;
   const resultSchema = resultSchemaName(resource.typeName);
@@ -293,7 +305,9 @@ export function emitResource(resource: ResourceModel): string {
   const collected = collectStatements({ module, constants, bases: collect.bases }, resource.fields);
   const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
   const recordType =
-    resource.schemaName === undefined ? "unknown" : `${module.type(SOURCE_TYPES_MODULE, "components")}["schemas"][${literal(resource.schemaName)}]`;
+    resource.schemaName === undefined
+      ? "unknown"
+      : `${module.type(SOURCE_TYPES_MODULE, "components")}["schemas"][${literal(resource.schemaName)}]`;
   const code = [
     `/** ${withArticle(commentText(resource.name))} record as the API sends it. */`,
     `export type ${T}Record = ${recordType};`,

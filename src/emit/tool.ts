@@ -49,7 +49,9 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const included = resolvers
     .filter((r) => names.includes(r.name) && r.type !== undefined && r.label !== undefined)
     .sort((a, b) => a.name.localeCompare(b.name));
-  const resolverType = names.length ? `Pick<${module.type(RESOLVERS_MODULE, "Resolvers")}, ${names.map(literal).join(" | ")}>` : "Record<never, never>";
+  const resolverType = names.length
+    ? `Pick<${module.type(RESOLVERS_MODULE, "Resolvers")}, ${names.map(literal).join(" | ")}>`
+    : "Record<never, never>";
   const budgeted = tool.budget !== undefined && tool.list !== undefined && tool.many;
   const recordResult = module.type(resource, `${R}Result`);
   const truncatedType = budgeted ? ` truncated: ${module.runtimeType("Truncated")};` : "";
@@ -74,7 +76,9 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     ? `${run("fitBudget")}(records.map((record) => ${project("record")}), (kept, truncated) => ${asText(`{ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }`)}, ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
     : tool.list === undefined
       ? project("records[0]")
-      : asText(`{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project("record")})` : project("records[0]")}, ${pageMembers} }`);
+      : asText(
+          `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project("record")})` : project("records[0]")}, ${pageMembers} }`,
+        );
   const layout = table
     ? [
         `/** ${commentText(tool.name)} results read as a table: serializeToolResult sets them out so. */`,
