@@ -35,7 +35,7 @@ function pageRead(module: ModuleWriter, shape: ToolModel["page"][number]["shape"
 
 /** The response body's type in openapi-typescript's `paths`; a numeric status is a numeric key there. */
 function responseType(module: ModuleWriter, at: ResponseAt): string {
-  const status = /^\d+$/.test(at.status) ? at.status : literal(at.status);
+  const status = typeof at.status === "number" ? String(at.status) : literal(at.status);
   return `${module.type(SOURCE_TYPES_MODULE, "paths")}[${literal(at.path)}][${literal(at.method)}]["responses"][${status}]["content"][${literal(at.mediaType)}]`;
 }
 
