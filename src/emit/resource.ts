@@ -40,7 +40,7 @@ function constNames(module: ModuleWriter, resource: ResourceModel, resultSchema:
 }
 
 /** The result type of a field, naming the runtime's marker types through `module`. */
-export function fieldType(module: ModuleWriter, field: Field): string {
+function fieldType(module: ModuleWriter, field: Field): string {
   const unusable = module.runtimeType("Unusable");
   switch (field.kind) {
     case "join": {

@@ -128,8 +128,6 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     `  return ${run("withDistinctShortIds")}(options.onIssue, ${expectedIds}, (recordOptions) => ${projection});`,
     `}`,
     "",
-  ]
-    .filter((line, i, all) => !(line === "" && all[i - 1] === ""))
-    .join("\n");
+  ].join("\n");
   return module.render(code);
 }
