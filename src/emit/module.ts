@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { escapeControlCharacters } from "../control-characters.js";
 
 /** Where every generated module imports the runtime from, relative to the output folder, without `.js`. */
 export const RUNTIME_MODULE = "runtime";
@@ -20,7 +21,8 @@ type Use = "value" | "type";
 /** How the module at `from` names the module at `to` in an import or export: `"../runtime.js"`. */
 export function moduleSpecifier(from: string, to: string): string {
   const relative = posix.relative(posix.dirname(from), to);
-  return JSON.stringify(`${relative.startsWith(".") ? "" : "./"}${relative}.js`);
+  // As ts.ts's `literal` writes strings, which cannot be imported here: it names the writer.
+  return escapeControlCharacters(JSON.stringify(`${relative.startsWith(".") ? "" : "./"}${relative}.js`));
 }
 
 /**
