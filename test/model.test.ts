@@ -292,3 +292,31 @@ describe("page keys", () => {
     expect(() => parseAnnotation(annotate("{ more: { there: cursor } }"), "projector.yaml")).toThrow(/unknown key "there" in page.more/);
   });
 });
+
+describe("where a tool's response is typed", () => {
+  const withStatus = (status: string): LoadedSpec => {
+    const thing = {
+      type: "object",
+      properties: {
+        id: { type: "string" },
+        type: { type: "string", enum: ["thing"] },
+        attributes: { type: "object", properties: { name: { type: "string" } } },
+      },
+    };
+    const document = spec({ Page: page, Thing: thing });
+    const paths = document.document["paths"] as JsonObject;
+    const get = (paths["/things"] as JsonObject)["get"] as JsonObject;
+    const responses = get["responses"] as JsonObject;
+    get["responses"] = { [status]: responses["200"] };
+    return document;
+  };
+
+  it.each([
+    ["201", 201],
+    ["2XX", "2XX"],
+  ])("holds status %s as data, a code as a number", (status, held) => {
+    const { model, errors } = build(withStatus(status), thingAnnotation());
+    expect(errors).toEqual([]);
+    expect(model!.tools[0]!.response).toEqual({ path: "/things", method: "get", status: held, mediaType: "application/vnd.api+json" });
+  });
+});

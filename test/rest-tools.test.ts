@@ -3,7 +3,6 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { IMPORTS_PLACEHOLDER, withRuntimeImports } from "../src/emit/imports.js";
 import { cli, generateFrom, importGenerated, tempDir } from "./helpers/pipeline.js";
 
 const NOTES_SPEC = `openapi: 3.0.3
@@ -363,13 +362,5 @@ components:
       name: "Ship it",
       notes: "before Friday",
     });
-  });
-});
-
-describe("runtime imports of generated modules", () => {
-  it("imports a runtime name only where code uses it, not where a description mentions it", () => {
-    const runtime = { functions: ["string"], constants: [], types: ["Context", "Labels"] };
-    const code = `${IMPORTS_PLACEHOLDER}\n/** Servers speaking the Model Context Protocol. */\nexport const schema = { description: "Labels: (Context) string(x)" };\nexport function f(ctx: Context) { return string(ctx); }\n`;
-    expect(withRuntimeImports(code, runtime).split("\n")[0]).toBe('import { string, type Context } from "../runtime.js";');
   });
 });

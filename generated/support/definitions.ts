@@ -33,8 +33,8 @@ import {
   type GetUserResult,
 } from "./tools/get-user.js";
 import {
-  searchTicketsOutputSchema,
   projectSearchTickets,
+  searchTicketsOutputSchema,
   type SearchTicketsResponse,
   type SearchTicketsResult,
 } from "./tools/search-tickets.js";

@@ -4,7 +4,9 @@ import { DiagnosticError, hasErrors, type Diagnostic } from "../diagnostics.js";
 import { evaluate, formatEvaluation, type Question } from "../evidence/eval.js";
 import { didYouMean } from "../suggest.js";
 import { parseYamlSource } from "../yaml-source.js";
-import { generateProject, loadProject, printDiagnostics } from "./project.js";
+import { generateProject } from "../project/generate.js";
+import { loadProject } from "../project/read.js";
+import { printDiagnostics } from "./print.js";
 import { EXIT, type Io } from "./io.js";
 
 export const EVAL_HELP = `Usage: projector eval QUESTIONS.yaml [-c projector.yaml] [--json]

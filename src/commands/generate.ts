@@ -7,7 +7,9 @@ import { Progress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import { checkOutput, holdsOnly, writeOutput } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
-import { generateProject, printDiagnostics, readExtras, readProject, type AnnotatedProject } from "./project.js";
+import { generateProject, readExtras } from "../project/generate.js";
+import { readProject, type AnnotatedProject } from "../project/read.js";
+import { printDiagnostics } from "./print.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./io.js";
 

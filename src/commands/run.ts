@@ -5,7 +5,7 @@ import { DiagnosticError } from "../diagnostics.js";
 import { EVAL_HELP, runEval } from "./eval.js";
 import { GENERATE_HELP, runGenerate } from "./generate.js";
 import { INIT_HELP, runInit } from "./init.js";
-import { printRefusal } from "./project.js";
+import { printRefusal } from "./print.js";
 import { runTokens, TOKENS_HELP } from "./tokens.js";
 import { runWatch } from "./watch.js";
 import { EXIT, type Io, printInternalError, UsageError } from "./io.js";

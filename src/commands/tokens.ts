@@ -9,7 +9,9 @@ import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
 import type { Model, ToolModel } from "../model/types.js";
 import { fileStem, pascalCase } from "../naming.js";
 import { didYouMean } from "../suggest.js";
-import { generateProject, loadProject, printDiagnostics } from "./project.js";
+import { generateProject } from "../project/generate.js";
+import { loadProject } from "../project/read.js";
+import { printDiagnostics } from "./print.js";
 import { EXIT, UsageError, type Io } from "./io.js";
 
 export const TOKENS_HELP = `Usage: projector tokens --tool TOOL [PAYLOAD.json] [options]

@@ -5,7 +5,8 @@ import { DiagnosticError } from "../diagnostics.js";
 import { createGenerateCache } from "../generate-cache.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
-import { printRefusal, type AnnotatedProject } from "./project.js";
+import type { AnnotatedProject } from "../project/read.js";
+import { printRefusal } from "./print.js";
 import { EXIT, printInternalError, type Io } from "./io.js";
 
 /** Long enough to fold an editor's save (temp file, rename, chmod) or a branch switch into one run. */

@@ -1,24 +1,25 @@
 import type { Model } from "../model/types.js";
 import { camelCase, resourceModule, toolModule, type GeneratedModule } from "../naming.js";
-
-const reexport = (module: GeneratedModule) =>
-  `export { ${[...module.values, ...module.types.map((t) => `type ${t}`)].join(", ")} } from "./${module.path}.js";`;
+import { DEFINITIONS_MODULE, INDEX_MODULE, moduleSpecifier, RESOLVERS_MODULE, RUNTIME_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
 
 /** `index.ts`: everything a consumer imports. */
 export function emitIndex(model: Model): string {
+  const from = (module: string) => moduleSpecifier(INDEX_MODULE, module);
+  const reexport = (module: GeneratedModule) =>
+    `export { ${[...module.values, ...module.types.map((t) => `type ${t}`)].join(", ")} } from ${from(module.path)};`;
   const lines = [
-    `export type { components, paths } from "./openapi.js";`,
-    `export type { Lookups, Resolvers } from "./resolvers.js";`,
-    `export { batchFunction, conservativeTokenCount, DEFAULT_RESOLVER_TIMEOUT_MS, matchesShortId, ResolverError, resolverFromLoader, serializeToolResult, shortId } from "./runtime.js";`,
-    `export type { LabelLoader, Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, Truncated, UnknownCode, Unresolved, Unusable } from "./runtime.js";`,
+    `export type { components, paths } from ${from(SOURCE_TYPES_MODULE)};`,
+    `export type { Lookups, Resolvers } from ${from(RESOLVERS_MODULE)};`,
+    `export { batchFunction, conservativeTokenCount, DEFAULT_RESOLVER_TIMEOUT_MS, matchesShortId, ResolverError, resolverFromLoader, serializeToolResult, shortId } from ${from(RUNTIME_MODULE)};`,
+    `export type { LabelLoader, Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, Truncated, UnknownCode, Unresolved, Unusable } from ${from(RUNTIME_MODULE)};`,
   ];
   lines.push(
     `export { anthropicToolDefinitions, createTools, openaiToolDefinitions, registerTools, toolDefinitions, ${[...model.tools]
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((t) => `${camelCase(t.name)}InputSchema, type ${t.typeName}Arguments`)
-      .join(", ")}, type Tools, type ToolsOptions } from "./definitions.js";`,
-    `export { fullId, ID_BOOK_SIZE } from "./runtime.js";`,
-    `export type { McpRequestSchemas, ToolDefinition, ToolOutcome } from "./runtime.js";`,
+      .join(", ")}, type Tools, type ToolsOptions } from ${from(DEFINITIONS_MODULE)};`,
+    `export { fullId, ID_BOOK_SIZE } from ${from(RUNTIME_MODULE)};`,
+    `export type { McpRequestSchemas, ToolDefinition, ToolOutcome } from ${from(RUNTIME_MODULE)};`,
   );
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
   for (const r of byName(model.resources)) lines.push(reexport(resourceModule(r.name)));

@@ -1,6 +1,7 @@
 import type { InputParameter, JsonSchema, Model, ToolModel } from "../model/types.js";
 import { camelCase, toolModule } from "../naming.js";
 import { schemaCode } from "./json-schema.js";
+import { DEFINITIONS_MODULE, ModuleWriter, RESOLVERS_MODULE } from "./module.js";
 import { commentText, key, literal } from "./ts.js";
 
 /** The tool's `inputSchema`: one property per argument the model passes; fixed parameters are not shown. */
@@ -73,17 +74,16 @@ const callOf = (tool: ToolModel) => ({
  * tool through the consumer's openapi-fetch client, and the adapters for MCP and function calling.
  */
 export function emitDefinitions(model: Model): string {
+  const module = new ModuleWriter(DEFINITIONS_MODULE);
+  const run = (name: string) => module.runtime(name);
+  const runType = (name: string) => module.runtimeType(name);
+  const fromTool = (t: ToolModel) => ({
+    value: (name: string) => module.value(toolModule(t.name).path, name),
+    type: (name: string) => module.type(toolModule(t.name).path, name),
+  });
   const tools = [...model.tools].sort((a, b) => a.name.localeCompare(b.name));
   const hasResolvers = model.resolvers.length > 0;
-  const lines = [
-    ...(hasResolvers ? [`import type { Resolvers } from "./resolvers.js";`] : []),
-    `import { anthropicTools, callTool, openaiTools, registerTools as registerOn, useIdBook, type InputSchema, type McpRequestSchemas, type ProjectOptions, type ToolCall, type ToolDefinition, type ToolOutcome } from "./runtime.js";`,
-    ...tools.map(
-      (t) =>
-        `import { ${camelCase(t.name)}OutputSchema, project${t.typeName}, type ${t.typeName}Response, type ${t.typeName}Result } from "./${toolModule(t.name).path}.js";`,
-    ),
-    "",
-  ];
+  const lines: string[] = [];
   for (const t of tools) {
     const schema = inputSchemaOf(t);
     lines.push(
@@ -91,9 +91,9 @@ export function emitDefinitions(model: Model): string {
       `export type ${t.typeName}Arguments = ${typeOfSchema(schema)};`,
       "",
       `/** JSON Schema of {@link ${t.typeName}Arguments}: the MCP tool's \`inputSchema\`. */`,
-      `export const ${camelCase(t.name)}InputSchema = ${schemaCode(schema)} as const satisfies InputSchema;`,
+      `export const ${camelCase(t.name)}InputSchema = ${schemaCode(schema)} as const satisfies ${runType("InputSchema")};`,
       "",
-      `const ${camelCase(t.name)}Call: ToolCall = ${schemaCode(callOf(t))};`,
+      `const ${camelCase(t.name)}Call: ${runType("ToolCall")} = ${schemaCode(callOf(t))};`,
       "",
     );
   }
@@ -102,37 +102,40 @@ export function emitDefinitions(model: Model): string {
     `export const toolDefinitions = [${tools
       .map(
         (t) =>
-          `{ name: ${literal(t.name)}, description: ${literal(t.inputs.description)}, inputSchema: ${camelCase(t.name)}InputSchema, outputSchema: ${camelCase(t.name)}OutputSchema }`,
+          `{ name: ${literal(t.name)}, description: ${literal(t.inputs.description)}, inputSchema: ${camelCase(t.name)}InputSchema, outputSchema: ${fromTool(t).value(`${camelCase(t.name)}OutputSchema`)} }`,
       )
-      .join(", ")}] as const satisfies readonly ToolDefinition[];`,
+      .join(", ")}] as const satisfies readonly ${runType("ToolDefinition")}[];`,
     "",
     `/** The definitions in Anthropic's Messages API \`tools\` shape: \`{ name, description, input_schema }\`. */`,
-    `export const anthropicToolDefinitions = anthropicTools(toolDefinitions);`,
+    `export const anthropicToolDefinitions = ${run("anthropicTools")}(toolDefinitions);`,
     "",
     `/** The definitions in OpenAI's Chat Completions \`tools\` shape: \`{ type: "function", function: { name, description, parameters } }\`. */`,
-    `export const openaiToolDefinitions = openaiTools(toolDefinitions);`,
+    `export const openaiToolDefinitions = ${run("openaiTools")}(toolDefinitions);`,
     "",
     ...clientType(tools),
     `export interface ToolsOptions {`,
     `  /** The consumer's openapi-fetch client for this spec (\`createClient<paths>()\`): its base URL, auth and fetch make the requests. */`,
     `  readonly client: ToolsClient;`,
-    ...(hasResolvers ? [`  readonly resolvers: Resolvers;`] : []),
-    `  readonly onIssue?: ProjectOptions["onIssue"];`,
+    ...(hasResolvers ? [`  readonly resolvers: ${module.type(RESOLVERS_MODULE, "Resolvers")};`] : []),
+    `  readonly onIssue?: ${runType("ProjectOptions")}["onIssue"];`,
     `}`,
     "",
     `/** One function per tool: arguments in, \`{ result, text }\` or \`{ error }\` out, never a throw. */`,
     `export type Tools = {`,
-    ...tools.map((t) => `  readonly ${key(t.name)}: (args: ${t.typeName}Arguments) => Promise<ToolOutcome<${t.typeName}Result>>;`),
+    ...tools.map(
+      (t) =>
+        `  readonly ${key(t.name)}: (args: ${t.typeName}Arguments) => Promise<${runType("ToolOutcome")}<${fromTool(t).type(`${t.typeName}Result`)}>>;`,
+    ),
     `};`,
     "",
     `/** Each tool checks its arguments, calls the API through \`client\`, and projects the response. */`,
     `export function createTools(options: ToolsOptions): Tools {`,
-    `  useIdBook();`,
-    `  const projection: ProjectOptions = options.onIssue ? { onIssue: options.onIssue } : {};`,
+    `  ${run("useIdBook")}();`,
+    `  const projection: ${runType("ProjectOptions")} = options.onIssue ? { onIssue: options.onIssue } : {};`,
     `  return {`,
     ...tools.map(
       (t) =>
-        `    ${key(t.name)}: (args) => callTool(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${camelCase(t.name)}InputSchema, args, (response) => project${t.typeName}(response as ${t.typeName}Response, ${hasResolvers ? "options.resolvers" : "{}"}, projection)),`,
+        `    ${key(t.name)}: (args) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${camelCase(t.name)}InputSchema, args, (response) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, projection)),`,
     ),
     `  };`,
     `}`,
@@ -141,12 +144,12 @@ export function emitDefinitions(model: Model): string {
     ` * Serves the tools on the MCP SDK's low-level \`Server\`; pass the SDK's \`ListToolsRequestSchema\` and`,
     ` * \`CallToolRequestSchema\`, so this folder does not depend on the SDK.`,
     ` */`,
-    `export function registerTools(server: { setRequestHandler: (...args: never[]) => unknown }, tools: Tools, schemas: McpRequestSchemas): void {`,
-    `  registerOn(server, toolDefinitions, tools, schemas);`,
+    `export function registerTools(server: { setRequestHandler: (...args: never[]) => unknown }, tools: Tools, schemas: ${runType("McpRequestSchemas")}): void {`,
+    `  ${module.runtime("registerTools", "registerOn")}(server, toolDefinitions, tools, schemas);`,
     `}`,
     "",
   );
-  return lines.join("\n");
+  return module.render(lines.join("\n"));
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Model } from "../model/types.js";
 import { resourceModule, toolModule } from "../naming.js";
 import { emitIndex } from "./barrel.js";
 import { emitDefinitions } from "./definitions.js";
-import { runtimeExports } from "./imports.js";
+import { RUNTIME_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
 import { emitResolvers } from "./resolvers.js";
 import { emitResource } from "./resource.js";
 import { emitTool } from "./tool.js";
@@ -24,7 +24,7 @@ export interface EmitInput {
 }
 
 /** The source types' file, written from openapi-typescript's output rather than by the emitter. */
-export const SOURCE_TYPES_FILE = "openapi.ts";
+export const SOURCE_TYPES_FILE = `${SOURCE_TYPES_MODULE}.ts`;
 
 /** The banner every file starts with: what made it and from which inputs, and nothing that changes between runs. */
 export function banner(names: InputNames): string {
@@ -166,13 +166,12 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
 export function emitFiles(input: EmitInput): Map<string, string> {
   const { model } = input;
   const head = banner(input.names);
-  const runtime = runtimeExports(input.runtimeTemplate);
   const files = new Map<string, string>();
   files.set("index.ts", head + emitIndex(model));
   files.set("definitions.ts", head + emitDefinitions(model));
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
-  files.set("runtime.ts", head + input.runtimeTemplate);
-  for (const resource of model.resources) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource, runtime));
-  for (const tool of model.tools) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers, runtime));
+  files.set(`${RUNTIME_MODULE}.ts`, head + input.runtimeTemplate);
+  for (const resource of model.resources) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource));
+  for (const tool of model.tools) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers));
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -1,6 +1,7 @@
-import { resultSchemaName } from "../naming.js";
-import { literal } from "./ts.js";
 import type { Field, Shape, ToolModel } from "../model/types.js";
+import { resourceModule, resultSchemaName } from "../naming.js";
+import type { ModuleWriter } from "./module.js";
+import { literal } from "./ts.js";
 
 type Schema = { [key: string]: unknown };
 
@@ -87,20 +88,28 @@ export function objectSchema(fields: Field[]): Schema {
 }
 
 /**
- * A schema as code. JSON text is an object literal, except that a `"__proto__"` key there would set
+ * A schema as code: JSON text is an object literal, except that a `"__proto__"` key there would set
  * the prototype instead of declaring a property, so that key is written computed.
  */
-export const schemaCode = (schema: Schema): string => literal(schema).replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
+export function schemaCode(schema: unknown): string {
+  if (Array.isArray(schema)) return `[${schema.map(schemaCode).join(",")}]`;
+  if (typeof schema !== "object" || schema === null) return literal(schema);
+  const members = Object.entries(schema)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name === "__proto__" ? `[${literal(name)}]` : literal(name)}:${schemaCode(value)}`);
+  return `{${members.join(",")}}`;
+}
 
 /**
  * Code for the JSON Schema of a tool's result, usable as an MCP tool's `outputSchema`: the record
  * schema comes from the resource module and the marker schemas from the runtime, so each is written once.
  */
-export function toolOutputSchemaCode(tool: ToolModel): string {
-  const record = resultSchemaName(tool.resource.typeName);
+export function toolOutputSchemaCode(module: ModuleWriter, tool: ToolModel): string {
+  const record = module.value(resourceModule(tool.resource.name).path, resultSchemaName(tool.resource.typeName));
+  const markers = module.runtime("MARKER_SCHEMAS");
   const head = `$schema: "https://json-schema.org/draft/2020-12/schema"`;
-  const defs = `$defs: { ...MARKER_SCHEMAS, ${tool.resource.typeName}: ${record} }`;
-  if (tool.list === undefined) return `{ ${head}, ...${record}, $defs: MARKER_SCHEMAS } as const`;
+  const defs = `$defs: { ...${markers}, ${tool.resource.typeName}: ${record} }`;
+  if (tool.list === undefined) return `{ ${head}, ...${record}, $defs: ${markers} } as const`;
   const recordRef = { $ref: `#/$defs/${tool.resource.typeName}` };
   const properties: Schema = { [tool.list]: tool.many ? { type: "array", items: recordRef } : recordRef };
   for (const page of tool.page)

@@ -1,4 +1,5 @@
 import type { ResolverModel } from "../model/types.js";
+import { ModuleWriter, RESOLVERS_MODULE } from "./module.js";
 import { commentText, key } from "./ts.js";
 
 export function emitResolvers(declared: ResolverModel[]): string {
@@ -7,14 +8,15 @@ export function emitResolvers(declared: ResolverModel[]): string {
     r.type !== undefined
       ? `Labels for ${commentText(r.type)} ids; \`included\` ${commentText(r.type)} records give theirs from \`${commentText(r.label ?? "")}\`.`
       : `Labels for the ids joined through "${commentText(r.name)}"${r.label !== undefined ? `; an embedded record that carries \`${commentText(r.label)}\` gives its own` : ""}.`;
-  return [
-    ...(resolvers.length ? [`import type { Labels, Resolver } from "./runtime.js";`, ""] : []),
+  const module = new ModuleWriter(RESOLVERS_MODULE);
+  const code = [
     `/** Batched lookups: each receives distinct ids (never an empty list) and returns a Map of id to label. */`,
     // One member a line: prettier keeps a doc comment on the line it was emitted on.
-    `export interface Resolvers {\n${resolvers.map((r) => `/** ${describe(r)} */\nreadonly ${key(r.name)}: Resolver;`).join("\n")}\n}`,
+    `export interface Resolvers {\n${resolvers.map((r) => `/** ${describe(r)} */\nreadonly ${key(r.name)}: ${module.runtimeType("Resolver")};`).join("\n")}\n}`,
     "",
     `/** Labels already resolved, by resolver name, as \`projectX\` functions read them. */`,
-    `export interface Lookups { ${resolvers.map((r) => `readonly ${key(r.name)}: Labels;`).join(" ")} }`,
+    `export interface Lookups { ${resolvers.map((r) => `readonly ${key(r.name)}: ${module.runtimeType("Labels")};`).join(" ")} }`,
     "",
   ].join("\n");
+  return module.render(code);
 }

@@ -1,32 +1,9 @@
+import { resolversOf } from "../model/resource-needs.js";
 import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
-import { isIdentifier, resultSchemaName } from "../naming.js";
-import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
+import { isIdentifier, resourceModule, resultSchemaName } from "../naming.js";
 import { objectSchema, schemaCode } from "./json-schema.js";
+import { Locals, ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
 import { access, commentText, key, literal, typeOfShape, withArticle } from "./ts.js";
-
-/** Resolver names a resource's fields look up, in field order. */
-export function resolversOf(fields: Field[]): string[] {
-  const names: string[] = [];
-  const visit = (list: Field[]) => {
-    for (const field of list) {
-      if (field.kind === "join") names.push(field.resolver);
-      else if (field.kind === "value" && field.legend?.kind === "resolver") names.push(field.legend.resolver);
-      else if (field.kind === "object") visit(field.children);
-    }
-  };
-  visit(fields);
-  // Sorted, so the spec's property order never reorders a tool's lookups.
-  return [...new Set(names)].sort();
-}
-
-/** How many ids one record gives the model in short form, counting a list as one. */
-export function shortenedPerRecord(fields: Field[]): number {
-  return fields.reduce((count, field) => {
-    if (field.kind === "object") return count + shortenedPerRecord(field.children);
-    const shortened = (field.kind === "related-id" || (field.kind === "value" && field.argumentOf !== undefined)) && field.shorten;
-    return count + (shortened ? 1 : 0);
-  }, 0);
-}
 
 /** A value kept as it is: checked against its place in the result schema, and trimmed to it. */
 const keptWhole = (field: ValueField) =>
@@ -38,130 +15,156 @@ const keptWhole = (field: ValueField) =>
 /**
  * What each value field's check reads: a module-level legend or enum constant, or for a value kept
  * whole, its schema inside the resource's result schema (one schema serves both the model and the
- * run time). Different field names can fold to the same constant (`foo-bar`, `foo_bar`), or to one
- * the runtime exports (resource `marker`, field `schemas`), so later ones get a number.
+ * run time).
  */
-function constNames(resource: ResourceModel, resultSchema: string, runtime: RuntimeExports): Map<string, string> {
+function constNames(module: ModuleWriter, resource: ResourceModel, resultSchema: string): Map<string, string> {
   const names = new Map<string, string>();
-  const taken = new Set<string>(runtime.constants);
   const visit = (fields: Field[], schema: string) => {
     for (const field of fields) {
       const at = `${schema}.properties${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`}.anyOf[0]`;
       if (field.kind === "object") visit(field.children, field.many ? `${at}.items.anyOf[0]` : at);
       if (field.kind !== "value") continue;
+      if (keptWhole(field)) {
+        names.set(field.name, at);
+        continue;
+      }
       const base = `${resource.typeName}_${field.name}`
         .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
         .replace(/[^A-Za-z0-9]+/g, "_")
         .toUpperCase();
-      let name = base;
-      for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
-      taken.add(name);
-      names.set(field.name, keptWhole(field) ? at : name);
+      names.set(field.name, module.local(base));
     }
   };
   visit(resource.fields, resultSchema);
   return names;
 }
 
-export function fieldType(field: Field): string {
+/** The result type of a field, naming the runtime's marker types through `module`. */
+function fieldType(module: ModuleWriter, field: Field): string {
+  const unusable = module.runtimeType("Unusable");
   switch (field.kind) {
-    case "join":
-      return field.many ? "Array<string | Unresolved | Unusable> | null | Unusable" : "string | null | Unresolved | Unusable";
+    case "join": {
+      const unresolved = module.runtimeType("Unresolved");
+      return field.many
+        ? `Array<string | ${unresolved} | ${unusable}> | null | ${unusable}`
+        : `string | null | ${unresolved} | ${unusable}`;
+    }
     case "related-id":
-      return field.many ? "Array<string | Unusable> | null | Unusable" : "string | null | Unusable";
+      return field.many ? `Array<string | ${unusable}> | null | ${unusable}` : `string | null | ${unusable}`;
     case "object": {
-      const object = `{ ${field.children.map((c) => `${key(c.out)}: ${fieldType(c)};`).join(" ")} }`;
-      return field.many ? `Array<${object} | null | Unusable> | null | Unusable` : `${object} | null | Unusable`;
+      const object = `{ ${field.children.map((c) => `${key(c.out)}: ${fieldType(module, c)};`).join(" ")} }`;
+      return field.many ? `Array<${object} | null | ${unusable}> | null | ${unusable}` : `${object} | null | ${unusable}`;
     }
     case "value": {
-      if (field.legend?.kind === "static") return `${typeOfShape(field.shape)} | null | UnknownCode | Unusable`;
-      if (field.legend?.kind === "resolver") return "string | null | UnknownCode | Unusable";
-      if (field.shape.type === "literal" && !field.format) return `${typeOfShape(field.shape)} | null | UnknownCode | Unusable`;
-      return `${field.format ? "string" : typeOfShape(field.shape)} | null | Unusable`;
+      const unknownCode = () => module.runtimeType("UnknownCode");
+      if (field.legend?.kind === "static") return `${typeOfShape(field.shape)} | null | ${unknownCode()} | ${unusable}`;
+      if (field.legend?.kind === "resolver") return `string | null | ${unknownCode()} | ${unusable}`;
+      if (field.shape.type === "literal" && !field.format) return `${typeOfShape(field.shape)} | null | ${unknownCode()} | ${unusable}`;
+      return `${field.format ? "string" : typeOfShape(field.shape)} | null | ${unusable}`;
     }
   }
 }
 
-/** The expression reading a field's source value, given the variables holding each base object. */
-function sourceExpression(source: SourceRef, bases: Record<SourceRef["base"], string>, depth = source.path.length): string {
-  let expression = bases[source.base];
+/** The variable holding each base object, recorded as read when its name is taken. */
+type Bases = Record<SourceRef["base"], () => string>;
+
+/** What writing one function's expressions needs: the module, the field constants, and the base objects. */
+interface Scope {
+  module: ModuleWriter;
+  constants: Map<string, string>;
+  bases: Bases;
+}
+
+const withBase = (scope: Scope, base: SourceRef["base"], variable: string): Scope => ({
+  ...scope,
+  bases: { ...scope.bases, [base]: () => variable },
+});
+
+/** The expression reading a field's source value from the variables holding each base object. */
+function sourceExpression(scope: Scope, source: SourceRef, depth = source.path.length): string {
+  let expression = scope.bases[source.base]();
   source.path.slice(0, depth).forEach((segment, i) => {
-    expression = i === 0 ? access(expression, segment) : access(`asObject(${expression})`, segment);
+    expression =
+      i === 0
+        ? access(scope.module, expression, segment)
+        : access(scope.module, `${scope.module.runtime("asObject")}(${expression})`, segment);
   });
   return expression;
 }
 
-function valueExpression(constants: Map<string, string>, field: ValueField, value: string): string {
+function valueExpression(scope: Scope, field: ValueField, value: string): string {
+  const { module, constants } = scope;
+  const call = (name: string) => module.runtime(name);
   const args = `ctx, ${literal(field.name)}, ${field.required}`;
   if (field.argumentOf)
-    return field.shape.type === "integer" ? `integerId(${value}, ${args})` : `argumentId(${value}, ${args}, ${field.shorten})`;
-  if (field.format) return `${field.format}(${value}, ${args})`;
-  if (field.legend?.kind === "static") return `legend(${value}, ${constants.get(field.name)!}, ${args})`;
+    return field.shape.type === "integer"
+      ? `${call("integerId")}(${value}, ${args})`
+      : `${call("argumentId")}(${value}, ${args}, ${field.shorten})`;
+  if (field.format) return `${call(field.format)}(${value}, ${args})`;
+  if (field.legend?.kind === "static") return `${call("legend")}(${value}, ${constants.get(field.name)!}, ${args})`;
   if (field.legend?.kind === "resolver")
-    return `legendLookup(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args})`;
+    return `${call("legendLookup")}(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args})`;
   const shape = field.shape;
   switch (shape.type) {
     case "string":
-      return `string(${value}, ${args})`;
+      return `${call("string")}(${value}, ${args})`;
     case "number":
     case "integer":
-      return `number(${value}, ${args}, ${shape.type === "integer"})`;
+      return `${call("number")}(${value}, ${args}, ${shape.type === "integer"})`;
     case "boolean":
-      return `boolean(${value}, ${args})`;
+      return `${call("boolean")}(${value}, ${args})`;
     case "literal":
-      return `member<${typeOfShape(shape)}>(${value}, ${constants.get(field.name)!}, ${args})`;
+      return `${call("member")}<${typeOfShape(shape)}>(${value}, ${constants.get(field.name)!}, ${args})`;
     case "array":
     case "object":
     case "unknown":
-      return `whole<${typeOfShape(shape)}>(${value}, ${args}, ${constants.get(field.name)!})`;
+      return `${call("whole")}<${typeOfShape(shape)}>(${value}, ${args}, ${constants.get(field.name)!})`;
   }
 }
 
 /** The constant holding how a resolver reads embedded records. */
-const recordKeys = (resolver: string) => `RECORD_KEYS[${literal(resolver)}]`;
+const RECORD_KEYS = "RECORD_KEYS";
+const recordKeys = (resolver: string) => `${RECORD_KEYS}[${literal(resolver)}]`;
 
-function projectExpression(constants: Map<string, string>, field: Field, bases: Record<SourceRef["base"], string>): string {
+function projectExpression(scope: Scope, field: Field): string {
   const depth = field.source.path.length;
   // A part lifted to the top reads through the objects on its way, which may be absent or broken.
   if (depth > 1) {
     const variable = `lift${depth}`;
-    const inner = projectValue(constants, field, variable, bases);
-    return `lifted(${bases[field.source.base]}, ${literal(field.source.path)}, ctx, ${literal(field.name)}, (${variable}) => ${inner})`;
+    const base = scope.bases[field.source.base]();
+    const inner = projectValue(scope, field, variable);
+    return `${scope.module.runtime("lifted")}(${base}, ${literal(field.source.path)}, ctx, ${literal(field.name)}, (${variable}) => ${inner})`;
   }
-  return projectValue(constants, field, sourceExpression(field.source, bases), bases);
+  return projectValue(scope, field, sourceExpression(scope, field.source));
 }
 
-function projectValue(constants: Map<string, string>, field: Field, value: string, bases: Record<SourceRef["base"], string>): string {
+function projectValue(scope: Scope, field: Field, value: string): string {
+  const call = (name: string) => scope.module.runtime(name);
   switch (field.kind) {
     case "join": {
       const args = `lookups[${literal(field.resolver)}], ${literal(field.resolver)}`;
       if (field.via === "property")
-        return `${field.many ? "refMany" : "refOne"}(${value}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)})`;
-      return `${field.many ? "joinMany" : "joinOne"}(relationshipIds(${value}), ${args}, ctx, ${literal(field.name)})`;
+        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)})`;
+      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}), ${args}, ctx, ${literal(field.name)})`;
     }
     case "related-id":
-      return `${field.many ? "relatedMany" : "relatedOne"}(relationshipIds(${value}), ctx, ${literal(field.name)}, ${field.shorten})`;
+      return `${call(field.many ? "relatedMany" : "relatedOne")}(${call("relationshipIds")}(${value}), ctx, ${literal(field.name)}, ${field.shorten})`;
     case "value":
-      return valueExpression(constants, field, value);
+      return valueExpression(scope, field, value);
     case "object":
-      return nestedExpression(constants, field, value, bases);
+      return nestedExpression(scope, field, value);
   }
 }
 
 /** Nested objects (and each item of a list of them) project their parts from the object itself, so children read relative to it. */
-function nestedExpression(
-  constants: Map<string, string>,
-  field: Field & { kind: "object" },
-  value: string,
-  bases: Record<SourceRef["base"], string>,
-): string {
+function nestedExpression(scope: Scope, field: Field & { kind: "object" }, value: string): string {
   const depth = field.source.path.length;
   const variable = `part${depth}`;
   const parts = field.children.map((child) => {
     const relative = rebase(child, depth);
-    return `${key(child.out)}: ${projectExpression(constants, relative, { ...bases, [child.source.base]: variable })}`;
+    return `${key(child.out)}: ${projectExpression(withBase(scope, child.source.base, variable), relative)}`;
   });
-  return `${field.many ? "objects" : "nested"}(${value}, ctx, ${literal(field.name)}, false, (${variable}) => ({ ${parts.join(", ")} }))`;
+  return `${scope.module.runtime(field.many ? "objects" : "nested")}(${value}, ctx, ${literal(field.name)}, false, (${variable}) => ({ ${parts.join(", ")} }))`;
 }
 
 /** The field with `depth` leading segments cut from its source path and its parts'. */
@@ -191,27 +194,36 @@ function legendConstants(constants: Map<string, string>, fields: Field[]): strin
  * Statements that add every id the record's joins need, and every code a looked-up legend needs.
  * The items of a list of objects are walked in a loop; `level` keeps the loops' variables apart.
  */
-function collectStatements(fields: Field[], bases: Record<SourceRef["base"], string>, level = 0): string[] {
+function collectStatements(scope: Scope, fields: Field[], level = 0): string[] {
+  const call = (name: string) => scope.module.runtime(name);
   // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch returns for every field kind, which TypeScript checks
   return fields.flatMap((field): string[] => {
-    const value = sourceExpression(field.source, bases);
     switch (field.kind) {
-      case "join":
+      case "join": {
+        const value = sourceExpression(scope, field.source);
         return field.via === "property"
-          ? [`addRefs(wanted[${literal(field.resolver)}], ${value}, ${recordKeys(field.resolver)});`]
-          : [`addIds(wanted[${literal(field.resolver)}], relationshipIds(${value}));`];
+          ? [`${call("addRefs")}(wanted[${literal(field.resolver)}], ${value}, ${recordKeys(field.resolver)});`]
+          : [`${call("addIds")}(wanted[${literal(field.resolver)}], ${call("relationshipIds")}(${value}));`];
+      }
       case "value":
-        return field.legend?.kind === "resolver" ? [`addCode(wanted[${literal(field.legend.resolver)}], ${value});`] : [];
+        return field.legend?.kind === "resolver"
+          ? [`${call("addCode")}(wanted[${literal(field.legend.resolver)}], ${sourceExpression(scope, field.source)});`]
+          : [];
       case "object": {
-        if (!field.many) return collectStatements(field.children, bases, level);
+        if (!field.many) return collectStatements(scope, field.children, level);
         const variable = `item${level}`;
         const depth = field.source.path.length;
         const inner = collectStatements(
+          withBase(scope, field.source.base, variable),
           field.children.map((child) => rebase(child, depth)),
-          { ...bases, [field.source.base]: variable },
           level + 1,
         );
-        return inner.length ? [`for (const ${variable} of objectsIn(${value})) {`, ...inner.map((line) => `  ${line}`), `}`] : [];
+        if (inner.length === 0) return [];
+        return [
+          `for (const ${variable} of ${call("objectsIn")}(${sourceExpression(scope, field.source)})) {`,
+          ...inner.map((line) => `  ${line}`),
+          `}`,
+        ];
       }
       case "related-id":
         return [];
@@ -220,7 +232,7 @@ function collectStatements(fields: Field[], bases: Record<SourceRef["base"], str
 }
 
 /** The resolvers a resource joins plain properties through, with how each reads embedded records. */
-function recordKeysConstant(fields: Field[]): string[] {
+function recordKeysConstant(module: ModuleWriter, fields: Field[]): string[] {
   const keys = new Map<string, { id: string; label?: string }>();
   const visit = (list: Field[]) => {
     for (const field of list) {
@@ -233,41 +245,75 @@ function recordKeysConstant(fields: Field[]): string[] {
   const entries = [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return [
     `/** How each resolver reads an embedded record: the key of its id, and of the name it carries. */`,
-    `const RECORD_KEYS = ${JSON.stringify(Object.fromEntries(entries))} as const;`,
+    `const ${module.local(RECORD_KEYS)} = ${JSON.stringify(Object.fromEntries(entries))} as const;`,
     "",
   ];
 }
 
-export function emitResource(resource: ResourceModel, runtime: RuntimeExports): string {
+/**
+ * The base objects a function body reads, each declared only when read: JSON:API sections come
+ * from the record object, which `project` checks even when nothing reads it.
+ */
+function baseLocals(module: ModuleWriter, jsonapi: boolean, read: "project" | "collect") {
+  const locals: Locals<"root" | "attributes" | "relationships"> = new Locals({
+    root: {
+      declare: () =>
+        `const root = ${read === "project" ? `${module.runtime("recordObject")}(record, ctx)` : `${module.runtime("asObject")}(record)`};`,
+      ...(read === "project" ? { otherwise: () => `${module.runtime("recordObject")}(record, ctx);` } : {}),
+    },
+    attributes: { declare: () => sectionLocal(module, locals, "attributes", read) },
+    relationships: { declare: () => sectionLocal(module, locals, "relationships", read) },
+  });
+  const bases: Bases = {
+    record: () => locals.use("root"),
+    attributes: () => locals.use(jsonapi ? "attributes" : "root"),
+    relationships: () => locals.use("relationships"),
+  };
+  return { locals, bases };
+}
+
+function sectionLocal(
+  module: ModuleWriter,
+  locals: Locals<"root" | "attributes" | "relationships">,
+  section: "attributes" | "relationships",
+  read: "project" | "collect",
+): string {
+  const value = `${locals.use("root")}?.[${literal(section)}]`;
+  return read === "project"
+    ? `const ${section} = ${module.runtime("section")}(${value}, ${literal(section)}, ctx);`
+    : `const ${section} = ${module.runtime("asObject")}(${value});`;
+}
+
+export function emitResource(resource: ResourceModel): string {
+  const module = new ModuleWriter(resourceModule(resource.name).path);
   const resolvers = resolversOf(resource.fields);
-  const lookups = resolvers.length > 0 ? `Pick<Lookups, ${resolvers.map(literal).join(" | ")}>` : "Record<never, never>";
+  const lookups =
+    resolvers.length > 0
+      ? `Pick<${module.type(RESOLVERS_MODULE, "Lookups")}, ${resolvers.map(literal).join(" | ")}>`
+      : "Record<never, never>";
   const jsonapi = resource.style === "jsonapi";
-  const bases = { record: "root", attributes: jsonapi ? "attributes" : "root", relationships: "relationships" };
-  const usesRelationships = JSON.stringify(resource.fields).includes('"base":"relationships"');
-  const usesAttributes = JSON.stringify(resource.fields).includes('"base":"attributes"');
-  const sections = [
-    usesAttributes && jsonapi ? `const attributes = section(root?.["attributes"], "attributes", ctx);` : "",
-    usesRelationships ? `const relationships = section(root?.["relationships"], "relationships", ctx);` : "",
-  ].filter(Boolean);
   const T = resource.typeName;
   const resultSchema = resultSchemaName(resource.typeName);
-  const constants = constNames(resource, resultSchema, runtime);
-  const body = resource.fields.map((field) => `${key(field.out)}: ${projectExpression(constants, field, bases)},`);
-  const collect = collectStatements(resource.fields, bases);
+  // Declared first, so a field constant that folds to its name takes a number instead.
+  const recordKeysLines = recordKeysConstant(module, resource.fields);
+  const constants = constNames(module, resource, resultSchema);
+  const project = baseLocals(module, jsonapi, "project");
+  const body = resource.fields.map(
+    (field) => `${key(field.out)}: ${projectExpression({ module, constants, bases: project.bases }, field)},`,
+  );
+  const collect = baseLocals(module, jsonapi, "collect");
+  const collected = collectStatements({ module, constants, bases: collect.bases }, resource.fields);
   const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
-  const collectText = collect.join("\n");
-  const collectSections = [
-    jsonapi && /\battributes\b/.test(collectText) ? `const attributes = asObject(root?.["attributes"]);` : "",
-    /\brelationships\b/.test(collectText) ? `const relationships = asObject(root?.["relationships"]);` : "",
-  ].filter(Boolean);
+  const recordType =
+    resource.schemaName === undefined
+      ? "unknown"
+      : `${module.type(SOURCE_TYPES_MODULE, "components")}["schemas"][${literal(resource.schemaName)}]`;
   const code = [
-    IMPORTS_PLACEHOLDER,
-    "",
     `/** ${withArticle(commentText(resource.name))} record as the API sends it. */`,
-    `export type ${T}Record = ${resource.schemaName === undefined ? "unknown" : `components["schemas"][${literal(resource.schemaName)}]`};`,
+    `export type ${T}Record = ${recordType};`,
     "",
     `/** ${withArticle(commentText(resource.name))} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
-    `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}: ${fieldType(f)};`).join(" ")} }`,
+    `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}: ${fieldType(module, f)};`).join(" ")} }`,
     "",
     `/** JSON Schema of {@link ${T}Result}; its markers are in the tool schemas' \`$defs\`. */`,
     `export const ${resultSchema} = ${schemaCode(objectSchema(resource.fields))} as const;`,
@@ -277,28 +323,24 @@ export function emitResource(resource: ResourceModel, runtime: RuntimeExports): 
     "",
     ...legendConstants(constants, resource.fields),
     "",
-    ...recordKeysConstant(resource.fields),
+    ...recordKeysLines,
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
-    `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: RecordOptions = {}): ${T}Result {`,
-    `  const ctx = context(${literal(resource.name)}, options);`,
-    /\broot\b/.test(body.join(" ") + sections.join(" ")) ? `  const root = recordObject(record, ctx);` : `  recordObject(record, ctx);`,
-    ...sections.map((s) => `  ${s}`),
+    `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: ${module.runtimeType("RecordOptions")} = {}): ${T}Result {`,
+    `  const ctx = ${module.runtime("context")}(${literal(resource.name)}, options);`,
+    ...project.locals.statements().map((s) => `  ${s}`),
     `  return { ${body.join(" ")} };`,
     `}`,
     "",
-    ...(collect.length
+    ...(collected.length
       ? [
           `/** Adds the ids ${withArticle(commentText(resource.name))} record needs resolved. */`,
           `export function collect${T}(record: unknown, wanted: Readonly<Record<${resolvers.map(literal).join(" | ")}, Set<string>>>): void {`,
-          `  const root = asObject(record);`,
-          ...collectSections.map((s) => `  ${s}`),
-          ...collect.map((s) => `  ${s}`),
+          ...collect.locals.statements().map((s) => `  ${s}`),
+          ...collected.map((s) => `  ${s}`),
           `}`,
           "",
         ]
       : []),
   ].join("\n");
-  const others = resource.schemaName === undefined ? [] : [`import type { components } from "../openapi.js";`];
-  if (resolvers.length > 0) others.push(`import type { Lookups } from "../resolvers.js";`);
-  return withRuntimeImports(code, runtime, others);
+  return module.render(code);
 }

@@ -1,6 +1,7 @@
 import { escapeControlCharacters } from "../control-characters.js";
 import { isIdentifier } from "../naming.js";
 import type { Shape } from "../model/types.js";
+import type { ModuleWriter } from "./module.js";
 
 /**
  * Every string from the spec or the annotation enters generated code through JSON.stringify, which
@@ -18,8 +19,8 @@ const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
  * `noPropertyAccessFromIndexSignature` compiling; names an object inherits (`constructor`,
  * `toString`) go through an own-property check so they read as absent.
  */
-export function access(object: string, name: string): string {
-  if (PROTOTYPE_NAMES.has(name)) return `read(${object}, ${literal(name)})`;
+export function access(module: ModuleWriter, object: string, name: string): string {
+  if (PROTOTYPE_NAMES.has(name)) return `${module.runtime("read")}(${object}, ${literal(name)})`;
   return `${object}?.[${literal(name)}]`;
 }
 

@@ -127,7 +127,12 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       );
       continue;
     }
-    const responseAt = { path: op.path, method: op.method, status: body.status, mediaType: body.mediaType };
+    const responseAt = {
+      path: op.path,
+      method: op.method,
+      status: /^\d+$/.test(body.status) ? Number(body.status) : body.status,
+      mediaType: body.mediaType,
+    };
     toolPlans.push({ tool, op, rows: { ...rows, resourceName }, response: body.schema, responseAt });
   }
 

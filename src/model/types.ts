@@ -104,8 +104,8 @@ export interface ResolverModel {
 export interface ResponseAt {
   path: string;
   method: string;
-  /** `200`, or `2XX` and `default` as the spec writes them. */
-  status: string;
+  /** A status code (`200`) as a number; a range (`2XX`) or `default` as the spec writes it. */
+  status: number | string;
   mediaType: string;
 }
 

@@ -2,8 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 import type { paths } from "../openapi.js";
 import {
-  projectFolder,
   folderResultSchema,
+  projectFolder,
   type FolderRecord,
   type FolderResult,
 } from "../resources/folder.js";

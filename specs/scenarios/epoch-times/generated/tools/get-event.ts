@@ -2,8 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 import type { paths } from "../openapi.js";
 import {
-  projectEvent,
   eventResultSchema,
+  projectEvent,
   type EventRecord,
   type EventResult,
 } from "../resources/event.js";

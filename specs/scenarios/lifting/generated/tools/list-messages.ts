@@ -2,8 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 import type { paths } from "../openapi.js";
 import {
-  projectMessage,
   messageResultSchema,
+  projectMessage,
   type MessageRecord,
   type MessageResult,
 } from "../resources/message.js";

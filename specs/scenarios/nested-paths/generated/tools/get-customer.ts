@@ -2,8 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 import type { paths } from "../openapi.js";
 import {
-  projectCustomer,
   customerResultSchema,
+  projectCustomer,
   type CustomerRecord,
   type CustomerResult,
 } from "../resources/customer.js";

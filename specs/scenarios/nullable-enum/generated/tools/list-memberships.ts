@@ -2,8 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 import type { paths } from "../openapi.js";
 import {
-  projectMemberships,
   membershipsResultSchema,
+  projectMemberships,
   type MembershipsRecord,
   type MembershipsResult,
 } from "../resources/memberships.js";

@@ -2,15 +2,11 @@ import { readFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { parseAnnotation } from "../annotation/parse.js";
 import type { Annotation } from "../annotation/types.js";
-import { DiagnosticError, formatDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { DiagnosticError } from "../diagnostics.js";
 import type { InputNames } from "../emit/emit.js";
-import { consumerPrettierConfig } from "../format.js";
-import { generate, type GenerateOutput } from "../generate.js";
-import type { GenerateCache } from "../generate-cache.js";
 import { untimed, type Stage } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import { checkOutputPath } from "./output-path.js";
-import type { Io } from "./io.js";
 
 const posix = (path: string) => path.split(sep).join("/");
 
@@ -91,42 +87,3 @@ export async function readProject(options: ProjectOptions, cwd: string): Promise
 }
 
 export const readRuntimeTemplate = () => readFile(templateUrl, "utf8");
-
-/** What a generate reads besides the spec and annotation; read once, shared by the digest and the run. */
-export interface GenerateExtras {
-  runtimeTemplate: string;
-  prettierOptions: Awaited<ReturnType<typeof consumerPrettierConfig>>;
-}
-
-export async function readExtras(project: AnnotatedProject, format: boolean): Promise<GenerateExtras> {
-  return { runtimeTemplate: await readRuntimeTemplate(), prettierOptions: format ? await consumerPrettierConfig(project.outputDir) : null };
-}
-
-/** Runs the generator over a loaded project; `format: false` skips prettier when the files are only executed. */
-export async function generateProject(
-  project: Project,
-  options: { format: boolean; stage?: Stage; extras?: GenerateExtras; cache?: GenerateCache },
-): Promise<GenerateOutput> {
-  const extras = options.extras ?? (await readExtras(project, options.format));
-  return generate({
-    annotation: project.annotation,
-    spec: project.spec,
-    runtimeTemplate: extras.runtimeTemplate,
-    prettierOptions: extras.prettierOptions,
-    names: project.names,
-    format: options.format,
-    ...(options.stage ? { stage: options.stage } : {}),
-    ...(options.cache ? { cache: options.cache } : {}),
-  });
-}
-
-export function printDiagnostics(io: Io, diagnostics: readonly Diagnostic[]): void {
-  for (const d of sortDiagnostics(diagnostics)) io.stderr.write(`${formatDiagnostic(d)}\n`);
-}
-
-/** Prints the problems that stopped a command before it wrote anything, and how many there were. */
-export function printRefusal(io: Io, diagnostics: readonly Diagnostic[]): void {
-  printDiagnostics(io, diagnostics);
-  const errors = diagnostics.filter((d) => d.severity === "error").length;
-  io.stderr.write(`projector: ${errors} problem${errors === 1 ? "" : "s"}; nothing was written\n`);
-}

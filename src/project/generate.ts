@@ -1,0 +1,33 @@
+import { consumerPrettierConfig } from "../format.js";
+import { generate, type GenerateOutput } from "../generate.js";
+import type { GenerateCache } from "../generate-cache.js";
+import type { Stage } from "../progress.js";
+import { readRuntimeTemplate, type AnnotatedProject, type Project } from "./read.js";
+
+/** What a generate reads besides the spec and annotation; read once, shared by the digest and the run. */
+export interface GenerateExtras {
+  runtimeTemplate: string;
+  prettierOptions: Awaited<ReturnType<typeof consumerPrettierConfig>>;
+}
+
+export async function readExtras(project: AnnotatedProject, format: boolean): Promise<GenerateExtras> {
+  return { runtimeTemplate: await readRuntimeTemplate(), prettierOptions: format ? await consumerPrettierConfig(project.outputDir) : null };
+}
+
+/** Runs the generator over a loaded project; `format: false` skips prettier when the files are only executed. */
+export async function generateProject(
+  project: Project,
+  options: { format: boolean; stage?: Stage; extras?: GenerateExtras; cache?: GenerateCache },
+): Promise<GenerateOutput> {
+  const extras = options.extras ?? (await readExtras(project, options.format));
+  return generate({
+    annotation: project.annotation,
+    spec: project.spec,
+    runtimeTemplate: extras.runtimeTemplate,
+    prettierOptions: extras.prettierOptions,
+    names: project.names,
+    format: options.format,
+    ...(options.stage ? { stage: options.stage } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
+  });
+}
