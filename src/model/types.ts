@@ -149,6 +149,15 @@ export interface InputParameter {
   legend?: [word: string, code: string | number][];
   /** The API takes a full id that results give in short form. */
   shortIds: boolean;
+  /** How a query parameter is written in the URL, as the spec declares it (OpenAPI's defaults: form, exploded). */
+  serialization?: QuerySerialization;
+}
+
+export type QueryStyle = "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+
+export interface QuerySerialization {
+  style: QueryStyle;
+  explode: boolean;
 }
 
 export interface ToolInputs {
