@@ -1691,12 +1691,6 @@ export function queryStringFor(parameters: readonly QueryParameterStyle[]): (que
   };
 }
 
-/** How many requests a resolver from the spec has in flight at most, unless the annotation says `concurrency`. */
-export const DEFAULT_RESOLVER_CONCURRENCY = 4;
-
-/** How many ids one request of a batch resolver carries at most, when neither `max` nor the parameter's `maxItems` says. */
-export const DEFAULT_RESOLVER_BATCH = 50;
-
 /**
  * A resolver the annotation backs with an operation: a list operation filtered by `parameter` (a
  * query parameter taking the ids, `max` at a time), or a get-by-id operation whose one path
@@ -1706,8 +1700,9 @@ export interface SpecResolverSource {
   readonly method: string;
   readonly path: string;
   readonly parameter: QueryParameterStyle & { readonly in: "query" | "path" };
-  /** Ids per request; only for a query parameter. */
+  /** Ids per request, for a query parameter (a path parameter takes one). */
   readonly max?: number;
+  /** The most requests in flight at once. */
   readonly concurrency: number;
   /** Where the records sit in the response: `["data"]` for JSON:API. */
   readonly records: readonly string[];
@@ -1756,7 +1751,7 @@ export function specResolver(client: unknown, source: SpecResolverSource): Resol
     if (typeof send !== "function") throw new Error(`the client cannot send ${method} requests`);
     const asked = new Set(ids);
     const labels = new Map<string, string>();
-    const size = source.parameter.in === "query" ? (source.max ?? DEFAULT_RESOLVER_BATCH) : 1;
+    const size = source.parameter.in === "query" ? Math.max(1, source.max ?? ids.length) : 1;
     const batches: string[][] = [];
     for (let i = 0; i < ids.length; i += size) batches.push(ids.slice(i, i + size));
     await atMost(batches, source.concurrency, async (batch) => {

@@ -1,5 +1,6 @@
 import type { Model } from "../model/types.js";
 import { camelCase, resourceModule, toolModule, type GeneratedModule } from "../naming.js";
+import { hasSpecResolvers, SPEC_RESOLVERS_FILE } from "./spec-resolvers.js";
 
 const reexport = (module: GeneratedModule) =>
   `export { ${[...module.values, ...module.types.map((t) => `type ${t}`)].join(", ")} } from "./${module.path}.js";`;
@@ -18,6 +19,9 @@ export function emitIndex(model: Model): string {
       .map((t) => `${camelCase(t.name)}InputSchema, type ${t.typeName}Arguments`)
       .join(", ")}, type Tools, type ToolsOptions } from "./definitions.js";`,
     `export { fullId, ID_BOOK_SIZE } from "./runtime.js";`,
+    ...(hasSpecResolvers(model)
+      ? [`export { createResolvers, type ResolversClient, type SpecResolvers } from "./${SPEC_RESOLVERS_FILE.replace(/\.ts$/, ".js")}";`]
+      : []),
     `export type { McpRequestSchemas, ToolDefinition, ToolOutcome } from "./runtime.js";`,
   );
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));

@@ -8,6 +8,7 @@ import { emitDefinitions } from "./definitions.js";
 import { runtimeExports } from "./imports.js";
 import { emitResolvers } from "./resolvers.js";
 import { emitResource } from "./resource.js";
+import { emitSpecResolvers, hasSpecResolvers, SPEC_RESOLVERS_FILE } from "./spec-resolvers.js";
 import { emitTool } from "./tool.js";
 import { commentText } from "./ts.js";
 
@@ -171,6 +172,7 @@ export function emitFiles(input: EmitInput): Map<string, string> {
   files.set("index.ts", head + emitIndex(model));
   files.set("definitions.ts", head + emitDefinitions(model));
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
+  if (hasSpecResolvers(model)) files.set(SPEC_RESOLVERS_FILE, head + emitSpecResolvers(model));
   files.set("runtime.ts", head + input.runtimeTemplate);
   for (const resource of model.resources) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource, runtime));
   for (const tool of model.tools) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers, runtime));

@@ -3,7 +3,7 @@ import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { specLegend } from "./legend.js";
-import type { Operation } from "./operations.js";
+import { operationParameters, type Operation } from "./operations.js";
 import type { Field, InputParameter, JsonSchema, QuerySerialization, QueryStyle, ResourceModel, ToolInputs } from "./types.js";
 
 /** The JSON Schema keywords the definitions carry and the generated validator checks; others are left out. */
@@ -110,32 +110,17 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     required: boolean;
     description?: string;
     serialization?: QuerySerialization;
-  }[] = [];
-  const pathItem = reader.pointer(op.at.pointer.replace(/\/[^/]+$/, ""));
-  for (const owner of [pathItem, op.at]) {
-    const list = owner?.schema["parameters"];
-    if (!owner || !Array.isArray(list)) continue;
-    for (let i = 0; i < list.length; i++) {
-      const declaredAt = child(owner, "parameters", i);
-      if (!declaredAt) continue;
-      const parameter = reader.deref(declaredAt);
-      const { name, in: where, required, description } = parameter.schema;
-      if (typeof name !== "string" || typeof where !== "string") continue;
-      const schema = child(parameter, "schema") ?? { schema: {}, pointer: parameter.pointer };
-      const entry = {
-        at: schema,
-        name,
-        in: where,
-        required: required === true || where === "path",
-        ...(typeof description === "string" ? { description } : {}),
-        ...(where === "query" ? { serialization: querySerialization(parameter.schema) } : {}),
-      };
-      // An operation's parameter overrides the path item's of the same name and place.
-      const same = declared.findIndex((d) => d.name === name && d.in === where);
-      if (same >= 0) declared[same] = entry;
-      else declared.push(entry);
-    }
-  }
+  }[] = operationParameters(reader, op).map((p) => {
+    const description = p.declaration.schema["description"];
+    return {
+      at: p.at,
+      name: p.name,
+      in: p.in,
+      required: p.required,
+      ...(typeof description === "string" ? { description } : {}),
+      ...(p.in === "query" ? { serialization: querySerialization(p.declaration.schema) } : {}),
+    };
+  });
   const requestBody = child(op.at, "requestBody");
   const body = requestBody ? reader.deref(requestBody) : undefined;
   const content = body && child(body, "content");

@@ -99,6 +99,24 @@ export interface ResolverModel {
   label?: string;
   /** The key of an embedded record's id; `id` when the annotation names none. */
   id: string;
+  /** The operation `createResolvers` asks, when the annotation names one. */
+  source?: ResolverSource;
+}
+
+/** How a resolver from the spec asks its operation, and where it reads the labels. */
+export interface ResolverSource {
+  method: string;
+  path: string;
+  /** The query parameter taking a batch of ids, or the path parameter taking one. */
+  parameter: { name: string; in: "query" | "path"; serialization?: QuerySerialization };
+  /** Ids per request, for a query parameter. */
+  max?: number;
+  concurrency: number;
+  /** Where the records sit in the response. */
+  records: string[];
+  jsonapi: boolean;
+  /** The label's dotted path in a record (under `attributes` for JSON:API). */
+  label: string[];
 }
 
 export interface ResponseAt {
