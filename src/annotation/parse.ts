@@ -144,7 +144,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
         diagnostics.push({
           code: "PRJ069",
           severity: "error",
-          message: `resolver "${name}": ${key} must be a whole number above 0, not ${JSON.stringify(value)}`,
+          message: `resolver ${name}: ${key} must be a whole number above 0, not ${JSON.stringify(value)}`,
           help: key === "max" ? "write `max: 100`: the most ids one request carries" : "write `concurrency: 4`: the most requests at once",
           location: source.locate([...path, key]),
         });
@@ -161,7 +161,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
       diagnostics.push({
         code: "PRJ069",
         severity: "error",
-        message: `resolver "${name}": \`max\` applies to a list operation filtered by \`ids\`, and this one has none`,
+        message: `resolver ${name}: \`max\` applies to a list operation filtered by \`ids\`, and this one has none`,
         help: 'add `ids: "filter[id]"` naming the query parameter that takes the ids, or remove `max`: a get-by-id operation takes one id a request',
         location: source.locate([...path, "max"], "key"),
       });

@@ -75,7 +75,7 @@ export function resolverSource(ctx: SourceContext, resolver: ResolverAnnotation)
     if (reader.kind(found.at) !== "array")
       return error(
         "PRJ066",
-        `${label}'s "${found.name}" takes one value, not a list of ids`,
+        `"${found.name}" of ${label} takes one value, not a list of ids`,
         "`ids` names a query parameter of type array; for an operation that gets one record by id, leave `ids` out",
         [...resolver.path, "ids"],
         found.declaration.pointer,
@@ -138,7 +138,7 @@ function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operati
   const label = operationLabel(op);
   if (resolver.label === undefined)
     return {
-      problem: `names an operation but no \`label\`: the key of the name in ${label}'s records`,
+      problem: `names an operation but no \`label\`: the key of the name in the records of ${label}`,
       help: "add `label: name` (a dotted path into the record, under `attributes` for JSON:API)",
     };
   const body = successBody(reader, op);
@@ -173,7 +173,7 @@ function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operati
   const idKey = rows.jsonapi ? "id" : (resolver.id ?? "id");
   if (!reader.property(record, idKey))
     return {
-      problem: `${label}'s records declare no \`${idKey}\` to match the ids with`,
+      problem: `the records of ${label} declare no \`${idKey}\` to match the ids with`,
       help: rows.jsonapi ? "the records must be JSON:API resource objects with an id" : "write `id: KEY` naming the key of the records' id",
       pointer: record.pointer,
     };
@@ -185,7 +185,7 @@ function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operati
       const names = at ? reader.properties(at).map((p) => p.name) : [];
       const where = [rows.jsonapi ? "attributes" : "", ...segments.slice(0, i)].filter(Boolean).join(".");
       return {
-        problem: `${label}'s records carry no ${[...(rows.jsonapi ? ["attributes"] : []), ...segments.slice(0, i + 1)].join(".")}${didYouMean(segment, names)}`,
+        problem: `the records of ${label} carry no ${[...(rows.jsonapi ? ["attributes"] : []), ...segments.slice(0, i + 1)].join(".")}${didYouMean(segment, names)}`,
         help: names.length ? `${where || "a record"} declares: ${names.join(", ")}` : "name the key of the records' names with `label`",
         pointer: (at ?? record).pointer,
         key: "label",
