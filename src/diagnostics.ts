@@ -52,7 +52,7 @@ export const CODES = {
   PRJ063: "two parameters of a tool would be passed under one name",
   PRJ065: "a resolver names an unknown operation",
   PRJ066: "a resolver's `ids` is not an array query parameter of its operation",
-  PRJ067: "a get-by-id resolver's operation does not have exactly one path parameter",
+  PRJ067: "a resolver's operation has path parameters it cannot fill",
   PRJ068: "a resolver's operation returns no records carrying its label",
   PRJ069: "a resolver's `max` or `concurrency` is not a whole number above 0, or does not apply",
 } as const;
