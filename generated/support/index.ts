@@ -45,7 +45,7 @@ export { fullId, ID_BOOK_SIZE } from "./runtime.js";
 export {
   createResolvers,
   type ResolversClient,
-  type SpecResolvers,
+  type ResolversFromSpec,
 } from "./spec-resolvers.js";
 export type {
   McpRequestSchemas,

@@ -12,7 +12,7 @@ export interface ResolversClient {
 }
 
 /** The resolvers the annotation backs with an operation; any others are written by hand. */
-export type SpecResolvers = Pick<Resolvers, "orgs" | "users">;
+export type ResolversFromSpec = Pick<Resolvers, "orgs" | "users">;
 
 const sources = {
   orgs: {
@@ -50,7 +50,7 @@ const sources = {
 } as const satisfies Record<string, SpecResolverSource>;
 
 /** Each resolver asks its operation: a batch of ids a request, or one id a request, with a bounded number in flight. */
-export function createResolvers(client: ResolversClient): SpecResolvers {
+export function createResolvers(client: ResolversClient): ResolversFromSpec {
   return {
     orgs: specResolver(client, sources["orgs"]),
     users: specResolver(client, sources["users"]),

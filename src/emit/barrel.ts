@@ -20,7 +20,9 @@ export function emitIndex(model: Model): string {
       .join(", ")}, type Tools, type ToolsOptions } from "./definitions.js";`,
     `export { fullId, ID_BOOK_SIZE } from "./runtime.js";`,
     ...(hasSpecResolvers(model)
-      ? [`export { createResolvers, type ResolversClient, type SpecResolvers } from "./${SPEC_RESOLVERS_FILE.replace(/\.ts$/, ".js")}";`]
+      ? [
+          `export { createResolvers, type ResolversClient, type ResolversFromSpec } from "./${SPEC_RESOLVERS_FILE.replace(/\.ts$/, ".js")}";`,
+        ]
       : []),
     `export type { McpRequestSchemas, ToolDefinition, ToolOutcome } from "./runtime.js";`,
   );

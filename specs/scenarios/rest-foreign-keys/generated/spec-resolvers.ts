@@ -9,7 +9,7 @@ export interface ResolversClient {
 }
 
 /** The resolvers the annotation backs with an operation; any others are written by hand. */
-export type SpecResolvers = Pick<Resolvers, "users">;
+export type ResolversFromSpec = Pick<Resolvers, "users">;
 
 const sources = {
   users: {
@@ -25,6 +25,6 @@ const sources = {
 } as const satisfies Record<string, SpecResolverSource>;
 
 /** Each resolver asks its operation: a batch of ids a request, or one id a request, with a bounded number in flight. */
-export function createResolvers(client: ResolversClient): SpecResolvers {
+export function createResolvers(client: ResolversClient): ResolversFromSpec {
   return { users: specResolver(client, sources["users"]) };
 }
