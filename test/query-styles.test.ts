@@ -1,5 +1,6 @@
 import createClient from "openapi-fetch";
 import { describe, expect, it } from "vitest";
+import { querySerialization } from "../src/model/inputs.js";
 import { callTool, queryStringFor, type QueryParameterStyle, type ToolCall } from "../templates/runtime.js";
 
 /** An openapi-fetch client whose fetch records each URL and answers `{}`. */
@@ -88,5 +89,18 @@ describe("callTool sends what the spec declares", () => {
     const { client, urls } = recordingClient();
     await callTool(client, "get_item", call, schema, { item_id: "a/b?c#d e%" }, async (r) => r);
     expect(urls).toEqual(["https://api.example.com/items/a%2Fb%3Fc%23d%20e%25"]);
+  });
+});
+
+describe("a query parameter's style as the model reads its declaration", () => {
+  it.each([
+    ["nothing declared: form, exploded", {}, { style: "form", explode: true }],
+    ["form, explode false", { style: "form", explode: false }, { style: "form", explode: false }],
+    ["spaceDelimited: not exploded unless it says so", { style: "spaceDelimited" }, { style: "spaceDelimited", explode: false }],
+    ["pipeDelimited, exploded", { style: "pipeDelimited", explode: true }, { style: "pipeDelimited", explode: true }],
+    ["deepObject", { style: "deepObject", explode: true }, { style: "deepObject", explode: true }],
+    ["a path style on a query parameter reads as form", { style: "simple" }, { style: "form", explode: true }],
+  ] as const)("%s", (_, declared, expected) => {
+    expect(querySerialization({ name: "p", in: "query", ...declared })).toEqual(expected);
   });
 });
