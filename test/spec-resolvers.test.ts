@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createResolvers, projectSearchTickets, ResolverError, type SearchTicketsResponse } from "../generated/support/index.js";
 // The generated folder has its own copy of the runtime, and so its own ResolverError class.
 import { ResolverError as RuntimeResolverError, resolveLabels, specResolver, type SpecResolverSource } from "../templates/runtime.js";
+import { createResolvers as createIncidentResolvers } from "../specs/scenarios/rest-foreign-keys/generated/index.js";
 import { ROOT } from "./helpers/pipeline.js";
 
 type Answer = { status: number; body: unknown };
@@ -164,5 +165,22 @@ describe("createResolvers for the bundled example", () => {
   it("fails the projection with a ResolverError when the API answers an error", async () => {
     const api = fakeApi(() => ({ status: 500, body: { errors: [{ detail: "database unavailable" }] } }));
     await expect(projectSearchTickets(page, createResolvers(api.client))).rejects.toThrow(ResolverError);
+  });
+});
+
+describe("createResolvers for a plain-REST get-by-id operation (scenario rest-foreign-keys)", () => {
+  it("asks GET /users/{user_id} once per id and reads the dotted label from the record the envelope wraps", async () => {
+    const api = fakeApi((url) => {
+      const id = decodeURIComponent(url.pathname.replace("/users/", ""));
+      return { status: 200, body: { user: { id, profile: { name: `User ${id}`, email: "x@example.com" } } } };
+    });
+    const labels = await createIncidentResolvers(api.client).users(["u1", "u2", "u3"]);
+    expect(api.urls.sort()).toEqual(["/users/u1", "/users/u2", "/users/u3"]);
+    expect(api.mostInFlight()).toBe(2);
+    expect([...labels].sort()).toEqual([
+      ["u1", "User u1"],
+      ["u2", "User u2"],
+      ["u3", "User u3"],
+    ]);
   });
 });
