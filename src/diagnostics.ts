@@ -50,6 +50,11 @@ export const CODES = {
   PRJ061: "a required parameter is dropped from a tool's inputs",
   PRJ062: "a tool input's legend cannot be sent back as codes",
   PRJ063: "two parameters of a tool would be passed under one name",
+  PRJ065: "a resolver names an unknown operation",
+  PRJ066: "a resolver's `ids` is not an array query parameter of its operation",
+  PRJ067: "a resolver's operation has path parameters it cannot fill",
+  PRJ068: "a resolver's operation returns no records carrying its label",
+  PRJ069: "a resolver's `max` or `concurrency` is not a whole number above 0, or does not apply",
 } as const;
 
 export type Code = keyof typeof CODES;

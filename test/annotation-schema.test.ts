@@ -28,6 +28,11 @@ describe("schema/projector.schema.json", () => {
     ["a drop mixed with options", { spec: "a.yaml", output: "out", resources: { t: { fields: { a: { drop: "x", as: "b" } } } } }],
     ["a tool without an operation", { spec: "a.yaml", output: "out", tools: { t: { list: "rows" } } }],
     ["a resolver with a type but no label", { spec: "a.yaml", output: "out", resolvers: { users: { type: "user" } } }],
+    ["a resolver with ids but no operation", { spec: "a.yaml", output: "out", resolvers: { users: { label: "name", ids: "filter[id]" } } }],
+    [
+      "a resolver with a max of 0",
+      { spec: "a.yaml", output: "out", resolvers: { users: { label: "name", operation: "listUsers", ids: "ids", max: 0 } } },
+    ],
   ])("rejects %s", (_, annotation) => {
     expect(validate(annotation)).toBe(false);
   });

@@ -22,6 +22,69 @@ interface Case {
 
 const cases: Case[] = [
   {
+    name: "resolver with an operation but no label",
+    annotation: [
+      [
+        'users: { type: user, label: display_name, operation: listUsers, ids: "filter[id]" }',
+        'users: { operation: listUsers, ids: "filter[id]" }',
+      ],
+    ],
+    code: "PRJ068",
+    message: /resolver users: names an operation but no `label`: the key of the name in the records of GET \/users/,
+    at: 'users: { operation: listUsers, ids: "filter[id]" }',
+    help: "add `label: name`",
+  },
+  {
+    name: "resolver label not among JSON:API attributes",
+    annotation: [
+      [
+        'users: { type: user, label: display_name, operation: listUsers, ids: "filter[id]" }',
+        'users: { type: user, label: displayname, operation: listUsers, ids: "filter[id]" }',
+      ],
+    ],
+    code: "PRJ068",
+    message: /resolver users: the records of GET \/users carry no attributes.displayname \(did you mean "display_name"\?\)/,
+    at: "label: displayname",
+    help: "attributes declares: display_name",
+  },
+  {
+    name: "get-by-id resolver naming a list operation",
+    annotation: [
+      [
+        'users: { type: user, label: display_name, operation: listUsers, ids: "filter[id]" }',
+        "users: { type: user, label: display_name, operation: listUsers }",
+      ],
+    ],
+    code: "PRJ067",
+    message: /resolver users: GET \/users takes no path parameter, so it cannot get one record by id/,
+    at: "operation: listUsers",
+    help: 'ids: "filter[id]"',
+  },
+  {
+    name: "batch resolver max without ids",
+    annotation: [
+      [
+        'users: { type: user, label: display_name, operation: listUsers, ids: "filter[id]" }',
+        "users: { type: user, label: display_name, operation: getUser, max: 10 }",
+      ],
+    ],
+    code: "PRJ069",
+    message: /resolver users: `max` applies to a list operation filtered by `ids`, and this one has none/,
+    at: "max: 10",
+  },
+  {
+    name: "resolver ids without an operation",
+    annotation: [
+      [
+        'users: { type: user, label: display_name, operation: listUsers, ids: "filter[id]" }',
+        'users: { type: user, label: display_name, ids: "filter[id]" }',
+      ],
+    ],
+    code: "PRJ002",
+    message: /resolver "users" has `ids` but no `operation`/,
+    at: 'ids: "filter[id]"',
+  },
+  {
     name: "input names no parameter",
     annotation: [["      q: { as: query,", "      qq: { as: query,"]],
     code: "PRJ060",

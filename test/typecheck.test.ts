@@ -10,4 +10,10 @@ describe("tsc --noEmit with strict, noUncheckedIndexedAccess and exactOptionalPr
   it("types each tool's arguments from its input schema and its client from the spec", () => {
     expect(typecheck([join(ROOT, "generated/support/index.ts"), join(ROOT, "test/fixtures/tools-consumer.ts")])).toEqual([]);
   });
+
+  it("types createResolvers' client from the spec, and its result as the resolvers the spec backs", () => {
+    expect(
+      typecheck([join(ROOT, "specs/scenarios/rest-foreign-keys/generated/index.ts"), join(ROOT, "test/fixtures/resolvers-consumer.ts")]),
+    ).toEqual([]);
+  });
 });

@@ -174,7 +174,14 @@ const searchTicketsCall: ToolCall = {
   method: "get",
   path: "/tickets",
   parameters: [
-    { name: "q", in: "query", argument: "query", shortIds: false },
+    {
+      name: "q",
+      in: "query",
+      argument: "query",
+      shortIds: false,
+      style: "form",
+      explode: true,
+    },
     {
       name: "filter[status]",
       in: "query",
@@ -187,8 +194,17 @@ const searchTicketsCall: ToolCall = {
         ["closed", 5],
       ],
       shortIds: false,
+      style: "form",
+      explode: true,
     },
-    { name: "page[number]", in: "query", argument: "page", shortIds: false },
+    {
+      name: "page[number]",
+      in: "query",
+      argument: "page",
+      shortIds: false,
+      style: "form",
+      explode: true,
+    },
   ],
 };
 

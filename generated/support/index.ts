@@ -42,6 +42,11 @@ export {
   type ToolsOptions,
 } from "./definitions.js";
 export { fullId, ID_BOOK_SIZE } from "./runtime.js";
+export {
+  createResolvers,
+  type ResolversClient,
+  type ResolversFromSpec,
+} from "./spec-resolvers.js";
 export type {
   McpRequestSchemas,
   ToolDefinition,

@@ -18,7 +18,7 @@ import type {
 } from "./types.js";
 
 const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools"];
-const RESOLVER_KEYS = ["type", "label", "id"];
+const RESOLVER_KEYS = ["type", "label", "id", "operation", "ids", "max", "concurrency"];
 const RESOURCE_KEYS = ["schema", "fields"];
 const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs"];
 const INPUT_KEYS = ["as", "drop", "fixed", "description", "legend"];
@@ -132,6 +132,39 @@ export function parseAnnotation(text: string, file: string): Annotation {
     if (type !== undefined) resolver.type = type;
     if (label !== undefined) resolver.label = label;
     if (id !== undefined) resolver.id = id;
+    const operation = text_(entry["operation"], [...path, "operation"], "operation");
+    const ids = text_(entry["ids"], [...path, "ids"], "ids");
+    if (operation !== undefined) resolver.operation = operation;
+    if (ids !== undefined) resolver.ids = ids;
+    for (const key of ["max", "concurrency"] as const) {
+      const value = entry[key];
+      if (value === undefined) continue;
+      if (typeof value === "number" && Number.isInteger(value) && value > 0) resolver[key] = value;
+      else
+        diagnostics.push({
+          code: "PRJ069",
+          severity: "error",
+          message: `resolver ${name}: ${key} must be a whole number above 0, not ${JSON.stringify(value)}`,
+          help: key === "max" ? "write `max: 100`: the most ids one request carries" : "write `concurrency: 4`: the most requests at once",
+          location: source.locate([...path, key]),
+        });
+    }
+    const needsOperation = (["ids", "max", "concurrency"] as const).find((key) => entry[key] !== undefined);
+    if (needsOperation !== undefined && entry["operation"] === undefined)
+      problem(
+        [...path, needsOperation],
+        `resolver "${name}" has \`${needsOperation}\` but no \`operation\``,
+        'name the operation that gives the labels: `{ operation: listUsers, ids: "filter[id]" }` or `{ operation: getUser }`',
+        "key",
+      );
+    else if (entry["max"] !== undefined && entry["ids"] === undefined)
+      diagnostics.push({
+        code: "PRJ069",
+        severity: "error",
+        message: `resolver ${name}: \`max\` applies to a list operation filtered by \`ids\`, and this one has none`,
+        help: 'add `ids: "filter[id]"` naming the query parameter that takes the ids, or remove `max`: a get-by-id operation takes one id a request',
+        location: source.locate([...path, "max"], "key"),
+      });
     if (type !== undefined && label === undefined) {
       problem(
         path,

@@ -55,6 +55,14 @@ export interface ResolverAnnotation {
   label?: string;
   /** The key holding the id in an embedded record (`gid`); `id` when not written. */
   id?: string;
+  /** The operation that gives the labels, making the resolver one `createResolvers` implements. */
+  operation?: string;
+  /** The query parameter of a list operation taking the ids; without it, the operation gets one record by id. */
+  ids?: string;
+  /** The most ids one request carries. */
+  max?: number;
+  /** The most requests in flight at once. */
+  concurrency?: number;
   path: YamlPath;
 }
 

@@ -1,6 +1,15 @@
 import type { Model } from "../model/types.js";
 import { camelCase, resourceModule, toolModule, type GeneratedModule } from "../naming.js";
-import { DEFINITIONS_MODULE, INDEX_MODULE, moduleSpecifier, RESOLVERS_MODULE, RUNTIME_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
+import {
+  DEFINITIONS_MODULE,
+  INDEX_MODULE,
+  moduleSpecifier,
+  RESOLVERS_MODULE,
+  RUNTIME_MODULE,
+  SOURCE_TYPES_MODULE,
+  SPEC_RESOLVERS_MODULE,
+} from "./module.js";
+import { hasSpecResolvers } from "./spec-resolvers.js";
 
 /** `index.ts`: everything a consumer imports. */
 export function emitIndex(model: Model): string {
@@ -19,6 +28,9 @@ export function emitIndex(model: Model): string {
       .map((t) => `${camelCase(t.name)}InputSchema, type ${t.typeName}Arguments`)
       .join(", ")}, type Tools, type ToolsOptions } from ${from(DEFINITIONS_MODULE)};`,
     `export { fullId, ID_BOOK_SIZE } from ${from(RUNTIME_MODULE)};`,
+    ...(hasSpecResolvers(model)
+      ? [`export { createResolvers, type ResolversClient, type ResolversFromSpec } from ${from(SPEC_RESOLVERS_MODULE)};`]
+      : []),
     `export type { McpRequestSchemas, ToolDefinition, ToolOutcome } from ${from(RUNTIME_MODULE)};`,
   );
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));

@@ -65,6 +65,7 @@ const callOf = (tool: ToolModel) => ({
     ...(p.fixed ? { fixed: p.fixed } : {}),
     ...(p.legend ? { legend: p.legend } : {}),
     shortIds: p.shortIds,
+    ...(p.serialization ? { style: p.serialization.style, explode: p.serialization.explode } : {}),
   })),
   ...(tool.inputs.bodyMediaType ? { bodyMediaType: tool.inputs.bodyMediaType } : {}),
 });

@@ -5,9 +5,10 @@ import type { Model } from "../model/types.js";
 import { resourceModule, toolModule } from "../naming.js";
 import { emitIndex } from "./barrel.js";
 import { emitDefinitions } from "./definitions.js";
-import { RUNTIME_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
+import { RUNTIME_MODULE, SOURCE_TYPES_MODULE, SPEC_RESOLVERS_MODULE } from "./module.js";
 import { emitResolvers } from "./resolvers.js";
 import { emitResource } from "./resource.js";
+import { emitSpecResolvers, hasSpecResolvers } from "./spec-resolvers.js";
 import { emitTool } from "./tool.js";
 import { commentText } from "./ts.js";
 
@@ -170,6 +171,7 @@ export function emitFiles(input: EmitInput): Map<string, string> {
   files.set("index.ts", head + emitIndex(model));
   files.set("definitions.ts", head + emitDefinitions(model));
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
+  if (hasSpecResolvers(model)) files.set(`${SPEC_RESOLVERS_MODULE}.ts`, head + emitSpecResolvers(model));
   files.set(`${RUNTIME_MODULE}.ts`, head + input.runtimeTemplate);
   for (const resource of model.resources) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource));
   for (const tool of model.tools) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers));

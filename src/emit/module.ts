@@ -10,6 +10,9 @@ export const SOURCE_TYPES_MODULE = "openapi";
 /** The resolvers' module: `Resolvers` and `Lookups`. */
 export const RESOLVERS_MODULE = "resolvers";
 
+/** `createResolvers`: the resolvers the annotation backs with an operation; written only when there are some. */
+export const SPEC_RESOLVERS_MODULE = "spec-resolvers";
+
 /** The tools' input half: definitions, calls, adapters. */
 export const DEFINITIONS_MODULE = "definitions";
 

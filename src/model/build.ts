@@ -9,6 +9,7 @@ import { buildToolInputs } from "./inputs.js";
 import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { findRows, jsonApiType, jsonApiTypes, type Rows } from "./rows.js";
+import { resolverSource } from "./resolver-sources.js";
 import { shapeOf } from "./shape.js";
 import type { Model, PageModel, ResourceModel, ResponseAt, ToolModel } from "./types.js";
 
@@ -253,6 +254,15 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     if (t.list !== undefined) reserved(t.list, `tool ${t.name}: list key`, [...t.path, "list"]);
     for (const p of t.page) reserved(p.key, `tool ${t.name}: page key`, p.path);
   }
+  const sourceContext = {
+    reader,
+    operations,
+    resources: annotation.resources,
+    diagnostics,
+    locate: locateAnnotation,
+    locateSpec: spec.locate,
+  };
+  const resolverSources = new Map(annotation.resolvers.map((r) => [r.name, resolverSource(sourceContext, r)]));
   const errors = diagnostics.some((d) => d.severity === "error");
   return {
     diagnostics,
@@ -265,6 +275,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
               ...(r.type ? { type: r.type } : {}),
               ...(r.label ? { label: r.label } : {}),
               id: r.id ?? "id",
+              ...(resolverSources.get(r.name) ? { source: resolverSources.get(r.name)! } : {}),
             })),
             resources: annotation.resources.flatMap((r) => resources.get(r.name) ?? []),
             tools,

@@ -3,8 +3,8 @@ import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { specLegend } from "./legend.js";
-import type { Operation } from "./operations.js";
-import type { Field, InputParameter, JsonSchema, ResourceModel, ToolInputs } from "./types.js";
+import { operationParameters, type Operation } from "./operations.js";
+import type { Field, InputParameter, JsonSchema, QuerySerialization, QueryStyle, ResourceModel, ToolInputs } from "./types.js";
 
 /** The JSON Schema keywords the definitions carry and the generated validator checks; others are left out. */
 const KEPT = [
@@ -103,31 +103,24 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   const { reader, op, tool } = ctx;
   const error = (message: string, help: string, path: YamlPath, code: Diagnostic["code"]) =>
     ctx.diagnostics.push({ code, severity: "error", message: `tool ${tool.name}: ${message}`, help, location: ctx.locate(path, "key") });
-  const declared: { at: SchemaAt; name: string; in: string; required: boolean; description?: string }[] = [];
-  const pathItem = reader.pointer(op.at.pointer.replace(/\/[^/]+$/, ""));
-  for (const owner of [pathItem, op.at]) {
-    const list = owner?.schema["parameters"];
-    if (!owner || !Array.isArray(list)) continue;
-    for (let i = 0; i < list.length; i++) {
-      const declaredAt = child(owner, "parameters", i);
-      if (!declaredAt) continue;
-      const parameter = reader.deref(declaredAt);
-      const { name, in: where, required, description } = parameter.schema;
-      if (typeof name !== "string" || typeof where !== "string") continue;
-      const schema = child(parameter, "schema") ?? { schema: {}, pointer: parameter.pointer };
-      const entry = {
-        at: schema,
-        name,
-        in: where,
-        required: required === true || where === "path",
-        ...(typeof description === "string" ? { description } : {}),
-      };
-      // An operation's parameter overrides the path item's of the same name and place.
-      const same = declared.findIndex((d) => d.name === name && d.in === where);
-      if (same >= 0) declared[same] = entry;
-      else declared.push(entry);
-    }
-  }
+  const declared: {
+    at: SchemaAt;
+    name: string;
+    in: string;
+    required: boolean;
+    description?: string;
+    serialization?: QuerySerialization;
+  }[] = operationParameters(reader, op).map((p) => {
+    const description = p.declaration.schema["description"];
+    return {
+      at: p.at,
+      name: p.name,
+      in: p.in,
+      required: p.required,
+      ...(typeof description === "string" ? { description } : {}),
+      ...(p.in === "query" ? { serialization: querySerialization(p.declaration.schema) } : {}),
+    };
+  });
   const requestBody = child(op.at, "requestBody");
   const body = requestBody ? reader.deref(requestBody) : undefined;
   const content = body && child(body, "content");
@@ -170,7 +163,15 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     }
     const where = d.in as InputParameter["in"];
     if (input && "fixed" in input) {
-      parameters.push({ name: d.name, in: where, schema: {}, required: d.required, fixed: { value: input.fixed }, shortIds: false });
+      parameters.push({
+        name: d.name,
+        in: where,
+        schema: {},
+        required: d.required,
+        fixed: { value: input.fixed },
+        shortIds: false,
+        ...(d.serialization ? { serialization: d.serialization } : {}),
+      });
       continue;
     }
     const schema = plainSchema(reader, d.at);
@@ -187,6 +188,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       required: d.required,
       ...(legend ? { legend } : {}),
       shortIds: takesIds,
+      ...(d.serialization ? { serialization: d.serialization } : {}),
     };
     if (takesIds && description === undefined) parameter.schema["description"] = "An id as a result gave it; the short form is accepted.";
     parameters.push(parameter);
@@ -258,6 +260,19 @@ function legendFor(
   const words = own.map(([, word]) => word);
   // Two codes with one word cannot be sent back; the codes are then shown as the spec has them.
   return words.some((word, i) => words.indexOf(word) !== i) ? undefined : own;
+}
+
+const QUERY_STYLES: readonly QueryStyle[] = ["form", "spaceDelimited", "pipeDelimited", "deepObject"];
+
+/**
+ * How a query parameter is written, as its declaration says: OpenAPI's default is `form`, and
+ * `explode` defaults to true for `form` only. A style that is not a query style is read as `form`.
+ */
+export function querySerialization(parameter: { [key: string]: unknown }): QuerySerialization {
+  const declared = parameter["style"];
+  const style = QUERY_STYLES.find((s) => s === declared) ?? "form";
+  const explode = typeof parameter["explode"] === "boolean" ? parameter["explode"] : style === "form";
+  return { style, explode };
 }
 
 type InputAnnotationLegend = NonNullable<ToolAnnotation["inputs"][number]["legend"]>;

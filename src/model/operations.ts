@@ -95,3 +95,43 @@ export function responseExample(reader: SchemaReader, op: Operation): unknown {
   }
   return reader.deref(body.schema).schema["example"];
 }
+
+/** A parameter an operation declares: its own, or its path item's where it declares none of that name and place. */
+export interface DeclaredParameter {
+  name: string;
+  in: string;
+  required: boolean;
+  /** The parameter's schema. */
+  at: SchemaAt;
+  /** The parameter object itself, `$ref` followed. */
+  declaration: SchemaAt;
+}
+
+/** Every parameter of the operation, in declaration order, the path item's first. */
+export function operationParameters(reader: SchemaReader, op: Operation): DeclaredParameter[] {
+  const declared: DeclaredParameter[] = [];
+  const pathItem = reader.pointer(op.at.pointer.replace(/\/[^/]+$/, ""));
+  for (const owner of [pathItem, op.at]) {
+    const list = owner?.schema["parameters"];
+    if (!owner || !Array.isArray(list)) continue;
+    for (let i = 0; i < list.length; i++) {
+      const declaredAt = child(owner, "parameters", i);
+      if (!declaredAt) continue;
+      const declaration = reader.deref(declaredAt);
+      const { name, in: where, required } = declaration.schema;
+      if (typeof name !== "string" || typeof where !== "string") continue;
+      const entry = {
+        name,
+        in: where,
+        required: required === true || where === "path",
+        at: child(declaration, "schema") ?? { schema: {}, pointer: declaration.pointer },
+        declaration,
+      };
+      // An operation's parameter overrides the path item's of the same name and place.
+      const same = declared.findIndex((d) => d.name === name && d.in === where);
+      if (same >= 0) declared[same] = entry;
+      else declared.push(entry);
+    }
+  }
+  return declared;
+}

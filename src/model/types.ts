@@ -99,6 +99,24 @@ export interface ResolverModel {
   label?: string;
   /** The key of an embedded record's id; `id` when the annotation names none. */
   id: string;
+  /** The operation `createResolvers` asks, when the annotation names one. */
+  source?: ResolverSource;
+}
+
+/** How a resolver from the spec asks its operation, and where it reads the labels. */
+export interface ResolverSource {
+  method: string;
+  path: string;
+  /** The query parameter taking a batch of ids, or the path parameter taking one. */
+  parameter: { name: string; in: "query" | "path"; serialization?: QuerySerialization };
+  /** Ids per request, for a query parameter. */
+  max?: number;
+  concurrency: number;
+  /** Where the records sit in the response. */
+  records: string[];
+  jsonapi: boolean;
+  /** The label's dotted path in a record (under `attributes` for JSON:API). */
+  label: string[];
 }
 
 export interface ResponseAt {
@@ -149,6 +167,15 @@ export interface InputParameter {
   legend?: [word: string, code: string | number][];
   /** The API takes a full id that results give in short form. */
   shortIds: boolean;
+  /** How a query parameter is written in the URL, as the spec declares it (OpenAPI's defaults: form, exploded). */
+  serialization?: QuerySerialization;
+}
+
+export type QueryStyle = "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+
+export interface QuerySerialization {
+  style: QueryStyle;
+  explode: boolean;
 }
 
 export interface ToolInputs {

@@ -6,7 +6,7 @@ import type { Labels, Resolver } from "./runtime.js";
 export interface Resolvers {
   /** Labels for the ids joined through "services". */
   readonly services: Resolver;
-  /** Labels for the ids joined through "users". */
+  /** Labels for the ids joined through "users"; an embedded record that carries `profile.name` gives its own. */
   readonly users: Resolver;
 }
 

@@ -132,7 +132,10 @@ export type IncidentLookups = Pick<Lookups, "services" | "users">;
 const INCIDENT_URGENCY = new Set<unknown>(["high", "low"]);
 
 /** How each resolver reads an embedded record: the key of its id, and of the name it carries. */
-const RECORD_KEYS = { services: { id: "id" }, users: { id: "id" } } as const;
+const RECORD_KEYS = {
+  services: { id: "id" },
+  users: { id: "id", label: "profile.name" },
+} as const;
 
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectIncident(
