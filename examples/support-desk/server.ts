@@ -6,12 +6,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import createClient from "openapi-fetch";
 import {
+  createResolvers,
   createTools,
   registerTools,
   toolDefinitions,
   type paths,
 } from "../../generated/support/index.js";
-import { apiResolvers } from "./api-resolvers.js";
 import { startLocalApi } from "./local-api.js";
 import { LineTransport } from "./stdio-transport.js";
 
@@ -22,7 +22,7 @@ const baseUrl = process.env["SUPPORT_API"] ?? (await startLocalApi());
 const client = createClient<paths>({ baseUrl });
 const tools = createTools({
   client,
-  resolvers: apiResolvers(client),
+  resolvers: createResolvers(client),
   onIssue: (issue) => process.stderr.write(`projection: ${issue.message}\n`),
 });
 
