@@ -95,15 +95,18 @@ const argumentName = (name: string) =>
 
 const JSON_MEDIA = (mediaType: string) => /json/i.test(mediaType.split(";")[0]!);
 
-/**
- * The tool's input half: every path and query parameter and a JSON request body, as the annotation's
- * `inputs:` shows them to the model, with the words and short ids it passes back mapped to what the API takes.
- */
-export function buildToolInputs(ctx: InputsContext): ToolInputs {
-  const { reader, op, tool } = ctx;
-  const error = (message: string, help: string, path: YamlPath, code: Diagnostic["code"]) =>
-    ctx.diagnostics.push({ code, severity: "error", message: `tool ${tool.name}: ${message}`, help, location: ctx.locate(path, "key") });
-  const declared: { at: SchemaAt; name: string; in: string; required: boolean; description?: string }[] = [];
+/** A parameter as the operation declares it: its schema, where it goes, and whether the API requires it. */
+export interface DeclaredParameter {
+  at: SchemaAt;
+  name: string;
+  in: string;
+  required: boolean;
+  description?: string;
+}
+
+/** The operation's parameters in the spec's order: the path item's, then the operation's, which override those of the same name and place. */
+export function declaredParameters(reader: SchemaReader, op: Operation): DeclaredParameter[] {
+  const declared: DeclaredParameter[] = [];
   const pathItem = reader.pointer(op.at.pointer.replace(/\/[^/]+$/, ""));
   for (const owner of [pathItem, op.at]) {
     const list = owner?.schema["parameters"];
@@ -128,6 +131,18 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       else declared.push(entry);
     }
   }
+  return declared;
+}
+
+/**
+ * The tool's input half: every path and query parameter and a JSON request body, as the annotation's
+ * `inputs:` shows them to the model, with the words and short ids it passes back mapped to what the API takes.
+ */
+export function buildToolInputs(ctx: InputsContext): ToolInputs {
+  const { reader, op, tool } = ctx;
+  const error = (message: string, help: string, path: YamlPath, code: Diagnostic["code"]) =>
+    ctx.diagnostics.push({ code, severity: "error", message: `tool ${tool.name}: ${message}`, help, location: ctx.locate(path, "key") });
+  const declared = declaredParameters(reader, op);
   const requestBody = child(op.at, "requestBody");
   const body = requestBody ? reader.deref(requestBody) : undefined;
   const content = body && child(body, "content");
