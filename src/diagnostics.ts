@@ -50,6 +50,8 @@ export const CODES = {
   PRJ061: "a required parameter is dropped from a tool's inputs",
   PRJ062: "a tool input's legend cannot be sent back as codes",
   PRJ063: "two parameters of a tool would be passed under one name",
+  PRJ070: "a tool input's fixed value does not fit the parameter's schema",
+  PRJ071: "a tool's inputs name a header or cookie parameter",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -23,11 +23,11 @@ interface Case {
 const cases: Case[] = [
   {
     name: "input names no parameter",
-    annotation: [["operation: searchTickets\n", "operation: searchTickets\n    inputs: { qq: { as: query } }\n"]],
+    annotation: [["q: { as: query, description: Words to look for in the ticket's subject. }\n", "qq: { as: query }\n"]],
     code: "PRJ060",
     message: /tool search_tickets: GET \/tickets has no parameter "qq" \(did you mean "q"\?\)/,
-    at: "inputs: { qq: { as: query } }",
-    help: "its parameters: q, page[number]",
+    at: "qq: { as: query }",
+    help: "its parameters: q, filter[status], page[number]",
   },
   {
     name: "required parameter dropped",
@@ -39,24 +39,24 @@ const cases: Case[] = [
   },
   {
     name: "input legend code not a number",
-    annotation: [["operation: searchTickets\n", "operation: searchTickets\n    inputs:\n      page[number]: { legend: { one: first } }\n"]],
+    annotation: [["page[number]: { as: page }\n", "page[number]: { legend: { one: first } }\n"]],
     code: "PRJ062",
     message: /legend code "one" is not a number, but the parameter is numeric/,
     at: "page[number]: { legend: { one: first } }",
   },
   {
     name: "input legend with a repeated word",
-    annotation: [["operation: searchTickets\n", "operation: searchTickets\n    inputs:\n      q: { legend: { a: same, b: same } }\n"]],
+    annotation: [["q: { as: query, description: Words to look for in the ticket's subject. }\n", "q: { legend: { a: same, b: same } }\n"]],
     code: "PRJ062",
     message: /the legend gives two codes the word "same"/,
     at: "q: { legend: { a: same, b: same } }",
   },
   {
     name: "two arguments under one name",
-    annotation: [["operation: searchTickets\n", "operation: searchTickets\n    inputs:\n      q: { as: page_number }\n"]],
+    annotation: [["q: { as: query, description: Words to look for in the ticket's subject. }\n", "q: { as: page }\n"]],
     code: "PRJ063",
-    message: /parameters "q" and "page\[number\]" would both be passed as "page_number"/,
-    at: "q: { as: page_number }",
+    message: /parameters "q" and "page\[number\]" would both be passed as "page"/,
+    at: "page[number]: { as: page }",
   },
   { name: "YAML syntax error", annotation: [["tools:\n", "tools:\n  - [\n"]], code: "PRJ001", message: /PRJ001 YAML syntax/ },
   {

@@ -2,6 +2,7 @@ import type { ToolAnnotation, YamlPath } from "../annotation/types.js";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
+import { fixedValueProblem } from "./fixed-value.js";
 import { specLegend } from "./legend.js";
 import type { Operation } from "./operations.js";
 import type { Field, InputParameter, JsonSchema, ResourceModel, ToolInputs } from "./types.js";
@@ -158,6 +159,16 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
 
   const byName = new Map(tool.inputs.map((i) => [i.name, i]));
   for (const input of tool.inputs) {
+    const outOfReach = declared.find((d) => d.name === input.name && (d.in === "header" || d.in === "cookie"));
+    if (outOfReach && !declared.some((d) => d.name === input.name && d.in !== "header" && d.in !== "cookie")) {
+      error(
+        `"${input.name}" is a ${outOfReach.in} parameter: tools send only path and query parameters and the body`,
+        `set ${outOfReach.in}s on your openapi-fetch client (\`createClient({ headers })\`, or its fetch), and remove this entry`,
+        input.path,
+        "PRJ071",
+      );
+      continue;
+    }
     if (!declared.some((d) => d.name === input.name && d.in !== "header" && d.in !== "cookie")) {
       const names = declared.filter((d) => d.in !== "header" && d.in !== "cookie").map((d) => d.name);
       error(
@@ -185,6 +196,14 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     }
     const where = d.in as InputParameter["in"];
     if (input && "fixed" in input) {
+      const problem = fixedValueProblem(input.fixed, plainSchema(reader, d.at), `the fixed value of "${d.name}"`);
+      if (problem)
+        error(
+          problem,
+          "`fixed` is sent on every call as written: give a value the spec's schema for the parameter allows (a code, not a legend's word)",
+          [...input.path, "fixed"],
+          "PRJ070",
+        );
       parameters.push({ name: d.name, in: where, schema: {}, required: d.required, fixed: { value: input.fixed }, shortIds: false });
       continue;
     }
