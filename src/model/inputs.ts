@@ -159,8 +159,9 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
 
   const byName = new Map(tool.inputs.map((i) => [i.name, i]));
   for (const input of tool.inputs) {
-    const outOfReach = declared.find((d) => d.name === input.name && (d.in === "header" || d.in === "cookie"));
-    if (outOfReach && !declared.some((d) => d.name === input.name && d.in !== "header" && d.in !== "cookie")) {
+    const reachable = declared.some((d) => d.name === input.name && d.in !== "header" && d.in !== "cookie");
+    const outOfReach = reachable ? undefined : declared.find((d) => d.name === input.name);
+    if (outOfReach) {
       error(
         `"${input.name}" is a ${outOfReach.in} parameter: tools send only path and query parameters and the body`,
         `set ${outOfReach.in}s on your openapi-fetch client (\`createClient({ headers })\`, or its fetch), and remove this entry`,
@@ -169,7 +170,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       );
       continue;
     }
-    if (!declared.some((d) => d.name === input.name && d.in !== "header" && d.in !== "cookie")) {
+    if (!reachable) {
       const names = declared.filter((d) => d.in !== "header" && d.in !== "cookie").map((d) => d.name);
       error(
         `${op.method.toUpperCase()} ${op.path} has no parameter "${input.name}"${didYouMean(input.name, names)}`,
