@@ -55,6 +55,8 @@ export const CODES = {
   PRJ067: "a resolver's operation has path parameters it cannot fill",
   PRJ068: "a resolver's operation returns no records carrying its label",
   PRJ069: "a resolver's `max` or `concurrency` is not a whole number above 0, or does not apply",
+  PRJ070: "a tool input's fixed value does not fit the parameter's schema",
+  PRJ071: "a tool's inputs name a header or cookie parameter",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { beforeAll, describe, expect, it } from "vitest";
-import { projectSearchTickets, serializeToolResult, type SearchTicketsResponse } from "../generated/support/index.js";
+import { projectSearchTickets, serializeToolResult, toolDefinitions, type SearchTicketsResponse } from "../generated/support/index.js";
 import { classifyJson, PARTS } from "../src/evidence/parts.js";
 import { buildReport, partRules } from "../src/evidence/report.js";
 import { countParts, countText, TOKENIZERS, type TokenizerName } from "../src/evidence/tokens.js";
@@ -84,6 +84,7 @@ describe.each(Object.keys(TOKENIZERS) as TokenizerName[])("counted with %s", (to
       jsonText: JSON.stringify(result),
       tableText: serializeToolResult(result),
       followUpsByResolver: { users: 9, orgs: 1 },
+      toolDefinitions,
     });
     // search_tickets is annotated `text: table`: the text it sends is the table, and it is the smaller.
     expect(report.texts.sent).toBe("table");
@@ -167,6 +168,37 @@ describe("projector tokens", () => {
     expect(report.raw.tokens).toBe(encode(JSON.stringify(JSON.parse(raw))).length);
     expect(report.lookup.tokens).toBe(12 * report.lookup.sampleTokens);
     for (const key of ["tokens", "bytes", "bytesOver4"]) expect(typeof report.projected[key]).toBe("number");
+  });
+
+  it("counts what the generated toolDefinitions carry: description and inputSchema per tool, and the whole list", async () => {
+    const result = await cli(["tokens", "--tool", "search_tickets", "specs/examples/search-tickets-page.json", "--json"], ROOT);
+    expect(result.code).toBe(0);
+    const counted = JSON.parse(result.stdout).toolDefinitions;
+    const carried = toolDefinitions.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    expect(counted).toEqual({
+      tools: carried.map((d) => ({
+        name: d.name,
+        description: encode(d.description).length,
+        inputSchema: encode(JSON.stringify(d.inputSchema)).length,
+        tokens: encode(JSON.stringify(d)).length,
+      })),
+      tokens: encode(JSON.stringify(carried)).length,
+    });
+    expect(counted.tools.map((t: { name: string }) => t.name)).toEqual(["add_comment", "get_ticket", "get_user", "search_tickets"]);
+  });
+
+  it("prints the definitions' costs under the result's, marking the tool asked about", async () => {
+    const result = await cli(["tokens", "--tool", "get_ticket"], ROOT);
+    expect(result.code).toBe(0);
+    const counted = encode(
+      JSON.stringify(toolDefinitions.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))),
+    ).length;
+    expect(result.stdout).toContain(
+      `tool definitions, carried by every request to the model: ${counted} tokens for all 4 (name, description, inputSchema as JSON)`,
+    );
+    expect(result.stdout).toMatch(/^ {2}tool\s+description\s+inputSchema\s+definition$/m);
+    expect(result.stdout).toMatch(/^\* get_ticket\s+\d+\s+\d+\s+\d+$/m);
+    expect(result.stdout).toMatch(/^ {2}search_tickets\s+\d+\s+\d+\s+\d+$/m);
   });
 
   it("uses the spec's own example when no payload is given, and prints an aligned table", async () => {

@@ -25,7 +25,13 @@ describe("projector init", () => {
       operation: "searchTickets",
       page: { total: "meta.page.total", more: "links.next" },
       text: "table",
+      // Every parameter, renamed where its wire name is no argument name; nothing dropped.
+      inputs: { q: {}, "filter[status]": { as: "status" }, "page[number]": { as: "page" } },
     });
+    expect(annotation.tools.get_ticket.inputs).toEqual({ ticket_id: {} });
+    expect(text).toContain(
+      "filter[status]: { as: status } # the model passes the spec's words (new, pending, open, resolved, closed); the API gets their codes\n",
+    );
     expect(text).toMatch(/text: table # the spec's example: (\d+) tokens as a table, (\d+) as JSON/);
     const [, asTable, asJson] = /text: table # the spec's example: (\d+) tokens as a table, (\d+) as JSON/.exec(text)!;
     expect(Number(asTable)).toBeLessThan(Number(asJson));
@@ -61,6 +67,30 @@ describe("projector init", () => {
     const generate = await cli(["generate"], dir);
     expect(generate.stderr).toBe("");
     expect(generate.code).toBe(0);
+    // The drafted inputs reach the definitions: the model passes `status` in words and `page`.
+    const definitions = readFileSync(join(dir, "generated/support-desk/definitions.ts"), "utf8");
+    const schema = /export const searchTicketsInputSchema = (\{[\s\S]*?\n\}) as const/.exec(definitions)![1]!;
+    expect(schema).toMatch(/\bstatus: \{\s*type: "string",\s*enum: \["new", "pending", "open", "resolved", "closed"\]/);
+    expect(schema).toMatch(/\bpage: \{ type: "integer"/);
+    expect(schema).not.toContain("page_number");
+  });
+
+  it("keeps a person's inputs decisions on a re-run, adding no entry they removed", async () => {
+    const dir = project();
+    await cli(["init", "specs/support-tickets.openapi.yaml", "--accept-guesses"], dir);
+    const decided = readFileSync(join(dir, "projector.yaml"), "utf8")
+      .replace("      page[number]: { as: page }\n", "")
+      .replace("q: {}", 'q: { as: query, description: "Words in the subject." }')
+      .replace(/filter\[status\]: \{ as: status \}.*\n/, "filter[status]: { as: state } # decided\n");
+    writeFileSync(join(dir, "projector.yaml"), decided);
+    const rerun = await cli(["init", "specs/support-tickets.openapi.yaml", "--accept-guesses"], dir);
+    expect(rerun.code).toBe(0);
+    expect(readFileSync(join(dir, "projector.yaml"), "utf8")).toBe(decided);
+    expect(parse(decided).tools.search_tickets.inputs).toEqual({
+      q: { as: "query", description: "Words in the subject." },
+      "filter[status]": { as: "state" },
+    });
+    expect((await cli(["generate"], dir)).code).toBe(0);
   });
 
   it("keeps every decision on a re-run and adds only what the spec gained", async () => {

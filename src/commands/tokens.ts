@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { DiagnosticError, hasErrors, type Diagnostic } from "../diagnostics.js";
 import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
 import { standInResolvers } from "../evidence/budget-check.js";
+import type { CarriedDefinition } from "../evidence/definitions.js";
 import { loadGenerated } from "../evidence/run-generated.js";
 import { buildReport, formatReport } from "../evidence/report.js";
 import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
@@ -19,8 +20,9 @@ export const TOKENS_HELP = `Usage: projector tokens --tool TOOL [PAYLOAD.json] [
 Counts, with a real tokenizer, the text a tool sends the model: the raw response (JSON.stringify of
 the body) against its projection (through the generated serializer), per record and per page, with
 the bytes/4 guess and its error, the raw record broken down by part (structure, links, ids, enums,
-facts), and the follow-up lookups the projection saves. Without a payload it uses the spec's own
-example of the response.
+facts), the follow-up lookups the projection saves, and the tools' definitions (description and
+inputSchema per tool, and the whole list every request to the model carries). Without a payload
+it uses the spec's own example of the response.
 
 Options:
   -c, --config FILE        annotation file (default ./projector.yaml)
@@ -151,6 +153,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
       ...(layout ? { tableText: runtime.serializeToolResult(runtime.withTableLayout(projected, layout)) } : {}),
       projectedRecordTexts: records.map((r) => runtime.serializeToolResult(r)),
       followUpsByResolver,
+      toolDefinitions: modules.index["toolDefinitions"] as CarriedDefinition[],
       ...(lookupSample !== undefined ? { lookupSample } : {}),
     });
     io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));

@@ -1,4 +1,5 @@
 import type { Field, ToolModel } from "../model/types.js";
+import { countDefinitions, type CarriedDefinition, type DefinitionsCount } from "./definitions.js";
 import { classifyJson, PARTS, type Part, type PartRules } from "./parts.js";
 import { countParts, countText, type TextCount, type TokenizerName } from "./tokens.js";
 
@@ -18,6 +19,8 @@ export interface TokensReport {
   followUpsByResolver: Record<string, number>;
   /** Tokens of one sample lookup result, and of all the avoided lookups at that size. */
   lookup: { sampleTokens: number; tokens: number } | null;
+  /** The tools' definitions (name, description, inputSchema) the model reads with every request, per tool and all together. */
+  toolDefinitions: DefinitionsCount;
   definitions: Record<Part, string>;
 }
 
@@ -59,6 +62,8 @@ export interface ReportInput {
   tableText?: string;
   followUpsByResolver: Record<string, number>;
   lookupSample?: string;
+  /** The generated `toolDefinitions`. */
+  toolDefinitions: readonly CarriedDefinition[];
 }
 
 export function buildReport(input: ReportInput): TokensReport {
@@ -90,6 +95,7 @@ export function buildReport(input: ReportInput): TokensReport {
     followUpsAvoided,
     followUpsByResolver: input.followUpsByResolver,
     lookup: sampleTokens === undefined ? null : { sampleTokens, tokens: sampleTokens * followUpsAvoided },
+    toolDefinitions: countDefinitions(input.toolDefinitions, input.tokenizer),
     definitions: PART_DEFINITIONS,
   };
 }
@@ -137,8 +143,27 @@ export function formatReport(report: TokensReport): string {
     `follow-up lookups avoided: ${report.followUpsAvoided}${byResolver.length ? ` (${byResolver.map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}` +
       (report.lookup ? `, about ${number(report.lookup.tokens)} tokens at ${number(report.lookup.sampleTokens)} per lookup result` : ""),
   );
+  lines.push("", ...definitionsLines(report));
   lines.push("", "parts:", ...PARTS.map((p) => `  ${p.padEnd(9)} ${report.definitions[p]}`));
   return `${lines.join("\n")}\n`;
+}
+
+/** What the tools' definitions cost: every request to the model carries all of them, whatever it calls. */
+function definitionsLines(report: TokensReport): string[] {
+  const { tools, tokens } = report.toolDefinitions;
+  const rows = [
+    ["tool", "description", "inputSchema", "definition"],
+    ...tools.map((t) => [t.name, number(t.description), number(t.inputSchema), number(t.tokens)]),
+  ];
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const table = rows.map((r, i) => {
+    const marker = i > 0 && tools[i - 1]!.name === report.tool ? "* " : "  ";
+    return marker + r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+  });
+  return [
+    `tool definitions, carried by every request to the model: ${number(tokens)} tokens for all ${tools.length} (name, description, inputSchema as JSON)`,
+    ...table,
+  ];
 }
 
 /** Both texts of the result, marking the one the tool sends, so `text: table` is chosen on figures. */

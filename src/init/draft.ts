@@ -4,6 +4,7 @@ import type { ResourceAnnotation } from "../annotation/types.js";
 import { findRows, identityOf, jsonApiTypes } from "../model/rows.js";
 import { isJsonObject, type SchemaReader, type SchemaAt } from "../openapi/schema.js";
 import { guessField, labelAttribute, type Guess } from "./guess.js";
+import { draftInputs, type DraftInput } from "./inputs.js";
 
 export interface DraftOptions {
   /** operationIds or "GET /path"; all GET operations when absent. */
@@ -19,6 +20,8 @@ export interface DraftTool {
   page: [key: string, path: string][];
   /** Set where the spec's example reads in fewer tokens as a table than as JSON: the figures, for the comment beside it. */
   table?: { json: number; table: number };
+  /** The operation's path and query parameters, as the model will pass them. */
+  inputs?: DraftInput[];
 }
 
 export interface DraftResource {
@@ -113,6 +116,11 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   );
   const { draft: drafted, sources, kinds } = draftTools(reader, chosen, resources);
   Object.assign(draft, { resources: drafted.resources, tools: drafted.tools, skipped: drafted.skipped });
+  const operationOf = new Map(chosen.map((op) => [op.operationId ?? operationLabel(op), op]));
+  for (const tool of draft.tools.values()) {
+    const op = operationOf.get(tool.operation);
+    if (op) tool.inputs = draftInputs(reader, op);
+  }
   const takers = idTakers(chosen, drafted);
   for (const [name, source] of sources) {
     const fields: SpecField[] = source.jsonapi ? jsonApiFields(reader, source.at) : restFields(reader, source.at);

@@ -1,5 +1,7 @@
 import { Document, isMap, isNode, isScalar, parseDocument, type Node } from "yaml";
+import { escapeControlCharacters } from "../control-characters.js";
 import type { Draft } from "./draft.js";
+import type { DraftInput } from "./inputs.js";
 import type { Guess } from "./guess.js";
 
 export interface RenderOptions {
@@ -52,6 +54,17 @@ function inline(doc: Document, value: unknown): string {
 
 const keyText = (key: string) => new Document(key).toString({ lineWidth: 0 }).trim();
 
+const LEGEND_WORDS_SHOWN = 6;
+
+/** `filter[status]: { as: status } # legend: ...`: the entry, and for a parameter of codes the words the model passes instead. */
+function inputLine(doc: Document, input: DraftInput): string {
+  const entry = `${keyText(input.name)}: ${inline(doc, input.as === undefined ? {} : { as: input.as })}`;
+  if (!input.words) return entry;
+  const shown = input.words.slice(0, LEGEND_WORDS_SHOWN).join(", ") + (input.words.length > LEGEND_WORDS_SHOWN ? ", ..." : "");
+  const comment = escapeControlCharacters(`the model passes the spec's words (${shown}); the API gets their codes`).replace(/\s+/g, " ");
+  return `${entry} # ${comment}`;
+}
+
 interface Entry {
   path: string[];
   /** Every path the entry adds: itself, and the fields of a new resource. */
@@ -100,6 +113,7 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
     if (tool.explicitResource) lines.push(`  resource: ${keyText(tool.resource)}`);
     if (tool.page.length) lines.push(`  page: ${inline(doc, Object.fromEntries(tool.page))}`);
     if (tool.table) lines.push(`  text: table # the spec's example: ${tool.table.table} tokens as a table, ${tool.table.json} as JSON`);
+    if (tool.inputs?.length) lines.push("  inputs:", ...tool.inputs.map((input) => `    ${inputLine(doc, input)}`));
     entries.push({ path: ["tools", name], paths: [["tools", name]], lines });
   }
   return { entries, todos };

@@ -2,6 +2,7 @@ import type { ToolAnnotation, YamlPath } from "../annotation/types.js";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
+import { fixedValueProblem } from "./fixed-value.js";
 import { specLegend } from "./legend.js";
 import { operationParameters, type Operation } from "./operations.js";
 import type { Field, InputParameter, JsonSchema, QuerySerialization, QueryStyle, ResourceModel, ToolInputs } from "./types.js";
@@ -95,22 +96,19 @@ const argumentName = (name: string) =>
 
 const JSON_MEDIA = (mediaType: string) => /json/i.test(mediaType.split(";")[0]!);
 
-/**
- * The tool's input half: every path and query parameter and a JSON request body, as the annotation's
- * `inputs:` shows them to the model, with the words and short ids it passes back mapped to what the API takes.
- */
-export function buildToolInputs(ctx: InputsContext): ToolInputs {
-  const { reader, op, tool } = ctx;
-  const error = (message: string, help: string, path: YamlPath, code: Diagnostic["code"]) =>
-    ctx.diagnostics.push({ code, severity: "error", message: `tool ${tool.name}: ${message}`, help, location: ctx.locate(path, "key") });
-  const declared: {
-    at: SchemaAt;
-    name: string;
-    in: string;
-    required: boolean;
-    description?: string;
-    serialization?: QuerySerialization;
-  }[] = operationParameters(reader, op).map((p) => {
+/** A parameter as the operation declares it: its schema, where it goes, whether the API requires it, and how a query sends it. */
+export interface ParameterInput {
+  at: SchemaAt;
+  name: string;
+  in: string;
+  required: boolean;
+  description?: string;
+  serialization?: QuerySerialization;
+}
+
+/** The operation's parameters in the spec's order, as tool inputs and `init` read them. */
+export function declaredParameters(reader: SchemaReader, op: Operation): ParameterInput[] {
+  return operationParameters(reader, op).map((p) => {
     const description = p.declaration.schema["description"];
     return {
       at: p.at,
@@ -121,6 +119,17 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       ...(p.in === "query" ? { serialization: querySerialization(p.declaration.schema) } : {}),
     };
   });
+}
+
+/**
+ * The tool's input half: every path and query parameter and a JSON request body, as the annotation's
+ * `inputs:` shows them to the model, with the words and short ids it passes back mapped to what the API takes.
+ */
+export function buildToolInputs(ctx: InputsContext): ToolInputs {
+  const { reader, op, tool } = ctx;
+  const error = (message: string, help: string, path: YamlPath, code: Diagnostic["code"]) =>
+    ctx.diagnostics.push({ code, severity: "error", message: `tool ${tool.name}: ${message}`, help, location: ctx.locate(path, "key") });
+  const declared = declaredParameters(reader, op);
   const requestBody = child(op.at, "requestBody");
   const body = requestBody ? reader.deref(requestBody) : undefined;
   const content = body && child(body, "content");
@@ -136,7 +145,18 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
 
   const byName = new Map(tool.inputs.map((i) => [i.name, i]));
   for (const input of tool.inputs) {
-    if (!declared.some((d) => d.name === input.name && d.in !== "header" && d.in !== "cookie")) {
+    const reachable = declared.some((d) => d.name === input.name && d.in !== "header" && d.in !== "cookie");
+    const outOfReach = reachable ? undefined : declared.find((d) => d.name === input.name);
+    if (outOfReach) {
+      error(
+        `"${input.name}" is a ${outOfReach.in} parameter: tools send only path and query parameters and the body`,
+        `set ${outOfReach.in}s on your openapi-fetch client (\`createClient({ headers })\`, or its fetch), and remove this entry`,
+        input.path,
+        "PRJ071",
+      );
+      continue;
+    }
+    if (!reachable) {
       const names = declared.filter((d) => d.in !== "header" && d.in !== "cookie").map((d) => d.name);
       error(
         `${op.method.toUpperCase()} ${op.path} has no parameter "${input.name}"${didYouMean(input.name, names)}`,
@@ -163,6 +183,14 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     }
     const where = d.in as InputParameter["in"];
     if (input && "fixed" in input) {
+      const problem = fixedValueProblem(input.fixed, plainSchema(reader, d.at), `the fixed value of "${d.name}"`);
+      if (problem)
+        error(
+          problem,
+          "`fixed` is sent on every call as written: give a value the spec's schema for the parameter allows (a code, not a legend's word)",
+          [...input.path, "fixed"],
+          "PRJ070",
+        );
       parameters.push({
         name: d.name,
         in: where,

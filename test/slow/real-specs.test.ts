@@ -143,10 +143,17 @@ describe.each(DRAFTED_SPECS)("every single-record tool init drafts on %s", (file
     async () => {
       const spec = await loadSpec(specPath, file);
       const reader = new SchemaReader(spec.document);
-      const { text } = initAnnotation(spec, { file: "projector.yaml", spec: file, output: "generated/api", acceptGuesses: true });
+      const { text, draft } = initAnnotation(spec, { file: "projector.yaml", spec: file, output: "generated/api", acceptGuesses: true });
       const annotation = parseAnnotation(text, "projector.yaml");
       const built = buildModel(annotation, spec);
       expect(built.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`)).toEqual([]);
+      // The drafted inputs cost no tool: every argument name init proposes is the one generate passes.
+      expect(draft.skipped.filter((s) => /would both be passed as|has no parameter|cannot be dropped/.test(s.reason))).toEqual([]);
+      for (const tool of built.model!.tools) {
+        const proposed = annotation.tools.find((t) => t.name === tool.name)!.inputs.filter((i) => i.as !== undefined);
+        for (const input of proposed)
+          expect(tool.inputs.parameters.find((p) => p.name === input.name)?.argument, `${tool.name} ${input.name}`).toBe(input.as);
+      }
       const operations = listOperations(reader);
       const own = (at: SchemaAt) => reader.unwrapNullable(at).pointer;
       let single = 0;

@@ -1,0 +1,104 @@
+import type { JsonSchema } from "./types.js";
+
+const MAX_SHOWN = 8;
+const shown = (values: unknown[]) =>
+  values
+    .slice(0, MAX_SHOWN)
+    .map((v) => JSON.stringify(v))
+    .join(", ") + (values.length > MAX_SHOWN ? ", ..." : "");
+
+const TYPE_WORDS: Record<string, string> = {
+  string: "text",
+  integer: "a whole number",
+  number: "a number",
+  boolean: "true or false",
+  array: "a list",
+  object: "an object",
+  null: "null",
+};
+
+function hasType(value: unknown, type: unknown): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+    case "null":
+      return value === null;
+    default:
+      return true;
+  }
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Why a `fixed:` value does not fit the parameter's schema (a definition's schema: `$ref`s
+ * inlined), or undefined when it fits. The value is sent on every call as written, so the API
+ * would refuse each of them: better said once, at generate time.
+ */
+export function fixedValueProblem(value: unknown, schema: JsonSchema, where = "it"): string | undefined {
+  const types = schema["type"] === undefined ? [] : ([] as unknown[]).concat(schema["type"]);
+  if (types.length > 0 && !types.some((type) => hasType(value, type))) {
+    // YAML reads `fixed: 20` as a number: for a text parameter, the fix is quotes.
+    const quote = types.includes("string") && (typeof value === "number" || typeof value === "boolean") ? ` (quote it: "${value}")` : "";
+    return `${where} must be ${types.map((t) => TYPE_WORDS[String(t)] ?? String(t)).join(" or ")}, not ${JSON.stringify(value)}${quote}`;
+  }
+  const values = schema["enum"];
+  if (Array.isArray(values) && !values.some((v) => same(v, value)))
+    return `${where} is ${JSON.stringify(value)}, not one of the spec's values (${shown(values)})`;
+  if ("const" in schema && !same(schema["const"], value)) return `${where} must be ${JSON.stringify(schema["const"])}`;
+  if (typeof value === "number") {
+    const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = schema;
+    if (typeof minimum === "number" && value < minimum) return `${where} is ${value}, below the minimum ${minimum}`;
+    if (typeof maximum === "number" && value > maximum) return `${where} is ${value}, above the maximum ${maximum}`;
+    if (typeof exclusiveMinimum === "number" && value <= exclusiveMinimum) return `${where} must be above ${exclusiveMinimum}`;
+    if (typeof exclusiveMaximum === "number" && value >= exclusiveMaximum) return `${where} must be below ${exclusiveMaximum}`;
+  }
+  if (typeof value === "string") {
+    const length = [...value].length;
+    if (typeof schema["minLength"] === "number" && length < schema["minLength"])
+      return `${where} is shorter than ${schema["minLength"]} characters`;
+    if (typeof schema["maxLength"] === "number" && length > schema["maxLength"])
+      return `${where} is longer than ${schema["maxLength"]} characters`;
+    if (typeof schema["pattern"] === "string" && !matches(schema["pattern"], value))
+      return `${where} does not match the pattern ${schema["pattern"]}`;
+  }
+  if (Array.isArray(value)) {
+    if (typeof schema["minItems"] === "number" && value.length < schema["minItems"])
+      return `${where} has fewer than ${schema["minItems"]} items`;
+    if (typeof schema["maxItems"] === "number" && value.length > schema["maxItems"])
+      return `${where} has more than ${schema["maxItems"]} items`;
+    const items = schema["items"];
+    if (typeof items === "object" && items !== null)
+      for (let i = 0; i < value.length; i++) {
+        const problem = fixedValueProblem(value[i], items as JsonSchema, `item ${i + 1}`);
+        if (problem) return problem;
+      }
+  }
+  const branches = schema["anyOf"];
+  if (
+    Array.isArray(branches) &&
+    branches.length > 0 &&
+    branches.every((b) => fixedValueProblem(value, b as JsonSchema, where) !== undefined)
+  )
+    return `${where} fits none of the spec's alternatives`;
+  return undefined;
+}
+
+/** A pattern the spec writes in a syntax JavaScript cannot read is not held against the value. */
+function matches(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(value);
+  } catch {
+    return true;
+  }
+}
