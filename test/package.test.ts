@@ -21,7 +21,7 @@ describe("npm pack, install into a consumer, generate from an npm script", () =>
     ]);
     expect(paths.filter((path) => /\.map$|(^|\/)test|fixture|\.test\./.test(path))).toEqual([]);
     expect(paths).toContain("dist/cli.js");
-    expect(paths).toContain("templates/runtime.ts");
+    expect(paths).toContain("templates/runtime/index.ts");
   });
 
   it("generates and type-checks in a consumer project", () => {

@@ -16,7 +16,7 @@ import {
   shortId,
   withDistinctShortIds,
   type ProjectionIssue,
-} from "../templates/runtime.js";
+} from "../templates/runtime/index.js";
 import { generateFrom, importGenerated, ROOT } from "./helpers/pipeline.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 200) };

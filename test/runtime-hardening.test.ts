@@ -27,7 +27,7 @@ import {
   matchesShortId,
   withDistinctShortIds,
   type ProjectionIssue,
-} from "../templates/runtime.js";
+} from "../templates/runtime/index.js";
 
 const U1 = "usr_41c2be09-77aa-4f31-8d2c-1e5b6c9042af";
 const O1 = "org_5d8804f1-6b2a-4c77-9e10-3f7d51ac8802";

@@ -2,6 +2,7 @@ import type { InputParameter, JsonSchema, Model, ToolModel } from "../model/type
 import { camelCase, toolModule } from "../naming.js";
 import { schemaCode } from "./json-schema.js";
 import { commentText, key, literal } from "./ts.js";
+import { runtimeSpecifier } from "./runtime-folder.js";
 
 /** The tool's `inputSchema`: one property per argument the model passes; fixed parameters are not shown. */
 export function inputSchemaOf(tool: ToolModel): JsonSchema {
@@ -77,7 +78,7 @@ export function emitDefinitions(model: Model): string {
   const hasResolvers = model.resolvers.length > 0;
   const lines = [
     ...(hasResolvers ? [`import type { Resolvers } from "./resolvers.js";`] : []),
-    `import { anthropicTools, callTool, openaiTools, registerTools as registerOn, useIdBook, type InputSchema, type McpRequestSchemas, type ProjectOptions, type ToolCall, type ToolDefinition, type ToolOutcome } from "./runtime.js";`,
+    `import { anthropicTools, callTool, openaiTools, registerTools as registerOn, useIdBook, type InputSchema, type McpRequestSchemas, type ProjectOptions, type ToolCall, type ToolDefinition, type ToolOutcome } from "${runtimeSpecifier(0)}";`,
     ...tools.map(
       (t) =>
         `import { ${camelCase(t.name)}OutputSchema, project${t.typeName}, type ${t.typeName}Response, type ${t.typeName}Result } from "./${toolModule(t.name).path}.js";`,

@@ -6,6 +6,7 @@ import { resourceModule, toolModule } from "../naming.js";
 import { emitIndex } from "./barrel.js";
 import { emitDefinitions } from "./definitions.js";
 import { runtimeExports } from "./imports.js";
+import { RUNTIME_FOLDER, type RuntimeTemplate } from "./runtime-folder.js";
 import { emitResolvers } from "./resolvers.js";
 import { emitResource } from "./resource.js";
 import { emitTool } from "./tool.js";
@@ -20,7 +21,7 @@ export interface InputNames {
 export interface EmitInput {
   model: Model;
   names: InputNames;
-  runtimeTemplate: string;
+  runtimeTemplate: RuntimeTemplate;
 }
 
 /** The source types' file, written from openapi-typescript's output rather than by the emitter. */
@@ -171,7 +172,7 @@ export function emitFiles(input: EmitInput): Map<string, string> {
   files.set("index.ts", head + emitIndex(model));
   files.set("definitions.ts", head + emitDefinitions(model));
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
-  files.set("runtime.ts", head + input.runtimeTemplate);
+  for (const [file, text] of input.runtimeTemplate) files.set(`${RUNTIME_FOLDER}/${file}`, head + text);
   for (const resource of model.resources) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource, runtime));
   for (const tool of model.tools) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers, runtime));
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));

@@ -17,7 +17,7 @@ import {
   type RecordOptions,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** a comment record as the API sends it. */
 export type CommentRecord = components["schemas"]["Comment"];

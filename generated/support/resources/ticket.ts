@@ -19,7 +19,7 @@ import {
   type UnknownCode,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** a ticket record as the API sends it. */
 export type TicketRecord = components["schemas"]["Ticket"];

@@ -17,7 +17,7 @@ import {
   type UnknownCode,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** an user record as the API sends it. */
 export type UserRecord = components["schemas"]["User"];

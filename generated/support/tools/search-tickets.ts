@@ -24,7 +24,7 @@ import {
   withTableLayout,
   type ProjectOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body searchTickets (GET /tickets) returns. */
 export type SearchTicketsResponse =

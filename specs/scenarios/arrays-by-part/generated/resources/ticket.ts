@@ -8,7 +8,7 @@ import {
   string,
   type RecordOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** a ticket record as the API sends it. */
 export type TicketRecord = components["schemas"]["Ticket"];

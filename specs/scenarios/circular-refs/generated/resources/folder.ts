@@ -10,7 +10,7 @@ import {
   whole,
   type RecordOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** a folder record as the API sends it. */
 export type FolderRecord = components["schemas"]["Folder"];

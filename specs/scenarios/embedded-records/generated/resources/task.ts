@@ -17,7 +17,7 @@ import {
   type RecordOptions,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** a task record as the API sends it. */
 export type TaskRecord = components["schemas"]["Task"];

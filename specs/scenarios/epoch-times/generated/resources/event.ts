@@ -9,7 +9,7 @@ import {
   string,
   type RecordOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** an event record as the API sends it. */
 export type EventRecord = components["schemas"]["Event"];

@@ -14,7 +14,7 @@ import {
   type RecordOptions,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** a conversation record as the API sends it. */
 export type ConversationRecord = components["schemas"]["Conversation"];

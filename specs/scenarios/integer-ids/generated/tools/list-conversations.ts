@@ -22,7 +22,7 @@ import {
   withDistinctShortIds,
   type ProjectOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body listConversations (GET /conversations) returns. */
 export type ListConversationsResponse =

@@ -13,7 +13,7 @@ import {
   type RecordOptions,
   type UnknownCode,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** a device record as the API sends it. */
 export type DeviceRecord = components["schemas"]["Device"];

@@ -12,7 +12,7 @@ import {
   whole,
   type RecordOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** a customer record as the API sends it. */
 export type CustomerRecord = components["schemas"]["Customer"];

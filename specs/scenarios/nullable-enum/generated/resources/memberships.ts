@@ -9,7 +9,7 @@ import {
   type RecordOptions,
   type UnknownCode,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** a memberships record as the API sends it. */
 export type MembershipsRecord = components["schemas"]["Membership"];

@@ -18,7 +18,7 @@ import {
   type UnknownCode,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** an incident record as the API sends it. */
 export type IncidentRecord = components["schemas"]["Incident"];

@@ -21,7 +21,7 @@ import {
   withDistinctShortIds,
   type ProjectOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body listIncidents (GET /incidents) returns. */
 export type ListIncidentsResponse =

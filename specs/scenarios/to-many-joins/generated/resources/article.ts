@@ -15,7 +15,7 @@ import {
   type RecordOptions,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** an article record as the API sends it. */
 export type ArticleRecord = components["schemas"]["Article"];
