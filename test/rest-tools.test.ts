@@ -370,6 +370,6 @@ describe("runtime imports of generated modules", () => {
   it("imports a runtime name only where code uses it, not where a description mentions it", () => {
     const runtime = { functions: ["string"], constants: [], types: ["Context", "Labels"] };
     const code = `${IMPORTS_PLACEHOLDER}\n/** Servers speaking the Model Context Protocol. */\nexport const schema = { description: "Labels: (Context) string(x)" };\nexport function f(ctx: Context) { return string(ctx); }\n`;
-    expect(withRuntimeImports(code, runtime).split("\n")[0]).toBe('import { string, type Context } from "../runtime.js";');
+    expect(withRuntimeImports(code, runtime).split("\n")[0]).toBe('import { string, type Context } from "../runtime/index.js";');
   });
 });

@@ -15,11 +15,11 @@ describe("runtime imports", () => {
       "export const schema = { description: \"Labels will be applied to all nodes, see whole(x)\", other: 'Labels' };",
       "export function project(record: unknown): string | Unusable { return string(record); }",
     ].join("\n");
-    expect(withRuntimeImports(code, runtime).split("\n")[0]).toBe('import { string, type Unusable } from "../runtime.js";');
+    expect(withRuntimeImports(code, runtime).split("\n")[0]).toBe('import { string, type Unusable } from "../runtime/index.js";');
   });
 
   it("still sees a name used in code after a string that looks like a comment", () => {
     const code = `${IMPORTS_PLACEHOLDER}\nconst url = "https://example.com/*"; const x: Labels = whole(url);`;
-    expect(withRuntimeImports(code, runtime).split("\n")[0]).toBe('import { whole, type Labels } from "../runtime.js";');
+    expect(withRuntimeImports(code, runtime).split("\n")[0]).toBe('import { whole, type Labels } from "../runtime/index.js";');
   });
 });
