@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readRuntimeTemplate } from "../src/commands/project.js";
 import { runtimeExports } from "../src/emit/imports.js";
 import { runtimeSpecifier } from "../src/emit/runtime-folder.js";
+import { inputsDigest } from "../src/output/digest.js";
 
 const template = await readRuntimeTemplate();
 
@@ -30,5 +31,15 @@ describe("the runtime folder", () => {
   it("is imported through its barrel from every depth of the output folder", () => {
     expect(runtimeSpecifier(0)).toBe("./runtime/index.js");
     expect(runtimeSpecifier(1)).toBe("../runtime/index.js");
+  });
+
+  it("counts in the no-op digest by every module's name and text", async () => {
+    const digest = (runtimeTemplate: ReadonlyMap<string, string>) =>
+      inputsDigest({ annotationText: "", specFiles: [], runtimeTemplate, prettierOptions: null });
+    const edited = new Map(template).set("dates.ts", `${template.get("dates.ts")}\n`);
+    const renamed = new Map([...template].map(([file, text]) => [file === "dates.ts" ? "days.ts" : file, text]));
+    const digests = await Promise.all([digest(template), digest(new Map(template)), digest(edited), digest(renamed)]);
+    expect(digests[1]).toBe(digests[0]);
+    expect(new Set(digests).size).toBe(3);
   });
 });
