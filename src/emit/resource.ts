@@ -92,9 +92,9 @@ function sourceExpression(source: SourceRef, bases: Record<SourceRef["base"], st
 }
 
 function valueExpression(constants: Map<string, string>, field: ValueField, value: string): string {
-  const args = `ctx, ${literal(field.name)}, ${field.required}`;
+  const args = `ctx, ${literal(field.name)}, ${field.required ? "REQUIRED" : "OPTIONAL"}`;
   if (field.argumentOf)
-    return field.shape.type === "integer" ? `integerId(${value}, ${args})` : `argumentId(${value}, ${args}, ${field.shorten})`;
+    return `${field.shape.type === "integer" ? "integerId" : field.shorten ? "shortArgumentId" : "argumentId"}(${value}, ${args})`;
   if (field.format) return `${field.format}(${value}, ${args})`;
   if (field.legend?.kind === "static") return `legend(${value}, ${constants.get(field.name)!}, ${args})`;
   if (field.legend?.kind === "resolver")
@@ -105,7 +105,7 @@ function valueExpression(constants: Map<string, string>, field: ValueField, valu
       return `string(${value}, ${args})`;
     case "number":
     case "integer":
-      return `number(${value}, ${args}, ${shape.type === "integer"})`;
+      return `${shape.type}(${value}, ${args})`;
     case "boolean":
       return `boolean(${value}, ${args})`;
     case "literal":
@@ -116,6 +116,9 @@ function valueExpression(constants: Map<string, string>, field: ValueField, valu
       return `whole<${typeOfShape(shape)}>(${value}, ${args}, ${constants.get(field.name)!})`;
   }
 }
+
+const relatedReader = (field: Field & { kind: "related-id" }) =>
+  `${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`;
 
 /** The constant holding how a resolver reads embedded records. */
 const recordKeys = (resolver: string) => `RECORD_KEYS[${literal(resolver)}]`;
@@ -140,7 +143,7 @@ function projectValue(constants: Map<string, string>, field: Field, value: strin
       return `${field.many ? "joinMany" : "joinOne"}(relationshipIds(${value}), ${args}, ctx, ${literal(field.name)})`;
     }
     case "related-id":
-      return `${field.many ? "relatedMany" : "relatedOne"}(relationshipIds(${value}), ctx, ${literal(field.name)}, ${field.shorten})`;
+      return `${relatedReader(field)}(relationshipIds(${value}), ctx, ${literal(field.name)})`;
     case "value":
       return valueExpression(constants, field, value);
     case "object":
@@ -161,7 +164,7 @@ function nestedExpression(
     const relative = rebase(child, depth);
     return `${key(child.out)}: ${projectExpression(constants, relative, { ...bases, [child.source.base]: variable })}`;
   });
-  return `${field.many ? "objects" : "nested"}(${value}, ctx, ${literal(field.name)}, false, (${variable}) => ({ ${parts.join(", ")} }))`;
+  return `${field.many ? "objects" : "nested"}(${value}, ctx, ${literal(field.name)}, OPTIONAL, (${variable}) => ({ ${parts.join(", ")} }))`;
 }
 
 /** The field with `depth` leading segments cut from its source path and its parts'. */

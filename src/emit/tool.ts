@@ -12,7 +12,7 @@ function pageType(tool: ToolModel): string[] {
 
 function pageExpression(page: ToolModel["page"][number]): string {
   if (page.mode === "presence") return `present(at(response, ${literal(page.path)}))`;
-  const args = `ctx, ${literal(page.key)}, false`;
+  const args = `ctx, ${literal(page.key)}, OPTIONAL`;
   return `pageValue(response, ${literal(page.path)}, ctx, ${literal(page.key)}, (value) => ${pageRead(page.shape, args)})`;
 }
 
@@ -23,7 +23,7 @@ function pageRead(shape: ToolModel["page"][number]["shape"], args: string): stri
       return `string(value, ${args})`;
     case "number":
     case "integer":
-      return `number(value, ${args}, ${shape.type === "integer"})`;
+      return `${shape.type}(value, ${args})`;
     case "boolean":
       return `boolean(value, ${args})`;
     default:

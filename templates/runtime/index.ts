@@ -15,8 +15,20 @@ export type { Context, ProjectionIssue, ProjectOptions, RecordOptions, ShortIds 
 export { date, datetime, isUtcIso } from "./dates.js";
 export { withDistinctShortIds } from "./distinct-short-ids.js";
 export { fullId, ID_BOOK_SIZE, useIdBook } from "./id-book.js";
-export { addIds, argumentId, integerId, relatedMany, relatedOne, relationshipIds, Unreadable } from "./ids.js";
+export {
+  addIds,
+  argumentId,
+  integerId,
+  relatedMany,
+  relatedOne,
+  relationshipIds,
+  shortArgumentId,
+  shortRelatedMany,
+  shortRelatedOne,
+  Unreadable,
+} from "./ids.js";
 export type { Ids } from "./ids.js";
+export { OPTIONAL, REQUIRED } from "./issues.js";
 export { includedLabels, joinMany, joinOne } from "./joins.js";
 export { asObject, read } from "./json.js";
 export { addCode, legend, legendLookup, member } from "./legends.js";
@@ -34,5 +46,5 @@ export type { Labels, Resolver } from "./resolvers.js";
 export { matchesShortId, shortenIds, shortId } from "./short-ids.js";
 export { serializeToolResult, tableLayout, withTableLayout } from "./table-text.js";
 export type { TableLayout } from "./table-text.js";
-export { boolean, number, string, whole } from "./values.js";
+export { boolean, integer, number, string, whole } from "./values.js";
 export type { ValueSchema } from "./values.js";

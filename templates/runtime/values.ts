@@ -12,10 +12,16 @@ export function string(value: unknown, ctx: Context, field: string, required: bo
   return unusable(ctx, field, value, `expected a string, got ${typeName(value)}`);
 }
 
-export function number(value: unknown, ctx: Context, field: string, required: boolean, integer: boolean): number | null | Unusable {
-  if (typeof value === "number" && Number.isFinite(value) && (!integer || Number.isInteger(value))) return value;
+export function number(value: unknown, ctx: Context, field: string, required: boolean): number | null | Unusable {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
   if (value === undefined || value === null) return absent(ctx, field, value, required);
-  return unusable(ctx, field, value, `expected ${integer ? "an integer" : "a number"}, got ${typeName(value)}`);
+  return unusable(ctx, field, value, `expected a number, got ${typeName(value)}`);
+}
+
+export function integer(value: unknown, ctx: Context, field: string, required: boolean): number | null | Unusable {
+  if (Number.isInteger(value)) return value as number;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unusable(ctx, field, value, `expected an integer, got ${typeName(value)}`);
 }
 
 export function boolean(value: unknown, ctx: Context, field: string, required: boolean): boolean | null | Unusable {

@@ -3,6 +3,7 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  REQUIRED,
   addIds,
   asObject,
   boolean,
@@ -10,9 +11,9 @@ import {
   datetime,
   joinOne,
   recordObject,
-  relatedOne,
   relationshipIds,
   section,
+  shortRelatedOne,
   string,
   type RecordOptions,
   type Unresolved,
@@ -96,14 +97,13 @@ export function projectComment(
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
-    body: string(attributes?.["body"], ctx, "body", true),
-    public: boolean(attributes?.["public"], ctx, "public", true),
-    created: datetime(attributes?.["created_at"], ctx, "created_at", true),
-    ticket: relatedOne(
+    body: string(attributes?.["body"], ctx, "body", REQUIRED),
+    public: boolean(attributes?.["public"], ctx, "public", REQUIRED),
+    created: datetime(attributes?.["created_at"], ctx, "created_at", REQUIRED),
+    ticket: shortRelatedOne(
       relationshipIds(relationships?.["ticket"]),
       ctx,
       "ticket",
-      true,
     ),
     author: joinOne(
       relationshipIds(relationships?.["author"]),

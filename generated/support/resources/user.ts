@@ -3,8 +3,9 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  OPTIONAL,
+  REQUIRED,
   addIds,
-  argumentId,
   asObject,
   context,
   joinOne,
@@ -12,6 +13,7 @@ import {
   recordObject,
   relationshipIds,
   section,
+  shortArgumentId,
   string,
   type RecordOptions,
   type UnknownCode,
@@ -94,15 +96,15 @@ export function projectUser(
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
-    id: argumentId(root?.["id"], ctx, "id", true, true),
-    name: string(attributes?.["display_name"], ctx, "display_name", true),
-    email: string(attributes?.["email"], ctx, "email", false),
+    id: shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
+    name: string(attributes?.["display_name"], ctx, "display_name", REQUIRED),
+    email: string(attributes?.["email"], ctx, "email", OPTIONAL),
     role: member<"agent" | "admin" | "viewer">(
       attributes?.["role"],
       USER_ROLE,
       ctx,
       "role",
-      false,
+      OPTIONAL,
     ),
     org: joinOne(
       relationshipIds(relationships?.["organization"]),

@@ -11,10 +11,11 @@ import {
 import type { Resolvers } from "../resolvers.js";
 import {
   MARKER_SCHEMAS,
+  OPTIONAL,
   at,
   context,
   includedLabels,
-  number,
+  integer,
   pageValue,
   present,
   resolveLabels,
@@ -120,7 +121,7 @@ export async function projectSearchTickets(
             ["meta", "page", "total"],
             ctx,
             "total",
-            (value) => number(value, ctx, "total", false, true),
+            (value) => integer(value, ctx, "total", OPTIONAL),
           ),
           more: present(at(response, ["links", "next"])),
         },

@@ -9,7 +9,7 @@ import { asObject } from "./json.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 import { shortId } from "./short-ids.js";
-import { number, string } from "./values.js";
+import { integer, string } from "./values.js";
 
 export function short(id: string, ctx: Context): string {
   const given = ctx.shortIds;
@@ -18,17 +18,27 @@ export function short(id: string, ctx: Context): string {
   return handOut(short, id);
 }
 
-/** An id the model can pass to a tool, shortened when the annotation says so. */
+/** An id the model can pass to a tool, whole. */
 export function argumentId(
   value: unknown,
   ctx: Context,
   field: string,
   required: boolean,
-  shorten: boolean,
+): string | null | Unusable {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return string(value, ctx, field, required);
+}
+
+/** An id the model can pass to a tool, in its short form; a numeric id stays whole. */
+export function shortArgumentId(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
 ): string | null | Unusable {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   const id = string(value, ctx, field, required);
-  return shorten && typeof id === "string" ? short(id, ctx) : id;
+  return typeof id === "string" ? short(id, ctx) : id;
 }
 
 /** An integer id the model can pass to a tool: it stays a number, as the spec declares it. */
@@ -40,7 +50,7 @@ export function integerId(
 ): number | null | Unusable {
   if (typeof value === "string" && /^-?\d{1,15}$/.test(value))
     return Number(value);
-  return number(value, ctx, field, required, true);
+  return integer(value, ctx, field, required);
 }
 
 /** A related id that is there but cannot be read as one; becomes an {@link Unusable} marker where it is projected. */
@@ -110,7 +120,7 @@ function relatedId(
   return shorten ? short(id, ctx) : id;
 }
 
-export function relatedOne(
+function oneRelated(
   ids: Ids,
   ctx: Context,
   field: string,
@@ -121,7 +131,7 @@ export function relatedOne(
   return relatedId(ids, ctx, field, shorten);
 }
 
-export function relatedMany(
+function manyRelated(
   ids: Ids,
   ctx: Context,
   field: string,
@@ -132,4 +142,40 @@ export function relatedMany(
     return unusable(ctx, field, ids.value, ids.reason);
   if (typeof ids === "string") return unusable(ctx, field, ids, LIST_GOT_ONE);
   return ids.map((id) => relatedId(id, ctx, field, shorten));
+}
+
+/** The id of a related record, whole. */
+export function relatedOne(
+  ids: Ids,
+  ctx: Context,
+  field: string,
+): string | null | Unusable {
+  return oneRelated(ids, ctx, field, false);
+}
+
+/** The id of a related record, in its short form. */
+export function shortRelatedOne(
+  ids: Ids,
+  ctx: Context,
+  field: string,
+): string | null | Unusable {
+  return oneRelated(ids, ctx, field, true);
+}
+
+/** The ids of related records, whole. */
+export function relatedMany(
+  ids: Ids,
+  ctx: Context,
+  field: string,
+): (string | Unusable)[] | null | Unusable {
+  return manyRelated(ids, ctx, field, false);
+}
+
+/** The ids of related records, in their short forms. */
+export function shortRelatedMany(
+  ids: Ids,
+  ctx: Context,
+  field: string,
+): (string | Unusable)[] | null | Unusable {
+  return manyRelated(ids, ctx, field, true);
 }

@@ -30,9 +30,13 @@ export {
   relatedMany,
   relatedOne,
   relationshipIds,
+  shortArgumentId,
+  shortRelatedMany,
+  shortRelatedOne,
   Unreadable,
 } from "./ids.js";
 export type { Ids } from "./ids.js";
+export { OPTIONAL, REQUIRED } from "./issues.js";
 export { includedLabels, joinMany, joinOne } from "./joins.js";
 export { asObject, read } from "./json.js";
 export { addCode, legend, legendLookup, member } from "./legends.js";
@@ -65,5 +69,5 @@ export {
   withTableLayout,
 } from "./table-text.js";
 export type { TableLayout } from "./table-text.js";
-export { boolean, number, string, whole } from "./values.js";
+export { boolean, integer, number, string, whole } from "./values.js";
 export type { ValueSchema } from "./values.js";

@@ -30,21 +30,32 @@ export function number(
   ctx: Context,
   field: string,
   required: boolean,
-  integer: boolean,
 ): number | null | Unusable {
-  if (
-    typeof value === "number" &&
-    Number.isFinite(value) &&
-    (!integer || Number.isInteger(value))
-  )
-    return value;
+  if (typeof value === "number" && Number.isFinite(value)) return value;
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   return unusable(
     ctx,
     field,
     value,
-    `expected ${integer ? "an integer" : "a number"}, got ${typeName(value)}`,
+    `expected a number, got ${typeName(value)}`,
+  );
+}
+
+export function integer(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): number | null | Unusable {
+  if (Number.isInteger(value)) return value as number;
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  return unusable(
+    ctx,
+    field,
+    value,
+    `expected an integer, got ${typeName(value)}`,
   );
 }
 

@@ -3,11 +3,12 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  OPTIONAL,
   addRefs,
   asObject,
   context,
+  integer,
   integerId,
-  number,
   recordObject,
   refOne,
   string,
@@ -82,9 +83,9 @@ export function projectConversation(
   const ctx = context("conversation", options);
   const root = recordObject(record, ctx);
   return {
-    id: integerId(root?.["id"], ctx, "id", false),
-    ticket_number: number(root?.["ticket_id"], ctx, "ticket_id", false, true),
-    subject: string(root?.["subject"], ctx, "subject", false),
+    id: integerId(root?.["id"], ctx, "id", OPTIONAL),
+    ticket_number: integer(root?.["ticket_id"], ctx, "ticket_id", OPTIONAL),
+    subject: string(root?.["subject"], ctx, "subject", OPTIONAL),
     assignee: refOne(
       root?.["assignee_id"],
       lookups["admins"],

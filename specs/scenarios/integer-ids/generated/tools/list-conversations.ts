@@ -11,10 +11,11 @@ import {
 import type { Resolvers } from "../resolvers.js";
 import {
   MARKER_SCHEMAS,
+  OPTIONAL,
   at,
   context,
   includedLabels,
-  number,
+  integer,
   pageValue,
   present,
   resolveLabels,
@@ -95,7 +96,7 @@ export async function projectListConversations(
       ),
       more: present(at(response, ["next_page"])),
       total: pageValue(response, ["count"], ctx, "total", (value) =>
-        number(value, ctx, "total", false, true),
+        integer(value, ctx, "total", OPTIONAL),
       ),
     };
   });

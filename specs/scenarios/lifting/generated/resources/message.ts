@@ -2,6 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
+  OPTIONAL,
   context,
   lifted,
   nested,
@@ -79,16 +80,16 @@ export function projectMessage(
   const ctx = context("message", options);
   const root = recordObject(record, ctx);
   return {
-    body: string(root?.["body"], ctx, "body", false),
-    source: nested(root?.["source"], ctx, "source", false, (part1) => ({
-      channel: string(part1?.["channel"], ctx, "source.channel", false),
+    body: string(root?.["body"], ctx, "body", OPTIONAL),
+    source: nested(root?.["source"], ctx, "source", OPTIONAL, (part1) => ({
+      channel: string(part1?.["channel"], ctx, "source.channel", OPTIONAL),
     })),
     author: lifted(
       root,
       ["source", "author", "name"],
       ctx,
       "source.author.name",
-      (lift3) => string(lift3, ctx, "source.author.name", false),
+      (lift3) => string(lift3, ctx, "source.author.name", OPTIONAL),
     ),
   };
 }

@@ -2,6 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
+  OPTIONAL,
   context,
   member,
   recordObject,
@@ -60,7 +61,7 @@ export function projectMemberships(
       MEMBERSHIPS_ROLE,
       ctx,
       "role",
-      false,
+      OPTIONAL,
     ),
   };
 }

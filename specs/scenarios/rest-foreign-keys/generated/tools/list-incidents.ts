@@ -11,10 +11,11 @@ import {
 import type { Resolvers } from "../resolvers.js";
 import {
   MARKER_SCHEMAS,
+  OPTIONAL,
   boolean,
   context,
   includedLabels,
-  number,
+  integer,
   pageValue,
   resolveLabels,
   rows,
@@ -95,10 +96,10 @@ export async function projectListIncidents(
         projectIncident(record as IncidentRecord, lookups, recordOptions),
       ),
       total: pageValue(response, ["total"], ctx, "total", (value) =>
-        number(value, ctx, "total", false, true),
+        integer(value, ctx, "total", OPTIONAL),
       ),
       more: pageValue(response, ["more"], ctx, "more", (value) =>
-        boolean(value, ctx, "more", false),
+        boolean(value, ctx, "more", OPTIONAL),
       ),
     };
   });

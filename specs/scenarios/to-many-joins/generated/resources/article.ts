@@ -3,6 +3,8 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  OPTIONAL,
+  REQUIRED,
   addIds,
   argumentId,
   asObject,
@@ -98,8 +100,8 @@ export function projectArticle(
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
-    id: argumentId(root?.["id"], ctx, "id", true, false),
-    title: string(attributes?.["title"], ctx, "title", false),
+    id: argumentId(root?.["id"], ctx, "id", REQUIRED),
+    title: string(attributes?.["title"], ctx, "title", OPTIONAL),
     tags: joinMany(
       relationshipIds(relationships?.["tags"]),
       lookups["tags"],
