@@ -2,7 +2,8 @@ import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types
 import { isIdentifier, resultSchemaName } from "../naming.js";
 import { IMPORTS_PLACEHOLDER, withRuntimeImports, type RuntimeExports } from "./imports.js";
 import { objectSchema, schemaCode } from "./json-schema.js";
-import { access, commentText, key, literal, typeOfShape, withArticle } from "./ts.js";
+import { withArticle } from "../indefinite-article.js";
+import { access, commentText, key, literal, typeOfShape } from "./ts.js";
 
 /** Resolver names a resource's fields look up, in field order. */
 export function resolversOf(fields: Field[]): string[] {

@@ -23,9 +23,6 @@ export function access(object: string, name: string): string {
   return `${object}?.[${literal(name)}]`;
 }
 
-/** "a ticket", "an incident". */
-export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
-
 /**
  * Text safe inside any comment: nothing that closes a block comment, no line terminator that ends a
  * line comment, and control characters written as escapes.

@@ -21,10 +21,10 @@ import {
   type Unusable,
 } from "../runtime/index.js";
 
-/** an user record as the API sends it. */
+/** a user record as the API sends it. */
 export type UserRecord = components["schemas"]["User"];
 
-/** an user record as the model reads it. */
+/** a user record as the model reads it. */
 export interface UserResult {
   id: string | null | Unusable;
   name: string | null | Unusable;
@@ -80,7 +80,7 @@ export const userResultSchema = {
   additionalProperties: false,
 } as const;
 
-/** The labels projecting an user reads, already resolved. */
+/** The labels projecting a user reads, already resolved. */
 export type UserLookups = Pick<Lookups, "orgs">;
 
 const USER_ROLE = new Set<unknown>(["agent", "admin", "viewer"]);
@@ -116,7 +116,7 @@ export function projectUser(
   };
 }
 
-/** Adds the ids an user record needs resolved. */
+/** Adds the ids a user record needs resolved. */
 export function collectUser(
   record: unknown,
   wanted: Readonly<Record<"orgs", Set<string>>>,
