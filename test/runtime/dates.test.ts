@@ -2,7 +2,7 @@
 // milliseconds from there on, numeric text of nine digits or more, and nothing out of range.
 import { describe, expect, it } from "vitest";
 import { context } from "../../templates/runtime/context.js";
-import { date, datetime } from "../../templates/runtime/dates.js";
+import { date, datetime, isUtcIso } from "../../templates/runtime/dates.js";
 
 const issues: string[] = [];
 const ctx = context("event", { onIssue: (issue) => issues.push(issue.message) });
@@ -36,5 +36,29 @@ describe("epoch timestamps", () => {
   it("keeps null and absence as null", () => {
     expect(datetime(null, ctx, "at", false)).toBeNull();
     expect(date(undefined, ctx, "at", false)).toBeNull();
+  });
+});
+
+describe("UTC ISO text", () => {
+  it.each([
+    ["2026-02-11", true],
+    ["2024-02-29", true],
+    ["2100-02-29", false],
+    ["2026-02-30", false],
+    ["2026-13-01", false],
+    ["2026-02-11T09:14Z", true],
+    ["2026-02-11T09:14:22Z", true],
+    ["2026-02-11T09:14:22.481Z", true],
+    ["2026-02-11T24:00Z", false],
+    ["2026-02-11T09:14:22+01:00", false],
+    ["2026-02-11T09:14:22.Z", false],
+  ])("%s is one: %s", (text, expected) => {
+    expect(isUtcIso(text)).toBe(expected);
+  });
+
+  it("reads a date-time with an offset in UTC", () => {
+    expect(datetime("2026-02-11T23:30:00-02:00", ctx, "at", false)).toBe("2026-02-12T01:30Z");
+    expect(date("2026-02-11T23:30:00-02:00", ctx, "at", false)).toBe("2026-02-12");
+    expect(date("2026-02-30", ctx, "at", false)).toEqual({ unusable: 'not a date: "2026-02-30"' });
   });
 });
