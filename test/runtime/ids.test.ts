@@ -47,7 +47,15 @@ describe("argument ids", () => {
 describe("relationship ids", () => {
   it.each([
     [{ data: { type: "ticket", id: A } }, A],
-    [{ data: [{ type: "ticket", id: A }, { type: "ticket", id: 7 }] }, [A, "7"]],
+    [
+      {
+        data: [
+          { type: "ticket", id: A },
+          { type: "ticket", id: 7 },
+        ],
+      },
+      [A, "7"],
+    ],
     [{ data: null }, null],
     [{ links: {} }, null],
     [undefined, null],
