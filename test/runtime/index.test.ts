@@ -1,10 +1,11 @@
 // Generated modules import only what the runtime's barrel offers: the names its modules share among
 // themselves stay out of generated imports and out of the names generated constants must avoid.
 import { describe, expect, it } from "vitest";
-import { readRuntimeTemplate } from "../src/commands/project.js";
-import { runtimeExports } from "../src/emit/imports.js";
-import { runtimeSpecifier } from "../src/emit/runtime-folder.js";
-import { inputsDigest } from "../src/output/digest.js";
+import { readRuntimeTemplate } from "../../src/commands/project.js";
+import { runtimeExports } from "../../src/emit/imports.js";
+import { runtimeSpecifier } from "../../src/emit/runtime-folder.js";
+import { inputsDigest } from "../../src/output/digest.js";
+import * as barrel from "../../templates/runtime/index.js";
 
 const template = await readRuntimeTemplate();
 
@@ -20,6 +21,12 @@ describe("the runtime folder", () => {
     expect(runtime.functions).toEqual(expect.arrayContaining(["string", "date", "joinOne", "callTool", "withDistinctShortIds"]));
     expect(runtime.constants).toEqual(expect.arrayContaining(["MARKER_SCHEMAS", "ID_BOOK_SIZE", "DEFAULT_RESOLVER_TIMEOUT_MS"]));
     expect(runtime.types).toEqual(expect.arrayContaining(["ResolverError", "Unreadable", "Unusable", "RecordOptions", "TableLayout"]));
+  });
+
+  it("exports at run time every value it offers", () => {
+    const runtime = runtimeExports(template);
+    for (const name of [...runtime.functions, ...runtime.constants]) expect(barrel).toHaveProperty(name);
+    for (const name of ["ResolverError", "Unreadable"]) expect(typeof (barrel as Record<string, unknown>)[name]).toBe("function");
   });
 
   it("keeps what the modules share among themselves out of generated imports", () => {
