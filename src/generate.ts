@@ -3,6 +3,7 @@ import type { Annotation } from "./annotation/types.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { hasErrors } from "./diagnostics.js";
 import { banner, emitFiles, SOURCE_TYPES_FILE, sourceTypes, type InputNames } from "./emit/emit.js";
+import type { RuntimeTemplate } from "./emit/runtime-folder.js";
 import { formatFiles } from "./format.js";
 import { formatKey, specResults, type GenerateCache } from "./generate-cache.js";
 import { buildModel } from "./model/build.js";
@@ -14,8 +15,8 @@ import { validateSpec } from "./openapi/validate.js";
 export interface GenerateInput {
   annotation: Annotation;
   spec: LoadedSpec;
-  /** The text of `templates/runtime.ts`. */
-  runtimeTemplate: string;
+  /** The modules of `templates/runtime/`. */
+  runtimeTemplate: RuntimeTemplate;
   prettierOptions: prettier.Options | null;
   names: InputNames;
   /** Prettier on by default; off when the files are only transpiled and run. */

@@ -24,7 +24,7 @@ describe("ModuleWriter", () => {
       [
         'import type { paths } from "../openapi.js";',
         'import { projectNote, type NoteRecord } from "../resources/note.js";',
-        'import { MARKER_SCHEMAS, string, type Labels, type Unusable } from "../runtime.js";',
+        'import { MARKER_SCHEMAS, string, type Labels, type Unusable } from "../runtime/index.js";',
         "",
         "code",
       ].join("\n"),
@@ -36,13 +36,13 @@ describe("ModuleWriter", () => {
     module.runtimeType("ResolverError");
     module.runtime("ResolverError");
     module.runtimeType("ResolverError");
-    expect(module.importLines()).toEqual(['import { ResolverError } from "./runtime.js";']);
+    expect(module.importLines()).toEqual(['import { ResolverError } from "./runtime/index.js";']);
   });
 
   it("binds a runtime name under another when the module declares its own", () => {
     const module = new ModuleWriter("definitions");
     expect(module.runtime("registerTools", "registerOn")).toBe("registerOn");
-    expect(module.importLines()).toEqual(['import { registerTools as registerOn } from "./runtime.js";']);
+    expect(module.importLines()).toEqual(['import { registerTools as registerOn } from "./runtime/index.js";']);
   });
 
   it("writes nothing before the code when nothing is imported", () => {

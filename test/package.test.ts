@@ -21,13 +21,13 @@ describe("npm pack, install into a consumer, generate from an npm script", () =>
     ]);
     expect(paths.filter((path) => /\.map$|(^|\/)test|fixture|\.test\./.test(path))).toEqual([]);
     expect(paths).toContain("dist/cli.js");
-    expect(paths).toContain("templates/runtime.ts");
+    expect(paths).toContain("templates/runtime/index.ts");
   });
 
   it("generates and type-checks in a consumer project", () => {
     const consumer = consumerProject({ type: "module", compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" } });
     const output = run("npm", ["run", "generate", "--silent"], consumer);
-    expect(output).toContain("generated/support: 14 file(s) written");
+    expect(output).toContain("generated/support: 39 file(s) written");
     expect(existsSync(join(consumer, "generated/support/index.ts"))).toBe(true);
     expect(readFileSync(join(consumer, "generated/support/index.ts"), "utf8")).toBe(
       readFileSync(join(ROOT, "generated/support/index.ts"), "utf8"),

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as support from "../generated/support/index.js";
 import {
-  argumentId,
+  shortArgumentId,
   context,
   isUtcIso,
   matchesShortId,
@@ -16,7 +16,7 @@ import {
   shortId,
   withDistinctShortIds,
   type ProjectionIssue,
-} from "../templates/runtime.js";
+} from "../templates/runtime/index.js";
 import { generateFrom, importGenerated, ROOT } from "./helpers/pipeline.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 200) };
@@ -856,7 +856,7 @@ describe("short ids of one result", () => {
         projections++;
         options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: `projection ${projections}` });
         const ctx = context("ticket", options);
-        return ids.map((full) => argumentId(full, ctx, "id", true, true));
+        return ids.map((full) => shortArgumentId(full, ctx, "id", true));
       },
     );
     return { shorts, projections, issues };

@@ -5,7 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as support from "../generated/support/index.js";
 import {
-  argumentId,
+  shortArgumentId,
   context,
   date,
   datetime,
@@ -14,6 +14,7 @@ import {
   legend,
   legendLookup,
   member,
+  integer,
   number,
   refMany,
   refOne,
@@ -27,7 +28,7 @@ import {
   matchesShortId,
   withDistinctShortIds,
   type ProjectionIssue,
-} from "../templates/runtime.js";
+} from "../templates/runtime/index.js";
 
 const U1 = "usr_41c2be09-77aa-4f31-8d2c-1e5b6c9042af";
 const O1 = "org_5d8804f1-6b2a-4c77-9e10-3f7d51ac8802";
@@ -89,7 +90,7 @@ describe("ids sharing one short form", () => {
     const shorts = withDistinctShortIds(undefined, ids.length, (options) => {
       projections++;
       const ctx = context("ticket", options);
-      return ids.map((id) => argumentId(id, ctx, "id", true, true) as string);
+      return ids.map((id) => shortArgumentId(id, ctx, "id", true) as string);
     });
     expect(projections).toBe(2);
     expect(new Set(shorts).size).toBe(ids.length);
@@ -127,9 +128,9 @@ describe("numbers JSON cannot write", () => {
       () => legend(value, new Map([[1, "low"]]), ctx, "priority", true),
       () => legendLookup(value, new Map([[String(value), "a word"]]), "codes", ctx, "code", true),
       () => member(value, new Set([1, 2]), ctx, "level", true),
-      () => number(value, ctx, "count", true, false),
-      () => number(value, ctx, "count", true, true),
-      () => argumentId(value, ctx, "id", true, true),
+      () => number(value, ctx, "count", true),
+      () => integer(value, ctx, "count", true),
+      () => shortArgumentId(value, ctx, "id", true),
       () => date(value, ctx, "created_at", true),
       () => datetime(value, ctx, "created_at", true),
     ];
@@ -229,17 +230,17 @@ describe("present but unreadable is a marker, never null", () => {
     expect(joinMany(relationshipIds({ data: { type: "user", id: "a" } }), labels, "users", ctx, "watchers")).toEqual({
       unusable: "expected a list of related records, got one",
     });
-    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }), ctx, "members", false)).toEqual({
+    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }), ctx, "members")).toEqual({
       unusable: "expected a list of related records, got one",
     });
-    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }), ctx, "members", false)).toEqual([
+    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }), ctx, "members")).toEqual([
       "a",
       { unusable: "expected a resource identifier { type, id }, got string" },
     ]);
-    expect(relatedOne(relationshipIds({ data: [] }), ctx, "parent", false)).toEqual({
+    expect(relatedOne(relationshipIds({ data: [] }), ctx, "parent")).toEqual({
       unusable: "expected one related record, got a list",
     });
-    expect(relatedOne(relationshipIds("p1"), ctx, "parent", false)).toEqual({ unusable: "expected a relationship object, got string" });
+    expect(relatedOne(relationshipIds("p1"), ctx, "parent")).toEqual({ unusable: "expected a relationship object, got string" });
     expect(issues.map((issue) => issue.field)).toEqual(["watchers", "watchers", "watchers", "members", "members", "parent", "parent"]);
   });
 

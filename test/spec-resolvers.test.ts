@@ -5,7 +5,7 @@ import createClient from "openapi-fetch";
 import { describe, expect, it } from "vitest";
 import { createResolvers, projectSearchTickets, ResolverError, type SearchTicketsResponse } from "../generated/support/index.js";
 // The generated folder has its own copy of the runtime, and so its own ResolverError class.
-import { ResolverError as RuntimeResolverError, resolveLabels, specResolver, type SpecResolverSource } from "../templates/runtime.js";
+import { ResolverError as RuntimeResolverError, resolveLabels, specResolver, type SpecResolverSource } from "../templates/runtime/index.js";
 import { createResolvers as createIncidentResolvers } from "../specs/scenarios/rest-foreign-keys/generated/index.js";
 import { ROOT } from "./helpers/pipeline.js";
 

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
+import { withArticle } from "../indefinite-article.js";
 import { didYouMean } from "../suggest.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
@@ -443,7 +444,7 @@ function parseInput(name: string, value: Json, path: YamlPath, problem: Problem,
   }
   const kinds = ["drop", "fixed"].filter((key) => key in value);
   if (kinds.length === 2 || (kinds.length === 1 && Object.keys(value).length > 1)) {
-    problem(path, `a ${kinds[0]} input takes no other options`, "keep only `drop` or only `fixed`");
+    problem(path, `${withArticle(`${kinds[0]} input`)} takes no other options`, "keep only `drop` or only `fixed`");
   }
   return input;
 }

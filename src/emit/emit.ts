@@ -5,7 +5,8 @@ import type { Model } from "../model/types.js";
 import { resourceModule, toolModule } from "../naming.js";
 import { emitIndex } from "./barrel.js";
 import { emitDefinitions } from "./definitions.js";
-import { RUNTIME_MODULE, SOURCE_TYPES_MODULE, SPEC_RESOLVERS_MODULE } from "./module.js";
+import { SOURCE_TYPES_MODULE, SPEC_RESOLVERS_MODULE } from "./module.js";
+import { RUNTIME_FOLDER, type RuntimeTemplate } from "./runtime-folder.js";
 import { emitResolvers } from "./resolvers.js";
 import { emitResource } from "./resource.js";
 import { emitSpecResolvers, hasSpecResolvers } from "./spec-resolvers.js";
@@ -21,7 +22,7 @@ export interface InputNames {
 export interface EmitInput {
   model: Model;
   names: InputNames;
-  runtimeTemplate: string;
+  runtimeTemplate: RuntimeTemplate;
 }
 
 /** The source types' file, written from openapi-typescript's output rather than by the emitter. */
@@ -172,7 +173,7 @@ export function emitFiles(input: EmitInput): Map<string, string> {
   files.set("definitions.ts", head + emitDefinitions(model));
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
   if (hasSpecResolvers(model)) files.set(`${SPEC_RESOLVERS_MODULE}.ts`, head + emitSpecResolvers(model));
-  files.set(`${RUNTIME_MODULE}.ts`, head + input.runtimeTemplate);
+  for (const [file, text] of input.runtimeTemplate) files.set(`${RUNTIME_FOLDER}/${file}`, head + text);
   for (const resource of model.resources) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource));
   for (const tool of model.tools) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers));
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));

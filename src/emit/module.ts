@@ -1,8 +1,9 @@
 import { posix } from "node:path";
 import { escapeControlCharacters } from "../control-characters.js";
+import { RUNTIME_FOLDER } from "./runtime-folder.js";
 
-/** Where every generated module imports the runtime from, relative to the output folder, without `.js`. */
-export const RUNTIME_MODULE = "runtime";
+/** Where every generated module imports the runtime from, relative to the output folder, without `.js`: the runtime folder's barrel. */
+export const RUNTIME_MODULE = `${RUNTIME_FOLDER}/index`;
 
 /** The source types' module, written by openapi-typescript. */
 export const SOURCE_TYPES_MODULE = "openapi";

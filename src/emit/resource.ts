@@ -3,7 +3,8 @@ import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types
 import { isIdentifier, resourceModule, resultSchemaName } from "../naming.js";
 import { objectSchema, schemaCode } from "./json-schema.js";
 import { Locals, ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
-import { access, commentText, key, literal, typeOfShape, withArticle } from "./ts.js";
+import { capitalized, withArticle } from "../indefinite-article.js";
+import { access, commentText, key, literal, presence, typeOfShape } from "./ts.js";
 
 /** A value kept as it is: checked against its place in the result schema, and trimmed to it. */
 const keptWhole = (field: ValueField) =>
@@ -95,11 +96,9 @@ function sourceExpression(scope: Scope, source: SourceRef, depth = source.path.l
 function valueExpression(scope: Scope, field: ValueField, value: string): string {
   const { module, constants } = scope;
   const call = (name: string) => module.runtime(name);
-  const args = `ctx, ${literal(field.name)}, ${field.required}`;
+  const args = `ctx, ${literal(field.name)}, ${presence(module, field.required)}`;
   if (field.argumentOf)
-    return field.shape.type === "integer"
-      ? `${call("integerId")}(${value}, ${args})`
-      : `${call("argumentId")}(${value}, ${args}, ${field.shorten})`;
+    return `${call(field.shape.type === "integer" ? "integerId" : field.shorten ? "shortArgumentId" : "argumentId")}(${value}, ${args})`;
   if (field.format) return `${call(field.format)}(${value}, ${args})`;
   if (field.legend?.kind === "static") return `${call("legend")}(${value}, ${constants.get(field.name)!}, ${args})`;
   if (field.legend?.kind === "resolver")
@@ -110,7 +109,7 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
       return `${call("string")}(${value}, ${args})`;
     case "number":
     case "integer":
-      return `${call("number")}(${value}, ${args}, ${shape.type === "integer"})`;
+      return `${call(shape.type)}(${value}, ${args})`;
     case "boolean":
       return `${call("boolean")}(${value}, ${args})`;
     case "literal":
@@ -148,7 +147,7 @@ function projectValue(scope: Scope, field: Field, value: string): string {
       return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}), ${args}, ctx, ${literal(field.name)})`;
     }
     case "related-id":
-      return `${call(field.many ? "relatedMany" : "relatedOne")}(${call("relationshipIds")}(${value}), ctx, ${literal(field.name)}, ${field.shorten})`;
+      return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}), ctx, ${literal(field.name)})`;
     case "value":
       return valueExpression(scope, field, value);
     case "object":
@@ -164,7 +163,7 @@ function nestedExpression(scope: Scope, field: Field & { kind: "object" }, value
     const relative = rebase(child, depth);
     return `${key(child.out)}: ${projectExpression(withBase(scope, child.source.base, variable), relative)}`;
   });
-  return `${scope.module.runtime(field.many ? "objects" : "nested")}(${value}, ctx, ${literal(field.name)}, false, (${variable}) => ({ ${parts.join(", ")} }))`;
+  return `${scope.module.runtime(field.many ? "objects" : "nested")}(${value}, ctx, ${literal(field.name)}, ${presence(scope.module, false)}, (${variable}) => ({ ${parts.join(", ")} }))`;
 }
 
 /** The field with `depth` leading segments cut from its source path and its parts'. */
@@ -309,10 +308,10 @@ export function emitResource(resource: ResourceModel): string {
       ? "unknown"
       : `${module.type(SOURCE_TYPES_MODULE, "components")}["schemas"][${literal(resource.schemaName)}]`;
   const code = [
-    `/** ${withArticle(commentText(resource.name))} record as the API sends it. */`,
+    `/** ${capitalized(withArticle(commentText(resource.name)))} record as the API sends it. */`,
     `export type ${T}Record = ${recordType};`,
     "",
-    `/** ${withArticle(commentText(resource.name))} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
+    `/** ${capitalized(withArticle(commentText(resource.name)))} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
     `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}: ${fieldType(module, f)};`).join(" ")} }`,
     "",
     `/** JSON Schema of {@link ${T}Result}; its markers are in the tool schemas' \`$defs\`. */`,

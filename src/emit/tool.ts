@@ -4,7 +4,7 @@ import type { ResolverModel, ResponseAt, ToolModel } from "../model/types.js";
 import { camelCase, resourceModule, toolModule } from "../naming.js";
 import { toolOutputSchemaCode } from "./json-schema.js";
 import { ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
-import { commentText, key, literal, typeOfShape } from "./ts.js";
+import { commentText, key, literal, presence, typeOfShape } from "./ts.js";
 
 function pageType(module: ModuleWriter, tool: ToolModel): string[] {
   return tool.page.map(
@@ -14,7 +14,7 @@ function pageType(module: ModuleWriter, tool: ToolModel): string[] {
 
 function pageExpression(module: ModuleWriter, page: ToolModel["page"][number]): string {
   if (page.mode === "presence") return `${module.runtime("present")}(${module.runtime("at")}(response, ${literal(page.path)}))`;
-  const args = `ctx, ${literal(page.key)}, false`;
+  const args = `ctx, ${literal(page.key)}, ${presence(module, false)}`;
   return `${module.runtime("pageValue")}(response, ${literal(page.path)}, ctx, ${literal(page.key)}, (value) => ${pageRead(module, page.shape, args)})`;
 }
 
@@ -25,7 +25,7 @@ function pageRead(module: ModuleWriter, shape: ToolModel["page"][number]["shape"
       return `${module.runtime("string")}(value, ${args})`;
     case "number":
     case "integer":
-      return `${module.runtime("number")}(value, ${args}, ${shape.type === "integer"})`;
+      return `${module.runtime(shape.type)}(value, ${args})`;
     case "boolean":
       return `${module.runtime("boolean")}(value, ${args})`;
     default:

@@ -24,9 +24,6 @@ export function access(module: ModuleWriter, object: string, name: string): stri
   return `${object}?.[${literal(name)}]`;
 }
 
-/** "a ticket", "an incident". */
-export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
-
 /**
  * Text safe inside any comment: nothing that closes a block comment, no line terminator that ends a
  * line comment, and control characters written as escapes.
@@ -53,3 +50,6 @@ export function typeOfShape(shape: Shape): string {
       return `{ ${shape.properties.map((p) => `${key(p.name)}?: ${typeOfShape(p.shape)}${p.nullable ? " | null" : ""};`).join(" ")} }`;
   }
 }
+
+/** A reader's last argument: whether the spec promises the value, named so a reviewer need not count booleans. */
+export const presence = (module: ModuleWriter, required: boolean): string => module.runtime(required ? "REQUIRED" : "OPTIONAL");

@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { RUNTIME_MODULE } from "../emit/module.js";
 
 export type Module = Record<string, unknown>;
 
@@ -30,7 +31,7 @@ export async function loadGenerated(files: Map<string, string>): Promise<Generat
   const load = async (path: string) => (await import(pathToFileURL(join(dir, path)).href)) as Module;
   return {
     index: await load("index.js"),
-    runtime: await load("runtime.js"),
+    runtime: await load(`${RUNTIME_MODULE}.js`),
     resource: (stem) => load(`resources/${stem}.js`),
     dispose: () => rm(dir, { recursive: true, force: true }),
   };

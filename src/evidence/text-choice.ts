@@ -1,4 +1,5 @@
 import { emitFiles, type InputNames } from "../emit/emit.js";
+import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
 import type { Model } from "../model/types.js";
 import { pascalCase } from "../naming.js";
@@ -19,7 +20,7 @@ export interface TextFigures {
 export async function textFigures(
   model: Model,
   tools: ReadonlySet<string>,
-  runtimeTemplate: string,
+  runtimeTemplate: RuntimeTemplate,
   names: InputNames,
 ): Promise<Map<string, TextFigures>> {
   const candidates = model.tools.filter((t) => tools.has(t.name) && t.example !== undefined && tableLayoutOf(t) !== undefined);

@@ -1,5 +1,6 @@
 import { carriedIdsAndUrls, type SpecField } from "../model/fields.js";
 import { specLegend } from "../model/legend.js";
+import { withArticle } from "../indefinite-article.js";
 import { plural } from "../naming.js";
 import { child, type SchemaReader } from "../openapi/schema.js";
 
@@ -92,7 +93,7 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
     if (tools.length > 0 && scalar && !IDENTITY_NAMES.includes(field.name)) {
       return {
         rule: { argument: tools },
-        reason: `the id of a ${kindOfKey(field.name)}, which the model passes to ${someOf(tools)}`,
+        reason: `the id of ${withArticle(kindOfKey(field.name))}, which the model passes to ${someOf(tools)}`,
         sure: true,
       };
     }

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { readSpecFile, UnreadableFile } from "../openapi/files.js";
 
 const hash = (parts: readonly string[]) => {
@@ -44,7 +45,7 @@ export interface DigestInputs {
   annotationText: string;
   /** The spec and every file its `$ref`s reach, as the loader listed them (LoadedSpec.files). */
   specFiles: readonly string[];
-  runtimeTemplate: string;
+  runtimeTemplate: RuntimeTemplate;
   prettierOptions: unknown;
 }
 
@@ -53,7 +54,7 @@ export async function inputsDigest(inputs: DigestInputs): Promise<string> {
   return hash([
     await projectorCode(),
     inputs.annotationText,
-    inputs.runtimeTemplate,
+    ...[...inputs.runtimeTemplate].flat(),
     JSON.stringify(inputs.prettierOptions ?? null),
     ...(await specFileContents(inputs.specFiles)),
   ]);

@@ -1,12 +1,13 @@
 import { consumerPrettierConfig } from "../format.js";
 import { generate, type GenerateOutput } from "../generate.js";
 import type { GenerateCache } from "../generate-cache.js";
+import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import type { Stage } from "../progress.js";
 import { readRuntimeTemplate, type AnnotatedProject, type Project } from "./read.js";
 
 /** What a generate reads besides the spec and annotation; read once, shared by the digest and the run. */
 export interface GenerateExtras {
-  runtimeTemplate: string;
+  runtimeTemplate: RuntimeTemplate;
   prettierOptions: Awaited<ReturnType<typeof consumerPrettierConfig>>;
 }
 

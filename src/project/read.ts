@@ -1,9 +1,10 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { parseAnnotation } from "../annotation/parse.js";
 import type { Annotation } from "../annotation/types.js";
 import { DiagnosticError } from "../diagnostics.js";
 import type { InputNames } from "../emit/emit.js";
+import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { untimed, type Stage } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import { checkOutputPath } from "./output-path.js";
@@ -34,7 +35,7 @@ export interface Project extends AnnotatedProject {
   spec: LoadedSpec;
 }
 
-const templateUrl = new URL("../../templates/runtime.ts", import.meta.url);
+const templateUrl = new URL("../../templates/runtime/", import.meta.url);
 
 /** Reads the annotation file and the spec it names. Throws DiagnosticError for bad input. */
 export async function loadProject(options: ProjectOptions, cwd: string, stage: Stage = untimed): Promise<Project> {
@@ -86,4 +87,9 @@ export async function readProject(options: ProjectOptions, cwd: string): Promise
   };
 }
 
-export const readRuntimeTemplate = () => readFile(templateUrl, "utf8");
+/** The runtime's modules, by file name, in name order. */
+export async function readRuntimeTemplate(): Promise<RuntimeTemplate> {
+  const files = (await readdir(templateUrl)).filter((file) => file.endsWith(".ts")).sort();
+  const texts = await Promise.all(files.map((file) => readFile(new URL(file, templateUrl), "utf8")));
+  return new Map(files.map((file, i) => [file, texts[i]!]));
+}

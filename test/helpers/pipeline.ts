@@ -7,11 +7,12 @@ import { parseAnnotation } from "../../src/annotation/parse.js";
 import { DiagnosticError, type Diagnostic } from "../../src/diagnostics.js";
 import { generate, type GenerateInput, type GenerateOutput } from "../../src/generate.js";
 import { loadSpec } from "../../src/openapi/load.js";
+import { readRuntimeTemplate } from "../../src/project/read.js";
 import { runCli } from "../../src/commands/run.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const REAL_SPECS = resolve(ROOT, "../shared/real-specs");
-const TEMPLATE = readFileSync(join(ROOT, "templates/runtime.ts"), "utf8");
+const TEMPLATE = await readRuntimeTemplate();
 
 export function tempDir(prefix = "projector-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));

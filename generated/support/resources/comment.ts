@@ -3,6 +3,7 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  REQUIRED,
   addIds,
   asObject,
   boolean,
@@ -10,19 +11,19 @@ import {
   datetime,
   joinOne,
   recordObject,
-  relatedOne,
   relationshipIds,
   section,
+  shortRelatedOne,
   string,
   type RecordOptions,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** a comment record as the API sends it. */
+/** A comment record as the API sends it. */
 export type CommentRecord = components["schemas"]["Comment"];
 
-/** a comment record as the model reads it.
+/** A comment record as the model reads it.
  *
  * Dropped:
  * - `id`: no tool takes a comment id */
@@ -96,14 +97,13 @@ export function projectComment(
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
-    body: string(attributes?.["body"], ctx, "body", true),
-    public: boolean(attributes?.["public"], ctx, "public", true),
-    created: datetime(attributes?.["created_at"], ctx, "created_at", true),
-    ticket: relatedOne(
+    body: string(attributes?.["body"], ctx, "body", REQUIRED),
+    public: boolean(attributes?.["public"], ctx, "public", REQUIRED),
+    created: datetime(attributes?.["created_at"], ctx, "created_at", REQUIRED),
+    ticket: shortRelatedOne(
       relationshipIds(relationships?.["ticket"]),
       ctx,
       "ticket",
-      true,
     ),
     author: joinOne(
       relationshipIds(relationships?.["author"]),

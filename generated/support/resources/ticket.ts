@@ -3,8 +3,9 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  OPTIONAL,
+  REQUIRED,
   addIds,
-  argumentId,
   asObject,
   context,
   date,
@@ -14,17 +15,18 @@ import {
   recordObject,
   relationshipIds,
   section,
+  shortArgumentId,
   string,
   type RecordOptions,
   type UnknownCode,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** a ticket record as the API sends it. */
+/** A ticket record as the API sends it. */
 export type TicketRecord = components["schemas"]["Ticket"];
 
-/** a ticket record as the model reads it.
+/** A ticket record as the model reads it.
  *
  * Dropped:
  * - `internal_notes`: staff-only text, never shown to the model */
@@ -170,21 +172,21 @@ export function projectTicket(
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
-    id: argumentId(root?.["id"], ctx, "id", true, true),
-    subject: string(attributes?.["subject"], ctx, "subject", true),
+    id: shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
+    subject: string(attributes?.["subject"], ctx, "subject", REQUIRED),
     status: legend(
       attributes?.["status_code"],
       TICKET_STATUS_CODE,
       ctx,
       "status_code",
-      true,
+      REQUIRED,
     ),
     priority: legend(
       attributes?.["priority"],
       TICKET_PRIORITY,
       ctx,
       "priority",
-      true,
+      REQUIRED,
     ),
     assignee: joinOne(
       relationshipIds(relationships?.["assignee"]),
@@ -200,9 +202,9 @@ export function projectTicket(
       ctx,
       "organization",
     ),
-    opened: date(attributes?.["created_at"], ctx, "created_at", true),
-    last_update: date(attributes?.["updated_at"], ctx, "updated_at", true),
-    sla_due: datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", false),
+    opened: date(attributes?.["created_at"], ctx, "created_at", REQUIRED),
+    last_update: date(attributes?.["updated_at"], ctx, "updated_at", REQUIRED),
+    sla_due: datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", OPTIONAL),
   };
 }
 

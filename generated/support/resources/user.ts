@@ -3,8 +3,9 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  OPTIONAL,
+  REQUIRED,
   addIds,
-  argumentId,
   asObject,
   context,
   joinOne,
@@ -12,17 +13,18 @@ import {
   recordObject,
   relationshipIds,
   section,
+  shortArgumentId,
   string,
   type RecordOptions,
   type UnknownCode,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** an user record as the API sends it. */
+/** A user record as the API sends it. */
 export type UserRecord = components["schemas"]["User"];
 
-/** an user record as the model reads it. */
+/** A user record as the model reads it. */
 export interface UserResult {
   id: string | null | Unusable;
   name: string | null | Unusable;
@@ -78,7 +80,7 @@ export const userResultSchema = {
   additionalProperties: false,
 } as const;
 
-/** The labels projecting an user reads, already resolved. */
+/** The labels projecting a user reads, already resolved. */
 export type UserLookups = Pick<Lookups, "orgs">;
 
 const USER_ROLE = new Set<unknown>(["agent", "admin", "viewer"]);
@@ -94,15 +96,15 @@ export function projectUser(
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
-    id: argumentId(root?.["id"], ctx, "id", true, true),
-    name: string(attributes?.["display_name"], ctx, "display_name", true),
-    email: string(attributes?.["email"], ctx, "email", false),
+    id: shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
+    name: string(attributes?.["display_name"], ctx, "display_name", REQUIRED),
+    email: string(attributes?.["email"], ctx, "email", OPTIONAL),
     role: member<"agent" | "admin" | "viewer">(
       attributes?.["role"],
       USER_ROLE,
       ctx,
       "role",
-      false,
+      OPTIONAL,
     ),
     org: joinOne(
       relationshipIds(relationships?.["organization"]),
@@ -114,7 +116,7 @@ export function projectUser(
   };
 }
 
-/** Adds the ids an user record needs resolved. */
+/** Adds the ids a user record needs resolved. */
 export function collectUser(
   record: unknown,
   wanted: Readonly<Record<"orgs", Set<string>>>,

@@ -16,7 +16,7 @@ import {
   resolveLabels,
   withDistinctShortIds,
   type ProjectOptions,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body addComment (POST /tickets/{ticket_id}/comments) returns. */
 export type AddCommentResponse =

@@ -16,7 +16,7 @@ import {
   resolveLabels,
   withDistinctShortIds,
   type ProjectOptions,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body getTicket (GET /tickets/{ticket_id}) returns. */
 export type GetTicketResponse =

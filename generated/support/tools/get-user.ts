@@ -16,7 +16,7 @@ import {
   resolveLabels,
   withDistinctShortIds,
   type ProjectOptions,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body getUser (GET /users/{user_id}) returns. */
 export type GetUserResponse =

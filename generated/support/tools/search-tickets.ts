@@ -11,10 +11,11 @@ import {
 } from "../resources/ticket.js";
 import {
   MARKER_SCHEMAS,
+  OPTIONAL,
   at,
   context,
   includedLabels,
-  number,
+  integer,
   pageValue,
   present,
   resolveLabels,
@@ -24,7 +25,7 @@ import {
   withTableLayout,
   type ProjectOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body searchTickets (GET /tickets) returns. */
 export type SearchTicketsResponse =
@@ -120,7 +121,7 @@ export async function projectSearchTickets(
             ["meta", "page", "total"],
             ctx,
             "total",
-            (value) => number(value, ctx, "total", false, true),
+            (value) => integer(value, ctx, "total", OPTIONAL),
           ),
           more: present(at(response, ["links", "next"])),
         },

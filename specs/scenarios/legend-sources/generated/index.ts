@@ -11,7 +11,7 @@ export {
   resolverFromLoader,
   serializeToolResult,
   shortId,
-} from "./runtime.js";
+} from "./runtime/index.js";
 export type {
   LabelLoader,
   Labels,
@@ -23,7 +23,7 @@ export type {
   UnknownCode,
   Unresolved,
   Unusable,
-} from "./runtime.js";
+} from "./runtime/index.js";
 export {
   anthropicToolDefinitions,
   createTools,
@@ -35,12 +35,12 @@ export {
   type Tools,
   type ToolsOptions,
 } from "./definitions.js";
-export { fullId, ID_BOOK_SIZE } from "./runtime.js";
+export { fullId, ID_BOOK_SIZE } from "./runtime/index.js";
 export type {
   McpRequestSchemas,
   ToolDefinition,
   ToolOutcome,
-} from "./runtime.js";
+} from "./runtime/index.js";
 export {
   projectDevice,
   deviceResultSchema,

@@ -12,7 +12,7 @@ import {
   type ToolCall,
   type ToolDefinition,
   type ToolOutcome,
-} from "./runtime.js";
+} from "./runtime/index.js";
 import {
   getCustomerOutputSchema,
   projectGetCustomer,

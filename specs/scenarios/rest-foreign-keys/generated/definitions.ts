@@ -13,7 +13,7 @@ import {
   type ToolCall,
   type ToolDefinition,
   type ToolOutcome,
-} from "./runtime.js";
+} from "./runtime/index.js";
 import {
   listIncidentsOutputSchema,
   projectListIncidents,

@@ -2,18 +2,19 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
+  OPTIONAL,
   context,
   objects,
   recordObject,
   string,
   type RecordOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** a ticket record as the API sends it. */
+/** A ticket record as the API sends it. */
 export type TicketRecord = components["schemas"]["Ticket"];
 
-/** a ticket record as the model reads it.
+/** A ticket record as the model reads it.
  *
  * Dropped:
  * - `custom_fields.id`: the name says which field it is
@@ -130,26 +131,26 @@ export function projectTicket(
   const ctx = context("ticket", options);
   const root = recordObject(record, ctx);
   return {
-    subject: string(root?.["subject"], ctx, "subject", false),
+    subject: string(root?.["subject"], ctx, "subject", OPTIONAL),
     custom_fields: objects(
       root?.["custom_fields"],
       ctx,
       "custom_fields",
-      false,
+      OPTIONAL,
       (part1) => ({
-        name: string(part1?.["name"], ctx, "custom_fields.name", false),
-        answer: string(part1?.["value"], ctx, "custom_fields.value", false),
+        name: string(part1?.["name"], ctx, "custom_fields.name", OPTIONAL),
+        answer: string(part1?.["value"], ctx, "custom_fields.value", OPTIONAL),
         options: objects(
           part1?.["options"],
           ctx,
           "custom_fields.options",
-          false,
+          OPTIONAL,
           (part1) => ({
             label: string(
               part1?.["label"],
               ctx,
               "custom_fields.options.label",
-              false,
+              OPTIONAL,
             ),
           }),
         ),

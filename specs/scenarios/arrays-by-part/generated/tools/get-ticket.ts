@@ -12,7 +12,7 @@ import {
   at,
   withDistinctShortIds,
   type ProjectOptions,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body getTicket (GET /tickets/{ticket_id}) returns. */
 export type GetTicketResponse =

@@ -2,6 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
+  OPTIONAL,
   argumentId,
   context,
   objects,
@@ -10,12 +11,12 @@ import {
   whole,
   type RecordOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** a folder record as the API sends it. */
+/** A folder record as the API sends it. */
 export type FolderRecord = components["schemas"]["Folder"];
 
-/** a folder record as the model reads it.
+/** A folder record as the model reads it.
  *
  * Dropped:
  * - `parent`: the model navigates from the top
@@ -149,25 +150,31 @@ export function projectFolder(
   const ctx = context("folder", options);
   const root = recordObject(record, ctx);
   return {
-    id: argumentId(root?.["id"], ctx, "id", false, false),
-    name: string(root?.["name"], ctx, "name", false),
-    children: objects(root?.["children"], ctx, "children", false, (part1) => ({
-      id: argumentId(part1?.["id"], ctx, "children.id", false, false),
-      name: string(part1?.["name"], ctx, "children.name", false),
-      labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
-        part1?.["labels"],
-        ctx,
-        "children.labels",
-        false,
-        folderResultSchema.properties.children.anyOf[0].items.anyOf[0]
-          .properties.labels.anyOf[0],
-      ),
-    })),
+    id: argumentId(root?.["id"], ctx, "id", OPTIONAL),
+    name: string(root?.["name"], ctx, "name", OPTIONAL),
+    children: objects(
+      root?.["children"],
+      ctx,
+      "children",
+      OPTIONAL,
+      (part1) => ({
+        id: argumentId(part1?.["id"], ctx, "children.id", OPTIONAL),
+        name: string(part1?.["name"], ctx, "children.name", OPTIONAL),
+        labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
+          part1?.["labels"],
+          ctx,
+          "children.labels",
+          OPTIONAL,
+          folderResultSchema.properties.children.anyOf[0].items.anyOf[0]
+            .properties.labels.anyOf[0],
+        ),
+      }),
+    ),
     labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
       root?.["labels"],
       ctx,
       "labels",
-      false,
+      OPTIONAL,
       folderResultSchema.properties.labels.anyOf[0],
     ),
   };

@@ -3,6 +3,7 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  OPTIONAL,
   addRefs,
   argumentId,
   asObject,
@@ -17,12 +18,12 @@ import {
   type RecordOptions,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** a task record as the API sends it. */
+/** A task record as the API sends it. */
 export type TaskRecord = components["schemas"]["Task"];
 
-/** a task record as the model reads it.
+/** A task record as the model reads it.
  *
  * Dropped:
  * - `parent.gid`: the parent's name is enough here */
@@ -199,8 +200,8 @@ export function projectTask(
   const ctx = context("task", options);
   const root = recordObject(record, ctx);
   return {
-    gid: argumentId(root?.["gid"], ctx, "gid", false, false),
-    name: string(root?.["name"], ctx, "name", false),
+    gid: argumentId(root?.["gid"], ctx, "gid", OPTIONAL),
+    name: string(root?.["name"], ctx, "name", OPTIONAL),
     assignee: refOne(
       root?.["assignee"],
       lookups["users"],
@@ -225,8 +226,8 @@ export function projectTask(
       ctx,
       "completed_by",
     ),
-    parent: nested(root?.["parent"], ctx, "parent", false, (part1) => ({
-      name: string(part1?.["name"], ctx, "parent.name", false),
+    parent: nested(root?.["parent"], ctx, "parent", OPTIONAL, (part1) => ({
+      name: string(part1?.["name"], ctx, "parent.name", OPTIONAL),
       created_by: refOne(
         part1?.["created_by"],
         lookups["users"],
@@ -240,7 +241,7 @@ export function projectTask(
       root?.["memberships"],
       ctx,
       "memberships",
-      false,
+      OPTIONAL,
       (part1) => ({
         project: refOne(
           part1?.["project"],
@@ -254,7 +255,7 @@ export function projectTask(
           part1?.["section_name"],
           ctx,
           "memberships.section_name",
-          false,
+          OPTIONAL,
         ),
       }),
     ),

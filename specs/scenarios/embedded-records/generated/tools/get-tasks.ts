@@ -16,7 +16,7 @@ import {
   rows,
   withDistinctShortIds,
   type ProjectOptions,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body getTasks (GET /tasks) returns. */
 export type GetTasksResponse =

@@ -2,6 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
+  OPTIONAL,
   context,
   date,
   datetime,
@@ -9,12 +10,12 @@ import {
   string,
   type RecordOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** an event record as the API sends it. */
+/** An event record as the API sends it. */
 export type EventRecord = components["schemas"]["Event"];
 
-/** an event record as the model reads it. */
+/** An event record as the model reads it. */
 export interface EventResult {
   title: string | null | Unusable;
   created: string | null | Unusable;
@@ -109,12 +110,12 @@ export function projectEvent(
   const ctx = context("event", options);
   const root = recordObject(record, ctx);
   return {
-    title: string(root?.["title"], ctx, "title", false),
-    created: datetime(root?.["created_at"], ctx, "created_at", false),
-    updated: datetime(root?.["updated_at"], ctx, "updated_at", false),
-    due: date(root?.["due_on"], ctx, "due_on", false),
-    closed: date(root?.["closed_at"], ctx, "closed_at", false),
-    snoozed: datetime(root?.["snoozed_until"], ctx, "snoozed_until", false),
-    archived: date(root?.["archived_at"], ctx, "archived_at", false),
+    title: string(root?.["title"], ctx, "title", OPTIONAL),
+    created: datetime(root?.["created_at"], ctx, "created_at", OPTIONAL),
+    updated: datetime(root?.["updated_at"], ctx, "updated_at", OPTIONAL),
+    due: date(root?.["due_on"], ctx, "due_on", OPTIONAL),
+    closed: date(root?.["closed_at"], ctx, "closed_at", OPTIONAL),
+    snoozed: datetime(root?.["snoozed_until"], ctx, "snoozed_until", OPTIONAL),
+    archived: date(root?.["archived_at"], ctx, "archived_at", OPTIONAL),
   };
 }

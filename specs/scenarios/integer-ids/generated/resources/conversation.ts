@@ -3,23 +3,24 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  OPTIONAL,
   addRefs,
   asObject,
   context,
+  integer,
   integerId,
-  number,
   recordObject,
   refOne,
   string,
   type RecordOptions,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** a conversation record as the API sends it. */
+/** A conversation record as the API sends it. */
 export type ConversationRecord = components["schemas"]["Conversation"];
 
-/** a conversation record as the model reads it. */
+/** A conversation record as the model reads it. */
 export interface ConversationResult {
   id: number | null | Unusable;
   ticket_number: number | null | Unusable;
@@ -82,9 +83,9 @@ export function projectConversation(
   const ctx = context("conversation", options);
   const root = recordObject(record, ctx);
   return {
-    id: integerId(root?.["id"], ctx, "id", false),
-    ticket_number: number(root?.["ticket_id"], ctx, "ticket_id", false, true),
-    subject: string(root?.["subject"], ctx, "subject", false),
+    id: integerId(root?.["id"], ctx, "id", OPTIONAL),
+    ticket_number: integer(root?.["ticket_id"], ctx, "ticket_id", OPTIONAL),
+    subject: string(root?.["subject"], ctx, "subject", OPTIONAL),
     assignee: refOne(
       root?.["assignee_id"],
       lookups["admins"],

@@ -11,10 +11,11 @@ import {
 } from "../resources/conversation.js";
 import {
   MARKER_SCHEMAS,
+  OPTIONAL,
   at,
   context,
   includedLabels,
-  number,
+  integer,
   pageValue,
   present,
   resolveLabels,
@@ -22,7 +23,7 @@ import {
   withDistinctShortIds,
   type ProjectOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body listConversations (GET /conversations) returns. */
 export type ListConversationsResponse =
@@ -95,7 +96,7 @@ export async function projectListConversations(
       ),
       more: present(at(response, ["next_page"])),
       total: pageValue(response, ["count"], ctx, "total", (value) =>
-        number(value, ctx, "total", false, true),
+        integer(value, ctx, "total", OPTIONAL),
       ),
     };
   });

@@ -3,6 +3,8 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  OPTIONAL,
+  REQUIRED,
   addCode,
   argumentId,
   asObject,
@@ -13,12 +15,12 @@ import {
   type RecordOptions,
   type UnknownCode,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** a device record as the API sends it. */
+/** A device record as the API sends it. */
 export type DeviceRecord = components["schemas"]["Device"];
 
-/** a device record as the model reads it. */
+/** A device record as the model reads it. */
 export interface DeviceResult {
   serial: string | null | Unusable;
   state: "offline" | "online" | "degraded" | null | UnknownCode | Unusable;
@@ -139,19 +141,19 @@ export function projectDevice(
   const ctx = context("device", options);
   const root = recordObject(record, ctx);
   return {
-    serial: argumentId(root?.["serial"], ctx, "serial", true, false),
-    state: legend(root?.["state"], DEVICE_STATE, ctx, "state", false),
-    power: legend(root?.["power"], DEVICE_POWER, ctx, "power", false),
-    tier: legend(root?.["tier"], DEVICE_TIER, ctx, "tier", false),
-    region: legend(root?.["region"], DEVICE_REGION, ctx, "region", false),
-    alarm: legend(root?.["alarm"], DEVICE_ALARM, ctx, "alarm", false),
+    serial: argumentId(root?.["serial"], ctx, "serial", REQUIRED),
+    state: legend(root?.["state"], DEVICE_STATE, ctx, "state", OPTIONAL),
+    power: legend(root?.["power"], DEVICE_POWER, ctx, "power", OPTIONAL),
+    tier: legend(root?.["tier"], DEVICE_TIER, ctx, "tier", OPTIONAL),
+    region: legend(root?.["region"], DEVICE_REGION, ctx, "region", OPTIONAL),
+    alarm: legend(root?.["alarm"], DEVICE_ALARM, ctx, "alarm", OPTIONAL),
     model: legendLookup(
       root?.["model_code"],
       lookups["models"],
       "models",
       ctx,
       "model_code",
-      false,
+      OPTIONAL,
     ),
   };
 }

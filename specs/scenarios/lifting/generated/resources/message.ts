@@ -2,6 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
+  OPTIONAL,
   context,
   lifted,
   nested,
@@ -9,12 +10,12 @@ import {
   string,
   type RecordOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** a message record as the API sends it. */
+/** A message record as the API sends it. */
 export type MessageRecord = components["schemas"]["Message"];
 
-/** a message record as the model reads it.
+/** A message record as the model reads it.
  *
  * Dropped:
  * - `source.author.email`: the model never writes to people directly */
@@ -79,16 +80,16 @@ export function projectMessage(
   const ctx = context("message", options);
   const root = recordObject(record, ctx);
   return {
-    body: string(root?.["body"], ctx, "body", false),
-    source: nested(root?.["source"], ctx, "source", false, (part1) => ({
-      channel: string(part1?.["channel"], ctx, "source.channel", false),
+    body: string(root?.["body"], ctx, "body", OPTIONAL),
+    source: nested(root?.["source"], ctx, "source", OPTIONAL, (part1) => ({
+      channel: string(part1?.["channel"], ctx, "source.channel", OPTIONAL),
     })),
     author: lifted(
       root,
       ["source", "author", "name"],
       ctx,
       "source.author.name",
-      (lift3) => string(lift3, ctx, "source.author.name", false),
+      (lift3) => string(lift3, ctx, "source.author.name", OPTIONAL),
     ),
   };
 }

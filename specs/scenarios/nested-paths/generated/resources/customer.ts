@@ -2,6 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
+  OPTIONAL,
+  REQUIRED,
   argumentId,
   context,
   lifted,
@@ -12,12 +14,12 @@ import {
   whole,
   type RecordOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** a customer record as the API sends it. */
+/** A customer record as the API sends it. */
 export type CustomerRecord = components["schemas"]["Customer"];
 
-/** a customer record as the model reads it.
+/** A customer record as the model reads it.
  *
  * Dropped:
  * - `address.street`: the model answers at city level */
@@ -151,13 +153,13 @@ export function projectCustomer(
   const ctx = context("customer", options);
   const root = recordObject(record, ctx);
   return {
-    id: argumentId(root?.["id"], ctx, "id", true, false),
-    name: string(root?.["name"], ctx, "name", true),
-    address: nested(root?.["address"], ctx, "address", false, (part1) => ({
-      city: string(part1?.["city"], ctx, "address.city", false),
-      geo: nested(part1?.["geo"], ctx, "address.geo", false, (part1) => ({
-        lat: number(part1?.["lat"], ctx, "address.geo.lat", false, false),
-        lng: number(part1?.["lng"], ctx, "address.geo.lng", false, false),
+    id: argumentId(root?.["id"], ctx, "id", REQUIRED),
+    name: string(root?.["name"], ctx, "name", REQUIRED),
+    address: nested(root?.["address"], ctx, "address", OPTIONAL, (part1) => ({
+      city: string(part1?.["city"], ctx, "address.city", OPTIONAL),
+      geo: nested(part1?.["geo"], ctx, "address.geo", OPTIONAL, (part1) => ({
+        lat: number(part1?.["lat"], ctx, "address.geo.lat", OPTIONAL),
+        lng: number(part1?.["lng"], ctx, "address.geo.lng", OPTIONAL),
       })),
     })),
     country: lifted(
@@ -165,20 +167,20 @@ export function projectCustomer(
       ["address", "country_code"],
       ctx,
       "address.country_code",
-      (lift2) => string(lift2, ctx, "address.country_code", false),
+      (lift2) => string(lift2, ctx, "address.country_code", OPTIONAL),
     ),
     tags: whole<Array<string>>(
       root?.["tags"],
       ctx,
       "tags",
-      false,
+      OPTIONAL,
       customerResultSchema.properties.tags.anyOf[0],
     ),
     preferences: whole<{ language?: string | null; newsletter?: boolean }>(
       root?.["preferences"],
       ctx,
       "preferences",
-      false,
+      OPTIONAL,
       customerResultSchema.properties.preferences.anyOf[0],
     ),
   };

@@ -12,7 +12,7 @@ import {
   at,
   withDistinctShortIds,
   type ProjectOptions,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body getCustomer (GET /customers/{id}) returns. */
 export type GetCustomerResponse =

@@ -2,6 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
+  OPTIONAL,
   context,
   member,
   recordObject,
@@ -9,12 +10,12 @@ import {
   type RecordOptions,
   type UnknownCode,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** a memberships record as the API sends it. */
+/** A memberships record as the API sends it. */
 export type MembershipsRecord = components["schemas"]["Membership"];
 
-/** a memberships record as the model reads it.
+/** A memberships record as the model reads it.
  *
  * Dropped:
  * - `id`: no tool takes a membership id */
@@ -60,7 +61,7 @@ export function projectMemberships(
       MEMBERSHIPS_ROLE,
       ctx,
       "role",
-      false,
+      OPTIONAL,
     ),
   };
 }

@@ -12,7 +12,7 @@ import {
   rows,
   withDistinctShortIds,
   type ProjectOptions,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body ListMemberships (GET /memberships) returns. */
 export type ListMembershipsResponse =

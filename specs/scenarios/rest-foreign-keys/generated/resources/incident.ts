@@ -3,13 +3,15 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  OPTIONAL,
+  REQUIRED,
   addRefs,
   argumentId,
   asObject,
   context,
   datetime,
+  integer,
   member,
-  number,
   recordObject,
   refMany,
   refOne,
@@ -18,12 +20,12 @@ import {
   type UnknownCode,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** an incident record as the API sends it. */
+/** An incident record as the API sends it. */
 export type IncidentRecord = components["schemas"]["Incident"];
 
-/** an incident record as the model reads it.
+/** An incident record as the model reads it.
  *
  * Dropped:
  * - `html_url`: a link the model cannot open */
@@ -146,21 +148,20 @@ export function projectIncident(
   const ctx = context("incident", options);
   const root = recordObject(record, ctx);
   return {
-    id: argumentId(root?.["id"], ctx, "id", true, false),
-    number: number(
+    id: argumentId(root?.["id"], ctx, "id", REQUIRED),
+    number: integer(
       root?.["incident_number"],
       ctx,
       "incident_number",
-      false,
-      true,
+      OPTIONAL,
     ),
-    title: string(root?.["title"], ctx, "title", true),
+    title: string(root?.["title"], ctx, "title", REQUIRED),
     urgency: member<"high" | "low">(
       root?.["urgency"],
       INCIDENT_URGENCY,
       ctx,
       "urgency",
-      false,
+      OPTIONAL,
     ),
     service: refOne(
       root?.["service"],
@@ -186,7 +187,7 @@ export function projectIncident(
       ctx,
       "watcher_ids",
     ),
-    opened: datetime(root?.["created_at"], ctx, "created_at", false),
+    opened: datetime(root?.["created_at"], ctx, "created_at", OPTIONAL),
   };
 }
 

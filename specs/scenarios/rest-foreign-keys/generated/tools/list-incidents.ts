@@ -11,17 +11,18 @@ import {
 } from "../resources/incident.js";
 import {
   MARKER_SCHEMAS,
+  OPTIONAL,
   boolean,
   context,
   includedLabels,
-  number,
+  integer,
   pageValue,
   resolveLabels,
   rows,
   withDistinctShortIds,
   type ProjectOptions,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
 /** The body listIncidents (GET /incidents) returns. */
 export type ListIncidentsResponse =
@@ -95,10 +96,10 @@ export async function projectListIncidents(
         projectIncident(record as IncidentRecord, lookups, recordOptions),
       ),
       total: pageValue(response, ["total"], ctx, "total", (value) =>
-        number(value, ctx, "total", false, true),
+        integer(value, ctx, "total", OPTIONAL),
       ),
       more: pageValue(response, ["more"], ctx, "more", (value) =>
-        boolean(value, ctx, "more", false),
+        boolean(value, ctx, "more", OPTIONAL),
       ),
     };
   });

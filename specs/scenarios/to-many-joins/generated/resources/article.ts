@@ -3,6 +3,8 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  OPTIONAL,
+  REQUIRED,
   addIds,
   argumentId,
   asObject,
@@ -15,12 +17,12 @@ import {
   type RecordOptions,
   type Unresolved,
   type Unusable,
-} from "../runtime.js";
+} from "../runtime/index.js";
 
-/** an article record as the API sends it. */
+/** An article record as the API sends it. */
 export type ArticleRecord = components["schemas"]["Article"];
 
-/** an article record as the model reads it. */
+/** An article record as the model reads it. */
 export interface ArticleResult {
   id: string | null | Unusable;
   title: string | null | Unusable;
@@ -98,8 +100,8 @@ export function projectArticle(
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
-    id: argumentId(root?.["id"], ctx, "id", true, false),
-    title: string(attributes?.["title"], ctx, "title", false),
+    id: argumentId(root?.["id"], ctx, "id", REQUIRED),
+    title: string(attributes?.["title"], ctx, "title", OPTIONAL),
     tags: joinMany(
       relationshipIds(relationships?.["tags"]),
       lookups["tags"],

@@ -1,0 +1,113 @@
+// Keeping the short ids of one tool result distinct without a second pass over its records.
+
+import { recordOptions, type ProjectionIssue, type ProjectOptions, type RecordOptions } from "./context.js";
+import { eightHexDigits, shortenIds, shortForm, shortId, uuidDigits } from "./short-ids.js";
+
+/**
+ * Hands out plain short forms and notes each one, so a tool can tell, without a second pass over
+ * its records, whether two ids of one result got the same short form. A table of 32-bit hashes with
+ * linear probing: a Map keyed by the short strings cost more per page than projecting the rest.
+ */
+function shortIdCheck(expectedIds: number) {
+  // The state lives in this closure, not in an object: V8 may drop an object's layout in a full GC
+  // once no object has it, and with it the optimized code that checks for it, so that the next
+  // page ran unoptimized. Sized so that the expected ids fill at most three quarters: probing stays
+  // short, and a 10,000-id page's table stays in the young generation, where stores are cheap.
+  let size = Math.max(256, 2 ** Math.ceil(Math.log2((expectedIds * 4) / 3 + 1)));
+  let slots = new Array<string | undefined>(size);
+  let hashes = new Int32Array(size);
+  let count = 0;
+  let collided = false;
+  // Once two ids share a short form the result is projected again anyway; from then on ids are only
+  // listed, not probed, since ids sharing a short form share a hash and probing past them all for
+  // each new one took time quadratic in their number.
+  const afterCollision: string[] = [];
+
+  const grow = () => {
+    const [oldSlots, oldHashes] = [slots, hashes];
+    size *= 2;
+    slots = new Array<string | undefined>(size);
+    hashes = new Int32Array(size);
+    for (let i = 0; i < oldSlots.length; i++) {
+      if (oldSlots[i] === undefined) continue;
+      let at = oldHashes[i]! & (size - 1);
+      while (slots[at] !== undefined) at = (at + 1) & (size - 1);
+      slots[at] = oldSlots[i];
+      hashes[at] = oldHashes[i]!;
+    }
+  };
+
+  const note = (id: string): string => {
+    const digits = uuidDigits(id);
+    const short = shortForm(id, digits);
+    if (collided) {
+      afterCollision.push(id);
+      return short;
+    }
+    const hash = hashOfShort(short, digits >= 0 ? digits : eightHexDigits(short, short.length - 8));
+    let at = hash & (size - 1);
+    for (let taken = slots[at]; taken !== undefined; taken = slots[at]) {
+      if (hashes[at] === hash) {
+        if (taken === id) return short;
+        // Another id has this short form; note this one too, so the lengthened forms cover both.
+        if (shortId(taken) === short) collided = true;
+      }
+      at = (at + 1) & (size - 1);
+    }
+    slots[at] = id;
+    hashes[at] = hash;
+    if (++count * 4 > size * 3) grow();
+    return short;
+  };
+
+  return { note, collided: () => collided, ids: () => [...slots.filter((id): id is string => id !== undefined), ...afterCollision] };
+}
+
+/**
+ * The hash of a short form, which must depend on nothing else. One that ends in eight hex digits
+ * (every form {@link shortId} cuts, and some ids it keeps whole) hashes from their value, `digits`,
+ * which a prefix-and-UUID id's shape check has already read, so the usual form is not read twice.
+ */
+function hashOfShort(short: string, digits: number): number {
+  return digits >= 0 ? mixed(digits ^ Math.imul(short.charCodeAt(0), 0x9e3779b1) ^ short.length) : hashOf(short);
+}
+
+/** FNV-1a with a final mix, so that ids differing only in their last digits spread over the table. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return mixed(hash);
+}
+
+function mixed(hash: number): number {
+  const spread = hash ^ (hash >>> 16);
+  return Math.imul(spread, 0x45d9f3b) ^ (spread >>> 13);
+}
+
+/**
+ * Projects a whole tool result with plain short ids; in the rare result where two ids share a short
+ * form, projects it again with {@link shortenIds} over all of them. Every id given a short form
+ * counts, those kept in unresolved markers too. Issues reach `onIssue` once, from the projection
+ * that is kept, or from one that threw. `expectedIds`: how many ids will be shortened.
+ */
+export function withDistinctShortIds<T>(
+  onIssue: ProjectOptions["onIssue"],
+  expectedIds: number,
+  project: (options: RecordOptions) => T,
+): T {
+  const check = shortIdCheck(expectedIds);
+  const issues: ProjectionIssue[] = [];
+  const passOn = () => {
+    if (onIssue) for (const issue of issues) onIssue(issue);
+  };
+  let result: T;
+  try {
+    result = project(recordOptions(onIssue && ((issue) => issues.push(issue)), check.note));
+  } catch (error) {
+    passOn();
+    throw error;
+  }
+  if (check.collided()) return project(recordOptions(onIssue, shortenIds(check.ids())));
+  passOn();
+  return result;
+}

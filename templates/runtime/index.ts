@@ -1,0 +1,54 @@
+// The fixed run-time pieces every generated projector uses, copied into the output folder so that the
+// generated code needs no runtime package. Generated modules import them from here; the other
+// modules' own exports not listed here are shared between them, not offered to the consumer.
+
+export { anthropicTools, openaiTools, registerTools } from "./adapters.js";
+export type { AnyTool, McpRequestSchemas, ToolDefinition } from "./adapters.js";
+export { argumentProblem } from "./arguments.js";
+export type { InputSchema } from "./arguments.js";
+export { conservativeTokenCount, fitBudget } from "./budget.js";
+export type { Truncated } from "./budget.js";
+export { callTool } from "./call-tool.js";
+export type { CallParameter, ToolCall, ToolOutcome } from "./call-tool.js";
+export { context } from "./context.js";
+export type { Context, ProjectionIssue, ProjectOptions, RecordOptions, ShortIds } from "./context.js";
+export { date, datetime, isUtcIso } from "./dates.js";
+export { withDistinctShortIds } from "./distinct-short-ids.js";
+export { fullId, ID_BOOK_SIZE, useIdBook } from "./id-book.js";
+export {
+  addIds,
+  argumentId,
+  integerId,
+  relatedMany,
+  relatedOne,
+  relationshipIds,
+  shortArgumentId,
+  shortRelatedMany,
+  shortRelatedOne,
+  Unreadable,
+} from "./ids.js";
+export type { Ids } from "./ids.js";
+export { OPTIONAL, REQUIRED } from "./issues.js";
+export { includedLabels, joinMany, joinOne } from "./joins.js";
+export { asObject, read } from "./json.js";
+export { addCode, legend, legendLookup, member } from "./legends.js";
+export { batchFunction, resolverFromLoader } from "./loaders.js";
+export type { LabelLoader } from "./loaders.js";
+export { MARKER_SCHEMAS } from "./markers.js";
+export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
+export { at, pageValue, present, rows } from "./pages.js";
+export { queryStringFor } from "./query-string.js";
+export type { QueryParameterStyle, QueryStyle } from "./query-string.js";
+export { ISSUE_VALUE_CHARACTERS } from "./quoting.js";
+export { lifted, nested, objects, objectsIn, recordObject, section } from "./records.js";
+export { addRefs, refMany, refOne } from "./refs.js";
+export type { RecordKeys } from "./refs.js";
+export { DEFAULT_RESOLVER_TIMEOUT_MS, resolveLabels, ResolverError } from "./resolvers.js";
+export type { Labels, Resolver } from "./resolvers.js";
+export { matchesShortId, shortenIds, shortId } from "./short-ids.js";
+export { specResolver } from "./spec-resolvers.js";
+export type { SpecResolverSource } from "./spec-resolvers.js";
+export { serializeToolResult, tableLayout, withTableLayout } from "./table-text.js";
+export type { TableLayout } from "./table-text.js";
+export { boolean, integer, number, string, whole } from "./values.js";
+export type { ValueSchema } from "./values.js";

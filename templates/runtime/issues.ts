@@ -1,0 +1,55 @@
+// Reporting what a projection could not read: the markers it writes and the issues it reports.
+
+import type { Context, ProjectionIssue } from "./context.js";
+import type { Unusable } from "./markers.js";
+import { clipped, ISSUE_VALUE_CHARACTERS, typeName } from "./quoting.js";
+
+/** For a reader's `required`: the spec promises a value, so an absent or null one is reported as `missing`. */
+export const REQUIRED = true;
+/** For a reader's `required`: the spec lets the value be absent or null, which projects to null unreported. */
+export const OPTIONAL = false;
+
+export function report(
+  ctx: Context,
+  kind: ProjectionIssue["kind"],
+  field: string,
+  value: unknown,
+  message: string,
+  resolver?: string,
+): void {
+  if (!ctx.onIssue) return;
+  const shown = issueValue(value);
+  ctx.onIssue(
+    resolver === undefined
+      ? { kind, resource: ctx.resource, field, value: shown, message }
+      : { kind, resource: ctx.resource, field, value: shown, message, resolver },
+  );
+}
+
+/** An issue's `value`, as {@link ProjectionIssue.value} describes it. */
+export function issueValue(value: unknown): unknown {
+  if (typeof value === "string") return clipped(value, ISSUE_VALUE_CHARACTERS);
+  return typeof value === "object" && value !== null
+    ? typeName(value)
+    : typeof value === "function" || typeof value === "symbol"
+      ? typeof value
+      : value;
+}
+
+export function unusable(ctx: Context, field: string, value: unknown, reason: string): Unusable {
+  report(ctx, "unusable", field, value, `${ctx.resource}.${field}: ${reason}`);
+  return { unusable: reason };
+}
+
+/** Absent and null both project to null; the schema's promise of a value is reported when broken. */
+export function absent(ctx: Context, field: string, value: unknown, required: boolean): null {
+  if (required)
+    report(
+      ctx,
+      "missing",
+      field,
+      value,
+      `${ctx.resource}.${field}: the spec promises a value, the record has ${value === null ? "null" : "none"}`,
+    );
+  return null;
+}

@@ -1,0 +1,71 @@
+// Related records named through a resolver: JSON:API relationships, and labels in `included`.
+
+import type { Context } from "./context.js";
+import { idOf, LIST_GOT_ONE, ONE_GOT_LIST, short, Unreadable, type Ids } from "./ids.js";
+import { report, unusable } from "./issues.js";
+import { asObject } from "./json.js";
+import type { Unresolved, Unusable } from "./markers.js";
+import { clipped, ISSUE_VALUE_CHARACTERS, messageOf } from "./quoting.js";
+import type { Labels } from "./resolvers.js";
+
+export function label(id: string, labels: Labels, resolver: string, ctx: Context, field: string): string | Unresolved {
+  const found = labels.get(id);
+  if (typeof found === "string") return found;
+  const why =
+    found instanceof Error ? `resolver "${resolver}" failed for it: ${messageOf(found)}` : `resolver "${resolver}" has no label for it`;
+  report(ctx, "unresolved", field, id, `${ctx.resource}.${field}: ${clipped(id, ISSUE_VALUE_CHARACTERS)}: ${why}`, resolver);
+  return { unresolved: short(id, ctx) };
+}
+
+function labelOrMarker(
+  id: string | Unreadable,
+  labels: Labels,
+  resolver: string,
+  ctx: Context,
+  field: string,
+): string | Unresolved | Unusable {
+  return typeof id === "string" ? label(id, labels, resolver, ctx, field) : unusable(ctx, field, id.value, id.reason);
+}
+
+export function joinOne(ids: Ids, labels: Labels, resolver: string, ctx: Context, field: string): string | null | Unresolved | Unusable {
+  if (ids === null) return null;
+  if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
+  return labelOrMarker(ids, labels, resolver, ctx, field);
+}
+
+export function joinMany(
+  ids: Ids,
+  labels: Labels,
+  resolver: string,
+  ctx: Context,
+  field: string,
+): (string | Unresolved | Unusable)[] | null | Unusable {
+  if (ids === null) return null;
+  if (ids instanceof Unreadable) return unusable(ctx, field, ids.value, ids.reason);
+  // A to-many relationship holding one identifier is not read as a list of one: never a silent guess.
+  if (typeof ids === "string") return unusable(ctx, field, ids, LIST_GOT_ONE);
+  return ids.map((id) => labelOrMarker(id, labels, resolver, ctx, field));
+}
+
+/** Labels already present in a JSON:API `included` array, per resolver. */
+export function includedLabels(
+  response: unknown,
+  sources: readonly { resolver: string; type: string; label: string }[],
+): Map<string, Map<string, string>> {
+  const result = new Map<string, Map<string, string>>();
+  for (const source of sources) result.set(source.resolver, new Map());
+  const included = asObject(response)?.["included"];
+  if (!Array.isArray(included)) return result;
+  for (const item of included) {
+    const record = asObject(item);
+    if (!record) continue;
+    const id = idOf(record["id"]);
+    if (id === undefined) continue;
+    for (const source of sources) {
+      if (record["type"] !== source.type) continue;
+      const text = asObject(record["attributes"])?.[source.label];
+      if (typeof text === "string") result.get(source.resolver)!.set(id, text);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,75 @@
+// Coded values: enums, codes expanded to words by a legend, codes looked up at run time.
+
+import type { Context } from "./context.js";
+import { absent, report, unusable } from "./issues.js";
+import type { UnknownCode, Unusable } from "./markers.js";
+import { described, typeName } from "./quoting.js";
+import type { Labels } from "./resolvers.js";
+
+/** The longest string taken for a code: a longer one is no code, and is not copied into a marker. */
+export const CODE_CHARACTERS = 64;
+
+/** An enum kept as its own values: one outside the spec's list is marked, not passed off as valid. */
+export function member<T extends string | number | boolean>(
+  value: unknown,
+  allowed: ReadonlySet<unknown>,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): T | null | UnknownCode | Unusable {
+  if (allowed.has(value)) return value as T;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unknownCode(ctx, field, value);
+}
+
+/**
+ * A code the legend does not know. An object or array in a coded field is no code at all, nor is a
+ * number JSON cannot write (`1e400` parses to Infinity) or a string too long to be a code.
+ */
+function unknownCode(ctx: Context, field: string, value: unknown, resolver?: string): UnknownCode | Unusable {
+  if (typeof value === "number" ? !Number.isFinite(value) : typeof value !== "string" && typeof value !== "boolean") {
+    return unusable(ctx, field, value, `expected a code, got ${typeName(value)}`);
+  }
+  if (typeof value === "string" && value.length > CODE_CHARACTERS)
+    return unusable(ctx, field, value, `expected a code, got a string of ${value.length} characters`);
+  const code = typeof value === "number" ? value : String(value);
+  report(ctx, "unknown_code", field, value, `${ctx.resource}.${field}: no word for code ${described(code)}`, resolver);
+  return { unknown_code: code };
+}
+
+/** A coded value expanded to its word. */
+export function legend<W extends string>(
+  value: unknown,
+  words: ReadonlyMap<unknown, W>,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): W | null | UnknownCode | Unusable {
+  const word = words.get(value);
+  if (word !== undefined) return word;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unknownCode(ctx, field, value);
+}
+
+/** A coded value whose word comes from a resolver at run time. */
+export function legendLookup(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): string | null | UnknownCode | Unusable {
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  const word =
+    (typeof value === "string" && value.length <= CODE_CHARACTERS) || (typeof value === "number" && Number.isFinite(value))
+      ? labels.get(String(value))
+      : undefined;
+  return typeof word === "string" ? word : unknownCode(ctx, field, value, resolver);
+}
+
+/** Codes for a legend looked up at run time, as the resolver receives them. */
+export function addCode(target: Set<string>, value: unknown): void {
+  if ((typeof value === "string" && value.length <= CODE_CHARACTERS) || (typeof value === "number" && Number.isFinite(value)))
+    target.add(String(value));
+}

@@ -1,0 +1,41 @@
+// The markers a projection writes in place of a value it cannot give: typed, never null.
+
+/** A join id the resolver gave no label for. Keeps the (shortened) id, so it is never mistaken for a name or for null. */
+export interface Unresolved {
+  readonly unresolved: string;
+}
+
+/** A coded value with no word in its legend. Keeps the raw code rather than guessing a word. */
+export interface UnknownCode {
+  readonly unknown_code: string | number;
+}
+
+/** A value that does not match the spec (a wrong type, an unreadable date); says why. */
+export interface Unusable {
+  readonly unusable: string;
+}
+
+/** JSON Schemas of the markers, the `$defs` every tool's output schema refers to. */
+export const MARKER_SCHEMAS = {
+  unresolved: {
+    type: "object",
+    description: "An id the lookup could not name; the short id is kept.",
+    properties: { unresolved: { type: "string" } },
+    required: ["unresolved"],
+    additionalProperties: false,
+  },
+  unknown_code: {
+    type: "object",
+    description: "A code with no word in its legend; the raw code is kept.",
+    properties: { unknown_code: { type: ["string", "number"] } },
+    required: ["unknown_code"],
+    additionalProperties: false,
+  },
+  unusable: {
+    type: "object",
+    description: "A value that did not match the API's schema; says why.",
+    properties: { unusable: { type: "string" } },
+    required: ["unusable"],
+    additionalProperties: false,
+  },
+} as const;

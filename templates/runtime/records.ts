@@ -1,0 +1,82 @@
+// A record and its parts: the record object, JSON:API sections, nested objects, lifted parts.
+
+import type { Context } from "./context.js";
+import { absent, report, unusable } from "./issues.js";
+import { asObject, read, type Json } from "./json.js";
+import type { Unusable } from "./markers.js";
+import { typeName } from "./quoting.js";
+
+/** The record as an object, or undefined with a report when it is something else. */
+export function recordObject(record: unknown, ctx: Context): Json | undefined {
+  const found = asObject(record);
+  if (!found) report(ctx, "unusable", "", record, `${ctx.resource}: the record is ${typeName(record)}, not an object`);
+  return found;
+}
+
+/** A JSON:API section (`attributes`, `relationships`), or undefined with a report when it is not an object. */
+export function section(value: unknown, key: "attributes" | "relationships", ctx: Context): Json | undefined {
+  // The caller reads the key: one keyed read here, seeing both names, would go megamorphic.
+  const object = asObject(value);
+  if (!object && value !== undefined && value !== null)
+    report(ctx, "unusable", key, value, `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`);
+  return object;
+}
+
+/** An object whose parts are classified one by one. */
+export function nested<T>(value: unknown, ctx: Context, field: string, required: boolean, build: (object: Json) => T): T | null | Unusable {
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  const object = asObject(value);
+  return object ? build(object) : unusable(ctx, field, value, `expected an object, got ${typeName(value)}`);
+}
+
+/**
+ * An array of objects whose parts are classified one by one: each item projected alike; an item
+ * that is `null` stays `null`, anything else that is not an object is marked.
+ */
+export function objects<T>(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+  build: (object: Json) => T,
+): (T | null | Unusable)[] | null | Unusable {
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  if (!Array.isArray(value)) return unusable(ctx, field, value, `expected a list of objects, got ${typeName(value)}`);
+  return value.map((item: unknown, i) => {
+    if (item === null) return null;
+    const object = asObject(item);
+    return object ? build(object) : unusable(ctx, `${field}[${i}]`, item, `expected an object, got ${typeName(item)}`);
+  });
+}
+
+/** The object items of a list, for collecting the ids its parts need. */
+export function objectsIn(value: unknown): Json[] {
+  if (!Array.isArray(value)) return [];
+  const found: Json[] = [];
+  for (const item of value as unknown[]) {
+    const object = asObject(item);
+    if (object) found.push(object);
+  }
+  return found;
+}
+
+/**
+ * A part lifted to the top of the result (`source.author.name` as `author`). Where an object on
+ * the way is absent or null, so is the part; where one is something else, the part is marked.
+ */
+export function lifted<T>(
+  root: Json | undefined,
+  path: readonly string[],
+  ctx: Context,
+  field: string,
+  project: (value: unknown) => T,
+): T | null | Unusable {
+  let object = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const value = read(object, path[i]!);
+    if (value === undefined || value === null) return null;
+    object = asObject(value);
+    if (!object) return unusable(ctx, field, value, `${path.slice(0, i + 1).join(".")} is ${typeName(value)}, not an object`);
+  }
+  return project(read(object, path[path.length - 1]!));
+}

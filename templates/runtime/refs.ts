@@ -1,0 +1,96 @@
+// Foreign keys named through a resolver: a plain id, an embedded record, or a list of either.
+
+import type { Context } from "./context.js";
+import { idOf } from "./ids.js";
+import { unusable } from "./issues.js";
+import { label } from "./joins.js";
+import { asObject, read, type Json } from "./json.js";
+import type { Unresolved, Unusable } from "./markers.js";
+import { typeName } from "./quoting.js";
+import type { Labels } from "./resolvers.js";
+
+/**
+ * How a resolver reads an embedded record (`{ "gid": "12345", "name": "Greg Sanchez" }`): the key
+ * of its id, and the key of its name when the record carries one.
+ */
+export interface RecordKeys {
+  readonly id: string;
+  readonly label?: string;
+}
+
+/** The name an embedded record carries itself, which makes asking the resolver needless. */
+function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
+  if (keys.label === undefined) return undefined;
+  const found = read(object, keys.label);
+  return typeof found === "string" ? found : undefined;
+}
+
+function addRef(target: Set<string>, value: unknown, keys: RecordKeys): void {
+  const id = idOf(value);
+  if (id !== undefined) target.add(id);
+  const object = asObject(value);
+  if (!object || carriedLabel(object, keys) !== undefined) return;
+  const embedded = idOf(read(object, keys.id));
+  if (embedded !== undefined) target.add(embedded);
+}
+
+/** Adds the ids of a foreign key (an id, an embedded record, or a list of either) that came without a name. */
+export function addRefs(target: Set<string>, value: unknown, keys: RecordKeys): void {
+  if (Array.isArray(value)) for (const item of value) addRef(target, item, keys);
+  else addRef(target, value, keys);
+}
+
+/** One foreign key's name: the one its embedded record carries, else the resolver's; a value with no readable id is marked. */
+function refLabel(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  keys: RecordKeys,
+  ctx: Context,
+  field: string,
+): string | Unresolved | Unusable {
+  const id = idOf(value);
+  if (id !== undefined) return label(id, labels, resolver, ctx, field);
+  const object = asObject(value);
+  if (!object) return unusable(ctx, field, value, `expected an id or a record with \`${keys.id}\`, got ${typeName(value)}`);
+  const carried = carriedLabel(object, keys);
+  if (carried !== undefined) return carried;
+  const embedded = idOf(read(object, keys.id));
+  if (embedded !== undefined) return label(embedded, labels, resolver, ctx, field);
+  // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
+  return unusable(
+    ctx,
+    field,
+    value,
+    `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object without ${keys.label === undefined ? "it" : "either"}`,
+  );
+}
+
+/** A foreign key holding one record: an id, or an embedded record. */
+export function refOne(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  keys: RecordKeys,
+  ctx: Context,
+  field: string,
+): string | null | Unresolved | Unusable {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return unusable(ctx, field, value, "expected one id or record, got a list");
+  return refLabel(value, labels, resolver, keys, ctx, field);
+}
+
+/** A foreign key holding a list of ids or records. */
+export function refMany(
+  value: unknown,
+  labels: Labels,
+  resolver: string,
+  keys: RecordKeys,
+  ctx: Context,
+  field: string,
+): (string | Unresolved | Unusable)[] | null | Unusable {
+  if (value === undefined || value === null) return null;
+  // One id or record where the spec declares a list is not read as a list of one: never a silent guess.
+  if (!Array.isArray(value)) return unusable(ctx, field, value, `expected a list of ids or records, got ${typeName(value)}`);
+  return value.map((item) => refLabel(item, labels, resolver, keys, ctx, field));
+}

@@ -1,0 +1,126 @@
+// Short ids: `tkt_9f3a71c4` for `tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90`, lengthened where two would collide.
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/** `tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90` to `tkt_9f3a71c4`: the prefix and the UUID's first eight digits. */
+export function shortId(id: string): string {
+  return shortForm(id, uuidDigits(id));
+}
+
+/** {@link shortId}, given what {@link uuidDigits} found for the id. */
+export function shortForm(id: string, digits: number): string {
+  // Most ids are a prefix and a UUID: their shape is checked at the first dash before any regex.
+  if (digits >= 0) return id.slice(0, id.indexOf("-"));
+  const match = UUID.exec(id);
+  return match ? id.slice(0, match.index + 8) : id;
+}
+
+/**
+ * The number the eight hex digits before the first dash write, when the id is a prefix and a UUID
+ * (`tkt_9f3a71c4-2d18-4b6e-...`), or -1 for an id of another shape.
+ */
+export function uuidDigits(id: string): number {
+  const dash = id.indexOf("-");
+  if (
+    dash < 8 ||
+    id.length < dash + 28 ||
+    id.charCodeAt(dash + 5) !== 45 /* - */ ||
+    !isHex(id, dash + 1, dash + 5) ||
+    (dash > 8 && isHex(id, dash - 9, dash - 8))
+  )
+    return -1;
+  return eightHexDigits(id, dash - 8);
+}
+
+/** The number the eight hex digits at `from` write, or -1. */
+export function eightHexDigits(text: string, from: number): number {
+  if (from < 0) return -1;
+  let value = 0;
+  for (let i = from; i < from + 8; i++) {
+    const digit = hexDigit(text.charCodeAt(i));
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+function hexDigit(code: number): number {
+  const lower = code | 0x20;
+  return code >= 48 && code <= 57 ? code - 48 : lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+function isHex(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (hexDigit(text.charCodeAt(i)) < 0) return false;
+  return true;
+}
+
+/**
+ * Whether `short` is `id` or a short form of it that a result can give the model: `id` cut no
+ * shorter than {@link shortId} cuts it. Use it when the model passes an id back to a tool, on the
+ * rows that `id LIKE short || '%'` finds; a truncated or made-up prefix matches nothing.
+ */
+export function matchesShortId(id: string, short: string): boolean {
+  return id === short || (id.startsWith(short) && short.length >= shortId(id).length);
+}
+
+/**
+ * Short forms for the ids of one result that would collide, lengthened just enough to tell them
+ * apart. Ids missing from the map keep their plain short form: the common case costs one pass.
+ */
+export function shortenIds(ids: Iterable<string>): Map<string, string> {
+  const firstBy = new Map<string, string>();
+  // Grouped by short form, each group a Set: a page of ids sharing one short form costs time linear in their number.
+  const collisions = new Map<string, Set<string>>();
+  for (const id of ids) {
+    const short = shortId(id);
+    const first = firstBy.get(short);
+    if (first === undefined) firstBy.set(short, id);
+    else if (first !== id) {
+      const group = collisions.get(short);
+      if (group) group.add(id);
+      else collisions.set(short, new Set([first, id]));
+    }
+  }
+  const result = new Map<string, string>();
+  for (const [short, group] of collisions) {
+    const length = distinguishingLength(group, short.length);
+    for (const id of group) {
+      let cut = length;
+      while (cut < id.length && id[cut - 1] === "-") cut++;
+      const longer = id.slice(0, cut);
+      // A lengthened form must not be some other id's plain short form; then only the full id is safe.
+      const owner = firstBy.get(longer);
+      result.set(id, owner !== undefined && owner !== id ? id : longer);
+    }
+  }
+  return result;
+}
+
+/**
+ * The fewest leading characters that tell distinct ids apart, given that they agree on their first
+ * `from`: one past their longest common prefix. Read one position at a time, and only among ids not
+ * yet told apart, so that the work is the characters it takes to tell each id apart, never a
+ * rereading of every id's prefix for each added character.
+ */
+function distinguishingLength(ids: Iterable<string>, from: number): number {
+  let undecided: string[][] = [[...ids]];
+  let at = from;
+  while (undecided.length > 0) {
+    const next: string[][] = [];
+    for (const alike of undecided) {
+      const byCharacter = new Map<number, string[]>();
+      for (const id of alike) {
+        // An id that ends here differs from every other: no two ids of a group are equal.
+        if (at >= id.length) continue;
+        const code = id.charCodeAt(at);
+        const same = byCharacter.get(code);
+        if (same) same.push(id);
+        else byCharacter.set(code, [id]);
+      }
+      for (const same of byCharacter.values()) if (same.length > 1) next.push(same);
+    }
+    undecided = next;
+    at++;
+  }
+  return at;
+}

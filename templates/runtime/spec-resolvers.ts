@@ -1,0 +1,96 @@
+// Resolvers the annotation backs with an operation: the labels asked of the API itself.
+
+import { apiMessage, type HttpMethod } from "./call-tool.js";
+import { idOf } from "./ids.js";
+import { asObject, type Json, read } from "./json.js";
+import { at } from "./pages.js";
+import { type QueryParameterStyle, queryStringFor } from "./query-string.js";
+import type { Resolver } from "./resolvers.js";
+
+/**
+ * A resolver the annotation backs with an operation: a list operation filtered by `parameter` (a
+ * query parameter taking the ids, `max` at a time), or a get-by-id operation whose one path
+ * parameter takes the id. Labels are read from the response's records.
+ */
+export interface SpecResolverSource {
+  readonly method: string;
+  readonly path: string;
+  readonly parameter: QueryParameterStyle & { readonly in: "query" | "path" };
+  /** Ids per request, for a query parameter (a path parameter takes one). */
+  readonly max?: number;
+  /** The most requests in flight at once. */
+  readonly concurrency: number;
+  /** Where the records sit in the response: `["data"]` for JSON:API. */
+  readonly records: readonly string[];
+  /** JSON:API records: the label is read under `attributes`. */
+  readonly jsonapi: boolean;
+  /** The key of a record's id. */
+  readonly id: string;
+  /** The dotted path of the label in a record (under `attributes` for JSON:API). */
+  readonly label: readonly string[];
+}
+
+/** Runs `work` on every item with at most `limit` running at once; stops starting new ones after a failure. */
+async function atMost<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+function labelIn(record: Json, source: SpecResolverSource): string | undefined {
+  let value: unknown = source.jsonapi ? record["attributes"] : record;
+  for (const key of source.label) value = read(asObject(value), key);
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * A resolver that asks the API: one request per batch of at most `max` ids, or one per id, with at
+ * most `concurrency` in flight. A request that fails rejects (the call then fails with a
+ * {@link ResolverError}); an id the API does not return stays unresolved.
+ */
+export function specResolver(client: unknown, source: SpecResolverSource): Resolver {
+  const method = source.method.toUpperCase();
+  const querySerializer = queryStringFor([source.parameter]);
+  return async (ids) => {
+    const send = (client as Record<string, HttpMethod | undefined>)[method];
+    if (typeof send !== "function") throw new Error(`the client cannot send ${method} requests`);
+    const asked = new Set(ids);
+    const labels = new Map<string, string>();
+    const size = source.parameter.in === "query" ? Math.max(1, source.max ?? ids.length) : 1;
+    const batches: string[][] = [];
+    for (let i = 0; i < ids.length; i += size) batches.push(ids.slice(i, i + size));
+    await atMost(batches, source.concurrency, async (batch) => {
+      const params =
+        source.parameter.in === "query" ? { query: { [source.parameter.name]: batch } } : { path: { [source.parameter.name]: batch[0] } };
+      const answer = await send.call(client, source.path, { params, querySerializer });
+      // A get-by-id answering 404 has no such record: that id stays unresolved, the others are not lost.
+      if (source.parameter.in === "path" && answer.response.status === 404) return;
+      if (!answer.response.ok) {
+        const message = apiMessage(answer.error);
+        throw new Error(`${method} ${source.path} answered ${answer.response.status}${message ? `: ${message}` : ""}`);
+      }
+      const found = at(answer.data, source.records);
+      const records = source.parameter.in === "query" ? found : [found];
+      if (!Array.isArray(records))
+        throw new Error(`${method} ${source.path} answered without a list of records at ${source.records.join(".") || "its top"}`);
+      for (const item of records) {
+        const record = asObject(item);
+        const id = record ? idOf(record[source.id]) : undefined;
+        const text = record && id !== undefined && asked.has(id) ? labelIn(record, source) : undefined;
+        if (id !== undefined && text !== undefined) labels.set(id, text);
+      }
+    });
+    return labels;
+  };
+}

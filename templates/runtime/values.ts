@@ -1,0 +1,101 @@
+// Plain values: strings, numbers, booleans, and values kept whole, checked against the spec.
+
+import type { Context } from "./context.js";
+import { absent, unusable } from "./issues.js";
+import { asObject, read, type Json } from "./json.js";
+import type { Unusable } from "./markers.js";
+import { typeName } from "./quoting.js";
+
+export function string(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unusable(ctx, field, value, `expected a string, got ${typeName(value)}`);
+}
+
+export function number(value: unknown, ctx: Context, field: string, required: boolean): number | null | Unusable {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unusable(ctx, field, value, `expected a number, got ${typeName(value)}`);
+}
+
+export function integer(value: unknown, ctx: Context, field: string, required: boolean): number | null | Unusable {
+  if (Number.isInteger(value)) return value as number;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unusable(ctx, field, value, `expected an integer, got ${typeName(value)}`);
+}
+
+export function boolean(value: unknown, ctx: Context, field: string, required: boolean): boolean | null | Unusable {
+  if (typeof value === "boolean") return value;
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  return unusable(ctx, field, value, `expected true or false, got ${typeName(value)}`);
+}
+
+/**
+ * What the spec declares a value kept whole to be, as the result schema states it: a type or an
+ * enum (`{}` takes anything), each nullable property as `{ anyOf: [schema, { type: "null" }] }`.
+ */
+export interface ValueSchema {
+  readonly type?: "string" | "number" | "integer" | "boolean" | "array" | "object";
+  readonly enum?: readonly unknown[];
+  readonly items?: ValueSchema;
+  readonly properties?: { readonly [name: string]: ValueSchema | { readonly anyOf: readonly [ValueSchema, unknown] } };
+}
+
+const NOT_CONFORMING = Symbol("not conforming");
+
+/**
+ * The value as its schema declares it: objects keep only their declared properties (so a key the
+ * spec does not declare never rides along inside a kept object), arrays and scalars are checked
+ * all the way down. Returns the reason instead when the value does not fit.
+ */
+function conform(value: unknown, schema: ValueSchema, path: string): unknown {
+  const fail = (expected: string) => ({ [NOT_CONFORMING]: `${path ? `${path}: ` : ""}expected ${expected}, got ${typeName(value)}` });
+  if (schema.enum) return schema.enum.includes(value) ? value : fail(`one of ${JSON.stringify(schema.enum)}`);
+  switch (schema.type) {
+    case "string":
+    case "boolean":
+      return typeof value === schema.type ? value : fail(`a ${schema.type}`);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value) ? value : fail("a number");
+    case "integer":
+      return Number.isInteger(value) ? value : fail("an integer");
+    case "array": {
+      if (!Array.isArray(value)) return fail("an array");
+      const items: unknown[] = [];
+      for (const [i, item] of value.entries()) {
+        const kept = conform(item, schema.items ?? {}, `${path}[${i}]`);
+        if (typeof kept === "object" && kept !== null && NOT_CONFORMING in kept) return kept;
+        items.push(kept);
+      }
+      return items;
+    }
+    case "object": {
+      const object = asObject(value);
+      if (!object) return fail("an object");
+      const kept: Json = {};
+      for (const [name, declared] of Object.entries(schema.properties ?? {})) {
+        const nullable = "anyOf" in declared;
+        const inner = read(object, name);
+        if (inner === undefined || (inner === null && nullable)) {
+          if (inner === null) kept[name] = null;
+          continue;
+        }
+        const result = conform(inner, nullable ? declared.anyOf[0] : declared, path ? `${path}.${name}` : name);
+        if (typeof result === "object" && result !== null && NOT_CONFORMING in result) return result;
+        Object.defineProperty(kept, name, { value: result, enumerable: true, writable: true, configurable: true });
+      }
+      return kept;
+    }
+    default:
+      return value;
+  }
+}
+
+/** A value the annotation keeps whole: checked against the spec's schema, and trimmed to it. */
+export function whole<T>(value: unknown, ctx: Context, field: string, required: boolean, schema: ValueSchema): T | null | Unusable {
+  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  const kept = conform(value, schema, "");
+  if (typeof kept === "object" && kept !== null && NOT_CONFORMING in kept)
+    return unusable(ctx, field, value, (kept as Record<symbol, string>)[NOT_CONFORMING]!);
+  return kept as T;
+}

@@ -1,0 +1,52 @@
+// A tool result's short ids stay distinct: projected once with plain short ids, again only on a collision.
+import { describe, expect, it } from "vitest";
+import type { ProjectionIssue, RecordOptions } from "../../templates/runtime/context.js";
+import { withDistinctShortIds } from "../../templates/runtime/distinct-short-ids.js";
+
+const A = "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90";
+const B = "tkt_9f3a71c4-2d19-4b6e-9c05-8ab3f2e17d90";
+const C = "tkt_0b1c2d3e-2d18-4b6e-9c05-8ab3f2e17d90";
+
+/** Projects ids as a tool does, counting its runs, reporting one issue per run. */
+function projector(ids: string[]) {
+  let runs = 0;
+  const project = (options: RecordOptions) => {
+    runs++;
+    options.onIssue?.({ kind: "missing", resource: "ticket", field: "subject", value: null, message: `run ${runs}` });
+    const given = options.shortIds;
+    return ids.map((id) => (typeof given === "function" ? given(id) : (given?.get(id) ?? id.slice(0, 12))));
+  };
+  return { project, runs: () => runs };
+}
+
+describe("distinct short ids", () => {
+  it("projects once when no two ids share a short form, passing its issues on", () => {
+    const issues: ProjectionIssue[] = [];
+    const { project, runs } = projector([A, C, A]);
+    expect(withDistinctShortIds((issue) => issues.push(issue), 3, project)).toEqual(["tkt_9f3a71c4", "tkt_0b1c2d3e", "tkt_9f3a71c4"]);
+    expect(runs()).toBe(1);
+    expect(issues.map((i) => i.message)).toEqual(["run 1"]);
+  });
+
+  it("projects again with lengthened forms when two ids collide, and reports only the kept run's issues", () => {
+    const issues: ProjectionIssue[] = [];
+    const { project, runs } = projector([A, B, C]);
+    expect(withDistinctShortIds((issue) => issues.push(issue), 3, project)).toEqual([
+      "tkt_9f3a71c4-2d18",
+      "tkt_9f3a71c4-2d19",
+      "tkt_0b1c2d3e",
+    ]);
+    expect(runs()).toBe(2);
+    expect(issues.map((i) => i.message)).toEqual(["run 2"]);
+  });
+
+  it("passes on the issues of a projection that threw", () => {
+    const issues: ProjectionIssue[] = [];
+    const failing = (options: RecordOptions) => {
+      options.onIssue?.({ kind: "unusable", resource: "ticket", field: "id", value: 1, message: "before the throw" });
+      throw new Error("boom");
+    };
+    expect(() => withDistinctShortIds((issue) => issues.push(issue), 1, failing)).toThrow("boom");
+    expect(issues.map((i) => i.message)).toEqual(["before the throw"]);
+  });
+});

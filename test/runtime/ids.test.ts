@@ -1,0 +1,89 @@
+// Ids the model can pass back: whole or short, numbers kept, relationships read or marked.
+import { describe, expect, it } from "vitest";
+import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
+import {
+  addIds,
+  argumentId,
+  integerId,
+  relatedMany,
+  relatedOne,
+  relationshipIds,
+  shortArgumentId,
+  shortRelatedMany,
+  shortRelatedOne,
+  Unreadable,
+} from "../../templates/runtime/ids.js";
+import { OPTIONAL, REQUIRED } from "../../templates/runtime/issues.js";
+
+const A = "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90";
+const B = "tkt_0b1c2d3e-2d18-4b6e-9c05-8ab3f2e17d90";
+const issues: ProjectionIssue[] = [];
+const ctx = context("ticket", { onIssue: (issue) => issues.push(issue) });
+
+describe("argument ids", () => {
+  it.each([
+    [argumentId, A, A],
+    [shortArgumentId, A, "tkt_9f3a71c4"],
+    [argumentId, 42, "42"],
+    [shortArgumentId, 42, "42"],
+    [shortArgumentId, true, { unusable: "expected a string, got boolean" }],
+    [argumentId, null, null],
+  ] as const)("%o reads %j as %j", (reader, value, expected) => {
+    expect(reader(value, ctx, "id", OPTIONAL)).toEqual(expected);
+  });
+
+  it("keeps an integer id a number, reading digits as one", () => {
+    expect(integerId("17", ctx, "id", REQUIRED)).toBe(17);
+    expect(integerId(17, ctx, "id", REQUIRED)).toBe(17);
+    expect(integerId("1.5", ctx, "id", REQUIRED)).toEqual({ unusable: "expected an integer, got string" });
+  });
+
+  it("gives a short id the context's own short form when it has one", () => {
+    const own = context("ticket", { shortIds: new Map([[A, "tkt_9f3a71c4-2d"]]) });
+    expect(shortArgumentId(A, own, "id", REQUIRED)).toBe("tkt_9f3a71c4-2d");
+  });
+});
+
+describe("relationship ids", () => {
+  it.each([
+    [{ data: { type: "ticket", id: A } }, A],
+    [
+      {
+        data: [
+          { type: "ticket", id: A },
+          { type: "ticket", id: 7 },
+        ],
+      },
+      [A, "7"],
+    ],
+    [{ data: null }, null],
+    [{ links: {} }, null],
+    [undefined, null],
+  ])("reads %j as %j", (relationship, ids) => {
+    expect(relationshipIds(relationship)).toEqual(ids);
+  });
+
+  it("keeps what cannot be read, with why", () => {
+    expect(relationshipIds("x")).toEqual(new Unreadable("x", "expected a relationship object, got string"));
+    expect(relationshipIds({ data: { type: "ticket" } })).toEqual(
+      new Unreadable({ type: "ticket" }, "expected a resource identifier { type, id }, got an object without an id"),
+    );
+  });
+
+  it("collects readable ids only", () => {
+    const wanted = new Set<string>();
+    addIds(wanted, [A, new Unreadable(1, "no")]);
+    addIds(wanted, B);
+    addIds(wanted, null);
+    expect([...wanted]).toEqual([A, B]);
+  });
+
+  it("projects one or many related ids, whole or short, and marks the wrong shape", () => {
+    expect(relatedOne(A, ctx, "parent")).toBe(A);
+    expect(shortRelatedOne(A, ctx, "parent")).toBe("tkt_9f3a71c4");
+    expect(relatedOne([A], ctx, "parent")).toEqual({ unusable: "expected one related record, got a list" });
+    expect(relatedMany([A, B], ctx, "links")).toEqual([A, B]);
+    expect(shortRelatedMany([A, B], ctx, "links")).toEqual(["tkt_9f3a71c4", "tkt_0b1c2d3e"]);
+    expect(shortRelatedMany(A, ctx, "links")).toEqual({ unusable: "expected a list of related records, got one" });
+  });
+});

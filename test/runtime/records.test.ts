@@ -1,0 +1,55 @@
+// A record and its parts: what is not an object is reported or marked, absent parts are null.
+import { describe, expect, it } from "vitest";
+import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
+import { OPTIONAL, REQUIRED } from "../../templates/runtime/issues.js";
+import { lifted, nested, objects, objectsIn, recordObject, section } from "../../templates/runtime/records.js";
+
+function recorder() {
+  const issues: ProjectionIssue[] = [];
+  return { issues, ctx: context("ticket", { onIssue: (issue) => issues.push(issue) }) };
+}
+
+describe("records", () => {
+  it("reports a record that is not an object", () => {
+    const { issues, ctx } = recorder();
+    expect(recordObject({ id: "t1" }, ctx)).toEqual({ id: "t1" });
+    expect(recordObject([1], ctx)).toBeUndefined();
+    expect(issues.map((i) => i.message)).toEqual(["ticket: the record is array, not an object"]);
+  });
+
+  it("reports a JSON:API section that is there but not an object; an absent one is no issue", () => {
+    const { issues, ctx } = recorder();
+    expect(section("x", "attributes", ctx)).toBeUndefined();
+    expect(section(null, "relationships", ctx)).toBeUndefined();
+    expect(issues.map((i) => i.message)).toEqual(["ticket.attributes: expected an object, got string"]);
+  });
+
+  it("builds a nested object, and marks one that is not", () => {
+    const { issues, ctx } = recorder();
+    expect(nested({ city: "Porto" }, ctx, "address", OPTIONAL, (o) => o["city"])).toBe("Porto");
+    expect(nested(null, ctx, "address", REQUIRED, () => 1)).toBeNull();
+    expect(nested(5, ctx, "address", OPTIONAL, () => 1)).toEqual({ unusable: "expected an object, got number" });
+    expect(issues.map((i) => i.kind)).toEqual(["missing", "unusable"]);
+  });
+
+  it("builds each object of a list: null stays null, anything else is marked at its index", () => {
+    const { issues, ctx } = recorder();
+    expect(objects([{ n: 1 }, null, "x"], ctx, "lines", OPTIONAL, (o) => o["n"])).toEqual([
+      1,
+      null,
+      { unusable: "expected an object, got string" },
+    ]);
+    expect(objects({}, ctx, "lines", OPTIONAL, () => 1)).toEqual({ unusable: "expected a list of objects, got object" });
+    expect(issues.map((i) => i.field)).toEqual(["lines[2]", "lines"]);
+    expect(objectsIn([{ a: 1 }, 2, null, [3]])).toEqual([{ a: 1 }]);
+    expect(objectsIn("x")).toEqual([]);
+  });
+
+  it("lifts a part through objects on its way: absent on the way is null, anything else is marked", () => {
+    const { ctx } = recorder();
+    const name = (root: Record<string, unknown>) => lifted(root, ["source", "author", "name"], ctx, "author", (v) => v);
+    expect(name({ source: { author: { name: "Ana" } } })).toBe("Ana");
+    expect(name({ source: { author: null } })).toBeNull();
+    expect(name({ source: { author: "Ana" } })).toEqual({ unusable: "source.author is string, not an object" });
+  });
+});
