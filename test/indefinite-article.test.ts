@@ -69,7 +69,7 @@ describe("the indefinite article", () => {
 
   it("names the bundled example's user resource with it", () => {
     const user = readFileSync(join(ROOT, "generated/support/resources/user.ts"), "utf8");
-    expect(user).toContain("/** a user record as the API sends it. */");
+    expect(user).toContain("/** A user record as the API sends it. */");
     expect(user).not.toMatch(/\ban user\b/);
   });
 });

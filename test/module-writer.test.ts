@@ -93,11 +93,12 @@ describe("generated modules", () => {
     const ticket = files.get("resources/ticket.ts")!;
     expect(ticket).toContain("Truncated: boolean | null | Unusable;");
     expect(ticket).toContain("Model Context Protocol");
-    const runtimeImport = /import \{([^}]*)\} from "\.\.\/runtime\.js"/
+    const runtimeImport = /import \{([^}]*)\} from "\.\.\/runtime\/index\.js"/
       .exec(ticket)?.[1]
       ?.split(",")
       .map((name) => name.trim());
     expect(runtimeImport?.filter(Boolean)).toEqual([
+      "OPTIONAL",
       "argumentId",
       "boolean",
       "context",
