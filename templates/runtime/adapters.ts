@@ -55,7 +55,10 @@ export function registerTools(
   tools: { readonly [name: string]: AnyTool },
   schemas: McpRequestSchemas,
 ): void {
-  const on = server.setRequestHandler as unknown as (schema: unknown, handler: (request: CallRequest, extra: RequestExtra) => unknown) => void;
+  const on = server.setRequestHandler as unknown as (
+    schema: unknown,
+    handler: (request: CallRequest, extra: RequestExtra) => unknown,
+  ) => void;
   on.call(server, schemas.ListToolsRequestSchema, () => ({ tools: definitions }));
   on.call(server, schemas.CallToolRequestSchema, async (request: CallRequest, extra: RequestExtra) => {
     const tool = Object.hasOwn(tools, request.params.name) ? tools[request.params.name] : undefined;

@@ -58,6 +58,17 @@ export function argumentProblem(schema: InputSchema, value: unknown, at: string)
   return problemAt(schema, value, at === "" ? "the arguments" : at, at);
 }
 
+/**
+ * Every branch's problem, since the first may not be the form the model meant; branches that only
+ * differ in type (a nullable value) are said as one: "must be string or null, not 3".
+ */
+function anyOfProblem(problems: string[], subject: string, value: unknown): string {
+  const [prefix, suffix] = [`${subject} must be `, `, not ${shown(value)}`];
+  const wanted = problems.map((p) => (p.startsWith(prefix) && p.endsWith(suffix) ? p.slice(prefix.length, -suffix.length) : undefined));
+  if (!wanted.includes(undefined)) return `${prefix}${wanted.join(" or ")}${suffix}`;
+  return problems.length === 1 ? problems[0]! : `${subject} fits none of its forms: ${problems.join("; or ")}`;
+}
+
 /** {@link argumentProblem}: `subject` names the value in a message, `at` is the path inner names extend. */
 function problemAt(schema: InputSchema, value: unknown, subject: string, at: string): string | undefined {
   const types = schema["type"] === undefined ? undefined : ([] as unknown[]).concat(schema["type"]);
@@ -69,8 +80,7 @@ function problemAt(schema: InputSchema, value: unknown, subject: string, at: str
   const branches = schema["anyOf"];
   if (Array.isArray(branches)) {
     const problems = branches.map((branch: InputSchema) => problemAt(branch, value, subject, at));
-    if (!problems.includes(undefined))
-      return problems.length === 1 ? problems[0] : `${subject} fits none of its forms: ${problems.join("; or ")}`;
+    if (!problems.includes(undefined)) return anyOfProblem(problems as string[], subject, value);
   }
   const limit = (keyword: string) => (typeof schema[keyword] === "number" ? (schema[keyword] as number) : undefined);
   if (typeof value === "number") {
@@ -85,7 +95,8 @@ function problemAt(schema: InputSchema, value: unknown, subject: string, at: str
     const length = [...value].length;
     if (min !== undefined && length < min) return `${subject} must have at least ${min} characters`;
     if (max !== undefined && length > max) return `${subject} must have at most ${max} characters`;
-    if (typeof schema["pattern"] === "string" && patternRejects(schema["pattern"], value)) return `${subject} must match ${schema["pattern"]}`;
+    if (typeof schema["pattern"] === "string" && patternRejects(schema["pattern"], value))
+      return `${subject} must match ${schema["pattern"]}`;
     if (LONE_SURROGATE.test(value)) return `${subject} holds a lone surrogate (half of a character), which cannot be sent`;
   }
   if (Array.isArray(value)) {

@@ -178,7 +178,8 @@ async function callOrError<R>(
   const status = response["status"];
   if (response["ok"] !== true) {
     const message = apiMessage(answer.error);
-    const notFound = status === 404 && idArgument !== undefined ? `; ${notFoundNote(idArgument, values[idArgument], shortIdsGiven.get(idArgument))}` : "";
+    const notFound =
+      status === 404 && idArgument !== undefined ? `; ${notFoundNote(idArgument, values[idArgument], shortIdsGiven.get(idArgument))}` : "";
     return { error: `${tool}: the API answered ${status}${message ? `: ${message}` : ""}${notFound}` };
   }
   if (answer.data === undefined || answer.data === null || answer.data === "")

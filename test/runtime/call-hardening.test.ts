@@ -30,7 +30,8 @@ const ticketSchema = { type: "object", properties: { ticket_id: { type: "string"
 const asIs = async (response: unknown) => response;
 
 /** Projects one result's ids as a tool does, recording the short forms it hands out. */
-const projectIds = (ids: string[]) => withDistinctShortIds(undefined, ids.length, (options) => ids.map((id) => short(id, context("t", options))));
+const projectIds = (ids: string[]) =>
+  withDistinctShortIds(undefined, ids.length, (options) => ids.map((id) => short(id, context("t", options))));
 
 describe("path parameters", () => {
   it.each(["..", ".", ""])("refuses %j, which would request another path, and sends nothing", async (value) => {
@@ -47,7 +48,10 @@ describe("parameters named like Object.prototype members", () => {
     path: "/tasks",
     parameters: ["constructor", "toString", "__proto__"].map((name) => ({ name, in: "query" as const, argument: name, shortIds: false })),
   };
-  const schema = { type: "object", properties: { constructor: { type: "string" }, toString: { type: "string" }, __proto__: { type: "string" } } };
+  const schema = {
+    type: "object",
+    properties: { constructor: { type: "string" }, toString: { type: "string" }, __proto__: { type: "string" } },
+  };
 
   it("sends an optional one only when given, never the prototype's function", async () => {
     const api = client();
@@ -82,7 +86,9 @@ describe("empty and malformed answers", () => {
     ["{ data } alone", () => ({ data: {} })],
   ])("answers a client that returns %s with an error, not a TypeError", async (_, reply) => {
     const outcome = await callTool(client(reply), "get_ticket", getTicket, ticketSchema, { ticket_id: "t1" }, asIs);
-    expect(outcome).toEqual({ error: "get_ticket: the client gave no response (an openapi-fetch client answers { data, error, response })" });
+    expect(outcome).toEqual({
+      error: "get_ticket: the client gave no response (an openapi-fetch client answers { data, error, response })",
+    });
   });
 
   it("answers arguments whose getter throws with an error", async () => {
@@ -92,7 +98,9 @@ describe("empty and malformed answers", () => {
         throw new Error("getter");
       },
     });
-    expect(await callTool(client(), "get_ticket", getTicket, ticketSchema, args, asIs)).toEqual({ error: "get_ticket: the call failed (getter)" });
+    expect(await callTool(client(), "get_ticket", getTicket, ticketSchema, args, asIs)).toEqual({
+      error: "get_ticket: the call failed (getter)",
+    });
   });
 });
 
@@ -122,7 +130,9 @@ describe("calls that get no answer", () => {
     await vi.advanceTimersByTimeAsync(DEFAULT_CALL_TIMEOUT_MS - 1);
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(await outcome).toEqual({ error: `get_ticket: the API did not answer within ${DEFAULT_CALL_TIMEOUT_MS / 1000} seconds; try again later` });
+    expect(await outcome).toEqual({
+      error: `get_ticket: the API did not answer within ${DEFAULT_CALL_TIMEOUT_MS / 1000} seconds; try again later`,
+    });
   });
 
   it("end when the caller's signal aborts", async () => {
@@ -137,7 +147,9 @@ describe("calls that get no answer", () => {
 
   it("end over MCP when the request's extra.signal aborts, even if the tool ignores it", async () => {
     const handlers: ((request: unknown, extra: unknown) => Promise<unknown>)[] = [];
-    const server = { setRequestHandler: (_: unknown, handler: (request: unknown, extra: unknown) => Promise<unknown>) => handlers.push(handler) };
+    const server = {
+      setRequestHandler: (_: unknown, handler: (request: unknown, extra: unknown) => Promise<unknown>) => handlers.push(handler),
+    };
     const given: unknown[] = [];
     const tools = { slow: (_: never, options?: unknown) => (given.push(options), new Promise<never>(() => {})) };
     registerTools(server as never, [], tools, { ListToolsRequestSchema: 1, CallToolRequestSchema: 2 });
@@ -155,7 +167,7 @@ describe("an onIssue that throws", () => {
       throw new Error("logger broke");
     };
     const result = withDistinctShortIds(onIssue, 0, (options) => {
-      report(context("ticket", options), "unknown", "status", 99, "no word for 99");
+      report(context("ticket", options), "unknown_code", "status", 99, "no word for 99");
       return "projected";
     });
     expect(result).toBe("projected");
@@ -179,7 +191,9 @@ describe("short ids", () => {
   };
   const thingSchema = {
     type: "object",
-    properties: { thing_id: { type: "string", pattern: "^thg_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", minLength: 40 } },
+    properties: {
+      thing_id: { type: "string", pattern: "^thg_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", minLength: 40 },
+    },
     required: ["thing_id"],
   };
 
@@ -193,7 +207,9 @@ describe("short ids", () => {
   it("that the book no longer knows fail validation with a way forward", async () => {
     const outcome = await callTool(client(), "get_thing", getThing, thingSchema, { thing_id: "thg_00000000" }, asIs);
     expect(outcome).toEqual({
-      error: expect.stringMatching(/^get_thing: bad arguments: thing_id must have at least 40 characters; if a result gave it, the full id .* run the tool that listed it again/),
+      error: expect.stringMatching(
+        /^get_thing: bad arguments: thing_id must have at least 40 characters; if a result gave it, the full id .* run the tool that listed it again/,
+      ),
     });
   });
 
@@ -261,8 +277,14 @@ describe("errors the client throws", () => {
   it.each([
     [new SyntaxError("Unexpected token '<'"), "get_ticket: the API's answer could not be read as JSON (Unexpected token '<')"],
     [new URIError("URI malformed"), "get_ticket: an argument could not be written into the URL (URI malformed)"],
-    [new Error("Deeply-nested arrays/objects aren't supported"), "get_ticket: the request could not be made (Deeply-nested arrays/objects aren't supported)"],
-    [new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED") }), "get_ticket: could not reach the API (fetch failed); try again later"],
+    [
+      new Error("Deeply-nested arrays/objects aren't supported"),
+      "get_ticket: the request could not be made (Deeply-nested arrays/objects aren't supported)",
+    ],
+    [
+      new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED") }),
+      "get_ticket: could not reach the API (fetch failed); try again later",
+    ],
   ])("say whether to try again: %s", async (thrown, error) => {
     expect(await callTool(client(throwing(thrown)), "get_ticket", getTicket, ticketSchema, { ticket_id: "t1" }, asIs)).toEqual({ error });
   });
@@ -270,7 +292,9 @@ describe("errors the client throws", () => {
 
 describe("argument messages", () => {
   it("refuse a lone surrogate before anything is sent", () => {
-    expect(argumentProblem(ticketSchema, { ticket_id: "a\ud800" }, "")).toBe("ticket_id holds a lone surrogate (half of a character), which cannot be sent");
+    expect(argumentProblem(ticketSchema, { ticket_id: "a\ud800" }, "")).toBe(
+      "ticket_id holds a lone surrogate (half of a character), which cannot be sent",
+    );
   });
 
   it("echo a long value only in part", () => {
@@ -289,8 +313,12 @@ describe("argument messages", () => {
 
   it("give every anyOf branch's problem", () => {
     expect(argumentProblem({ anyOf: [{ type: "string", maxLength: 2 }, { type: "integer" }] }, "abc", "size")).toBe(
-      "size fits none of its forms: size must have at most 2 characters; or size must be integer, not \"abc\"",
+      'size fits none of its forms: size must have at most 2 characters; or size must be integer, not "abc"',
     );
+  });
+
+  it("say branches that differ only in type as one", () => {
+    expect(argumentProblem({ anyOf: [{ type: "string" }, { type: "null" }] }, 3, "note")).toBe("note must be string or null, not 3");
   });
 
   it("compare object and array const and enum values by content", () => {
