@@ -118,7 +118,7 @@ function withFullIds(
     if (typeof full !== "string") {
       const choices = longerForms(value).map((form) => JSON.stringify(form));
       return {
-        error: `${tool}: ${name} ${described(value)} was shown for ${choices.length} different records; pass the longer id of the one you mean: ${choices.join(" or ")}`,
+        error: `${tool}: ${name} ${described(value)} is ambiguous: it was shown for ${choices.length} different records; pass the longer id of the one you mean: ${choices.join(" or ")}`,
       };
     }
     shortIdsGiven.set(name, full !== value);
