@@ -142,7 +142,7 @@ describe("createTools", () => {
     const outcome = await tools["get_order"]!({ order_id: "ord_nothing" });
     expect(api.requests.at(-1)).toBe("/orders/ord_nothing");
     expect(outcome.error).toBe(
-      'get_order: the API answered 404: no such order; no record has the id "ord_nothing", pass an id exactly as a result gave it',
+      'get_order: the API answered 404: no such order; no record has the id "ord_nothing"; if a result gave it, the full id it stands for is no longer remembered; run the tool that listed it again and pass the id it gives now',
     );
   });
 

@@ -26,9 +26,9 @@ describe("argument problems", () => {
     [{ ticket_id: "tkt_1", limit: 2.5 }, "limit must be integer, not 2.5"],
     [{ ticket_id: "tkt_1", tags: ["a", "B"] }, "tags[1] must match ^[a-z]+$"],
     [{ ticket_id: "tkt_1", tags: ["a", "b", "c"] }, "tags must have at most 2 items"],
-    [{ ticket_id: "tkt_1", note: 3 }, "note must be string, not 3"],
+    [{ ticket_id: "tkt_1", note: 3 }, "note must be string or null, not 3"],
     [{ ticket_id: "tkt_1", priority: 1 }, "priority is not an argument here; accepted: ticket_id, status, limit, tags, note"],
-    ["tkt_1", ' must be object, not "tkt_1"'],
+    ["tkt_1", 'the arguments must be object, not "tkt_1"'],
   ])("%j: %s", (value, problem) => {
     expect(argumentProblem(schema, value, "")).toBe(problem);
   });

@@ -29,7 +29,14 @@ describe("callTool", () => {
     const api = client({ data: { id: "t1" }, status: 200 });
     const outcome = await callTool(api, "get_ticket", call, schema, { ticket_id: "t1", status: "open" }, async (r) => r);
     expect(api.sent).toEqual([
-      ["/tickets/{ticket_id}", { params: { path: { ticket_id: "t1" }, query: { status_code: 3, include: "users" } }, querySerializer: expect.any(Function) }],
+      [
+        "/tickets/{ticket_id}",
+        {
+          params: { path: { ticket_id: "t1" }, query: { status_code: 3, include: "users" } },
+          querySerializer: expect.any(Function),
+          signal: expect.any(AbortSignal),
+        },
+      ],
     ]);
     expect(outcome).toEqual({ result: { id: "t1" }, text: '{"id":"t1"}' });
   });

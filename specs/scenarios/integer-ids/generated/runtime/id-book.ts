@@ -2,18 +2,24 @@
 // Do not edit: change those files and run `projector generate`.
 // The id book: which full id each short id handed out stands for, so a tool call can send it.
 
+import { shortenIds } from "./short-ids.js";
+
 /**
  * How many short ids the id book keeps, in this module's memory: the one least recently handed out
  * or looked up goes first. A short form is kept for the process's lifetime or until evicted.
  */
 export const ID_BOOK_SIZE = 10_000;
-/** Short form to full id; null when two different ids were given that short form. */
-const idBook = new Map<string, string | null>();
+/** How many different ids one ambiguous short form remembers: enough to offer each a longer form. */
+const SHARERS_KEPT = 8;
+/** Short form to full id; to the ids it stood for when results gave it to more than one. */
+const idBook = new Map<string, string | readonly string[]>();
 /**
  * Only a process that calls tools through createTools needs short ids back: until then a
  * projection, which shortens every id of a page on its hot path, records nothing.
  */
 let idBookInUse = false;
+/** Hand-outs of a projection that may be thrown away, as short, id pairs; undefined when none is pending. */
+let pending: string[] | undefined;
 
 /** Starts recording the short ids projections hand out; createTools calls it. */
 export function useIdBook(): void {
@@ -22,15 +28,49 @@ export function useIdBook(): void {
 
 /**
  * Hands out `short` for `id`; once the id book is in use, notes it there, so a later call can send
- * the full id.
+ * the full id. An id shown whole makes a short form it equals ambiguous: the model may mean either.
  */
 export function handOut(short: string, id: string): string {
-  if (!idBookInUse || short === id) return short;
+  if (!idBookInUse) return short;
+  if (pending) pending.push(short, id);
+  else if (short !== id) note(short, id);
+  else if (idBook.has(id)) note(id, id);
+  return short;
+}
+
+function note(short: string, id: string): void {
   const known = idBook.get(short);
   idBook.delete(short);
-  idBook.set(short, known === undefined || known === id ? id : null);
+  if (known === undefined || known === id) idBook.set(short, id);
+  else if (typeof known === "string") idBook.set(short, [known, id]);
+  else
+    idBook.set(
+      short,
+      known.includes(id) ? known : [...known, id].slice(-SHARERS_KEPT),
+    );
   if (idBook.size > ID_BOOK_SIZE) idBook.delete(idBook.keys().next().value!);
-  return short;
+}
+
+/**
+ * Runs a projection whose short ids may be replaced by a second one: its hand-outs reach the book
+ * only when `keep` says so, since plain short forms that collide would map one record's id to another.
+ */
+export function handingOutLater<T>(
+  project: () => T,
+  keep: (result: T) => boolean,
+): T {
+  const outer = pending;
+  const mine: string[] = [];
+  pending = idBookInUse ? mine : undefined;
+  let result: T;
+  try {
+    result = project();
+  } finally {
+    pending = outer;
+  }
+  if (keep(result))
+    for (let i = 0; i < mine.length; i += 2) handOut(mine[i]!, mine[i + 1]!);
+  return result;
 }
 
 /** The full id a short form stands for; an id never handed out comes back as given. */
@@ -39,5 +79,23 @@ export function fullId(given: string): string | { readonly ambiguous: string } {
   if (known === undefined) return given;
   idBook.delete(given);
   idBook.set(given, known);
-  return known === null ? { ambiguous: given } : known;
+  return typeof known === "string" ? known : { ambiguous: given };
+}
+
+/**
+ * For an ambiguous short form, the longer forms that tell its ids apart, each noted in the book so
+ * the next call can pass it: the way forward the error gives the model. An id that is the short
+ * form itself, shown whole, keeps it, since every other id now has a longer form of its own.
+ */
+export function longerForms(short: string): string[] {
+  const known = idBook.get(short);
+  if (known === undefined || typeof known === "string") return [];
+  const longer = shortenIds(known);
+  const forms = known.map((id) => {
+    const form = longer.get(id) ?? id;
+    if (form !== id) note(form, id);
+    return form;
+  });
+  if (known.includes(short)) idBook.set(short, short);
+  return forms;
 }

@@ -3,10 +3,14 @@
 // The tools served over MCP, and their definitions as Anthropic's and OpenAI's APIs take them.
 
 import type { InputSchema } from "./arguments.js";
-import type { ToolOutcome } from "./call-tool.js";
+import { messageOf } from "./quoting.js";
+import type { CallOptions, ToolOutcome } from "./call-tool.js";
 
-/** A tool as the adapters call it: any arguments in, an outcome out. */
-export type AnyTool = (args: never) => Promise<ToolOutcome<unknown>>;
+/** A tool as the adapters call it: any arguments in, an outcome out; it may take the call's options. */
+export type AnyTool = (
+  args: never,
+  options?: CallOptions,
+) => Promise<ToolOutcome<unknown>>;
 
 export interface ToolDefinition {
   readonly name: string;
@@ -24,6 +28,32 @@ export interface McpRequestSchemas {
 type CallRequest = {
   params: { name: string; arguments?: Record<string, unknown> };
 };
+/** What the MCP SDK passes a handler besides the request: the signal that aborts when the client cancels. */
+type RequestExtra = { signal?: AbortSignal } | undefined;
+
+/** The tool's outcome, or an error as soon as `signal` aborts, since a tool that ignores it must not keep the request open. */
+function untilCancelled(
+  outcome: Promise<ToolOutcome<unknown>>,
+  signal: AbortSignal | undefined,
+): Promise<ToolOutcome<unknown>> {
+  if (!signal) return outcome;
+  const cancelled = { error: "the call was cancelled" };
+  if (signal.aborted) return Promise.resolve(cancelled);
+  return new Promise((settle) => {
+    const onAbort = () => settle(cancelled);
+    signal.addEventListener("abort", onAbort, { once: true });
+    outcome.then(
+      (answer) => {
+        signal.removeEventListener("abort", onAbort);
+        settle(answer);
+      },
+      (thrown: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        settle({ error: `the call failed (${messageOf(thrown)})` });
+      },
+    );
+  });
+}
 
 /**
  * Serves the tools on the MCP SDK's low-level `Server`: `tools/list` gives the definitions as they
@@ -37,7 +67,7 @@ export function registerTools(
 ): void {
   const on = server.setRequestHandler as unknown as (
     schema: unknown,
-    handler: (request: CallRequest) => unknown,
+    handler: (request: CallRequest, extra: RequestExtra) => unknown,
   ) => void;
   on.call(server, schemas.ListToolsRequestSchema, () => ({
     tools: definitions,
@@ -45,7 +75,7 @@ export function registerTools(
   on.call(
     server,
     schemas.CallToolRequestSchema,
-    async (request: CallRequest) => {
+    async (request: CallRequest, extra: RequestExtra) => {
       const tool = Object.hasOwn(tools, request.params.name)
         ? tools[request.params.name]
         : undefined;
@@ -59,7 +89,16 @@ export function registerTools(
           ],
           isError: true,
         };
-      const outcome = await tool((request.params.arguments ?? {}) as never);
+      const signal = extra?.signal;
+      const outcome = await untilCancelled(
+        Promise.resolve().then(() =>
+          tool(
+            (request.params.arguments ?? {}) as never,
+            signal ? { signal } : {},
+          ),
+        ),
+        signal,
+      );
       if ("error" in outcome)
         return {
           content: [{ type: "text", text: outcome.error }],

@@ -33,7 +33,46 @@ function patternRejects(pattern: string, value: string): boolean {
   }
 }
 
-const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
+/** The most characters of an argument a message echoes: the model wrote it, and need not read it back whole. */
+const SHOWN_CHARACTERS = 80;
+
+/** A value as a message echoes it: JSON, bounded; a number JSON cannot write as itself (`Infinity`, `NaN`). */
+function shown(value: unknown): string {
+  const text =
+    typeof value === "number" && !Number.isFinite(value)
+      ? String(value)
+      : (JSON.stringify(value) ?? String(value));
+  return text.length <= SHOWN_CHARACTERS
+    ? text
+    : `${text.slice(0, SHOWN_CHARACTERS)}… (${text.length} characters)`;
+}
+
+/** Whether two JSON values are equal, objects and arrays by content, as `const` and `enum` compare them. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (
+    typeof a !== "object" ||
+    typeof b !== "object" ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
+  const [left, right] = [
+    a as Record<string, unknown>,
+    b as Record<string, unknown>,
+  ];
+  const keys = Object.keys(left);
+  return (
+    keys.length === Object.keys(right).length &&
+    keys.every(
+      (key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]),
+    )
+  );
+}
+
+/** A string that is not well-formed UTF-16 (a lone surrogate) cannot be sent in a URL or as JSON text. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * What is wrong with `value` against `schema`, said so the model can correct it, or undefined when
@@ -44,25 +83,59 @@ export function argumentProblem(
   value: unknown,
   at: string,
 ): string | undefined {
+  return problemAt(schema, value, at === "" ? "the arguments" : at, at);
+}
+
+/**
+ * Every branch's problem, since the first may not be the form the model meant; branches that only
+ * differ in type (a nullable value) are said as one: "must be string or null, not 3".
+ */
+function anyOfProblem(
+  problems: string[],
+  subject: string,
+  value: unknown,
+): string {
+  const [prefix, suffix] = [`${subject} must be `, `, not ${shown(value)}`];
+  const wanted = problems.map((p) =>
+    p.startsWith(prefix) && p.endsWith(suffix)
+      ? p.slice(prefix.length, -suffix.length)
+      : undefined,
+  );
+  if (!wanted.includes(undefined))
+    return `${prefix}${wanted.join(" or ")}${suffix}`;
+  return problems.length === 1
+    ? problems[0]!
+    : `${subject} fits none of its forms: ${problems.join("; or ")}`;
+}
+
+/** {@link argumentProblem}: `subject` names the value in a message, `at` is the path inner names extend. */
+function problemAt(
+  schema: InputSchema,
+  value: unknown,
+  subject: string,
+  at: string,
+): string | undefined {
   const types =
     schema["type"] === undefined
       ? undefined
       : ([] as unknown[]).concat(schema["type"]);
   if (types && !types.some((type) => typeMatches(type, value)))
-    return `${at} must be ${types.join(" or ")}, not ${shown(value)}`;
+    return `${subject} must be ${types.join(" or ")}, not ${shown(value)}`;
   const allowed = schema["enum"];
-  if (Array.isArray(allowed) && !allowed.includes(value))
-    return `${at} must be one of ${allowed.map(shown).join(", ")}, not ${shown(value)}`;
-  if ("const" in schema && schema["const"] !== value)
-    return `${at} must be ${shown(schema["const"])}`;
-  const branches = schema["anyOf"];
   if (
-    Array.isArray(branches) &&
-    !branches.some(
-      (branch: InputSchema) => argumentProblem(branch, value, at) === undefined,
-    )
-  ) {
-    return argumentProblem(branches[0] as InputSchema, value, at);
+    Array.isArray(allowed) &&
+    !allowed.some((member) => sameJson(member, value))
+  )
+    return `${subject} must be one of ${allowed.map(shown).join(", ")}, not ${shown(value)}`;
+  if ("const" in schema && !sameJson(schema["const"], value))
+    return `${subject} must be ${shown(schema["const"])}`;
+  const branches = schema["anyOf"];
+  if (Array.isArray(branches)) {
+    const problems = branches.map((branch: InputSchema) =>
+      problemAt(branch, value, subject, at),
+    );
+    if (!problems.includes(undefined))
+      return anyOfProblem(problems as string[], subject, value);
   }
   const limit = (keyword: string) =>
     typeof schema[keyword] === "number"
@@ -76,38 +149,42 @@ export function argumentProblem(
       limit("exclusiveMaximum"),
     ];
     if (min !== undefined && value < min)
-      return `${at} must be at least ${min}`;
-    if (max !== undefined && value > max) return `${at} must be at most ${max}`;
+      return `${subject} must be at least ${min}`;
+    if (max !== undefined && value > max)
+      return `${subject} must be at most ${max}`;
     if (above !== undefined && value <= above)
-      return `${at} must be above ${above}`;
+      return `${subject} must be above ${above}`;
     if (below !== undefined && value >= below)
-      return `${at} must be below ${below}`;
+      return `${subject} must be below ${below}`;
   }
   if (typeof value === "string") {
     const [min, max] = [limit("minLength"), limit("maxLength")];
     const length = [...value].length;
     if (min !== undefined && length < min)
-      return `${at} must have at least ${min} characters`;
+      return `${subject} must have at least ${min} characters`;
     if (max !== undefined && length > max)
-      return `${at} must have at most ${max} characters`;
+      return `${subject} must have at most ${max} characters`;
     if (
       typeof schema["pattern"] === "string" &&
       patternRejects(schema["pattern"], value)
     )
-      return `${at} must match ${schema["pattern"]}`;
+      return `${subject} must match ${schema["pattern"]}`;
+    if (LONE_SURROGATE.test(value))
+      return `${subject} holds a lone surrogate (half of a character), which cannot be sent`;
   }
   if (Array.isArray(value)) {
     const [min, max] = [limit("minItems"), limit("maxItems")];
     if (min !== undefined && value.length < min)
-      return `${at} must have at least ${min} items`;
+      return `${subject} must have at least ${min} items`;
     if (max !== undefined && value.length > max)
-      return `${at} must have at most ${max} items`;
+      return `${subject} must have at most ${max} items`;
     const items = schema["items"];
     if (typeof items === "object" && items !== null) {
       for (const [i, item] of value.entries()) {
-        const problem = argumentProblem(
+        const problem = problemAt(
           items as InputSchema,
           item,
+          `${at}[${i}]`,
           `${at}[${i}]`,
         );
         if (problem) return problem;
@@ -134,7 +211,12 @@ export function argumentProblem(
           return `${inner(name)} is not an argument here; accepted: ${Object.keys(properties).join(", ") || "none"}`;
         continue;
       }
-      const problem = argumentProblem(properties[name]!, item, inner(name));
+      const problem = problemAt(
+        properties[name]!,
+        item,
+        inner(name),
+        inner(name),
+      );
       if (problem) return problem;
     }
   }

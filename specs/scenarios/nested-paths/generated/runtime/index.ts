@@ -10,8 +10,13 @@ export { argumentProblem } from "./arguments.js";
 export type { InputSchema } from "./arguments.js";
 export { conservativeTokenCount, fitBudget } from "./budget.js";
 export type { Truncated } from "./budget.js";
-export { callTool } from "./call-tool.js";
-export type { CallParameter, ToolCall, ToolOutcome } from "./call-tool.js";
+export { callTool, DEFAULT_CALL_TIMEOUT_MS } from "./call-tool.js";
+export type {
+  CallOptions,
+  CallParameter,
+  ToolCall,
+  ToolOutcome,
+} from "./call-tool.js";
 export { context } from "./context.js";
 export type {
   Context,

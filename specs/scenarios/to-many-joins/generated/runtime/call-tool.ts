@@ -3,9 +3,10 @@
 // A tool call: arguments checked and mapped, the request sent through the consumer's client, the response projected.
 
 import { argumentProblem, type InputSchema } from "./arguments.js";
-import { fullId } from "./id-book.js";
+import { fullId, longerForms } from "./id-book.js";
 import { asObject } from "./json.js";
 import { type QueryStyle, queryStringFor } from "./query-string.js";
+import { described, messageOf } from "./quoting.js";
 import { serializeToolResult } from "./table-text.js";
 
 /** How one operation parameter is filled from the model's arguments. */
@@ -60,9 +61,98 @@ export function apiMessage(body: unknown): string | undefined {
     : undefined;
 }
 
+/** How long a call waits for the API before answering with an error, unless told otherwise. */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+export interface CallOptions {
+  /** How long to wait for the API's answer; {@link DEFAULT_CALL_TIMEOUT_MS} unless given. */
+  readonly timeoutMs?: number;
+  /** Cancels the call, as MCP's `extra.signal` does when the client gives up. */
+  readonly signal?: AbortSignal;
+}
+
+/** Path values that would change which path is requested: `..` climbs, `.` and the empty string drop a segment. */
+const SEGMENT_CHANGERS = new Set(["", ".", ".."]);
+
+/** Note for a not-found id the id book did not know: the model may have copied it from a result long ago. */
+const FORGOTTEN =
+  "if a result gave it, the full id it stands for is no longer remembered; run the tool that listed it again and pass the id it gives now";
+
+/** Writes `value` as an own property, so that a name like `__proto__` is a parameter, never the prototype. */
+function setOwn(
+  target: Record<string, unknown>,
+  name: string,
+  value: unknown,
+): void {
+  Object.defineProperty(target, name, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * The arguments with each short id a result gave replaced by the full id it stands for, so that
+ * they are checked as the API will get them; or the error for a short id two records share.
+ */
+function withFullIds(
+  tool: string,
+  call: ToolCall,
+  given: unknown,
+):
+  { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string } {
+  const shortIdsGiven = new Map<string, boolean>();
+  if (typeof given !== "object" || given === null || Array.isArray(given))
+    return { values: given, shortIdsGiven };
+  let values = given as Record<string, unknown>;
+  for (const parameter of call.parameters) {
+    const name = parameter.argument;
+    if (
+      !parameter.shortIds ||
+      parameter.in === "body" ||
+      parameter.fixed ||
+      name === undefined ||
+      !Object.hasOwn(values, name)
+    )
+      continue;
+    const value = values[name];
+    if (typeof value !== "string") continue;
+    const full = fullId(value);
+    if (typeof full !== "string") {
+      const choices = longerForms(value).map((form) => JSON.stringify(form));
+      return {
+        error: `${tool}: ${name} ${described(value)} is ambiguous: it was shown for ${choices.length} different records; pass the longer id of the one you mean: ${choices.join(" or ")}`,
+      };
+    }
+    shortIdsGiven.set(name, full !== value);
+    if (full !== value) {
+      if (values === given) values = { ...values };
+      setOwn(values, name, full);
+    }
+  }
+  return { values, shortIdsGiven };
+}
+
+/** What went wrong when the client threw: a network failure is worth retrying, the rest are not. */
+function thrownMessage(tool: string, error: unknown): string {
+  const message = messageOf(error);
+  if (error instanceof SyntaxError)
+    return `${tool}: the API's answer could not be read as JSON (${message})`;
+  if (error instanceof URIError)
+    return `${tool}: an argument could not be written into the URL (${message})`;
+  const network =
+    /fetch failed|network|socket|ECONN|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE|EHOSTUNREACH/i;
+  const cause = error instanceof Error ? messageOf(error.cause) : "";
+  if (network.test(message) || network.test(cause))
+    return `${tool}: could not reach the API (${message}); try again later`;
+  return `${tool}: the request could not be made (${message})`;
+}
+
 /**
  * Checks the arguments, maps words to codes and short ids to full ones, sends the request through
- * the client, and projects the response. Every failure comes back as `{ error }`, never a throw.
+ * the client, and projects the response. Every failure comes back as `{ error }`, never a throw,
+ * and a call that gets no answer ends after `options.timeoutMs` or when `options.signal` aborts.
  */
 export async function callTool<R>(
   client: unknown,
@@ -71,10 +161,45 @@ export async function callTool<R>(
   schema: InputSchema,
   args: unknown,
   project: (response: unknown) => Promise<R>,
+  options: CallOptions = {},
 ): Promise<ToolOutcome<R>> {
-  const given = args ?? {};
+  try {
+    return await callOrError(
+      client,
+      tool,
+      call,
+      schema,
+      args,
+      project,
+      options,
+    );
+  } catch (error) {
+    // Arguments with throwing getters, a client that is not one: still an answer, never a throw.
+    return { error: `${tool}: the call failed (${messageOf(error)})` };
+  }
+}
+
+async function callOrError<R>(
+  client: unknown,
+  tool: string,
+  call: ToolCall,
+  schema: InputSchema,
+  args: unknown,
+  project: (response: unknown) => Promise<R>,
+  options: CallOptions,
+): Promise<ToolOutcome<R>> {
+  const expanded = withFullIds(tool, call, args ?? {});
+  if ("error" in expanded) return expanded;
+  const { values: given, shortIdsGiven } = expanded;
   const problem = argumentProblem(schema, given, "");
-  if (problem) return { error: `${tool}: bad arguments: ${problem}` };
+  if (problem) {
+    const unknownShortId = [...shortIdsGiven].find(
+      ([name, known]) => !known && problem.startsWith(`${name} `),
+    );
+    return {
+      error: `${tool}: bad arguments: ${problem}${unknownShortId ? `; ${FORGOTTEN}` : ""}`,
+    };
+  }
   const values = given as Record<string, unknown>;
   const params: {
     path: Record<string, unknown>;
@@ -83,71 +208,143 @@ export async function callTool<R>(
   let body: unknown;
   let idArgument: string | undefined;
   for (const parameter of call.parameters) {
+    const name = parameter.argument;
     let value = parameter.fixed
       ? parameter.fixed.value
-      : parameter.argument === undefined
+      : name === undefined || !Object.hasOwn(values, name)
         ? undefined
-        : values[parameter.argument];
+        : values[name];
     if (value === undefined) continue;
     if (parameter.legend) {
       const code = parameter.legend.find(([word]) => word === value);
       if (code) value = code[1];
     }
-    if (parameter.shortIds && typeof value === "string") {
-      const full = fullId(value);
-      if (typeof full !== "string")
-        return {
-          error: `${tool}: ${parameter.argument} "${value}" is ambiguous: two records were shown with that short id; pass the longer id a recent result gave`,
-        };
-      if (full !== value || idArgument === undefined) idArgument = value;
-      value = full;
-    }
+    if (
+      parameter.in === "path" &&
+      typeof value === "string" &&
+      SEGMENT_CHANGERS.has(value)
+    )
+      return {
+        error: `${tool}: ${name ?? parameter.name} cannot be ${JSON.stringify(value)}: it would change which path is requested`,
+      };
+    if (
+      parameter.shortIds &&
+      name !== undefined &&
+      (shortIdsGiven.get(name) || idArgument === undefined)
+    )
+      idArgument = name;
     if (parameter.in === "body") body = value;
-    else params[parameter.in][parameter.name] = value;
+    else setOwn(params[parameter.in], parameter.name, value);
   }
-  const send = (client as Record<string, HttpMethod | undefined>)[
-    call.method.toUpperCase()
-  ];
+  const send = asObject(client)?.[call.method.toUpperCase()];
   if (typeof send !== "function")
     return {
       error: `${tool}: the client cannot send ${call.method.toUpperCase()} requests`,
     };
-  let answer: Awaited<ReturnType<HttpMethod>>;
-  try {
-    const init = {
-      params,
-      querySerializer: queryStringFor(call.parameters),
-      ...(body !== undefined
-        ? {
-            body,
-            headers: {
-              "Content-Type": call.bodyMediaType ?? "application/json",
-            },
-          }
-        : {}),
-    };
-    answer = await send.call(client, call.path, init);
-  } catch (error) {
+  const init = {
+    params,
+    querySerializer: queryStringFor(call.parameters),
+    ...(body !== undefined
+      ? {
+          body,
+          headers: { "Content-Type": call.bodyMediaType ?? "application/json" },
+        }
+      : {}),
+  };
+  const sent = await sendWithin(options, (signal) =>
+    (send as HttpMethod).call(client, call.path, { ...init, signal }),
+  );
+  if ("stopped" in sent) return { error: `${tool}: ${sent.stopped}` };
+  if ("thrown" in sent) return { error: thrownMessage(tool, sent.thrown) };
+  const answer = sent.answer as
+    Partial<Awaited<ReturnType<HttpMethod>>> | undefined;
+  const response = asObject(answer?.response);
+  if (
+    answer === undefined ||
+    response === undefined ||
+    typeof response["status"] !== "number"
+  )
     return {
-      error: `${tool}: could not reach the API (${error instanceof Error ? error.message : String(error)}); try again later`,
+      error: `${tool}: the client gave no response (an openapi-fetch client answers { data, error, response })`,
     };
-  }
-  if (!answer.response.ok) {
+  const status = response["status"];
+  if (response["ok"] !== true) {
     const message = apiMessage(answer.error);
     const notFound =
-      answer.response.status === 404 && idArgument !== undefined
-        ? `; no record has the id "${idArgument}", pass an id exactly as a result gave it`
+      status === 404 && idArgument !== undefined
+        ? `; ${notFoundNote(idArgument, values[idArgument], shortIdsGiven.get(idArgument))}`
         : "";
     return {
-      error: `${tool}: the API answered ${answer.response.status}${message ? `: ${message}` : ""}${notFound}`,
+      error: `${tool}: the API answered ${status}${message ? `: ${message}` : ""}${notFound}`,
     };
   }
+  if (answer.data === undefined || answer.data === null || answer.data === "")
+    return {
+      error: `${tool}: the API answered ${status} with an empty body, so there is no result to show; this is not an empty list`,
+    };
+  let result: R;
   try {
-    const result = await project(answer.data);
-    return { result, text: serializeToolResult(result) };
+    result = await project(answer.data);
   } catch (error) {
     return {
-      error: `${tool}: the response could not be read (${error instanceof Error ? error.message : String(error)})`,
+      error: `${tool}: the response could not be read (${messageOf(error)})`,
     };
   }
+  return { result, text: serializeToolResult(result) };
+}
+
+/** Why a 404 for an id argument may not mean the model copied the id wrong. */
+function notFoundNote(
+  name: string,
+  sent: unknown,
+  fromBook: boolean | undefined,
+): string {
+  if (fromBook)
+    return `no record of this kind has the id given as ${name}: it may have been deleted, or it is another kind of record's id`;
+  return `no record has the id ${described(sent)}; ${FORGOTTEN}`;
+}
+
+type Sent =
+  | { readonly answer: unknown }
+  | { readonly thrown: unknown }
+  | { readonly stopped: string };
+
+/**
+ * The client's answer, or why there is none: it threw, it took longer than the timeout, or the
+ * caller cancelled. The request's own signal aborts in the last two cases, so fetch stops too.
+ */
+function sendWithin(
+  options: CallOptions,
+  send: (signal: AbortSignal) => Promise<unknown>,
+): Promise<Sent> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const controller = new AbortController();
+  return new Promise<Sent>((settle) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = (reason: string) => {
+      controller.abort();
+      done({ stopped: reason });
+    };
+    const onAbort = () => stop("the call was cancelled");
+    const done = (sent: Sent) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      settle(sent);
+    };
+    if (options.signal?.aborted) return stop("the call was cancelled");
+    options.signal?.addEventListener("abort", onAbort);
+    timer = setTimeout(
+      () =>
+        stop(
+          `the API did not answer within ${timeoutMs / 1000} seconds; try again later`,
+        ),
+      timeoutMs,
+    );
+    Promise.resolve()
+      .then(() => send(controller.signal))
+      .then(
+        (answer) => done({ answer }),
+        (thrown: unknown) => done({ thrown }),
+      );
+  });
 }

@@ -8,6 +8,7 @@ import {
   type ProjectOptions,
   type RecordOptions,
 } from "./context.js";
+import { handingOutLater } from "./id-book.js";
 import {
   eightHexDigits,
   shortenIds,
@@ -126,20 +127,37 @@ export function withDistinctShortIds<T>(
 ): T {
   const check = shortIdCheck(expectedIds);
   const issues: ProjectionIssue[] = [];
+  const collect =
+    onIssue && ((issue: ProjectionIssue) => void issues.push(issue));
   const passOn = () => {
-    if (onIssue) for (const issue of issues) onIssue(issue);
+    // The consumer's onIssue only hears of issues: one that throws must not cost the model its result.
+    if (onIssue)
+      for (const issue of issues) {
+        try {
+          onIssue(issue);
+        } catch {}
+      }
   };
   let result: T;
   try {
-    result = project(
-      recordOptions(onIssue && ((issue) => issues.push(issue)), check.note),
+    // The plain short forms reach the id book only if no two ids share one.
+    result = handingOutLater(
+      () => project(recordOptions(collect, check.note)),
+      () => !check.collided(),
     );
   } catch (error) {
     passOn();
     throw error;
   }
-  if (check.collided())
-    return project(recordOptions(onIssue, shortenIds(check.ids())));
+  if (check.collided()) {
+    issues.length = 0;
+    try {
+      result = project(recordOptions(collect, shortenIds(check.ids())));
+    } finally {
+      passOn();
+    }
+    return result;
+  }
   passOn();
   return result;
 }
