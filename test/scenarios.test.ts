@@ -34,6 +34,18 @@ function generated(scenario: string) {
   return generations.get(scenario)!;
 }
 
+let typechecked: Promise<string[]> | undefined;
+/**
+ * Every scenario's generated folder type-checked in one program, each under its own name: one
+ * compiler costs a fraction of one per scenario. A problem's path names the scenario it is in.
+ */
+function typecheckAll(): Promise<string[]> {
+  typechecked ??= Promise.all(names.map(async (scenario) => [scenario, (await generated(scenario)).files] as const)).then((all) =>
+    typecheckFiles(new Map(all.flatMap(([scenario, files]) => [...files].map(([path, text]) => [`${scenario}/${path}`, text] as const)))),
+  );
+  return typechecked;
+}
+
 /** Runs a scenario's payload through its one tool, recording every resolver call and issue. */
 export async function runScenario(scenario: string) {
   const generation = await generated(scenario);
@@ -80,7 +92,9 @@ describe.each(names)("scenario %s", (scenario) => {
   });
 
   it("generates code that compiles under strict, noUncheckedIndexedAccess and exactOptionalPropertyTypes", async () => {
-    expect(typecheckFiles((await generated(scenario)).files)).toEqual([]);
+    // A problem in no scenario's folder (or in no file at all) counts against every scenario.
+    const owner = (problem: string) => names.find((name) => problem.split(":")[0]!.includes(`/${name}/`));
+    expect((await typecheckAll()).filter((problem) => [scenario, undefined].includes(owner(problem)))).toEqual([]);
   });
 
   // Golden output: the generated folder is checked in beside the spec, so every change to emitted

@@ -60,27 +60,53 @@ export async function importGenerated<T = Record<string, unknown>>(files: Map<st
  * rest of @tsconfig/strictest, which consumers who use it will hold the generated code to.
  */
 export function typecheck(rootFiles: string[], types: string[] = []): string[] {
-  const program = ts.createProgram(rootFiles, {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    noPropertyAccessFromIndexSignature: true,
-    noUnusedLocals: true,
-    noUnusedParameters: true,
-    noImplicitReturns: true,
-    noImplicitOverride: true,
-    noFallthroughCasesInSwitch: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    skipLibCheck: true,
-    types,
-  });
+  const options = { ...STRICTEST, types };
+  const program = ts.createProgram({ rootNames: rootFiles, options, host: sharingDeclarations(options) });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const where = d.file ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
   });
+}
+
+const STRICTEST: ts.CompilerOptions = {
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  noPropertyAccessFromIndexSignature: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  noImplicitReturns: true,
+  noImplicitOverride: true,
+  noFallthroughCasesInSwitch: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  skipLibCheck: true,
+};
+
+/**
+ * Parsed and bound declaration files of TypeScript's libs and of node_modules, kept for the next
+ * program in this process, as a language service's document registry keeps them: every program
+ * here has the same options but `types`, which does not change how a file parses or binds.
+ */
+const declarations = new Map<string, ts.SourceFile>();
+
+function sharingDeclarations(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    if (!/\.d\.[cm]?ts$/.test(fileName) || !fileName.includes("/node_modules/"))
+      return read(fileName, languageVersion, onError, shouldCreate);
+    const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
+    let file = declarations.get(key);
+    if (!file) {
+      file = read(fileName, languageVersion, onError, shouldCreate);
+      if (file) declarations.set(key, file);
+    }
+    return file;
+  };
+  return host;
 }
 
 /** Writes generated files to a temporary folder and type-checks them. */
