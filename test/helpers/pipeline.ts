@@ -20,7 +20,7 @@ export function tempDir(prefix = "projector-test-"): string {
 /** The generate pipeline in memory, as the CLI runs it, for an annotation file on disk. */
 export async function generateFrom(
   configPath: string,
-  options: { prettierOptions?: GenerateInput["prettierOptions"] } = {},
+  options: Pick<Partial<GenerateInput>, "prettierOptions" | "cache"> = {},
 ): Promise<GenerateOutput & { problems: Diagnostic[] }> {
   const dir = dirname(configPath);
   try {
@@ -32,6 +32,7 @@ export async function generateFrom(
       spec,
       runtimeTemplate: TEMPLATE,
       prettierOptions: options.prettierOptions ?? null,
+      ...(options.cache ? { cache: options.cache } : {}),
       names: { spec: relative(dir, specPath), annotation: relative(dir, configPath) },
     });
     return { ...output, problems: output.diagnostics.filter((d) => d.severity === "error") };
