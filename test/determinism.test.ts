@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type YAMLMap } from "yaml";
+import { createGenerateCache, type GenerateCache } from "../src/generate-cache.js";
 import { generateFrom, ROOT, tempDir } from "./helpers/pipeline.js";
 
 interface Input {
@@ -103,6 +104,17 @@ interface Variant {
   annotation?: Select;
 }
 
+/**
+ * Prettier is a pure function of a file's text, so each input's variants share one format cache (as
+ * `generate --watch` runs do): a file is formatted again only when its emitted text differs, and the
+ * comparison of the results is the same as when every run formats every file.
+ */
+const formatCaches = new Map<string, GenerateCache>();
+const formatted = (input: Input) => {
+  if (!formatCaches.has(input.name)) formatCaches.set(input.name, createGenerateCache());
+  return formatCaches.get(input.name)!;
+};
+
 /** Writes the input, permuted, to a fresh folder (same relative names, so the banners match) and generates it. */
 async function generateVariant(input: Input, variant: Variant, seed: number) {
   const dir = tempDir("projector-order-");
@@ -114,7 +126,7 @@ async function generateVariant(input: Input, variant: Variant, seed: number) {
   const specPath = join(dir, input.spec);
   mkdirSync(join(specPath, ".."), { recursive: true });
   writeFileSync(specPath, spec.text);
-  const generated = await generateFrom(join(dir, "projector.yaml"));
+  const generated = await generateFrom(join(dir, "projector.yaml"), { cache: formatted(input) });
   expect(generated.problems.map((d) => `${d.code} ${d.message}`)).toEqual([]);
   return { ...generated, moved: annotation.moved + spec.moved, annotationText: annotation.text };
 }

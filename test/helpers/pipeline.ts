@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -9,6 +9,8 @@ import { generate, type GenerateInput, type GenerateOutput } from "../../src/gen
 import { loadSpec } from "../../src/openapi/load.js";
 import { readRuntimeTemplate } from "../../src/project/read.js";
 import { runCli } from "../../src/commands/run.js";
+
+export { typecheck, typecheckFiles } from "./typecheck.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const REAL_SPECS = resolve(ROOT, "../shared/real-specs");
@@ -21,7 +23,7 @@ export function tempDir(prefix = "projector-test-"): string {
 /** The generate pipeline in memory, as the CLI runs it, for an annotation file on disk. */
 export async function generateFrom(
   configPath: string,
-  options: { prettierOptions?: GenerateInput["prettierOptions"] } = {},
+  options: Pick<Partial<GenerateInput>, "prettierOptions" | "cache"> = {},
 ): Promise<GenerateOutput & { problems: Diagnostic[] }> {
   const dir = dirname(configPath);
   try {
@@ -33,6 +35,7 @@ export async function generateFrom(
       spec,
       runtimeTemplate: TEMPLATE,
       prettierOptions: options.prettierOptions ?? null,
+      ...(options.cache ? { cache: options.cache } : {}),
       names: { spec: relative(dir, specPath), annotation: relative(dir, configPath) },
     });
     return { ...output, problems: output.diagnostics.filter((d) => d.severity === "error") };
@@ -43,6 +46,22 @@ export async function generateFrom(
   }
 }
 
+/**
+ * JavaScript by TypeScript text: most folders a test imports hold the same runtime modules under a banner
+ * naming their inputs. The banner's comment lines are kept as they are; the rest is transpiled once.
+ */
+const transpiled = new Map<string, string>();
+function transpile(text: string): string {
+  const banner = /^(\/\/.*\n)*/.exec(text)![0];
+  const body = text.slice(banner.length);
+  let js = transpiled.get(body);
+  if (js === undefined) {
+    js = ts.transpileModule(body, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    transpiled.set(body, js);
+  }
+  return banner + js;
+}
+
 /** Writes generated files to a folder, with each module transpiled to JavaScript beside it, and imports the index. */
 export async function importGenerated<T = Record<string, unknown>>(files: Map<string, string>): Promise<T> {
   const dir = tempDir("projector-gen-");
@@ -50,51 +69,9 @@ export async function importGenerated<T = Record<string, unknown>>(files: Map<st
     const target = join(dir, path);
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, text);
-    const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(target.replace(/\.ts$/, ".js"), js);
+    writeFileSync(target.replace(/\.ts$/, ".js"), transpile(text));
   }
   return (await import(pathToFileURL(join(dir, "index.js")).href)) as T;
-}
-
-/**
- * Type-checks files with the flags the README promises the generated code compiles under, plus the
- * rest of @tsconfig/strictest, which consumers who use it will hold the generated code to.
- */
-export function typecheck(rootFiles: string[], types: string[] = []): string[] {
-  const program = ts.createProgram(rootFiles, {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    noPropertyAccessFromIndexSignature: true,
-    noUnusedLocals: true,
-    noUnusedParameters: true,
-    noImplicitReturns: true,
-    noImplicitOverride: true,
-    noFallthroughCasesInSwitch: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    skipLibCheck: true,
-    types,
-  });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
-    return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
-  });
-}
-
-/** Writes generated files to a temporary folder and type-checks them. */
-export function typecheckFiles(files: Map<string, string>, extra: Record<string, string> = {}): string[] {
-  const dir = tempDir("projector-tsc-");
-  for (const [path, text] of [...files, ...Object.entries(extra)]) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  // Fixtures beside the generated code make openapi-fetch clients and use the MCP SDK, as consumers do.
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  return typecheck([...files.keys(), ...Object.keys(extra)].map((p) => join(dir, p)));
 }
 
 /** Runs the CLI in-process, capturing what it prints. */
