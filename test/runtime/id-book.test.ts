@@ -1,13 +1,15 @@
 // The id book turns short ids back into full ones, once createTools uses it; bounded, ambiguity kept.
-import { describe, expect, it } from "vitest";
-import { fullId, handOut, ID_BOOK_SIZE, useIdBook } from "../../templates/runtime/id-book.js";
+import { describe, expect, it, vi } from "vitest";
 
 const A = "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90";
 const B = "tkt_9f3a71c4-2d19-4b6e-9c05-8ab3f2e17d90";
 
 describe("the id book", () => {
   // One test: the book is the module's own state, in the order a process meets it.
-  it("records nothing until used, then maps short forms back, marks a shared one ambiguous, and forgets the oldest", () => {
+  it("records nothing until used, then maps short forms back, marks a shared one ambiguous, and forgets the oldest", async () => {
+    // A fresh copy of the module: other test files in this worker may already have put the shared one to use.
+    vi.resetModules();
+    const { fullId, handOut, ID_BOOK_SIZE, useIdBook } = await import("../../templates/runtime/id-book.js");
     expect(handOut("tkt_9f3a71c4", A)).toBe("tkt_9f3a71c4");
     expect(fullId("tkt_9f3a71c4")).toBe("tkt_9f3a71c4");
 
