@@ -18,15 +18,25 @@ export interface SetAside {
 const STATEMENT = /^(export const [A-Za-z_$][\w$]* = )(\{.*\})( as const(?: satisfies [A-Za-z_$][\w$]*)?;)$/gm;
 const PLACEHOLDER_NAME = "projector_literal_";
 const PLACEHOLDER = /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}/g;
-/** Room the placeholder statement must leave so that prettier keeps the `{` beside the `=`, as it does for the literal. */
-const OPENING_WIDTH = 78;
+/**
+ * Where prettier puts the `{` of a literal after `head`: beside the `=` while `head {` fits in the
+ * line, on the next line, indented, once it cannot. Near the edge it is not guessed.
+ */
+function opening(head: string): { indent: number; column: number } | undefined {
+  if (head.length + 1 <= PRINT_WIDTH - 2) return { indent: 0, column: head.length };
+  if (head.length > PRINT_WIDTH) return { indent: 2, column: 2 };
+  return undefined;
+}
+
+const PRINT_WIDTH = 80;
 
 /** Sets the file's JSON literals aside where it can print them as prettier would; undefined when the file has none. */
 export function setLiteralsAside(text: string, width: (text: string) => number): SetAside | undefined {
   if (text.includes(PLACEHOLDER_NAME)) return undefined;
   const literals: SetAside["literals"] = [];
   const skeleton = text.replace(STATEMENT, (statement, head: string, json: string, tail: string) => {
-    if (head.length + 1 > OPENING_WIDTH) return statement;
+    const place = opening(head);
+    if (place === undefined) return statement;
     let value: unknown;
     try {
       value = JSON.parse(json);
@@ -35,9 +45,9 @@ export function setLiteralsAside(text: string, width: (text: string) => number):
     }
     // Only text the emitter wrote as plain JSON (no computed `__proto__` key, keys in their own order) is set aside.
     if (escapeControlCharacters(JSON.stringify(value)) !== json) return statement;
-    const printed = printJsonLiteral(value, { indent: 0, column: head.length, after: width(tail) }, width);
+    const printed = printJsonLiteral(value, { ...place, after: width(tail) }, width);
     if (printed === undefined) return statement;
-    literals.push({ text: printed, column: head.length });
+    literals.push({ text: printed, column: place.column });
     return `${head}{ ${PLACEHOLDER_NAME}${literals.length - 1}: 0 }${tail}`;
   });
   return literals.length > 0 ? { skeleton, literals } : undefined;
