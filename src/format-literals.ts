@@ -2,22 +2,26 @@ import { escapeControlCharacters } from "./control-characters.js";
 import { printJsonLiteral } from "./json-literal-print.js";
 
 /**
- * The JSON Schema literals of a generated file (`export const xInputSchema = {...} as const;`) are a
- * quarter of what a large spec makes prettier read, and their layout needs none of its rules but a
- * few: they are printed here as prettier would print them, and prettier formats the file with each
- * one replaced by a placeholder object, which sits where the literal would. Output is byte for byte
- * what prettier makes of the whole file (test/format-literals.test.ts).
+ * The JSON Schema literals of a generated file (`export const xInputSchema = {...} as const;`) and
+ * its named imports and exports are a third of what a large spec makes prettier read, and their
+ * layout needs none of its rules but a few: they are printed here as prettier would print them, and
+ * prettier formats the file with each one replaced by a placeholder, a literal by a small object
+ * where the literal would sit, a whole import or export by `import "projector_literal_N";`. Output
+ * is byte for byte what prettier makes of the whole file (test/format-literals.test.ts).
  */
 export interface SetAside {
-  /** The file with each literal printed here replaced by its placeholder; what prettier formats. */
+  /** The file with each part printed here replaced by its placeholder; what prettier formats. */
   skeleton: string;
-  /** Each placeholder's number to the literal as prettier prints it, and the column it starts at. */
+  /** By placeholder number, the part as prettier prints it, and the column it starts at. */
   literals: { text: string; column: number }[];
 }
 
 const STATEMENT = /^(export const [A-Za-z_$][\w$]* = )(\{.*\})( as const(?: satisfies [A-Za-z_$][\w$]*)?;)$/gm;
 const PLACEHOLDER_NAME = "projector_literal_";
-const PLACEHOLDER = /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}/g;
+const PLACEHOLDER =
+  /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}|^import "projector_literal_(\d+)";$/gm;
+/** `import { a, type B } from "./x.js";`, `export { a } from "./x.js";`: named specifiers only, as the emitter writes them. */
+const MODULE_STATEMENT = /^((?:import|export)(?: type)? )\{ ((?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?(?:, (?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?)*) \}( from "[^"\\\n]*";)$/gm;
 /**
  * Where prettier puts the `{` of a literal after `head`: beside the `=` while `head {` fits in the
  * line, on the next line, indented, once it cannot. Near the edge it is not guessed.
@@ -49,6 +53,9 @@ export function setLiteralsAside(text: string, width: (text: string) => number):
     if (printed === undefined) return statement;
     literals.push({ text: printed, column: place.column });
     return `${head}{ ${PLACEHOLDER_NAME}${literals.length - 1}: 0 }${tail}`;
+  }).replace(MODULE_STATEMENT, (statement, head: string, names: string, tail: string) => {
+    literals.push({ text: printModuleStatement(statement, head, names.split(", "), tail, width), column: 0 });
+    return `import "${PLACEHOLDER_NAME}${literals.length - 1}";`;
   });
   return literals.length > 0 ? { skeleton, literals } : undefined;
 }
@@ -57,10 +64,10 @@ export function setLiteralsAside(text: string, width: (text: string) => number):
 export function putLiteralsBack(formatted: string, aside: SetAside): string | undefined {
   const placed = new Set<number>();
   let misplaced = false;
-  const text = formatted.replace(PLACEHOLDER, (match, flat: string | undefined, broken: string | undefined, offset: number) => {
-    const index = Number(flat ?? broken);
+  const text = formatted.replace(PLACEHOLDER, (match, flat?: string, broken?: string, statement?: string, offset?: number) => {
+    const index = Number(flat ?? broken ?? statement);
     const literal = aside.literals[index];
-    const column = offset - (formatted.lastIndexOf("\n", offset - 1) + 1);
+    const column = offset! - (formatted.lastIndexOf("\n", offset! - 1) + 1);
     if (literal === undefined || placed.has(index) || column !== literal.column) {
       misplaced = true;
       return match;
@@ -69,4 +76,10 @@ export function putLiteralsBack(formatted: string, aside: SetAside): string | un
     return literal.text;
   });
   return misplaced || placed.size !== aside.literals.length ? undefined : text;
+}
+
+/** Prettier keeps the specifiers on the statement's line where it fits, and where there is only one; else one per line. */
+function printModuleStatement(statement: string, head: string, names: string[], tail: string, width: (text: string) => number): string {
+  if (width(statement) <= PRINT_WIDTH || names.length === 1) return statement;
+  return `${head}{\n${names.map((name) => `  ${name},\n`).join("")}}${tail}`;
 }

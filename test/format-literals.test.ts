@@ -54,6 +54,24 @@ describe("JSON literals printed as prettier prints them", () => {
     expect(printed).toBeGreaterThan(RUNS.numRuns / 3);
   });
 
+  it("print named imports and exports as prettier does, on one line or one name per line", async () => {
+    // A leading `n` keeps reserved words out.
+    const identifier = fc.stringMatching(/^[A-Za-z0-9_$]{0,40}$/).map((name) => `n${name}`);
+    const specifier = fc.tuple(fc.boolean(), identifier, fc.option(identifier));
+    const head = fc.constantFrom("import ", "import type ", "export ", "export type ");
+    await fc.assert(
+      fc.asyncProperty(head, fc.array(specifier, { minLength: 1, maxLength: 8 }), fc.stringMatching(/^[./a-z-]{1,60}$/), async (start, specifiers, from) => {
+        const typed = (type: boolean) => (type && !start.includes("type") ? "type " : "");
+        const names = specifiers.map(([type, name, alias]) => `${typed(type)}${name}${alias ? ` as ${alias}` : ""}`);
+        const file = `// Generated.\n${start}{ ${names.join(", ")} } from "${from}.js";\nexport const x = 1;\n`;
+        const aside = setLiteralsAside(file, width);
+        expect(aside?.literals).toHaveLength(1);
+        expect(putLiteralsBack(await byPrettier(aside!.skeleton), aside!)).toBe(await byPrettier(file));
+      }),
+      RUNS,
+    );
+  });
+
   it("keep a whole file identical to prettier's, literals among code and literals left to prettier", async () => {
     const schema = {
       type: "object",
@@ -68,6 +86,7 @@ describe("JSON literals printed as prettier prints them", () => {
     const file = [
       "// Generated.",
       'import type { InputSchema } from "./runtime.js";',
+      'import { projectListTickets, listTicketsOutputSchema, type ListTicketsResponse, type ListTicketsResult } from "./tools/list-tickets.js";',
       `export const listTicketsInputSchema = ${literal(schema)} as const satisfies InputSchema;`,
       `export const getTicketInputSchema = ${literal({ type: "object", properties: { id: { type: "string" } }, required: ["id"] })} as const satisfies InputSchema;`,
       `export const aVeryLongNameThatLeavesNoRoomForTheOpeningBraceOfItsLiteralSchemaX = ${literal({ a: 1 })} as const;`,
@@ -76,7 +95,7 @@ describe("JSON literals printed as prettier prints them", () => {
       "",
     ].join("\n");
     const aside = setLiteralsAside(file, width);
-    expect(aside?.literals.map((l) => l.column)).toEqual([36, 2]);
+    expect(aside?.literals.map((l) => l.column)).toEqual([36, 2, 0, 0]);
     const files = new Map([["tools/list-tickets.ts", file]]);
     expect((await formatFiles(files, null)).get("tools/list-tickets.ts")).toBe(await byPrettier(file));
   });
