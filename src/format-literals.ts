@@ -18,10 +18,10 @@ export interface SetAside {
 
 const STATEMENT = /^(export const [A-Za-z_$][\w$]* = )(\{.*\})( as const(?: satisfies [A-Za-z_$][\w$]*)?;)$/gm;
 const PLACEHOLDER_NAME = "projector_literal_";
-const PLACEHOLDER =
-  /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}|^import "projector_literal_(\d+)";$/gm;
+const PLACEHOLDER = /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}|^import "projector_literal_(\d+)";$/gm;
 /** `import { a, type B } from "./x.js";`, `export { a } from "./x.js";`: named specifiers only, as the emitter writes them. */
-const MODULE_STATEMENT = /^((?:import|export)(?: type)? )\{ ((?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?(?:, (?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?)*) \}( from "[^"\\\n]*";)$/gm;
+const MODULE_STATEMENT =
+  /^((?:import|export)(?: type)? )\{ ((?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?(?:, (?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?)*) \}( from "[^"\\\n]*";)$/gm;
 /**
  * Where prettier puts the `{` of a literal after `head`: beside the `=` while `head {` fits in the
  * line, on the next line, indented, once it cannot. Near the edge it is not guessed.
@@ -38,25 +38,27 @@ const PRINT_WIDTH = 80;
 export function setLiteralsAside(text: string, width: (text: string) => number): SetAside | undefined {
   if (text.includes(PLACEHOLDER_NAME)) return undefined;
   const literals: SetAside["literals"] = [];
-  const skeleton = text.replace(STATEMENT, (statement, head: string, json: string, tail: string) => {
-    const place = opening(head);
-    if (place === undefined) return statement;
-    let value: unknown;
-    try {
-      value = JSON.parse(json);
-    } catch {
-      return statement;
-    }
-    // Only text the emitter wrote as plain JSON (no computed `__proto__` key, keys in their own order) is set aside.
-    if (escapeControlCharacters(JSON.stringify(value)) !== json) return statement;
-    const printed = printJsonLiteral(value, { ...place, after: width(tail) }, width);
-    if (printed === undefined) return statement;
-    literals.push({ text: printed, column: place.column });
-    return `${head}{ ${PLACEHOLDER_NAME}${literals.length - 1}: 0 }${tail}`;
-  }).replace(MODULE_STATEMENT, (statement, head: string, names: string, tail: string) => {
-    literals.push({ text: printModuleStatement(statement, head, names.split(", "), tail, width), column: 0 });
-    return `import "${PLACEHOLDER_NAME}${literals.length - 1}";`;
-  });
+  const skeleton = text
+    .replace(STATEMENT, (statement, head: string, json: string, tail: string) => {
+      const place = opening(head);
+      if (place === undefined) return statement;
+      let value: unknown;
+      try {
+        value = JSON.parse(json);
+      } catch {
+        return statement;
+      }
+      // Only text the emitter wrote as plain JSON (no computed `__proto__` key, keys in their own order) is set aside.
+      if (escapeControlCharacters(JSON.stringify(value)) !== json) return statement;
+      const printed = printJsonLiteral(value, { ...place, after: width(tail) }, width);
+      if (printed === undefined) return statement;
+      literals.push({ text: printed, column: place.column });
+      return `${head}{ ${PLACEHOLDER_NAME}${literals.length - 1}: 0 }${tail}`;
+    })
+    .replace(MODULE_STATEMENT, (statement, head: string, names: string, tail: string) => {
+      literals.push({ text: printModuleStatement(statement, head, names.split(", "), tail, width), column: 0 });
+      return `import "${PLACEHOLDER_NAME}${literals.length - 1}";`;
+    });
   return literals.length > 0 ? { skeleton, literals } : undefined;
 }
 

@@ -94,9 +94,7 @@ class Printer {
 function mustBreak(value: Json[] | { [key: string]: Json }): boolean {
   if (!Array.isArray(value) || value.length < 2) return false;
   const arrays = value.every((item) => Array.isArray(item) && item.length > 1);
-  const objects = value.every(
-    (item) => typeof item === "object" && item !== null && !Array.isArray(item) && Object.keys(item).length > 1,
-  );
+  const objects = value.every((item) => typeof item === "object" && item !== null && !Array.isArray(item) && Object.keys(item).length > 1);
   return arrays || objects;
 }
 

@@ -31,7 +31,11 @@ const scalar = fc.oneof(
 );
 const { json } = fc.letrec((tie) => ({
   json: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalar, tie("array"), tie("object")),
-  array: fc.oneof(fc.array(tie("json"), { maxLength: 5 }), fc.array(fc.integer(), { maxLength: 30 }), fc.array(tie("object"), { maxLength: 3 })),
+  array: fc.oneof(
+    fc.array(tie("json"), { maxLength: 5 }),
+    fc.array(fc.integer(), { maxLength: 30 }),
+    fc.array(tie("object"), { maxLength: 3 }),
+  ),
   object: fc.dictionary(keyName, tie("json"), { maxKeys: 6 }),
 }));
 const statementName = fc.oneof(fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,90}$/), fc.constant("getHourlyUsageInputSchema"));
@@ -60,14 +64,19 @@ describe("JSON literals printed as prettier prints them", () => {
     const specifier = fc.tuple(fc.boolean(), identifier, fc.option(identifier));
     const head = fc.constantFrom("import ", "import type ", "export ", "export type ");
     await fc.assert(
-      fc.asyncProperty(head, fc.array(specifier, { minLength: 1, maxLength: 8 }), fc.stringMatching(/^[./a-z-]{1,60}$/), async (start, specifiers, from) => {
-        const typed = (type: boolean) => (type && !start.includes("type") ? "type " : "");
-        const names = specifiers.map(([type, name, alias]) => `${typed(type)}${name}${alias ? ` as ${alias}` : ""}`);
-        const file = `// Generated.\n${start}{ ${names.join(", ")} } from "${from}.js";\nexport const x = 1;\n`;
-        const aside = setLiteralsAside(file, width);
-        expect(aside?.literals).toHaveLength(1);
-        expect(putLiteralsBack(await byPrettier(aside!.skeleton), aside!)).toBe(await byPrettier(file));
-      }),
+      fc.asyncProperty(
+        head,
+        fc.array(specifier, { minLength: 1, maxLength: 8 }),
+        fc.stringMatching(/^[./a-z-]{1,60}$/),
+        async (start, specifiers, from) => {
+          const typed = (type: boolean) => (type && !start.includes("type") ? "type " : "");
+          const names = specifiers.map(([type, name, alias]) => `${typed(type)}${name}${alias ? ` as ${alias}` : ""}`);
+          const file = `// Generated.\n${start}{ ${names.join(", ")} } from "${from}.js";\nexport const x = 1;\n`;
+          const aside = setLiteralsAside(file, width);
+          expect(aside?.literals).toHaveLength(1);
+          expect(putLiteralsBack(await byPrettier(aside!.skeleton), aside!)).toBe(await byPrettier(file));
+        },
+      ),
       RUNS,
     );
   });
@@ -77,8 +86,12 @@ describe("JSON literals printed as prettier prints them", () => {
       type: "object",
       properties: {
         status: { type: "string", enum: ["open", "pending", "solved", "closed with a very long status name"] },
-        ids: { type: "array", items: { type: "integer" }, examples: [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22]] },
-        note: { description: 'Quoted "twice" and \'once\'; long enough that prettier moves it below its key.' },
+        ids: {
+          type: "array",
+          items: { type: "integer" },
+          examples: [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22]],
+        },
+        note: { description: "Quoted \"twice\" and 'once'; long enough that prettier moves it below its key." },
       },
       required: ["status"],
       additionalProperties: false,
