@@ -3,7 +3,7 @@ import { printJsonLiteral } from "./json-literal-print.js";
 
 /**
  * The JSON Schema literals of a generated file (`export const xInputSchema = {...} as const;`) and
- * its named imports and exports are a third of what a large spec makes prettier read, and their
+ * its named imports and exports are a quarter of what a large spec makes prettier read, and their
  * layout needs none of its rules but a few: they are printed here as prettier would print them, and
  * prettier formats the file with each one replaced by a placeholder, a literal by a small object
  * where the literal would sit, a whole import or export by `import "projector_literal_N";`. Output
