@@ -147,50 +147,77 @@ const columnOf = (text: string, offset: number) => offset - text.lastIndexOf("\n
 
 /**
  * Inserts each entry's lines after the last line of the block map it belongs to, creating sections
- * when missing. Entries of one map go in together, so the text is parsed once per map, not once per
- * entry: a draft of a large spec holds thousands.
+ * when missing. The text is parsed once for every map that already holds entries, however many
+ * there are (re-running init on a large annotation adds fields to hundreds of resources); only a
+ * section that is missing or empty is made one at a time, and there are at most a few.
  */
 function insert(text: string, entries: Entry[]): string {
-  let result = text.endsWith("\n") ? text : `${text}\n`;
-  const byParent = new Map<string, Entry[]>();
+  const byParent = new Map<string, Group>();
   for (const entry of entries) {
     const parent = JSON.stringify(entry.path.slice(0, -1));
     const group = byParent.get(parent);
-    if (group) group.push(entry);
-    else byParent.set(parent, [entry]);
+    if (group) group.lines.push(...entry.lines);
+    else byParent.set(parent, { path: entry.path, parentPath: entry.path.slice(0, -1), lines: [...entry.lines] });
   }
+  const original = text.endsWith("\n") ? text : `${text}\n`;
+  const doc = parseDocument(original);
+  const inserts: { at: number; depth: number; text: string }[] = [];
+  const rest: Group[] = [];
   for (const group of byParent.values()) {
-    const entry = { path: group[0]!.path, lines: group.flatMap((e) => e.lines) };
-    const doc = parseDocument(result);
-    const parentPath = entry.path.slice(0, -1);
-    const parent = doc.getIn(parentPath, true);
-    let at: number;
-    let indent: number;
-    if (isMap(parent) && !parent.flow && parent.range && parent.items.length > 0) {
-      const first = parent.items[0]!;
-      indent = isNode(first.key) && first.key.range ? columnOf(result, first.key.range[0]) : parentPath.length * 2;
-      at = afterLine(result, Math.max(parent.range[1] - 1, 0));
-    } else {
-      const holder = parentPath.length === 1 ? doc.contents : doc.getIn(parentPath.slice(0, -1), true);
-      const pair = isMap(holder)
-        ? holder.items.find(
-            (item) => isNode(item.key) && String((item.key as { value?: unknown }).value) === parentPath[parentPath.length - 1],
-          )
-        : undefined;
-      if (pair && isNode(pair.key) && pair.key.range && (pair.value === null || (isMap(pair.value) && pair.value.items.length === 0))) {
-        indent = columnOf(result, pair.key.range[0]) + 2;
-        const keyLineEnd = afterLine(result, pair.key.range[0]);
-        result = result.slice(0, keyLineEnd).replace(/:\s*\{\}\s*(#.*)?\n$/, ":$1\n".replace("$1", "")) + result.slice(keyLineEnd);
-        at = afterLine(result, pair.key.range[0]);
-      } else if (!pair && parentPath.length === 1) {
-        result += `${parentPath[0]}:\n`;
-        indent = 2;
-        at = result.length;
-      } else {
-        throw new Error(`cannot add ${entry.path.join(".")}: ${parentPath.join(".")} is not a block mapping`);
-      }
+    const parent = doc.getIn(group.parentPath, true);
+    if (!(isMap(parent) && !parent.flow && parent.range && parent.items.length > 0)) {
+      rest.push(group);
+      continue;
     }
-    result = `${result.slice(0, at) + entry.lines.map((l) => `${" ".repeat(indent)}${l}`).join("\n")}\n${result.slice(at)}`;
+    const first = parent.items[0]!;
+    const indent = isNode(first.key) && first.key.range ? columnOf(original, first.key.range[0]) : group.parentPath.length * 2;
+    inserts.push({
+      at: afterLine(original, Math.max(parent.range[1] - 1, 0)),
+      depth: group.parentPath.length,
+      text: `${group.lines.map((l) => `${" ".repeat(indent)}${l}`).join("\n")}\n`,
+    });
   }
+  // Where an inner map ends on the same line as the one holding it, its lines go first: they belong inside.
+  inserts.sort((a, b) => a.at - b.at || b.depth - a.depth);
+  let result = "";
+  let from = 0;
+  for (const { at, text: lines } of inserts) {
+    result += original.slice(from, at) + lines;
+    from = at;
+  }
+  result += original.slice(from);
+  for (const group of rest) result = insertIntoEmpty(result, group);
   return result;
+}
+
+/** The entries of one map: the first one's path, the map's, and their lines. */
+interface Group {
+  path: string[];
+  parentPath: string[];
+  lines: string[];
+}
+
+/** Adds lines to a section or map that is missing or empty (`tools: {}`), parsing the text as it now is. */
+function insertIntoEmpty(text: string, { path, parentPath, lines }: Group): string {
+  let result = text;
+  const doc = parseDocument(result);
+  const holder = parentPath.length === 1 ? doc.contents : doc.getIn(parentPath.slice(0, -1), true);
+  const pair = isMap(holder)
+    ? holder.items.find((item) => isNode(item.key) && String((item.key as { value?: unknown }).value) === parentPath[parentPath.length - 1])
+    : undefined;
+  let at: number;
+  let indent: number;
+  if (pair && isNode(pair.key) && pair.key.range && (pair.value === null || (isMap(pair.value) && pair.value.items.length === 0))) {
+    indent = columnOf(result, pair.key.range[0]) + 2;
+    const keyLineEnd = afterLine(result, pair.key.range[0]);
+    result = result.slice(0, keyLineEnd).replace(/:\s*\{\}\s*(#.*)?\n$/, ":$1\n".replace("$1", "")) + result.slice(keyLineEnd);
+    at = afterLine(result, pair.key.range[0]);
+  } else if (!pair && parentPath.length === 1) {
+    result += `${parentPath[0]}:\n`;
+    indent = 2;
+    at = result.length;
+  } else {
+    throw new Error(`cannot add ${path.join(".")}: ${parentPath.join(".")} is not a block mapping`);
+  }
+  return `${result.slice(0, at) + lines.map((l) => `${" ".repeat(indent)}${l}`).join("\n")}\n${result.slice(at)}`;
 }

@@ -1,0 +1,87 @@
+import { escapeControlCharacters } from "./control-characters.js";
+import { printJsonLiteral } from "./json-literal-print.js";
+
+/**
+ * The JSON Schema literals of a generated file (`export const xInputSchema = {...} as const;`) and
+ * its named imports and exports are a quarter of what a large spec makes prettier read, and their
+ * layout needs none of its rules but a few: they are printed here as prettier would print them, and
+ * prettier formats the file with each one replaced by a placeholder, a literal by a small object
+ * where the literal would sit, a whole import or export by `import "projector_literal_N";`. Output
+ * is byte for byte what prettier makes of the whole file (test/format-literals.test.ts).
+ */
+export interface SetAside {
+  /** The file with each part printed here replaced by its placeholder; what prettier formats. */
+  skeleton: string;
+  /** By placeholder number, the part as prettier prints it, and the column it starts at. */
+  literals: { text: string; column: number }[];
+}
+
+const STATEMENT = /^(export const [A-Za-z_$][\w$]* = )(\{.*\})( as const(?: satisfies [A-Za-z_$][\w$]*)?;)$/gm;
+const PLACEHOLDER_NAME = "projector_literal_";
+const PLACEHOLDER = /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}|^import "projector_literal_(\d+)";$/gm;
+/** `import { a, type B } from "./x.js";`, `export { a } from "./x.js";`: named specifiers only, as the emitter writes them. */
+const MODULE_STATEMENT =
+  /^((?:import|export)(?: type)? )\{ ((?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?(?:, (?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?)*) \}( from "[^"\\\n]*";)$/gm;
+/**
+ * Where prettier puts the `{` of a literal after `head`: beside the `=` while `head {` fits in the
+ * line, on the next line, indented, once it cannot. Near the edge it is not guessed.
+ */
+function opening(head: string): { indent: number; column: number } | undefined {
+  if (head.length + 1 <= PRINT_WIDTH - 2) return { indent: 0, column: head.length };
+  if (head.length > PRINT_WIDTH) return { indent: 2, column: 2 };
+  return undefined;
+}
+
+const PRINT_WIDTH = 80;
+
+/** Sets the file's JSON literals aside where it can print them as prettier would; undefined when the file has none. */
+export function setLiteralsAside(text: string, width: (text: string) => number): SetAside | undefined {
+  if (text.includes(PLACEHOLDER_NAME)) return undefined;
+  const literals: SetAside["literals"] = [];
+  const skeleton = text
+    .replace(STATEMENT, (statement, head: string, json: string, tail: string) => {
+      const place = opening(head);
+      if (place === undefined) return statement;
+      let value: unknown;
+      try {
+        value = JSON.parse(json);
+      } catch {
+        return statement;
+      }
+      // Only text the emitter wrote as plain JSON (no computed `__proto__` key, keys in their own order) is set aside.
+      if (escapeControlCharacters(JSON.stringify(value)) !== json) return statement;
+      const printed = printJsonLiteral(value, { ...place, after: width(tail) }, width);
+      if (printed === undefined) return statement;
+      literals.push({ text: printed, column: place.column });
+      return `${head}{ ${PLACEHOLDER_NAME}${literals.length - 1}: 0 }${tail}`;
+    })
+    .replace(MODULE_STATEMENT, (statement, head: string, names: string, tail: string) => {
+      literals.push({ text: printModuleStatement(statement, head, names.split(", "), tail, width), column: 0 });
+      return `import "${PLACEHOLDER_NAME}${literals.length - 1}";`;
+    });
+  return literals.length > 0 ? { skeleton, literals } : undefined;
+}
+
+/** Puts the literals back into the formatted skeleton; undefined when a placeholder is not where its literal belongs. */
+export function putLiteralsBack(formatted: string, aside: SetAside): string | undefined {
+  const placed = new Set<number>();
+  let misplaced = false;
+  const text = formatted.replace(PLACEHOLDER, (match, flat?: string, broken?: string, statement?: string, offset?: number) => {
+    const index = Number(flat ?? broken ?? statement);
+    const literal = aside.literals[index];
+    const column = offset! - (formatted.lastIndexOf("\n", offset! - 1) + 1);
+    if (literal === undefined || placed.has(index) || column !== literal.column) {
+      misplaced = true;
+      return match;
+    }
+    placed.add(index);
+    return literal.text;
+  });
+  return misplaced || placed.size !== aside.literals.length ? undefined : text;
+}
+
+/** Prettier keeps the specifiers on the statement's line where it fits, and where there is only one; else one per line. */
+function printModuleStatement(statement: string, head: string, names: string[], tail: string, width: (text: string) => number): string {
+  if (width(statement) <= PRINT_WIDTH || names.length === 1) return statement;
+  return `${head}{\n${names.map((name) => `  ${name},\n`).join("")}}${tail}`;
+}

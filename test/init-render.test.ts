@@ -1,0 +1,106 @@
+// Re-running init on an existing annotation: every map that gains entries gets them at its end, the
+// text a person wrote stays byte for byte, and the file is parsed once for all of them (it used to be
+// parsed again for every resource that gained a field, quadratic on a large annotation).
+import { describe, expect, it } from "vitest";
+import type { Draft } from "../src/init/draft.js";
+import { renderDraft } from "../src/init/render.js";
+
+const keep = (reason: string) => ({ rule: "keep" as const, reason, sure: true });
+
+const EXISTING = `# decided by a person
+spec: api.yaml
+output: generated/api
+resolvers:
+  users: { type: user, label: name } # kept
+resources:
+  ticket:
+    fields:
+      id: keep # mine
+  user:
+    fields:
+      id: keep
+tools:
+  get_ticket:
+    operation: getTicket
+`;
+
+describe("init on an existing annotation", () => {
+  it("adds new fields inside each resource, new resources and tools after the rest, and keeps every line", () => {
+    const draft: Draft = {
+      resolvers: new Map([["users", { type: "user", label: "name" }]]),
+      // The new resource comes first in the draft, and still lands after the fields added to `user`.
+      resources: new Map([
+        ["org", { fields: [["name", keep("text")]] }],
+        [
+          "ticket",
+          {
+            fields: [
+              ["id", keep("an id")],
+              ["subject", keep("text")],
+            ],
+          },
+        ],
+        [
+          "user",
+          {
+            fields: [
+              ["id", keep("an id")],
+              ["email", keep("text")],
+            ],
+          },
+        ],
+      ]),
+      tools: new Map([
+        ["get_ticket", { operation: "getTicket", resource: "ticket", explicitResource: false, page: [] }],
+        ["get_org", { operation: "getOrg", resource: "org", explicitResource: false, page: [] }],
+      ]),
+      skipped: [],
+    };
+    const rendered = renderDraft(draft, { spec: "api.yaml", output: "generated/api", acceptGuesses: true, existing: EXISTING });
+    // `user` is the last resource: its fields and the new resource end on the same line, and its fields go first.
+    expect(rendered.text).toBe(`# decided by a person
+spec: api.yaml
+output: generated/api
+resolvers:
+  users: { type: user, label: name } # kept
+resources:
+  ticket:
+    fields:
+      id: keep # mine
+      subject: keep # text
+  user:
+    fields:
+      id: keep
+      email: keep # text
+  org:
+    fields:
+      name: keep # text
+tools:
+  get_ticket:
+    operation: getTicket
+  get_org:
+    operation: getOrg
+`);
+    expect(rendered.added).toEqual([
+      ["resources", "org"],
+      ["resources", "org", "fields", "name"],
+      ["resources", "ticket", "fields", "subject"],
+      ["resources", "user", "fields", "email"],
+      ["tools", "get_org"],
+    ]);
+  });
+
+  it("fills an empty section and adds a missing one", () => {
+    const draft: Draft = {
+      resolvers: new Map([["users", {}]]),
+      resources: new Map([["ticket", { fields: [["id", keep("an id")]] }]]),
+      tools: new Map(),
+      skipped: [],
+    };
+    const existing = "spec: api.yaml\noutput: generated/api\nresources: {}\n";
+    const rendered = renderDraft(draft, { spec: "api.yaml", output: "generated/api", acceptGuesses: true, existing });
+    expect(rendered.text).toBe(
+      "spec: api.yaml\noutput: generated/api\nresources:\n  ticket:\n    fields:\n      id: keep # an id\nresolvers:\n  users: {} # plain lookup: no `included` records carry its names\n",
+    );
+  });
+});
