@@ -50,6 +50,14 @@ export const CODES = {
   PRJ061: "a required parameter is dropped from a tool's inputs",
   PRJ062: "a tool input's legend cannot be sent back as codes",
   PRJ063: "two parameters of a tool would be passed under one name",
+  PRJ080: "an operation's path names a parameter it does not declare",
+  PRJ081: "a declared path parameter is not in the operation's path (a warning)",
+  PRJ082: "a required header or cookie the tool does not send (a warning)",
+  PRJ083: "a required request body that is not JSON",
+  PRJ084: "a tool name function-calling APIs refuse",
+  PRJ085: "a pattern the validator cannot compile is left out (a warning)",
+  PRJ086: "a tool takes a short id but no parameter of it takes the id (a warning)",
+  PRJ087: "a request body property takes an id results give in short form (a warning)",
 } as const;
 
 export type Code = keyof typeof CODES;

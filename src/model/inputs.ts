@@ -2,61 +2,11 @@ import type { ToolAnnotation, YamlPath } from "../annotation/types.js";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
+import { plainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
-import type { Operation } from "./operations.js";
+import { operationLabel, templateNames, type Operation } from "./operations.js";
+import { type IdSource, idSources, parameterKey, takesId } from "./short-ids.js";
 import type { Field, InputParameter, JsonSchema, ResourceModel, ToolInputs } from "./types.js";
-
-/** The JSON Schema keywords the definitions carry and the generated validator checks; others are left out. */
-const KEPT = [
-  "type",
-  "enum",
-  "const",
-  "description",
-  "default",
-  "format",
-  "pattern",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-  "required",
-];
-const MAX_DEPTH = 8;
-
-/** A schema with its `$ref`s inlined and only {@link KEPT} keywords (plus items, properties, anyOf), as a tool definition carries it. */
-export function plainSchema(reader: SchemaReader, at: SchemaAt, depth = 0): JsonSchema {
-  const resolved = reader.deref(at);
-  const schema = resolved.schema;
-  if (depth > MAX_DEPTH) return {};
-  const out: JsonSchema = {};
-  for (const key of KEPT) if (key in schema) out[key] = schema[key];
-  // OpenAPI 3.0's `nullable` is JSON Schema's null type.
-  if (schema["nullable"] === true && typeof out["type"] === "string") out["type"] = [out["type"], "null"];
-  const items = child(resolved, "items");
-  if (items) out["items"] = plainSchema(reader, items, depth + 1);
-  const properties = child(resolved, "properties");
-  // In name order: reordering the spec's properties changes no byte of the output.
-  if (properties)
-    out["properties"] = Object.fromEntries(
-      Object.keys(properties.schema)
-        .sort()
-        .map((name) => [name, plainSchema(reader, child(properties, name)!, depth + 1)]),
-    );
-  if (schema["additionalProperties"] === false) out["additionalProperties"] = false;
-  for (const key of ["anyOf", "oneOf"] as const) {
-    const branches = schema[key];
-    if (Array.isArray(branches))
-      out["anyOf"] = branches.flatMap((_, i) => {
-        const branch = child(resolved, key, i);
-        return branch ? [plainSchema(reader, branch, depth + 1)] : [];
-      });
-  }
-  return out;
-}
 
 interface InputsContext {
   reader: SchemaReader;
@@ -69,22 +19,29 @@ interface InputsContext {
 
 const valueFields = (fields: Field[]): Field[] => fields.flatMap((f) => (f.kind === "object" ? valueFields(f.children) : [f]));
 
-/** Words a resource field gives the codes of component schema `ref`, when one does. */
-function fieldLegend(resources: ResourceModel[], ref: string | undefined): [string | number, string][] | undefined {
-  if (ref === undefined) return undefined;
-  for (const resource of resources) {
+/**
+ * Words a resource field gives the codes of a parameter: one whose component schema is the parameter's,
+ * or, for an enum written inline, one of the parameter's name whose legend covers its codes.
+ */
+function fieldLegend(ctx: InputsContext, at: SchemaAt, name: string): [string | number, string][] | undefined {
+  const ref = ctx.reader.refName(at);
+  const codes = ref === undefined ? ctx.reader.enumValues(at) : undefined;
+  for (const resource of ctx.resources) {
     for (const field of valueFields(resource.fields)) {
-      if (field.kind === "value" && field.schemaRef === ref && field.legend?.kind === "static") return field.legend.entries;
+      if (field.kind !== "value" || field.legend?.kind !== "static") continue;
+      const entries = field.legend.entries;
+      if (
+        ref !== undefined
+          ? field.schemaRef === ref
+          : codes !== undefined &&
+            parameterKey(field.out) === parameterKey(name) &&
+            codes.every((code) => entries.some(([known]) => known === code))
+      )
+        return entries;
     }
   }
   return undefined;
 }
-
-/** Whether a resource field hands out ids in short form that this tool takes. */
-const takesShortIds = (resources: ResourceModel[], tool: string) =>
-  resources.some((r) =>
-    valueFields(r.fields).some((f) => (f.kind === "value" || f.kind === "related-id") && f.shorten && f.argumentOf?.includes(tool)),
-  );
 
 /** A name function-calling APIs accept (`[A-Za-z0-9_.-]{1,64}`): `page[number]` is passed as `page_number`. */
 const argumentName = (name: string) =>
@@ -139,25 +96,73 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       in: "body",
       required: body.schema["required"] === true,
     });
+  } else if (body?.schema["required"] === true) {
+    const types = content ? Object.keys(content.schema).join(", ") : "no media type";
+    error(
+      `${operationLabel(op)} requires a request body of ${types}, and a tool sends only JSON bodies`,
+      "leave this operation out of the tools, or call it with your own code",
+      tool.path,
+      "PRJ083",
+    );
   }
-
+  checkName(ctx);
+  const template = templateNames(op.path);
+  for (const name of template) {
+    if (!declared.some((d) => d.in === "path" && d.name === name))
+      error(
+        `${operationLabel(op)} has {${name}} in its path, but declares no path parameter "${name}", so the tool would send it as written`,
+        `declare \`{ name: ${name}, in: path, required: true }\` in the spec, or leave this operation out of the tools`,
+        tool.path,
+        "PRJ080",
+      );
+  }
   const byName = new Map(tool.inputs.map((i) => [i.name, i]));
   for (const input of tool.inputs) {
-    if (!declared.some((d) => d.name === input.name && d.in !== "header" && d.in !== "cookie")) {
-      const names = declared.filter((d) => d.in !== "header" && d.in !== "cookie").map((d) => d.name);
+    const match = declared.find((d) => d.name === input.name);
+    if (match?.in === "header" && "fixed" in input) continue;
+    if (match && match.in !== "cookie" && match.in !== "header") continue;
+    const names = declared.filter((d) => d.in !== "header" && d.in !== "cookie").map((d) => d.name);
+    if (match)
       error(
-        `${op.method.toUpperCase()} ${op.path} has no parameter "${input.name}"${didYouMean(input.name, names)}`,
+        `"${input.name}" is a ${match.in} parameter of ${operationLabel(op)}; a tool sends a header only as a fixed value, and no cookies`,
+        `give it \`{ fixed: VALUE }\`, or set it on the client you pass to createTools: \`createClient({ headers })\``,
+        input.path,
+        "PRJ060",
+      );
+    else
+      error(
+        `${operationLabel(op)} has no parameter "${input.name}"${didYouMean(input.name, names)}`,
         names.length ? `its parameters: ${names.join(", ")}` : "this operation takes no parameters",
         input.path,
         "PRJ060",
       );
-    }
   }
-  const shortIds = takesShortIds(ctx.resources, tool.name);
+  const ids = idSources(ctx.resources, tool.name);
+  const takesIds = (name: string, at: SchemaAt) => takesId(ids, name, reader.refName(at));
+  const pathParameters = declared.filter((d) => d.in === "path" && template.includes(d.name));
+  // `/things/{key}`: the one path parameter of a tool that takes ids takes them, whatever its name.
+  const idsByName = declared.some((d) => (d.in === "path" || d.in === "query") && takesIds(d.name, d.at));
+  const onlyPath = ids.length > 0 && !idsByName && pathParameters.length === 1 ? pathParameters[0] : undefined;
   const parameters: InputParameter[] = [];
+  let bodyIds: string[] = [];
   for (const d of declared) {
-    if (d.in === "header" || d.in === "cookie") continue;
     const input = byName.get(d.name);
+    if (d.in === "header" || d.in === "cookie") {
+      if (d.in === "header" && input && "fixed" in input)
+        parameters.push({ name: d.name, in: "header", schema: {}, required: d.required, fixed: { value: input.fixed }, shortIds: false });
+      else if (d.required) warnUnsent(ctx, d.name, d.in);
+      continue;
+    }
+    if (d.in === "path" && !template.includes(d.name)) {
+      ctx.diagnostics.push({
+        code: "PRJ081",
+        severity: "warning",
+        message: `tool ${tool.name}: ${operationLabel(op)} declares path parameter "${d.name}", but its path has no {${d.name}}; the tool leaves it out`,
+        help: `the path may be misspelt in the spec: its parameters in braces are ${template.map((t) => `{${t}}`).join(", ") || "none"}`,
+        location: ctx.locate(tool.path, "key"),
+      });
+      continue;
+    }
     if (input?.drop !== undefined) {
       if (d.required)
         error(
@@ -173,12 +178,22 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       parameters.push({ name: d.name, in: where, schema: {}, required: d.required, fixed: { value: input.fixed }, shortIds: false });
       continue;
     }
-    const schema = plainSchema(reader, d.at);
+    const spec = plainSchema(reader, d.at, {
+      writing: where === "body",
+      onBadPattern: (pattern, pointer) => warnPattern(ctx, d.name, pattern, pointer),
+    });
+    const schema = where === "body" ? spec : withoutNull(spec);
     const description = input?.description ?? d.description;
-    const codes = legendFor(ctx, d.at, input?.legend, input?.path);
+    const array = reader.kind(d.at) === "array";
+    const itemsAt = array ? child(reader.unwrapNullable(d.at), "items") : undefined;
+    const codes = array
+      ? itemsAt && legendFor(ctx, d.name, itemsAt, input?.legend, input?.path)
+      : legendFor(ctx, d.name, d.at, input?.legend, input?.path);
     const legend = codes?.map(([code, word]): [string, string | number] => [word, code]);
-    const shown: JsonSchema = legend ? { type: "string", enum: legend.map(([word]) => word) } : schema;
-    const takesIds = shortIds && where === "path";
+    const words = legend && { type: "string", enum: legend.map(([word]) => word) };
+    const shown: JsonSchema = !words ? schema : array ? { ...schema, items: words } : words;
+    const shortIds = where !== "body" && (d === onlyPath || (ids.length > 0 && takesIds(d.name, d.at)));
+    if (where === "body") bodyIds = idProperties(reader, d.at, ids);
     const parameter: InputParameter = {
       name: d.name,
       in: where,
@@ -186,11 +201,27 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       schema: { ...shown, ...(description !== undefined ? { description } : {}) },
       required: d.required,
       ...(legend ? { legend } : {}),
-      shortIds: takesIds,
+      shortIds,
     };
-    if (takesIds && description === undefined) parameter.schema["description"] = "An id as a result gave it; the short form is accepted.";
+    if (shortIds && description === undefined) parameter.schema["description"] = "An id as a result gave it; the short form is accepted.";
     parameters.push(parameter);
   }
+  if (bodyIds.length > 0)
+    ctx.diagnostics.push({
+      code: "PRJ087",
+      severity: "warning",
+      message: `tool ${tool.name}: request body ${bodyIds.length > 1 ? "properties" : "property"} ${bodyIds.join(", ")} of ${operationLabel(op)} take${bodyIds.length > 1 ? "" : "s"} an id results give in short form, but a body is sent as the model writes it, so the model must pass the full id there`,
+      help: "drop `shorten: true` from the id field so results show the full id, or accept that the tool takes only full ids in its body",
+      location: ctx.locate(tool.path, "key"),
+    });
+  else if (ids.length > 0 && !parameters.some((p) => p.shortIds))
+    ctx.diagnostics.push({
+      code: "PRJ086",
+      severity: "warning",
+      message: `tool ${tool.name}: ${ids.map((s) => s.label).join(", ")} names it in \`argument:\`, but no path or query parameter of ${operationLabel(op)} takes that id, so the short form is not accepted`,
+      help: "a parameter takes the id when it is named like the field (`id`, `task_id`, `taskId`) or shares its component schema; otherwise drop `shorten: true` or the tool from `argument:`",
+      location: ctx.locate(tool.path, "key"),
+    });
   const seen = new Map<string, string>();
   for (const p of parameters) {
     if (p.argument === undefined) continue;
@@ -216,9 +247,57 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   };
 }
 
+/** A tool's name as Anthropic's and OpenAI's function-calling APIs accept it. */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+function checkName(ctx: InputsContext): void {
+  if (TOOL_NAME.test(ctx.tool.name)) return;
+  ctx.diagnostics.push({
+    code: "PRJ084",
+    severity: "error",
+    message: `tool name ${JSON.stringify(ctx.tool.name)} is refused by Anthropic's and OpenAI's tool formats, which take 1 to 64 letters, digits, _ and -`,
+    help: `rename it, e.g. ${JSON.stringify(ctx.tool.name.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 64) || "tool")}`,
+    location: ctx.locate(ctx.tool.path, "key"),
+  });
+}
+
+function warnUnsent(ctx: InputsContext, name: string, where: string): void {
+  ctx.diagnostics.push({
+    code: "PRJ082",
+    severity: "warning",
+    message: `tool ${ctx.tool.name}: ${operationLabel(ctx.op)} requires ${where} "${name}", which the tool does not send`,
+    help:
+      where === "header"
+        ? `set it on the client you pass to createTools (\`createClient({ headers: { "${name}": ... } })\`), or give it \`inputs: { ${name}: { fixed: VALUE } }\``
+        : "set the cookie on the client you pass to createTools (`createClient({ headers: { cookie: ... } })`)",
+    location: ctx.locate(ctx.tool.path, "key"),
+  });
+}
+
+function warnPattern(ctx: InputsContext, parameter: string, pattern: string, pointer: string): void {
+  ctx.diagnostics.push({
+    code: "PRJ085",
+    severity: "warning",
+    message: `tool ${ctx.tool.name}: pattern ${JSON.stringify(pattern)} of "${parameter}" (${pointer}) is not a valid Unicode regular expression, so arguments are not checked against it`,
+    help: "the validator compiles patterns with the `u` flag, as JSON Schema asks: escape a literal - in a class (`[\\w\\-.]`) in the spec",
+    location: ctx.locate(ctx.tool.path, "key"),
+  });
+}
+
+/** The top-level properties of a JSON request body that take an id results give in short form. */
+function idProperties(reader: SchemaReader, at: SchemaAt, ids: IdSource[]): string[] {
+  if (ids.length === 0) return [];
+  return reader
+    .properties(at)
+    .filter((p) => takesId(ids, p.name, reader.refName(p.at)))
+    .map((p) => p.name)
+    .sort();
+}
+
 /** Code to word: the annotation's inline legend, the spec's own for this schema, or a resource field's that shares it. */
 function legendFor(
   ctx: InputsContext,
+  name: string,
   at: SchemaAt,
   inline: InputAnnotationLegend | undefined,
   path: YamlPath | undefined,
@@ -253,7 +332,8 @@ function legendFor(
     }
     return entries;
   }
-  const own = specLegend(reader, at) ?? fieldLegend(ctx.resources, reader.refName(at));
+  // The words results show win, so a word the model reads is a word the tool takes.
+  const own = fieldLegend(ctx, at, name) ?? specLegend(reader, at);
   if (!own) return undefined;
   const words = own.map(([, word]) => word);
   // Two codes with one word cannot be sent back; the codes are then shown as the spec has them.

@@ -31,7 +31,7 @@ export interface ValueField extends FieldCommon {
   shape: Shape;
   format?: DateFormat;
   legend?: LegendModel;
-  /** The component schema the field's values follow, so a parameter of the same schema takes the same words. */
+  /** The component schema the field's values follow, so a parameter of the same schema takes the same words, or the same ids. */
   schemaRef?: string;
   /** The tools the model can pass this value to, when it is an id. */
   argumentOf?: string[];
@@ -138,7 +138,8 @@ export type JsonSchema = { [key: string]: unknown };
 export interface InputParameter {
   /** The parameter's name in the spec (`page[number]`), or `body` for the request body. */
   name: string;
-  in: "path" | "query" | "body";
+  /** A header is sent only as a fixed value. */
+  in: "path" | "query" | "header" | "body";
   /** The name the model passes it under; absent for a fixed parameter. */
   argument?: string;
   /** As the model sees it: words where a legend applies. */
