@@ -54,7 +54,7 @@ export const CODES = {
   PRJ081: "a declared path parameter is not in the operation's path (a warning)",
   PRJ082: "a required header or cookie the tool does not send (a warning)",
   PRJ083: "a required request body that is not JSON",
-  PRJ084: "a tool name function-calling APIs refuse",
+  PRJ084: "a tool name function-calling APIs refuse (a warning)",
   PRJ085: "a pattern the validator cannot compile is left out (a warning)",
   PRJ086: "a tool takes a short id but no parameter of it takes the id (a warning)",
   PRJ087: "a request body property takes an id results give in short form (a warning)",

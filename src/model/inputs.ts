@@ -254,8 +254,8 @@ function checkName(ctx: InputsContext): void {
   if (TOOL_NAME.test(ctx.tool.name)) return;
   ctx.diagnostics.push({
     code: "PRJ084",
-    severity: "error",
-    message: `tool name ${JSON.stringify(ctx.tool.name)} is refused by Anthropic's and OpenAI's tool formats, which take 1 to 64 letters, digits, _ and -`,
+    severity: "warning",
+    message: `tool name ${JSON.stringify(ctx.tool.name)} is refused by Anthropic's and OpenAI's tool formats, which take 1 to 64 letters, digits, _ and -; only MCP can serve it`,
     help: `rename it, e.g. ${JSON.stringify(ctx.tool.name.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 64) || "tool")}`,
     location: ctx.locate(ctx.tool.path, "key"),
   });
