@@ -1967,7 +1967,7 @@ export function argumentProblem(
 /** How one operation parameter is filled from the model's arguments. */
 export interface CallParameter {
   readonly name: string;
-  readonly in: "path" | "query" | "body";
+  readonly in: "path" | "query" | "header" | "body";
   readonly argument?: string;
   readonly fixed?: { readonly value: unknown };
   /** Word to code. */
@@ -2029,10 +2029,11 @@ export async function callTool<R>(
   const problem = argumentProblem(schema, given, "");
   if (problem) return { error: `${tool}: bad arguments: ${problem}` };
   const values = given as Record<string, unknown>;
-  const params: {
-    path: Record<string, unknown>;
-    query: Record<string, unknown>;
-  } = { path: {}, query: {} };
+  const params: Record<"path" | "query" | "header", Record<string, unknown>> = {
+    path: {},
+    query: {},
+    header: {},
+  };
   let body: unknown;
   let idArgument: string | undefined;
   for (const parameter of call.parameters) {
@@ -2043,8 +2044,11 @@ export async function callTool<R>(
         : values[parameter.argument];
     if (value === undefined) continue;
     if (parameter.legend) {
-      const code = parameter.legend.find(([word]) => word === value);
-      if (code) value = code[1];
+      const legend = parameter.legend;
+      const code = (word: unknown) =>
+        legend.find(([known]) => known === word)?.[1] ?? word;
+      // An array parameter with a legend takes a list of words and sends the list of codes.
+      value = Array.isArray(value) ? value.map(code) : code(value);
     }
     if (parameter.shortIds && typeof value === "string") {
       const full = fullId(value);
