@@ -57,7 +57,6 @@ export const CODES = {
   PRJ084: "a tool name function-calling APIs refuse (a warning)",
   PRJ085: "a pattern the validator cannot compile is left out (a warning)",
   PRJ086: "a tool takes a short id but no parameter of it takes the id (a warning)",
-  PRJ087: "a request body property takes an id results give in short form (a warning)",
 } as const;
 
 export type Code = keyof typeof CODES;

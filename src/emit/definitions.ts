@@ -64,6 +64,7 @@ const callOf = (tool: ToolModel) => ({
     ...(p.fixed ? { fixed: p.fixed } : {}),
     ...(p.legend ? { legend: p.legend } : {}),
     shortIds: p.shortIds,
+    ...(p.shortIdProperties ? { shortIdProperties: p.shortIdProperties } : {}),
   })),
   ...(tool.inputs.bodyMediaType ? { bodyMediaType: tool.inputs.bodyMediaType } : {}),
 });

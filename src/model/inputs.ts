@@ -141,10 +141,11 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   const takesIds = (name: string, at: SchemaAt) => takesId(ids, name, reader.refName(at));
   const pathParameters = declared.filter((d) => d.in === "path" && template.includes(d.name));
   // `/things/{key}`: the one path parameter of a tool that takes ids takes them, whatever its name.
-  const idsByName = declared.some((d) => (d.in === "path" || d.in === "query") && takesIds(d.name, d.at));
+  const bodyAt = declared.find((d) => d.in === "body")?.at;
+  const bodyIds = bodyAt ? idProperties(reader, bodyAt, ids) : [];
+  const idsByName = bodyIds.length > 0 || declared.some((d) => (d.in === "path" || d.in === "query") && takesIds(d.name, d.at));
   const onlyPath = ids.length > 0 && !idsByName && pathParameters.length === 1 ? pathParameters[0] : undefined;
   const parameters: InputParameter[] = [];
-  let bodyIds: string[] = [];
   for (const d of declared) {
     const input = byName.get(d.name);
     if (d.in === "header" || d.in === "cookie") {
@@ -193,7 +194,6 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     const words = legend && { type: "string", enum: legend.map(([word]) => word) };
     const shown: JsonSchema = !words ? schema : array ? { ...schema, items: words } : words;
     const shortIds = where !== "body" && (d === onlyPath || (ids.length > 0 && takesIds(d.name, d.at)));
-    if (where === "body") bodyIds = idProperties(reader, d.at, ids);
     const parameter: InputParameter = {
       name: d.name,
       in: where,
@@ -202,23 +202,20 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       required: d.required,
       ...(legend ? { legend } : {}),
       shortIds,
+      ...(where === "body" && bodyIds.length > 0 ? { shortIdProperties: bodyIds } : {}),
     };
-    if (shortIds && description === undefined) parameter.schema["description"] = "An id as a result gave it; the short form is accepted.";
+    if (shortIds && description === undefined) parameter.schema["description"] = SHORT_ID_NOTE;
+    const properties = parameter.schema["properties"] as Record<string, JsonSchema> | undefined;
+    for (const name of where === "body" ? bodyIds : [])
+      if (properties?.[name] && properties[name]["description"] === undefined)
+        properties[name] = { ...properties[name], description: SHORT_ID_NOTE };
     parameters.push(parameter);
   }
-  if (bodyIds.length > 0)
-    ctx.diagnostics.push({
-      code: "PRJ087",
-      severity: "warning",
-      message: `tool ${tool.name}: request body ${bodyIds.length > 1 ? "properties" : "property"} ${bodyIds.join(", ")} of ${operationLabel(op)} take${bodyIds.length > 1 ? "" : "s"} an id results give in short form, but a body is sent as the model writes it, so the model must pass the full id there`,
-      help: "drop `shorten: true` from the id field so results show the full id, or accept that the tool takes only full ids in its body",
-      location: ctx.locate(tool.path, "key"),
-    });
-  else if (ids.length > 0 && !parameters.some((p) => p.shortIds))
+  if (ids.length > 0 && !parameters.some((p) => p.shortIds || p.shortIdProperties))
     ctx.diagnostics.push({
       code: "PRJ086",
       severity: "warning",
-      message: `tool ${tool.name}: ${ids.map((s) => s.label).join(", ")} names it in \`argument:\`, but no path or query parameter of ${operationLabel(op)} takes that id, so the short form is not accepted`,
+      message: `tool ${tool.name}: ${ids.map((s) => s.label).join(", ")} names it in \`argument:\`, but no parameter or body property of ${operationLabel(op)} takes that id, so the short form is not accepted`,
       help: "a parameter takes the id when it is named like the field (`id`, `task_id`, `taskId`) or shares its component schema; otherwise drop `shorten: true` or the tool from `argument:`",
       location: ctx.locate(tool.path, "key"),
     });
@@ -246,6 +243,8 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     ...(bodyMediaType ? { bodyMediaType } : {}),
   };
 }
+
+const SHORT_ID_NOTE = "An id as a result gave it; the short form is accepted.";
 
 /** A tool's name as Anthropic's and OpenAI's function-calling APIs accept it. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;

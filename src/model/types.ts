@@ -150,6 +150,8 @@ export interface InputParameter {
   legend?: [word: string, code: string | number][];
   /** The API takes a full id that results give in short form. */
   shortIds: boolean;
+  /** The request body's top-level properties that take such ids. */
+  shortIdProperties?: string[];
 }
 
 export interface ToolInputs {

@@ -1975,6 +1975,8 @@ export interface CallParameter {
     readonly [word: string, code: string | number]
   >;
   readonly shortIds: boolean;
+  /** The body's top-level properties that take short ids. */
+  readonly shortIdProperties?: readonly string[];
 }
 
 export interface ToolCall {
@@ -2058,6 +2060,21 @@ export async function callTool<R>(
         };
       if (full !== value || idArgument === undefined) idArgument = value;
       value = full;
+    }
+    const object = parameter.shortIdProperties && asObject(value);
+    if (object) {
+      const expanded: Json = { ...object };
+      for (const property of parameter.shortIdProperties!) {
+        const given = object[property];
+        if (typeof given !== "string") continue;
+        const full = fullId(given);
+        if (typeof full !== "string")
+          return {
+            error: `${tool}: body.${property} "${given}" is ambiguous: two records were shown with that short id; pass the longer id a recent result gave`,
+          };
+        expanded[property] = full;
+      }
+      value = expanded;
     }
     if (parameter.in === "body") body = value;
     else params[parameter.in][parameter.name] = value;
