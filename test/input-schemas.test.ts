@@ -215,7 +215,13 @@ describe("requests send what the model passed", () => {
       post: {
         operationId: "createTask",
         parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }],
-        requestBody: { content: { "application/json": { schema: { type: "object", properties: { project_id: { type: "string" } } } } } },
+        requestBody: {
+          content: {
+            "application/json": {
+              schema: { type: "object", properties: { project_id: { type: "string" }, size: { $ref: "#/components/schemas/Size" } } },
+            },
+          },
+        },
         responses: ONE,
       },
       get: {
@@ -254,7 +260,7 @@ describe("requests send what the model passed", () => {
     expect(requests.at(-1)!.init.params.path).toEqual({ key: shown.project_id });
   });
 
-  it("takes no null in a URL parameter, sends lists of codes for lists of words, and uses the words results show (6, 13, 18)", async () => {
+  it("takes no null in a URL parameter, sends lists of codes for lists of words and codes for body words, and uses the words results show (6, 13, 14, 18)", async () => {
     const { generated } = await build(listing, ANNOTATION(tools));
     const schema = schemaOf(generated, "list_tasks");
     expect(schema.properties["owner"]).toEqual({ type: "string" });
@@ -267,6 +273,10 @@ describe("requests send what the model passed", () => {
     expect(requests).toEqual([]);
     await created.list_tasks!({ sizes: ["large", "small"], size: "large" });
     expect(requests.at(-1)!.init.params.query).toEqual({ sizes: [2, 1], size: 2 });
+    // A body property of a schema with a legend takes the words too (14).
+    expect(schemaOf(generated, "create_task").properties["body"].properties["size"]).toEqual({ type: "string", enum: ["small", "large"] });
+    await created.create_task!({ key: "k", body: { size: "small" } });
+    expect(requests.at(-1)!.init.body).toEqual({ size: 1 });
   });
 
   it("sends a header given a fixed value (26)", async () => {

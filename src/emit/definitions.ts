@@ -65,6 +65,7 @@ const callOf = (tool: ToolModel) => ({
     ...(p.legend ? { legend: p.legend } : {}),
     shortIds: p.shortIds,
     ...(p.shortIdProperties ? { shortIdProperties: p.shortIdProperties } : {}),
+    ...(p.propertyLegends ? { propertyLegends: p.propertyLegends } : {}),
   })),
   ...(tool.inputs.bodyMediaType ? { bodyMediaType: tool.inputs.bodyMediaType } : {}),
 });

@@ -206,6 +206,8 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     };
     if (shortIds && description === undefined) parameter.schema["description"] = SHORT_ID_NOTE;
     const properties = parameter.schema["properties"] as Record<string, JsonSchema> | undefined;
+    const propertyLegends = where === "body" && properties ? bodyLegends(ctx, d.at, properties) : [];
+    if (propertyLegends.length > 0) parameter.propertyLegends = propertyLegends;
     for (const name of where === "body" ? bodyIds : [])
       if (properties?.[name] && properties[name]["description"] === undefined)
         properties[name] = { ...properties[name], description: SHORT_ID_NOTE };
@@ -281,6 +283,29 @@ function warnPattern(ctx: InputsContext, parameter: string, pattern: string, poi
     help: "the validator compiles patterns with the `u` flag, as JSON Schema asks: escape a literal - in a class (`[\\w\\-.]`) in the spec",
     location: ctx.locate(ctx.tool.path, "key"),
   });
+}
+
+/**
+ * Words for the codes of a JSON body's top-level properties, as for a parameter: each such property
+ * is shown with the words (in `properties`, changed in place) and the request carries the codes.
+ */
+function bodyLegends(ctx: InputsContext, at: SchemaAt, properties: Record<string, JsonSchema>): [string, [string, string | number][]][] {
+  const legends: [string, [string, string | number][]][] = [];
+  for (const property of ctx.reader.properties(at)) {
+    const shown = Object.hasOwn(properties, property.name) ? properties[property.name] : undefined;
+    if (!shown || ctx.reader.kind(property.at) === "array") continue;
+    const codes = legendFor(ctx, property.name, property.at, undefined, undefined);
+    if (!codes) continue;
+    const legend = codes.map(([code, word]): [string, string | number] => [word, code]);
+    const { description } = shown;
+    properties[property.name] = {
+      type: "string",
+      enum: legend.map(([word]) => word),
+      ...(description !== undefined ? { description } : {}),
+    };
+    legends.push([property.name, legend]);
+  }
+  return legends.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The top-level properties of a JSON request body that take an id results give in short form. */

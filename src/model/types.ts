@@ -152,6 +152,8 @@ export interface InputParameter {
   shortIds: boolean;
   /** The request body's top-level properties that take such ids. */
   shortIdProperties?: string[];
+  /** The request body's top-level properties that take words, each with its word-to-code list. */
+  propertyLegends?: [property: string, legend: [word: string, code: string | number][]][];
 }
 
 export interface ToolInputs {

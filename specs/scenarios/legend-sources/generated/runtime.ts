@@ -1977,6 +1977,13 @@ export interface CallParameter {
   readonly shortIds: boolean;
   /** The body's top-level properties that take short ids. */
   readonly shortIdProperties?: readonly string[];
+  /** The body's top-level properties that take words, each with its word-to-code list. */
+  readonly propertyLegends?: ReadonlyArray<
+    readonly [
+      property: string,
+      legend: ReadonlyArray<readonly [word: string, code: string | number]>,
+    ]
+  >;
 }
 
 export interface ToolCall {
@@ -2061,10 +2068,18 @@ export async function callTool<R>(
       if (full !== value || idArgument === undefined) idArgument = value;
       value = full;
     }
-    const object = parameter.shortIdProperties && asObject(value);
+    const object =
+      (parameter.shortIdProperties || parameter.propertyLegends) &&
+      asObject(value);
     if (object) {
       const expanded: Json = { ...object };
-      for (const property of parameter.shortIdProperties!) {
+      for (const [property, legend] of parameter.propertyLegends ?? []) {
+        const word = object[property];
+        if (Object.hasOwn(object, property))
+          expanded[property] =
+            legend.find(([known]) => known === word)?.[1] ?? word;
+      }
+      for (const property of parameter.shortIdProperties ?? []) {
         const given = object[property];
         if (typeof given !== "string") continue;
         const full = fullId(given);
