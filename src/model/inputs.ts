@@ -140,10 +140,10 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   const ids = idSources(ctx.resources, tool.name);
   const takesIds = (name: string, at: SchemaAt) => takesId(ids, name, reader.refName(at));
   const pathParameters = declared.filter((d) => d.in === "path" && template.includes(d.name));
-  // `/things/{key}`: the one path parameter of a tool that takes ids takes them, whatever its name.
   const bodyAt = declared.find((d) => d.in === "body")?.at;
   const bodyIds = bodyAt ? idProperties(reader, bodyAt, ids) : [];
   const idsByName = bodyIds.length > 0 || declared.some((d) => (d.in === "path" || d.in === "query") && takesIds(d.name, d.at));
+  // `/things/{key}`: when nothing takes the ids by name, the one path parameter takes them, whatever its name.
   const onlyPath = ids.length > 0 && !idsByName && pathParameters.length === 1 ? pathParameters[0] : undefined;
   const parameters: InputParameter[] = [];
   for (const d of declared) {
@@ -209,7 +209,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     const propertyLegends = where === "body" && properties ? bodyLegends(ctx, d.at, properties) : [];
     if (propertyLegends.length > 0) parameter.propertyLegends = propertyLegends;
     for (const name of where === "body" ? bodyIds : [])
-      if (properties?.[name] && properties[name]["description"] === undefined)
+      if (properties && Object.hasOwn(properties, name) && properties[name]!["description"] === undefined)
         properties[name] = { ...properties[name], description: SHORT_ID_NOTE };
     parameters.push(parameter);
   }
