@@ -218,7 +218,14 @@ describe("requests send what the model passed", () => {
         requestBody: {
           content: {
             "application/json": {
-              schema: { type: "object", properties: { project_id: { type: "string" }, size: { $ref: "#/components/schemas/Size" } } },
+              schema: {
+                type: "object",
+                properties: {
+                  project_id: { type: "string" },
+                  size: { $ref: "#/components/schemas/Size" },
+                  ["__proto__"]: { $ref: "#/components/schemas/Size" },
+                },
+              },
             },
           },
         },
@@ -275,8 +282,16 @@ describe("requests send what the model passed", () => {
     expect(requests.at(-1)!.init.params.query).toEqual({ sizes: [2, 1], size: 2 });
     // A body property of a schema with a legend takes the words too (14).
     expect(schemaOf(generated, "create_task").properties["body"].properties["size"]).toEqual({ type: "string", enum: ["small", "large"] });
-    await created.create_task!({ key: "k", body: { size: "small" } });
-    expect(requests.at(-1)!.init.body).toEqual({ size: 1 });
+    await created.create_task!({ key: "k", body: JSON.parse('{ "size": "small", "__proto__": "large" }') });
+    const sent = requests.at(-1)!.init.body;
+    expect(sent.size).toBe(1);
+    // A property named __proto__ is a property like any other, in the schema and in the request.
+    expect(Object.hasOwn(sent, "__proto__") && sent["__proto__"]).toBe(2);
+    const bodySchema = schemaOf(generated, "create_task").properties["body"];
+    expect(Object.hasOwn(bodySchema.properties, "__proto__") && bodySchema.properties["__proto__"]).toEqual({
+      type: "string",
+      enum: ["small", "large"],
+    });
   });
 
   it("sends a header given a fixed value (26)", async () => {

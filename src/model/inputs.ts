@@ -210,7 +210,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     if (propertyLegends.length > 0) parameter.propertyLegends = propertyLegends;
     for (const name of where === "body" ? bodyIds : [])
       if (properties && Object.hasOwn(properties, name) && properties[name]!["description"] === undefined)
-        properties[name] = { ...properties[name], description: SHORT_ID_NOTE };
+        setOwn(properties, name, { ...properties[name], description: SHORT_ID_NOTE });
     parameters.push(parameter);
   }
   if (ids.length > 0 && !parameters.some((p) => p.shortIds || p.shortIdProperties))
@@ -285,6 +285,10 @@ function warnPattern(ctx: InputsContext, parameter: string, pattern: string, poi
   });
 }
 
+/** Sets a property, even one named `__proto__`, which plain assignment would take for the prototype. */
+const setOwn = (object: JsonSchema, key: string, value: JsonSchema) =>
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+
 /**
  * Words for the codes of a JSON body's top-level properties, as for a parameter: each such property
  * is shown with the words (in `properties`, changed in place) and the request carries the codes.
@@ -298,11 +302,11 @@ function bodyLegends(ctx: InputsContext, at: SchemaAt, properties: Record<string
     if (!codes) continue;
     const legend = codes.map(([code, word]): [string, string | number] => [word, code]);
     const { description } = shown;
-    properties[property.name] = {
+    setOwn(properties, property.name, {
       type: "string",
       enum: legend.map(([word]) => word),
       ...(description !== undefined ? { description } : {}),
-    };
+    });
     legends.push([property.name, legend]);
   }
   return legends.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1993,6 +1993,15 @@ export interface ToolCall {
   readonly bodyMediaType?: string;
 }
 
+/** Sets a property, even one named `__proto__`, which plain assignment would take for the prototype. */
+const setProperty = (object: Json, key: string, value: unknown) =>
+  Object.defineProperty(object, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+
 /** A tool's answer: the projected result and its text, or an error the model can read and act on. */
 export type ToolOutcome<R> =
   { readonly result: R; readonly text: string } | { readonly error: string };
@@ -2076,8 +2085,11 @@ export async function callTool<R>(
       for (const [property, legend] of parameter.propertyLegends ?? []) {
         const word = object[property];
         if (Object.hasOwn(object, property))
-          expanded[property] =
-            legend.find(([known]) => known === word)?.[1] ?? word;
+          setProperty(
+            expanded,
+            property,
+            legend.find(([known]) => known === word)?.[1] ?? word,
+          );
       }
       for (const property of parameter.shortIdProperties ?? []) {
         const given = object[property];
@@ -2087,7 +2099,7 @@ export async function callTool<R>(
           return {
             error: `${tool}: body.${property} "${given}" is ambiguous: two records were shown with that short id; pass the longer id a recent result gave`,
           };
-        expanded[property] = full;
+        setProperty(expanded, property, full);
       }
       value = expanded;
     }
