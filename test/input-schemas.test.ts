@@ -332,6 +332,8 @@ describe("operations a tool cannot call as the spec says", () => {
         getTask([
           { name: "id", in: "path", required: true, schema: { type: "string" } },
           { name: "X-Tenant", in: "header", required: true, schema: { type: "string" } },
+          // OpenAPI says to ignore these three: the client sets them.
+          { name: "Authorization", in: "header", required: true, schema: { type: "string" } },
         ]),
       ),
       expected: ["warning PRJ082"],

@@ -151,7 +151,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     if (d.in === "header" || d.in === "cookie") {
       if (d.in === "header" && input && "fixed" in input)
         parameters.push({ name: d.name, in: "header", schema: {}, required: d.required, fixed: { value: input.fixed }, shortIds: false });
-      else if (d.required) warnUnsent(ctx, d.name, d.in);
+      else if (d.required && !(d.in === "header" && IGNORED_HEADERS.has(d.name.toLowerCase()))) warnUnsent(ctx, d.name, d.in);
       continue;
     }
     if (d.in === "path" && !template.includes(d.name)) {
@@ -245,6 +245,9 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     ...(bodyMediaType ? { bodyMediaType } : {}),
   };
 }
+
+/** Header parameters OpenAPI says to ignore: the client sets them. */
+const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
 
 const SHORT_ID_NOTE = "An id as a result gave it; the short form is accepted.";
 
