@@ -57,6 +57,13 @@ export const CODES = {
   PRJ069: "a resolver's `max` or `concurrency` is not a whole number above 0, or does not apply",
   PRJ070: "a tool input's fixed value does not fit the parameter's schema",
   PRJ071: "a tool's inputs name a header or cookie parameter",
+  PRJ080: "an operation's path names a parameter it does not declare",
+  PRJ081: "a declared path parameter is not in the operation's path (a warning)",
+  PRJ082: "a required header or cookie the tool does not send (a warning)",
+  PRJ083: "a required request body that is not JSON",
+  PRJ084: "a tool name function-calling APIs refuse (a warning)",
+  PRJ085: "a pattern the validator cannot compile is left out (a warning)",
+  PRJ086: "a tool takes a short id but no parameter of it takes the id (a warning)",
 } as const;
 
 export type Code = keyof typeof CODES;

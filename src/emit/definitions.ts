@@ -66,6 +66,8 @@ const callOf = (tool: ToolModel) => ({
     ...(p.legend ? { legend: p.legend } : {}),
     shortIds: p.shortIds,
     ...(p.serialization ? { style: p.serialization.style, explode: p.serialization.explode } : {}),
+    ...(p.shortIdProperties ? { shortIdProperties: p.shortIdProperties } : {}),
+    ...(p.propertyLegends ? { propertyLegends: p.propertyLegends } : {}),
   })),
   ...(tool.inputs.bodyMediaType ? { bodyMediaType: tool.inputs.bodyMediaType } : {}),
 });

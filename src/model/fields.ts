@@ -479,7 +479,7 @@ function keptField(
     shape,
     ...(rule.format ? { format: rule.format } : {}),
     ...(legend ? { legend } : {}),
-    ...(legend && reader.refName(specField.at) !== undefined ? { schemaRef: reader.refName(specField.at)! } : {}),
+    ...((legend || rule.argument) && reader.refName(specField.at) !== undefined ? { schemaRef: reader.refName(specField.at)! } : {}),
     ...(rule.argument ? { argumentOf: [...rule.argument] } : {}),
     shorten: rule.shorten === true,
     required: specField.required && !reader.nullable(specField.at),

@@ -3,61 +3,11 @@ import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { fixedValueProblem } from "./fixed-value.js";
+import { plainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
-import { operationParameters, type Operation } from "./operations.js";
+import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
+import { type IdSource, idSources, parameterKey, takesId } from "./short-ids.js";
 import type { Field, InputParameter, JsonSchema, QuerySerialization, QueryStyle, ResourceModel, ToolInputs } from "./types.js";
-
-/** The JSON Schema keywords the definitions carry and the generated validator checks; others are left out. */
-const KEPT = [
-  "type",
-  "enum",
-  "const",
-  "description",
-  "default",
-  "format",
-  "pattern",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-  "required",
-];
-const MAX_DEPTH = 8;
-
-/** A schema with its `$ref`s inlined and only {@link KEPT} keywords (plus items, properties, anyOf), as a tool definition carries it. */
-export function plainSchema(reader: SchemaReader, at: SchemaAt, depth = 0): JsonSchema {
-  const resolved = reader.deref(at);
-  const schema = resolved.schema;
-  if (depth > MAX_DEPTH) return {};
-  const out: JsonSchema = {};
-  for (const key of KEPT) if (key in schema) out[key] = schema[key];
-  // OpenAPI 3.0's `nullable` is JSON Schema's null type.
-  if (schema["nullable"] === true && typeof out["type"] === "string") out["type"] = [out["type"], "null"];
-  const items = child(resolved, "items");
-  if (items) out["items"] = plainSchema(reader, items, depth + 1);
-  const properties = child(resolved, "properties");
-  // In name order: reordering the spec's properties changes no byte of the output.
-  if (properties)
-    out["properties"] = Object.fromEntries(
-      Object.keys(properties.schema)
-        .sort()
-        .map((name) => [name, plainSchema(reader, child(properties, name)!, depth + 1)]),
-    );
-  if (schema["additionalProperties"] === false) out["additionalProperties"] = false;
-  for (const key of ["anyOf", "oneOf"] as const) {
-    const branches = schema[key];
-    if (Array.isArray(branches))
-      out["anyOf"] = branches.flatMap((_, i) => {
-        const branch = child(resolved, key, i);
-        return branch ? [plainSchema(reader, branch, depth + 1)] : [];
-      });
-  }
-  return out;
-}
 
 interface InputsContext {
   reader: SchemaReader;
@@ -70,22 +20,29 @@ interface InputsContext {
 
 const valueFields = (fields: Field[]): Field[] => fields.flatMap((f) => (f.kind === "object" ? valueFields(f.children) : [f]));
 
-/** Words a resource field gives the codes of component schema `ref`, when one does. */
-function fieldLegend(resources: ResourceModel[], ref: string | undefined): [string | number, string][] | undefined {
-  if (ref === undefined) return undefined;
-  for (const resource of resources) {
+/**
+ * Words a resource field gives the codes of a parameter: one whose component schema is the parameter's,
+ * or, for an enum written inline, one of the parameter's name whose legend covers its codes.
+ */
+function fieldLegend(ctx: InputsContext, at: SchemaAt, name: string): [string | number, string][] | undefined {
+  const ref = ctx.reader.refName(at);
+  const codes = ref === undefined ? ctx.reader.enumValues(at) : undefined;
+  for (const resource of ctx.resources) {
     for (const field of valueFields(resource.fields)) {
-      if (field.kind === "value" && field.schemaRef === ref && field.legend?.kind === "static") return field.legend.entries;
+      if (field.kind !== "value" || field.legend?.kind !== "static") continue;
+      const entries = field.legend.entries;
+      if (
+        ref !== undefined
+          ? field.schemaRef === ref
+          : codes !== undefined &&
+            parameterKey(field.out) === parameterKey(name) &&
+            codes.every((code) => entries.some(([known]) => known === code))
+      )
+        return entries;
     }
   }
   return undefined;
 }
-
-/** Whether a resource field hands out ids in short form that this tool takes. */
-const takesShortIds = (resources: ResourceModel[], tool: string) =>
-  resources.some((r) =>
-    valueFields(r.fields).some((f) => (f.kind === "value" || f.kind === "related-id") && f.shorten && f.argumentOf?.includes(tool)),
-  );
 
 /** A name function-calling APIs accept (`[A-Za-z0-9_.-]{1,64}`): `page[number]` is passed as `page_number`. */
 const argumentName = (name: string) =>
@@ -141,36 +98,74 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       in: "body",
       required: body.schema["required"] === true,
     });
+  } else if (body?.schema["required"] === true) {
+    const types = content ? Object.keys(content.schema).join(", ") : "no media type";
+    error(
+      `${operationLabel(op)} requires a request body of ${types}, and a tool sends only JSON bodies`,
+      "leave this operation out of the tools, or call it with your own code",
+      tool.path,
+      "PRJ083",
+    );
   }
-
+  checkName(ctx);
+  const template = templateNames(op.path);
+  for (const name of template) {
+    if (!declared.some((d) => d.in === "path" && d.name === name))
+      error(
+        `${operationLabel(op)} has {${name}} in its path, but declares no path parameter "${name}", so the tool would send it as written`,
+        `declare \`{ name: ${name}, in: path, required: true }\` in the spec, or leave this operation out of the tools`,
+        tool.path,
+        "PRJ080",
+      );
+  }
   const byName = new Map(tool.inputs.map((i) => [i.name, i]));
   for (const input of tool.inputs) {
-    const reachable = declared.some((d) => d.name === input.name && d.in !== "header" && d.in !== "cookie");
-    const outOfReach = reachable ? undefined : declared.find((d) => d.name === input.name);
-    if (outOfReach) {
+    const match = declared.find((d) => d.name === input.name);
+    if (match?.in === "header" && "fixed" in input) continue;
+    if (match && match.in !== "cookie" && match.in !== "header") continue;
+    const names = declared.filter((d) => d.in !== "header" && d.in !== "cookie").map((d) => d.name);
+    if (match)
       error(
-        `"${input.name}" is a ${outOfReach.in} parameter: tools send only path and query parameters and the body`,
-        `set ${outOfReach.in}s on your openapi-fetch client (\`createClient({ headers })\`, or its fetch), and remove this entry`,
+        `"${input.name}" is a ${match.in} parameter of ${operationLabel(op)}; a tool sends a header only as a fixed value, and no cookies`,
+        `give it \`{ fixed: VALUE }\`, or set it on the client you pass to createTools: \`createClient({ headers })\``,
         input.path,
         "PRJ071",
       );
-      continue;
-    }
-    if (!reachable) {
-      const names = declared.filter((d) => d.in !== "header" && d.in !== "cookie").map((d) => d.name);
+    else
       error(
-        `${op.method.toUpperCase()} ${op.path} has no parameter "${input.name}"${didYouMean(input.name, names)}`,
+        `${operationLabel(op)} has no parameter "${input.name}"${didYouMean(input.name, names)}`,
         names.length ? `its parameters: ${names.join(", ")}` : "this operation takes no parameters",
         input.path,
         "PRJ060",
       );
-    }
   }
-  const shortIds = takesShortIds(ctx.resources, tool.name);
+  const ids = idSources(ctx.resources, tool.name);
+  const takesIds = (name: string, at: SchemaAt) => takesId(ids, name, reader.refName(at));
+  const pathParameters = declared.filter((d) => d.in === "path" && template.includes(d.name));
+  const bodyAt = declared.find((d) => d.in === "body")?.at;
+  const bodyIds = bodyAt ? idProperties(reader, bodyAt, ids) : [];
+  const idsByName = bodyIds.length > 0 || declared.some((d) => (d.in === "path" || d.in === "query") && takesIds(d.name, d.at));
+  // `/things/{key}`: when nothing takes the ids by name, the one path parameter takes them, whatever its name.
+  const onlyPath = ids.length > 0 && !idsByName && pathParameters.length === 1 ? pathParameters[0] : undefined;
   const parameters: InputParameter[] = [];
   for (const d of declared) {
-    if (d.in === "header" || d.in === "cookie") continue;
     const input = byName.get(d.name);
+    if (d.in === "header" || d.in === "cookie") {
+      if (d.in === "header" && input && "fixed" in input)
+        parameters.push({ name: d.name, in: "header", schema: {}, required: d.required, fixed: { value: input.fixed }, shortIds: false });
+      else if (d.required && !(d.in === "header" && IGNORED_HEADERS.has(d.name.toLowerCase()))) warnUnsent(ctx, d.name, d.in);
+      continue;
+    }
+    if (d.in === "path" && !template.includes(d.name)) {
+      ctx.diagnostics.push({
+        code: "PRJ081",
+        severity: "warning",
+        message: `tool ${tool.name}: ${operationLabel(op)} declares path parameter "${d.name}", but its path has no {${d.name}}; the tool leaves it out`,
+        help: `the path may be misspelt in the spec: its parameters in braces are ${template.map((t) => `{${t}}`).join(", ") || "none"}`,
+        location: ctx.locate(tool.path, "key"),
+      });
+      continue;
+    }
     if (input?.drop !== undefined) {
       if (d.required)
         error(
@@ -202,12 +197,21 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       });
       continue;
     }
-    const schema = plainSchema(reader, d.at);
+    const spec = plainSchema(reader, d.at, {
+      writing: where === "body",
+      onBadPattern: (pattern, pointer) => warnPattern(ctx, d.name, pattern, pointer),
+    });
+    const schema = where === "body" ? spec : withoutNull(spec);
     const description = input?.description ?? d.description;
-    const codes = legendFor(ctx, d.at, input?.legend, input?.path);
+    const array = reader.kind(d.at) === "array";
+    const itemsAt = array ? child(reader.unwrapNullable(d.at), "items") : undefined;
+    const codes = array
+      ? itemsAt && legendFor(ctx, d.name, itemsAt, input?.legend, input?.path)
+      : legendFor(ctx, d.name, d.at, input?.legend, input?.path);
     const legend = codes?.map(([code, word]): [string, string | number] => [word, code]);
-    const shown: JsonSchema = legend ? { type: "string", enum: legend.map(([word]) => word) } : schema;
-    const takesIds = shortIds && where === "path";
+    const words = legend && { type: "string", enum: legend.map(([word]) => word) };
+    const shown: JsonSchema = !words ? schema : array ? { ...schema, items: words } : words;
+    const shortIds = where !== "body" && (d === onlyPath || (ids.length > 0 && takesIds(d.name, d.at)));
     const parameter: InputParameter = {
       name: d.name,
       in: where,
@@ -215,12 +219,27 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       schema: { ...shown, ...(description !== undefined ? { description } : {}) },
       required: d.required,
       ...(legend ? { legend } : {}),
-      shortIds: takesIds,
+      shortIds,
+      ...(where === "body" && bodyIds.length > 0 ? { shortIdProperties: bodyIds } : {}),
       ...(d.serialization ? { serialization: d.serialization } : {}),
     };
-    if (takesIds && description === undefined) parameter.schema["description"] = "An id as a result gave it; the short form is accepted.";
+    if (shortIds && description === undefined) parameter.schema["description"] = SHORT_ID_NOTE;
+    const properties = parameter.schema["properties"] as Record<string, JsonSchema> | undefined;
+    const propertyLegends = where === "body" && properties ? bodyLegends(ctx, d.at, properties) : [];
+    if (propertyLegends.length > 0) parameter.propertyLegends = propertyLegends;
+    for (const name of where === "body" ? bodyIds : [])
+      if (properties && Object.hasOwn(properties, name) && properties[name]!["description"] === undefined)
+        setOwn(properties, name, { ...properties[name], description: SHORT_ID_NOTE });
     parameters.push(parameter);
   }
+  if (ids.length > 0 && !parameters.some((p) => p.shortIds || p.shortIdProperties))
+    ctx.diagnostics.push({
+      code: "PRJ086",
+      severity: "warning",
+      message: `tool ${tool.name}: ${ids.map((s) => s.label).join(", ")} names it in \`argument:\`, but no parameter or body property of ${operationLabel(op)} takes that id, so the short form is not accepted`,
+      help: "a parameter takes the id when it is named like the field (`id`, `task_id`, `taskId`) or shares its component schema; otherwise drop `shorten: true` or the tool from `argument:`",
+      location: ctx.locate(tool.path, "key"),
+    });
   const seen = new Map<string, string>();
   for (const p of parameters) {
     if (p.argument === undefined) continue;
@@ -246,9 +265,89 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   };
 }
 
+/** Header parameters OpenAPI says to ignore: the client sets them. */
+const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
+
+const SHORT_ID_NOTE = "An id as a result gave it; the short form is accepted.";
+
+/** A tool's name as Anthropic's and OpenAI's function-calling APIs accept it. */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+function checkName(ctx: InputsContext): void {
+  if (TOOL_NAME.test(ctx.tool.name)) return;
+  ctx.diagnostics.push({
+    code: "PRJ084",
+    severity: "warning",
+    message: `tool name ${JSON.stringify(ctx.tool.name)} is refused by Anthropic's and OpenAI's tool formats, which take 1 to 64 letters, digits, _ and -; only MCP can serve it`,
+    help: `rename it, e.g. ${JSON.stringify(ctx.tool.name.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 64) || "tool")}`,
+    location: ctx.locate(ctx.tool.path, "key"),
+  });
+}
+
+function warnUnsent(ctx: InputsContext, name: string, where: string): void {
+  ctx.diagnostics.push({
+    code: "PRJ082",
+    severity: "warning",
+    message: `tool ${ctx.tool.name}: ${operationLabel(ctx.op)} requires ${where} "${name}", which the tool does not send`,
+    help:
+      where === "header"
+        ? `set it on the client you pass to createTools (\`createClient({ headers: { "${name}": ... } })\`), or give it \`inputs: { ${name}: { fixed: VALUE } }\``
+        : "set the cookie on the client you pass to createTools (`createClient({ headers: { cookie: ... } })`)",
+    location: ctx.locate(ctx.tool.path, "key"),
+  });
+}
+
+function warnPattern(ctx: InputsContext, parameter: string, pattern: string, pointer: string): void {
+  ctx.diagnostics.push({
+    code: "PRJ085",
+    severity: "warning",
+    message: `tool ${ctx.tool.name}: pattern ${JSON.stringify(pattern)} of "${parameter}" (${pointer}) is not a valid Unicode regular expression, so arguments are not checked against it`,
+    help: "the validator compiles patterns with the `u` flag, as JSON Schema asks: escape a literal - in a class (`[\\w\\-.]`) in the spec",
+    location: ctx.locate(ctx.tool.path, "key"),
+  });
+}
+
+/** Sets a property, even one named `__proto__`, which plain assignment would take for the prototype. */
+const setOwn = (object: JsonSchema, key: string, value: JsonSchema) =>
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+
+/**
+ * Words for the codes of a JSON body's top-level properties, as for a parameter: each such property
+ * is shown with the words (in `properties`, changed in place) and the request carries the codes.
+ */
+function bodyLegends(ctx: InputsContext, at: SchemaAt, properties: Record<string, JsonSchema>): [string, [string, string | number][]][] {
+  const legends: [string, [string, string | number][]][] = [];
+  for (const property of ctx.reader.properties(at)) {
+    const shown = Object.hasOwn(properties, property.name) ? properties[property.name] : undefined;
+    if (!shown || ctx.reader.kind(property.at) === "array") continue;
+    const codes = legendFor(ctx, property.name, property.at, undefined, undefined);
+    if (!codes) continue;
+    const legend = codes.map(([code, word]): [string, string | number] => [word, code]);
+    const { description } = shown;
+    setOwn(properties, property.name, {
+      type: "string",
+      enum: legend.map(([word]) => word),
+      ...(description !== undefined ? { description } : {}),
+    });
+    legends.push([property.name, legend]);
+  }
+  return legends.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The top-level properties of a JSON request body that take an id results give in short form. */
+function idProperties(reader: SchemaReader, at: SchemaAt, ids: IdSource[]): string[] {
+  if (ids.length === 0) return [];
+  return reader
+    .properties(at)
+    .filter((p) => takesId(ids, p.name, reader.refName(p.at)))
+    .map((p) => p.name)
+    .sort();
+}
+
 /** Code to word: the annotation's inline legend, the spec's own for this schema, or a resource field's that shares it. */
 function legendFor(
   ctx: InputsContext,
+  name: string,
   at: SchemaAt,
   inline: InputAnnotationLegend | undefined,
   path: YamlPath | undefined,
@@ -283,7 +382,8 @@ function legendFor(
     }
     return entries;
   }
-  const own = specLegend(reader, at) ?? fieldLegend(ctx.resources, reader.refName(at));
+  // The words results show win, so a word the model reads is a word the tool takes.
+  const own = fieldLegend(ctx, at, name) ?? specLegend(reader, at);
   if (!own) return undefined;
   const words = own.map(([, word]) => word);
   // Two codes with one word cannot be sent back; the codes are then shown as the spec has them.

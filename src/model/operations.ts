@@ -39,6 +39,9 @@ export function findOperation(operations: Operation[], reference: string): Opera
 
 export const operationLabel = (op: Operation) => `${op.method.toUpperCase()} ${op.path}`;
 
+/** The parameter names a path template sends: `id` and `note` in `/notes/{note}/tags/{id}`. */
+export const templateNames = (path: string) => [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
+
 export interface ResponseBody {
   status: string;
   mediaType: string;

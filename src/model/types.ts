@@ -31,7 +31,7 @@ export interface ValueField extends FieldCommon {
   shape: Shape;
   format?: DateFormat;
   legend?: LegendModel;
-  /** The component schema the field's values follow, so a parameter of the same schema takes the same words. */
+  /** The component schema the field's values follow, so a parameter of the same schema takes the same words, or the same ids. */
   schemaRef?: string;
   /** The tools the model can pass this value to, when it is an id. */
   argumentOf?: string[];
@@ -156,7 +156,8 @@ export type JsonSchema = { [key: string]: unknown };
 export interface InputParameter {
   /** The parameter's name in the spec (`page[number]`), or `body` for the request body. */
   name: string;
-  in: "path" | "query" | "body";
+  /** A header is sent only as a fixed value. */
+  in: "path" | "query" | "header" | "body";
   /** The name the model passes it under; absent for a fixed parameter. */
   argument?: string;
   /** As the model sees it: words where a legend applies. */
@@ -167,6 +168,10 @@ export interface InputParameter {
   legend?: [word: string, code: string | number][];
   /** The API takes a full id that results give in short form. */
   shortIds: boolean;
+  /** The request body's top-level properties that take such ids. */
+  shortIdProperties?: string[];
+  /** The request body's top-level properties that take words, each with its word-to-code list. */
+  propertyLegends?: [property: string, legend: [word: string, code: string | number][]][];
   /** How a query parameter is written in the URL, as the spec declares it (OpenAPI's defaults: form, exploded). */
   serialization?: QuerySerialization;
 }

@@ -1,7 +1,7 @@
 // Generate prints the JSON Schema literals and the imports of every file itself and gives prettier
 // the rest (src/format-literals.ts). On the whole of each real spec, drafted by init, every emitted
 // file must come out byte for byte as prettier makes of it whole. Skipped where ../shared/real-specs is absent.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
@@ -10,10 +10,11 @@ import { formatFiles } from "../../src/format.js";
 import { generate } from "../../src/generate.js";
 import { initAnnotation } from "../../src/init/init.js";
 import { loadSpec } from "../../src/openapi/load.js";
-import { REAL_SPECS, ROOT } from "../helpers/pipeline.js";
+import { readRuntimeTemplate } from "../../src/project/read.js";
+import { REAL_SPECS } from "../helpers/pipeline.js";
 
 const SPECS = ["tidal_api_oas.json", "box_openapi.json", "pagerduty_rest_openapiv3.json"];
-const TEMPLATE = readFileSync(join(ROOT, "templates/runtime.ts"), "utf8");
+const TEMPLATE = await readRuntimeTemplate();
 
 describe.each(SPECS)("%s, whole, drafted by init --accept-guesses", (name) => {
   const path = join(REAL_SPECS, name);

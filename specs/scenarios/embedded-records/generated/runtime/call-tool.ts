@@ -9,17 +9,28 @@ import { type QueryStyle, queryStringFor } from "./query-string.js";
 import { described, messageOf } from "./quoting.js";
 import { serializeToolResult } from "./table-text.js";
 
+/** Words to codes, as a parameter or body property takes them. */
+type Legend = ReadonlyArray<readonly [word: string, code: string | number]>;
+
+/** The code for a word, or the value as given when it is no word of the legend. */
+const codeOf = (legend: Legend, value: unknown): unknown =>
+  legend.find(([word]) => word === value)?.[1] ?? value;
+
 /** How one operation parameter is filled from the model's arguments. */
 export interface CallParameter {
   readonly name: string;
-  readonly in: "path" | "query" | "body";
+  readonly in: "path" | "query" | "header" | "body";
   readonly argument?: string;
   readonly fixed?: { readonly value: unknown };
   /** Word to code. */
-  readonly legend?: ReadonlyArray<
-    readonly [word: string, code: string | number]
-  >;
+  readonly legend?: Legend;
   readonly shortIds: boolean;
+  /** The body's top-level properties that take short ids. */
+  readonly shortIdProperties?: readonly string[];
+  /** The body's top-level properties that take words, each with its word-to-code list. */
+  readonly propertyLegends?: ReadonlyArray<
+    readonly [property: string, legend: Legend]
+  >;
   /** A query parameter's style and explode, as the spec declares them. */
   readonly style?: QueryStyle;
   readonly explode?: boolean;
@@ -106,25 +117,45 @@ function withFullIds(
   if (typeof given !== "object" || given === null || Array.isArray(given))
     return { values: given, shortIdsGiven };
   let values = given as Record<string, unknown>;
+  const ambiguous = (name: string, value: string) => {
+    const choices = longerForms(value).map((form) => JSON.stringify(form));
+    return {
+      error: `${tool}: ${name} ${described(value)} is ambiguous: it was shown for ${choices.length} different records; pass the longer id of the one you mean: ${choices.join(" or ")}`,
+    };
+  };
   for (const parameter of call.parameters) {
     const name = parameter.argument;
+    if (parameter.fixed || name === undefined || !Object.hasOwn(values, name))
+      continue;
+    const value = values[name];
+    const body = parameter.shortIdProperties && asObject(value);
+    if (body) {
+      // A body's id properties: each short id a result gave becomes the full one before the body is checked.
+      let expanded = body;
+      for (const property of parameter.shortIdProperties ?? []) {
+        const id = Object.hasOwn(body, property) ? body[property] : undefined;
+        if (typeof id !== "string") continue;
+        const full = fullId(id);
+        if (typeof full !== "string")
+          return ambiguous(`${name}.${property}`, id);
+        if (full === id) continue;
+        if (expanded === body) expanded = { ...body };
+        setOwn(expanded, property, full);
+      }
+      if (expanded !== body) {
+        if (values === given) values = { ...values };
+        setOwn(values, name, expanded);
+      }
+      continue;
+    }
     if (
       !parameter.shortIds ||
       parameter.in === "body" ||
-      parameter.fixed ||
-      name === undefined ||
-      !Object.hasOwn(values, name)
+      typeof value !== "string"
     )
       continue;
-    const value = values[name];
-    if (typeof value !== "string") continue;
     const full = fullId(value);
-    if (typeof full !== "string") {
-      const choices = longerForms(value).map((form) => JSON.stringify(form));
-      return {
-        error: `${tool}: ${name} ${described(value)} is ambiguous: it was shown for ${choices.length} different records; pass the longer id of the one you mean: ${choices.join(" or ")}`,
-      };
-    }
+    if (typeof full !== "string") return ambiguous(name, value);
     shortIdsGiven.set(name, full !== value);
     if (full !== value) {
       if (values === given) values = { ...values };
@@ -201,10 +232,15 @@ async function callOrError<R>(
     };
   }
   const values = given as Record<string, unknown>;
+  // Headers only when the tool sends one: most calls carry a path and a query alone.
   const params: {
     path: Record<string, unknown>;
     query: Record<string, unknown>;
-  } = { path: {}, query: {} };
+    header?: Record<string, unknown>;
+  } = {
+    path: {},
+    query: {},
+  };
   let body: unknown;
   let idArgument: string | undefined;
   for (const parameter of call.parameters) {
@@ -215,9 +251,19 @@ async function callOrError<R>(
         ? undefined
         : values[name];
     if (value === undefined) continue;
-    if (parameter.legend) {
-      const code = parameter.legend.find(([word]) => word === value);
-      if (code) value = code[1];
+    const legend = parameter.legend;
+    // An array parameter with a legend takes a list of words and sends the list of codes.
+    if (legend)
+      value = Array.isArray(value)
+        ? value.map((word) => codeOf(legend, word))
+        : codeOf(legend, value);
+    const object = parameter.propertyLegends && asObject(value);
+    if (object) {
+      const coded: Record<string, unknown> = { ...object };
+      for (const [property, words] of parameter.propertyLegends ?? [])
+        if (Object.hasOwn(object, property))
+          setOwn(coded, property, codeOf(words, object[property]));
+      value = coded;
     }
     if (
       parameter.in === "path" &&
@@ -234,7 +280,7 @@ async function callOrError<R>(
     )
       idArgument = name;
     if (parameter.in === "body") body = value;
-    else setOwn(params[parameter.in], parameter.name, value);
+    else setOwn((params[parameter.in] ??= {}), parameter.name, value);
   }
   const send = asObject(client)?.[call.method.toUpperCase()];
   if (typeof send !== "function")

@@ -1,0 +1,156 @@
+import { child, isJsonObject, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import type { JsonSchema } from "./types.js";
+
+/** The JSON Schema keywords the definitions carry and the generated validator checks; others are left out. */
+const KEPT = [
+  "type",
+  "enum",
+  "const",
+  "description",
+  "default",
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "required",
+];
+const MAX_DEPTH = 8;
+
+export interface PlainSchemaOptions {
+  /** A request body: properties the server sets (`readOnly`) are not the caller's to send. */
+  writing?: boolean;
+  /** A pattern the generated validator cannot compile; it is left out of the schema. */
+  onBadPattern?: (pattern: string, pointer: string) => void;
+}
+
+/** A schema, or an OpenAPI 3.1 boolean subschema (`true` accepts anything, `false` nothing). */
+export type SubschemaAt = SchemaAt | boolean;
+
+/** The subschema at `segments` below `at`, boolean ones included. */
+export function subschema(at: SchemaAt, ...segments: (string | number)[]): SubschemaAt | undefined {
+  let node: unknown = at.schema;
+  for (const segment of segments)
+    node = Array.isArray(node) ? node[Number(segment)] : isJsonObject(node) ? node[String(segment)] : undefined;
+  return typeof node === "boolean" ? node : child(at, ...segments);
+}
+
+/** Whether a pattern compiles as the generated validator compiles it: `new RegExp(pattern, "u")`. */
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A schema with its `$ref`s inlined, `allOf` merged and only {@link KEPT} keywords (plus items,
+ * properties, anyOf), as a tool definition carries it: valid JSON Schema 2020-12 that Anthropic's
+ * and OpenAI's tool formats accept.
+ */
+export function plainSchema(reader: SchemaReader, at: SubschemaAt, options: PlainSchemaOptions = {}, depth = 0): JsonSchema {
+  if (at === true) return {};
+  if (at === false) return { not: {} };
+  if (depth > MAX_DEPTH) return {};
+  const resolved = reader.deref(at);
+  const schema = resolved.schema;
+  const out: JsonSchema = {};
+  for (const key of KEPT) if (key in schema) out[key] = schema[key];
+  // OpenAPI 3.0's `nullable` is JSON Schema's null type.
+  if (schema["nullable"] === true && typeof out["type"] === "string") out["type"] = [out["type"], "null"];
+  exclusiveBounds(out);
+  if (typeof out["pattern"] === "string" && !compiles(out["pattern"])) {
+    options.onBadPattern?.(out["pattern"], `${resolved.pointer}/pattern`);
+    delete out["pattern"];
+  } else if ("pattern" in out && typeof out["pattern"] !== "string") delete out["pattern"];
+  const items = subschema(resolved, "items");
+  if (items !== undefined) out["items"] = plainSchema(reader, items, options, depth + 1);
+  // OpenAI refuses an array schema without `items`.
+  else if ([out["type"]].flat().includes("array")) out["items"] = {};
+  const properties = child(resolved, "properties");
+  if (properties) {
+    const kept: [string, JsonSchema][] = [];
+    for (const name of Object.keys(properties.schema)) {
+      const property = subschema(properties, name)!;
+      // `false` admits no value, and the server sets a `readOnly` property: neither is the caller's to send.
+      if (property === false || (options.writing && property !== true && reader.deref(property).schema["readOnly"] === true)) continue;
+      kept.push([name, plainSchema(reader, property, options, depth + 1)]);
+    }
+    // In name order: reordering the spec's properties changes no byte of the output.
+    out["properties"] = Object.fromEntries(kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  if (schema["additionalProperties"] === false) out["additionalProperties"] = false;
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches))
+      out["anyOf"] = branches.flatMap((_, i) => {
+        const branch = subschema(resolved, key, i);
+        return branch === undefined ? [] : [plainSchema(reader, branch, options, depth + 1)];
+      });
+  }
+  const parts = schema["allOf"];
+  if (Array.isArray(parts))
+    parts.forEach((_, i) => {
+      const part = subschema(resolved, "allOf", i);
+      if (part !== undefined) mergeInto(out, plainSchema(reader, part, options, depth + 1));
+    });
+  // A property left out above cannot be required; the merged properties are known only now.
+  const kept = out["properties"] as JsonSchema | undefined;
+  if (kept && Array.isArray(out["required"]))
+    out["required"] = out["required"].filter((name) => typeof name === "string" && Object.hasOwn(kept, name));
+  return out;
+}
+
+/** `allOf`: properties and required names add up; any other keyword the schema itself sets wins. */
+function mergeInto(out: JsonSchema, part: JsonSchema): void {
+  for (const [key, value] of Object.entries(part)) {
+    if (key === "properties") {
+      const merged = { ...(out["properties"] as JsonSchema | undefined), ...(value as JsonSchema) };
+      out["properties"] = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    } else if (key === "required")
+      out["required"] = [...new Set([...((out["required"] as string[] | undefined) ?? []), ...(value as string[])])];
+    else if (!(key in out)) out[key] = value;
+  }
+}
+
+/** OpenAPI 3.0 writes an exclusive bound as `minimum: 0, exclusiveMinimum: true`; JSON Schema 2020-12 as `exclusiveMinimum: 0`. */
+function exclusiveBounds(out: JsonSchema): void {
+  for (const [exclusive, inclusive] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
+    if (typeof out[exclusive] !== "boolean") continue;
+    if (out[exclusive] === true && typeof out[inclusive] === "number") {
+      out[exclusive] = out[inclusive];
+      delete out[inclusive];
+    } else delete out[exclusive];
+  }
+}
+
+/**
+ * A URL has no way to carry null, so a path or query parameter takes no null: an optional one the
+ * model leaves out is not sent, and the schema says so rather than accepting a null the request drops.
+ */
+export function withoutNull(schema: JsonSchema): JsonSchema {
+  const out = { ...schema };
+  if (Array.isArray(out["type"])) {
+    const types = out["type"].filter((t) => t !== "null");
+    out["type"] = types.length === 1 ? types[0] : types;
+  }
+  if (Array.isArray(out["enum"])) out["enum"] = out["enum"].filter((v) => v !== null);
+  if (Array.isArray(out["anyOf"])) {
+    const branches = (out["anyOf"] as JsonSchema[]).filter((b) => b["type"] !== "null" && b["const"] !== null);
+    if (branches.length === 1) {
+      delete out["anyOf"];
+      Object.assign(out, { ...branches[0], ...out });
+    } else out["anyOf"] = branches;
+  }
+  return out;
+}

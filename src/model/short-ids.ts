@@ -1,0 +1,47 @@
+import type { Field, ResourceModel } from "./types.js";
+
+/**
+ * An id field whose short form results hand out and a tool takes back: the names a parameter that
+ * takes it goes by, and the component schema its values follow.
+ */
+export interface IdSource {
+  /** `task.id`, for messages. */
+  label: string;
+  /** Normalised names: `id` of resource `task` is `id` and `taskid`; a field `project_id` is `projectid`. */
+  keys: Set<string>;
+  schemaRef?: string;
+}
+
+const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** `filter[project_id]` is named by its innermost part, `project_id`. */
+export const parameterKey = (name: string) => normalise(/\[([^\]]*)\]$/.exec(name)?.[1] ?? name);
+
+const valueFields = (fields: Field[]): Field[] => fields.flatMap((f) => (f.kind === "object" ? valueFields(f.children) : [f]));
+
+/** The short-id fields of every resource that name `tool` in their `argument:` list. */
+export function idSources(resources: ResourceModel[], tool: string): IdSource[] {
+  const sources: IdSource[] = [];
+  for (const resource of resources) {
+    for (const field of valueFields(resource.fields)) {
+      if ((field.kind !== "value" && field.kind !== "related-id") || !field.shorten || !field.argumentOf?.includes(tool)) continue;
+      const own = normalise(field.source.path.at(-1) ?? field.name);
+      const keys = new Set([own]);
+      if (own === "id") {
+        // JSON:API types are plural (`tasks`), parameters singular (`task_id`).
+        const name = normalise(resource.name);
+        keys.add(`${name}id`).add(`${name.replace(/s$/, "")}id`);
+      } else if (field.kind === "related-id") keys.add(`${own}id`);
+      sources.push({
+        label: `${resource.name}.${field.name}`,
+        keys,
+        ...(field.kind === "value" && field.schemaRef !== undefined ? { schemaRef: field.schemaRef } : {}),
+      });
+    }
+  }
+  return sources;
+}
+
+/** Whether a parameter or body property of this name and component schema takes one of the ids. */
+export const takesId = (sources: IdSource[], name: string, schemaRef: string | undefined) =>
+  sources.some((s) => s.keys.has(parameterKey(name)) || (schemaRef !== undefined && s.schemaRef === schemaRef));
