@@ -210,7 +210,10 @@ async function callOrError<R>(
       return { error: `${tool}: ${name ?? parameter.name} cannot be ${JSON.stringify(value)}: it would change which path is requested` };
     if (parameter.shortIds && name !== undefined && (shortIdsGiven.get(name) || idArgument === undefined)) idArgument = name;
     if (parameter.in === "body") body = value;
-    else setOwn((params[parameter.in] ??= {}), parameter.name, value);
+    else {
+      params[parameter.in] ??= {};
+      setOwn(params[parameter.in]!, parameter.name, value);
+    }
   }
   const send = asObject(client)?.[call.method.toUpperCase()];
   if (typeof send !== "function") return { error: `${tool}: the client cannot send ${call.method.toUpperCase()} requests` };

@@ -280,7 +280,10 @@ async function callOrError<R>(
     )
       idArgument = name;
     if (parameter.in === "body") body = value;
-    else setOwn((params[parameter.in] ??= {}), parameter.name, value);
+    else {
+      params[parameter.in] ??= {};
+      setOwn(params[parameter.in]!, parameter.name, value);
+    }
   }
   const send = asObject(client)?.[call.method.toUpperCase()];
   if (typeof send !== "function")
