@@ -1,5 +1,6 @@
 import type { InputParameter, JsonSchema, Model, ToolModel } from "../model/types.js";
 import { camelCase, toolModule } from "../naming.js";
+import { clientInterface } from "./client-type.js";
 import { schemaCode } from "./json-schema.js";
 import { DEFINITIONS_MODULE, ModuleWriter, RESOLVERS_MODULE } from "./module.js";
 import { commentText, key, literal } from "./ts.js";
@@ -115,7 +116,11 @@ export function emitDefinitions(model: Model): string {
     `/** The definitions in OpenAI's Chat Completions \`tools\` shape: \`{ type: "function", function: { name, description, parameters } }\`. */`,
     `export const openaiToolDefinitions = ${run("openaiTools")}(toolDefinitions);`,
     "",
-    ...clientType(tools),
+    ...clientInterface(
+      "ToolsClient",
+      "What createTools needs of an openapi-fetch client (`createClient<paths>()`): the methods the tools call, for this spec's paths.",
+      tools.map((t) => t.inputs),
+    ),
     `export interface ToolsOptions {`,
     `  /** The consumer's openapi-fetch client for this spec (\`createClient<paths>()\`): its base URL, auth and fetch make the requests. */`,
     `  readonly client: ToolsClient;`,
@@ -153,32 +158,4 @@ export function emitDefinitions(model: Model): string {
     "",
   );
   return module.render(lines.join("\n"));
-}
-
-/**
- * The part of an openapi-fetch client the tools call, one method per HTTP verb, typed by the paths
- * they send to: a client made for another spec does not fit. Written out rather than imported, so
- * the folder compiles without openapi-fetch; only the code that makes the client needs it.
- */
-function clientType(tools: ToolModel[]): string[] {
-  const byMethod = new Map<string, Set<string>>();
-  for (const t of tools) {
-    const method = t.inputs.method.toUpperCase();
-    if (!byMethod.has(method)) byMethod.set(method, new Set());
-    byMethod.get(method)!.add(t.inputs.path);
-  }
-  const methods = [...byMethod].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return [
-    `/** What createTools needs of an openapi-fetch client (\`createClient<paths>()\`): the methods the tools call, for this spec's paths. */`,
-    `export interface ToolsClient {`,
-    ...methods.map(
-      ([method, paths]) =>
-        `  readonly ${method}: (url: ${[...paths]
-          .sort()
-          .map((p) => literal(p))
-          .join(" | ")}, init: never) => Promise<unknown>;`,
-    ),
-    `}`,
-    "",
-  ];
 }

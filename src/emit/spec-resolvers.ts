@@ -1,4 +1,5 @@
 import type { Model, ResolverModel, ResolverSource } from "../model/types.js";
+import { clientInterface } from "./client-type.js";
 import { schemaCode } from "./json-schema.js";
 import { ModuleWriter, RESOLVERS_MODULE, SPEC_RESOLVERS_MODULE } from "./module.js";
 import { key, literal } from "./ts.js";
@@ -35,26 +36,13 @@ const sourceData = (r: SpecBacked) => ({
 export function emitSpecResolvers(model: Model): string {
   const resolvers = specBacked(model);
   const names = resolvers.map((r) => literal(r.name)).join(" | ");
-  const byMethod = new Map<string, Set<string>>();
-  for (const r of resolvers) {
-    const method = r.source.method.toUpperCase();
-    if (!byMethod.has(method)) byMethod.set(method, new Set());
-    byMethod.get(method)!.add(r.source.path);
-  }
-  const methods = [...byMethod].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const module = new ModuleWriter(SPEC_RESOLVERS_MODULE);
   const code = [
-    `/** What createResolvers needs of an openapi-fetch client (\`createClient<paths>()\`): the methods its operations use, for their paths. */`,
-    `export interface ResolversClient {`,
-    ...methods.map(
-      ([method, paths]) =>
-        `  readonly ${method}: (url: ${[...paths]
-          .sort()
-          .map((p) => literal(p))
-          .join(" | ")}, init: never) => Promise<unknown>;`,
+    ...clientInterface(
+      "ResolversClient",
+      "What createResolvers needs of an openapi-fetch client (`createClient<paths>()`): the methods its operations use, for their paths.",
+      resolvers.map((r) => r.source),
     ),
-    `}`,
-    "",
     `/** The resolvers the annotation backs with an operation; any others are written by hand. */`,
     `export type ResolversFromSpec = Pick<${module.type(RESOLVERS_MODULE, "Resolvers")}, ${names}>;`,
     "",
