@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,6 +13,11 @@ import { runCli } from "../../src/commands/run.js";
 export { typecheck, typecheckFiles } from "./typecheck.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
+
+/** How many files `generate` writes for the bundled example: those of its checked-in output folder. */
+export const BUNDLED_FILES = readdirSync(join(ROOT, "generated/support"), { recursive: true, withFileTypes: true }).filter((entry) =>
+  entry.isFile(),
+).length;
 export const REAL_SPECS = resolve(ROOT, "../shared/real-specs");
 const TEMPLATE = await readRuntimeTemplate();
 
