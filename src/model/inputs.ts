@@ -7,7 +7,8 @@ import { plainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
 import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
 import { type IdSource, idSources, parameterKey, takesId } from "./short-ids.js";
-import type { Field, InputParameter, JsonSchema, QuerySerialization, QueryStyle, ResourceModel, ToolInputs } from "./types.js";
+import type { InputParameter, JsonSchema, QuerySerialization, QueryStyle, ResourceModel, ToolInputs } from "./types.js";
+import { valueFields } from "./value-fields.js";
 
 interface InputsContext {
   reader: SchemaReader;
@@ -18,8 +19,6 @@ interface InputsContext {
   locate: (path: YamlPath, part?: "key" | "value") => SourceLocation;
 }
 
-const valueFields = (fields: Field[]): Field[] => fields.flatMap((f) => (f.kind === "object" ? valueFields(f.children) : [f]));
-
 /**
  * Words a resource field gives the codes of a parameter: one whose component schema is the parameter's,
  * or, for an enum written inline, one of the parameter's name whose legend covers its codes.
@@ -28,7 +27,7 @@ function fieldLegend(ctx: InputsContext, at: SchemaAt, name: string): [string | 
   const ref = ctx.reader.refName(at);
   const codes = ref === undefined ? ctx.reader.enumValues(at) : undefined;
   for (const resource of ctx.resources) {
-    for (const field of valueFields(resource.fields)) {
+    for (const field of valueFields(resource)) {
       if (field.kind !== "value" || field.legend?.kind !== "static") continue;
       const entries = field.legend.entries;
       if (

@@ -1,4 +1,5 @@
-import type { Field, ResourceModel } from "./types.js";
+import type { ResourceModel } from "./types.js";
+import { valueFields } from "./value-fields.js";
 
 /**
  * An id field whose short form results hand out and a tool takes back: the names a parameter that
@@ -17,13 +18,11 @@ const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "")
 /** `filter[project_id]` is named by its innermost part, `project_id`. */
 export const parameterKey = (name: string) => normalise(/\[([^\]]*)\]$/.exec(name)?.[1] ?? name);
 
-const valueFields = (fields: Field[]): Field[] => fields.flatMap((f) => (f.kind === "object" ? valueFields(f.children) : [f]));
-
 /** The short-id fields of every resource that name `tool` in their `argument:` list. */
 export function idSources(resources: ResourceModel[], tool: string): IdSource[] {
   const sources: IdSource[] = [];
   for (const resource of resources) {
-    for (const field of valueFields(resource.fields)) {
+    for (const field of valueFields(resource)) {
       if ((field.kind !== "value" && field.kind !== "related-id") || !field.shorten || !field.argumentOf?.includes(tool)) continue;
       const own = normalise(field.source.path.at(-1) ?? field.name);
       const keys = new Set([own]);
