@@ -1,3 +1,4 @@
+import type TypeScript from "typescript";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schema.js";
@@ -46,7 +47,8 @@ export function banner(names: InputNames): string {
  * the printed types.
  */
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
-const placeholder = (name: string) => `__projector_inherited_${name}__`;
+const PLACEHOLDER = { prefix: "__projector_inherited_", suffix: "__" } as const;
+const placeholder = (name: string) => `${PLACEHOLDER.prefix}${name}${PLACEHOLDER.suffix}`;
 
 function forSourceTypes(document: JsonObject): unknown {
   const reader = new SchemaReader(document);
@@ -143,12 +145,12 @@ const SHARED_PARAMETER = /^#\/paths\/[^/]+\/([a-z]+\/)?parameters\/\d+$/;
 export async function sourceTypes(document: JsonObject, specFile: string): Promise<string> {
   // Loaded on first use: it pulls in the TypeScript compiler, which a no-op regenerate never needs.
   const { default: openapiTS, astToString } = await import("openapi-typescript");
+  const { default: ts } = await import("typescript");
   let printed: string;
   try {
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
-    printed = astToString(
-      await openapiTS(forSourceTypes(document) as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true }),
-    );
+    const nodes = await openapiTS(forSourceTypes(document) as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true });
+    printed = astToString(ts.transform(nodes, [inheritedNamesBack(ts)]).transformed);
   } catch (error) {
     throw new DiagnosticError([
       {
@@ -161,7 +163,35 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
     ]);
   }
   // Its string literals come out escaped, its comments carry spec descriptions as they are.
-  return escapeControlCharacters(printed.replace(/__projector_inherited_(\w+?)__/g, "$1"));
+  return escapeControlCharacters(printed);
+}
+
+/** Puts the property names {@link placeholder} stood in for back into the types, on the syntax tree. */
+function inheritedNamesBack(ts: typeof TypeScript): TypeScript.TransformerFactory<TypeScript.Node> {
+  const { prefix, suffix } = PLACEHOLDER;
+  const original = (name: string) =>
+    name.length > prefix.length + suffix.length && name.startsWith(prefix) && name.endsWith(suffix)
+      ? name.slice(prefix.length, -suffix.length)
+      : undefined;
+  return (context) => {
+    const visit = (node: TypeScript.Node): TypeScript.Node => {
+      const name =
+        ts.isPropertySignature(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))
+          ? original(node.name.text)
+          : undefined;
+      if (name === undefined) return ts.visitEachChild(node, visit, context);
+      const signature = node as TypeScript.PropertySignature;
+      const renamed = context.factory.updatePropertySignature(
+        signature,
+        signature.modifiers,
+        context.factory.createIdentifier(name),
+        signature.questionToken,
+        signature.type && (ts.visitNode(signature.type, visit) as TypeScript.TypeNode),
+      );
+      return ts.setSyntheticLeadingComments(renamed, ts.getSyntheticLeadingComments(signature));
+    };
+    return (root) => ts.visitNode(root, visit);
+  };
 }
 
 /** Every file of the output folder but the source types, unformatted, keyed by path relative to the folder, in a fixed order. */
