@@ -7,6 +7,7 @@ import {
   openaiTools,
   registerTools as registerOn,
   useIdBook,
+  type CallOptions,
   type InputSchema,
   type McpRequestSchemas,
   type ProjectOptions,
@@ -259,32 +260,40 @@ export interface ToolsOptions {
   readonly client: ToolsClient;
   readonly resolvers: Resolvers;
   readonly onIssue?: ProjectOptions["onIssue"];
+  /** How long a call waits for the API; the runtime's `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. */
+  readonly timeoutMs?: number;
 }
 
 /** One function per tool: arguments in, `{ result, text }` or `{ error }` out, never a throw. */
 export type Tools = {
   readonly add_comment: (
     args: AddCommentArguments,
+    call?: CallOptions,
   ) => Promise<ToolOutcome<AddCommentResult>>;
   readonly get_ticket: (
     args: GetTicketArguments,
+    call?: CallOptions,
   ) => Promise<ToolOutcome<GetTicketResult>>;
   readonly get_user: (
     args: GetUserArguments,
+    call?: CallOptions,
   ) => Promise<ToolOutcome<GetUserResult>>;
   readonly search_tickets: (
     args: SearchTicketsArguments,
+    call?: CallOptions,
   ) => Promise<ToolOutcome<SearchTicketsResult>>;
 };
 
-/** Each tool checks its arguments, calls the API through `client`, and projects the response. */
+/** Each tool checks its arguments, calls the API through `client`, and projects the response; `call.signal` cancels the request and the lookups. */
 export function createTools(options: ToolsOptions): Tools {
   useIdBook();
   const projection: ProjectOptions = options.onIssue
     ? { onIssue: options.onIssue }
     : {};
+  const timeout: CallOptions =
+    options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
   return {
-    add_comment: (args) =>
+    add_comment: (args, call = {}) =>
       callTool(
         options.client,
         "add_comment",
@@ -295,10 +304,11 @@ export function createTools(options: ToolsOptions): Tools {
           projectAddComment(
             response as AddCommentResponse,
             options.resolvers,
-            projection,
+            call.signal ? { ...projection, signal: call.signal } : projection,
           ),
+        { ...timeout, ...call },
       ),
-    get_ticket: (args) =>
+    get_ticket: (args, call = {}) =>
       callTool(
         options.client,
         "get_ticket",
@@ -309,10 +319,11 @@ export function createTools(options: ToolsOptions): Tools {
           projectGetTicket(
             response as GetTicketResponse,
             options.resolvers,
-            projection,
+            call.signal ? { ...projection, signal: call.signal } : projection,
           ),
+        { ...timeout, ...call },
       ),
-    get_user: (args) =>
+    get_user: (args, call = {}) =>
       callTool(
         options.client,
         "get_user",
@@ -323,10 +334,11 @@ export function createTools(options: ToolsOptions): Tools {
           projectGetUser(
             response as GetUserResponse,
             options.resolvers,
-            projection,
+            call.signal ? { ...projection, signal: call.signal } : projection,
           ),
+        { ...timeout, ...call },
       ),
-    search_tickets: (args) =>
+    search_tickets: (args, call = {}) =>
       callTool(
         options.client,
         "search_tickets",
@@ -337,8 +349,9 @@ export function createTools(options: ToolsOptions): Tools {
           projectSearchTickets(
             response as SearchTicketsResponse,
             options.resolvers,
-            projection,
+            call.signal ? { ...projection, signal: call.signal } : projection,
           ),
+        { ...timeout, ...call },
       ),
   };
 }

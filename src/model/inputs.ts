@@ -149,10 +149,9 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   const parameters: InputParameter[] = [];
   for (const d of declared) {
     const input = byName.get(d.name);
-    if (d.in === "header" || d.in === "cookie") {
-      if (d.in === "header" && input && "fixed" in input)
-        parameters.push({ name: d.name, in: "header", schema: {}, required: d.required, fixed: { value: input.fixed }, shortIds: false });
-      else if (d.required && !(d.in === "header" && IGNORED_HEADERS.has(d.name.toLowerCase()))) warnUnsent(ctx, d.name, d.in);
+    // A header given a fixed value is sent like any fixed parameter, checked the same way; others are the client's.
+    if (d.in === "cookie" || (d.in === "header" && !(input && "fixed" in input))) {
+      if (d.required && !(d.in === "header" && IGNORED_HEADERS.has(d.name.toLowerCase()))) warnUnsent(ctx, d.name, d.in);
       continue;
     }
     if (d.in === "path" && !template.includes(d.name)) {

@@ -1,5 +1,7 @@
 // Checking the model's arguments against a tool's input schema, with messages it can act on.
 
+import { clipped } from "./quoting.js";
+
 /** The JSON Schema subset tool definitions use, as data. */
 export type InputSchema = { readonly [keyword: string]: unknown };
 
@@ -35,7 +37,7 @@ const SHOWN_CHARACTERS = 80;
 /** A value as a message echoes it: JSON, bounded; a number JSON cannot write as itself (`Infinity`, `NaN`). */
 function shown(value: unknown): string {
   const text = typeof value === "number" && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
-  return text.length <= SHOWN_CHARACTERS ? text : `${text.slice(0, SHOWN_CHARACTERS)}… (${text.length} characters)`;
+  return clipped(text, SHOWN_CHARACTERS);
 }
 
 /** Whether two JSON values are equal, objects and arrays by content, as `const` and `enum` compare them. */

@@ -2,7 +2,7 @@
 
 import { argumentProblem, type InputSchema } from "./arguments.js";
 import { fullId, longerForms } from "./id-book.js";
-import { asObject } from "./json.js";
+import { asObject, setOwn } from "./json.js";
 import { type QueryStyle, queryStringFor } from "./query-string.js";
 import { described, messageOf } from "./quoting.js";
 import { serializeToolResult } from "./table-text.js";
@@ -69,17 +69,24 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
+// A tool's call never changes: its query serializer is made once, at its first call, not at every one.
+const querySerializers = new WeakMap<ToolCall, (query: Record<string, unknown>) => string>();
+
+function querySerializerOf(call: ToolCall): (query: Record<string, unknown>) => string {
+  let serializer = querySerializers.get(call);
+  if (!serializer) {
+    serializer = queryStringFor(call.parameters);
+    querySerializers.set(call, serializer);
+  }
+  return serializer;
+}
+
 /** Path values that would change which path is requested: `..` climbs, `.` and the empty string drop a segment. */
 const SEGMENT_CHANGERS = new Set(["", ".", ".."]);
 
 /** Note for a not-found id the id book did not know: the model may have copied it from a result long ago. */
 const FORGOTTEN =
   "if a result gave it, the full id it stands for is no longer remembered; run the tool that listed it again and pass the id it gives now";
-
-/** Writes `value` as an own property, so that a name like `__proto__` is a parameter, never the prototype. */
-function setOwn(target: Record<string, unknown>, name: string, value: unknown): void {
-  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /**
  * The arguments with each short id a result gave replaced by the full id it stands for, so that
@@ -219,7 +226,7 @@ async function callOrError<R>(
   if (typeof send !== "function") return { error: `${tool}: the client cannot send ${call.method.toUpperCase()} requests` };
   const init = {
     params,
-    querySerializer: queryStringFor(call.parameters),
+    querySerializer: querySerializerOf(call),
     ...(body !== undefined ? { body, headers: { "Content-Type": call.bodyMediaType ?? "application/json" } } : {}),
   };
   const sent = await sendWithin(options, (signal) => (send as HttpMethod).call(client, call.path, { ...init, signal }));

@@ -2,7 +2,7 @@
 
 import type { Context } from "./context.js";
 import { absent, unusable } from "./issues.js";
-import { asObject, read, type Json } from "./json.js";
+import { asObject, read, setOwn, type Json } from "./json.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 
@@ -82,7 +82,7 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
         }
         const result = conform(inner, nullable ? declared.anyOf[0] : declared, path ? `${path}.${name}` : name);
         if (typeof result === "object" && result !== null && NOT_CONFORMING in result) return result;
-        Object.defineProperty(kept, name, { value: result, enumerable: true, writable: true, configurable: true });
+        setOwn(kept, name, result);
       }
       return kept;
     }

@@ -6,6 +6,7 @@ import {
   openaiTools,
   registerTools as registerOn,
   useIdBook,
+  type CallOptions,
   type InputSchema,
   type McpRequestSchemas,
   type ProjectOptions,
@@ -64,23 +65,28 @@ export interface ToolsOptions {
   /** The consumer's openapi-fetch client for this spec (`createClient<paths>()`): its base URL, auth and fetch make the requests. */
   readonly client: ToolsClient;
   readonly onIssue?: ProjectOptions["onIssue"];
+  /** How long a call waits for the API; the runtime's `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. */
+  readonly timeoutMs?: number;
 }
 
 /** One function per tool: arguments in, `{ result, text }` or `{ error }` out, never a throw. */
 export type Tools = {
   readonly get_ticket: (
     args: GetTicketArguments,
+    call?: CallOptions,
   ) => Promise<ToolOutcome<GetTicketResult>>;
 };
 
-/** Each tool checks its arguments, calls the API through `client`, and projects the response. */
+/** Each tool checks its arguments, calls the API through `client`, and projects the response; `call.signal` cancels the request and the lookups. */
 export function createTools(options: ToolsOptions): Tools {
   useIdBook();
   const projection: ProjectOptions = options.onIssue
     ? { onIssue: options.onIssue }
     : {};
+  const timeout: CallOptions =
+    options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
   return {
-    get_ticket: (args) =>
+    get_ticket: (args, call = {}) =>
       callTool(
         options.client,
         "get_ticket",
@@ -88,7 +94,12 @@ export function createTools(options: ToolsOptions): Tools {
         getTicketInputSchema,
         args,
         (response) =>
-          projectGetTicket(response as GetTicketResponse, {}, projection),
+          projectGetTicket(
+            response as GetTicketResponse,
+            {},
+            call.signal ? { ...projection, signal: call.signal } : projection,
+          ),
+        { ...timeout, ...call },
       ),
   };
 }

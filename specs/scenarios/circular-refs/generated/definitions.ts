@@ -7,6 +7,7 @@ import {
   openaiTools,
   registerTools as registerOn,
   useIdBook,
+  type CallOptions,
   type InputSchema,
   type McpRequestSchemas,
   type ProjectOptions,
@@ -64,23 +65,28 @@ export interface ToolsOptions {
   readonly client: ToolsClient;
   readonly resolvers: Resolvers;
   readonly onIssue?: ProjectOptions["onIssue"];
+  /** How long a call waits for the API; the runtime's `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. */
+  readonly timeoutMs?: number;
 }
 
 /** One function per tool: arguments in, `{ result, text }` or `{ error }` out, never a throw. */
 export type Tools = {
   readonly list_folders: (
     args: ListFoldersArguments,
+    call?: CallOptions,
   ) => Promise<ToolOutcome<ListFoldersResult>>;
 };
 
-/** Each tool checks its arguments, calls the API through `client`, and projects the response. */
+/** Each tool checks its arguments, calls the API through `client`, and projects the response; `call.signal` cancels the request and the lookups. */
 export function createTools(options: ToolsOptions): Tools {
   useIdBook();
   const projection: ProjectOptions = options.onIssue
     ? { onIssue: options.onIssue }
     : {};
+  const timeout: CallOptions =
+    options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
   return {
-    list_folders: (args) =>
+    list_folders: (args, call = {}) =>
       callTool(
         options.client,
         "list_folders",
@@ -91,8 +97,9 @@ export function createTools(options: ToolsOptions): Tools {
           projectListFolders(
             response as ListFoldersResponse,
             options.resolvers,
-            projection,
+            call.signal ? { ...projection, signal: call.signal } : projection,
           ),
+        { ...timeout, ...call },
       ),
   };
 }

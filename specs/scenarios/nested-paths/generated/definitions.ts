@@ -6,6 +6,7 @@ import {
   openaiTools,
   registerTools as registerOn,
   useIdBook,
+  type CallOptions,
   type InputSchema,
   type McpRequestSchemas,
   type ProjectOptions,
@@ -62,23 +63,28 @@ export interface ToolsOptions {
   /** The consumer's openapi-fetch client for this spec (`createClient<paths>()`): its base URL, auth and fetch make the requests. */
   readonly client: ToolsClient;
   readonly onIssue?: ProjectOptions["onIssue"];
+  /** How long a call waits for the API; the runtime's `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. */
+  readonly timeoutMs?: number;
 }
 
 /** One function per tool: arguments in, `{ result, text }` or `{ error }` out, never a throw. */
 export type Tools = {
   readonly get_customer: (
     args: GetCustomerArguments,
+    call?: CallOptions,
   ) => Promise<ToolOutcome<GetCustomerResult>>;
 };
 
-/** Each tool checks its arguments, calls the API through `client`, and projects the response. */
+/** Each tool checks its arguments, calls the API through `client`, and projects the response; `call.signal` cancels the request and the lookups. */
 export function createTools(options: ToolsOptions): Tools {
   useIdBook();
   const projection: ProjectOptions = options.onIssue
     ? { onIssue: options.onIssue }
     : {};
+  const timeout: CallOptions =
+    options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
   return {
-    get_customer: (args) =>
+    get_customer: (args, call = {}) =>
       callTool(
         options.client,
         "get_customer",
@@ -86,7 +92,12 @@ export function createTools(options: ToolsOptions): Tools {
         getCustomerInputSchema,
         args,
         (response) =>
-          projectGetCustomer(response as GetCustomerResponse, {}, projection),
+          projectGetCustomer(
+            response as GetCustomerResponse,
+            {},
+            call.signal ? { ...projection, signal: call.signal } : projection,
+          ),
+        { ...timeout, ...call },
       ),
   };
 }

@@ -2,6 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 // Checking the model's arguments against a tool's input schema, with messages it can act on.
 
+import { clipped } from "./quoting.js";
+
 /** The JSON Schema subset tool definitions use, as data. */
 export type InputSchema = { readonly [keyword: string]: unknown };
 
@@ -42,9 +44,7 @@ function shown(value: unknown): string {
     typeof value === "number" && !Number.isFinite(value)
       ? String(value)
       : (JSON.stringify(value) ?? String(value));
-  return text.length <= SHOWN_CHARACTERS
-    ? text
-    : `${text.slice(0, SHOWN_CHARACTERS)}… (${text.length} characters)`;
+  return clipped(text, SHOWN_CHARACTERS);
 }
 
 /** Whether two JSON values are equal, objects and arrays by content, as `const` and `enum` compare them. */

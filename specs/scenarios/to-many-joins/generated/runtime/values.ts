@@ -4,7 +4,7 @@
 
 import type { Context } from "./context.js";
 import { absent, unusable } from "./issues.js";
-import { asObject, read, type Json } from "./json.js";
+import { asObject, read, setOwn, type Json } from "./json.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 
@@ -149,12 +149,7 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
           NOT_CONFORMING in result
         )
           return result;
-        Object.defineProperty(kept, name, {
-          value: result,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        setOwn(kept, name, result);
       }
       return kept;
     }
