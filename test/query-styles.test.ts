@@ -1,6 +1,6 @@
 import createClient from "openapi-fetch";
 import { describe, expect, it } from "vitest";
-import { querySerialization } from "../src/model/inputs.js";
+import { querySerialization } from "../src/model/operations.js";
 import { callTool, queryStringFor, type QueryParameterStyle, type ToolCall } from "../templates/runtime/index.js";
 
 /** An openapi-fetch client whose fetch records each URL and answers `{}`. */

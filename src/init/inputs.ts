@@ -1,6 +1,5 @@
 import { specLegend } from "../model/legend.js";
-import { declaredParameters } from "../model/inputs.js";
-import type { Operation } from "../model/operations.js";
+import { operationParameters, type Operation } from "../model/operations.js";
 import type { SchemaReader } from "../openapi/schema.js";
 
 /** A drafted entry of a tool's `inputs:`: the parameter by its spec name, the argument name proposed, the legend's words. */
@@ -53,7 +52,7 @@ function candidates(name: string): string[] {
  * (`_2` and on, where even the whole name is taken). Nothing is dropped: that is a person's call.
  */
 export function draftInputs(reader: SchemaReader, op: Operation): DraftInput[] {
-  const parameters = declaredParameters(reader, op).filter((p) => p.in === "path" || p.in === "query");
+  const parameters = operationParameters(reader, op).filter((p) => p.in === "path" || p.in === "query");
   const taken = new Set(parameters.filter((p) => PLAIN.test(p.name)).map((p) => p.name));
   if (op.at.schema["requestBody"] !== undefined) taken.add("body");
   return parameters.map((p) => {

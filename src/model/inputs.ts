@@ -7,7 +7,7 @@ import { plainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
 import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
 import { type IdSource, idSources, parameterKey, takesId } from "./short-ids.js";
-import type { InputParameter, JsonSchema, QuerySerialization, QueryStyle, ResourceModel, ToolInputs } from "./types.js";
+import type { InputParameter, JsonSchema, ResourceModel, ToolInputs } from "./types.js";
 import { valueFields } from "./value-fields.js";
 
 interface InputsContext {
@@ -52,31 +52,6 @@ const argumentName = (name: string) =>
 
 const JSON_MEDIA = (mediaType: string) => /json/i.test(mediaType.split(";")[0]!);
 
-/** A parameter as the operation declares it: its schema, where it goes, whether the API requires it, and how a query sends it. */
-export interface ParameterInput {
-  at: SchemaAt;
-  name: string;
-  in: string;
-  required: boolean;
-  description?: string;
-  serialization?: QuerySerialization;
-}
-
-/** The operation's parameters in the spec's order, as tool inputs and `init` read them. */
-export function declaredParameters(reader: SchemaReader, op: Operation): ParameterInput[] {
-  return operationParameters(reader, op).map((p) => {
-    const description = p.declaration.schema["description"];
-    return {
-      at: p.at,
-      name: p.name,
-      in: p.in,
-      required: p.required,
-      ...(typeof description === "string" ? { description } : {}),
-      ...(p.in === "query" ? { serialization: querySerialization(p.declaration.schema) } : {}),
-    };
-  });
-}
-
 /**
  * The tool's input half: every path and query parameter and a JSON request body, as the annotation's
  * `inputs:` shows them to the model, with the words and short ids it passes back mapped to what the API takes.
@@ -85,7 +60,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   const { reader, op, tool } = ctx;
   const error = (message: string, help: string, path: YamlPath, code: Diagnostic["code"]) =>
     ctx.diagnostics.push({ code, severity: "error", message: `tool ${tool.name}: ${message}`, help, location: ctx.locate(path, "key") });
-  const declared = declaredParameters(reader, op);
+  const declared = operationParameters(reader, op);
   const requestBody = child(op.at, "requestBody");
   const body = requestBody ? reader.deref(requestBody) : undefined;
   const content = body && child(body, "content");
@@ -96,6 +71,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       name: "body",
       in: "body",
       required: body.schema["required"] === true,
+      declaration: body,
     });
   } else if (body?.schema["required"] === true) {
     const types = content ? Object.keys(content.schema).join(", ") : "no media type";
@@ -386,19 +362,6 @@ function legendFor(
   const words = own.map(([, word]) => word);
   // Two codes with one word cannot be sent back; the codes are then shown as the spec has them.
   return words.some((word, i) => words.indexOf(word) !== i) ? undefined : own;
-}
-
-const QUERY_STYLES: readonly QueryStyle[] = ["form", "spaceDelimited", "pipeDelimited", "deepObject"];
-
-/**
- * How a query parameter is written, as its declaration says: OpenAPI's default is `form`, and
- * `explode` defaults to true for `form` only. A style that is not a query style is read as `form`.
- */
-export function querySerialization(parameter: { [key: string]: unknown }): QuerySerialization {
-  const declared = parameter["style"];
-  const style = QUERY_STYLES.find((s) => s === declared) ?? "form";
-  const explode = typeof parameter["explode"] === "boolean" ? parameter["explode"] : style === "form";
-  return { style, explode };
 }
 
 type InputAnnotationLegend = NonNullable<ToolAnnotation["inputs"][number]["legend"]>;

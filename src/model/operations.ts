@@ -1,4 +1,5 @@
 import { child, escapePointer, isJsonObject, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import type { QuerySerialization, QueryStyle } from "./types.js";
 
 export interface Operation {
   method: string;
@@ -108,6 +109,22 @@ export interface DeclaredParameter {
   at: SchemaAt;
   /** The parameter object itself, `$ref` followed. */
   declaration: SchemaAt;
+  description?: string;
+  /** How a query parameter is written in the URL. */
+  serialization?: QuerySerialization;
+}
+
+const QUERY_STYLES: readonly QueryStyle[] = ["form", "spaceDelimited", "pipeDelimited", "deepObject"];
+
+/**
+ * How a query parameter is written, as its declaration says: OpenAPI's default is `form`, and
+ * `explode` defaults to true for `form` only. A style that is not a query style is read as `form`.
+ */
+export function querySerialization(parameter: { [key: string]: unknown }): QuerySerialization {
+  const declared = parameter["style"];
+  const style = QUERY_STYLES.find((s) => s === declared) ?? "form";
+  const explode = typeof parameter["explode"] === "boolean" ? parameter["explode"] : style === "form";
+  return { style, explode };
 }
 
 /** Every parameter of the operation, in declaration order, the path item's first. */
@@ -121,14 +138,16 @@ export function operationParameters(reader: SchemaReader, op: Operation): Declar
       const declaredAt = child(owner, "parameters", i);
       if (!declaredAt) continue;
       const declaration = reader.deref(declaredAt);
-      const { name, in: where, required } = declaration.schema;
+      const { name, in: where, required, description } = declaration.schema;
       if (typeof name !== "string" || typeof where !== "string") continue;
-      const entry = {
+      const entry: DeclaredParameter = {
         name,
         in: where,
         required: required === true || where === "path",
         at: child(declaration, "schema") ?? { schema: {}, pointer: declaration.pointer },
         declaration,
+        ...(typeof description === "string" ? { description } : {}),
+        ...(where === "query" ? { serialization: querySerialization(declaration.schema) } : {}),
       };
       // An operation's parameter overrides the path item's of the same name and place.
       const same = declared.findIndex((d) => d.name === name && d.in === where);

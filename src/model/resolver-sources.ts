@@ -2,7 +2,6 @@ import type { ResolverAnnotation, ResourceAnnotation, YamlPath } from "../annota
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
-import { querySerialization } from "./inputs.js";
 import { findOperation, operationLabel, operationParameters, successBody, type Operation } from "./operations.js";
 import { findRows } from "./rows.js";
 import type { ResolverSource } from "./types.js";
@@ -99,7 +98,7 @@ export function resolverSource(ctx: SourceContext, resolver: ResolverAnnotation)
         found.declaration.pointer,
       );
     max = resolver.max ?? limit ?? DEFAULT_BATCH;
-    parameter = { name: found.name, in: "query", serialization: querySerialization(found.declaration.schema) };
+    parameter = { name: found.name, in: "query", ...(found.serialization ? { serialization: found.serialization } : {}) };
   } else {
     if (pathParameters.length !== 1) {
       const arrays = parameters.filter((p) => p.in === "query" && reader.kind(p.at) === "array").map((p) => p.name);
