@@ -1,7 +1,14 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import * as prettier from "prettier";
+import type * as Prettier from "prettier";
 import { putLiteralsBack, setLiteralsAside, type SetAside } from "./format-literals.js";
+import { printLikePrettier } from "./prettier-layout/index.js";
+import { textWidth } from "./prettier-layout/literals.js";
+import { Unsure } from "./prettier-layout/source.js";
+import { RUNTIME_FOLDER } from "./emit/runtime-folder.js";
+
+/** Loaded only when a file needs it: with prettier's defaults, generated code is laid out without it. */
+const loadPrettier = () => import("prettier");
 
 /** Prettier's babel-ts parser prints generated TypeScript the same as its typescript parser, twice as fast. */
 const PARSER = "babel-ts";
@@ -18,7 +25,7 @@ import(workerData.prettier).then(async (prettier) => {
 }, (error) => parentPort.postMessage({ error: String(error && error.stack || error) }));
 `;
 
-function formatInWorker(files: [string, string][], options: prettier.Options): Promise<[string, string][]> {
+function formatInWorker(files: [string, string][], options: Prettier.Options): Promise<[string, string][]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, { eval: true, workerData: { files, options, prettier: import.meta.resolve("prettier") } });
     worker.once("message", (message: [string, string][] | { error: string }) => {
@@ -30,10 +37,48 @@ function formatInWorker(files: [string, string][], options: prettier.Options): P
   });
 }
 
-/** Formats generated TypeScript with the consumer's prettier options (or prettier's defaults). */
-export async function formatFiles(files: Map<string, string>, options: prettier.Options | null): Promise<Map<string, string>> {
-  // The JSON literals are printed here only in prettier's default layout, which a consumer's options may change.
+/**
+ * Formats generated TypeScript with the consumer's prettier options (or prettier's defaults). With
+ * the defaults, prettier is not run: the runtime's modules are kept in its default layout in this
+ * repository (test/runtime-layout.test.ts), and the emitted files are laid out by printLikePrettier;
+ * only a file holding syntax it does not lay out goes to prettier.
+ */
+export async function formatFiles(files: Map<string, string>, options: Prettier.Options | null): Promise<Map<string, string>> {
+  // Generated code is laid out here only in prettier's default layout, which a consumer's options may change.
   const defaults = options === null || Object.keys(options).length === 0;
+  const result = new Map<string, string>();
+  const left = new Map<string, string>();
+  for (const [path, text] of files) {
+    const printed = defaults ? (path.startsWith(`${RUNTIME_FOLDER}/`) ? text : layOut(text)) : undefined;
+    if (printed === undefined) left.set(path, text);
+    else result.set(path, printed);
+  }
+  if (left.size === 0) return result;
+  const prettier = await loadPrettier();
+  for (const [path, text] of await formatWithPrettier(prettier, left, options, defaults)) result.set(path, text);
+  return new Map([...files.keys()].map((path) => [path, result.get(path)!]));
+}
+
+/** The file in prettier's default layout without prettier: its JSON literals and imports printed on their own, the rest by printLikePrettier. */
+function layOut(text: string): string | undefined {
+  let aside: SetAside | undefined;
+  try {
+    aside = setLiteralsAside(text, textWidth);
+  } catch (error) {
+    if (error instanceof Unsure) return undefined;
+    throw error;
+  }
+  if (aside === undefined) return printLikePrettier(text);
+  const skeleton = printLikePrettier(aside.skeleton);
+  return skeleton === undefined ? undefined : putLiteralsBack(skeleton, aside);
+}
+
+async function formatWithPrettier(
+  prettier: typeof Prettier,
+  files: Map<string, string>,
+  options: Prettier.Options | null,
+  defaults: boolean,
+): Promise<Map<string, string>> {
   const aside = new Map<string, SetAside>();
   const todo: [string, string][] = [...files].map(([path, text]) => {
     const set = defaults ? setLiteralsAside(text, prettier.util.getStringWidth) : undefined;
@@ -41,20 +86,20 @@ export async function formatFiles(files: Map<string, string>, options: prettier.
     aside.set(path, set);
     return [path, set.skeleton];
   });
-  const formatted = await formatAll(todo, options ?? {});
+  const formatted = await formatAll(prettier, todo, options ?? {});
   const result = new Map<string, string>();
   for (const [path, text] of files) {
     const set = aside.get(path);
     const back = set && putLiteralsBack(formatted.get(path)!, set);
-    result.set(path, set === undefined ? formatted.get(path)! : (back ?? (await formatOne(path, text, options ?? {}))));
+    result.set(path, set === undefined ? formatted.get(path)! : (back ?? (await formatOne(prettier, path, text, options ?? {}))));
   }
   return result;
 }
 
-const formatOne = (path: string, text: string, options: prettier.Options) =>
+const formatOne = (prettier: typeof Prettier, path: string, text: string, options: Prettier.Options) =>
   prettier.format(text, { ...options, parser: PARSER, filepath: path });
 
-async function formatAll(todo: [string, string][], options: prettier.Options): Promise<Map<string, string>> {
+async function formatAll(prettier: typeof Prettier, todo: [string, string][], options: Prettier.Options): Promise<Map<string, string>> {
   const formatted = new Map<string, string>();
   // One core stays free for openapi-typescript, which runs meanwhile on the main thread.
   const workers = Math.max(1, Math.min(availableParallelism() - 1, 4));
@@ -63,12 +108,13 @@ async function formatAll(todo: [string, string][], options: prettier.Options): P
     for (const share of await Promise.all(shares.map((share) => formatInWorker(share, options))))
       for (const [path, text] of share) formatted.set(path, text);
   } else {
-    for (const [path, text] of todo) formatted.set(path, await formatOne(path, text, options));
+    for (const [path, text] of todo) formatted.set(path, await formatOne(prettier, path, text, options));
   }
   return formatted;
 }
 
 /** The prettier config that applies to files in `folder`, if the consumer has one. */
-export async function consumerPrettierConfig(folder: string): Promise<prettier.Options | null> {
+export async function consumerPrettierConfig(folder: string): Promise<Prettier.Options | null> {
+  const prettier = await loadPrettier();
   return prettier.resolveConfig(`${folder}/index.ts`, { editorconfig: false });
 }

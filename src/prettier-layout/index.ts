@@ -1,0 +1,24 @@
+import { printer } from "prettier/doc";
+import ts from "typescript";
+import "./calls.js";
+import "./expressions.js";
+import "./types.js";
+import { Printer } from "./printer.js";
+import { Source, Unsure } from "./source.js";
+
+/**
+ * Generated TypeScript laid out exactly as prettier lays it out with its default options, without
+ * running prettier: the syntax the emitters write is printed here with prettier's own rules and
+ * doc printer. Returns undefined for a file holding anything else, which then goes to prettier.
+ */
+export function printLikePrettier(text: string): string | undefined {
+  const file = ts.createSourceFile("generated.ts", text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  if ((file as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics.length > 0) return undefined;
+  try {
+    const doc = new Printer(new Source(text), file).printFile();
+    return printer.printDocToString(doc, { printWidth: 80, tabWidth: 2, useTabs: false }).formatted;
+  } catch (error) {
+    if (error instanceof Unsure) return undefined;
+    throw error;
+  }
+}

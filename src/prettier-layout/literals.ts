@@ -1,0 +1,51 @@
+import { Unsure } from "./source.js";
+
+/**
+ * A string literal as prettier prints it: in double quotes unless the content holds more double
+ * quotes than single ones, with escapes prettier would drop dropped.
+ */
+export function printStringLiteral(raw: string): string {
+  const quote = raw[0];
+  if (quote !== '"' && quote !== "'") throw new Unsure(`string ${raw.slice(0, 20)}`);
+  const content = raw.slice(1, -1);
+  let doubles = 0;
+  let singles = 0;
+  for (const char of content) {
+    if (char === '"') doubles++;
+    else if (char === "'") singles++;
+  }
+  const enclosing = doubles > singles ? "'" : '"';
+  if (raw[0] === enclosing) return raw;
+  const other = enclosing === '"' ? "'" : '"';
+  const body = content.replace(/\\(.)|(["'])/gs, (match, escaped: string | undefined, bare: string | undefined) => {
+    if (escaped !== undefined) return escaped === other ? escaped : match;
+    return bare === enclosing ? `\\${bare}` : bare!;
+  });
+  return enclosing + body + enclosing;
+}
+
+/** Prettier's number normalization: lower case, no `+` or leading zeros in the exponent, no trailing zeros or dot. */
+export const printNumberLiteral = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/^([+-]?[\d.]+e)(?:\+|(-))?0*(\d)/, "$1$2$3")
+    .replace(/^([+-]?[\d.]+)e[+-]?0+$/, "$1")
+    .replace(/^([+-])?\./, "$10.")
+    .replace(/(\.\d+?)0+(?=e|$)/, "$1")
+    .replace(/\.(?=e|$)/, "");
+
+/**
+ * Columns prettier counts for text: one per character for ASCII and for the scripts below U+1100,
+ * none for control and combining characters. Wider scripts and emoji are not counted here.
+ */
+export function textWidth(text: string): number {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  let width = 0;
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x300 && code <= 0x36f)) continue;
+    if (code >= 0x1100) throw new Unsure("wide characters");
+    width += 1;
+  }
+  return width;
+}

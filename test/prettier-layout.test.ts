@@ -1,0 +1,101 @@
+// Generated code is laid out without prettier, as prettier lays it out with its default options
+// (src/prettier-layout). Each case is the literal output, checked against prettier itself too; every
+// emitted file of every golden scenario must be laid out here, not handed to prettier.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as prettier from "prettier";
+import { describe, expect, it } from "vitest";
+import { printLikePrettier } from "../src/prettier-layout/index.js";
+import { ROOT } from "./helpers/pipeline.js";
+
+const byPrettier = (text: string) => prettier.format(text, { parser: "babel-ts", filepath: "x.ts" });
+
+const CASES: [name: string, input: string, output: string][] = [
+  [
+    "a union that breaks after the `=`, then one member a line",
+    'export type Status = "new" | "pending" | "open" | "resolved" | "closed" | "archived" | "deleted" | "x";\n',
+    'export type Status =\n  | "new"\n  | "pending"\n  | "open"\n  | "resolved"\n  | "closed"\n  | "archived"\n  | "deleted"\n  | "x";\n',
+  ],
+  [
+    "a member whose union breaks under its key",
+    'export interface TicketResult { status: "new" | "pending" | "open" | "resolved" | "closed" | null | UnknownCode | Unusable; }\n',
+    'export interface TicketResult {\n  status:\n    | "new"\n    | "pending"\n    | "open"\n    | "resolved"\n    | "closed"\n    | null\n    | UnknownCode\n    | Unusable;\n}\n',
+  ],
+  [
+    "call arguments one a line where they do not fit",
+    'const value = readSomething(attributes?.["a_long_attribute_name"], TICKET_STATUS_CODE, ctx, "status_code", REQUIRED);\n',
+    'const value = readSomething(\n  attributes?.["a_long_attribute_name"],\n  TICKET_STATUS_CODE,\n  ctx,\n  "status_code",\n  REQUIRED,\n);\n',
+  ],
+  [
+    "a last arrow argument hugged",
+    'export function f() { return withDistinctShortIds(options.onIssue, 0, (recordOptions) => { const ctx = context("t", recordOptions); return ctx; }); }\n',
+    'export function f() {\n  return withDistinctShortIds(options.onIssue, 0, (recordOptions) => {\n    const ctx = context("t", recordOptions);\n    return ctx;\n  });\n}\n',
+  ],
+  [
+    "a last arrow argument that cannot be hugged",
+    'const total = pageValue(response, ["total"], ctx, "total", (value) => integer(value, ctx, "total", OPTIONAL));\n',
+    'const total = pageValue(response, ["total"], ctx, "total", (value) =>\n  integer(value, ctx, "total", OPTIONAL),\n);\n',
+  ],
+  [
+    "a long access path moved under the `=`",
+    'export type SearchTicketsResponse = paths["/tickets"]["get"]["responses"][200]["content"]["application/vnd.api+json"];\n',
+    'export type SearchTicketsResponse =\n  paths["/tickets"]["get"]["responses"][200]["content"]["application/vnd.api+json"];\n',
+  ],
+  [
+    "a conditional argument",
+    'const x = { get_addon: (args, call = {}) => callTool(options.client, "get_addon", getAddonCall, getAddonInputSchema, args, (response) => projectGetAddon(response as GetAddonResponse, options.resolvers, call.signal ? { ...projection, signal: call.signal } : projection), { ...timeout, ...call }) };\n',
+    'const x = {\n  get_addon: (args, call = {}) =>\n    callTool(\n      options.client,\n      "get_addon",\n      getAddonCall,\n      getAddonInputSchema,\n      args,\n      (response) =>\n        projectGetAddon(\n          response as GetAddonResponse,\n          options.resolvers,\n          call.signal ? { ...projection, signal: call.signal } : projection,\n        ),\n      { ...timeout, ...call },\n    ),\n};\n',
+  ],
+  [
+    "JSDoc re-indented inside an interface",
+    'export interface Resolvers {\n/** Labels for the ids\n * joined through "users". */\nreadonly users: Resolver;\n}\n',
+    'export interface Resolvers {\n  /** Labels for the ids\n   * joined through "users". */\n  readonly users: Resolver;\n}\n',
+  ],
+  [
+    "a function whose parameters break",
+    "export function projectTicket(record: TicketRecord, lookups: TicketLookups, options: RecordOptions = {}): TicketResult { return { id: 1 }; }\n",
+    "export function projectTicket(\n  record: TicketRecord,\n  lookups: TicketLookups,\n  options: RecordOptions = {},\n): TicketResult {\n  return { id: 1 };\n}\n",
+  ],
+  [
+    "a Map with type arguments that break",
+    'const TICKET_STATUS_CODE = new Map<unknown, "new" | "pending" | "open" | "resolved" | "closed">([[1, "new"], [2, "pending"]]);\n',
+    'const TICKET_STATUS_CODE = new Map<\n  unknown,\n  "new" | "pending" | "open" | "resolved" | "closed"\n>([\n  [1, "new"],\n  [2, "pending"],\n]);\n',
+  ],
+  [
+    "quotes chosen by the string's content and keys unquoted where they can be",
+    'const o = { "plain": "say \\"hi\\"", "needs-quotes": \'it\', ok: "x" };\n',
+    'const o = { plain: \'say "hi"\', "needs-quotes": "it", ok: "x" };\n',
+  ],
+];
+
+describe("printLikePrettier", () => {
+  it.each(CASES)("%s", async (_name, input, output) => {
+    expect(printLikePrettier(input)).toBe(output);
+    expect(await byPrettier(input)).toBe(output);
+  });
+
+  it("leaves to prettier what it does not lay out", () => {
+    expect(printLikePrettier("class A { x = 1; }\n")).toBeUndefined();
+    expect(printLikePrettier("const a = [1, 2, 3];\n")).toBeUndefined();
+    expect(printLikePrettier("const a = {\n")).toBeUndefined();
+  });
+});
+
+const GOLDEN_FOLDERS = [
+  join(ROOT, "generated/support"),
+  ...readdirSync(join(ROOT, "specs/scenarios"))
+    .map((name) => join(ROOT, "specs/scenarios", name, "generated"))
+    .filter((folder) => existsSync(folder)),
+];
+const emittedFiles = GOLDEN_FOLDERS.flatMap((folder) =>
+  readdirSync(folder, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts") && !file.startsWith("runtime") && !file.endsWith("openapi.ts"))
+    .map((file) => join(folder, file)),
+);
+
+describe("every emitted file of the golden scenarios", () => {
+  it.each(emittedFiles.map((file) => [file.slice(ROOT.length + 1), file]))("%s is laid out as prettier left it", (_name, file) => {
+    const text = readFileSync(file, "utf8");
+    expect(printLikePrettier(text)).toBe(text);
+  });
+});
