@@ -1,6 +1,6 @@
 import { builders, utils } from "prettier/doc";
 type Doc = builders.Doc;
-import ts from "typescript";
+import * as ts from "./ast.js";
 import { ArgExpansionBailout, isBinaryish, isLiteral, isMemberish, isSignedNumber, Printer, skipParentheses } from "./printer.js";
 import { Unsure } from "./source.js";
 
@@ -51,8 +51,7 @@ Printer.prototype.isMemberChain = function (this: Printer, node: ts.CallExpressi
 Printer.prototype.callArguments = function (this: Printer, node: Call): Doc {
   const args = node.arguments ?? [];
   if (args.length === 0) {
-    if (/\/[/*]/.test(node.getText(this.file).slice(node.expression.end - node.getStart(this.file))))
-      throw new Unsure("comment in arguments");
+    if (/\/[/*]/.test(node.getText(this.file).slice(node.expression.end - node.getStart()))) throw new Unsure("comment in arguments");
     return "()";
   }
   for (const arg of args)
@@ -123,7 +122,7 @@ Printer.prototype.shouldExpandLastArg = function (this: Printer, args: readonly 
 };
 
 /** ESTree's node type, which prettier compares: TypeScript's parentheses are not nodes there. */
-const kindForComparison = (node: ts.Node): ts.SyntaxKind => skipParentheses(node).kind;
+const kindForComparison = (node: ts.Node): ts.Kind => skipParentheses(node).kind;
 
 function isConciselyPrintedArray(node: ts.Node): boolean {
   const array = skipParentheses(node);
@@ -197,10 +196,8 @@ export function isSimpleCallArgument(input: ts.Node, depth = 2): boolean {
   if (depth <= 0) return false;
   const node = skipParentheses(input);
   const simple = (child: ts.Node) => isSimpleCallArgument(child, depth - 1);
-  if (node.kind === K.RegularExpressionLiteral) return node.getText().length - 2 <= 5;
   if (isLiteral(node) || node.kind === K.Identifier || node.kind === K.ThisKeyword || node.kind === K.SuperKeyword) return true;
-  if (node.kind === K.NoSubstitutionTemplateLiteral) return !node.getText().includes("\n");
-  if (node.kind === K.TemplateExpression) throw new Unsure("template literal");
+
   if (node.kind === K.ObjectLiteralExpression)
     return (node as ts.ObjectLiteralExpression).properties.every(
       (p) =>

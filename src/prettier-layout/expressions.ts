@@ -1,6 +1,6 @@
 import { builders, utils } from "prettier/doc";
 type Doc = builders.Doc;
-import ts from "typescript";
+import * as ts from "./ast.js";
 import { printNumberLiteral, printStringLiteral } from "./literals.js";
 import { type Args, isBinaryish, isMemberish, Printer, skipParentheses } from "./printer.js";
 import { Unsure } from "./source.js";
@@ -142,8 +142,7 @@ Printer.prototype.member = function (this: Printer, node: ts.PropertyAccessExpre
 };
 
 function isAssignment(node: ts.Node): boolean {
-  const operator = (node as ts.BinaryExpression).operatorToken.kind;
-  return operator >= K.FirstAssignment && operator <= K.LastAssignment;
+  return ts.ASSIGNMENT_OPERATORS.has((node as ts.BinaryExpression).operatorToken.kind);
 }
 
 function isNewCallee(node: ts.Node): boolean {
@@ -191,12 +190,12 @@ Printer.prototype.propertyKey = function (this: Printer, name: ts.PropertyName):
 Printer.prototype.object = function (this: Printer, node: ts.ObjectLiteralExpression): Doc {
   const properties = node.properties;
   if (properties.length === 0) {
-    if (this.source.hasNewlineInRange(node.getStart(this.file), node.end) || node.getText(this.file).includes("/"))
+    if (this.source.hasNewlineInRange(node.getStart(), node.end) || node.getText(this.file).includes("/"))
       throw new Unsure("empty object form");
     return "{}";
   }
   const first = properties[0]!;
-  const shouldBreak = this.source.hasNewlineInRange(node.getStart(this.file), first.getStart(this.file));
+  const shouldBreak = this.source.hasNewlineInRange(node.getStart(), first.getStart());
   let separator: Doc[] = [];
   const printed = properties.map((property) => {
     const parts = [...separator, this.withComments(property, this.objectProperty(property))];

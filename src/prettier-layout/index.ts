@@ -1,8 +1,8 @@
 import { printer } from "prettier/doc";
-import ts from "typescript";
 import "./calls.js";
 import "./expressions.js";
 import "./types.js";
+import { parse } from "./parse.js";
 import { Printer } from "./printer.js";
 import { Source, Unsure } from "./source.js";
 
@@ -12,9 +12,8 @@ import { Source, Unsure } from "./source.js";
  * doc printer. Returns undefined for a file holding anything else, which then goes to prettier.
  */
 export function printLikePrettier(text: string): string | undefined {
-  const file = ts.createSourceFile("generated.ts", text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  if ((file as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics.length > 0) return undefined;
   try {
+    const file = parse(text);
     const doc = new Printer(new Source(text), file).printFile();
     return printer.printDocToString(doc, { printWidth: 80, tabWidth: 2, useTabs: false }).formatted;
   } catch (error) {

@@ -1,6 +1,6 @@
 import { builders, utils } from "prettier/doc";
 type Doc = builders.Doc;
-import ts from "typescript";
+import * as ts from "./ast.js";
 import { printNumberLiteral, printStringLiteral } from "./literals.js";
 import { type Source, Unsure } from "./source.js";
 
@@ -398,7 +398,7 @@ export class Printer {
 
   block(node: ts.Block): Doc {
     if (node.statements.length === 0) {
-      if (this.source.leadingComments(node.getLastToken(this.file)!).length > 0) throw new Unsure("comment in empty block");
+      if (node.getText(this.file) !== "{}") throw new Unsure("empty block form");
       return "{}";
     }
     return ["{", indent([hardline, this.statements(node.statements)]), hardline, "}"];
@@ -441,9 +441,7 @@ export class Printer {
   // ---- dispatch for a node that may be a type or an expression
 
   any(node: ts.Node, args: Args = {}): Doc {
-    return ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)
-      ? this.type(node, args)
-      : this.expression(node as ts.Expression, args);
+    return ts.isTypeNode(node) ? this.type(node, args) : this.expression(node as ts.Expression, args);
   }
 
   // Expressions, types and calls are in their own modules; they are attached to this class below.
@@ -465,7 +463,7 @@ export const isMemberish = (node: ts.Node): boolean => node.kind === K.PropertyA
 export function isBinaryish(node: ts.Node): boolean {
   if (node.kind !== K.BinaryExpression) return false;
   const operator = (node as ts.BinaryExpression).operatorToken.kind;
-  return !(operator >= K.FirstAssignment && operator <= K.LastAssignment) && operator !== K.CommaToken;
+  return !ts.ASSIGNMENT_OPERATORS.has(operator) && operator !== K.CommaToken;
 }
 
 export function skipParentheses(node: ts.Node): ts.Node {

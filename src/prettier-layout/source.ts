@@ -1,4 +1,4 @@
-import ts from "typescript";
+import * as ts from "./ast.js";
 
 /** Thrown where the printer meets syntax or a layout it does not reproduce; the file then goes to prettier. */
 export class Unsure extends Error {

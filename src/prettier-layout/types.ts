@@ -1,6 +1,6 @@
 import { builders, utils } from "prettier/doc";
 type Doc = builders.Doc;
-import ts from "typescript";
+import * as ts from "./ast.js";
 import { printNumberLiteral, printStringLiteral } from "./literals.js";
 import { type Args, Printer } from "./printer.js";
 import { Unsure } from "./source.js";
@@ -8,7 +8,7 @@ import { Unsure } from "./source.js";
 const { group, indent, align, line, softline, hardline, ifBreak, join } = builders;
 const K = ts.SyntaxKind;
 
-const KEYWORDS = new Map<ts.SyntaxKind, string>([
+const KEYWORDS = new Map<ts.Kind, string>([
   [K.StringKeyword, "string"],
   [K.NumberKeyword, "number"],
   [K.BooleanKeyword, "boolean"],
@@ -152,7 +152,7 @@ Printer.prototype.members = function (this: Printer, node: ts.Node, members: rea
     }
   });
   if (inInterface) return ["{", indent([hardline, parts]), hardline, "}"];
-  const shouldBreak = this.source.hasNewlineInRange(node.getStart(this.file), members[0]!.getStart(this.file));
+  const shouldBreak = this.source.hasNewlineInRange(node.getStart(), members[0]!.getStart());
   return group(["{", indent([line, ...parts]), line, "}"], { shouldBreak });
 };
 
