@@ -65,7 +65,8 @@ function layOut(text: string): string | undefined {
   try {
     aside = setLiteralsAside(text, textWidth);
   } catch (error) {
-    if (error instanceof Unsure) return undefined;
+    // Text too wide to measure here: the doc printer measures it as prettier does.
+    if (error instanceof Unsure) return printLikePrettier(text);
     throw error;
   }
   if (aside === undefined) return printLikePrettier(text);

@@ -66,6 +66,16 @@ const CASES: [name: string, input: string, output: string][] = [
     'const o = { "plain": "say \\"hi\\"", "needs-quotes": \'it\', ok: "x" };\n',
     'const o = { plain: \'say "hi"\', "needs-quotes": "it", ok: "x" };\n',
   ],
+  [
+    "numbers filled onto lines",
+    'const SEVERITY = new Map<unknown, "info" | "low">([[1, "info"]]);\nconst LEVELS = [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700];\n',
+    'const SEVERITY = new Map<unknown, "info" | "low">([[1, "info"]]);\nconst LEVELS = [\n  100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400,\n  1500, 1600, 1700,\n];\n',
+  ],
+  [
+    "parentheses around simple types dropped",
+    "export type ImagesGetArguments = { image_id: (number) | (string); };\n",
+    "export type ImagesGetArguments = { image_id: number | string };\n",
+  ],
 ];
 
 describe("printLikePrettier", () => {
@@ -76,7 +86,8 @@ describe("printLikePrettier", () => {
 
   it("leaves to prettier what it does not lay out", () => {
     expect(printLikePrettier("class A { x = 1; }\n")).toBeUndefined();
-    expect(printLikePrettier("const a = [1, 2, 3];\n")).toBeUndefined();
+    expect(printLikePrettier("const a = b ? (c ? d : e) : f;\n")).toBeUndefined();
+    expect(printLikePrettier("const a = `x${b}`;\n")).toBeUndefined();
     expect(printLikePrettier("const a = {\n")).toBeUndefined();
   });
 });

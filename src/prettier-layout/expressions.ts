@@ -2,7 +2,7 @@ import { builders, utils } from "prettier/doc";
 type Doc = builders.Doc;
 import * as ts from "./ast.js";
 import { printNumberLiteral, printStringLiteral } from "./literals.js";
-import { type Args, isBinaryish, isMemberish, Printer, skipParentheses } from "./printer.js";
+import { type Args, isBinaryish, isMemberish, isSignedNumber, Printer, skipParentheses } from "./printer.js";
 import { Unsure } from "./source.js";
 
 const { group, indent, align, line, softline, ifBreak, join } = builders;
@@ -232,14 +232,6 @@ Printer.prototype.array = function (this: Printer, node: ts.ArrayLiteralExpressi
     if (node.getText(this.file) !== "[]") throw new Unsure("empty array form");
     return "[]";
   }
-  if (
-    elements.every(
-      (element) =>
-        element.kind === K.NumericLiteral ||
-        (element.kind === K.PrefixUnaryExpression && (element as ts.PrefixUnaryExpression).operand.kind === K.NumericLiteral),
-    )
-  )
-    throw new Unsure("array of numbers");
   if (elements.some((element) => element.kind === K.OmittedExpression)) throw new Unsure("array hole");
   const shouldBreak =
     elements.length > 1 &&
@@ -254,6 +246,18 @@ Printer.prototype.array = function (this: Printer, node: ts.ArrayLiteralExpressi
           : (element as ts.ObjectLiteralExpression).properties.length;
       return size > 1;
     });
+  if (elements.every(isSignedNumber)) {
+    // prettier fills a line with numbers before it breaks, and breaks the trailing comma with the array only.
+    const id = Symbol("array");
+    const comma = ifBreak(",", "", { groupId: id });
+    const parts: Doc[] = [];
+    elements.forEach((element, i) => {
+      const isLast = i === elements.length - 1;
+      parts.push([this.expression(element), isLast ? comma : ","]);
+      if (!isLast) parts.push(this.source.nextLineEmpty(element.end) ? [builders.hardline, builders.hardline] : line);
+    });
+    return group(["[", indent([softline, builders.fill(parts)]), softline, "]"], { id });
+  }
   const items: Doc[] = [];
   elements.forEach((element, i) => {
     items.push(group(this.expression(element)));

@@ -853,6 +853,14 @@ class Parser {
       this.adopt(node, node.members);
       return this.close(node);
     }
+    if (token.value === "(" && !this.closesBefore("=>")) {
+      // Parentheses around a simple type are dropped, as prettier drops them.
+      this.index++;
+      const inner = this.type();
+      this.take(")");
+      if (inner.kind === "UnionType" || inner.kind === "FunctionType") throw new Unsure("parenthesized compound type");
+      return inner;
+    }
     if (token.value === "(") {
       const node = this.open("FunctionType");
       node.parameters = this.parameters();
@@ -862,6 +870,21 @@ class Parser {
       return this.close(node);
     }
     throw new Unsure(`type at ${token.start}`);
+  }
+
+  /** Whether the bracket at the current token closes right before `value`. */
+  private closesBefore(value: string): boolean {
+    let depth = 0;
+    for (let i = this.index; i < this.tokens.length; i++) {
+      const token = this.tokens[i]!;
+      if (token.type !== "punctuation") continue;
+      if (token.value === "(" || token.value === "[" || token.value === "{") depth++;
+      else if (token.value === ")" || token.value === "]" || token.value === "}") {
+        depth--;
+        if (depth === 0) return this.tokens[i + 1]?.value === value;
+      }
+    }
+    return false;
   }
 
   private typeArguments(): Node[] {
