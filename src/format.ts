@@ -7,8 +7,14 @@ import { textWidth } from "./prettier-layout/literals.js";
 import { Unsure } from "./prettier-layout/source.js";
 import { RUNTIME_FOLDER } from "./emit/runtime-folder.js";
 
-/** Loaded only when a file needs it: with prettier's defaults, generated code is laid out without it. */
+/** Only prettier's entry is loaded up front; its parsers and printers only for a file that needs them. */
 const loadPrettier = () => import("prettier");
+
+/**
+ * The prettier releases whose layout src/prettier-layout reproduces, checked file by file against
+ * prettier on every golden scenario and real spec. A consumer on another release gets prettier itself.
+ */
+const LAID_OUT_AS = /^3\.10\./;
 
 /** Prettier's babel-ts parser prints generated TypeScript the same as its typescript parser, twice as fast. */
 const PARSER = "babel-ts";
@@ -39,22 +45,23 @@ function formatInWorker(files: [string, string][], options: Prettier.Options): P
 
 /**
  * Formats generated TypeScript with the consumer's prettier options (or prettier's defaults). With
- * the defaults, prettier is not run: the runtime's modules are kept in its default layout in this
- * repository (test/runtime-layout.test.ts), and the emitted files are laid out by printLikePrettier;
- * only a file holding syntax it does not lay out goes to prettier.
+ * the defaults of the prettier release it mirrors, prettier's formatter is not run: the runtime's
+ * modules are kept in that layout in this repository (test/runtime-layout.test.ts), and the emitted
+ * files are laid out by printLikePrettier; only a file holding syntax it does not lay out goes to prettier.
  */
 export async function formatFiles(files: Map<string, string>, options: Prettier.Options | null): Promise<Map<string, string>> {
   // Generated code is laid out here only in prettier's default layout, which a consumer's options may change.
   const defaults = options === null || Object.keys(options).length === 0;
+  const prettier = await loadPrettier();
+  const laidOutHere = defaults && LAID_OUT_AS.test(prettier.version);
   const result = new Map<string, string>();
   const left = new Map<string, string>();
   for (const [path, text] of files) {
-    const printed = defaults ? (path.startsWith(`${RUNTIME_FOLDER}/`) ? text : layOut(text)) : undefined;
+    const printed = laidOutHere ? (path.startsWith(`${RUNTIME_FOLDER}/`) ? text : layOut(text)) : undefined;
     if (printed === undefined) left.set(path, text);
     else result.set(path, printed);
   }
   if (left.size === 0) return result;
-  const prettier = await loadPrettier();
   for (const [path, text] of await formatWithPrettier(prettier, left, options, defaults)) result.set(path, text);
   return new Map([...files.keys()].map((path) => [path, result.get(path)!]));
 }
