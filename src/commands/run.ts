@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
+import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
 import { EVAL_HELP, runEval } from "./eval.js";
 import { GENERATE_HELP, runGenerate } from "./generate.js";
 import { INIT_HELP, runInit } from "./init.js";
@@ -38,7 +39,7 @@ interface Command {
   help: string;
   options: Options;
   positionals: number;
-  run(values: Values, positionals: string[], io: Io): Promise<number>;
+  run(values: Values, positionals: string[], io: Io, threads?: SourceTypesThreads): Promise<number>;
 }
 
 const config: Options = { config: { type: "string", short: "c" }, help: { type: "boolean", short: "h" } };
@@ -59,7 +60,7 @@ const COMMANDS: Record<string, Command> = {
       "allow-outside-refs": { type: "boolean" },
       "allow-outside-output": { type: "boolean" },
     },
-    run: (values, _, io) => {
+    run: async (values, _, io, threads) => {
       const options = {
         config: text(values["config"]) ?? "projector.yaml",
         check: values["check"] === true,
@@ -70,7 +71,8 @@ const COMMANDS: Record<string, Command> = {
         allowOutsideRefs: values["allow-outside-refs"] === true,
         allowOutsideOutput: values["allow-outside-output"] === true,
       };
-      if (values["watch"] !== true) return runGenerate(options, io);
+      if (values["watch"] !== true) return runGenerate(options, io, undefined, threads);
+      await threads?.close();
       if (options.check)
         throw new UsageError("--watch and --check cannot be combined: --check checks once, for CI; --watch keeps writing the output");
       return runWatch(options, io);
@@ -163,8 +165,11 @@ function printable(terminal: Io): Io {
   };
 }
 
-/** Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage, 3 internal error. */
-export async function runCli(argv: string[], terminal: Io): Promise<number> {
+/**
+ * Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage, 3 internal error.
+ * `threads`, started by the process ahead of the command, type a generate's spec in a worker thread.
+ */
+export async function runCli(argv: string[], terminal: Io, threads?: SourceTypesThreads): Promise<number> {
   const io = printable(terminal);
   const [name, ...rest] = argv;
   if (name === "--version" || name === "-v") {
@@ -189,7 +194,7 @@ export async function runCli(argv: string[], terminal: Io): Promise<number> {
       return EXIT.ok;
     }
     if (positionals.length > command.positionals) throw new UsageError(`${name} takes at most ${command.positionals} file argument(s)`);
-    return await command.run(values as Values, positionals, io);
+    return await command.run(values as Values, positionals, io, threads);
   } catch (error) {
     if (error instanceof DiagnosticError) {
       printRefusal(io, error.diagnostics);
