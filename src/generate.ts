@@ -71,7 +71,8 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
 
 /** The spec's source types, from the cache when this document was typed before. */
 function typeSpec(input: GenerateInput, forSpec: SpecResults): Promise<string> {
-  return (forSpec.sourceTypes ??= (input.sourceTypes ?? sourceTypes)(input.spec.document, input.spec.file));
+  forSpec.sourceTypes ??= (input.sourceTypes ?? sourceTypes)(input.spec.document, input.spec.file);
+  return forSpec.sourceTypes;
 }
 
 /** Formats the files, taking from the cache every text it formatted before and keeping only what this run used. */
