@@ -1,10 +1,14 @@
+import { createRequire } from "node:module";
 import { parentPort } from "node:worker_threads";
 import { DiagnosticError } from "../diagnostics.js";
 import type { SourceTypesAnswer, SourceTypesRequest } from "./source-types-thread.js";
 
 // Loaded at once, while the main thread reads the annotation and loads the spec: openapi-typescript
 // and the TypeScript compiler take longer to load than both.
-const emitter = Promise.all([import("../emit/emit.js"), import("openapi-typescript"), import("typescript")]).then(([emit]) => emit);
+const require = createRequire(import.meta.url);
+require("openapi-typescript");
+require("typescript");
+const emitter = import("../emit/emit.js");
 
 const port = parentPort!;
 port.once("message", async ({ document, specFile }: SourceTypesRequest) => {
