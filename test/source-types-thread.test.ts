@@ -5,9 +5,9 @@ import { createHook } from "node:async_hooks";
 import { execFile } from "node:child_process";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { SourceTypesThreads } from "../dist/openapi/source-types-thread.js";
 import { DiagnosticError } from "../src/diagnostics.js";
 import { sourceTypes } from "../src/emit/emit.js";
 import { loadSpec } from "../src/openapi/load.js";
@@ -15,6 +15,9 @@ import { exampleProject, snapshot } from "./helpers/example-project.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
 
 const CLI = join(ROOT, "dist/cli.js");
+const { SourceTypesThreads } = (await import(
+  pathToFileURL(join(ROOT, "dist/openapi/source-types-thread.js")).href
+)) as typeof import("../src/openapi/source-types-thread.js");
 const EXAMPLE_SPEC = join(ROOT, "specs/support-tickets.openapi.yaml");
 /** Specs openapi-typescript rejects, from the bad-input corpus. */
 const UNTYPEABLE = ["spec-ref-cycle-without-schema", "spec-response-null"];
