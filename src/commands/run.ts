@@ -3,12 +3,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
-import { EVAL_HELP, runEval } from "./eval.js";
-import { GENERATE_HELP, runGenerate } from "./generate.js";
-import { INIT_HELP, runInit } from "./init.js";
 import { printRefusal } from "./print.js";
-import { runTokens, TOKENS_HELP } from "./tokens.js";
-import { runWatch } from "./watch.js";
 import { EXIT, type Io, printInternalError, UsageError } from "./io.js";
 
 const HELP = `projector: typed projectors that turn OpenAPI responses into evidence for an LLM agent
@@ -36,7 +31,8 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 type Values = Record<string, string | boolean | undefined>;
 
 interface Command {
-  help: string;
+  /** Each command's module is loaded only when it runs: a generate never loads init's, eval's or tokens'. */
+  help(): Promise<string>;
   options: Options;
   positionals: number;
   run(values: Values, positionals: string[], io: Io, threads?: SourceTypesThreads): Promise<number>;
@@ -47,7 +43,7 @@ const text = (value: string | boolean | undefined) => (typeof value === "string"
 
 const COMMANDS: Record<string, Command> = {
   generate: {
-    help: GENERATE_HELP,
+    help: async () => (await import("./generate.js")).GENERATE_HELP,
     positionals: 0,
     options: {
       ...config,
@@ -71,15 +67,15 @@ const COMMANDS: Record<string, Command> = {
         allowOutsideRefs: values["allow-outside-refs"] === true,
         allowOutsideOutput: values["allow-outside-output"] === true,
       };
-      if (values["watch"] !== true) return runGenerate(options, io, undefined, threads);
+      if (values["watch"] !== true) return (await import("./generate.js")).runGenerate(options, io, undefined, threads);
       await threads?.close();
       if (options.check)
         throw new UsageError("--watch and --check cannot be combined: --check checks once, for CI; --watch keeps writing the output");
-      return runWatch(options, io);
+      return (await import("./watch.js")).runWatch(options, io);
     },
   },
   init: {
-    help: INIT_HELP,
+    help: async () => (await import("./init.js")).INIT_HELP,
     positionals: 1,
     options: {
       output: { type: "string", short: "o" },
@@ -90,14 +86,14 @@ const COMMANDS: Record<string, Command> = {
       "allow-outside-refs": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
-    run: (values, positionals, io) => {
+    run: async (values, positionals, io) => {
       if (positionals[0] === undefined) throw new UsageError("init needs the spec: projector init specs/api.yaml");
       const operations = text(values["operations"])
         ?.split(",")
         .map((o) => o.trim())
         .filter(Boolean);
       const tag = text(values["tag"]);
-      return runInit(
+      return (await import("./init.js")).runInit(
         {
           spec: positionals[0],
           output: text(values["output"]) ?? "projector.yaml",
@@ -112,7 +108,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   tokens: {
-    help: TOKENS_HELP,
+    help: async () => (await import("./tokens.js")).TOKENS_HELP,
     positionals: 1,
     options: {
       ...config,
@@ -122,12 +118,12 @@ const COMMANDS: Record<string, Command> = {
       "lookup-sample": { type: "string" },
       json: { type: "boolean" },
     },
-    run: (values, positionals, io) => {
+    run: async (values, positionals, io) => {
       const tool = text(values["tool"]);
       if (tool === undefined) throw new UsageError("tokens needs --tool NAME");
       const labels = text(values["labels"]);
       const lookupSample = text(values["lookup-sample"]);
-      return runTokens(
+      return (await import("./tokens.js")).runTokens(
         {
           config: text(values["config"]) ?? "projector.yaml",
           tool,
@@ -142,13 +138,13 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   eval: {
-    help: EVAL_HELP,
+    help: async () => (await import("./eval.js")).EVAL_HELP,
     positionals: 1,
     options: { ...config, json: { type: "boolean" } },
-    run: (values, positionals, io) => {
+    run: async (values, positionals, io) => {
       if (positionals[0] === undefined) throw new UsageError("eval needs a questions file: projector eval QUESTIONS.yaml");
       const configPath = text(values["config"]);
-      return runEval(
+      return (await import("./eval.js")).runEval(
         { questions: positionals[0], json: values["json"] === true, ...(configPath !== undefined ? { config: configPath } : {}) },
         io,
       );
@@ -190,7 +186,7 @@ export async function runCli(argv: string[], terminal: Io, threads?: SourceTypes
       options: command.options,
     });
     if (values["help"] === true) {
-      io.stdout.write(command.help);
+      io.stdout.write(await command.help());
       return EXIT.ok;
     }
     if (positionals.length > command.positionals) throw new UsageError(`${name} takes at most ${command.positionals} file argument(s)`);
