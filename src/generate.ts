@@ -71,8 +71,15 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
 
 /** The spec's source types, from the cache when this document was typed before. */
 function typeSpec(input: GenerateInput, forSpec: SpecResults): Promise<string> {
-  forSpec.sourceTypes ??= (input.sourceTypes ?? sourceTypes)(input.spec.document, input.spec.file);
-  return forSpec.sourceTypes;
+  if (forSpec.sourceTypes) return forSpec.sourceTypes;
+  const typing = (input.sourceTypes ?? sourceTypes)(input.spec.document, input.spec.file);
+  forSpec.sourceTypes = typing;
+  // A failure is not kept: a thread ended with a run whose check failed says nothing of the spec,
+  // and the next run (`generate --watch`, the annotation fixed) types it again.
+  typing.catch(() => {
+    if (forSpec.sourceTypes === typing) delete forSpec.sourceTypes;
+  });
+  return typing;
 }
 
 /** Formats the files, taking from the cache every text it formatted before and keeping only what this run used. */

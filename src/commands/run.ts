@@ -68,10 +68,9 @@ const COMMANDS: Record<string, Command> = {
         allowOutsideOutput: values["allow-outside-output"] === true,
       };
       if (values["watch"] !== true) return (await import("./generate.js")).runGenerate(options, io, undefined, threads);
-      await threads?.close();
       if (options.check)
         throw new UsageError("--watch and --check cannot be combined: --check checks once, for CI; --watch keeps writing the output");
-      return (await import("./watch.js")).runWatch(options, io);
+      return (await import("./watch.js")).runWatch(options, io, threads);
     },
   },
   init: {
