@@ -3,7 +3,7 @@
 // JavaScript, so these tests use the built modules and CLI: the test script runs `npm run build` first.
 import { createHook } from "node:async_hooks";
 import { execFile } from "node:child_process";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -95,6 +95,22 @@ describe("projector generate with the source types in a worker thread", () => {
     const written = [...snapshot(join(dir, "generated/support"))].map(([path, text]) => [path.slice(dir.length + 1), text]);
     expect(written.length).toBeGreaterThan(0);
     for (const [path, text] of written) expect(text, path).toBe(readFileSync(join(ROOT, path!), "utf8"));
+  });
+
+  it("prints what openapi-typescript reports on the console before the diagnostic it leads to", async () => {
+    const dir = exampleProject();
+    const specPath = join(dir, "specs/support-tickets.openapi.yaml");
+    writeFileSync(specPath, readFileSync(specPath, "utf8").replace("operationId: addComment", "operationId: getTicket"));
+    const annotationPath = join(dir, "projector.yaml");
+    writeFileSync(
+      annotationPath,
+      readFileSync(annotationPath, "utf8").replace("operation: addComment", 'operation: "POST /tickets/{ticket_id}/comments"'),
+    );
+    const { code, stderr } = await spawned(["generate"], dir);
+    const lines = stderr.split("\n");
+    expect(code).toBe(1);
+    expect(lines[0]).toContain("✘  Every operation must have a unique `operationId`.");
+    expect(lines[1]).toMatch(/^specs\/support-tickets\.openapi\.yaml PRJ008 openapi-typescript cannot type the spec: Every operation/);
   });
 
   it.each(UNTYPEABLE)("prints for %s what a generate on the calling thread prints", async (name) => {

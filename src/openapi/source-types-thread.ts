@@ -11,7 +11,15 @@ export interface SourceTypesRequest {
 }
 
 /** The source types, the diagnostics openapi-typescript's failure makes, or a crash to rethrow as one. */
-export type SourceTypesAnswer = { types: string } | { diagnostics: Diagnostic[] } | { crash: { message: string; stack: string } };
+export type SourceTypesResult = { types: string } | { diagnostics: Diagnostic[] } | { crash: { message: string; stack: string } };
+
+/** A line openapi-typescript wrote on the console in the thread. */
+export interface PrintedLine {
+  stream: "stdout" | "stderr";
+  text: string;
+}
+
+export type SourceTypesAnswer = SourceTypesResult & { printed: PrintedLine[] };
 
 const WORKER = new URL("./source-types-worker.js", import.meta.url);
 
@@ -35,6 +43,7 @@ export class SourceTypesThreads {
     this.idle = undefined;
     const answered = new Promise<string>((resolve, reject) => {
       thread.worker.once("message", (answer: SourceTypesAnswer) => {
+        for (const { stream, text } of answer.printed) process[stream].write(text);
         if ("types" in answer) resolve(answer.types);
         else if ("diagnostics" in answer) reject(new DiagnosticError(answer.diagnostics));
         else reject(Object.assign(new Error(answer.crash.message), { stack: answer.crash.stack }));

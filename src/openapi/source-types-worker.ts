@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
+import { format } from "node:util";
 import { parentPort } from "node:worker_threads";
 import { DiagnosticError } from "../diagnostics.js";
-import type { SourceTypesAnswer, SourceTypesRequest } from "./source-types-thread.js";
+import type { PrintedLine, SourceTypesAnswer, SourceTypesRequest, SourceTypesResult } from "./source-types-thread.js";
 
 // Loaded at once, while the main thread reads the annotation and loads the spec: openapi-typescript
 // and the TypeScript compiler take longer to load than both.
@@ -10,9 +11,17 @@ require("openapi-typescript");
 require("typescript");
 const emitter = import("../emit/emit.js");
 
+// openapi-typescript reports a spec's problems on the console before it throws. They travel with the
+// answer, so that the main thread prints them before the diagnostic they lead to, and none is lost
+// when the thread is ended.
+const printed: PrintedLine[] = [];
+const consoleStreams = { log: "stdout", info: "stdout", debug: "stdout", warn: "stderr", error: "stderr" } as const;
+for (const [method, stream] of Object.entries(consoleStreams))
+  console[method as keyof typeof consoleStreams] = (...args: unknown[]) => void printed.push({ stream, text: `${format(...args)}\n` });
+
 const port = parentPort!;
 port.once("message", async ({ document, specFile }: SourceTypesRequest) => {
-  const answer = async (): Promise<SourceTypesAnswer> => {
+  const answer = async (): Promise<SourceTypesResult> => {
     try {
       return { types: await (await emitter).sourceTypes(document, specFile) };
     } catch (error) {
@@ -21,6 +30,6 @@ port.once("message", async ({ document, specFile }: SourceTypesRequest) => {
       return { crash: { message, stack: stack ?? message } };
     }
   };
-  port.postMessage(await answer());
+  port.postMessage({ ...(await answer()), printed } satisfies SourceTypesAnswer);
   port.close();
 });
