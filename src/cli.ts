@@ -1,13 +1,22 @@
 #!/usr/bin/env node
 import { EXIT, printInternalError, type Io } from "./commands/io.js";
-import { runCli } from "./commands/run.js";
+import { SourceTypesThreads } from "./openapi/source-types-thread.js";
 
+const argv = process.argv.slice(2);
+// A generate types the spec in a worker thread started before anything else is loaded: openapi-typescript
+// and TypeScript load there while this thread loads the commands, reads the annotation and loads the spec.
+const threads = argv[0] === "generate" ? new SourceTypesThreads({ prestart: true }) : undefined;
 const io: Io = { cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr };
 // A failure no command caught, such as one in a watcher's callback, is a crash too, never a finding.
 const crash = (error: unknown) => {
-  printInternalError(io, error, process.argv.includes("--verbose"));
+  printInternalError(io, error, argv.includes("--verbose"));
   process.exit(EXIT.internal);
 };
 process.on("uncaughtException", crash);
 process.on("unhandledRejection", crash);
-process.exitCode = await runCli(process.argv.slice(2), io);
+const { runCli } = await import("./commands/run.js");
+try {
+  process.exitCode = await runCli(argv, io, threads);
+} finally {
+  await threads?.close();
+}

@@ -5,11 +5,12 @@ import { hasErrors } from "./diagnostics.js";
 import { banner, emitFiles, SOURCE_TYPES_FILE, sourceTypes, type InputNames } from "./emit/emit.js";
 import type { RuntimeTemplate } from "./emit/runtime-folder.js";
 import { formatFiles } from "./format.js";
-import { formatKey, specResults, type GenerateCache } from "./generate-cache.js";
+import { formatKey, specResults, type GenerateCache, type SpecResults } from "./generate-cache.js";
 import { buildModel } from "./model/build.js";
 import type { Model } from "./model/types.js";
 import { untimed, type Stage } from "./progress.js";
 import type { LoadedSpec } from "./openapi/load.js";
+import type { TypeSpec } from "./openapi/source-types-thread.js";
 import { validateSpec } from "./openapi/validate.js";
 
 export interface GenerateInput {
@@ -25,6 +26,8 @@ export interface GenerateInput {
   stage?: Stage;
   /** Results of earlier runs in this process to reuse where their inputs are unchanged (generate --watch). */
   cache?: GenerateCache;
+  /** Types the spec; openapi-typescript on this thread unless given (the CLI runs it in a worker thread). */
+  sourceTypes?: TypeSpec;
 }
 
 export interface GenerateOutput {
@@ -40,27 +43,43 @@ export interface GenerateOutput {
  */
 export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   const stage = input.stage ?? untimed;
+  const { cache } = input;
+  const forSpec = cache ? specResults(cache, input.spec.document) : {};
+  // Asked first when another thread makes them, so that this one checks, emits and validates
+  // meanwhile; awaited only once the check passed, so that its findings come first, as they would alone.
+  const typing = input.sourceTypes ? typeSpec(input, forSpec) : undefined;
+  typing?.catch(() => undefined);
   const { model, diagnostics } = await stage("check", () => buildModel(input.annotation, input.spec));
   if (!model || hasErrors(diagnostics)) return { diagnostics, files: new Map() };
   const emitted = await stage("emit", () => emitFiles({ model, names: input.names, runtimeTemplate: input.runtimeTemplate }));
-  const { cache } = input;
-  const forSpec = cache ? specResults(cache, input.spec.document) : {};
-  // Prettier runs in worker threads while openapi-typescript runs here: neither needs the other.
+  // Prettier runs in worker threads meanwhile: neither needs the source types.
   const formatting =
     input.format === false ? Promise.resolve(emitted) : stage("format", () => formatChanged(emitted, input.prettierOptions, cache));
-  const types = await stage("source types", () => (forSpec.sourceTypes ??= sourceTypes(input.spec.document, input.spec.file))).catch(
-    async (error: unknown) => {
-      await formatting.catch(() => undefined);
-      throw error;
-    },
-  );
-  // Schema warnings are computed while the formatting worker is still busy: they cost no wall time.
-  diagnostics.unshift(...(await stage("validate", () => (forSpec.warnings ??= validateSpec(input.spec)))));
+  // Schema warnings are computed while other threads are still busy: they cost no wall time.
+  const warnings = await stage("validate", () => (forSpec.warnings ??= validateSpec(input.spec)));
+  const types = await stage("source types", () => typing ?? typeSpec(input, forSpec)).catch(async (error: unknown) => {
+    await formatting.catch(() => undefined);
+    throw error;
+  });
+  diagnostics.unshift(...warnings);
   const files = await formatting;
   // The source types stay as openapi-typescript prints them, as its own CLI leaves them: they run
   // to megabytes for real specs, and formatting them would triple the time of a generate.
   files.set(SOURCE_TYPES_FILE, banner(input.names) + types);
   return { diagnostics, model, files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))) };
+}
+
+/** The spec's source types, from the cache when this document was typed before. */
+function typeSpec(input: GenerateInput, forSpec: SpecResults): Promise<string> {
+  if (forSpec.sourceTypes) return forSpec.sourceTypes;
+  const typing = (input.sourceTypes ?? sourceTypes)(input.spec.document, input.spec.file);
+  forSpec.sourceTypes = typing;
+  // A failure is not kept: a thread ended with a run whose check failed says nothing of the spec,
+  // and the next run (`generate --watch`, the annotation fixed) types it again.
+  typing.catch(() => {
+    if (forSpec.sourceTypes === typing) delete forSpec.sourceTypes;
+  });
+  return typing;
 }
 
 /** Formats the files, taking from the cache every text it formatted before and keeping only what this run used. */

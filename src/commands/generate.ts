@@ -5,6 +5,7 @@ import { cachePath, inputsDigest, readCache } from "../output/digest.js";
 import type { GenerateCache } from "../generate-cache.js";
 import { Progress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
+import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
 import { checkOutput, holdsOnly, writeOutput } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { generateProject, readExtras } from "../project/generate.js";
@@ -62,7 +63,16 @@ export interface GenerateHooks {
   cache?: GenerateCache;
 }
 
-export async function runGenerate(options: GenerateOptions, io: Io, hooks?: GenerateHooks): Promise<number> {
+/** One generate; `threads`, when given, type the spec in a worker thread, and are all ended when it returns. */
+export async function runGenerate(options: GenerateOptions, io: Io, hooks?: GenerateHooks, threads?: SourceTypesThreads): Promise<number> {
+  try {
+    return await generateOnce(options, io, hooks, threads);
+  } finally {
+    await threads?.close();
+  }
+}
+
+async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHooks, threads?: SourceTypesThreads): Promise<number> {
   const progress = new Progress(
     (text) => io.stderr.write(text),
     options.silent ? "silent" : options.verbose ? "verbose" : "normal",
@@ -102,6 +112,7 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
     stage: progress.stage,
     extras,
     ...(hooks?.cache ? { cache: hooks.cache } : {}),
+    ...(threads ? { sourceTypes: threads.type } : {}),
   });
   printDiagnostics(io, result.diagnostics);
   if (hasErrors(result.diagnostics) || !result.model) {

@@ -2,12 +2,8 @@ import { createRequire } from "node:module";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
-import { EVAL_HELP, runEval } from "./eval.js";
-import { GENERATE_HELP, runGenerate } from "./generate.js";
-import { INIT_HELP, runInit } from "./init.js";
+import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
 import { printRefusal } from "./print.js";
-import { runTokens, TOKENS_HELP } from "./tokens.js";
-import { runWatch } from "./watch.js";
 import { EXIT, type Io, printInternalError, UsageError } from "./io.js";
 
 const HELP = `projector: typed projectors that turn OpenAPI responses into evidence for an LLM agent
@@ -35,10 +31,11 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 type Values = Record<string, string | boolean | undefined>;
 
 interface Command {
-  help: string;
+  /** Each command's module is loaded only when it runs: a generate never loads init's, eval's or tokens'. */
+  help(): Promise<string>;
   options: Options;
   positionals: number;
-  run(values: Values, positionals: string[], io: Io): Promise<number>;
+  run(values: Values, positionals: string[], io: Io, threads?: SourceTypesThreads): Promise<number>;
 }
 
 const config: Options = { config: { type: "string", short: "c" }, help: { type: "boolean", short: "h" } };
@@ -46,7 +43,7 @@ const text = (value: string | boolean | undefined) => (typeof value === "string"
 
 const COMMANDS: Record<string, Command> = {
   generate: {
-    help: GENERATE_HELP,
+    help: async () => (await import("./generate.js")).GENERATE_HELP,
     positionals: 0,
     options: {
       ...config,
@@ -59,7 +56,7 @@ const COMMANDS: Record<string, Command> = {
       "allow-outside-refs": { type: "boolean" },
       "allow-outside-output": { type: "boolean" },
     },
-    run: (values, _, io) => {
+    run: async (values, _, io, threads) => {
       const options = {
         config: text(values["config"]) ?? "projector.yaml",
         check: values["check"] === true,
@@ -70,14 +67,14 @@ const COMMANDS: Record<string, Command> = {
         allowOutsideRefs: values["allow-outside-refs"] === true,
         allowOutsideOutput: values["allow-outside-output"] === true,
       };
-      if (values["watch"] !== true) return runGenerate(options, io);
+      if (values["watch"] !== true) return (await import("./generate.js")).runGenerate(options, io, undefined, threads);
       if (options.check)
         throw new UsageError("--watch and --check cannot be combined: --check checks once, for CI; --watch keeps writing the output");
-      return runWatch(options, io);
+      return (await import("./watch.js")).runWatch(options, io, threads);
     },
   },
   init: {
-    help: INIT_HELP,
+    help: async () => (await import("./init.js")).INIT_HELP,
     positionals: 1,
     options: {
       output: { type: "string", short: "o" },
@@ -88,14 +85,14 @@ const COMMANDS: Record<string, Command> = {
       "allow-outside-refs": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
-    run: (values, positionals, io) => {
+    run: async (values, positionals, io) => {
       if (positionals[0] === undefined) throw new UsageError("init needs the spec: projector init specs/api.yaml");
       const operations = text(values["operations"])
         ?.split(",")
         .map((o) => o.trim())
         .filter(Boolean);
       const tag = text(values["tag"]);
-      return runInit(
+      return (await import("./init.js")).runInit(
         {
           spec: positionals[0],
           output: text(values["output"]) ?? "projector.yaml",
@@ -110,7 +107,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   tokens: {
-    help: TOKENS_HELP,
+    help: async () => (await import("./tokens.js")).TOKENS_HELP,
     positionals: 1,
     options: {
       ...config,
@@ -120,12 +117,12 @@ const COMMANDS: Record<string, Command> = {
       "lookup-sample": { type: "string" },
       json: { type: "boolean" },
     },
-    run: (values, positionals, io) => {
+    run: async (values, positionals, io) => {
       const tool = text(values["tool"]);
       if (tool === undefined) throw new UsageError("tokens needs --tool NAME");
       const labels = text(values["labels"]);
       const lookupSample = text(values["lookup-sample"]);
-      return runTokens(
+      return (await import("./tokens.js")).runTokens(
         {
           config: text(values["config"]) ?? "projector.yaml",
           tool,
@@ -140,13 +137,13 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   eval: {
-    help: EVAL_HELP,
+    help: async () => (await import("./eval.js")).EVAL_HELP,
     positionals: 1,
     options: { ...config, json: { type: "boolean" } },
-    run: (values, positionals, io) => {
+    run: async (values, positionals, io) => {
       if (positionals[0] === undefined) throw new UsageError("eval needs a questions file: projector eval QUESTIONS.yaml");
       const configPath = text(values["config"]);
-      return runEval(
+      return (await import("./eval.js")).runEval(
         { questions: positionals[0], json: values["json"] === true, ...(configPath !== undefined ? { config: configPath } : {}) },
         io,
       );
@@ -163,8 +160,11 @@ function printable(terminal: Io): Io {
   };
 }
 
-/** Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage, 3 internal error. */
-export async function runCli(argv: string[], terminal: Io): Promise<number> {
+/**
+ * Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage, 3 internal error.
+ * `threads`, started by the process ahead of the command, type a generate's spec in a worker thread.
+ */
+export async function runCli(argv: string[], terminal: Io, threads?: SourceTypesThreads): Promise<number> {
   const io = printable(terminal);
   const [name, ...rest] = argv;
   if (name === "--version" || name === "-v") {
@@ -185,11 +185,11 @@ export async function runCli(argv: string[], terminal: Io): Promise<number> {
       options: command.options,
     });
     if (values["help"] === true) {
-      io.stdout.write(command.help);
+      io.stdout.write(await command.help());
       return EXIT.ok;
     }
     if (positionals.length > command.positionals) throw new UsageError(`${name} takes at most ${command.positionals} file argument(s)`);
-    return await command.run(values as Values, positionals, io);
+    return await command.run(values as Values, positionals, io, threads);
   } catch (error) {
     if (error instanceof DiagnosticError) {
       printRefusal(io, error.diagnostics);

@@ -4,6 +4,7 @@ import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
 import { createGenerateCache } from "../generate-cache.js";
 import type { LoadedSpec } from "../openapi/load.js";
+import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
 import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
 import type { AnnotatedProject } from "../project/read.js";
 import { printRefusal } from "./print.js";
@@ -16,7 +17,7 @@ const DEBOUNCE_MS = 120;
  * `generate --watch`: one generate, then one more after each burst of changes to what it read.
  * Problems are printed and watching goes on. Only SIGINT or SIGTERM end it, with exit code 0.
  */
-export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
+export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypesThreads): Promise<number> {
   const configPath = resolve(io.cwd, options.config);
   const display = (path: string) => relative(io.cwd, path).split(sep).join("/") || ".";
   const say = (line: string) => options.silent || io.stdout.write(`${line}\n`);
@@ -74,7 +75,8 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
     // prettier caches the config files it found; a long-lived process must look again each run.
     await prettier.clearConfigCache();
     try {
-      await runGenerate(options, io, hooks);
+      // Each run ends its threads; one whose spec changed types it in a thread started then.
+      await runGenerate(options, io, hooks, threads);
     } catch (error) {
       if (!(error instanceof DiagnosticError)) {
         printInternalError(io, error, options.verbose);

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type TypeScript from "typescript";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
@@ -144,8 +145,11 @@ const SHARED_PARAMETER = /^#\/paths\/[^/]+\/([a-z]+\/)?parameters\/\d+$/;
 /** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
 export async function sourceTypes(document: JsonObject, specFile: string): Promise<string> {
   // Loaded on first use: it pulls in the TypeScript compiler, which a no-op regenerate never needs.
-  const { default: openapiTS, astToString } = await import("openapi-typescript");
-  const { default: ts } = await import("typescript");
+  // Required, not imported: as an ES import, Node parses TypeScript's 9 MB three times to learn that
+  // it is CommonJS and what it exports (half a second); openapi-typescript's CommonJS build is the same code.
+  const require = createRequire(import.meta.url);
+  const { default: openapiTS, astToString } = require("openapi-typescript") as typeof import("openapi-typescript");
+  const ts = require("typescript") as typeof TypeScript;
   let printed: string;
   try {
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.

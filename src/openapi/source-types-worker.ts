@@ -1,0 +1,35 @@
+import { createRequire } from "node:module";
+import { format } from "node:util";
+import { parentPort } from "node:worker_threads";
+import { DiagnosticError } from "../diagnostics.js";
+import type { PrintedLine, SourceTypesAnswer, SourceTypesRequest, SourceTypesResult } from "./source-types-thread.js";
+
+// Loaded at once, while the main thread reads the annotation and loads the spec: openapi-typescript
+// and the TypeScript compiler take longer to load than both.
+const require = createRequire(import.meta.url);
+require("openapi-typescript");
+require("typescript");
+const emitter = import("../emit/emit.js");
+
+// openapi-typescript reports a spec's problems on the console before it throws. They travel with the
+// answer, so that the main thread prints them before the diagnostic they lead to, and none is lost
+// when the thread is ended.
+const printed: PrintedLine[] = [];
+const consoleStreams = { log: "stdout", info: "stdout", debug: "stdout", warn: "stderr", error: "stderr" } as const;
+for (const [method, stream] of Object.entries(consoleStreams))
+  console[method as keyof typeof consoleStreams] = (...args: unknown[]) => void printed.push({ stream, text: `${format(...args)}\n` });
+
+const port = parentPort!;
+port.once("message", async ({ document, specFile }: SourceTypesRequest) => {
+  const answer = async (): Promise<SourceTypesResult> => {
+    try {
+      return { types: await (await emitter).sourceTypes(document, specFile) };
+    } catch (error) {
+      if (error instanceof DiagnosticError) return { diagnostics: [...error.diagnostics] };
+      const { message, stack } = error instanceof Error ? error : new Error(String(error));
+      return { crash: { message, stack: stack ?? message } };
+    }
+  };
+  port.postMessage({ ...(await answer()), printed } satisfies SourceTypesAnswer);
+  port.close();
+});
