@@ -109,7 +109,7 @@ const formatOne = (prettier: typeof Prettier, path: string, text: string, option
 
 async function formatAll(prettier: typeof Prettier, todo: [string, string][], options: Prettier.Options): Promise<Map<string, string>> {
   const formatted = new Map<string, string>();
-  // One core stays free for openapi-typescript, which runs meanwhile on the main thread.
+  // One core stays free for openapi-typescript, which types the spec meanwhile in its own thread.
   const workers = Math.max(1, Math.min(availableParallelism() - 1, 4));
   if (todo.length >= PARALLEL_FROM) {
     const shares = Array.from({ length: workers }, (_, i) => todo.filter((_, j) => j % workers === i));

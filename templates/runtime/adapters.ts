@@ -5,7 +5,10 @@ import { messageOf } from "./quoting.js";
 import type { CallOptions, ToolOutcome } from "./call-tool.js";
 
 /** A tool as the adapters call it: any arguments in, an outcome out; it may take the call's options. */
-export type AnyTool = (args: never, options?: CallOptions) => Promise<ToolOutcome<unknown>>;
+export type AnyTool = (
+  args: never,
+  options?: CallOptions,
+) => Promise<ToolOutcome<unknown>>;
 
 export interface ToolDefinition {
   readonly name: string;
@@ -20,12 +23,17 @@ export interface McpRequestSchemas {
   readonly CallToolRequestSchema: unknown;
 }
 
-type CallRequest = { params: { name: string; arguments?: Record<string, unknown> } };
+type CallRequest = {
+  params: { name: string; arguments?: Record<string, unknown> };
+};
 /** What the MCP SDK passes a handler besides the request: the signal that aborts when the client cancels. */
 type RequestExtra = { signal?: AbortSignal } | undefined;
 
 /** The tool's outcome, or an error as soon as `signal` aborts, since a tool that ignores it must not keep the request open. */
-function untilCancelled(outcome: Promise<ToolOutcome<unknown>>, signal: AbortSignal | undefined): Promise<ToolOutcome<unknown>> {
+function untilCancelled(
+  outcome: Promise<ToolOutcome<unknown>>,
+  signal: AbortSignal | undefined,
+): Promise<ToolOutcome<unknown>> {
   if (!signal) return outcome;
   const cancelled = { error: "the call was cancelled" };
   if (signal.aborted) return Promise.resolve(cancelled);
@@ -59,33 +67,66 @@ export function registerTools(
     schema: unknown,
     handler: (request: CallRequest, extra: RequestExtra) => unknown,
   ) => void;
-  on.call(server, schemas.ListToolsRequestSchema, () => ({ tools: definitions }));
-  on.call(server, schemas.CallToolRequestSchema, async (request: CallRequest, extra: RequestExtra) => {
-    const tool = Object.hasOwn(tools, request.params.name) ? tools[request.params.name] : undefined;
-    if (!tool)
+  on.call(server, schemas.ListToolsRequestSchema, () => ({
+    tools: definitions,
+  }));
+  on.call(
+    server,
+    schemas.CallToolRequestSchema,
+    async (request: CallRequest, extra: RequestExtra) => {
+      const tool = Object.hasOwn(tools, request.params.name)
+        ? tools[request.params.name]
+        : undefined;
+      if (!tool)
+        return {
+          content: [
+            {
+              type: "text",
+              text: `no tool "${request.params.name}"; tools: ${Object.keys(tools).join(", ")}`,
+            },
+          ],
+          isError: true,
+        };
+      const signal = extra?.signal;
+      const outcome = await untilCancelled(
+        Promise.resolve().then(() =>
+          tool(
+            (request.params.arguments ?? {}) as never,
+            signal ? { signal } : {},
+          ),
+        ),
+        signal,
+      );
+      if ("error" in outcome)
+        return {
+          content: [{ type: "text", text: outcome.error }],
+          isError: true,
+        };
       return {
-        content: [{ type: "text", text: `no tool "${request.params.name}"; tools: ${Object.keys(tools).join(", ")}` }],
-        isError: true,
+        content: [{ type: "text", text: outcome.text }],
+        structuredContent: outcome.result,
       };
-    const signal = extra?.signal;
-    const outcome = await untilCancelled(
-      Promise.resolve().then(() => tool((request.params.arguments ?? {}) as never, signal ? { signal } : {})),
-      signal,
-    );
-    if ("error" in outcome) return { content: [{ type: "text", text: outcome.error }], isError: true };
-    return { content: [{ type: "text", text: outcome.text }], structuredContent: outcome.result };
-  });
+    },
+  );
 }
 
 /** The definitions as Anthropic's Messages API takes them in `tools`. */
 export function anthropicTools(definitions: readonly ToolDefinition[]) {
-  return definitions.map((d) => ({ name: d.name, description: d.description, input_schema: d.inputSchema }));
+  return definitions.map((d) => ({
+    name: d.name,
+    description: d.description,
+    input_schema: d.inputSchema,
+  }));
 }
 
 /** The definitions as OpenAI's Chat Completions API takes them in `tools`. */
 export function openaiTools(definitions: readonly ToolDefinition[]) {
   return definitions.map((d) => ({
     type: "function" as const,
-    function: { name: d.name, description: d.description, parameters: d.inputSchema },
+    function: {
+      name: d.name,
+      description: d.description,
+      parameters: d.inputSchema,
+    },
   }));
 }

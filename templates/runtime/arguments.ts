@@ -12,7 +12,9 @@ const typeMatches = (type: unknown, value: unknown): boolean => {
     case "array":
       return Array.isArray(value);
     case "object":
-      return typeof value === "object" && value !== null && !Array.isArray(value);
+      return (
+        typeof value === "object" && value !== null && !Array.isArray(value)
+      );
     case "integer":
       return Number.isInteger(value);
     case "number":
@@ -36,17 +38,35 @@ const SHOWN_CHARACTERS = 80;
 
 /** A value as a message echoes it: JSON, bounded; a number JSON cannot write as itself (`Infinity`, `NaN`). */
 function shown(value: unknown): string {
-  const text = typeof value === "number" && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
+  const text =
+    typeof value === "number" && !Number.isFinite(value)
+      ? String(value)
+      : (JSON.stringify(value) ?? String(value));
   return clipped(text, SHOWN_CHARACTERS);
 }
 
 /** Whether two JSON values are equal, objects and arrays by content, as `const` and `enum` compare them. */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  const [left, right] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  if (
+    typeof a !== "object" ||
+    typeof b !== "object" ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
+  const [left, right] = [
+    a as Record<string, unknown>,
+    b as Record<string, unknown>,
+  ];
   const keys = Object.keys(left);
-  return keys.length === Object.keys(right).length && keys.every((key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]));
+  return (
+    keys.length === Object.keys(right).length &&
+    keys.every(
+      (key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]),
+    )
+  );
 }
 
 /** A string that is not well-formed UTF-16 (a lone surrogate) cannot be sent in a URL or as JSON text. */
@@ -56,7 +76,11 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * What is wrong with `value` against `schema`, said so the model can correct it, or undefined when
  * it fits. Checks the keywords tool definitions carry; others (format) are left to the API.
  */
-export function argumentProblem(schema: InputSchema, value: unknown, at: string): string | undefined {
+export function argumentProblem(
+  schema: InputSchema,
+  value: unknown,
+  at: string,
+): string | undefined {
   return problemAt(schema, value, at === "" ? "the arguments" : at, at);
 }
 
@@ -64,61 +88,119 @@ export function argumentProblem(schema: InputSchema, value: unknown, at: string)
  * Every branch's problem, since the first may not be the form the model meant; branches that only
  * differ in type (a nullable value) are said as one: "must be string or null, not 3".
  */
-function anyOfProblem(problems: string[], subject: string, value: unknown): string {
+function anyOfProblem(
+  problems: string[],
+  subject: string,
+  value: unknown,
+): string {
   const [prefix, suffix] = [`${subject} must be `, `, not ${shown(value)}`];
-  const wanted = problems.map((p) => (p.startsWith(prefix) && p.endsWith(suffix) ? p.slice(prefix.length, -suffix.length) : undefined));
-  if (!wanted.includes(undefined)) return `${prefix}${wanted.join(" or ")}${suffix}`;
-  return problems.length === 1 ? problems[0]! : `${subject} fits none of its forms: ${problems.join("; or ")}`;
+  const wanted = problems.map((p) =>
+    p.startsWith(prefix) && p.endsWith(suffix)
+      ? p.slice(prefix.length, -suffix.length)
+      : undefined,
+  );
+  if (!wanted.includes(undefined))
+    return `${prefix}${wanted.join(" or ")}${suffix}`;
+  return problems.length === 1
+    ? problems[0]!
+    : `${subject} fits none of its forms: ${problems.join("; or ")}`;
 }
 
 /** {@link argumentProblem}: `subject` names the value in a message, `at` is the path inner names extend. */
-function problemAt(schema: InputSchema, value: unknown, subject: string, at: string): string | undefined {
-  const types = schema["type"] === undefined ? undefined : ([] as unknown[]).concat(schema["type"]);
-  if (types && !types.some((type) => typeMatches(type, value))) return `${subject} must be ${types.join(" or ")}, not ${shown(value)}`;
+function problemAt(
+  schema: InputSchema,
+  value: unknown,
+  subject: string,
+  at: string,
+): string | undefined {
+  const types =
+    schema["type"] === undefined
+      ? undefined
+      : ([] as unknown[]).concat(schema["type"]);
+  if (types && !types.some((type) => typeMatches(type, value)))
+    return `${subject} must be ${types.join(" or ")}, not ${shown(value)}`;
   const allowed = schema["enum"];
-  if (Array.isArray(allowed) && !allowed.some((member) => sameJson(member, value)))
+  if (
+    Array.isArray(allowed) &&
+    !allowed.some((member) => sameJson(member, value))
+  )
     return `${subject} must be one of ${allowed.map(shown).join(", ")}, not ${shown(value)}`;
-  if ("const" in schema && !sameJson(schema["const"], value)) return `${subject} must be ${shown(schema["const"])}`;
+  if ("const" in schema && !sameJson(schema["const"], value))
+    return `${subject} must be ${shown(schema["const"])}`;
   const branches = schema["anyOf"];
   if (Array.isArray(branches)) {
-    const problems = branches.map((branch: InputSchema) => problemAt(branch, value, subject, at));
-    if (!problems.includes(undefined)) return anyOfProblem(problems as string[], subject, value);
+    const problems = branches.map((branch: InputSchema) =>
+      problemAt(branch, value, subject, at),
+    );
+    if (!problems.includes(undefined))
+      return anyOfProblem(problems as string[], subject, value);
   }
-  const limit = (keyword: string) => (typeof schema[keyword] === "number" ? (schema[keyword] as number) : undefined);
+  const limit = (keyword: string) =>
+    typeof schema[keyword] === "number"
+      ? (schema[keyword] as number)
+      : undefined;
   if (typeof value === "number") {
-    const [min, max, above, below] = [limit("minimum"), limit("maximum"), limit("exclusiveMinimum"), limit("exclusiveMaximum")];
-    if (min !== undefined && value < min) return `${subject} must be at least ${min}`;
-    if (max !== undefined && value > max) return `${subject} must be at most ${max}`;
-    if (above !== undefined && value <= above) return `${subject} must be above ${above}`;
-    if (below !== undefined && value >= below) return `${subject} must be below ${below}`;
+    const [min, max, above, below] = [
+      limit("minimum"),
+      limit("maximum"),
+      limit("exclusiveMinimum"),
+      limit("exclusiveMaximum"),
+    ];
+    if (min !== undefined && value < min)
+      return `${subject} must be at least ${min}`;
+    if (max !== undefined && value > max)
+      return `${subject} must be at most ${max}`;
+    if (above !== undefined && value <= above)
+      return `${subject} must be above ${above}`;
+    if (below !== undefined && value >= below)
+      return `${subject} must be below ${below}`;
   }
   if (typeof value === "string") {
     const [min, max] = [limit("minLength"), limit("maxLength")];
     const length = [...value].length;
-    if (min !== undefined && length < min) return `${subject} must have at least ${min} characters`;
-    if (max !== undefined && length > max) return `${subject} must have at most ${max} characters`;
-    if (typeof schema["pattern"] === "string" && patternRejects(schema["pattern"], value))
+    if (min !== undefined && length < min)
+      return `${subject} must have at least ${min} characters`;
+    if (max !== undefined && length > max)
+      return `${subject} must have at most ${max} characters`;
+    if (
+      typeof schema["pattern"] === "string" &&
+      patternRejects(schema["pattern"], value)
+    )
       return `${subject} must match ${schema["pattern"]}`;
-    if (LONE_SURROGATE.test(value)) return `${subject} holds a lone surrogate (half of a character), which cannot be sent`;
+    if (LONE_SURROGATE.test(value))
+      return `${subject} holds a lone surrogate (half of a character), which cannot be sent`;
   }
   if (Array.isArray(value)) {
     const [min, max] = [limit("minItems"), limit("maxItems")];
-    if (min !== undefined && value.length < min) return `${subject} must have at least ${min} items`;
-    if (max !== undefined && value.length > max) return `${subject} must have at most ${max} items`;
+    if (min !== undefined && value.length < min)
+      return `${subject} must have at least ${min} items`;
+    if (max !== undefined && value.length > max)
+      return `${subject} must have at most ${max} items`;
     const items = schema["items"];
     if (typeof items === "object" && items !== null) {
       for (const [i, item] of value.entries()) {
-        const problem = problemAt(items as InputSchema, item, `${at}[${i}]`, `${at}[${i}]`);
+        const problem = problemAt(
+          items as InputSchema,
+          item,
+          `${at}[${i}]`,
+          `${at}[${i}]`,
+        );
         if (problem) return problem;
       }
     }
   }
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     const object = value as Record<string, unknown>;
-    const properties = (schema["properties"] ?? {}) as Record<string, InputSchema>;
+    const properties = (schema["properties"] ?? {}) as Record<
+      string,
+      InputSchema
+    >;
     const inner = (name: string) => (at === "" ? name : `${at}.${name}`);
-    for (const name of Array.isArray(schema["required"]) ? (schema["required"] as string[]) : []) {
-      if (!Object.hasOwn(object, name) || object[name] === undefined) return `${inner(name)} is required`;
+    for (const name of Array.isArray(schema["required"])
+      ? (schema["required"] as string[])
+      : []) {
+      if (!Object.hasOwn(object, name) || object[name] === undefined)
+        return `${inner(name)} is required`;
     }
     for (const [name, item] of Object.entries(object)) {
       if (item === undefined) continue;
@@ -127,7 +209,12 @@ function problemAt(schema: InputSchema, value: unknown, subject: string, at: str
           return `${inner(name)} is not an argument here; accepted: ${Object.keys(properties).join(", ") || "none"}`;
         continue;
       }
-      const problem = problemAt(properties[name]!, item, inner(name), inner(name));
+      const problem = problemAt(
+        properties[name]!,
+        item,
+        inner(name),
+        inner(name),
+      );
       if (problem) return problem;
     }
   }

@@ -3,7 +3,8 @@
 import { serializeToolResult } from "./table-text.js";
 
 /** `false`, or how many whole records a budget let through out of how many the response had. */
-export type Truncated = false | { readonly shown: number; readonly total: number };
+export type Truncated =
+  false | { readonly shown: number; readonly total: number };
 
 /**
  * Half the UTF-8 byte length: an over-estimate for JSON under o200k_base and cl100k_base, which
@@ -25,8 +26,11 @@ export function fitBudget<R, T>(
   countTokens: (text: string) => number = conservativeTokenCount,
   total: number = records.length,
 ): T {
-  const attempt = (n: number) => build(records.slice(0, n), n < total ? { shown: n, total } : false);
-  const fits = (n: number) => tokens === undefined || countTokens(serializeToolResult(attempt(n))) <= tokens;
+  const attempt = (n: number) =>
+    build(records.slice(0, n), n < total ? { shown: n, total } : false);
+  const fits = (n: number) =>
+    tokens === undefined ||
+    countTokens(serializeToolResult(attempt(n))) <= tokens;
   let high = records.length;
   if (fits(high)) return attempt(high);
   let low = 0;

@@ -52,7 +52,10 @@ export function context(resource: string, options: RecordOptions): Context {
 }
 
 /** The options a tool passes to each record's projection, made in this one place so that they share one layout. */
-export function recordOptions(onIssue: RecordOptions["onIssue"], shortIds: ShortIds | undefined): RecordOptions {
+export function recordOptions(
+  onIssue: RecordOptions["onIssue"],
+  shortIds: ShortIds | undefined,
+): RecordOptions {
   return { onIssue, shortIds };
 }
 

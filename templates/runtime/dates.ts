@@ -15,13 +15,17 @@ const EPOCH_MILLISECONDS_FROM = 1e11;
 const EPOCH_TEXT = /^-?\d{9,}(\.\d+)?$/;
 
 function fromEpoch(value: number): Date {
-  return new Date(Math.abs(value) < EPOCH_MILLISECONDS_FROM ? value * 1000 : value);
+  return new Date(
+    Math.abs(value) < EPOCH_MILLISECONDS_FROM ? value * 1000 : value,
+  );
 }
 
 function toDate(value: unknown): Date | undefined {
   let date: Date | undefined;
-  if (typeof value === "number" && Number.isFinite(value)) date = fromEpoch(value);
-  else if (typeof value === "string" && EPOCH_TEXT.test(value)) date = fromEpoch(Number(value));
+  if (typeof value === "number" && Number.isFinite(value))
+    date = fromEpoch(value);
+  else if (typeof value === "string" && EPOCH_TEXT.test(value))
+    date = fromEpoch(Number(value));
   else if (typeof value === "string") {
     // A date-time without an offset is read as UTC, so the output never depends on the host's zone.
     const zoned = /^\d{4}-\d{2}-\d{2}$/.test(value)
@@ -42,7 +46,12 @@ function toDate(value: unknown): Date | undefined {
     }
   }
   // Outside years 0 to 9999 an ISO text is no longer YYYY-MM-DD: such a value is out of range.
-  return date && !Number.isNaN(date.getTime()) && date.getUTCFullYear() >= 0 && date.getUTCFullYear() <= 9999 ? date : undefined;
+  return date &&
+    !Number.isNaN(date.getTime()) &&
+    date.getUTCFullYear() >= 0 &&
+    date.getUTCFullYear() <= 9999
+    ? date
+    : undefined;
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -51,7 +60,9 @@ const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function twoDigits(text: string, at: number): number {
   const tens = text.charCodeAt(at) - 48;
   const ones = text.charCodeAt(at + 1) - 48;
-  return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens * 10 + ones : -1;
+  return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9
+    ? tens * 10 + ones
+    : -1;
 }
 
 /**
@@ -61,19 +72,35 @@ function twoDigits(text: string, at: number): number {
  */
 export function isUtcIso(value: string): boolean {
   const length = value.length;
-  if (length !== 10 && (length < 17 || value.charCodeAt(length - 1) !== 90) /* Z */) return false;
-  if (value.charCodeAt(4) !== 45 /* - */ || value.charCodeAt(7) !== 45) return false;
+  if (
+    length !== 10 &&
+    (length < 17 || value.charCodeAt(length - 1) !== 90) /* Z */
+  )
+    return false;
+  if (value.charCodeAt(4) !== 45 /* - */ || value.charCodeAt(7) !== 45)
+    return false;
   const century = twoDigits(value, 0);
   const yearOfCentury = twoDigits(value, 2);
   const month = twoDigits(value, 5);
   const day = twoDigits(value, 8);
-  if (century < 0 || yearOfCentury < 0 || month < 1 || month > 12 || day < 1) return false;
+  if (century < 0 || yearOfCentury < 0 || month < 1 || month > 12 || day < 1)
+    return false;
   if (day > DAYS[month - 1]!) {
     const year = century * 100 + yearOfCentury;
-    if (!(month === 2 && day === 29 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) return false;
+    if (!(
+      month === 2 &&
+      day === 29 &&
+      year % 4 === 0 &&
+      (year % 100 !== 0 || year % 400 === 0)
+    ))
+      return false;
   }
   if (length === 10) return true;
-  if (value.charCodeAt(10) !== 84 /* T */ || value.charCodeAt(13) !== 58 /* : */) return false;
+  if (
+    value.charCodeAt(10) !== 84 /* T */ ||
+    value.charCodeAt(13) !== 58 /* : */
+  )
+    return false;
   const hour = twoDigits(value, 11);
   const minute = twoDigits(value, 14);
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return false;
@@ -90,17 +117,34 @@ export function isUtcIso(value: string): boolean {
 }
 
 /** `2026-02-11`, in UTC. */
-export function date(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
+export function date(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): string | null | Unusable {
   if (typeof value === "string" && isUtcIso(value)) return value.slice(0, 10);
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
   const parsed = toDate(value);
-  return parsed ? parsed.toISOString().slice(0, 10) : unusable(ctx, field, value, `not a date: ${described(value)}`);
+  return parsed
+    ? parsed.toISOString().slice(0, 10)
+    : unusable(ctx, field, value, `not a date: ${described(value)}`);
 }
 
 /** `2026-02-14T16:02Z`: minute precision, in UTC. */
-export function datetime(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
-  if (typeof value === "string" && value.length > 10 && isUtcIso(value)) return `${value.slice(0, 16)}Z`;
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
+export function datetime(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): string | null | Unusable {
+  if (typeof value === "string" && value.length > 10 && isUtcIso(value))
+    return `${value.slice(0, 16)}Z`;
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
   const parsed = toDate(value);
-  return parsed ? `${parsed.toISOString().slice(0, 16)}Z` : unusable(ctx, field, value, `not a date-time: ${described(value)}`);
+  return parsed
+    ? `${parsed.toISOString().slice(0, 16)}Z`
+    : unusable(ctx, field, value, `not a date-time: ${described(value)}`);
 }

@@ -1,8 +1,19 @@
 // Keeping the short ids of one tool result distinct without a second pass over its records.
 
-import { recordOptions, type ProjectionIssue, type ProjectOptions, type RecordOptions } from "./context.js";
+import {
+  recordOptions,
+  type ProjectionIssue,
+  type ProjectOptions,
+  type RecordOptions,
+} from "./context.js";
 import { handingOutLater } from "./id-book.js";
-import { eightHexDigits, shortenIds, shortForm, shortId, uuidDigits } from "./short-ids.js";
+import {
+  eightHexDigits,
+  shortenIds,
+  shortForm,
+  shortId,
+  uuidDigits,
+} from "./short-ids.js";
 
 /**
  * Hands out plain short forms and notes each one, so a tool can tell, without a second pass over
@@ -14,7 +25,10 @@ function shortIdCheck(expectedIds: number) {
   // once no object has it, and with it the optimized code that checks for it, so that the next
   // page ran unoptimized. Sized so that the expected ids fill at most three quarters: probing stays
   // short, and a 10,000-id page's table stays in the young generation, where stores are cheap.
-  let size = Math.max(256, 2 ** Math.ceil(Math.log2((expectedIds * 4) / 3 + 1)));
+  let size = Math.max(
+    256,
+    2 ** Math.ceil(Math.log2((expectedIds * 4) / 3 + 1)),
+  );
   let slots = new Array<string | undefined>(size);
   let hashes = new Int32Array(size);
   let count = 0;
@@ -45,7 +59,10 @@ function shortIdCheck(expectedIds: number) {
       afterCollision.push(id);
       return short;
     }
-    const hash = hashOfShort(short, digits >= 0 ? digits : eightHexDigits(short, short.length - 8));
+    const hash = hashOfShort(
+      short,
+      digits >= 0 ? digits : eightHexDigits(short, short.length - 8),
+    );
     let at = hash & (size - 1);
     for (let taken = slots[at]; taken !== undefined; taken = slots[at]) {
       if (hashes[at] === hash) {
@@ -61,7 +78,14 @@ function shortIdCheck(expectedIds: number) {
     return short;
   };
 
-  return { note, collided: () => collided, ids: () => [...slots.filter((id): id is string => id !== undefined), ...afterCollision] };
+  return {
+    note,
+    collided: () => collided,
+    ids: () => [
+      ...slots.filter((id): id is string => id !== undefined),
+      ...afterCollision,
+    ],
+  };
 }
 
 /**
@@ -70,13 +94,16 @@ function shortIdCheck(expectedIds: number) {
  * which a prefix-and-UUID id's shape check has already read, so the usual form is not read twice.
  */
 function hashOfShort(short: string, digits: number): number {
-  return digits >= 0 ? mixed(digits ^ Math.imul(short.charCodeAt(0), 0x9e3779b1) ^ short.length) : hashOf(short);
+  return digits >= 0
+    ? mixed(digits ^ Math.imul(short.charCodeAt(0), 0x9e3779b1) ^ short.length)
+    : hashOf(short);
 }
 
 /** FNV-1a with a final mix, so that ids differing only in their last digits spread over the table. */
 function hashOf(text: string): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < text.length; i++)
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return mixed(hash);
 }
 
@@ -98,7 +125,8 @@ export function withDistinctShortIds<T>(
 ): T {
   const check = shortIdCheck(expectedIds);
   const issues: ProjectionIssue[] = [];
-  const collect = onIssue && ((issue: ProjectionIssue) => void issues.push(issue));
+  const collect =
+    onIssue && ((issue: ProjectionIssue) => void issues.push(issue));
   const passOn = () => {
     // The consumer's onIssue only hears of issues: one that throws must not cost the model its result.
     if (onIssue)

@@ -41,7 +41,11 @@ function note(short: string, id: string): void {
   idBook.delete(short);
   if (known === undefined || known === id) idBook.set(short, id);
   else if (typeof known === "string") idBook.set(short, [known, id]);
-  else idBook.set(short, known.includes(id) ? known : [...known, id].slice(-SHARERS_KEPT));
+  else
+    idBook.set(
+      short,
+      known.includes(id) ? known : [...known, id].slice(-SHARERS_KEPT),
+    );
   if (idBook.size > ID_BOOK_SIZE) idBook.delete(idBook.keys().next().value!);
 }
 
@@ -49,7 +53,10 @@ function note(short: string, id: string): void {
  * Runs a projection whose short ids may be replaced by a second one: its hand-outs reach the book
  * only when `keep` says so, since plain short forms that collide would map one record's id to another.
  */
-export function handingOutLater<T>(project: () => T, keep: (result: T) => boolean): T {
+export function handingOutLater<T>(
+  project: () => T,
+  keep: (result: T) => boolean,
+): T {
   const outer = pending;
   const mine: string[] = [];
   pending = idBookInUse ? mine : undefined;
@@ -59,7 +66,8 @@ export function handingOutLater<T>(project: () => T, keep: (result: T) => boolea
   } finally {
     pending = outer;
   }
-  if (keep(result)) for (let i = 0; i < mine.length; i += 2) handOut(mine[i]!, mine[i + 1]!);
+  if (keep(result))
+    for (let i = 0; i < mine.length; i += 2) handOut(mine[i]!, mine[i + 1]!);
   return result;
 }
 

@@ -11,26 +11,43 @@ import { integer, string } from "./values.js";
 
 export function short(id: string, ctx: Context): string {
   const given = ctx.shortIds;
-  const short = typeof given === "function" ? given(id) : (given?.get(id) ?? shortId(id));
+  const short =
+    typeof given === "function" ? given(id) : (given?.get(id) ?? shortId(id));
   return handOut(short, id);
 }
 
 /** An id the model can pass to a tool, whole. */
-export function argumentId(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
+export function argumentId(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): string | null | Unusable {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return string(value, ctx, field, required);
 }
 
 /** An id the model can pass to a tool, in its short form; a numeric id stays whole. */
-export function shortArgumentId(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
+export function shortArgumentId(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): string | null | Unusable {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   const id = string(value, ctx, field, required);
   return typeof id === "string" ? short(id, ctx) : id;
 }
 
 /** An integer id the model can pass to a tool: it stays a number, as the spec declares it. */
-export function integerId(value: unknown, ctx: Context, field: string, required: boolean): number | null | Unusable {
-  if (typeof value === "string" && /^-?\d{1,15}$/.test(value)) return Number(value);
+export function integerId(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): number | null | Unusable {
+  if (typeof value === "string" && /^-?\d{1,15}$/.test(value))
+    return Number(value);
   return integer(value, ctx, field, required);
 }
 
@@ -49,7 +66,11 @@ export type Ids = string | Unreadable | Array<string | Unreadable> | null;
 export function relationshipIds(relationship: unknown): Ids {
   if (relationship === undefined || relationship === null) return null;
   const object = asObject(relationship);
-  if (!object) return new Unreadable(relationship, `expected a relationship object, got ${typeName(relationship)}`);
+  if (!object)
+    return new Unreadable(
+      relationship,
+      `expected a relationship object, got ${typeName(relationship)}`,
+    );
   const data = object["data"];
   if (Array.isArray(data)) return data.map(linkageId);
   if (data === undefined || data === null) return null;
@@ -65,7 +86,10 @@ function linkageId(linkage: unknown): string | Unreadable {
     : object["id"] === undefined
       ? "an object without an id"
       : `an id that is ${typeName(object["id"])}`;
-  return new Unreadable(linkage, `expected a resource identifier { type, id }, got ${got}`);
+  return new Unreadable(
+    linkage,
+    `expected a resource identifier { type, id }, got ${got}`,
+  );
 }
 
 export function idOf(value: unknown): string | undefined {
@@ -84,40 +108,72 @@ export const ONE_GOT_LIST = "expected one related record, got a list";
 
 export const LIST_GOT_ONE = "expected a list of related records, got one";
 
-function relatedId(id: string | Unreadable, ctx: Context, field: string, shorten: boolean): string | Unusable {
+function relatedId(
+  id: string | Unreadable,
+  ctx: Context,
+  field: string,
+  shorten: boolean,
+): string | Unusable {
   if (typeof id !== "string") return unusable(ctx, field, id.value, id.reason);
   return shorten ? short(id, ctx) : id;
 }
 
-function oneRelated(ids: Ids, ctx: Context, field: string, shorten: boolean): string | null | Unusable {
+function oneRelated(
+  ids: Ids,
+  ctx: Context,
+  field: string,
+  shorten: boolean,
+): string | null | Unusable {
   if (ids === null) return null;
   if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
   return relatedId(ids, ctx, field, shorten);
 }
 
-function manyRelated(ids: Ids, ctx: Context, field: string, shorten: boolean): (string | Unusable)[] | null | Unusable {
+function manyRelated(
+  ids: Ids,
+  ctx: Context,
+  field: string,
+  shorten: boolean,
+): (string | Unusable)[] | null | Unusable {
   if (ids === null) return null;
-  if (ids instanceof Unreadable) return unusable(ctx, field, ids.value, ids.reason);
+  if (ids instanceof Unreadable)
+    return unusable(ctx, field, ids.value, ids.reason);
   if (typeof ids === "string") return unusable(ctx, field, ids, LIST_GOT_ONE);
   return ids.map((id) => relatedId(id, ctx, field, shorten));
 }
 
 /** The id of a related record, whole. */
-export function relatedOne(ids: Ids, ctx: Context, field: string): string | null | Unusable {
+export function relatedOne(
+  ids: Ids,
+  ctx: Context,
+  field: string,
+): string | null | Unusable {
   return oneRelated(ids, ctx, field, false);
 }
 
 /** The id of a related record, in its short form. */
-export function shortRelatedOne(ids: Ids, ctx: Context, field: string): string | null | Unusable {
+export function shortRelatedOne(
+  ids: Ids,
+  ctx: Context,
+  field: string,
+): string | null | Unusable {
   return oneRelated(ids, ctx, field, true);
 }
 
 /** The ids of related records, whole. */
-export function relatedMany(ids: Ids, ctx: Context, field: string): (string | Unusable)[] | null | Unusable {
+export function relatedMany(
+  ids: Ids,
+  ctx: Context,
+  field: string,
+): (string | Unusable)[] | null | Unusable {
   return manyRelated(ids, ctx, field, false);
 }
 
 /** The ids of related records, in their short forms. */
-export function shortRelatedMany(ids: Ids, ctx: Context, field: string): (string | Unusable)[] | null | Unusable {
+export function shortRelatedMany(
+  ids: Ids,
+  ctx: Context,
+  field: string,
+): (string | Unusable)[] | null | Unusable {
   return manyRelated(ids, ctx, field, true);
 }

@@ -9,9 +9,20 @@ export type { InputSchema } from "./arguments.js";
 export { conservativeTokenCount, fitBudget } from "./budget.js";
 export type { Truncated } from "./budget.js";
 export { callTool, DEFAULT_CALL_TIMEOUT_MS } from "./call-tool.js";
-export type { CallOptions, CallParameter, ToolCall, ToolOutcome } from "./call-tool.js";
+export type {
+  CallOptions,
+  CallParameter,
+  ToolCall,
+  ToolOutcome,
+} from "./call-tool.js";
 export { context } from "./context.js";
-export type { Context, ProjectionIssue, ProjectOptions, RecordOptions, ShortIds } from "./context.js";
+export type {
+  Context,
+  ProjectionIssue,
+  ProjectOptions,
+  RecordOptions,
+  ShortIds,
+} from "./context.js";
 export { date, datetime, isUtcIso } from "./dates.js";
 export { withDistinctShortIds } from "./distinct-short-ids.js";
 export { fullId, ID_BOOK_SIZE, useIdBook } from "./id-book.js";
@@ -40,15 +51,30 @@ export { at, pageValue, present, rows } from "./pages.js";
 export { queryStringFor } from "./query-string.js";
 export type { QueryParameterStyle, QueryStyle } from "./query-string.js";
 export { ISSUE_VALUE_CHARACTERS } from "./quoting.js";
-export { lifted, nested, objects, objectsIn, recordObject, section } from "./records.js";
+export {
+  lifted,
+  nested,
+  objects,
+  objectsIn,
+  recordObject,
+  section,
+} from "./records.js";
 export { addRefs, refMany, refOne } from "./refs.js";
 export type { RecordKeys } from "./refs.js";
-export { DEFAULT_RESOLVER_TIMEOUT_MS, resolveLabels, ResolverError } from "./resolvers.js";
+export {
+  DEFAULT_RESOLVER_TIMEOUT_MS,
+  resolveLabels,
+  ResolverError,
+} from "./resolvers.js";
 export type { Labels, Resolver } from "./resolvers.js";
 export { matchesShortId, shortenIds, shortId } from "./short-ids.js";
 export { specResolver } from "./spec-resolvers.js";
 export type { SpecResolverSource } from "./spec-resolvers.js";
-export { serializeToolResult, tableLayout, withTableLayout } from "./table-text.js";
+export {
+  serializeToolResult,
+  tableLayout,
+  withTableLayout,
+} from "./table-text.js";
 export type { TableLayout } from "./table-text.js";
 export { boolean, integer, number, string, whole } from "./values.js";
 export type { ValueSchema } from "./values.js";

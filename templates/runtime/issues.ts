@@ -22,7 +22,14 @@ export function report(
   ctx.onIssue(
     resolver === undefined
       ? { kind, resource: ctx.resource, field, value: shown, message }
-      : { kind, resource: ctx.resource, field, value: shown, message, resolver },
+      : {
+          kind,
+          resource: ctx.resource,
+          field,
+          value: shown,
+          message,
+          resolver,
+        },
   );
 }
 
@@ -36,13 +43,23 @@ export function issueValue(value: unknown): unknown {
       : value;
 }
 
-export function unusable(ctx: Context, field: string, value: unknown, reason: string): Unusable {
+export function unusable(
+  ctx: Context,
+  field: string,
+  value: unknown,
+  reason: string,
+): Unusable {
   report(ctx, "unusable", field, value, `${ctx.resource}.${field}: ${reason}`);
   return { unusable: reason };
 }
 
 /** Absent and null both project to null; the schema's promise of a value is reported when broken. */
-export function absent(ctx: Context, field: string, value: unknown, required: boolean): null {
+export function absent(
+  ctx: Context,
+  field: string,
+  value: unknown,
+  required: boolean,
+): null {
   if (required)
     report(
       ctx,

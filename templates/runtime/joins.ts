@@ -1,19 +1,41 @@
 // Related records named through a resolver: JSON:API relationships, and labels in `included`.
 
 import type { Context } from "./context.js";
-import { idOf, LIST_GOT_ONE, ONE_GOT_LIST, short, Unreadable, type Ids } from "./ids.js";
+import {
+  idOf,
+  LIST_GOT_ONE,
+  ONE_GOT_LIST,
+  short,
+  Unreadable,
+  type Ids,
+} from "./ids.js";
 import { report, unusable } from "./issues.js";
 import { asObject } from "./json.js";
 import type { Unresolved, Unusable } from "./markers.js";
 import { clipped, ISSUE_VALUE_CHARACTERS, messageOf } from "./quoting.js";
 import type { Labels } from "./resolvers.js";
 
-export function label(id: string, labels: Labels, resolver: string, ctx: Context, field: string): string | Unresolved {
+export function label(
+  id: string,
+  labels: Labels,
+  resolver: string,
+  ctx: Context,
+  field: string,
+): string | Unresolved {
   const found = labels.get(id);
   if (typeof found === "string") return found;
   const why =
-    found instanceof Error ? `resolver "${resolver}" failed for it: ${messageOf(found)}` : `resolver "${resolver}" has no label for it`;
-  report(ctx, "unresolved", field, id, `${ctx.resource}.${field}: ${clipped(id, ISSUE_VALUE_CHARACTERS)}: ${why}`, resolver);
+    found instanceof Error
+      ? `resolver "${resolver}" failed for it: ${messageOf(found)}`
+      : `resolver "${resolver}" has no label for it`;
+  report(
+    ctx,
+    "unresolved",
+    field,
+    id,
+    `${ctx.resource}.${field}: ${clipped(id, ISSUE_VALUE_CHARACTERS)}: ${why}`,
+    resolver,
+  );
   return { unresolved: short(id, ctx) };
 }
 
@@ -24,10 +46,18 @@ function labelOrMarker(
   ctx: Context,
   field: string,
 ): string | Unresolved | Unusable {
-  return typeof id === "string" ? label(id, labels, resolver, ctx, field) : unusable(ctx, field, id.value, id.reason);
+  return typeof id === "string"
+    ? label(id, labels, resolver, ctx, field)
+    : unusable(ctx, field, id.value, id.reason);
 }
 
-export function joinOne(ids: Ids, labels: Labels, resolver: string, ctx: Context, field: string): string | null | Unresolved | Unusable {
+export function joinOne(
+  ids: Ids,
+  labels: Labels,
+  resolver: string,
+  ctx: Context,
+  field: string,
+): string | null | Unresolved | Unusable {
   if (ids === null) return null;
   if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
   return labelOrMarker(ids, labels, resolver, ctx, field);
@@ -41,7 +71,8 @@ export function joinMany(
   field: string,
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (ids === null) return null;
-  if (ids instanceof Unreadable) return unusable(ctx, field, ids.value, ids.reason);
+  if (ids instanceof Unreadable)
+    return unusable(ctx, field, ids.value, ids.reason);
   // A to-many relationship holding one identifier is not read as a list of one: never a silent guess.
   if (typeof ids === "string") return unusable(ctx, field, ids, LIST_GOT_ONE);
   return ids.map((id) => labelOrMarker(id, labels, resolver, ctx, field));

@@ -18,7 +18,8 @@ export function member<T extends string | number | boolean>(
   required: boolean,
 ): T | null | UnknownCode | Unusable {
   if (allowed.has(value)) return value as T;
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
   return unknownCode(ctx, field, value);
 }
 
@@ -26,14 +27,40 @@ export function member<T extends string | number | boolean>(
  * A code the legend does not know. An object or array in a coded field is no code at all, nor is a
  * number JSON cannot write (`1e400` parses to Infinity) or a string too long to be a code.
  */
-function unknownCode(ctx: Context, field: string, value: unknown, resolver?: string): UnknownCode | Unusable {
-  if (typeof value === "number" ? !Number.isFinite(value) : typeof value !== "string" && typeof value !== "boolean") {
-    return unusable(ctx, field, value, `expected a code, got ${typeName(value)}`);
+function unknownCode(
+  ctx: Context,
+  field: string,
+  value: unknown,
+  resolver?: string,
+): UnknownCode | Unusable {
+  if (
+    typeof value === "number"
+      ? !Number.isFinite(value)
+      : typeof value !== "string" && typeof value !== "boolean"
+  ) {
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a code, got ${typeName(value)}`,
+    );
   }
   if (typeof value === "string" && value.length > CODE_CHARACTERS)
-    return unusable(ctx, field, value, `expected a code, got a string of ${value.length} characters`);
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a code, got a string of ${value.length} characters`,
+    );
   const code = typeof value === "number" ? value : String(value);
-  report(ctx, "unknown_code", field, value, `${ctx.resource}.${field}: no word for code ${described(code)}`, resolver);
+  report(
+    ctx,
+    "unknown_code",
+    field,
+    value,
+    `${ctx.resource}.${field}: no word for code ${described(code)}`,
+    resolver,
+  );
   return { unknown_code: code };
 }
 
@@ -47,7 +74,8 @@ export function legend<W extends string>(
 ): W | null | UnknownCode | Unusable {
   const word = words.get(value);
   if (word !== undefined) return word;
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
   return unknownCode(ctx, field, value);
 }
 
@@ -60,16 +88,23 @@ export function legendLookup(
   field: string,
   required: boolean,
 ): string | null | UnknownCode | Unusable {
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
   const word =
-    (typeof value === "string" && value.length <= CODE_CHARACTERS) || (typeof value === "number" && Number.isFinite(value))
+    (typeof value === "string" && value.length <= CODE_CHARACTERS) ||
+    (typeof value === "number" && Number.isFinite(value))
       ? labels.get(String(value))
       : undefined;
-  return typeof word === "string" ? word : unknownCode(ctx, field, value, resolver);
+  return typeof word === "string"
+    ? word
+    : unknownCode(ctx, field, value, resolver);
 }
 
 /** Codes for a legend looked up at run time, as the resolver receives them. */
 export function addCode(target: Set<string>, value: unknown): void {
-  if ((typeof value === "string" && value.length <= CODE_CHARACTERS) || (typeof value === "number" && Number.isFinite(value)))
+  if (
+    (typeof value === "string" && value.length <= CODE_CHARACTERS) ||
+    (typeof value === "number" && Number.isFinite(value))
+  )
     target.add(String(value));
 }

@@ -4,7 +4,9 @@ import type { Resolver } from "./resolvers.js";
 
 /** What {@link resolverFromLoader} needs of a DataLoader: its `loadMany`. */
 export interface LabelLoader {
-  loadMany(ids: readonly string[]): PromiseLike<ArrayLike<string | null | undefined | Error>>;
+  loadMany(
+    ids: readonly string[],
+  ): PromiseLike<ArrayLike<string | null | undefined | Error>>;
 }
 
 /**
@@ -20,11 +22,17 @@ export function resolverFromLoader(loader: LabelLoader): Resolver {
     // which fails the call, not one unresolved id after another. (With one id the two look alike,
     // and it stays a marker.)
     const first = values[0];
-    if (values.length > 1 && first instanceof Error && Array.prototype.every.call(values, (value) => value === first)) throw first;
+    if (
+      values.length > 1 &&
+      first instanceof Error &&
+      Array.prototype.every.call(values, (value) => value === first)
+    )
+      throw first;
     const labels = new Map<string, string | Error>();
     ids.forEach((id, i) => {
       const value = values[i];
-      if (typeof value === "string" || value instanceof Error) labels.set(id, value);
+      if (typeof value === "string" || value instanceof Error)
+        labels.set(id, value);
     });
     return labels;
   };
@@ -34,10 +42,15 @@ export function resolverFromLoader(loader: LabelLoader): Resolver {
  * A resolver as a DataLoader batch function: one label per id, in the order of `ids`, `null` where
  * the resolver has none, and the resolver's per-id Errors as they are.
  */
-export function batchFunction(resolver: Resolver): (ids: readonly string[]) => Promise<(string | Error | null)[]> {
+export function batchFunction(
+  resolver: Resolver,
+): (ids: readonly string[]) => Promise<(string | Error | null)[]> {
   return async (ids) => {
     const distinct = [...new Set(ids)];
-    const labels = distinct.length > 0 ? await resolver(distinct) : new Map<string, string | Error>();
+    const labels =
+      distinct.length > 0
+        ? await resolver(distinct)
+        : new Map<string, string | Error>();
     return ids.map((id) => labels.get(id) ?? null);
   };
 }

@@ -19,12 +19,16 @@ export function at(response: unknown, path: readonly string[]): unknown {
 }
 
 /** Where a dotted path stops at something that is there but is not an object: the steps before it, and what stood there. */
-function blockedAt(response: unknown, path: readonly string[]): { readonly steps: string; readonly found: unknown } | undefined {
+function blockedAt(
+  response: unknown,
+  path: readonly string[],
+): { readonly steps: string; readonly found: unknown } | undefined {
   let value: unknown = response;
   for (let i = 0; i < path.length; i++) {
     if (value === undefined || value === null) return undefined;
     const object = asObject(value);
-    if (!object) return { steps: path.slice(0, i).join(".") || "the top", found: value };
+    if (!object)
+      return { steps: path.slice(0, i).join(".") || "the top", found: value };
     value = read(object, path[i]!);
   }
   return undefined;
@@ -42,12 +46,23 @@ export function pageValue<T>(
   readValue: (value: unknown) => T,
 ): T | Unusable {
   const blocked = blockedAt(response, path);
-  if (blocked) return unusable(ctx, field, blocked.found, `expected an object at ${blocked.steps}, got ${typeName(blocked.found)}`);
+  if (blocked)
+    return unusable(
+      ctx,
+      field,
+      blocked.found,
+      `expected an object at ${blocked.steps}, got ${typeName(blocked.found)}`,
+    );
   return readValue(at(response, path));
 }
 
 /** The records of a response at `path`: a list, or one record. */
-export function rows(response: unknown, path: readonly string[], tool: string, onIssue: ProjectOptions["onIssue"]): unknown[] {
+export function rows(
+  response: unknown,
+  path: readonly string[],
+  tool: string,
+  onIssue: ProjectOptions["onIssue"],
+): unknown[] {
   const value = at(response, path);
   if (Array.isArray(value)) return value;
   const blocked = value === undefined ? blockedAt(response, path) : undefined;
@@ -56,7 +71,13 @@ export function rows(response: unknown, path: readonly string[], tool: string, o
     const message = blocked
       ? `expected an object at ${blocked.steps}, got ${typeName(found)}`
       : `expected a list at ${path.join(".") || "the top"}, got ${typeName(found)}`;
-    onIssue({ kind: "unusable", resource: tool, field: path.join("."), value: issueValue(found), message: `${tool}: ${message}` });
+    onIssue({
+      kind: "unusable",
+      resource: tool,
+      field: path.join("."),
+      value: issueValue(found),
+      message: `${tool}: ${message}`,
+    });
   }
   return [];
 }

@@ -7,7 +7,9 @@ export const ISSUE_VALUE_CHARACTERS = 200;
 const QUOTED_CHARACTERS = 40;
 
 export function clipped(text: string, most: number): string {
-  return text.length <= most ? text : `${text.slice(0, most)}… (${text.length} characters)`;
+  return text.length <= most
+    ? text
+    : `${text.slice(0, most)}… (${text.length} characters)`;
 }
 
 /**
@@ -17,8 +19,10 @@ export function clipped(text: string, most: number): string {
 export function messageOf(thrown: unknown): string {
   try {
     const message: unknown = thrown instanceof Error ? thrown.message : thrown;
-    if (typeof message === "string") return clipped(message, ISSUE_VALUE_CHARACTERS);
-    if (typeof message === "object" && message !== null) return `a thrown ${typeName(message)}`;
+    if (typeof message === "string")
+      return clipped(message, ISSUE_VALUE_CHARACTERS);
+    if (typeof message === "object" && message !== null)
+      return `a thrown ${typeName(message)}`;
     return clipped(String(message), ISSUE_VALUE_CHARACTERS);
   } catch {
     return "an error that cannot be read";
@@ -27,8 +31,13 @@ export function messageOf(thrown: unknown): string {
 
 /** The JSON type of a value, or for a number JSON cannot write, that number (`Infinity`, `NaN`). */
 export function typeName(value: unknown): string {
-  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+  if (typeof value === "number" && !Number.isFinite(value))
+    return String(value);
+  return value === null
+    ? "null"
+    : Array.isArray(value)
+      ? "array"
+      : typeof value;
 }
 
 /**
@@ -37,7 +46,11 @@ export function typeName(value: unknown): string {
  */
 export function described(value: unknown): string {
   if (typeof value === "string")
-    return JSON.stringify(value.slice(0, QUOTED_CHARACTERS)) + (value.length > QUOTED_CHARACTERS ? `… (${value.length} characters)` : "");
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
+    return (
+      JSON.stringify(value.slice(0, QUOTED_CHARACTERS)) +
+      (value.length > QUOTED_CHARACTERS ? `… (${value.length} characters)` : "")
+    );
+  if (typeof value === "number" || typeof value === "boolean")
+    return String(value);
   return typeName(value);
 }

@@ -9,24 +9,50 @@ import { typeName } from "./quoting.js";
 /** The record as an object, or undefined with a report when it is something else. */
 export function recordObject(record: unknown, ctx: Context): Json | undefined {
   const found = asObject(record);
-  if (!found) report(ctx, "unusable", "", record, `${ctx.resource}: the record is ${typeName(record)}, not an object`);
+  if (!found)
+    report(
+      ctx,
+      "unusable",
+      "",
+      record,
+      `${ctx.resource}: the record is ${typeName(record)}, not an object`,
+    );
   return found;
 }
 
 /** A JSON:API section (`attributes`, `relationships`), or undefined with a report when it is not an object. */
-export function section(value: unknown, key: "attributes" | "relationships", ctx: Context): Json | undefined {
+export function section(
+  value: unknown,
+  key: "attributes" | "relationships",
+  ctx: Context,
+): Json | undefined {
   // The caller reads the key: one keyed read here, seeing both names, would go megamorphic.
   const object = asObject(value);
   if (!object && value !== undefined && value !== null)
-    report(ctx, "unusable", key, value, `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`);
+    report(
+      ctx,
+      "unusable",
+      key,
+      value,
+      `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`,
+    );
   return object;
 }
 
 /** An object whose parts are classified one by one. */
-export function nested<T>(value: unknown, ctx: Context, field: string, required: boolean, build: (object: Json) => T): T | null | Unusable {
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
+export function nested<T>(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+  build: (object: Json) => T,
+): T | null | Unusable {
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
   const object = asObject(value);
-  return object ? build(object) : unusable(ctx, field, value, `expected an object, got ${typeName(value)}`);
+  return object
+    ? build(object)
+    : unusable(ctx, field, value, `expected an object, got ${typeName(value)}`);
 }
 
 /**
@@ -40,12 +66,26 @@ export function objects<T>(
   required: boolean,
   build: (object: Json) => T,
 ): (T | null | Unusable)[] | null | Unusable {
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
-  if (!Array.isArray(value)) return unusable(ctx, field, value, `expected a list of objects, got ${typeName(value)}`);
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  if (!Array.isArray(value))
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a list of objects, got ${typeName(value)}`,
+    );
   return value.map((item: unknown, i) => {
     if (item === null) return null;
     const object = asObject(item);
-    return object ? build(object) : unusable(ctx, `${field}[${i}]`, item, `expected an object, got ${typeName(item)}`);
+    return object
+      ? build(object)
+      : unusable(
+          ctx,
+          `${field}[${i}]`,
+          item,
+          `expected an object, got ${typeName(item)}`,
+        );
   });
 }
 
@@ -76,7 +116,13 @@ export function lifted<T>(
     const value = read(object, path[i]!);
     if (value === undefined || value === null) return null;
     object = asObject(value);
-    if (!object) return unusable(ctx, field, value, `${path.slice(0, i + 1).join(".")} is ${typeName(value)}, not an object`);
+    if (!object)
+      return unusable(
+        ctx,
+        field,
+        value,
+        `${path.slice(0, i + 1).join(".")} is ${typeName(value)}, not an object`,
+      );
   }
   return project(read(object, path[path.length - 1]!));
 }

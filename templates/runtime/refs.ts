@@ -35,8 +35,13 @@ function addRef(target: Set<string>, value: unknown, keys: RecordKeys): void {
 }
 
 /** Adds the ids of a foreign key (an id, an embedded record, or a list of either) that came without a name. */
-export function addRefs(target: Set<string>, value: unknown, keys: RecordKeys): void {
-  if (Array.isArray(value)) for (const item of value) addRef(target, item, keys);
+export function addRefs(
+  target: Set<string>,
+  value: unknown,
+  keys: RecordKeys,
+): void {
+  if (Array.isArray(value))
+    for (const item of value) addRef(target, item, keys);
   else addRef(target, value, keys);
 }
 
@@ -52,11 +57,18 @@ function refLabel(
   const id = idOf(value);
   if (id !== undefined) return label(id, labels, resolver, ctx, field);
   const object = asObject(value);
-  if (!object) return unusable(ctx, field, value, `expected an id or a record with \`${keys.id}\`, got ${typeName(value)}`);
+  if (!object)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected an id or a record with \`${keys.id}\`, got ${typeName(value)}`,
+    );
   const carried = carriedLabel(object, keys);
   if (carried !== undefined) return carried;
   const embedded = idOf(read(object, keys.id));
-  if (embedded !== undefined) return label(embedded, labels, resolver, ctx, field);
+  if (embedded !== undefined)
+    return label(embedded, labels, resolver, ctx, field);
   // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
   return unusable(
     ctx,
@@ -76,7 +88,8 @@ export function refOne(
   field: string,
 ): string | null | Unresolved | Unusable {
   if (value === undefined || value === null) return null;
-  if (Array.isArray(value)) return unusable(ctx, field, value, "expected one id or record, got a list");
+  if (Array.isArray(value))
+    return unusable(ctx, field, value, "expected one id or record, got a list");
   return refLabel(value, labels, resolver, keys, ctx, field);
 }
 
@@ -91,6 +104,14 @@ export function refMany(
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   // One id or record where the spec declares a list is not read as a list of one: never a silent guess.
-  if (!Array.isArray(value)) return unusable(ctx, field, value, `expected a list of ids or records, got ${typeName(value)}`);
-  return value.map((item) => refLabel(item, labels, resolver, keys, ctx, field));
+  if (!Array.isArray(value))
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a list of ids or records, got ${typeName(value)}`,
+    );
+  return value.map((item) =>
+    refLabel(item, labels, resolver, keys, ctx, field),
+  );
 }

@@ -39,7 +39,9 @@ export async function resolveLabels<K extends string>(
 ): Promise<Record<K, Labels>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RESOLVER_TIMEOUT_MS;
   if (!(timeoutMs > 0))
-    throw new RangeError(`timeoutMs must be a positive number of milliseconds or Infinity, got ${described(timeoutMs)}`);
+    throw new RangeError(
+      `timeoutMs must be a positive number of milliseconds or Infinity, got ${described(timeoutMs)}`,
+    );
   const names = Object.keys(wanted) as K[];
   const unanswered = new Set<string>();
   const answers = Promise.all(
@@ -48,9 +50,17 @@ export async function resolveLabels<K extends string>(
       const missing = [...wanted[name]].filter((id) => !labels.has(id));
       if (missing.length === 0) return labels;
       const resolver = resolvers[name];
-      if (typeof resolver !== "function") throw new ResolverError(name, new Error("no resolver function was passed"));
+      if (typeof resolver !== "function")
+        throw new ResolverError(
+          name,
+          new Error("no resolver function was passed"),
+        );
       // An aborted call asks no resolver.
-      if (options.signal?.aborted) throw new ResolverError(name, options.signal.reason ?? new Error("the call was aborted"));
+      if (options.signal?.aborted)
+        throw new ResolverError(
+          name,
+          options.signal.reason ?? new Error("the call was aborted"),
+        );
       let answer: unknown;
       unanswered.add(name);
       try {
@@ -60,18 +70,36 @@ export async function resolveLabels<K extends string>(
       } finally {
         unanswered.delete(name);
       }
-      if (!(answer instanceof Map)) throw new ResolverError(name, new Error(`returned ${typeName(answer)}, expected a Map of id to label`));
+      if (!(answer instanceof Map))
+        throw new ResolverError(
+          name,
+          new Error(
+            `returned ${typeName(answer)}, expected a Map of id to label`,
+          ),
+        );
       for (const id of missing) {
         const found: unknown = answer.get(id);
-        if (typeof found === "string" || found instanceof Error) labels.set(id, found);
+        if (typeof found === "string" || found instanceof Error)
+          labels.set(id, found);
       }
       return labels;
     }),
   );
-  const resolved = await withinDeadline(answers, unanswered, timeoutMs, options.signal);
+  const resolved = await withinDeadline(
+    answers,
+    unanswered,
+    timeoutMs,
+    options.signal,
+  );
   const layout = `lookups:${names.join(",")}`;
-  if (!KEPT_LAYOUTS.has(layout)) KEPT_LAYOUTS.set(layout, Object.fromEntries(names.map((name) => [name, new Map()])));
-  return Object.fromEntries(names.map((name, i) => [name, resolved[i]!])) as Record<K, Labels>;
+  if (!KEPT_LAYOUTS.has(layout))
+    KEPT_LAYOUTS.set(
+      layout,
+      Object.fromEntries(names.map((name) => [name, new Map()])),
+    );
+  return Object.fromEntries(
+    names.map((name, i) => [name, resolved[i]!]),
+  ) as Record<K, Labels>;
 }
 
 /**
@@ -97,7 +125,8 @@ function withinDeadline<T>(
       // Sorted, so which resolver is named does not depend on which was called first.
       reject(new ResolverError([...unanswered].sort()[0] ?? "", cause));
     };
-    const onAbort = () => fail(signal?.reason ?? new Error("the call was aborted"));
+    const onAbort = () =>
+      fail(signal?.reason ?? new Error("the call was aborted"));
     // Settling after a timeout or an abort changes nothing, but a late rejection is still handled.
     answers.then(
       (value) => {
@@ -112,6 +141,10 @@ function withinDeadline<T>(
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
     // setTimeout fires at once for a delay past 2^31 - 1 ms, so a longer one waits for ever too.
-    if (timeoutMs <= 2 ** 31 - 1) timer = setTimeout(() => fail(new Error(`did not answer within ${timeoutMs} ms`)), timeoutMs);
+    if (timeoutMs <= 2 ** 31 - 1)
+      timer = setTimeout(
+        () => fail(new Error(`did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
   });
 }

@@ -46,11 +46,16 @@ export function eightHexDigits(text: string, from: number): number {
 
 function hexDigit(code: number): number {
   const lower = code | 0x20;
-  return code >= 48 && code <= 57 ? code - 48 : lower >= 97 && lower <= 102 ? lower - 87 : -1;
+  return code >= 48 && code <= 57
+    ? code - 48
+    : lower >= 97 && lower <= 102
+      ? lower - 87
+      : -1;
 }
 
 function isHex(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (hexDigit(text.charCodeAt(i)) < 0) return false;
+  for (let i = from; i < to; i++)
+    if (hexDigit(text.charCodeAt(i)) < 0) return false;
   return true;
 }
 
@@ -60,7 +65,9 @@ function isHex(text: string, from: number, to: number): boolean {
  * rows that `id LIKE short || '%'` finds; a truncated or made-up prefix matches nothing.
  */
 export function matchesShortId(id: string, short: string): boolean {
-  return id === short || (id.startsWith(short) && short.length >= shortId(id).length);
+  return (
+    id === short || (id.startsWith(short) && short.length >= shortId(id).length)
+  );
 }
 
 /**
@@ -117,7 +124,8 @@ function distinguishingLength(ids: Iterable<string>, from: number): number {
         if (same) same.push(id);
         else byCharacter.set(code, [id]);
       }
-      for (const same of byCharacter.values()) if (same.length > 1) next.push(same);
+      for (const same of byCharacter.values())
+        if (same.length > 1) next.push(same);
     }
     undecided = next;
     at++;

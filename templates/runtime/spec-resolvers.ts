@@ -31,7 +31,11 @@ export interface SpecResolverSource {
 }
 
 /** Runs `work` on every item with at most `limit` running at once; stops starting new ones after a failure. */
-async function atMost<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+async function atMost<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failed = false;
   const worker = async () => {
@@ -45,7 +49,9 @@ async function atMost<T>(items: readonly T[], limit: number, work: (item: T) => 
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, worker),
+  );
 }
 
 function labelIn(record: Json, source: SpecResolverSource): string | undefined {
@@ -59,35 +65,56 @@ function labelIn(record: Json, source: SpecResolverSource): string | undefined {
  * most `concurrency` in flight. A request that fails rejects (the call then fails with a
  * {@link ResolverError}); an id the API does not return stays unresolved.
  */
-export function specResolver(client: unknown, source: SpecResolverSource): Resolver {
+export function specResolver(
+  client: unknown,
+  source: SpecResolverSource,
+): Resolver {
   const method = source.method.toUpperCase();
   const querySerializer = queryStringFor([source.parameter]);
   return async (ids) => {
     const send = (client as Record<string, HttpMethod | undefined>)[method];
-    if (typeof send !== "function") throw new Error(`the client cannot send ${method} requests`);
+    if (typeof send !== "function")
+      throw new Error(`the client cannot send ${method} requests`);
     const asked = new Set(ids);
     const labels = new Map<string, string>();
-    const size = source.parameter.in === "query" ? Math.max(1, source.max ?? ids.length) : 1;
+    const size =
+      source.parameter.in === "query"
+        ? Math.max(1, source.max ?? ids.length)
+        : 1;
     const batches: string[][] = [];
-    for (let i = 0; i < ids.length; i += size) batches.push(ids.slice(i, i + size));
+    for (let i = 0; i < ids.length; i += size)
+      batches.push(ids.slice(i, i + size));
     await atMost(batches, source.concurrency, async (batch) => {
       const params =
-        source.parameter.in === "query" ? { query: { [source.parameter.name]: batch } } : { path: { [source.parameter.name]: batch[0] } };
-      const answer = await send.call(client, source.path, { params, querySerializer });
+        source.parameter.in === "query"
+          ? { query: { [source.parameter.name]: batch } }
+          : { path: { [source.parameter.name]: batch[0] } };
+      const answer = await send.call(client, source.path, {
+        params,
+        querySerializer,
+      });
       // A get-by-id answering 404 has no such record: that id stays unresolved, the others are not lost.
-      if (source.parameter.in === "path" && answer.response.status === 404) return;
+      if (source.parameter.in === "path" && answer.response.status === 404)
+        return;
       if (!answer.response.ok) {
         const message = apiMessage(answer.error);
-        throw new Error(`${method} ${source.path} answered ${answer.response.status}${message ? `: ${message}` : ""}`);
+        throw new Error(
+          `${method} ${source.path} answered ${answer.response.status}${message ? `: ${message}` : ""}`,
+        );
       }
       const found = at(answer.data, source.records);
       const records = source.parameter.in === "query" ? found : [found];
       if (!Array.isArray(records))
-        throw new Error(`${method} ${source.path} answered without a list of records at ${source.records.join(".") || "its top"}`);
+        throw new Error(
+          `${method} ${source.path} answered without a list of records at ${source.records.join(".") || "its top"}`,
+        );
       for (const item of records) {
         const record = asObject(item);
         const id = record ? idOf(record[source.id]) : undefined;
-        const text = record && id !== undefined && asked.has(id) ? labelIn(record, source) : undefined;
+        const text =
+          record && id !== undefined && asked.has(id)
+            ? labelIn(record, source)
+            : undefined;
         if (id !== undefined && text !== undefined) labels.set(id, text);
       }
     });

@@ -7,7 +7,9 @@
  */
 export function serializeToolResult(result: unknown, tool?: string): string {
   const layout =
-    (typeof result === "object" && result !== null ? MARKED_LAYOUTS.get(result) : undefined) ??
+    (typeof result === "object" && result !== null
+      ? MARKED_LAYOUTS.get(result)
+      : undefined) ??
     (tool === undefined ? undefined : TABLE_LAYOUTS.get(tool));
   return (layout && tableText(result, layout)) ?? JSON.stringify(result);
 }
@@ -29,7 +31,10 @@ export function tableLayout(tool: string, layout: TableLayout): TableLayout {
 }
 
 /** Marks a result as one that reads as a table, so serializeToolResult needs no tool name. */
-export function withTableLayout<T extends object>(result: T, layout: TableLayout): T {
+export function withTableLayout<T extends object>(
+  result: T,
+  layout: TableLayout,
+): T {
   MARKED_LAYOUTS.set(result, layout);
   return result;
 }
@@ -60,9 +65,15 @@ function cell(value: unknown): string {
   }
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     const keys = Object.keys(value);
-    const kind = keys.length === 1 ? MARKER_KINDS.find((k) => k === keys[0]) : undefined;
-    const inner = kind === undefined ? undefined : (value as Record<string, unknown>)[kind];
-    if (kind !== undefined && (typeof inner === "string" || (typeof inner === "number" && Number.isFinite(inner))))
+    const kind =
+      keys.length === 1 ? MARKER_KINDS.find((k) => k === keys[0]) : undefined;
+    const inner =
+      kind === undefined ? undefined : (value as Record<string, unknown>)[kind];
+    if (
+      kind !== undefined &&
+      (typeof inner === "string" ||
+        (typeof inner === "number" && Number.isFinite(inner)))
+    )
       return `${kind}:${cell(inner)}`;
   }
   return JSON.stringify(value) ?? "null";
@@ -70,9 +81,11 @@ function cell(value: unknown): string {
 
 /** The object's own keys are these, in any order (JavaScript puts integer-like keys first whatever the order of writing). */
 const hasExactly = (object: object, keys: readonly string[]) =>
-  Object.keys(object).length === keys.length && keys.every((key) => Object.hasOwn(object, key));
+  Object.keys(object).length === keys.length &&
+  keys.every((key) => Object.hasOwn(object, key));
 
-const tableKey = (key: string) => (BARE_KEY.test(key) ? key : JSON.stringify(key));
+const tableKey = (key: string) =>
+  BARE_KEY.test(key) ? key : JSON.stringify(key);
 
 /**
  * A header naming the list, its length and its columns; one line per record; the page keys on a
@@ -85,12 +98,21 @@ function tableText(result: unknown, layout: TableLayout): string | undefined {
   if (!hasExactly(fields, [layout.list, ...layout.page])) return undefined;
   const records = fields[layout.list];
   if (!Array.isArray(records)) return undefined;
-  const lines = [`${tableKey(layout.list)}[${records.length}]{${layout.columns.map(tableKey).join(",")}}:`];
+  const lines = [
+    `${tableKey(layout.list)}[${records.length}]{${layout.columns.map(tableKey).join(",")}}:`,
+  ];
   for (const record of records) {
     if (typeof record !== "object" || record === null) return undefined;
     if (!hasExactly(record, layout.columns)) return undefined;
-    lines.push(`  ${layout.columns.map((column) => cell((record as Record<string, unknown>)[column])).join(",")}`);
+    lines.push(
+      `  ${layout.columns.map((column) => cell((record as Record<string, unknown>)[column])).join(",")}`,
+    );
   }
-  if (layout.page.length > 0) lines.push(layout.page.map((key) => `${tableKey(key)}: ${cell(fields[key])}`).join(", "));
+  if (layout.page.length > 0)
+    lines.push(
+      layout.page
+        .map((key) => `${tableKey(key)}: ${cell(fields[key])}`)
+        .join(", "),
+    );
   return lines.join("\n");
 }

@@ -6,28 +6,72 @@ import { asObject, read, setOwn, type Json } from "./json.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 
-export function string(value: unknown, ctx: Context, field: string, required: boolean): string | null | Unusable {
+export function string(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): string | null | Unusable {
   if (typeof value === "string") return value;
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
-  return unusable(ctx, field, value, `expected a string, got ${typeName(value)}`);
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  return unusable(
+    ctx,
+    field,
+    value,
+    `expected a string, got ${typeName(value)}`,
+  );
 }
 
-export function number(value: unknown, ctx: Context, field: string, required: boolean): number | null | Unusable {
+export function number(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): number | null | Unusable {
   if (typeof value === "number" && Number.isFinite(value)) return value;
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
-  return unusable(ctx, field, value, `expected a number, got ${typeName(value)}`);
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  return unusable(
+    ctx,
+    field,
+    value,
+    `expected a number, got ${typeName(value)}`,
+  );
 }
 
-export function integer(value: unknown, ctx: Context, field: string, required: boolean): number | null | Unusable {
+export function integer(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): number | null | Unusable {
   if (Number.isInteger(value)) return value as number;
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
-  return unusable(ctx, field, value, `expected an integer, got ${typeName(value)}`);
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  return unusable(
+    ctx,
+    field,
+    value,
+    `expected an integer, got ${typeName(value)}`,
+  );
 }
 
-export function boolean(value: unknown, ctx: Context, field: string, required: boolean): boolean | null | Unusable {
+export function boolean(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): boolean | null | Unusable {
   if (typeof value === "boolean") return value;
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
-  return unusable(ctx, field, value, `expected true or false, got ${typeName(value)}`);
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  return unusable(
+    ctx,
+    field,
+    value,
+    `expected true or false, got ${typeName(value)}`,
+  );
 }
 
 /**
@@ -35,10 +79,14 @@ export function boolean(value: unknown, ctx: Context, field: string, required: b
  * enum (`{}` takes anything), each nullable property as `{ anyOf: [schema, { type: "null" }] }`.
  */
 export interface ValueSchema {
-  readonly type?: "string" | "number" | "integer" | "boolean" | "array" | "object";
+  readonly type?:
+    "string" | "number" | "integer" | "boolean" | "array" | "object";
   readonly enum?: readonly unknown[];
   readonly items?: ValueSchema;
-  readonly properties?: { readonly [name: string]: ValueSchema | { readonly anyOf: readonly [ValueSchema, unknown] } };
+  readonly properties?: {
+    readonly [name: string]:
+      ValueSchema | { readonly anyOf: readonly [ValueSchema, unknown] };
+  };
 }
 
 const NOT_CONFORMING = Symbol("not conforming");
@@ -49,14 +97,21 @@ const NOT_CONFORMING = Symbol("not conforming");
  * all the way down. Returns the reason instead when the value does not fit.
  */
 function conform(value: unknown, schema: ValueSchema, path: string): unknown {
-  const fail = (expected: string) => ({ [NOT_CONFORMING]: `${path ? `${path}: ` : ""}expected ${expected}, got ${typeName(value)}` });
-  if (schema.enum) return schema.enum.includes(value) ? value : fail(`one of ${JSON.stringify(schema.enum)}`);
+  const fail = (expected: string) => ({
+    [NOT_CONFORMING]: `${path ? `${path}: ` : ""}expected ${expected}, got ${typeName(value)}`,
+  });
+  if (schema.enum)
+    return schema.enum.includes(value)
+      ? value
+      : fail(`one of ${JSON.stringify(schema.enum)}`);
   switch (schema.type) {
     case "string":
     case "boolean":
       return typeof value === schema.type ? value : fail(`a ${schema.type}`);
     case "number":
-      return typeof value === "number" && Number.isFinite(value) ? value : fail("a number");
+      return typeof value === "number" && Number.isFinite(value)
+        ? value
+        : fail("a number");
     case "integer":
       return Number.isInteger(value) ? value : fail("an integer");
     case "array": {
@@ -64,7 +119,8 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
       const items: unknown[] = [];
       for (const [i, item] of value.entries()) {
         const kept = conform(item, schema.items ?? {}, `${path}[${i}]`);
-        if (typeof kept === "object" && kept !== null && NOT_CONFORMING in kept) return kept;
+        if (typeof kept === "object" && kept !== null && NOT_CONFORMING in kept)
+          return kept;
         items.push(kept);
       }
       return items;
@@ -80,8 +136,17 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
           if (inner === null) kept[name] = null;
           continue;
         }
-        const result = conform(inner, nullable ? declared.anyOf[0] : declared, path ? `${path}.${name}` : name);
-        if (typeof result === "object" && result !== null && NOT_CONFORMING in result) return result;
+        const result = conform(
+          inner,
+          nullable ? declared.anyOf[0] : declared,
+          path ? `${path}.${name}` : name,
+        );
+        if (
+          typeof result === "object" &&
+          result !== null &&
+          NOT_CONFORMING in result
+        )
+          return result;
         setOwn(kept, name, result);
       }
       return kept;
@@ -92,10 +157,22 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
 }
 
 /** A value the annotation keeps whole: checked against the spec's schema, and trimmed to it. */
-export function whole<T>(value: unknown, ctx: Context, field: string, required: boolean, schema: ValueSchema): T | null | Unusable {
-  if (value === undefined || value === null) return absent(ctx, field, value, required);
+export function whole<T>(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+  schema: ValueSchema,
+): T | null | Unusable {
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
   const kept = conform(value, schema, "");
   if (typeof kept === "object" && kept !== null && NOT_CONFORMING in kept)
-    return unusable(ctx, field, value, (kept as Record<symbol, string>)[NOT_CONFORMING]!);
+    return unusable(
+      ctx,
+      field,
+      value,
+      (kept as Record<symbol, string>)[NOT_CONFORMING]!,
+    );
   return kept as T;
 }
