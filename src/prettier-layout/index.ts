@@ -6,6 +6,8 @@ import { parse } from "./parse.js";
 import { Printer } from "./printer.js";
 import { Source, Unsure } from "./source.js";
 
+const OPTIONS = { printWidth: 80, tabWidth: 2, useTabs: false };
+
 /**
  * Generated TypeScript laid out exactly as prettier lays it out with its default options, without
  * running prettier: the syntax the emitters write is printed here with prettier's own rules and
@@ -14,8 +16,7 @@ import { Source, Unsure } from "./source.js";
 export function printLikePrettier(text: string): string | undefined {
   try {
     const file = parse(text);
-    const doc = new Printer(new Source(text), file).printFile();
-    return printer.printDocToString(doc, { printWidth: 80, tabWidth: 2, useTabs: false }).formatted;
+    return new Printer(new Source(text), file).printFile((doc) => printer.printDocToString(doc, OPTIONS).formatted);
   } catch (error) {
     if (error instanceof Unsure) return undefined;
     throw error;

@@ -43,11 +43,21 @@ export class Printer {
     readonly file: ts.SourceFile,
   ) {}
 
-  printFile(): Doc {
+  /**
+   * The file as text. The file's own statements start at column 0 outside any group, so each is laid
+   * out on its own, as the whole would be, and its docs are dropped before the next is built.
+   */
+  printFile(print: (doc: Doc) => string): string {
     const eof = this.source.leadingComments(this.file.endOfFileToken);
     if (eof.length > 0) throw new Unsure("comment at the end of the file");
-    if (this.file.statements.length === 0) return "";
-    return [this.statements(this.file.statements), hardline];
+    const statements = this.file.statements;
+    let text = "";
+    statements.forEach((statement, i) => {
+      text += print(this.withComments(statement, this.statement(statement)));
+      this.printed.clear();
+      if (i < statements.length - 1) text += this.source.nextLineEmpty(statement.end) ? "\n\n" : "\n";
+    });
+    return statements.length === 0 ? "" : `${text}\n`;
   }
 
   statements(statements: readonly ts.Statement[]): Doc {
