@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import type * as Prettier from "prettier";
 import { putLiteralsBack, setLiteralsAside, type SetAside } from "./format-literals.js";
@@ -52,8 +54,7 @@ function formatInWorker(files: [string, string][], options: Prettier.Options): P
 export async function formatFiles(files: Map<string, string>, options: Prettier.Options | null): Promise<Map<string, string>> {
   // Generated code is laid out here only in prettier's default layout, which a consumer's options may change.
   const defaults = options === null || Object.keys(options).length === 0;
-  const prettier = await loadPrettier();
-  const laidOutHere = defaults && LAID_OUT_AS.test(prettier.version);
+  const laidOutHere = defaults && LAID_OUT_AS.test(prettierVersion());
   const result = new Map<string, string>();
   const left = new Map<string, string>();
   for (const [path, text] of files) {
@@ -62,6 +63,7 @@ export async function formatFiles(files: Map<string, string>, options: Prettier.
     else result.set(path, printed);
   }
   if (left.size === 0) return result;
+  const prettier = await loadPrettier();
   for (const [path, text] of await formatWithPrettier(prettier, left, options, defaults)) result.set(path, text);
   return new Map([...files.keys()].map((path) => [path, result.get(path)!]));
 }
@@ -123,6 +125,44 @@ async function formatAll(prettier: typeof Prettier, todo: [string, string][], op
 
 /** The prettier config that applies to files in `folder`, if the consumer has one. */
 export async function consumerPrettierConfig(folder: string): Promise<Prettier.Options | null> {
+  if (!mayHavePrettierConfig(folder)) return null;
   const prettier = await loadPrettier();
   return prettier.resolveConfig(`${folder}/index.ts`, { editorconfig: false });
+}
+
+/** Every name prettier 3 reads a config from, and more: a match only means prettier is asked. */
+const PRETTIER_CONFIG_FILE = /^(?:\.prettierrc(?:\..+)?|prettier\.config\.[cm]?[jt]s)$/;
+
+/**
+ * Whether a folder or one above it holds a file prettier could read a config from, so that prettier
+ * need not be loaded only to find there is none.
+ */
+function mayHavePrettierConfig(folder: string): boolean {
+  for (let dir = resolve(folder); ; dir = dirname(dir)) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      // A folder not made yet, or not readable: prettier finds nothing there either.
+    }
+    for (const name of names) {
+      if (PRETTIER_CONFIG_FILE.test(name)) return true;
+      if ((name === "package.json" || name === "package.yaml") && readText(join(dir, name)).includes("prettier")) return true;
+    }
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+const readText = (path: string): string => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/** The release of the prettier this process would load, read from its package.json without loading it. */
+function prettierVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL("./package.json", import.meta.resolve("prettier")), "utf8")) as { version: string };
+  return manifest.version;
 }
