@@ -325,8 +325,8 @@ if (runs("projection") || runs("same-prefix") || runs("resolvers")) {
   // too few: one process's garbage-collector schedule could move the ratio by 0.05.
   if (runs("projection")) {
     const CHILDREN = 7;
-    const [floor, generated, byHand, kitsu] = inTurns(
-      ["json-parse", "generated", "by-hand", "kitsu"].map(
+    const [floor, generated, idBook, byHand, kitsu] = inTurns(
+      ["json-parse", "generated", "id-book", "by-hand", "kitsu"].map(
         (scenario) => () => project(scenario, 10_000),
       ),
       CHILDREN,
@@ -359,6 +359,13 @@ if (runs("projection") || runs("same-prefix") || runs("resolvers")) {
       "1.00x",
     );
     row(
+      "the same, id book in use (createTools), new ids each page",
+      fmt(idBook.ms),
+      fmt(alone(idBook)),
+      `${idBook.peakMb.toFixed(0)} MB`,
+      "",
+    );
+    row(
       "hand-written project_ticket",
       fmt(byHand.ms),
       fmt(alone(byHand)),
@@ -376,7 +383,7 @@ if (runs("projection") || runs("same-prefix") || runs("resolvers")) {
     const collectedIn = (run) =>
       run.each.reduce((sum, each) => sum + each.roundsCollectedIn, 0);
     console.log(
-      `The generated projection alone, parse excluded, costs ${perParse(generated).toFixed(2)}x JSON.parse of the same page, in the same process and round (target <= 0.3x); the hand-written one ${perParse(byHand).toFixed(2)}x. A collection ran during the projection in ${collectedIn(generated)} of the generated code's ${CHILDREN * generated.rounds} pages, ${collectedIn(byHand)} of the hand-written one's.`,
+      `The generated projection alone, parse excluded, costs ${perParse(generated).toFixed(2)}x JSON.parse of the same page, in the same process and round (target <= 0.3x); with the id book in use ${perParse(idBook).toFixed(2)}x; the hand-written one ${perParse(byHand).toFixed(2)}x. A collection ran during the projection in ${collectedIn(generated)} of the generated code's ${CHILDREN * generated.rounds} pages, ${collectedIn(byHand)} of the hand-written one's.`,
     );
     console.log();
   }
