@@ -43,7 +43,7 @@ export { ISSUE_VALUE_CHARACTERS } from "./quoting.js";
 export { lifted, nested, objects, objectsIn, recordObject, section } from "./records.js";
 export { addRefs, refMany, refOne } from "./refs.js";
 export type { RecordKeys } from "./refs.js";
-export { DEFAULT_RESOLVER_TIMEOUT_MS, resolveLabels, ResolverError } from "./resolvers.js";
+export { collectFromLast, DEFAULT_RESOLVER_TIMEOUT_MS, resolveLabels, ResolverError } from "./resolvers.js";
 export type { Labels, Resolver } from "./resolvers.js";
 export { matchesShortId, shortenIds, shortId } from "./short-ids.js";
 export { specResolver } from "./spec-resolvers.js";
