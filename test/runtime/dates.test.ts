@@ -1,5 +1,6 @@
 // The epoch rule of `format: date | datetime`, at its edges: seconds below 100,000,000,000,
 // milliseconds from there on, numeric text of nine digits or more, and nothing out of range.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { context } from "../../templates/runtime/context.js";
 import { date, datetime, isUtcIso } from "../../templates/runtime/dates.js";
@@ -60,5 +61,49 @@ describe("UTC ISO text", () => {
     expect(datetime("2026-02-11T23:30:00-02:00", ctx, "at", false)).toBe("2026-02-12T01:30Z");
     expect(date("2026-02-11T23:30:00-02:00", ctx, "at", false)).toBe("2026-02-12");
     expect(date("2026-02-30", ctx, "at", false)).toEqual({ unusable: 'not a date: "2026-02-30"' });
+  });
+});
+
+describe("the text of recent days and minutes, shared between records", () => {
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  // Few distinct years, days and minutes, so that values repeat and land on each other's slots.
+  const isoText = fc
+    .tuple(
+      fc.constantFrom(1999, 2000, 2024, 2026),
+      fc.integer({ min: 1, max: 12 }),
+      fc.integer({ min: 1, max: 28 }),
+      fc.integer({ min: 0, max: 23 }),
+      fc.constantFrom(0, 1, 16, 59),
+      fc.constantFrom("", ":07", ":07.113", ":59.5"),
+      fc.boolean(),
+    )
+    .map(([year, month, day, hour, minute, rest, dateOnly]) => {
+      const day10 = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+      return dateOnly ? day10 : `${day10}T${pad(hour)}:${pad(minute)}${rest}Z`;
+    });
+
+  it("cuts every value as a Date would read it, whatever came before", () => {
+    fc.assert(
+      fc.property(fc.array(isoText, { minLength: 1, maxLength: 40 }), (values) => {
+        for (const value of values) {
+          const read = new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toISOString();
+          expect(date(value, ctx, "at", true)).toBe(read.slice(0, 10));
+          if (value.length > 10) expect(datetime(value, ctx, "at", true)).toBe(`${read.slice(0, 16)}Z`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("hands out one text for one day and one minute, and never a neighbour's", () => {
+    const first = date("2026-02-11T09:14:22.481Z", ctx, "at", true);
+    expect(date("2026-02-14T16:02:07.113Z", ctx, "at", true)).toBe("2026-02-14");
+    expect(date("2026-02-11T23:59:59Z", ctx, "at", true)).toBe(first);
+    expect(datetime("2026-02-11T09:14:59Z", ctx, "at", true)).toBe("2026-02-11T09:14Z");
+    expect(datetime("2026-02-11T09:15:00Z", ctx, "at", true)).toBe("2026-02-11T09:15Z");
+    // 2026-02-27 and 2026-03-11 are 16 day numbers apart in the key, and fall in one slot.
+    expect(date("2026-03-11", ctx, "at", true)).toBe("2026-03-11");
+    expect(date("2026-02-27", ctx, "at", true)).toBe("2026-02-27");
+    expect(date("2026-03-11", ctx, "at", true)).toBe("2026-03-11");
   });
 });

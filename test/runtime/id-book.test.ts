@@ -26,4 +26,36 @@ describe("the id book", () => {
     expect(fullId("first")).toBe("first");
     expect(fullId(`s${ID_BOOK_SIZE - 1}`)).toBe(`s${ID_BOOK_SIZE - 1}-full`);
   });
+
+  it("forgets exactly the least recently used short forms, page after page of new ids", async () => {
+    vi.resetModules();
+    const { fullId, handOut, handingOutLater, ID_BOOK_SIZE, useIdBook } = await import("../../templates/runtime/id-book.js");
+    useIdBook();
+    const page = (name: string, count = ID_BOOK_SIZE) =>
+      handingOutLater(
+        () => {
+          for (let i = 0; i < count; i++) handOut(`${name}${i}`, `${name}${i}-full`);
+        },
+        () => true,
+      );
+    page("a");
+    // Looked up, a0 becomes the most recent, and outlives every other id of its page.
+    expect(fullId("a0")).toBe("a0-full");
+    page("b", ID_BOOK_SIZE - 1);
+    expect(fullId("a0")).toBe("a0-full");
+    expect(fullId("a1")).toBe("a1");
+    expect(fullId(`a${ID_BOOK_SIZE - 1}`)).toBe(`a${ID_BOOK_SIZE - 1}`);
+    expect(fullId(`b${ID_BOOK_SIZE - 2}`)).toBe(`b${ID_BOOK_SIZE - 2}-full`);
+    // Three more pages: many evictions, and the Map compacted under the kept iterator.
+    page("c");
+    page("d");
+    handOut("d5", "d5-full");
+    page("e");
+    expect(fullId("d5")).toBe("d5");
+    expect(fullId(`e${ID_BOOK_SIZE - 1}`)).toBe(`e${ID_BOOK_SIZE - 1}-full`);
+    handOut("f0", "f0-full");
+    expect(fullId("e0")).toBe("e0");
+    expect(fullId("e1")).toBe("e1-full");
+    expect(fullId("f0")).toBe("f0-full");
+  });
 });

@@ -75,6 +75,7 @@ describe("relationship ids", () => {
     addIds(wanted, [A, new Unreadable(1, "no")]);
     addIds(wanted, B);
     addIds(wanted, null);
+    addIds(wanted, new Unreadable("tkt_x", "no"));
     expect([...wanted]).toEqual([A, B]);
   });
 

@@ -12,6 +12,7 @@ import {
 import {
   MARKER_SCHEMAS,
   at,
+  collectFromLast,
   includedLabels,
   resolveLabels,
   withDistinctShortIds,
@@ -50,7 +51,7 @@ export async function projectAddComment(
 ): Promise<AddCommentResult> {
   const records: unknown[] = [at(response, ["data"])];
   const wanted = { users: new Set<string>() };
-  for (const record of records) collectComment(record, wanted);
+  collectFromLast(records, wanted, collectComment);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

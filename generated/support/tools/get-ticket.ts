@@ -12,6 +12,7 @@ import {
 import {
   MARKER_SCHEMAS,
   at,
+  collectFromLast,
   includedLabels,
   resolveLabels,
   withDistinctShortIds,
@@ -51,7 +52,7 @@ export async function projectGetTicket(
 ): Promise<GetTicketResult> {
   const records: unknown[] = [at(response, ["data"])];
   const wanted = { orgs: new Set<string>(), users: new Set<string>() };
-  for (const record of records) collectTicket(record, wanted);
+  collectFromLast(records, wanted, collectTicket);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

@@ -12,6 +12,7 @@ import {
 import {
   MARKER_SCHEMAS,
   at,
+  collectFromLast,
   includedLabels,
   resolveLabels,
   withDistinctShortIds,
@@ -50,7 +51,7 @@ export async function projectGetUser(
 ): Promise<GetUserResult> {
   const records: unknown[] = [at(response, ["data"])];
   const wanted = { orgs: new Set<string>() };
-  for (const record of records) collectUser(record, wanted);
+  collectFromLast(records, wanted, collectUser);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

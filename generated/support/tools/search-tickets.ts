@@ -13,6 +13,7 @@ import {
   MARKER_SCHEMAS,
   OPTIONAL,
   at,
+  collectFromLast,
   context,
   includedLabels,
   integer,
@@ -99,7 +100,7 @@ export async function projectSearchTickets(
     options.onIssue,
   );
   const wanted = { orgs: new Set<string>(), users: new Set<string>() };
-  for (const record of records) collectTicket(record, wanted);
+  collectFromLast(records, wanted, collectTicket);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

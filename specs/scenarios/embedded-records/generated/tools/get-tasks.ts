@@ -11,6 +11,7 @@ import {
 } from "../resources/task.js";
 import {
   MARKER_SCHEMAS,
+  collectFromLast,
   includedLabels,
   resolveLabels,
   rows,
@@ -56,7 +57,7 @@ export async function projectGetTasks(
     options.onIssue,
   );
   const wanted = { projects: new Set<string>(), users: new Set<string>() };
-  for (const record of records) collectTask(record, wanted);
+  collectFromLast(records, wanted, collectTask);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

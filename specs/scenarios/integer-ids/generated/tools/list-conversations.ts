@@ -13,6 +13,7 @@ import {
   MARKER_SCHEMAS,
   OPTIONAL,
   at,
+  collectFromLast,
   context,
   includedLabels,
   integer,
@@ -77,7 +78,7 @@ export async function projectListConversations(
     options.onIssue,
   );
   const wanted = { admins: new Set<string>() };
-  for (const record of records) collectConversation(record, wanted);
+  collectFromLast(records, wanted, collectConversation);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

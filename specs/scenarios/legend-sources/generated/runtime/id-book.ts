@@ -40,15 +40,33 @@ export function handOut(short: string, id: string): string {
 
 function note(short: string, id: string): void {
   const known = idBook.get(short);
+  if (known === undefined) {
+    idBook.set(short, id);
+    if (idBook.size > ID_BOOK_SIZE) forgetOldest();
+    return;
+  }
+  // Deleted and set again, so that the Map's order stays the order of last use.
   idBook.delete(short);
-  if (known === undefined || known === id) idBook.set(short, id);
+  if (known === id) idBook.set(short, id);
   else if (typeof known === "string") idBook.set(short, [known, id]);
   else
     idBook.set(
       short,
       known.includes(id) ? known : [...known, id].slice(-SHARERS_KEPT),
     );
-  if (idBook.size > ID_BOOK_SIZE) idBook.delete(idBook.keys().next().value!);
+}
+
+/**
+ * The book's short forms from the least recently used on. One iterator serves every eviction: a
+ * Map keeps the places of deleted keys until it grows again, and a new iterator per eviction walked
+ * past all of them, so a page of new ids cost time quadratic in their number (50 ms for 10,000).
+ * Keys are only ever added at the end and each key this iterator passes is deleted, so it never
+ * runs out while the book is over its size, and its next key is always the oldest.
+ */
+const byAge = idBook.keys();
+
+function forgetOldest(): void {
+  idBook.delete(byAge.next().value!);
 }
 
 /**

@@ -101,9 +101,10 @@ export function idOf(value: unknown): string | undefined {
 }
 
 export function addIds(target: Set<string>, ids: Ids): void {
-  if (ids === null || ids instanceof Unreadable) return;
+  // The usual one id first: this runs for every relationship of a page before anything is projected.
   if (typeof ids === "string") target.add(ids);
-  else for (const id of ids) if (typeof id === "string") target.add(id);
+  else if (Array.isArray(ids))
+    for (const id of ids) if (typeof id === "string") target.add(id);
 }
 
 export const ONE_GOT_LIST = "expected one related record, got a list";

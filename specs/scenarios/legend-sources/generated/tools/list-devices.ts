@@ -11,6 +11,7 @@ import {
 } from "../resources/device.js";
 import {
   MARKER_SCHEMAS,
+  collectFromLast,
   includedLabels,
   resolveLabels,
   rows,
@@ -56,7 +57,7 @@ export async function projectListDevices(
     options.onIssue,
   );
   const wanted = { models: new Set<string>() };
-  for (const record of records) collectDevice(record, wanted);
+  collectFromLast(records, wanted, collectDevice);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

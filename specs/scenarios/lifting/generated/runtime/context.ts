@@ -49,8 +49,24 @@ export interface Context {
   readonly shortIds: ShortIds | undefined;
 }
 
+/** The context made last: the records of a page are projected alike, one after another, and share it. */
+let lastContext: Context = {
+  resource: "",
+  onIssue: undefined,
+  shortIds: undefined,
+};
+
 export function context(resource: string, options: RecordOptions): Context {
-  return { resource, onIssue: options.onIssue, shortIds: options.shortIds };
+  const { onIssue, shortIds } = options;
+  const last = lastContext;
+  if (
+    last.resource === resource &&
+    last.onIssue === onIssue &&
+    last.shortIds === shortIds
+  )
+    return last;
+  lastContext = { resource, onIssue, shortIds };
+  return lastContext;
 }
 
 /** The options a tool passes to each record's projection, made in this one place so that they share one layout. */

@@ -68,9 +68,19 @@ function twoDigits(text: string, at: number): number {
 }
 
 /**
+ * The date and minute the last successful {@link isUtcIso} read. Module state rather than an
+ * object it returns, so that reading a date allocates nothing on the hot path of a page.
+ */
+let readYear = 0;
+let readMonth = 0;
+let readDay = 0;
+let readHour = 0;
+let readMinute = 0;
+
+/**
  * Whether the text is a real UTC date (`2026-02-11`) or date-time (`2026-02-11T09:14:22.481Z`),
- * so the text itself can be cut. Checked by hand, without a Date or a RegExp and reading each
- * character once: this is the hot path of a page.
+ * so the text itself can be cut; when it is, its date and minute are left in `read*`. Checked by
+ * hand, without a Date or a RegExp and reading each character once: this is the hot path of a page.
  */
 export function isUtcIso(value: string): boolean {
   const length = value.length;
@@ -87,35 +97,82 @@ export function isUtcIso(value: string): boolean {
   const day = twoDigits(value, 8);
   if (century < 0 || yearOfCentury < 0 || month < 1 || month > 12 || day < 1)
     return false;
-  if (day > DAYS[month - 1]!) {
-    const year = century * 100 + yearOfCentury;
-    if (!(
+  const year = century * 100 + yearOfCentury;
+  if (
+    day > DAYS[month - 1]! &&
+    !(
       month === 2 &&
       day === 29 &&
       year % 4 === 0 &&
       (year % 100 !== 0 || year % 400 === 0)
-    ))
-      return false;
-  }
-  if (length === 10) return true;
-  if (
-    value.charCodeAt(10) !== 84 /* T */ ||
-    value.charCodeAt(13) !== 58 /* : */
+    )
   )
     return false;
-  const hour = twoDigits(value, 11);
-  const minute = twoDigits(value, 14);
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return false;
-  if (length === 17) return true;
-  const second = twoDigits(value, 17);
-  if (value.charCodeAt(16) !== 58 || second < 0 || second > 60) return false;
-  if (length === 20) return true;
-  if (value.charCodeAt(19) !== 46 /* . */ || length < 22) return false;
-  for (let i = 20; i < length - 1; i++) {
-    const digit = value.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return false;
+  let hour = 0;
+  let minute = 0;
+  if (length !== 10) {
+    if (
+      value.charCodeAt(10) !== 84 /* T */ ||
+      value.charCodeAt(13) !== 58 /* : */
+    )
+      return false;
+    hour = twoDigits(value, 11);
+    minute = twoDigits(value, 14);
+    if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return false;
+    if (length !== 17) {
+      const second = twoDigits(value, 17);
+      if (value.charCodeAt(16) !== 58 || second < 0 || second > 60)
+        return false;
+      if (length !== 20) {
+        if (value.charCodeAt(19) !== 46 /* . */ || length < 22) return false;
+        for (let i = 20; i < length - 1; i++) {
+          const digit = value.charCodeAt(i) - 48;
+          if (digit < 0 || digit > 9) return false;
+        }
+      }
+    }
   }
+  readYear = year;
+  readMonth = month;
+  readDay = day;
+  readHour = hour;
+  readMinute = minute;
   return true;
+}
+
+/**
+ * The days and minutes cut lately, as numbers and as text, in slots picked by the number: records
+ * of one page often share a day or a minute, in each of their date fields, and then share its text
+ * too instead of each cutting a copy.
+ */
+const RECENT = 16;
+const dayKeys = new Float64Array(RECENT).fill(-1);
+const dayTexts: string[] = new Array<string>(RECENT).fill("");
+const minuteKeys = new Float64Array(RECENT).fill(-1);
+const minuteTexts: string[] = new Array<string>(RECENT).fill("");
+
+/** `2026-02-11` for the text {@link isUtcIso} has just read. */
+function readDayText(value: string): string {
+  const key = (readYear * 16 + readMonth) * 32 + readDay;
+  const slot = key & (RECENT - 1);
+  if (dayKeys[slot] !== key) {
+    dayTexts[slot] = value.slice(0, 10);
+    dayKeys[slot] = key;
+  }
+  return dayTexts[slot]!;
+}
+
+/** `2026-02-14T16:02Z` for the date-time text {@link isUtcIso} has just read. */
+function readMinuteText(value: string): string {
+  const key =
+    (((readYear * 16 + readMonth) * 32 + readDay) * 24 + readHour) * 60 +
+    readMinute;
+  const slot = key % RECENT;
+  if (minuteKeys[slot] !== key) {
+    minuteTexts[slot] = `${value.slice(0, 16)}Z`;
+    minuteKeys[slot] = key;
+  }
+  return minuteTexts[slot]!;
 }
 
 /** `2026-02-11`, in UTC. */
@@ -125,7 +182,7 @@ export function date(
   field: string,
   required: boolean,
 ): string | null | Unusable {
-  if (typeof value === "string" && isUtcIso(value)) return value.slice(0, 10);
+  if (typeof value === "string" && isUtcIso(value)) return readDayText(value);
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   const parsed = toDate(value);
@@ -142,7 +199,7 @@ export function datetime(
   required: boolean,
 ): string | null | Unusable {
   if (typeof value === "string" && value.length > 10 && isUtcIso(value))
-    return `${value.slice(0, 16)}Z`;
+    return readMinuteText(value);
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   const parsed = toDate(value);

@@ -13,6 +13,7 @@ import {
   MARKER_SCHEMAS,
   OPTIONAL,
   boolean,
+  collectFromLast,
   context,
   includedLabels,
   integer,
@@ -82,7 +83,7 @@ export async function projectListIncidents(
     options.onIssue,
   );
   const wanted = { services: new Set<string>(), users: new Set<string>() };
-  for (const record of records) collectIncident(record, wanted);
+  collectFromLast(records, wanted, collectIncident);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

@@ -11,6 +11,7 @@ import {
 } from "../resources/article.js";
 import {
   MARKER_SCHEMAS,
+  collectFromLast,
   includedLabels,
   resolveLabels,
   rows,
@@ -58,7 +59,7 @@ export async function projectListArticles(
     options.onIssue,
   );
   const wanted = { people: new Set<string>(), tags: new Set<string>() };
-  for (const record of records) collectArticle(record, wanted);
+  collectFromLast(records, wanted, collectArticle);
   const lookups = await resolveLabels(
     wanted,
     resolvers,
