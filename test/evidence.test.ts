@@ -319,10 +319,7 @@ describe("token budgets", () => {
     expect(asked).toEqual([
       [
         ...new Set(
-          page.data
-            .slice(0, 5)
-            .reverse()
-            .map((t: { relationships: { assignee: { data: { id: string } } } }) => t.relationships.assignee.data.id),
+          page.data.slice(0, 5).map((t: { relationships: { assignee: { data: { id: string } } } }) => t.relationships.assignee.data.id),
         ),
       ],
     ]);

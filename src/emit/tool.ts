@@ -121,7 +121,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     ...(names.length
       ? [
           `  const wanted = { ${names.map((n) => `${key(n)}: new Set<string>()`).join(", ")} };`,
-          `  ${run("collectFromLast")}(records, wanted, ${module.value(resource, `collect${R}`)});`,
+          `  for (const record of records) ${module.value(resource, `collect${R}`)}(record, wanted);`,
           `  const lookups = await ${run("resolveLabels")}(wanted, resolvers, ${run("includedLabels")}(response, INCLUDED), options);`,
         ]
       : []),

@@ -1,6 +1,6 @@
 // Resolvers are asked once each, for the ids still unnamed; a failure fails the call naming the resolver.
 import { describe, expect, it } from "vitest";
-import { collectFromLast, resolveLabels, ResolverError, type Resolver } from "../../templates/runtime/resolvers.js";
+import { resolveLabels, ResolverError, type Resolver } from "../../templates/runtime/resolvers.js";
 
 describe("resolveLabels", () => {
   it("asks each resolver once, for the ids the response did not already name, and ignores labels it was not asked for", async () => {
@@ -54,22 +54,5 @@ describe("resolveLabels", () => {
     );
     expect(called).toBe(false);
     await expect(resolveLabels({ users: new Set(["u1"]) }, { users }, new Map(), { timeoutMs: 0 })).rejects.toThrow(RangeError);
-  });
-});
-
-describe("collectFromLast", () => {
-  it("visits every record once, from the last to the first, each adding its ids in its own order", () => {
-    const records = [{ ids: ["u1", "u2"] }, { ids: ["u3"] }, "not a record", { ids: ["u2", "u4"] }];
-    const wanted = { users: new Set<string>() };
-    const seen: unknown[] = [];
-    collectFromLast(records, wanted, (record, into) => {
-      seen.push(record);
-      for (const id of (record as { ids?: string[] }).ids ?? []) into.users.add(id);
-    });
-    expect(seen).toEqual([...records].reverse());
-    expect([...wanted.users]).toEqual(["u2", "u4", "u3", "u1"]);
-    collectFromLast([], wanted, () => {
-      throw new Error("no record to visit");
-    });
   });
 });

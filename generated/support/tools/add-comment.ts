@@ -12,7 +12,6 @@ import {
 import {
   MARKER_SCHEMAS,
   at,
-  collectFromLast,
   includedLabels,
   resolveLabels,
   withDistinctShortIds,
@@ -51,7 +50,7 @@ export async function projectAddComment(
 ): Promise<AddCommentResult> {
   const records: unknown[] = [at(response, ["data"])];
   const wanted = { users: new Set<string>() };
-  collectFromLast(records, wanted, collectComment);
+  for (const record of records) collectComment(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

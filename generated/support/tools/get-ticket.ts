@@ -12,7 +12,6 @@ import {
 import {
   MARKER_SCHEMAS,
   at,
-  collectFromLast,
   includedLabels,
   resolveLabels,
   withDistinctShortIds,
@@ -52,7 +51,7 @@ export async function projectGetTicket(
 ): Promise<GetTicketResult> {
   const records: unknown[] = [at(response, ["data"])];
   const wanted = { orgs: new Set<string>(), users: new Set<string>() };
-  collectFromLast(records, wanted, collectTicket);
+  for (const record of records) collectTicket(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

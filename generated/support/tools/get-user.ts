@@ -12,7 +12,6 @@ import {
 import {
   MARKER_SCHEMAS,
   at,
-  collectFromLast,
   includedLabels,
   resolveLabels,
   withDistinctShortIds,
@@ -51,7 +50,7 @@ export async function projectGetUser(
 ): Promise<GetUserResult> {
   const records: unknown[] = [at(response, ["data"])];
   const wanted = { orgs: new Set<string>() };
-  collectFromLast(records, wanted, collectUser);
+  for (const record of records) collectUser(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

@@ -13,7 +13,6 @@ import {
   MARKER_SCHEMAS,
   OPTIONAL,
   at,
-  collectFromLast,
   context,
   includedLabels,
   integer,
@@ -100,7 +99,7 @@ export async function projectSearchTickets(
     options.onIssue,
   );
   const wanted = { orgs: new Set<string>(), users: new Set<string>() };
-  collectFromLast(records, wanted, collectTicket);
+  for (const record of records) collectTicket(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

@@ -28,20 +28,6 @@ export class ResolverError extends Error {
 export const DEFAULT_RESOLVER_TIMEOUT_MS = 30_000;
 
 /**
- * Adds the ids every record needs resolved, walking the records from the last to the first:
- * JSON.parse has just made the last ones, still in the processor's cache, and the projection
- * that follows starts from the first, which this walk leaves there. The order of the ids each
- * resolver receives is so the order of their last appearance, from the page's end.
- */
-export function collectFromLast<W>(
-  records: readonly unknown[],
-  wanted: W,
-  collect: (record: unknown, wanted: W) => void,
-): void {
-  for (let i = records.length - 1; i >= 0; i--) collect(records[i], wanted);
-}
-
-/**
  * Calls each resolver at most once, concurrently, with the ids `included` did not already name.
  * Labels the resolver returns for ids it was not asked about are ignored. Fails with a
  * {@link ResolverError} when the resolvers have not all answered within `options.timeoutMs`, or

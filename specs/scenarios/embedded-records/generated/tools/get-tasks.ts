@@ -11,7 +11,6 @@ import {
 } from "../resources/task.js";
 import {
   MARKER_SCHEMAS,
-  collectFromLast,
   includedLabels,
   resolveLabels,
   rows,
@@ -57,7 +56,7 @@ export async function projectGetTasks(
     options.onIssue,
   );
   const wanted = { projects: new Set<string>(), users: new Set<string>() };
-  collectFromLast(records, wanted, collectTask);
+  for (const record of records) collectTask(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

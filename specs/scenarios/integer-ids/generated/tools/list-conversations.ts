@@ -13,7 +13,6 @@ import {
   MARKER_SCHEMAS,
   OPTIONAL,
   at,
-  collectFromLast,
   context,
   includedLabels,
   integer,
@@ -78,7 +77,7 @@ export async function projectListConversations(
     options.onIssue,
   );
   const wanted = { admins: new Set<string>() };
-  collectFromLast(records, wanted, collectConversation);
+  for (const record of records) collectConversation(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

@@ -11,7 +11,6 @@ import {
 } from "../resources/device.js";
 import {
   MARKER_SCHEMAS,
-  collectFromLast,
   includedLabels,
   resolveLabels,
   rows,
@@ -57,7 +56,7 @@ export async function projectListDevices(
     options.onIssue,
   );
   const wanted = { models: new Set<string>() };
-  collectFromLast(records, wanted, collectDevice);
+  for (const record of records) collectDevice(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

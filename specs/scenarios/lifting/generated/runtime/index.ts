@@ -64,7 +64,6 @@ export {
 export { addRefs, refMany, refOne } from "./refs.js";
 export type { RecordKeys } from "./refs.js";
 export {
-  collectFromLast,
   DEFAULT_RESOLVER_TIMEOUT_MS,
   resolveLabels,
   ResolverError,

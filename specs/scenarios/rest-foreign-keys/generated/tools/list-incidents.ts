@@ -13,7 +13,6 @@ import {
   MARKER_SCHEMAS,
   OPTIONAL,
   boolean,
-  collectFromLast,
   context,
   includedLabels,
   integer,
@@ -83,7 +82,7 @@ export async function projectListIncidents(
     options.onIssue,
   );
   const wanted = { services: new Set<string>(), users: new Set<string>() };
-  collectFromLast(records, wanted, collectIncident);
+  for (const record of records) collectIncident(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,

@@ -11,7 +11,6 @@ import {
 } from "../resources/article.js";
 import {
   MARKER_SCHEMAS,
-  collectFromLast,
   includedLabels,
   resolveLabels,
   rows,
@@ -59,7 +58,7 @@ export async function projectListArticles(
     options.onIssue,
   );
   const wanted = { people: new Set<string>(), tags: new Set<string>() };
-  collectFromLast(records, wanted, collectArticle);
+  for (const record of records) collectArticle(record, wanted);
   const lookups = await resolveLabels(
     wanted,
     resolvers,
