@@ -5,6 +5,27 @@
  * cold start, where TypeScript's own parser spends a second compiling itself.
  */
 
+/** The kinds of type nodes. */
+const TYPE_KINDS_LIST = [
+  "TypeReference",
+  "LiteralType",
+  "UnionType",
+  "ArrayType",
+  "TypeOperator",
+  "IndexedAccessType",
+  "TypeLiteral",
+  "FunctionType",
+  "StringKeyword",
+  "NumberKeyword",
+  "BooleanKeyword",
+  "UnknownKeyword",
+  "NeverKeyword",
+  "VoidKeyword",
+  "AnyKeyword",
+  "UndefinedKeyword",
+  "ObjectKeyword",
+] as const;
+
 const KINDS = [
   "SourceFile",
   "EndOfFileToken",
@@ -58,25 +79,9 @@ const KINDS = [
   "AwaitExpression",
   "PrefixUnaryExpression",
   "ParenthesizedExpression",
-  "TypeReference",
-  "LiteralType",
-  "UnionType",
-  "ArrayType",
-  "TypeOperator",
-  "IndexedAccessType",
-  "TypeLiteral",
-  "FunctionType",
+  ...TYPE_KINDS_LIST,
   "PropertySignature",
   "IndexSignature",
-  "StringKeyword",
-  "NumberKeyword",
-  "BooleanKeyword",
-  "UnknownKeyword",
-  "NeverKeyword",
-  "VoidKeyword",
-  "AnyKeyword",
-  "UndefinedKeyword",
-  "ObjectKeyword",
   "ExclamationToken",
   "MinusToken",
   "PlusToken",
@@ -208,25 +213,7 @@ export interface SourceFile extends Node {
 export const getModifiers = (node: Node): Node[] | undefined => node.modifiers;
 export const canHaveModifiers = (_node: Node): boolean => true;
 
-const TYPE_KINDS: ReadonlySet<Kind> = new Set([
-  "TypeReference",
-  "LiteralType",
-  "UnionType",
-  "ArrayType",
-  "TypeOperator",
-  "IndexedAccessType",
-  "TypeLiteral",
-  "FunctionType",
-  "StringKeyword",
-  "NumberKeyword",
-  "BooleanKeyword",
-  "UnknownKeyword",
-  "NeverKeyword",
-  "VoidKeyword",
-  "AnyKeyword",
-  "UndefinedKeyword",
-  "ObjectKeyword",
-]);
+const TYPE_KINDS: ReadonlySet<Kind> = new Set(TYPE_KINDS_LIST);
 
 export const isTypeNode = (node: Node): boolean => TYPE_KINDS.has(node.kind);
 export const isIdentifier = (node: Node): boolean => node.kind === "Identifier";
