@@ -2,10 +2,10 @@ import { builders, utils } from "prettier/doc";
 type Doc = builders.Doc;
 import * as ts from "./ast.js";
 import { printNumberLiteral, printStringLiteral } from "./literals.js";
-import { type Args, isBinaryish, isMemberish, isSignedNumber, Printer, skipParentheses } from "./printer.js";
+import { ArgExpansionBailout, type Args, isBinaryish, isMemberish, isSignedNumber, Printer, skipParentheses } from "./printer.js";
 import { Unsure } from "./source.js";
 
-const { group, indent, align, line, softline, ifBreak, join } = builders;
+const { group, indent, align, line, softline, ifBreak } = builders;
 const { willBreak } = utils;
 const K = ts.SyntaxKind;
 const trailingComma = ifBreak(",");
@@ -332,7 +332,7 @@ Printer.prototype.arrow = function (this: Printer, node: ts.ArrowFunction, args:
   const expand = args.expandLastArg === true || args.expandFirstArg === true;
   let returnType: Doc = node.type ? [": ", this.type(node.type)] : "";
   if (expand) {
-    if (willBreak(returnType)) throw new ArgExpansionBailoutRef();
+    if (willBreak(returnType)) throw new ArgExpansionBailout();
     returnType = group(utils.removeLines(returnType));
   }
   const signature: Doc = [isAsync ? "async " : "", group([this.functionParameters(node, expand), returnType])];
@@ -366,7 +366,3 @@ function startsWithObject(node: ts.Node): boolean {
     else return false;
   }
 }
-
-import { ArgExpansionBailout as ArgExpansionBailoutRef } from "./printer.js";
-
-export { join };

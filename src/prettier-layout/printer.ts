@@ -1,24 +1,10 @@
 import { builders, utils } from "prettier/doc";
-type Doc = builders.Doc;
 import * as ts from "./ast.js";
-import { printNumberLiteral, printStringLiteral } from "./literals.js";
+import { printStringLiteral } from "./literals.js";
 import { type Source, Unsure } from "./source.js";
 
-const {
-  group,
-  indent,
-  align,
-  line,
-  softline,
-  hardline,
-  ifBreak,
-  conditionalGroup,
-  join,
-  breakParent,
-  indentIfBreak,
-  lineSuffixBoundary,
-  label,
-} = builders;
+type Doc = builders.Doc;
+const { group, indent, line, softline, hardline, ifBreak, join, indentIfBreak, lineSuffixBoundary } = builders;
 const { willBreak, canBreak, removeLines } = utils;
 
 /** What a parent tells a child about the layout it is printed in, as prettier's printer passes it down. */
@@ -523,19 +509,3 @@ export function stringWidth(text: string): number {
   if (/^[\x00-\x7f]*$/.test(text)) return text.length;
   throw new Unsure("text outside ASCII");
 }
-
-export {
-  align,
-  breakParent,
-  conditionalGroup,
-  group,
-  hardline,
-  ifBreak,
-  indent,
-  indentIfBreak,
-  join,
-  label,
-  line,
-  printNumberLiteral,
-  softline,
-};
