@@ -1,10 +1,18 @@
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { RUNTIME_MODULE } from "../emit/module.js";
+import { stripTypes, typescript } from "./strip-types.js";
 
 export type Module = Record<string, unknown>;
+
+export interface RunnableModules {
+  /** Imports a module by its path in the output folder, without `.ts`: `tools/list-incidents`. */
+  load(stem: string): Promise<Module>;
+  dispose(): Promise<void>;
+}
 
 export interface GeneratedModules {
   index: Module;
@@ -14,25 +22,37 @@ export interface GeneratedModules {
 }
 
 /**
- * Makes generated TypeScript runnable: each module is transpiled to JavaScript in a temporary
- * folder and imported. The source types (`openapi.ts`) are types only and are skipped.
+ * Makes generated TypeScript runnable: each module, its types blanked out, is written as
+ * JavaScript to a temporary folder, to be imported from there. The source types (`openapi.ts`)
+ * are types only and are skipped.
  */
-export async function loadGenerated(files: Map<string, string>): Promise<GeneratedModules> {
-  const { default: ts } = await import("typescript");
-  const dir = await mkdtemp(join(tmpdir(), "projector-run-"));
-  await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+export function writeRunnable(files: ReadonlyMap<string, string>): RunnableModules {
+  const ts = typescript();
+  const dir = mkdtempSync(join(tmpdir(), "projector-run-"));
+  // Synchronous: a few hundred small files are written faster without a promise per step.
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  const folders = new Set<string>();
   for (const [path, text] of files) {
     if (path === "openapi.ts") continue;
     const target = join(dir, path.replace(/\.ts$/, ".js"));
-    await mkdir(dirname(target), { recursive: true });
-    const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    await writeFile(target, js);
+    const folder = dirname(target);
+    if (!folders.has(folder)) mkdirSync(folder, { recursive: true });
+    folders.add(folder);
+    writeFileSync(target, stripTypes(ts, text, path));
   }
-  const load = async (path: string) => (await import(pathToFileURL(join(dir, path)).href)) as Module;
   return {
-    index: await load("index.js"),
-    runtime: await load(`${RUNTIME_MODULE}.js`),
-    resource: (stem) => load(`resources/${stem}.js`),
+    load: async (stem) => (await import(pathToFileURL(join(dir, `${stem}.js`)).href)) as Module,
     dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The whole generated folder, runnable: its barrel, the runtime's, and any resource module. */
+export async function loadGenerated(files: ReadonlyMap<string, string>): Promise<GeneratedModules> {
+  const modules = writeRunnable(files);
+  return {
+    index: await modules.load("index"),
+    runtime: await modules.load(RUNTIME_MODULE),
+    resource: (stem) => modules.load(`resources/${stem}`),
+    dispose: modules.dispose,
   };
 }

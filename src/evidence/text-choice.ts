@@ -1,10 +1,13 @@
-import { emitFiles, type InputNames } from "../emit/emit.js";
-import type { RuntimeTemplate } from "../emit/runtime-folder.js";
+import { banner, type InputNames } from "../emit/emit.js";
+import { RUNTIME_MODULE } from "../emit/module.js";
+import { emitResource } from "../emit/resource.js";
+import { RUNTIME_FOLDER, type RuntimeTemplate } from "../emit/runtime-folder.js";
+import { emitTool } from "../emit/tool.js";
 import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
 import type { Model } from "../model/types.js";
-import { pascalCase } from "../naming.js";
+import { pascalCase, resourceModule, toolModule } from "../naming.js";
 import { standInResolvers } from "./budget-check.js";
-import { loadGenerated } from "./run-generated.js";
+import { writeRunnable } from "./run-generated.js";
 import { countText } from "./tokens.js";
 
 /** A list tool's spec example, counted as the two texts it could send. */
@@ -26,17 +29,15 @@ export async function textFigures(
   const candidates = model.tools.filter((t) => tools.has(t.name) && t.example !== undefined && tableLayoutOf(t) !== undefined);
   const figures = new Map<string, TextFigures>();
   if (candidates.length === 0) return figures;
-  // Only what the candidates need is emitted and run: on a large spec they are a few of hundreds of tools.
-  const used = new Set(candidates.map((t) => t.resource.name));
-  const reduced: Model = { ...model, tools: candidates, resources: model.resources.filter((r) => used.has(r.name)) };
-  const modules = await loadGenerated(emitFiles({ model: reduced, names, runtimeTemplate }));
+  const modules = writeRunnable(projectionFiles(model, candidates, names, runtimeTemplate));
   try {
-    const runtime = modules.runtime as {
+    const runtime = (await modules.load(RUNTIME_MODULE)) as {
       serializeToolResult(value: unknown): string;
       withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
     };
     for (const tool of candidates) {
-      const project = modules.index[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<object>;
+      const projector = await modules.load(toolModule(tool.name).path);
+      const project = projector[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<object>;
       // An example the generated code cannot read is the spec's problem, not a reason to stop init.
       const result = await project(tool.example, standInResolvers(model)).catch(() => undefined);
       if (!result) continue;
@@ -48,4 +49,25 @@ export async function textFigures(
   } finally {
     await modules.dispose();
   }
+}
+
+/**
+ * The modules the candidates' projections import, as generate writes them: the runtime, their
+ * resources and their tools. The barrel, the definitions and the resolvers' types are left out:
+ * on a large spec they are a third of the code, and nothing here runs them.
+ */
+function projectionFiles(
+  model: Model,
+  candidates: readonly Model["tools"][number][],
+  names: InputNames,
+  runtimeTemplate: RuntimeTemplate,
+): Map<string, string> {
+  const head = banner(names);
+  const files = new Map<string, string>();
+  for (const [file, text] of runtimeTemplate) files.set(`${RUNTIME_FOLDER}/${file}`, head + text);
+  const used = new Set(candidates.map((t) => t.resource.name));
+  for (const resource of model.resources)
+    if (used.has(resource.name)) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource));
+  for (const tool of candidates) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers));
+  return files;
 }

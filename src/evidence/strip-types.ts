@@ -1,0 +1,190 @@
+import { createRequire } from "node:module";
+import type TypeScript from "typescript";
+
+/**
+ * TypeScript itself, through `require`: importing it as an ES module makes Node scan its 9 MB of
+ * CommonJS for export names first, a quarter of a second spent for nothing.
+ */
+export const typescript = (): typeof TypeScript => createRequire(import.meta.url)("typescript") as typeof TypeScript;
+
+/** A construct the projector's own TypeScript never uses, which has no JavaScript left once its types are blanked. */
+export class UnstrippableSyntax extends Error {}
+
+/**
+ * The module as JavaScript, its types blanked out: every character of a type, a type-only import
+ * or declaration, an `as` or a `!` becomes a space, and the rest stays where it was. Only the
+ * parser runs, not TypeScript's emitter, which is most of the cost of transpiling (and all of it
+ * is spent again on every run of init). It covers what the generated modules and the runtime
+ * template are written in: modules whose type-only imports and exports say `type`, no enums or
+ * namespaces (those throw {@link UnstrippableSyntax}); a parameter property gets its field and
+ * assignment written in, as TypeScript does.
+ */
+export function stripTypes(ts: typeof TypeScript, text: string, fileName: string): string {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const edits: Edit[] = [];
+  const blank = (start: number, end: number, joinLines = false): void => {
+    edits.push({ start, end, joinLines });
+  };
+  const insert = (at: number, inserted: string) => edits.push({ start: at, end: at, joinLines: false, inserted });
+  const blankNode = (node: TypeScript.Node) => blank(node.getStart(source), node.end);
+  const unsupported = (node: TypeScript.Node, what: string): never => {
+    const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+    throw new UnstrippableSyntax(`${fileName}:${line + 1}: ${what} has no JavaScript once its types are blanked`);
+  };
+  /** From the `:` before a type annotation to the type's end. */
+  const blankAnnotation = (type: TypeScript.TypeNode, joinLines = false) => {
+    let colon = type.pos - 1;
+    while (colon > 0 && text[colon] !== ":") colon--;
+    blank(colon, type.end, joinLines);
+  };
+  /** `<...>` around type parameters or arguments: the list's range lies between the brackets. */
+  const blankAngles = (list: TypeScript.NodeArray<TypeScript.Node>) => {
+    let open = list.pos - 1;
+    while (open > 0 && text[open] !== "<") open--;
+    let close = list.end;
+    while (close < text.length && text[close] !== ">") close++;
+    blank(open, close + 1);
+  };
+  /** A list element with the comma after it (or, for the last one, before it). */
+  const blankElement = (element: TypeScript.Node, list: readonly TypeScript.Node[]) => {
+    const index = list.indexOf(element);
+    const next = list[index + 1];
+    if (next) blank(element.getStart(source), next.getStart(source));
+    else {
+      let comma = element.getStart(source) - 1;
+      while (comma > 0 && /\s/.test(text[comma]!)) comma--;
+      blank(text[comma] === "," && index > 0 ? comma : element.getStart(source), element.end);
+    }
+  };
+  const TYPE_MODIFIERS = new Set([
+    ts.SyntaxKind.PublicKeyword,
+    ts.SyntaxKind.PrivateKeyword,
+    ts.SyntaxKind.ProtectedKeyword,
+    ts.SyntaxKind.ReadonlyKeyword,
+    ts.SyntaxKind.AbstractKeyword,
+    ts.SyntaxKind.OverrideKeyword,
+  ]);
+  const hasModifier = (node: TypeScript.Node, kind: TypeScript.SyntaxKind) =>
+    ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
+
+  /**
+   * `constructor(readonly value: unknown)` as TypeScript writes it for ES2022: a field declared
+   * before the constructor, assigned first thing in its body (after `super(...)`).
+   */
+  const declareParameterProperties = (constructor: TypeScript.ConstructorDeclaration) => {
+    const names = constructor.parameters
+      .filter((p) => ts.getModifiers(p)?.some((m) => TYPE_MODIFIERS.has(m.kind)))
+      .map((p) => (ts.isIdentifier(p.name) ? p.name.text : unsupported(p, "a destructured parameter property")));
+    if (names.length === 0) return;
+    const body = constructor.body ?? unsupported(constructor, "a constructor overload with parameter properties");
+    const first = body.statements[0];
+    const callsSuper =
+      first &&
+      ts.isExpressionStatement(first) &&
+      ts.isCallExpression(first.expression) &&
+      first.expression.expression.kind === ts.SyntaxKind.SuperKeyword;
+    insert(constructor.getStart(source), names.map((name) => `${name}; `).join(""));
+    insert(callsSuper ? first.end : body.getStart(source) + 1, names.map((name) => ` this.${name} = ${name};`).join(""));
+  };
+
+  const visit = (node: TypeScript.Node): void => {
+    if (ts.isExpressionWithTypeArguments(node)) {
+      // `extends Base<T>`: the base class stays, its type arguments go.
+      if (node.typeArguments) blankAngles(node.typeArguments);
+      return visit(node.expression);
+    }
+    // A type holds no JavaScript (`typeof x` in a type is a type too).
+    if (ts.isTypeNode(node)) return;
+    if (
+      ts.isInterfaceDeclaration(node) ||
+      ts.isTypeAliasDeclaration(node) ||
+      hasModifier(node, ts.SyntaxKind.DeclareKeyword) ||
+      (ts.isFunctionDeclaration(node) && !node.body) ||
+      (ts.isMethodDeclaration(node) && !node.body) ||
+      (ts.isPropertyDeclaration(node) && hasModifier(node, ts.SyntaxKind.AbstractKeyword)) ||
+      (ts.isIndexSignatureDeclaration(node) && ts.isClassLike(node.parent))
+    )
+      return blankNode(node);
+    if (ts.isEnumDeclaration(node)) return unsupported(node, "an enum");
+    if (ts.isModuleDeclaration(node)) return unsupported(node, "a namespace");
+    if (ts.isImportEqualsDeclaration(node)) return unsupported(node, "`import =`");
+    if (ts.isExportAssignment(node) && node.isExportEquals) return unsupported(node, "`export =`");
+    if (ts.isConstructorDeclaration(node)) declareParameterProperties(node);
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      if (clause?.isTypeOnly) return blankNode(node);
+      const named = clause?.namedBindings;
+      if (named && ts.isNamedImports(named)) {
+        const typeOnly = named.elements.filter((e) => e.isTypeOnly);
+        // `import { type A } from "x"` keeps no binding, and TypeScript drops it whole.
+        if (typeOnly.length === named.elements.length && !clause.name && typeOnly.length > 0) return blankNode(node);
+        for (const element of typeOnly) blankElement(element, named.elements);
+      }
+      return;
+    }
+    if (ts.isExportDeclaration(node)) {
+      if (node.isTypeOnly) return blankNode(node);
+      const clause = node.exportClause;
+      if (clause && ts.isNamedExports(clause)) {
+        const typeOnly = clause.elements.filter((e) => e.isTypeOnly);
+        if (typeOnly.length === clause.elements.length && typeOnly.length > 0) return blankNode(node);
+        for (const element of typeOnly) blankElement(element, clause.elements);
+      }
+      return;
+    }
+    if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node)) {
+      blank(node.expression.end, node.end);
+      return visit(node.expression);
+    }
+    if (ts.isTypeAssertionExpression(node)) return unsupported(node, "an angle-bracket type assertion");
+    if (ts.isHeritageClause(node) && node.token === ts.SyntaxKind.ImplementsKeyword) return blankNode(node);
+    if (ts.canHaveModifiers(node))
+      for (const modifier of ts.getModifiers(node) ?? []) if (TYPE_MODIFIERS.has(modifier.kind)) blankNode(modifier);
+    if (ts.isParameter(node) && ts.isIdentifier(node.name) && node.name.text === "this") {
+      const parent = node.parent as TypeScript.SignatureDeclaration;
+      return blankElement(node, parent.parameters);
+    }
+    if (
+      "questionToken" in node &&
+      node.questionToken &&
+      (ts.isParameter(node) || ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node))
+    )
+      blankNode(node.questionToken as TypeScript.Node);
+    if ((ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node)) && node.exclamationToken) blankNode(node.exclamationToken);
+    if ("typeParameters" in node && node.typeParameters) blankAngles(node.typeParameters as TypeScript.NodeArray<TypeScript.Node>);
+    if ("typeArguments" in node && node.typeArguments) blankAngles(node.typeArguments as TypeScript.NodeArray<TypeScript.Node>);
+    if ("type" in node && node.type && ts.isTypeNode(node.type as TypeScript.Node))
+      // An arrow's return type stays on the line of its `)`: `=>` may not start a line.
+      blankAnnotation(node.type as TypeScript.TypeNode, ts.isArrowFunction(node));
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(source, visit);
+
+  if (edits.length === 0) return text;
+  // Stable: insertions at one place stay in the order they were made.
+  edits.sort((a, b) => a.start - b.start);
+  let result = "";
+  let from = 0;
+  for (const { start, end, joinLines, inserted } of edits) {
+    if (inserted !== undefined) {
+      result += text.slice(from, Math.max(start, from)) + inserted;
+      from = Math.max(start, from);
+      continue;
+    }
+    // A blank inside one already made (a type within a blanked declaration) is done.
+    if (end <= from) continue;
+    const begin = Math.max(start, from);
+    result += text.slice(from, begin) + (joinLines ? " ".repeat(end - begin) : text.slice(begin, end).replace(/[^\r\n]/g, " "));
+    from = end;
+  }
+  return result + text.slice(from);
+}
+
+/** A range to blank, or (`inserted`) text to add at `start`. */
+interface Edit {
+  start: number;
+  end: number;
+  /** Newlines go too: an arrow's return type must not leave `=>` at the start of a line. */
+  joinLines: boolean;
+  inserted?: string;
+}
