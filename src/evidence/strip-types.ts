@@ -71,92 +71,94 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
    * `constructor(readonly value: unknown)` as TypeScript writes it for ES2022: a field declared
    * before the constructor, assigned first thing in its body (after `super(...)`).
    */
-  const declareParameterProperties = (constructor: TypeScript.ConstructorDeclaration) => {
-    const names = constructor.parameters
+  const declareParameterProperties = (declaration: TypeScript.ConstructorDeclaration) => {
+    const names = declaration.parameters
       .filter((p) => ts.getModifiers(p)?.some((m) => TYPE_MODIFIERS.has(m.kind)))
       .map((p) => (ts.isIdentifier(p.name) ? p.name.text : unsupported(p, "a destructured parameter property")));
     if (names.length === 0) return;
-    const body = constructor.body ?? unsupported(constructor, "a constructor overload with parameter properties");
+    const body = declaration.body ?? unsupported(declaration, "a constructor overload with parameter properties");
     const first = body.statements[0];
     const callsSuper =
       first &&
       ts.isExpressionStatement(first) &&
       ts.isCallExpression(first.expression) &&
       first.expression.expression.kind === ts.SyntaxKind.SuperKeyword;
-    insert(constructor.getStart(source), names.map((name) => `${name}; `).join(""));
+    insert(declaration.getStart(source), names.map((name) => `${name}; `).join(""));
     insert(callsSuper ? first.end : body.getStart(source) + 1, names.map((name) => ` this.${name} = ${name};`).join(""));
   };
 
-  const visit = (node: TypeScript.Node): void => {
-    if (ts.isExpressionWithTypeArguments(node)) {
-      // `extends Base<T>`: the base class stays, its type arguments go.
-      if (node.typeArguments) blankAngles(node.typeArguments);
-      return visit(node.expression);
+  /** A declaration or import with no JavaScript in it at all. */
+  const typesOnly = (node: TypeScript.Node): boolean => {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      const named = clause?.namedBindings;
+      // `import { type A } from "x"` keeps no binding, and TypeScript drops it whole.
+      const allTypes = !clause?.name && named !== undefined && ts.isNamedImports(named) && named.elements.every((e) => e.isTypeOnly);
+      return clause?.isTypeOnly === true || (allTypes && named.elements.length > 0);
     }
-    // A type holds no JavaScript (`typeof x` in a type is a type too).
-    if (ts.isTypeNode(node)) return;
-    if (
+    if (ts.isExportDeclaration(node)) {
+      const clause = node.exportClause;
+      const allTypes = clause !== undefined && ts.isNamedExports(clause) && clause.elements.every((e) => e.isTypeOnly);
+      return node.isTypeOnly || (allTypes && clause.elements.length > 0);
+    }
+    return (
       ts.isInterfaceDeclaration(node) ||
       ts.isTypeAliasDeclaration(node) ||
       hasModifier(node, ts.SyntaxKind.DeclareKeyword) ||
       (ts.isFunctionDeclaration(node) && !node.body) ||
       (ts.isMethodDeclaration(node) && !node.body) ||
       (ts.isPropertyDeclaration(node) && hasModifier(node, ts.SyntaxKind.AbstractKeyword)) ||
-      (ts.isIndexSignatureDeclaration(node) && ts.isClassLike(node.parent))
-    )
-      return blankNode(node);
-    if (ts.isEnumDeclaration(node)) return unsupported(node, "an enum");
-    if (ts.isModuleDeclaration(node)) return unsupported(node, "a namespace");
-    if (ts.isImportEqualsDeclaration(node)) return unsupported(node, "`import =`");
-    if (ts.isExportAssignment(node) && node.isExportEquals) return unsupported(node, "`export =`");
+      (ts.isIndexSignatureDeclaration(node) && ts.isClassLike(node.parent)) ||
+      (ts.isHeritageClause(node) && node.token === ts.SyntaxKind.ImplementsKeyword)
+    );
+  };
+
+  const refuseUnsupported = (node: TypeScript.Node) => {
+    if (ts.isEnumDeclaration(node)) unsupported(node, "an enum");
+    if (ts.isModuleDeclaration(node)) unsupported(node, "a namespace");
+    if (ts.isImportEqualsDeclaration(node)) unsupported(node, "`import =`");
+    if (ts.isExportAssignment(node) && node.isExportEquals) unsupported(node, "`export =`");
+    if (ts.isTypeAssertionExpression(node)) unsupported(node, "an angle-bracket type assertion");
+  };
+
+  /** The type parts of a node that is JavaScript itself: annotations, modifiers, `?` and `!`, `<...>`. */
+  const blankTypeParts = (node: TypeScript.Node) => {
     if (ts.isConstructorDeclaration(node)) declareParameterProperties(node);
-    if (ts.isImportDeclaration(node)) {
-      const clause = node.importClause;
-      if (clause?.isTypeOnly) return blankNode(node);
-      const named = clause?.namedBindings;
-      if (named && ts.isNamedImports(named)) {
-        const typeOnly = named.elements.filter((e) => e.isTypeOnly);
-        // `import { type A } from "x"` keeps no binding, and TypeScript drops it whole.
-        if (typeOnly.length === named.elements.length && !clause.name && typeOnly.length > 0) return blankNode(node);
-        for (const element of typeOnly) blankElement(element, named.elements);
-      }
-      return;
-    }
-    if (ts.isExportDeclaration(node)) {
-      if (node.isTypeOnly) return blankNode(node);
-      const clause = node.exportClause;
-      if (clause && ts.isNamedExports(clause)) {
-        const typeOnly = clause.elements.filter((e) => e.isTypeOnly);
-        if (typeOnly.length === clause.elements.length && typeOnly.length > 0) return blankNode(node);
-        for (const element of typeOnly) blankElement(element, clause.elements);
-      }
-      return;
-    }
-    if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node)) {
-      blank(node.expression.end, node.end);
-      return visit(node.expression);
-    }
-    if (ts.isTypeAssertionExpression(node)) return unsupported(node, "an angle-bracket type assertion");
-    if (ts.isHeritageClause(node) && node.token === ts.SyntaxKind.ImplementsKeyword) return blankNode(node);
     if (ts.canHaveModifiers(node))
       for (const modifier of ts.getModifiers(node) ?? []) if (TYPE_MODIFIERS.has(modifier.kind)) blankNode(modifier);
-    if (ts.isParameter(node) && ts.isIdentifier(node.name) && node.name.text === "this") {
-      const parent = node.parent as TypeScript.SignatureDeclaration;
-      return blankElement(node, parent.parameters);
-    }
-    if (
-      "questionToken" in node &&
-      node.questionToken &&
-      (ts.isParameter(node) || ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node))
-    )
-      blankNode(node.questionToken as TypeScript.Node);
+    const optional = ts.isParameter(node) || ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node);
+    if (optional && node.questionToken) blankNode(node.questionToken);
     if ((ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node)) && node.exclamationToken) blankNode(node.exclamationToken);
     if ("typeParameters" in node && node.typeParameters) blankAngles(node.typeParameters as TypeScript.NodeArray<TypeScript.Node>);
     if ("typeArguments" in node && node.typeArguments) blankAngles(node.typeArguments as TypeScript.NodeArray<TypeScript.Node>);
     if ("type" in node && node.type && ts.isTypeNode(node.type as TypeScript.Node))
       // An arrow's return type stays on the line of its `)`: `=>` may not start a line.
       blankAnnotation(node.type as TypeScript.TypeNode, ts.isArrowFunction(node));
-    ts.forEachChild(node, visit);
+  };
+
+  const visit = (node: TypeScript.Node): void => {
+    if (ts.isExpressionWithTypeArguments(node)) {
+      // `extends Base<T>`: the base class stays, its type arguments go.
+      if (node.typeArguments) blankAngles(node.typeArguments);
+      visit(node.expression);
+    } else if (ts.isTypeNode(node)) {
+      // A type holds no JavaScript (`typeof x` in a type is a type too).
+    } else if (typesOnly(node)) {
+      blankNode(node);
+    } else if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
+      const list = ts.isImportDeclaration(node) ? node.importClause?.namedBindings : node.exportClause;
+      if (list && (ts.isNamedImports(list) || ts.isNamedExports(list)))
+        for (const element of list.elements) if (element.isTypeOnly) blankElement(element, list.elements);
+    } else if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node)) {
+      blank(node.expression.end, node.end);
+      visit(node.expression);
+    } else if (ts.isParameter(node) && ts.isIdentifier(node.name) && node.name.text === "this") {
+      blankElement(node, (node.parent as TypeScript.SignatureDeclaration).parameters);
+    } else {
+      refuseUnsupported(node);
+      blankTypeParts(node);
+      ts.forEachChild(node, visit);
+    }
   };
   ts.forEachChild(source, visit);
 
