@@ -20,7 +20,7 @@ export class UnstrippableSyntax extends Error {}
  * assignment written in, as TypeScript does.
  */
 export function stripTypes(ts: typeof TypeScript, text: string, fileName: string): string {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const edits: Edit[] = [];
   const blank = (start: number, end: number, joinLines = false): void => {
     edits.push({ start, end, joinLines });
@@ -69,7 +69,7 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
 
   /**
    * `constructor(readonly value: unknown)` as TypeScript writes it for ES2022: a field declared
-   * before the constructor, assigned first thing in its body (after `super(...)`).
+   * first in the class, assigned first thing in the constructor (after `super(...)`).
    */
   const declareParameterProperties = (declaration: TypeScript.ConstructorDeclaration) => {
     const names = declaration.parameters
@@ -83,7 +83,7 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
       ts.isExpressionStatement(first) &&
       ts.isCallExpression(first.expression) &&
       first.expression.expression.kind === ts.SyntaxKind.SuperKeyword;
-    insert(declaration.getStart(source), names.map((name) => `${name}; `).join(""));
+    insert(declaration.parent.members.pos, names.map((name) => `${name}; `).join(""));
     insert(callsSuper ? first.end : body.getStart(source) + 1, names.map((name) => ` this.${name} = ${name};`).join(""));
   };
 
