@@ -45,16 +45,11 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
     while (close < text.length && text[close] !== ">") close++;
     blank(open, close + 1);
   };
-  /** A list element with the comma after it (or, for the last one, before it). */
-  const blankElement = (element: TypeScript.Node, list: readonly TypeScript.Node[]) => {
-    const index = list.indexOf(element);
-    const next = list[index + 1];
-    if (next) blank(element.getStart(source), next.getStart(source));
-    else {
-      let comma = element.getStart(source) - 1;
-      while (comma > 0 && /\s/.test(text[comma]!)) comma--;
-      blank(text[comma] === "," && index > 0 ? comma : element.getStart(source), element.end);
-    }
+  /** A list element with the comma after it, if any: what is left is a list, perhaps with a trailing comma. */
+  const blankElement = (element: TypeScript.Node) => {
+    let after = element.end;
+    while (after < text.length && /\s/.test(text[after]!)) after++;
+    blank(element.getStart(source), text[after] === "," ? after + 1 : element.end);
   };
   const TYPE_MODIFIERS = new Set([
     ts.SyntaxKind.PublicKeyword,
@@ -148,12 +143,12 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
     } else if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
       const list = ts.isImportDeclaration(node) ? node.importClause?.namedBindings : node.exportClause;
       if (list && (ts.isNamedImports(list) || ts.isNamedExports(list)))
-        for (const element of list.elements) if (element.isTypeOnly) blankElement(element, list.elements);
+        for (const element of list.elements) if (element.isTypeOnly) blankElement(element);
     } else if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node)) {
       blank(node.expression.end, node.end);
       visit(node.expression);
     } else if (ts.isParameter(node) && ts.isIdentifier(node.name) && node.name.text === "this") {
-      blankElement(node, (node.parent as TypeScript.SignatureDeclaration).parameters);
+      blankElement(node);
     } else {
       refuseUnsupported(node);
       blankTypeParts(node);
