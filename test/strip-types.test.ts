@@ -20,7 +20,10 @@ function shape(js: string): string {
   const source = ts.createSourceFile("module.js", js, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
   const lines: string[] = [];
   const walk = (node: TypeScript.Node, depth: number): void => {
-    if (ts.isParenthesizedExpression(node)) return walk(node.expression, depth);
+    if (ts.isParenthesizedExpression(node)) {
+      walk(node.expression, depth);
+      return;
+    }
     // TypeScript marks a module left with no import or export by `export {};`; a `.js` file of a `type: module` package is one anyway.
     if (ts.isExportDeclaration(node) && !node.moduleSpecifier && node.exportClause && ts.isNamedExports(node.exportClause))
       if (node.exportClause.elements.length === 0) return;
