@@ -57,21 +57,15 @@ const keyText = (key: string) => new Document(key).toString({ lineWidth: 0 }).tr
 /** Values (flow style) and keys as YAML, each distinct one written once: most fields share a handful of rules. */
 function yamlWriter() {
   const doc = new Document();
-  const values = new Map<string, string>();
-  const keys = new Map<string, string>();
-  return {
-    value(value: unknown): string {
-      const id = JSON.stringify(value);
-      let text = values.get(id);
-      if (text === undefined) values.set(id, (text = inline(doc, value)));
-      return text;
-    },
-    key(key: string): string {
-      let text = keys.get(key);
-      if (text === undefined) keys.set(key, (text = keyText(key)));
-      return text;
-    },
+  const once = <K, V>(write: (key: K) => V) => {
+    const written = new Map<K, V>();
+    return (key: K): V => {
+      if (!written.has(key)) written.set(key, write(key));
+      return written.get(key)!;
+    };
   };
+  const value = once((json: string) => inline(doc, JSON.parse(json)));
+  return { value: (of: unknown) => value(JSON.stringify(of)), key: once(keyText) };
 }
 type YamlWriter = ReturnType<typeof yamlWriter>;
 
