@@ -1,4 +1,5 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
@@ -12,6 +13,28 @@ function project(): string {
 }
 
 describe("projector init", () => {
+  it("drafts the same file from the built CLI, which projects the examples in a worker thread, and leaves no folder behind", async () => {
+    const inProcess = project();
+    expect((await cli(["init", "specs/support-tickets.openapi.yaml", "--accept-guesses"], inProcess)).code).toBe(0);
+    const built = project();
+    // A temporary folder of its own, to see that the modules it ran are gone.
+    const temporary = tempDir();
+    const stdout = execFileSync(
+      process.execPath,
+      [join(ROOT, "dist/cli.js"), "init", "specs/support-tickets.openapi.yaml", "--accept-guesses"],
+      {
+        cwd: built,
+        encoding: "utf8",
+        env: { ...process.env, TMPDIR: temporary },
+      },
+    );
+    expect(stdout).toContain("projector.yaml: drafted with 5 tool(s)");
+    const text = readFileSync(join(built, "projector.yaml"), "utf8");
+    expect(text).toMatch(/text: table # the spec's example: (\d+) tokens as a table, (\d+) as JSON/);
+    expect(text).toBe(readFileSync(join(inProcess, "projector.yaml"), "utf8"));
+    expect(readdirSync(temporary)).toEqual([]);
+  });
+
   it("drafts every resource and field with a reason, marks unsure guesses todo, and generate refuses them", async () => {
     const dir = project();
     const init = await cli(["init", "specs/support-tickets.openapi.yaml"], dir);

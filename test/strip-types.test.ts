@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type TypeScript from "typescript";
 import { describe, expect, it } from "vitest";
-import { writeRunnable } from "../src/evidence/run-generated.js";
+import { runnableFolder } from "../src/evidence/run-generated.js";
 import { stripTypes, typescript, UnstrippableSyntax } from "../src/evidence/strip-types.js";
 import { ROOT } from "./helpers/pipeline.js";
 
@@ -126,10 +126,11 @@ describe("stripTypes", () => {
   });
 
   it("runs: a parameter property's value is on the instance, in the order TypeScript defines it", async () => {
-    const modules = writeRunnable(
-      new Map([["thing.ts", "export class Thing { other = 1; constructor(readonly value: unknown, readonly reason: string) {} }"]]),
-    );
+    const modules = runnableFolder();
     try {
+      await modules.add(
+        new Map([["thing.ts", "export class Thing { other = 1; constructor(readonly value: unknown, readonly reason: string) {} }"]]),
+      );
       const { Thing } = (await modules.load("thing")) as { Thing: new (value: unknown, reason: string) => object };
       expect(JSON.stringify(new Thing(2, "why"))).toBe('{"value":2,"reason":"why","other":1}');
     } finally {

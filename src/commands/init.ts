@@ -1,7 +1,7 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
-import { textFigures } from "../evidence/text-choice.js";
+import { startTextFigures, type TextFigureCounter } from "../evidence/text-choice.js";
 import { acceptedModel, initAnnotation, proposeTables, type InitOptions, type InitResult } from "../init/init.js";
 import { entryKind } from "../output/listing.js";
 import { loadSpec } from "../openapi/load.js";
@@ -60,6 +60,28 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
       "pass -o path/to/projector.yaml",
     );
   }
+  const names = { spec: posix(relative(dirname(annotationPath), specPath)), annotation: display(annotationPath) };
+  // Started before the spec is read: making the runtime runnable overlaps reading and drafting.
+  const counter = startTextFigures(await readRuntimeTemplate(), names);
+  try {
+    return await draftAndWrite(options, io, { specPath, annotationPath, kind, names, counter, cannot, display });
+  } finally {
+    await counter.dispose();
+  }
+}
+
+interface InitContext {
+  specPath: string;
+  annotationPath: string;
+  kind: Awaited<ReturnType<typeof entryKind>>;
+  names: { spec: string; annotation: string };
+  counter: TextFigureCounter;
+  cannot: (message: string, help: string) => DiagnosticError;
+  display: (path: string) => string;
+}
+
+async function draftAndWrite(options: InitCommandOptions, io: Io, context: InitContext): Promise<number> {
+  const { specPath, annotationPath, kind, names, counter, cannot, display } = context;
   const spec = await loadSpec(specPath, display(specPath), {
     allowRemoteRefs: options.allowRemoteRefs,
     allowOutsideRefs: options.allowOutsideRefs,
@@ -90,8 +112,8 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
           .pop()!
           .replace(/\.[^.]+$/, "");
   const initOptions = {
-    file: display(annotationPath),
-    spec: posix(relative(dirname(annotationPath), specPath)),
+    file: names.annotation,
+    spec: names.spec,
     output: `generated/${slug(title)}`,
     acceptGuesses: options.acceptGuesses,
     ...(existing !== undefined ? { existing } : {}),
@@ -99,7 +121,7 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
     ...(options.tag !== undefined ? { tag: options.tag } : {}),
   };
   const drafted = initAnnotation(spec, initOptions);
-  const result = await withTablesWhereSmaller(drafted, spec, initOptions);
+  const result = await withTablesWhereSmaller(drafted, spec, initOptions, counter);
   const temporary = `${annotationPath}.projector-tmp`;
   try {
     await writeFile(temporary, result.text);
@@ -147,11 +169,16 @@ function checkOperations(spec: LoadedSpec, names: readonly string[]) {
 }
 
 /** The drafted list tools' spec examples counted as JSON and as a table, and `text: table` proposed where it is smaller. */
-async function withTablesWhereSmaller(result: InitResult, spec: LoadedSpec, options: InitOptions): Promise<InitResult> {
+async function withTablesWhereSmaller(
+  result: InitResult,
+  spec: LoadedSpec,
+  options: InitOptions,
+  counter: TextFigureCounter,
+): Promise<InitResult> {
   const added = new Set(result.added.filter((path) => path[0] === "tools" && path.length === 2).map((path) => path[1]!));
   if (added.size === 0) return result;
   const model = result.model ?? acceptedModel(result, spec, options);
   if (!model) return result;
-  const figures = await textFigures(model, added, await readRuntimeTemplate(), { spec: options.spec, annotation: options.file });
+  const figures = await counter.count(model, added);
   return proposeTables(result, figures, options);
 }
