@@ -3,6 +3,8 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { initAnnotation } from "../src/init/init.js";
+import { loadSpec } from "../src/openapi/load.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
 
 function project(): string {
@@ -155,5 +157,62 @@ describe("projector init", () => {
     const missing = await cli(["init", "specs/nope.yaml"], dir);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("specs/nope.yaml PRJ003 cannot read the spec: no such file");
+  });
+});
+
+describe("init's check of its draft", () => {
+  it("leaves out a resource with its only tool, in the same round, when the spec has no schema for it", async () => {
+    const dir = tempDir();
+    const record = {
+      type: "object",
+      properties: {
+        type: { type: "string", enum: ["get_device"] },
+        id: { type: "string" },
+        attributes: { type: "object", properties: { name: { type: "string" } } },
+      },
+    };
+    const json = { schema: { type: "object", properties: { data: record } } };
+    const spec = {
+      openapi: "3.0.3",
+      info: { title: "Devices", version: "1" },
+      paths: {
+        "/devices/{id}": {
+          get: {
+            operationId: "GetDevice",
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+            responses: { "200": { description: "ok", content: { "application/vnd.api+json": json } } },
+          },
+        },
+        "/users": {
+          get: {
+            operationId: "ListUsers",
+            responses: {
+              "200": {
+                description: "ok",
+                content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/User" } } } },
+              },
+            },
+          },
+        },
+      },
+      components: { schemas: { User: { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } } } },
+    };
+    writeFileSync(join(dir, "devices.json"), JSON.stringify(spec));
+    const loaded = await loadSpec(join(dir, "devices.json"), "devices.json", { allowRemoteRefs: false, allowOutsideRefs: false });
+    const result = initAnnotation(loaded, {
+      file: "projector.yaml",
+      spec: "devices.json",
+      output: "generated/devices",
+      acceptGuesses: true,
+    });
+    // The resource the JSON:API type names clashes with the tool named after the operation: the tool goes, and its resource with it.
+    expect(result.draft.skipped).toEqual([
+      { operation: "get_device", reason: "tool get_device and resource get_device would both generate `projectGetDevice`" },
+    ]);
+    expect([...result.draft.tools.keys()]).toEqual(["list_users"]);
+    expect([...result.draft.resources.keys()]).toEqual(["user"]);
+    expect(result.remaining).toEqual([]);
+    expect(result.checks).toBe(2);
+    expect(result.model?.resources.map((r) => r.name)).toEqual(["user"]);
   });
 });

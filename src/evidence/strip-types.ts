@@ -20,7 +20,9 @@ export class UnstrippableSyntax extends Error {}
  * assignment written in, as TypeScript does.
  */
 export function stripTypes(ts: typeof TypeScript, text: string, fileName: string): string {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  // Doc comments are left unparsed (TypeScript 5.3 on): they are blanked or kept as text alike.
+  const options = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode?.ParseNone };
+  const source = ts.createSourceFile(fileName, text, options, true, ts.ScriptKind.TS);
   const edits: Edit[] = [];
   const blank = (start: number, end: number, joinLines = false): void => {
     edits.push({ start, end, joinLines });
