@@ -1,20 +1,14 @@
 import { banner, type InputNames } from "../emit/emit.js";
-import { RUNTIME_MODULE } from "../emit/module.js";
 import { emitResource } from "../emit/resource.js";
 import { RUNTIME_FOLDER, type RuntimeTemplate } from "../emit/runtime-folder.js";
 import { emitTool } from "../emit/tool.js";
-import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
-import type { Model } from "../model/types.js";
+import { tableLayoutOf } from "../model/table-layout.js";
+import type { Model, ToolModel } from "../model/types.js";
 import { pascalCase, resourceModule, toolModule } from "../naming.js";
-import { standInResolvers } from "./budget-check.js";
+import type { TextFigures } from "./example-figures.js";
 import { runnableFolder } from "./run-generated.js";
-import { countText, TOKENIZERS } from "./tokens.js";
 
-/** A list tool's spec example, counted as the two texts it could send. */
-export interface TextFigures {
-  json: number;
-  table: number;
-}
+export type { TextFigures } from "./example-figures.js";
 
 export interface TextFigureCounter {
   /**
@@ -26,11 +20,11 @@ export interface TextFigureCounter {
 }
 
 /**
- * Starts making the runtime runnable at once, so that the work (TypeScript's parser, in a worker
- * thread) overlaps the drafting that decides which tools to count.
+ * Starts making the runtime runnable at once, in a worker thread that also loads the tokenizer,
+ * so that the work overlaps the reading and drafting that decide which tools to count.
  */
 export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputNames): TextFigureCounter {
-  const folder = runnableFolder();
+  const folder = runnableFolder({ counts: true });
   const head = banner(names);
   const runtimeWritten = folder.add(new Map([...runtimeTemplate].map(([file, text]) => [`${RUNTIME_FOLDER}/${file}`, head + text])));
   // Nothing awaits the runtime when no tool is counted: its failure is reported by `count`, if at all.
@@ -38,27 +32,20 @@ export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputN
   return {
     async count(model, tools) {
       const candidates = model.tools.filter((t) => tools.has(t.name) && t.example !== undefined && tableLayoutOf(t) !== undefined);
-      const figures = new Map<string, TextFigures>();
-      if (candidates.length === 0) return figures;
+      if (candidates.length === 0) return new Map();
       const written = folder.add(projectionFiles(model, candidates, head));
-      // The tokenizer's vocabulary loads here while the modules are written.
-      TOKENIZERS.o200k_base();
       await Promise.all([runtimeWritten, written]);
-      const runtime = (await folder.load(RUNTIME_MODULE)) as {
-        serializeToolResult(value: unknown): string;
-        withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
-      };
-      for (const tool of candidates) {
-        const projector = await folder.load(toolModule(tool.name).path);
-        const project = projector[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<object>;
-        // An example the generated code cannot read is the spec's problem, not a reason to stop init.
-        const result = await project(tool.example, standInResolvers(model)).catch(() => undefined);
-        if (!result) continue;
-        const json = countText(JSON.stringify(result), "o200k_base").tokens;
-        const table = countText(runtime.serializeToolResult(runtime.withTableLayout(result, tableLayoutOf(tool)!)), "o200k_base").tokens;
-        figures.set(tool.name, { json, table });
-      }
-      return figures;
+      const counted = await folder.figures(
+        candidates.map((tool) => ({
+          tool: tool.name,
+          module: toolModule(tool.name).path,
+          projector: `project${pascalCase(tool.name)}`,
+          example: tool.example,
+          layout: tableLayoutOf(tool)!,
+        })),
+        model.resolvers.map((r) => r.name),
+      );
+      return new Map(counted);
     },
     dispose: folder.dispose,
   };
@@ -69,7 +56,7 @@ export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputN
  * their resources and their tools. The barrel, the definitions and the resolvers' types are left
  * out: on a large spec they are a third of the code, and nothing here runs them.
  */
-function projectionFiles(model: Model, candidates: readonly Model["tools"][number][], head: string): Map<string, string> {
+function projectionFiles(model: Model, candidates: readonly ToolModel[], head: string): Map<string, string> {
   const files = new Map<string, string>();
   const used = new Set(candidates.map((t) => t.resource.name));
   for (const resource of model.resources)

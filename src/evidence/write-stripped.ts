@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { stripTypes, typescript } from "./strip-types.js";
 
 /**
@@ -19,3 +20,9 @@ export function writeStripped(dir: string, files: Iterable<readonly [path: strin
     writeFileSync(target, stripTypes(ts, text, path));
   }
 }
+
+/** Imports a module {@link writeStripped} wrote, by its path in the output folder without `.ts`: `tools/list-incidents`. */
+export const importFrom =
+  (dir: string) =>
+  async (stem: string): Promise<Record<string, unknown>> =>
+    (await import(pathToFileURL(join(dir, `${stem}.js`)).href)) as Record<string, unknown>;
