@@ -5,7 +5,7 @@ import { startTextFigures, type TextFigureCounter } from "../evidence/text-choic
 import { acceptedModel, initAnnotation, proposeTables, type InitOptions, type InitResult } from "../init/init.js";
 import { entryKind } from "../output/listing.js";
 import { loadSpec } from "../openapi/load.js";
-import { findOperation, listOperations, operationLabel } from "../model/operations.js";
+import { findOperation, listOperations, operationLabel, responseExample } from "../model/operations.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import { SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
@@ -60,28 +60,6 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
       "pass -o path/to/projector.yaml",
     );
   }
-  const names = { spec: posix(relative(dirname(annotationPath), specPath)), annotation: display(annotationPath) };
-  // Started before the spec is read: making the runtime runnable overlaps reading and drafting.
-  const counter = startTextFigures(await readRuntimeTemplate(), names);
-  try {
-    return await draftAndWrite(options, io, { specPath, annotationPath, kind, names, counter, cannot, display });
-  } finally {
-    await counter.dispose();
-  }
-}
-
-interface InitContext {
-  specPath: string;
-  annotationPath: string;
-  kind: Awaited<ReturnType<typeof entryKind>>;
-  names: { spec: string; annotation: string };
-  counter: TextFigureCounter;
-  cannot: (message: string, help: string) => DiagnosticError;
-  display: (path: string) => string;
-}
-
-async function draftAndWrite(options: InitCommandOptions, io: Io, context: InitContext): Promise<number> {
-  const { specPath, annotationPath, kind, names, counter, cannot, display } = context;
   const spec = await loadSpec(specPath, display(specPath), {
     allowRemoteRefs: options.allowRemoteRefs,
     allowOutsideRefs: options.allowOutsideRefs,
@@ -112,16 +90,26 @@ async function draftAndWrite(options: InitCommandOptions, io: Io, context: InitC
           .pop()!
           .replace(/\.[^.]+$/, "");
   const initOptions = {
-    file: names.annotation,
-    spec: names.spec,
+    file: display(annotationPath),
+    spec: posix(relative(dirname(annotationPath), specPath)),
     output: `generated/${slug(title)}`,
     acceptGuesses: options.acceptGuesses,
     ...(existing !== undefined ? { existing } : {}),
     ...(options.operations ? { operations: options.operations } : {}),
     ...(options.tag !== undefined ? { tag: options.tag } : {}),
   };
-  const drafted = initAnnotation(spec, initOptions);
-  const result = await withTablesWhereSmaller(drafted, spec, initOptions, counter);
+  // Started before drafting, which it overlaps: a worker thread loads TypeScript's parser and the
+  // tokenizer and makes the runtime runnable. Without an example there is nothing to count.
+  const counter = someExample(spec)
+    ? startTextFigures(await readRuntimeTemplate(), { spec: initOptions.spec, annotation: initOptions.file })
+    : undefined;
+  let result: InitResult;
+  try {
+    const drafted = initAnnotation(spec, initOptions);
+    result = counter ? await withTablesWhereSmaller(drafted, spec, initOptions, counter) : drafted;
+  } finally {
+    await counter?.dispose();
+  }
   const temporary = `${annotationPath}.projector-tmp`;
   try {
     await writeFile(temporary, result.text);
@@ -148,6 +136,12 @@ async function draftAndWrite(options: InitCommandOptions, io: Io, context: InitC
     todos ? "Next: decide each todo, then run `projector generate`.\n" : "Next: review the guesses, then run `projector generate`.\n",
   );
   return EXIT.ok;
+}
+
+/** Whether any GET operation's response has an example in the spec: only those are projected and counted. */
+function someExample(spec: LoadedSpec): boolean {
+  const reader = new SchemaReader(spec.document);
+  return listOperations(reader).some((op) => op.method === "get" && responseExample(reader, op) !== undefined);
 }
 
 /** Every name `--operations` gives must be a GET operation of the spec: a typo must not draft nothing and exit 0. */

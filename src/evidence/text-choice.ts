@@ -21,7 +21,7 @@ export interface TextFigureCounter {
 
 /**
  * Starts making the runtime runnable at once, in a worker thread that also loads the tokenizer,
- * so that the work overlaps the reading and drafting that decide which tools to count.
+ * so that the work overlaps the drafting that decides which tools to count.
  */
 export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputNames): TextFigureCounter {
   const folder = runnableFolder({ counts: true });
