@@ -126,7 +126,7 @@ describe("stripTypes", () => {
   });
 
   it("runs: a parameter property's value is on the instance, in the order TypeScript defines it", async () => {
-    const modules = runnableFolder({ counts: false });
+    const modules = runnableFolder();
     try {
       await modules.add(
         new Map([["thing.ts", "export class Thing { other = 1; constructor(readonly value: unknown, readonly reason: string) {} }"]]),

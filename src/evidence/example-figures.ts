@@ -9,7 +9,7 @@ export interface TextFigures {
   table: number;
 }
 
-/** What projecting one tool's example takes, as plain data a worker thread can be sent. */
+/** What projecting one tool's example takes. */
 export interface FigureCandidate {
   tool: string;
   /** The tool's module in the output folder, without `.ts`, and the projector it exports. */

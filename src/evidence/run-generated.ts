@@ -5,9 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { RUNTIME_MODULE } from "../emit/module.js";
-import type { WorkerData, WorkerReply, WorkerRequest, WorkerTask } from "./evidence-worker.js";
-import { exampleFigures, type FigureCandidate, type TextFigures } from "./example-figures.js";
-import { TOKENIZERS } from "./tokens.js";
+import type { WorkerReply, WorkerRequest } from "./evidence-worker.js";
 import { importFrom, writeStripped } from "./write-stripped.js";
 
 export type Module = Record<string, unknown>;
@@ -16,8 +14,6 @@ export type Module = Record<string, unknown>;
 export interface RunnableFolder {
   /** Writes the modules (paths relative to the output folder) as JavaScript; resolves once they are written. */
   add(files: ReadonlyMap<string, string>): Promise<void>;
-  /** Each tool's example projected by the modules written and counted (see {@link exampleFigures}). */
-  figures(candidates: FigureCandidate[], resolvers: string[]): Promise<[tool: string, figures: TextFigures][]>;
   /** Imports a module by its path in the output folder, without `.ts`: `tools/list-incidents`. */
   load(stem: string): Promise<Module>;
   dispose(): Promise<void>;
@@ -35,29 +31,23 @@ const WORKER = new URL("./evidence-worker.js", import.meta.url);
 /**
  * Makes generated TypeScript runnable: each module, its types blanked out, is written as
  * JavaScript to a temporary folder, to be imported from there. The work runs in a worker thread,
- * started at once: loading TypeScript's parser (and, where examples are to be counted, the
- * tokenizer) and writing the modules sent first (the runtime) overlap whatever the caller does
- * next. Run from the sources (by the test runner), where there is no compiled worker to start,
- * the same work is done in this thread.
+ * started at once: loading TypeScript's parser and writing the modules sent first (the runtime)
+ * overlap whatever the caller does next. Run from the sources (by the test runner), where there
+ * is no compiled worker to start, the same work is done in this thread.
  */
-export function runnableFolder(options: { counts: boolean }): RunnableFolder {
+export function runnableFolder(): RunnableFolder {
   const dir = mkdtempSync(join(tmpdir(), "projector-run-"));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   const load = importFrom(dir);
-  const workerData: WorkerData = { dir, counts: options.counts };
-  const worker = existsSync(fileURLToPath(WORKER)) ? new Worker(WORKER, { workerData }) : undefined;
+  const worker = existsSync(fileURLToPath(WORKER)) ? new Worker(WORKER, { workerData: { dir } }) : undefined;
   if (!worker) {
     return {
       add: async (files) => writeStripped(dir, files),
-      figures: async (candidates, resolvers) => {
-        TOKENIZERS.o200k_base();
-        return exampleFigures(load, candidates, resolvers);
-      },
       load,
       dispose: () => rm(dir, { recursive: true, force: true }),
     };
   }
-  const pending = new Map<number, { resolve(reply: WorkerReply): void; reject(error: Error): void }>();
+  const pending = new Map<number, { resolve(): void; reject(error: Error): void }>();
   let batches = 0;
   let failure: Error | undefined;
   // The worker keeps the process alive only while a request is on its way.
@@ -68,27 +58,23 @@ export function runnableFolder(options: { counts: boolean }): RunnableFolder {
     if (pending.size === 0) worker.unref();
     if (reply instanceof Error) waiting?.reject(reply);
     else if (reply.error !== undefined) waiting?.reject(new Error(reply.error));
-    else waiting?.resolve(reply);
+    else waiting?.resolve();
   };
   worker.on("message", (reply: WorkerReply) => settle(reply.batch, reply));
   worker.on("error", (error) => {
     failure = error;
     for (const batch of [...pending.keys()]) settle(batch, error);
   });
-  const ask = (task: WorkerTask): Promise<WorkerReply> => {
-    if (failure) return Promise.reject(failure);
-    const batch = batches++;
-    worker.ref();
-    const replied = new Promise<WorkerReply>((resolve, reject) => pending.set(batch, { resolve, reject }));
-    const request: WorkerRequest = { ...task, batch };
-    worker.postMessage(request);
-    return replied;
-  };
   return {
-    add: async (files) => {
-      await ask({ write: [...files] });
+    add(files) {
+      if (failure) return Promise.reject(failure);
+      const batch = batches++;
+      worker.ref();
+      const written = new Promise<void>((resolve, reject) => pending.set(batch, { resolve, reject }));
+      const request: WorkerRequest = { batch, files: [...files] };
+      worker.postMessage(request);
+      return written;
     },
-    figures: async (count, resolvers) => (await ask({ count, resolvers })).figures ?? [],
     load,
     dispose: async () => {
       await worker.terminate();
@@ -99,7 +85,7 @@ export function runnableFolder(options: { counts: boolean }): RunnableFolder {
 
 /** The whole generated folder, runnable: its barrel, the runtime's, and any resource module. */
 export async function loadGenerated(files: ReadonlyMap<string, string>): Promise<GeneratedModules> {
-  const folder = runnableFolder({ counts: false });
+  const folder = runnableFolder();
   try {
     await folder.add(files);
     return {

@@ -5,8 +5,9 @@ import { emitTool } from "../emit/tool.js";
 import { tableLayoutOf } from "../model/table-layout.js";
 import type { Model, ToolModel } from "../model/types.js";
 import { pascalCase, resourceModule, toolModule } from "../naming.js";
-import type { TextFigures } from "./example-figures.js";
+import { exampleFigures, type TextFigures } from "./example-figures.js";
 import { runnableFolder } from "./run-generated.js";
+import { TOKENIZERS } from "./tokens.js";
 
 export type { TextFigures } from "./example-figures.js";
 
@@ -20,11 +21,11 @@ export interface TextFigureCounter {
 }
 
 /**
- * Starts making the runtime runnable at once, in a worker thread that also loads the tokenizer,
- * so that the work overlaps the drafting that decides which tools to count.
+ * Starts making the runtime runnable at once, in a worker thread, so that the work overlaps the
+ * drafting that decides which tools to count.
  */
 export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputNames): TextFigureCounter {
-  const folder = runnableFolder({ counts: true });
+  const folder = runnableFolder();
   const head = banner(names);
   const runtimeWritten = folder.add(new Map([...runtimeTemplate].map(([file, text]) => [`${RUNTIME_FOLDER}/${file}`, head + text])));
   // Nothing awaits the runtime when no tool is counted: its failure is reported by `count`, if at all.
@@ -34,8 +35,11 @@ export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputN
       const candidates = model.tools.filter((t) => tools.has(t.name) && t.example !== undefined && tableLayoutOf(t) !== undefined);
       if (candidates.length === 0) return new Map();
       const written = folder.add(projectionFiles(model, candidates, head));
+      // The tokenizer's vocabulary loads here, while the worker writes the modules.
+      TOKENIZERS.o200k_base();
       await Promise.all([runtimeWritten, written]);
-      const counted = await folder.figures(
+      const counted = await exampleFigures(
+        folder.load,
         candidates.map((tool) => ({
           tool: tool.name,
           module: toolModule(tool.name).path,
