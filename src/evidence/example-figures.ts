@@ -1,7 +1,6 @@
 import { RUNTIME_MODULE } from "../emit/module.js";
 import type { TableLayoutModel } from "../model/table-layout.js";
 import { standInResolvers } from "./stand-ins.js";
-import { countText } from "./tokens.js";
 
 /** A list tool's spec example, counted as the two texts it could send. */
 export interface TextFigures {
@@ -23,26 +22,30 @@ export type ModuleLoader = (stem: string) => Promise<Record<string, unknown>>;
 
 /**
  * Projects each tool's example with its generated projector (the resolvers answered by stand-ins)
- * and counts the result as JSON and as a table (o200k_base). A tool whose example the generated
- * code cannot read has no figures: that is the spec's problem, not a reason to stop init.
+ * and counts the result as JSON and as a table (o200k_base, by `countTokens`). A tool whose example
+ * the generated code cannot read has no figures: that is the spec's problem, not a reason to stop init.
  */
 export async function exampleFigures(
   load: ModuleLoader,
   candidates: readonly FigureCandidate[],
   resolvers: readonly string[],
+  countTokens: (texts: string[]) => Promise<number[]>,
 ): Promise<[tool: string, figures: TextFigures][]> {
   const runtime = (await load(RUNTIME_MODULE)) as {
     serializeToolResult(value: unknown): string;
     withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
   };
-  const figures: [string, TextFigures][] = [];
+  const projected: [tool: string, json: string, table: string][] = [];
   for (const candidate of candidates) {
     const project = (await load(candidate.module))[candidate.projector] as (response: unknown, resolvers: unknown) => Promise<object>;
     const result = await project(candidate.example, standInResolvers(resolvers)).catch(() => undefined);
     if (!result) continue;
-    const json = countText(JSON.stringify(result), "o200k_base").tokens;
-    const table = countText(runtime.serializeToolResult(runtime.withTableLayout(result, candidate.layout)), "o200k_base").tokens;
-    figures.push([candidate.tool, { json, table }]);
+    projected.push([
+      candidate.tool,
+      JSON.stringify(result),
+      runtime.serializeToolResult(runtime.withTableLayout(result, candidate.layout)),
+    ]);
   }
-  return figures;
+  const tokens = await countTokens(projected.flatMap(([, json, table]) => [json, table]));
+  return projected.map(([tool], i) => [tool, { json: tokens[2 * i]!, table: tokens[2 * i + 1]! }]);
 }

@@ -1,11 +1,10 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import { RUNTIME_MODULE } from "../emit/module.js";
-import type { WorkerReply, WorkerRequest } from "./evidence-worker.js";
+import type { WriteRequest } from "./evidence-worker.js";
+import { startWorker, type BatchReply } from "./worker-client.js";
 import { importFrom, writeStripped } from "./write-stripped.js";
 
 export type Module = Record<string, unknown>;
@@ -26,58 +25,24 @@ export interface GeneratedModules {
   dispose(): Promise<void>;
 }
 
-const WORKER = new URL("./evidence-worker.js", import.meta.url);
-
 /**
  * Makes generated TypeScript runnable: each module, its types blanked out, is written as
  * JavaScript to a temporary folder, to be imported from there. The work runs in a worker thread,
  * started at once: loading TypeScript's parser and writing the modules sent first (the runtime)
- * overlap whatever the caller does next. Run from the sources (by the test runner), where there
- * is no compiled worker to start, the same work is done in this thread.
+ * overlap whatever the caller does next.
  */
 export function runnableFolder(): RunnableFolder {
   const dir = mkdtempSync(join(tmpdir(), "projector-run-"));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  const load = importFrom(dir);
-  const worker = existsSync(fileURLToPath(WORKER)) ? new Worker(WORKER, { workerData: { dir } }) : undefined;
-  if (!worker) {
-    return {
-      add: async (files) => writeStripped(dir, files),
-      load,
-      dispose: () => rm(dir, { recursive: true, force: true }),
-    };
-  }
-  const pending = new Map<number, { resolve(): void; reject(error: Error): void }>();
-  let batches = 0;
-  let failure: Error | undefined;
-  // The worker keeps the process alive only while a request is on its way.
-  worker.unref();
-  const settle = (batch: number, reply: WorkerReply | Error) => {
-    const waiting = pending.get(batch);
-    pending.delete(batch);
-    if (pending.size === 0) worker.unref();
-    if (reply instanceof Error) waiting?.reject(reply);
-    else if (reply.error !== undefined) waiting?.reject(new Error(reply.error));
-    else waiting?.resolve();
-  };
-  worker.on("message", (reply: WorkerReply) => settle(reply.batch, reply));
-  worker.on("error", (error) => {
-    failure = error;
-    for (const batch of [...pending.keys()]) settle(batch, error);
-  });
+  const worker = startWorker<WriteRequest, BatchReply>(new URL("./evidence-worker.js", import.meta.url), { dir });
   return {
-    add(files) {
-      if (failure) return Promise.reject(failure);
-      const batch = batches++;
-      worker.ref();
-      const written = new Promise<void>((resolve, reject) => pending.set(batch, { resolve, reject }));
-      const request: WorkerRequest = { batch, files: [...files] };
-      worker.postMessage(request);
-      return written;
+    add: async (files) => {
+      if (worker) await worker.ask({ files: [...files] });
+      else writeStripped(dir, files);
     },
-    load,
+    load: importFrom(dir),
     dispose: async () => {
-      await worker.terminate();
+      await worker?.terminate();
       await rm(dir, { recursive: true, force: true });
     },
   };

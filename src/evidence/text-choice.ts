@@ -5,9 +5,9 @@ import { emitTool } from "../emit/tool.js";
 import { tableLayoutOf } from "../model/table-layout.js";
 import type { Model, ToolModel } from "../model/types.js";
 import { pascalCase, resourceModule, toolModule } from "../naming.js";
+import { startTokenCounter } from "./count-tokens.js";
 import { exampleFigures, type TextFigures } from "./example-figures.js";
 import { runnableFolder } from "./run-generated.js";
-import { TOKENIZERS } from "./tokens.js";
 
 export type { TextFigures } from "./example-figures.js";
 
@@ -21,11 +21,12 @@ export interface TextFigureCounter {
 }
 
 /**
- * Starts making the runtime runnable at once, in a worker thread, so that the work overlaps the
- * drafting that decides which tools to count.
+ * Starts making the runtime runnable and loading the tokenizer at once, each in a worker thread,
+ * so that the work overlaps the drafting that decides which tools to count.
  */
 export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputNames): TextFigureCounter {
   const folder = runnableFolder();
+  const tokens = startTokenCounter();
   const head = banner(names);
   const runtimeWritten = folder.add(new Map([...runtimeTemplate].map(([file, text]) => [`${RUNTIME_FOLDER}/${file}`, head + text])));
   // Nothing awaits the runtime when no tool is counted: its failure is reported by `count`, if at all.
@@ -34,10 +35,7 @@ export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputN
     async count(model, tools) {
       const candidates = model.tools.filter((t) => tools.has(t.name) && t.example !== undefined && tableLayoutOf(t) !== undefined);
       if (candidates.length === 0) return new Map();
-      const written = folder.add(projectionFiles(model, candidates, head));
-      // The tokenizer's vocabulary loads here, while the worker writes the modules.
-      TOKENIZERS.o200k_base();
-      await Promise.all([runtimeWritten, written]);
+      await Promise.all([runtimeWritten, folder.add(projectionFiles(model, candidates, head))]);
       const counted = await exampleFigures(
         folder.load,
         candidates.map((tool) => ({
@@ -48,10 +46,13 @@ export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputN
           layout: tableLayoutOf(tool)!,
         })),
         model.resolvers.map((r) => r.name),
+        tokens.count,
       );
       return new Map(counted);
     },
-    dispose: folder.dispose,
+    dispose: async () => {
+      await Promise.all([folder.dispose(), tokens.dispose()]);
+    },
   };
 }
 
