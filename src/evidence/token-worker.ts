@@ -1,5 +1,5 @@
 // The thread that counts tokens for init's table proposals (count-tokens.ts): the tokenizer's
-// vocabulary, slow to load, loads here while the main thread reads the spec and drafts.
+// vocabulary, slow to load, loads here while the main thread drafts.
 import { parentPort } from "node:worker_threads";
 import { countText, TOKENIZERS } from "./tokens.js";
 import { serveRequests, type Batch } from "./worker-client.js";
