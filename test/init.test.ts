@@ -3,7 +3,9 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { textFigureCounter } from "../src/evidence/text-choice.js";
 import { initAnnotation } from "../src/init/init.js";
+import { readRuntimeTemplate } from "../src/project/read.js";
 import { loadSpec } from "../src/openapi/load.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
 
@@ -214,5 +216,26 @@ describe("init's check of its draft", () => {
     expect(result.remaining).toEqual([]);
     expect(result.checks).toBe(2);
     expect(result.model?.resources.map((r) => r.name)).toEqual(["user"]);
+  });
+});
+
+describe("init's table figures", () => {
+  it("are counted when nothing started the counter ahead of drafting", async () => {
+    const specPath = join(ROOT, "specs/support-tickets.openapi.yaml");
+    const spec = await loadSpec(specPath, "support-tickets.openapi.yaml", { allowRemoteRefs: false, allowOutsideRefs: false });
+    const { model } = initAnnotation(spec, {
+      file: "projector.yaml",
+      spec: "support-tickets.openapi.yaml",
+      output: "generated/x",
+      acceptGuesses: true,
+    });
+    const counter = textFigureCounter(await readRuntimeTemplate(), { spec: "support-tickets.openapi.yaml", annotation: "projector.yaml" });
+    try {
+      const figures = await counter.count(model!, new Set(["search_tickets"]));
+      expect([...figures.keys()]).toEqual(["search_tickets"]);
+      expect(figures.get("search_tickets")!.table).toBeLessThan(figures.get("search_tickets")!.json);
+    } finally {
+      await counter.dispose();
+    }
   });
 });

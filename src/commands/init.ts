@@ -1,7 +1,7 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
-import { startTextFigures, type TextFigureCounter } from "../evidence/text-choice.js";
+import { textFigureCounter, type TextFigureCounter } from "../evidence/text-choice.js";
 import { acceptedModel, initAnnotation, proposeTables, type InitOptions, type InitResult } from "../init/init.js";
 import { entryKind } from "../output/listing.js";
 import { loadSpec } from "../openapi/load.js";
@@ -98,17 +98,14 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
     ...(options.operations ? { operations: options.operations } : {}),
     ...(options.tag !== undefined ? { tag: options.tag } : {}),
   };
-  // Started before drafting, which it overlaps: a worker thread loads TypeScript's parser and the
-  // tokenizer and makes the runtime runnable. Without an example there is nothing to count.
-  const counter = someExample(spec)
-    ? startTextFigures(await readRuntimeTemplate(), { spec: initOptions.spec, annotation: initOptions.file })
-    : undefined;
+  const counter = textFigureCounter(await readRuntimeTemplate(), { spec: initOptions.spec, annotation: initOptions.file });
+  // Started before drafting, which its workers overlap, where a page's example is likely to be counted.
+  if (someListExample(spec)) counter.start();
   let result: InitResult;
   try {
-    const drafted = initAnnotation(spec, initOptions);
-    result = counter ? await withTablesWhereSmaller(drafted, spec, initOptions, counter) : drafted;
+    result = await withTablesWhereSmaller(initAnnotation(spec, initOptions), spec, initOptions, counter);
   } finally {
-    await counter?.dispose();
+    await counter.dispose();
   }
   const temporary = `${annotationPath}.projector-tmp`;
   try {
@@ -138,10 +135,19 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   return EXIT.ok;
 }
 
-/** Whether any GET operation's response has an example in the spec: only those are projected and counted. */
-function someExample(spec: LoadedSpec): boolean {
+/**
+ * Whether some GET operation's example looks like a page: a list of objects, whole or under a key
+ * of it (`{ "incidents": [...] }`). Only a list tool's example is counted; a guess either way
+ * changes when the counting starts, not what it finds.
+ */
+function someListExample(spec: LoadedSpec): boolean {
   const reader = new SchemaReader(spec.document);
-  return listOperations(reader).some((op) => op.method === "get" && responseExample(reader, op) !== undefined);
+  const objects = (value: unknown) => Array.isArray(value) && value.some((item) => typeof item === "object" && item !== null);
+  return listOperations(reader).some((op) => {
+    if (op.method !== "get") return false;
+    const example = responseExample(reader, op);
+    return objects(example) || (typeof example === "object" && example !== null && Object.values(example).some(objects));
+  });
 }
 
 /** Every name `--operations` gives must be a GET operation of the spec: a typo must not draft nothing and exit 0. */

@@ -5,13 +5,18 @@ import { emitTool } from "../emit/tool.js";
 import { tableLayoutOf } from "../model/table-layout.js";
 import type { Model, ToolModel } from "../model/types.js";
 import { pascalCase, resourceModule, toolModule } from "../naming.js";
-import { startTokenCounter } from "./count-tokens.js";
+import { startTokenCounter, type TokenCounter } from "./count-tokens.js";
 import { exampleFigures, type TextFigures } from "./example-figures.js";
-import { runnableFolder } from "./run-generated.js";
+import { runnableFolder, type RunnableFolder } from "./run-generated.js";
 
 export type { TextFigures } from "./example-figures.js";
 
 export interface TextFigureCounter {
+  /**
+   * Starts making the runtime runnable and loading the tokenizer, each in a worker thread, so that
+   * the work overlaps the drafting that decides which tools to count; `count` starts them otherwise.
+   */
+  start(): void;
   /**
    * Projects each list tool's spec example with the generated code and counts it as JSON and as
    * a table (o200k_base), so `init` proposes `text: table` only where the figures say it is smaller.
@@ -20,21 +25,30 @@ export interface TextFigureCounter {
   dispose(): Promise<void>;
 }
 
-/**
- * Starts making the runtime runnable and loading the tokenizer at once, each in a worker thread,
- * so that the work overlaps the drafting that decides which tools to count.
- */
-export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputNames): TextFigureCounter {
-  const folder = runnableFolder();
-  const tokens = startTokenCounter();
+interface Started {
+  folder: RunnableFolder;
+  tokens: TokenCounter;
+  runtimeWritten: Promise<void>;
+}
+
+export function textFigureCounter(runtimeTemplate: RuntimeTemplate, names: InputNames): TextFigureCounter {
   const head = banner(names);
-  const runtimeWritten = folder.add(new Map([...runtimeTemplate].map(([file, text]) => [`${RUNTIME_FOLDER}/${file}`, head + text])));
-  // Nothing awaits the runtime when no tool is counted: its failure is reported by `count`, if at all.
-  runtimeWritten.catch(() => undefined);
+  let started: Started | undefined;
+  const start = (): Started => {
+    if (started) return started;
+    const folder = runnableFolder();
+    const runtimeWritten = folder.add(new Map([...runtimeTemplate].map(([file, text]) => [`${RUNTIME_FOLDER}/${file}`, head + text])));
+    // Nothing awaits the runtime when no tool is counted: its failure is reported by `count`, if at all.
+    runtimeWritten.catch(() => undefined);
+    started = { folder, tokens: startTokenCounter(), runtimeWritten };
+    return started;
+  };
   return {
+    start,
     async count(model, tools) {
       const candidates = model.tools.filter((t) => tools.has(t.name) && t.example !== undefined && tableLayoutOf(t) !== undefined);
       if (candidates.length === 0) return new Map();
+      const { folder, tokens, runtimeWritten } = start();
       await Promise.all([runtimeWritten, folder.add(projectionFiles(model, candidates, head))]);
       const counted = await exampleFigures(
         folder.load,
@@ -51,7 +65,7 @@ export function startTextFigures(runtimeTemplate: RuntimeTemplate, names: InputN
       return new Map(counted);
     },
     dispose: async () => {
-      await Promise.all([folder.dispose(), tokens.dispose()]);
+      await Promise.all([started?.folder.dispose(), started?.tokens.dispose()]);
     },
   };
 }
