@@ -37,10 +37,13 @@ export function startWorker<Request, Reply extends BatchReply>(url: URL, workerD
     else waiting?.resolve(reply);
   };
   worker.on("message", (reply: Reply) => settle(reply.batch, reply));
-  worker.on("error", (error) => {
-    failure = error;
-    for (const batch of [...pending.keys()]) settle(batch, error);
-  });
+  const fail = (error: Error) => {
+    failure ??= error;
+    for (const batch of [...pending.keys()]) settle(batch, failure);
+  };
+  worker.on("error", fail);
+  // A worker that stops with requests on their way would otherwise leave them waiting for ever.
+  worker.on("exit", (code) => fail(new Error(`a worker thread stopped (exit code ${code})`)));
   return {
     ask(request) {
       if (failure) return Promise.reject(failure);
