@@ -103,4 +103,56 @@ tools:
       "spec: api.yaml\noutput: generated/api\nresources:\n  ticket:\n    fields:\n      id: keep # an id\nresolvers:\n  users: {} # plain lookup: no `included` records carry its names\n",
     );
   });
+
+  it("writes a new file as the general insertion would fill the empty file's sections", () => {
+    const guess = (rule: "keep" | { [key: string]: unknown }, reason: string, sure: boolean) => ({ rule, reason, sure });
+    const draft: Draft = {
+      resolvers: new Map([
+        ["users", { type: "user", label: "name" }],
+        ["teams", {}],
+      ]),
+      resources: new Map([
+        [
+          "ticket",
+          {
+            fields: [
+              ["id", guess({ argument: ["get_ticket"] }, "an id the model passes to get_ticket", true)],
+              ["created_at", guess({ format: "datetime" }, "a timestamp", true)],
+              ["updated_at", guess({ format: "datetime" }, "a timestamp", true)],
+              ["team_id", guess({ join: "teams" }, "looks like a foreign key", false)],
+              ["notes", guess("keep", "no declared type", false)],
+            ],
+          },
+        ],
+        ["user", { schema: "User", fields: [["name", keep("text")]] }],
+      ]),
+      tools: new Map([
+        [
+          "list_tickets",
+          {
+            operation: "listTickets",
+            resource: "ticket",
+            explicitResource: true,
+            page: [["total", "meta.total"]],
+            table: { json: 90, table: 60 },
+            inputs: [{ name: "filter[status]", as: "status" }],
+          },
+        ],
+        ["get_user", { operation: "GET /users/{id}", resource: "user", explicitResource: false, page: [] }],
+      ]),
+      skipped: [],
+    };
+    // A spec path that reads like a section, to show each section is found where it is, not by its text alone.
+    for (const spec of ["api.yaml", "a\ntools: {}\nresources: {}\n"]) {
+      for (const acceptGuesses of [true, false]) {
+        const options = { spec, output: "generated/api", acceptGuesses };
+        const empty = renderDraft({ resolvers: new Map(), resources: new Map(), tools: new Map(), skipped: [] }, options).text;
+        const written = renderDraft(draft, options);
+        const inserted = renderDraft(draft, { ...options, existing: empty });
+        expect(written.text).toBe(inserted.text);
+        expect(written.added).toEqual(inserted.added);
+        expect(written.todos).toBe(acceptGuesses ? 0 : 2);
+      }
+    }
+  });
 });

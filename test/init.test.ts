@@ -1,7 +1,12 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { textFigureCounter } from "../src/evidence/text-choice.js";
+import { initAnnotation } from "../src/init/init.js";
+import { readRuntimeTemplate } from "../src/project/read.js";
+import { loadSpec } from "../src/openapi/load.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
 
 function project(): string {
@@ -12,6 +17,28 @@ function project(): string {
 }
 
 describe("projector init", () => {
+  it("drafts the same file from the built CLI, which projects the examples in a worker thread, and leaves no folder behind", async () => {
+    const inProcess = project();
+    expect((await cli(["init", "specs/support-tickets.openapi.yaml", "--accept-guesses"], inProcess)).code).toBe(0);
+    const built = project();
+    // A temporary folder of its own, to see that the modules it ran are gone.
+    const temporary = tempDir();
+    const stdout = execFileSync(
+      process.execPath,
+      [join(ROOT, "dist/cli.js"), "init", "specs/support-tickets.openapi.yaml", "--accept-guesses"],
+      {
+        cwd: built,
+        encoding: "utf8",
+        env: { ...process.env, TMPDIR: temporary },
+      },
+    );
+    expect(stdout).toContain("projector.yaml: drafted with 5 tool(s)");
+    const text = readFileSync(join(built, "projector.yaml"), "utf8");
+    expect(text).toMatch(/text: table # the spec's example: (\d+) tokens as a table, (\d+) as JSON/);
+    expect(text).toBe(readFileSync(join(inProcess, "projector.yaml"), "utf8"));
+    expect(readdirSync(temporary)).toEqual([]);
+  });
+
   it("drafts every resource and field with a reason, marks unsure guesses todo, and generate refuses them", async () => {
     const dir = project();
     const init = await cli(["init", "specs/support-tickets.openapi.yaml"], dir);
@@ -132,5 +159,83 @@ describe("projector init", () => {
     const missing = await cli(["init", "specs/nope.yaml"], dir);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("specs/nope.yaml PRJ003 cannot read the spec: no such file");
+  });
+});
+
+describe("init's check of its draft", () => {
+  it("leaves out a resource with its only tool, in the same round, when the spec has no schema for it", async () => {
+    const dir = tempDir();
+    const record = {
+      type: "object",
+      properties: {
+        type: { type: "string", enum: ["get_device"] },
+        id: { type: "string" },
+        attributes: { type: "object", properties: { name: { type: "string" } } },
+      },
+    };
+    const json = { schema: { type: "object", properties: { data: record } } };
+    const spec = {
+      openapi: "3.0.3",
+      info: { title: "Devices", version: "1" },
+      paths: {
+        "/devices/{id}": {
+          get: {
+            operationId: "GetDevice",
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+            responses: { "200": { description: "ok", content: { "application/vnd.api+json": json } } },
+          },
+        },
+        "/users": {
+          get: {
+            operationId: "ListUsers",
+            responses: {
+              "200": {
+                description: "ok",
+                content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/User" } } } },
+              },
+            },
+          },
+        },
+      },
+      components: { schemas: { User: { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } } } },
+    };
+    writeFileSync(join(dir, "devices.json"), JSON.stringify(spec));
+    const loaded = await loadSpec(join(dir, "devices.json"), "devices.json", { allowRemoteRefs: false, allowOutsideRefs: false });
+    const result = initAnnotation(loaded, {
+      file: "projector.yaml",
+      spec: "devices.json",
+      output: "generated/devices",
+      acceptGuesses: true,
+    });
+    // The resource the JSON:API type names clashes with the tool named after the operation: the tool goes, and its resource with it.
+    expect(result.draft.skipped).toEqual([
+      { operation: "get_device", reason: "tool get_device and resource get_device would both generate `projectGetDevice`" },
+    ]);
+    expect([...result.draft.tools.keys()]).toEqual(["list_users"]);
+    expect([...result.draft.resources.keys()]).toEqual(["user"]);
+    expect(result.remaining).toEqual([]);
+    expect(result.checks).toBe(2);
+    expect(result.model?.resources.map((r) => r.name)).toEqual(["user"]);
+  });
+});
+
+describe("init's table figures", () => {
+  it("are counted when nothing started the counter ahead of drafting", async () => {
+    const specPath = join(ROOT, "specs/support-tickets.openapi.yaml");
+    const spec = await loadSpec(specPath, "support-tickets.openapi.yaml", { allowRemoteRefs: false, allowOutsideRefs: false });
+    const { model } = initAnnotation(spec, {
+      file: "projector.yaml",
+      spec: "support-tickets.openapi.yaml",
+      output: "generated/x",
+      acceptGuesses: true,
+    });
+    const counter = textFigureCounter(await readRuntimeTemplate(), { spec: "support-tickets.openapi.yaml", annotation: "projector.yaml" });
+    try {
+      const figures = await counter.count(model!, new Set(["search_tickets"]));
+      expect([...figures.keys()]).toEqual(["search_tickets"]);
+      expect(figures.get("search_tickets")!.table).toBeLessThan(figures.get("search_tickets")!.json);
+    } finally {
+      await counter.dispose();
+    }
   });
 });

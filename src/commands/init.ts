@@ -1,11 +1,11 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
-import { textFigures } from "../evidence/text-choice.js";
+import { textFigureCounter, type TextFigureCounter } from "../evidence/text-choice.js";
 import { acceptedModel, initAnnotation, proposeTables, type InitOptions, type InitResult } from "../init/init.js";
 import { entryKind } from "../output/listing.js";
 import { loadSpec } from "../openapi/load.js";
-import { findOperation, listOperations, operationLabel } from "../model/operations.js";
+import { findOperation, listOperations, operationLabel, responseExample } from "../model/operations.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import { SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
@@ -98,8 +98,15 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
     ...(options.operations ? { operations: options.operations } : {}),
     ...(options.tag !== undefined ? { tag: options.tag } : {}),
   };
-  const drafted = initAnnotation(spec, initOptions);
-  const result = await withTablesWhereSmaller(drafted, spec, initOptions);
+  const counter = textFigureCounter(await readRuntimeTemplate(), { spec: initOptions.spec, annotation: initOptions.file });
+  // Started before drafting, which its workers overlap, where a page's example is likely to be counted.
+  if (someListExample(spec)) counter.start();
+  let result: InitResult;
+  try {
+    result = await withTablesWhereSmaller(initAnnotation(spec, initOptions), spec, initOptions, counter);
+  } finally {
+    await counter.dispose();
+  }
   const temporary = `${annotationPath}.projector-tmp`;
   try {
     await writeFile(temporary, result.text);
@@ -128,6 +135,21 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   return EXIT.ok;
 }
 
+/**
+ * Whether some GET operation's example looks like a page: a list of objects, whole or under a key
+ * of it (`{ "incidents": [...] }`). Only a list tool's example is counted; a guess either way
+ * changes when the counting starts, not what it finds.
+ */
+function someListExample(spec: LoadedSpec): boolean {
+  const reader = new SchemaReader(spec.document);
+  const objects = (value: unknown) => Array.isArray(value) && value.some((item) => typeof item === "object" && item !== null);
+  return listOperations(reader).some((op) => {
+    if (op.method !== "get") return false;
+    const example = responseExample(reader, op);
+    return objects(example) || (typeof example === "object" && example !== null && Object.values(example).some(objects));
+  });
+}
+
 /** Every name `--operations` gives must be a GET operation of the spec: a typo must not draft nothing and exit 0. */
 function checkOperations(spec: LoadedSpec, names: readonly string[]) {
   const operations = listOperations(new SchemaReader(spec.document));
@@ -147,11 +169,16 @@ function checkOperations(spec: LoadedSpec, names: readonly string[]) {
 }
 
 /** The drafted list tools' spec examples counted as JSON and as a table, and `text: table` proposed where it is smaller. */
-async function withTablesWhereSmaller(result: InitResult, spec: LoadedSpec, options: InitOptions): Promise<InitResult> {
+async function withTablesWhereSmaller(
+  result: InitResult,
+  spec: LoadedSpec,
+  options: InitOptions,
+  counter: TextFigureCounter,
+): Promise<InitResult> {
   const added = new Set(result.added.filter((path) => path[0] === "tools" && path.length === 2).map((path) => path[1]!));
   if (added.size === 0) return result;
   const model = result.model ?? acceptedModel(result, spec, options);
   if (!model) return result;
-  const figures = await textFigures(model, added, await readRuntimeTemplate(), { spec: options.spec, annotation: options.file });
+  const figures = await counter.count(model, added);
   return proposeTables(result, figures, options);
 }

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DiagnosticError, hasErrors, type Diagnostic } from "../diagnostics.js";
 import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
-import { standInResolvers } from "../evidence/budget-check.js";
+import { standInResolvers } from "../evidence/stand-ins.js";
 import type { CarriedDefinition } from "../evidence/definitions.js";
 import { loadGenerated } from "../evidence/run-generated.js";
 import { buildReport, formatReport } from "../evidence/report.js";
@@ -140,7 +140,13 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
     const followUpsByResolver = Object.fromEntries(
       joins.map((name) => [name, [...(wanted[name] ?? [])].filter((id) => !included.get(name)?.has(id)).length]),
     );
-    const projected = await project(payload, standInResolvers(generated.model, labels));
+    const projected = await project(
+      payload,
+      standInResolvers(
+        generated.model.resolvers.map((r) => r.name),
+        labels,
+      ),
+    );
     const layout = tableLayoutOf(tool);
     const records = tool.list === undefined ? [projected] : tool.many ? (projected[tool.list] as unknown[]) : [projected[tool.list]];
     const report = buildReport({

@@ -3,17 +3,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { Model } from "../model/types.js";
 import { pascalCase } from "../naming.js";
 import { loadGenerated } from "./run-generated.js";
-
-/** Stands in for a name no label file gave: two words, the size of a typical person or company name. */
-export const STAND_IN_LABEL = "Jordan Lee";
-
-export const standInResolvers = (model: Model, labels: Record<string, Record<string, string>> = {}) =>
-  Object.fromEntries(
-    model.resolvers.map((r) => [
-      r.name,
-      async (ids: readonly string[]) => new Map(ids.map((id) => [id, labels[r.name]?.[id] ?? STAND_IN_LABEL])),
-    ]),
-  );
+import { standInResolvers } from "./stand-ins.js";
 
 /**
  * Runs each budgeted tool's generated projector over the spec's own example response, with the
@@ -35,7 +25,7 @@ export async function checkBudgets(
         response: unknown,
         resolvers: unknown,
       ) => Promise<{ truncated?: unknown }>;
-      const result = await project(tool.example, standInResolvers(model));
+      const result = await project(tool.example, standInResolvers(model.resolvers.map((r) => r.name)));
       const truncated = result.truncated as false | { shown: number; total: number } | undefined;
       if (!truncated) continue;
       diagnostics.push({

@@ -1,10 +1,22 @@
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { RUNTIME_MODULE } from "../emit/module.js";
+import type { WriteRequest } from "./evidence-worker.js";
+import { startWorker, type BatchReply } from "./worker-client.js";
+import { importFrom, writeStripped } from "./write-stripped.js";
 
 export type Module = Record<string, unknown>;
+
+/** A temporary folder of generated modules made runnable, filled as they are emitted. */
+export interface RunnableFolder {
+  /** Writes the modules (paths relative to the output folder) as JavaScript; resolves once they are written. */
+  add(files: ReadonlyMap<string, string>): Promise<void>;
+  /** Imports a module by its path in the output folder, without `.ts`: `tools/list-incidents`. */
+  load(stem: string): Promise<Module>;
+  dispose(): Promise<void>;
+}
 
 export interface GeneratedModules {
   index: Module;
@@ -14,25 +26,41 @@ export interface GeneratedModules {
 }
 
 /**
- * Makes generated TypeScript runnable: each module is transpiled to JavaScript in a temporary
- * folder and imported. The source types (`openapi.ts`) are types only and are skipped.
+ * Makes generated TypeScript runnable: each module, its types blanked out, is written as
+ * JavaScript to a temporary folder, to be imported from there. The work runs in a worker thread,
+ * started at once: loading TypeScript's parser and writing the modules sent first (the runtime)
+ * overlap whatever the caller does next.
  */
-export async function loadGenerated(files: Map<string, string>): Promise<GeneratedModules> {
-  const { default: ts } = await import("typescript");
-  const dir = await mkdtemp(join(tmpdir(), "projector-run-"));
-  await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  for (const [path, text] of files) {
-    if (path === "openapi.ts") continue;
-    const target = join(dir, path.replace(/\.ts$/, ".js"));
-    await mkdir(dirname(target), { recursive: true });
-    const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    await writeFile(target, js);
-  }
-  const load = async (path: string) => (await import(pathToFileURL(join(dir, path)).href)) as Module;
+export function runnableFolder(): RunnableFolder {
+  const dir = mkdtempSync(join(tmpdir(), "projector-run-"));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  const worker = startWorker<WriteRequest, BatchReply>(new URL("./evidence-worker.js", import.meta.url), { dir });
   return {
-    index: await load("index.js"),
-    runtime: await load(`${RUNTIME_MODULE}.js`),
-    resource: (stem) => load(`resources/${stem}.js`),
-    dispose: () => rm(dir, { recursive: true, force: true }),
+    add: async (files) => {
+      if (worker) await worker.ask({ files: [...files] });
+      else writeStripped(dir, files);
+    },
+    load: importFrom(dir),
+    dispose: async () => {
+      await worker?.terminate();
+      await rm(dir, { recursive: true, force: true });
+    },
   };
+}
+
+/** The whole generated folder, runnable: its barrel, the runtime's, and any resource module. */
+export async function loadGenerated(files: ReadonlyMap<string, string>): Promise<GeneratedModules> {
+  const folder = runnableFolder();
+  try {
+    await folder.add(files);
+    return {
+      index: await folder.load("index"),
+      runtime: await folder.load(RUNTIME_MODULE),
+      resource: (stem) => folder.load(`resources/${stem}`),
+      dispose: folder.dispose,
+    };
+  } catch (error) {
+    await folder.dispose();
+    throw error;
+  }
 }

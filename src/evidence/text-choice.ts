@@ -1,51 +1,85 @@
-import { emitFiles, type InputNames } from "../emit/emit.js";
-import type { RuntimeTemplate } from "../emit/runtime-folder.js";
-import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
-import type { Model } from "../model/types.js";
-import { pascalCase } from "../naming.js";
-import { standInResolvers } from "./budget-check.js";
-import { loadGenerated } from "./run-generated.js";
-import { countText } from "./tokens.js";
+import { banner, type InputNames } from "../emit/emit.js";
+import { emitResource } from "../emit/resource.js";
+import { RUNTIME_FOLDER, type RuntimeTemplate } from "../emit/runtime-folder.js";
+import { emitTool } from "../emit/tool.js";
+import { tableLayoutOf } from "../model/table-layout.js";
+import type { Model, ToolModel } from "../model/types.js";
+import { pascalCase, resourceModule, toolModule } from "../naming.js";
+import { startTokenCounter, type TokenCounter } from "./count-tokens.js";
+import { exampleFigures, type TextFigures } from "./example-figures.js";
+import { runnableFolder, type RunnableFolder } from "./run-generated.js";
 
-/** A list tool's spec example, counted as the two texts it could send. */
-export interface TextFigures {
-  json: number;
-  table: number;
+export type { TextFigures } from "./example-figures.js";
+
+export interface TextFigureCounter {
+  /**
+   * Starts making the runtime runnable and loading the tokenizer, each in a worker thread, so that
+   * the work overlaps the drafting that decides which tools to count; `count` starts them otherwise.
+   */
+  start(): void;
+  /**
+   * Projects each list tool's spec example with the generated code and counts it as JSON and as
+   * a table (o200k_base), so `init` proposes `text: table` only where the figures say it is smaller.
+   */
+  count(model: Model, tools: ReadonlySet<string>): Promise<Map<string, TextFigures>>;
+  dispose(): Promise<void>;
+}
+
+interface Started {
+  folder: RunnableFolder;
+  tokens: TokenCounter;
+  runtimeWritten: Promise<void>;
+}
+
+export function textFigureCounter(runtimeTemplate: RuntimeTemplate, names: InputNames): TextFigureCounter {
+  const head = banner(names);
+  let started: Started | undefined;
+  const start = (): Started => {
+    if (started) return started;
+    const folder = runnableFolder();
+    const runtimeWritten = folder.add(new Map([...runtimeTemplate].map(([file, text]) => [`${RUNTIME_FOLDER}/${file}`, head + text])));
+    // Nothing awaits the runtime when no tool is counted: its failure is reported by `count`, if at all.
+    runtimeWritten.catch(() => undefined);
+    started = { folder, tokens: startTokenCounter(), runtimeWritten };
+    return started;
+  };
+  return {
+    start,
+    async count(model, tools) {
+      const candidates = model.tools.filter((t) => tools.has(t.name) && t.example !== undefined && tableLayoutOf(t) !== undefined);
+      if (candidates.length === 0) return new Map();
+      const { folder, tokens, runtimeWritten } = start();
+      await Promise.all([runtimeWritten, folder.add(projectionFiles(model, candidates, head))]);
+      const counted = await exampleFigures(
+        folder.load,
+        candidates.map((tool) => ({
+          tool: tool.name,
+          module: toolModule(tool.name).path,
+          projector: `project${pascalCase(tool.name)}`,
+          example: tool.example,
+          layout: tableLayoutOf(tool)!,
+        })),
+        model.resolvers.map((r) => r.name),
+        tokens.count,
+      );
+      return new Map(counted);
+    },
+    dispose: async () => {
+      await Promise.all([started?.folder.dispose(), started?.tokens.dispose()]);
+    },
+  };
 }
 
 /**
- * Projects each list tool's spec example with the generated code and counts it as JSON and as a
- * table (o200k_base), so `init` proposes `text: table` only where the figures say it is smaller.
+ * The modules the candidates' projections import besides the runtime, as generate writes them:
+ * their resources and their tools. The barrel, the definitions and the resolvers' types are left
+ * out: on a large spec they are a third of the code, and nothing here runs them.
  */
-export async function textFigures(
-  model: Model,
-  tools: ReadonlySet<string>,
-  runtimeTemplate: RuntimeTemplate,
-  names: InputNames,
-): Promise<Map<string, TextFigures>> {
-  const candidates = model.tools.filter((t) => tools.has(t.name) && t.example !== undefined && tableLayoutOf(t) !== undefined);
-  const figures = new Map<string, TextFigures>();
-  if (candidates.length === 0) return figures;
-  // Only what the candidates need is emitted and run: on a large spec they are a few of hundreds of tools.
+function projectionFiles(model: Model, candidates: readonly ToolModel[], head: string): Map<string, string> {
+  const files = new Map<string, string>();
   const used = new Set(candidates.map((t) => t.resource.name));
-  const reduced: Model = { ...model, tools: candidates, resources: model.resources.filter((r) => used.has(r.name)) };
-  const modules = await loadGenerated(emitFiles({ model: reduced, names, runtimeTemplate }));
-  try {
-    const runtime = modules.runtime as {
-      serializeToolResult(value: unknown): string;
-      withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
-    };
-    for (const tool of candidates) {
-      const project = modules.index[`project${pascalCase(tool.name)}`] as (response: unknown, resolvers: unknown) => Promise<object>;
-      // An example the generated code cannot read is the spec's problem, not a reason to stop init.
-      const result = await project(tool.example, standInResolvers(model)).catch(() => undefined);
-      if (!result) continue;
-      const json = countText(JSON.stringify(result), "o200k_base").tokens;
-      const table = countText(runtime.serializeToolResult(runtime.withTableLayout(result, tableLayoutOf(tool)!)), "o200k_base").tokens;
-      figures.set(tool.name, { json, table });
-    }
-    return figures;
-  } finally {
-    await modules.dispose();
-  }
+  for (const resource of model.resources)
+    if (used.has(resource.name)) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource));
+  for (const tool of candidates) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers));
+  return files;
 }

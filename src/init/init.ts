@@ -6,6 +6,7 @@ import type { Model } from "../model/types.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import { SchemaReader } from "../openapi/schema.js";
 import { listOperations } from "../model/operations.js";
+import { jsonApiTypes } from "../model/rows.js";
 import { draftAnnotation, type Draft, type DraftOptions } from "./draft.js";
 import { adoptExisting } from "./existing.js";
 import { renderDraft, type RenderOptions } from "./render.js";
@@ -24,6 +25,8 @@ export interface InitResult {
   demoted: { path: string; message: string }[];
   /** Problems left in entries a person wrote, which init never changes. */
   remaining: Diagnostic[];
+  /** How many times the generator checked the draft: once, and once more after each round of changes. */
+  checks: number;
   /** The model of the draft as written, when it generates as it stands (guesses accepted, nothing left to decide). */
   model?: Model;
 }
@@ -50,11 +53,14 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
       .sort((a, b) => a.line - b.line);
     const owner = (line: number) => [...entries].reverse().find((e) => e.line <= line)?.path;
     let changed = false;
+    const unreturned = new Set<string>();
     for (const error of errors) {
       const path = owner(error.location.line ?? 0);
       if (!path) continue;
       const [section, name, , field] = path;
-      if (section === "tools" && draft.tools.delete(name!)) {
+      if (section === "tools" && draft.tools.has(name!)) {
+        unreturned.add(draft.tools.get(name!)!.resource);
+        draft.tools.delete(name!);
         draft.skipped.push({ operation: name!, reason: error.message });
         changed = true;
       } else if (section === "resources" && field !== undefined) {
@@ -77,6 +83,7 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
         changed = true;
       }
     }
+    for (const name of unreturned) if (!returnedOrLocated(draft, name, reader)) draft.resources.delete(name);
     if (!changed || round >= MAX_ROUNDS)
       return {
         text: rendered.text,
@@ -85,9 +92,23 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
         todos: rendered.todos,
         demoted,
         remaining: errors,
+        checks: round + 1,
         ...(built.model ? { model: built.model } : {}),
       };
   }
+}
+
+/**
+ * Whether a resource still generates once a tool that returned it is left out: another tool
+ * returns it, or the spec has its schema. One that does not, generate refuses (PRJ013); it is
+ * left out in the same round as its tool, not found in a check of its own.
+ */
+function returnedOrLocated(draft: Draft, name: string, reader: SchemaReader): boolean {
+  const resource = draft.resources.get(name);
+  if (!resource) return true;
+  return (
+    [...draft.tools.values()].some((tool) => tool.resource === name) || resource.schema !== undefined || jsonApiTypes(reader).has(name)
+  );
 }
 
 /**

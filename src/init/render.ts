@@ -54,11 +54,26 @@ function inline(doc: Document, value: unknown): string {
 
 const keyText = (key: string) => new Document(key).toString({ lineWidth: 0 }).trim();
 
+/** Values (flow style) and keys as YAML, each distinct one written once: most fields share a handful of rules. */
+function yamlWriter() {
+  const doc = new Document();
+  const once = <K, V>(write: (key: K) => V) => {
+    const written = new Map<K, V>();
+    return (key: K): V => {
+      if (!written.has(key)) written.set(key, write(key));
+      return written.get(key)!;
+    };
+  };
+  const value = once((json: string) => inline(doc, JSON.parse(json)));
+  return { value: (of: unknown) => value(JSON.stringify(of)), key: once(keyText) };
+}
+type YamlWriter = ReturnType<typeof yamlWriter>;
+
 const LEGEND_WORDS_SHOWN = 6;
 
 /** `filter[status]: { as: status } # legend: ...`: the entry, and for a parameter of codes the words the model passes instead. */
-function inputLine(doc: Document, input: DraftInput): string {
-  const entry = `${keyText(input.name)}: ${inline(doc, input.as === undefined ? {} : { as: input.as })}`;
+function inputLine(yaml: YamlWriter, input: DraftInput): string {
+  const entry = `${yaml.key(input.name)}: ${yaml.value(input.as === undefined ? {} : { as: input.as })}`;
   if (!input.words) return entry;
   const shown = input.words.slice(0, LEGEND_WORDS_SHOWN).join(", ") + (input.words.length > LEGEND_WORDS_SHOWN ? ", ..." : "");
   const comment = escapeControlCharacters(`the model passes the spec's words (${shown}); the API gets their codes`).replace(/\s+/g, " ");
@@ -75,25 +90,29 @@ interface Entry {
 
 /** The draft's entries the annotation does not hold yet, as YAML lines, section by section. */
 function missingEntries(draft: Draft, holds: (path: string[]) => boolean, acceptGuesses: boolean): { entries: Entry[]; todos: number } {
-  const doc = new Document();
+  const yaml = yamlWriter();
   const entries: Entry[] = [];
   let todos = 0;
   const field = (name: string, guess: Guess) => {
     const decided = guess.sure || acceptGuesses;
     if (!decided) todos++;
-    return `${keyText(name)}: ${inline(doc, ruleValue(guess, acceptGuesses))}${decided ? ` # ${guess.reason.replace(/\s+/g, " ")}` : ""}`;
+    return `${yaml.key(name)}: ${yaml.value(ruleValue(guess, acceptGuesses))}${decided ? ` # ${guess.reason.replace(/\s+/g, " ")}` : ""}`;
   };
   for (const [name, resolver] of draft.resolvers) {
     if (holds(["resolvers", name])) continue;
     entries.push({
       path: ["resolvers", name],
       paths: [["resolvers", name]],
-      lines: [`${keyText(name)}: ${inline(doc, resolver)}${resolver.type ? "" : " # plain lookup: no `included` records carry its names"}`],
+      lines: [`${yaml.key(name)}: ${yaml.value(resolver)}${resolver.type ? "" : " # plain lookup: no `included` records carry its names"}`],
     });
   }
   for (const [name, resource] of draft.resources) {
     if (!holds(["resources", name])) {
-      const lines = [`${keyText(name)}:`, ...(resource.schema !== undefined ? [`  schema: ${keyText(resource.schema)}`] : []), "  fields:"];
+      const lines = [
+        `${yaml.key(name)}:`,
+        ...(resource.schema !== undefined ? [`  schema: ${yaml.key(resource.schema)}`] : []),
+        "  fields:",
+      ];
       lines.push(...resource.fields.map(([f, guess]) => `    ${field(f, guess)}`));
       entries.push({
         path: ["resources", name],
@@ -109,11 +128,11 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
   }
   for (const [name, tool] of draft.tools) {
     if (holds(["tools", name])) continue;
-    const lines = [`${keyText(name)}:`, `  operation: ${keyText(tool.operation)}`];
-    if (tool.explicitResource) lines.push(`  resource: ${keyText(tool.resource)}`);
-    if (tool.page.length) lines.push(`  page: ${inline(doc, Object.fromEntries(tool.page))}`);
+    const lines = [`${yaml.key(name)}:`, `  operation: ${yaml.key(tool.operation)}`];
+    if (tool.explicitResource) lines.push(`  resource: ${yaml.key(tool.resource)}`);
+    if (tool.page.length) lines.push(`  page: ${yaml.value(Object.fromEntries(tool.page))}`);
     if (tool.table) lines.push(`  text: table # the spec's example: ${tool.table.table} tokens as a table, ${tool.table.json} as JSON`);
-    if (tool.inputs?.length) lines.push("  inputs:", ...tool.inputs.map((input) => `    ${inputLine(doc, input)}`));
+    if (tool.inputs?.length) lines.push("  inputs:", ...tool.inputs.map((input) => `    ${inputLine(yaml, input)}`));
     entries.push({ path: ["tools", name], paths: [["tools", name]], lines });
   }
   return { entries, todos };
@@ -129,13 +148,32 @@ export function renderDraft(draft: Draft, options: RenderOptions): Rendered {
     const doc = new Document({ spec: options.spec, output: options.output, resolvers: {}, resources: {}, tools: {} });
     doc.commentBefore = HEADER;
     const { entries, todos } = missingEntries(draft, () => false, options.acceptGuesses);
-    const text = insert(String(doc), entries);
-    return { text, added: entries.flatMap((e) => e.paths), todos };
+    return { text: fillSections(String(doc), entries), added: entries.flatMap((e) => e.paths), todos };
   }
   const existing = parseDocument(options.existing);
   const holds = (path: string[]) => existing.hasIn(path);
   const { entries, todos } = missingEntries(draft, holds, options.acceptGuesses);
   return { text: insert(options.existing, entries), added: entries.flatMap((e) => e.paths), todos };
+}
+
+/**
+ * A new file's sections, each `name: {}` on a line of its own at the end, filled with their
+ * entries: what {@link insert} makes of them, without parsing the text once a section. A section's
+ * line is the last of its text at the start of a line: the spec's path and the output folder come
+ * before it, and what is filled in is indented.
+ */
+function fillSections(text: string, entries: Entry[]): string {
+  const sections = new Map<string, string[]>();
+  for (const { path, lines } of entries) sections.set(path[0]!, [...(sections.get(path[0]!) ?? []), ...lines]);
+  let result = text;
+  for (const [section, lines] of sections) {
+    const empty = `\n${section}: {}\n`;
+    const at = result.lastIndexOf(empty);
+    if (at === -1) throw new Error(`cannot add to ${section}: the new file has no empty ${section} section`);
+    const filled = `\n${section}:\n${lines.map((line) => `  ${line}`).join("\n")}\n`;
+    result = result.slice(0, at) + filled + result.slice(at + empty.length);
+  }
+  return result;
 }
 
 /** The offset just past the line holding `offset`. */
