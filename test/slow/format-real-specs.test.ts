@@ -1,6 +1,7 @@
-// Generate prints the JSON Schema literals and the imports of every file itself and gives prettier
-// the rest (src/format-literals.ts). On the whole of each real spec, drafted by init, every emitted
-// file must come out byte for byte as prettier makes of it whole. Skipped where ../shared/real-specs is absent.
+// With prettier's defaults, generate lays out every file itself (src/prettier-layout, with the JSON
+// Schema literals and imports printed by src/format-literals.ts). On the whole of each real spec,
+// drafted by init, every emitted file must come out byte for byte as prettier makes of it whole.
+// Skipped where ../shared/real-specs is absent.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as prettier from "prettier";
@@ -13,7 +14,13 @@ import { loadSpec } from "../../src/openapi/load.js";
 import { readRuntimeTemplate } from "../../src/project/read.js";
 import { REAL_SPECS } from "../helpers/pipeline.js";
 
-const SPECS = ["tidal_api_oas.json", "box_openapi.json", "pagerduty_rest_openapiv3.json"];
+const SPECS = [
+  "tidal_api_oas.json",
+  "box_openapi.json",
+  "pagerduty_rest_openapiv3.json",
+  "sentry_openapi_derefed.json",
+  "digitalocean/specification/DigitalOcean-public.v2.yaml",
+];
 const TEMPLATE = await readRuntimeTemplate();
 
 describe.each(SPECS)("%s, whole, drafted by init --accept-guesses", (name) => {
