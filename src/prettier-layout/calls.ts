@@ -44,7 +44,8 @@ function isTestLikeMember(node: ts.Node): boolean {
 }
 
 Printer.prototype.isMemberChain = function (this: Printer, node: ts.CallExpression): boolean {
-  const doc = this.memberChain(node) as { label?: { memberChain?: boolean } };
+  // The call's own doc, printed once: a member chain is labelled so.
+  const doc = this.expression(node) as { label?: { memberChain?: boolean } };
   return doc.label?.memberChain === true;
 };
 
