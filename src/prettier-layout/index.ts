@@ -2,6 +2,7 @@ import { printer } from "prettier/doc";
 import "./calls.js";
 import "./expressions.js";
 import "./types.js";
+import { printDoc } from "./doc-printer.js";
 import { parse } from "./parse.js";
 import { Printer } from "./printer.js";
 import { Source, Unsure } from "./source.js";
@@ -16,7 +17,9 @@ const OPTIONS = { printWidth: 80, tabWidth: 2, useTabs: false };
 export function printLikePrettier(text: string): string | undefined {
   try {
     const file = parse(text);
-    return new Printer(new Source(text), file).printFile((doc) => printer.printDocToString(doc, OPTIONS).formatted);
+    return new Printer(new Source(text), file).printFile(
+      (doc) => printDoc(doc, OPTIONS.printWidth) ?? printer.printDocToString(doc, OPTIONS).formatted,
+    );
   } catch (error) {
     if (error instanceof Unsure) return undefined;
     throw error;
