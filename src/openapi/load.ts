@@ -1,5 +1,6 @@
 import type SwaggerParser from "@apidevtools/swagger-parser";
 import { realpath } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname, posix, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
@@ -21,6 +22,21 @@ export interface LoadedSpec {
   /** Absolute paths of the spec and every local file its `$ref`s pulled in; set by loadSpec. */
   files?: readonly string[];
 }
+
+type RefParserClass = new () => SwaggerParser & { schema: unknown };
+
+/**
+ * swagger-parser's own checks refuse what openapi-typescript reads (a number for `info.version`,
+ * a 3.1 document without `paths`) and misname the problem; its base class, json-schema-ref-parser,
+ * resolves and bundles without judging the document, which is judged after. It is taken from where
+ * swagger-parser finds it, without swagger-parser, whose validators load ajv (50 ms of every run's
+ * start). Loaded on first use: outside --watch, a no-op regenerate never parses the spec.
+ */
+function refParser(): RefParserClass {
+  const fromSwaggerParser = createRequire(require.resolve("@apidevtools/swagger-parser"));
+  return (fromSwaggerParser("@apidevtools/json-schema-ref-parser") as { $RefParser: RefParserClass }).$RefParser;
+}
+const require = createRequire(import.meta.url);
 
 export interface LoadSpecOptions {
   /** Fetch `$ref`s that point at http(s) URLs. Off by default: generate never touches the network. */
@@ -144,12 +160,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   };
 
   let document: unknown;
-  // Loaded on first use: outside --watch, a no-op regenerate never parses the spec.
-  const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
-  // swagger-parser's own checks refuse what openapi-typescript reads (a number for `info.version`,
-  // a 3.1 document without `paths`) and misname the problem; its base class, json-schema-ref-parser,
-  // resolves and bundles without judging the document, which is judged below instead.
-  const RefParser = Object.getPrototypeOf(SwaggerParser) as new () => SwaggerParser & { schema: unknown };
+  const RefParser = refParser();
   const parser = new RefParser();
   const parserOptions = {
     resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false },
