@@ -68,6 +68,8 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     },
     aliases() {
       const found: YamlAlias[] = [];
+      // An alias is written `*name`: a text without a star has none, and is not walked for them.
+      if (!text.includes("*")) return found;
       // An alias names the latest anchor of that name before it; a later anchor may reuse the name.
       const anchors = new Map<string, unknown>();
       visit(document, {
