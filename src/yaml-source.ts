@@ -68,6 +68,8 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     },
     aliases() {
       const found: YamlAlias[] = [];
+      // An alias is written `*name`: a text without a star has none, and is not walked for them.
+      if (!text.includes("*")) return found;
       // An alias names the latest anchor of that name before it; a later anchor may reuse the name.
       const anchors = new Map<string, unknown>();
       visit(document, {
@@ -106,19 +108,32 @@ function duplicateKeys(document: Document): { message: string; offset: number }[
   return found;
 }
 
+export interface JsonSyntaxError {
+  message: string;
+  line: number;
+  column: number;
+}
+
 /** JSON.parse's complaint about a text, with a 1-based line and column, or undefined when it parses. */
-export function jsonSyntaxError(text: string): { message: string; line: number; column: number } | undefined {
+export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
+  const parsed = parseJson(text);
+  return "error" in parsed ? parsed.error : undefined;
+}
+
+/** The text's value, or JSON.parse's complaint about it with a 1-based line and column. */
+export function parseJson(text: string): { value: unknown } | { error: JsonSyntaxError } {
   try {
-    JSON.parse(text);
-    return undefined;
+    return { value: JSON.parse(text) };
   } catch (error) {
     const message = (error as Error).message;
     const position = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
     const before = text.slice(0, position).split("\n");
     return {
-      message: message.replace(/ in JSON at position \d+.*$/s, ""),
-      line: before.length,
-      column: before[before.length - 1]!.length + 1,
+      error: {
+        message: message.replace(/ in JSON at position \d+.*$/s, ""),
+        line: before.length,
+        column: before[before.length - 1]!.length + 1,
+      },
     };
   }
 }

@@ -21,6 +21,8 @@ describe("npm pack, install into a consumer, generate from an npm script", () =>
     ]);
     expect(paths.filter((path) => /\.map$|(^|\/)test|fixture|\.test\./.test(path))).toEqual([]);
     expect(paths).toContain("dist/cli.js");
+    // The OpenAPI 3.0 validator the build compiles once, so that no run compiles the schema.
+    expect(paths).toContain("dist/openapi/openapi-30-validator.cjs");
     expect(paths).toContain("templates/runtime/index.ts");
   });
 

@@ -273,7 +273,8 @@ function readAliases(source: YamlSource): unknown {
   }
   // Every alias of an anchor shares one value, so reading is linear however many aliases there are.
   const root = source.document.toJS({ maxAliasCount: -1 }) as unknown;
-  if (aliasesOverLimit(root)) {
+  // Without aliases the value is as large as the text: nothing to count.
+  if (aliases.length > 0 && aliasesOverLimit(root)) {
     throw new DiagnosticError([
       {
         code: "PRJ056",

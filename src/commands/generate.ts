@@ -1,15 +1,16 @@
 import { hasErrors } from "../diagnostics.js";
 import { withMarker } from "../output/ownership.js";
 import { checkBudgets } from "../evidence/budget-check.js";
-import { cachePath, inputsDigest, readCache } from "../output/digest.js";
+import { cachePath, inputsDigest, readCache, type SpecFilesRead } from "../output/digest.js";
 import type { GenerateCache } from "../generate-cache.js";
 import { Progress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
-import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
+import type { SourceTypesThreads, TypeSpec } from "../openapi/source-types-thread.js";
 import { checkOutput, holdsOnly, writeOutput } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { generateProject, readExtras } from "../project/generate.js";
 import { readProject, type AnnotatedProject } from "../project/read.js";
+import { loadSpecAhead } from "../project/spec-ahead.js";
 import { printDiagnostics } from "./print.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./io.js";
@@ -78,20 +79,30 @@ async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHo
     options.silent ? "silent" : options.verbose ? "verbose" : "normal",
     io.stderr.isTTY === true,
   );
+  const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };
+  // A watcher knows which spec it loaded last, and so loads only a changed one, after the annotation.
+  const early = hooks
+    ? undefined
+    : await loadSpecAhead(
+        { config: options.config, readsCache: !options.check && !options.force, load: loadOptions, stage: progress.stage },
+        io.cwd,
+        threads,
+      );
   const annotated = await progress.stage("annotation", () => readProject(options, io.cwd));
   hooks?.read(annotated);
+  const ahead = early?.specPath === annotated.specPath ? early : undefined;
   const { display, outputDir } = annotated;
   const place: OutputPlace = { folder: outputDir, location: annotated.annotation.locate(["output"]), display };
   // Before any work, and before any lock file: a folder generate may not replace is refused untouched.
   await guardOutput(place);
   const cache = cachePath(annotated.configDir, outputDir);
-  const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };
   const extras = await readExtras(annotated, true);
-  const digestOf = (specFiles: readonly string[]) => inputsDigest({ annotationText: annotated.annotationText, specFiles, ...extras });
+  const digestOf = (specFiles: readonly string[], specFilesRead?: SpecFilesRead) =>
+    inputsDigest({ annotationText: annotated.annotationText, specFiles, ...(specFilesRead ? { specFilesRead } : {}), ...extras });
   const last = options.check || options.force ? undefined : await readCache(cache);
-  // Hashed before the spec is loaded, so an edit made while generate runs leaves the cache stale, never falsely fresh.
+  // Hashed as read before the spec is loaded, so an edit made while generate runs leaves the cache stale, never falsely fresh.
   const digested = last?.specFiles ?? [annotated.specPath];
-  const digest = await progress.stage("digest", () => digestOf(digested));
+  const digest = await progress.stage("digest", () => digestOf(digested, last ? undefined : ahead?.read));
   if (last && last.inputs === digest && (await holdsOnly(outputDir, last.files))) {
     // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
     if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
@@ -102,7 +113,7 @@ async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHo
   }
   const spec =
     hooks?.unchangedSpec?.(annotated.specPath) ??
-    (await progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions)));
+    (await (ahead?.spec ?? progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions))));
   const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
   const sameFiles = specFiles.join("\0") === [...digested].sort().join("\0");
   hooks?.read(annotated, spec);
@@ -112,7 +123,7 @@ async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHo
     stage: progress.stage,
     extras,
     ...(hooks?.cache ? { cache: hooks.cache } : {}),
-    ...(threads ? { sourceTypes: threads.type } : {}),
+    ...(ahead?.types ? { sourceTypes: typedAhead(ahead.types) } : threads ? { sourceTypes: threads.type } : {}),
   });
   printDiagnostics(io, result.diagnostics);
   if (hasErrors(result.diagnostics) || !result.model) {
@@ -145,3 +156,9 @@ async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHo
   }
   return EXIT.ok;
 }
+
+/** The types a worker thread was asked for when the spec was loaded ahead: that spec is the one generate types. */
+const typedAhead =
+  (types: Promise<string>): TypeSpec =>
+  () =>
+    types;

@@ -1,12 +1,13 @@
 import type SwaggerParser from "@apidevtools/swagger-parser";
 import { realpath } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname, posix, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { locateInJson } from "../json-locate.js";
-import { jsonSyntaxError, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
+import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
 import { guardedFileResolver, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { isJsonObject, type JsonObject } from "./schema.js";
@@ -21,6 +22,21 @@ export interface LoadedSpec {
   /** Absolute paths of the spec and every local file its `$ref`s pulled in; set by loadSpec. */
   files?: readonly string[];
 }
+
+type RefParserClass = new () => SwaggerParser & { schema: unknown };
+
+/**
+ * swagger-parser's own checks refuse what openapi-typescript reads (a number for `info.version`,
+ * a 3.1 document without `paths`) and misname the problem; its base class, json-schema-ref-parser,
+ * resolves and bundles without judging the document, which is judged after. It is taken from where
+ * swagger-parser finds it, without swagger-parser, whose validators load ajv (50 ms of every run's
+ * start). Loaded on first use: outside --watch, a no-op regenerate never parses the spec.
+ */
+function refParser(): RefParserClass {
+  const fromSwaggerParser = createRequire(require.resolve("@apidevtools/swagger-parser"));
+  return (fromSwaggerParser("@apidevtools/json-schema-ref-parser") as { $RefParser: RefParserClass }).$RefParser;
+}
+const require = createRequire(import.meta.url);
 
 export interface LoadSpecOptions {
   /** Fetch `$ref`s that point at http(s) URLs. Off by default: generate never touches the network. */
@@ -88,9 +104,12 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       help: "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
       location: at,
     });
+  let parsedJson: unknown;
   if (json) {
     // The YAML parser would accept bad JSON, trailing commas included.
-    const problem = jsonSyntaxError(text.replace(/^\uFEFF/, ""));
+    const parsed = parseJson(text.replace(/^\uFEFF/, ""));
+    const problem = "error" in parsed ? parsed.error : undefined;
+    if ("value" in parsed) parsedJson = parsed.value;
     if (problem)
       fail({
         code: "PRJ003",
@@ -144,18 +163,26 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   };
 
   let document: unknown;
-  // Loaded on first use: outside --watch, a no-op regenerate never parses the spec.
-  const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
-  // swagger-parser's own checks refuse what openapi-typescript reads (a number for `info.version`,
-  // a 3.1 document without `paths`) and misname the problem; its base class, json-schema-ref-parser,
-  // resolves and bundles without judging the document, which is judged below instead.
-  const RefParser = Object.getPrototypeOf(SwaggerParser) as new () => SwaggerParser & { schema: unknown };
+  const RefParser = refParser();
   const parser = new RefParser();
   const parserOptions = {
     resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false },
   } as unknown as SwaggerParser.Options;
+  // A JSON document already parsed above, whose every `$ref` stays inside it, is handed to the parser
+  // as it is, and the parser's crawl for other files is skipped: a second parse and a walk of the
+  // whole document (100 ms on PagerDuty) on the way to the source types' thread.
+  const selfContained = isJsonObject(parsedJson) && refSites({ [absolutePath]: parsedJson }).every((site) => site.ref.startsWith("#"));
   try {
-    await parser.resolve(absolutePath, parserOptions);
+    if (selfContained)
+      await parser.resolve(
+        absolutePath,
+        parsedJson as never,
+        {
+          ...parserOptions,
+          resolve: { ...parserOptions.resolve, external: false },
+        } as SwaggerParser.Options,
+      );
+    else await parser.resolve(absolutePath, parserOptions);
   } catch (error) {
     const documents = parser.$refs.values() as Record<string, unknown>;
     const refusal = refusals[0];

