@@ -22,11 +22,20 @@ export function emitIndex(model: Model): string {
     `export { batchFunction, conservativeTokenCount, DEFAULT_RESOLVER_TIMEOUT_MS, matchesShortId, ResolverError, resolverFromLoader, serializeToolResult, shortId } from ${from(RUNTIME_MODULE)};`,
     `export type { LabelLoader, Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, Truncated, UnknownCode, Unresolved, Unusable } from ${from(RUNTIME_MODULE)};`,
   ];
-  lines.push(
-    `export { anthropicToolDefinitions, createTools, openaiToolDefinitions, registerTools, toolDefinitions, ${[...model.tools]
+  const definitions = [
+    "anthropicToolDefinitions",
+    "createTools",
+    "openaiToolDefinitions",
+    "registerTools",
+    "toolDefinitions",
+    ...[...model.tools]
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((t) => `${camelCase(t.name)}InputSchema, type ${t.typeName}Arguments`)
-      .join(", ")}, type Tools, type ToolsOptions } from ${from(DEFINITIONS_MODULE)};`,
+      .flatMap((t) => [`${camelCase(t.name)}InputSchema`, `type ${t.typeName}Arguments`]),
+    "type Tools",
+    "type ToolsOptions",
+  ];
+  lines.push(
+    `export { ${definitions.join(", ")} } from ${from(DEFINITIONS_MODULE)};`,
     `export { fullId, ID_BOOK_SIZE } from ${from(RUNTIME_MODULE)};`,
     ...(hasSpecResolvers(model)
       ? [`export { createResolvers, type ResolversClient, type ResolversFromSpec } from ${from(SPEC_RESOLVERS_MODULE)};`]

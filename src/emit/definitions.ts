@@ -139,10 +139,15 @@ export function emitDefinitions(model: Model): string {
     `};`,
     "",
     `/** Each tool checks its arguments, calls the API through \`client\`, and projects the response; \`call.signal\` cancels the request and the lookups. */`,
-    `export function createTools(options: ToolsOptions): Tools {`,
+    `export function createTools(${tools.length > 0 ? "options" : "_options"}: ToolsOptions): Tools {`,
     `  ${run("useIdBook")}();`,
-    `  const projection: ${runType("ProjectOptions")} = options.onIssue ? { onIssue: options.onIssue } : {};`,
-    `  const timeout: ${runType("CallOptions")} = options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};`,
+    // Declared only for tools that read them: a project with no tools yet compiles under noUnusedLocals.
+    ...(tools.length > 0
+      ? [
+          `  const projection: ${runType("ProjectOptions")} = options.onIssue ? { onIssue: options.onIssue } : {};`,
+          `  const timeout: ${runType("CallOptions")} = options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};`,
+        ]
+      : []),
     `  return {`,
     ...tools.map(
       (t) =>
