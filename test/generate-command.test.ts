@@ -134,6 +134,12 @@ describe("projector generate", () => {
     expect((await cli(["generate"], dir)).code).toBe(0);
     const again = await cli(["generate"], dir);
     expect(again.stdout).toBe("generated/support: up to date, inputs unchanged since the last generate (--force regenerates)\n");
+    // Told from the annotation's text and the cache alone: neither the annotation's YAML nor the spec is read.
+    const told = await cli(["generate", "--verbose"], dir);
+    expect(told.stderr).toMatch(/^ {2}digest\s/m);
+    expect(told.stderr).not.toMatch(/^ {2}(annotation|spec)\s/m);
+    writeFileSync(join(dir, "projector.yaml"), `${readFileSync(join(dir, "projector.yaml"), "utf8")}# a comment\n`);
+    expect((await cli(["generate"], dir)).stdout).toContain(`0 file(s) written, ${BUNDLED_FILES} unchanged`);
     writeFileSync(join(dir, "generated/support/index.ts"), "// edited by hand\n");
     const repaired = await cli(["generate"], dir);
     expect(repaired.stdout).toContain(`generated/support: 1 file(s) written, ${BUNDLED_FILES - 1} unchanged`);

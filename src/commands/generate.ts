@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { hasErrors } from "../diagnostics.js";
 import { withMarker } from "../output/ownership.js";
 import { checkBudgets } from "../evidence/budget-check.js";
@@ -9,8 +11,8 @@ import type { SourceTypesThreads, TypeSpec } from "../openapi/source-types-threa
 import { checkOutput, holdsOnly, writeOutput } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { generateProject, readExtras } from "../project/generate.js";
-import { readProject, type AnnotatedProject } from "../project/read.js";
-import { loadSpecAhead } from "../project/spec-ahead.js";
+import { displayPath, readProject, type AnnotatedProject } from "../project/read.js";
+import { loadSpecAhead, topLevelScalar } from "../project/spec-ahead.js";
 import { printDiagnostics } from "./print.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./io.js";
@@ -73,12 +75,44 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   }
 }
 
+const upToDate = (folder: string) => `${folder}: up to date, inputs unchanged since the last generate (--force regenerates)\n`;
+
+/**
+ * The output folder, when a regenerate has nothing to do, told without parsing the annotation: its
+ * `output:` read off the text, and the digest of the text as it is against the cache entry for that
+ * folder. An entry whose digest matches was written by a generate of this very text, which wrote to
+ * that folder; anything less plain (an output written another way, or outside the annotation's
+ * folder, where options decide) takes the ordinary way.
+ */
+async function upToDateAhead(config: string, cwd: string): Promise<string | undefined> {
+  const configPath = resolve(cwd, config);
+  const text = await readFile(configPath, "utf8").catch(() => undefined);
+  const output = text === undefined ? undefined : topLevelScalar(text, "output");
+  if (text === undefined || output === undefined) return undefined;
+  const configDir = dirname(configPath);
+  const outputDir = resolve(configDir, output);
+  const inside = relative(configDir, outputDir);
+  if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) return undefined;
+  const last = await readCache(cachePath(configDir, outputDir));
+  if (!last) return undefined;
+  const digest = await inputsDigest({ annotationText: text, specFiles: last.specFiles, ...(await readExtras({ outputDir }, true)) });
+  return digest === last.inputs && (await holdsOnly(outputDir, last.files)) ? outputDir : undefined;
+}
+
 async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHooks, threads?: SourceTypesThreads): Promise<number> {
   const progress = new Progress(
     (text) => io.stderr.write(text),
     options.silent ? "silent" : options.verbose ? "verbose" : "normal",
     io.stderr.isTTY === true,
   );
+  if (!hooks && !options.check && !options.force) {
+    const unchanged = await progress.stage("digest", () => upToDateAhead(options.config, io.cwd));
+    if (unchanged !== undefined) {
+      progress.finish();
+      if (!options.silent) io.stdout.write(upToDate(displayPath(io.cwd, unchanged)));
+      return EXIT.ok;
+    }
+  }
   const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };
   // A watcher knows which spec it loaded last, and so loads only a changed one, after the annotation.
   const early = hooks
@@ -107,8 +141,7 @@ async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHo
     // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
     if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
     progress.finish();
-    if (!options.silent)
-      io.stdout.write(`${display(outputDir)}: up to date, inputs unchanged since the last generate (--force regenerates)\n`);
+    if (!options.silent) io.stdout.write(upToDate(display(outputDir)));
     return EXIT.ok;
   }
   const spec =

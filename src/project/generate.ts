@@ -12,7 +12,7 @@ export interface GenerateExtras {
   prettierOptions: Awaited<ReturnType<typeof consumerPrettierConfig>>;
 }
 
-export async function readExtras(project: AnnotatedProject, format: boolean): Promise<GenerateExtras> {
+export async function readExtras(project: Pick<AnnotatedProject, "outputDir">, format: boolean): Promise<GenerateExtras> {
   return { runtimeTemplate: await readRuntimeTemplate(), prettierOptions: format ? await consumerPrettierConfig(project.outputDir) : null };
 }
 
