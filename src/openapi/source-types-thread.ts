@@ -60,7 +60,10 @@ export class SourceTypesThreads {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(WORKER);
+    // A young generation smaller than V8's default: the thread's heap is mostly openapi-typescript's
+    // long-lived syntax tree, and the smaller nursery takes about 20 MB off a generate's peak memory
+    // (PagerDuty: 311 to 290 MB) at no cost in time.
+    const worker = new Worker(WORKER, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     // It never keeps the process alive by itself: a run that fails early need not wait for it.
     worker.unref();
     const stopped = new Promise<never>((_, reject) => {
