@@ -113,6 +113,8 @@ async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHo
       return EXIT.ok;
     }
   }
+  // With work to do, openapi-typescript's thread loads while the annotation and the spec are read.
+  threads?.prestart();
   const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };
   // A watcher knows which spec it loaded last, and so loads only a changed one, after the annotation.
   const early = hooks

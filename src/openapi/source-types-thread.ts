@@ -35,7 +35,12 @@ export class SourceTypesThreads {
   private readonly running = new Set<Thread>();
 
   constructor(options: { prestart: boolean }) {
-    if (options.prestart) this.idle = this.spawn();
+    if (options.prestart) this.prestart();
+  }
+
+  /** Starts a thread ahead, unless one already waits: the spec need not be known yet. */
+  prestart(): void {
+    this.idle ??= this.spawn();
   }
 
   readonly type: TypeSpec = (document, specFile) => {
