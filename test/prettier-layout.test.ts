@@ -90,6 +90,20 @@ describe("printLikePrettier", () => {
     expect(printLikePrettier("const a = `x`;\n")).toBeUndefined();
     expect(printLikePrettier("const a = {\n")).toBeUndefined();
   });
+
+  it.each([
+    ["a comment among arguments", "const x = f(a, /* c */ b);\n"],
+    ["a comment after a statement", "const x = 1; // c\nconst y = 2;\n"],
+    ["a comment closing a block", "export function f() {\n  const a = 1;\n  // last\n}\n"],
+    ["a comment after an object's last property", "const x = {\n  a: 1,\n  // dangling\n};\n"],
+    ["a comment inside a type", 'const x: /* c */ string = "a";\n'],
+    ["a method called on a number", "const x = 1.5.toFixed(2);\n"],
+    ["a hexadecimal number", "const x = 0xff;\n"],
+    ["a line break after return, which ends the statement", "export function f() {\n  return\n  x;\n}\n"],
+    ["a Markdown line break in JSDoc", "/**\n * a  \n * b\n */\nexport const a = 1;\n"],
+  ])("never drops or misreads what it does not lay out: %s", (_name, input) => {
+    expect(printLikePrettier(input)).toBeUndefined();
+  });
 });
 
 const GOLDEN_FOLDERS = [

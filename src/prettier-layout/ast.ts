@@ -207,7 +207,8 @@ export class Node {
 }
 
 export interface SourceFile extends Node {
-  readonly fileText: string;
+  /** How many comments the file holds: the printer must have printed as many. */
+  comments: number;
 }
 
 export const getModifiers = (node: Node): Node[] | undefined => node.modifiers;

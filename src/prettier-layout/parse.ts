@@ -48,8 +48,9 @@ const isNameStart = (code: number) => (code >= 97 && code <= 122) || (code >= 65
 const isNamePart = (code: number) => isNameStart(code) || (code >= 48 && code <= 57);
 const isDigit = (code: number) => code >= 48 && code <= 57;
 
-function tokenize(text: string): Token[] {
+function tokenize(text: string): { tokens: Token[]; comments: number } {
   const tokens: Token[] = [];
+  let comments = 0;
   const length = text.length;
   let i = 0;
   let pos = 0;
@@ -59,9 +60,11 @@ function tokenize(text: string): Token[] {
       const code = text.charCodeAt(i);
       if (code === 32 || code === 10 || code === 13 || code === 9) i++;
       else if (code === 47 && text.charCodeAt(i + 1) === 47) {
+        comments++;
         const newline = text.indexOf("\n", i);
         i = newline === -1 ? length : newline;
       } else if (code === 47 && text.charCodeAt(i + 1) === 42) {
+        comments++;
         const close = text.indexOf("*/", i + 2);
         if (close === -1) throw new Unsure("unclosed comment");
         i = close + 2;
@@ -70,7 +73,7 @@ function tokenize(text: string): Token[] {
     const start = i;
     if (i >= length) {
       tokens.push({ value: "", type: "end", pos, start, end: start });
-      return tokens;
+      return { tokens, comments };
     }
     const code = text.charCodeAt(i);
     let type: Token["type"];
@@ -91,6 +94,9 @@ function tokenize(text: string): Token[] {
       type = "string";
     } else if (isDigit(code)) {
       while (i < length && (isNamePart(text.charCodeAt(i)) || text.charCodeAt(i) === 46)) i++;
+      // Plain decimals only: a method called on a number (`1.5.toFixed()`), hex, bigints and
+      // separators are laid out by prettier itself.
+      if (!/^\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(text.slice(start, i))) throw new Unsure("number form");
       type = "number";
     } else {
       const punctuation = PUNCTUATION.find((p) => text.startsWith(p, i));
@@ -144,8 +150,10 @@ class Parser {
   private readonly tokens: Token[];
   private index = 0;
 
+  private readonly comments: number;
+
   constructor(private readonly text: string) {
-    this.tokens = tokenize(text);
+    ({ tokens: this.tokens, comments: this.comments } = tokenize(text));
   }
 
   private get token(): Token {
@@ -196,6 +204,7 @@ class Parser {
   sourceFile(): SourceFile {
     const file = new Node("SourceFile", 0, 0, this.text.length) as SourceFile;
     file.text = this.text;
+    file.comments = this.comments;
     const statements: Node[] = [];
     while (this.token.type !== "end") statements.push(this.statement());
     file.statements = statements;
@@ -403,6 +412,8 @@ class Parser {
   private returnStatement(): Node {
     const node = this.open("ReturnStatement");
     this.take("return");
+    // A line break after `return` ends the statement there.
+    if (!this.is(";") && this.text.slice(this.previousEnd(), this.token.start).includes("\n")) throw new Unsure("line break after return");
     if (!this.is(";")) node.expression = this.expression();
     this.take(";");
     this.adopt(node, node.expression);
@@ -492,6 +503,7 @@ class Parser {
     }
     node.parameters = this.parameters();
     if (this.eat(":")) node.type = this.type();
+    if (this.text.slice(this.previousEnd(), this.token.start).includes("\n")) throw new Unsure("line break before =>");
     this.take("=>");
     node.body = this.is("{") ? this.block() : this.expression();
     node.modifiers = modifiers.length > 0 ? modifiers : undefined;

@@ -23,6 +23,8 @@ const K = ts.SyntaxKind;
 export class Printer {
   /** Docs of expressions printed without layout hints, reused as prettier's printer reuses them. */
   readonly printed = new Map<ts.Node, Doc>();
+  /** Where each comment printed starts: a doc printed twice (a hugged argument) prints its comments twice. */
+  private readonly printedComments = new Set<number>();
 
   constructor(
     readonly source: Source,
@@ -43,6 +45,8 @@ export class Printer {
       this.printed.clear();
       if (i < statements.length - 1) text += this.source.nextLineEmpty(statement.end) ? "\n\n" : "\n";
     });
+    // A comment anywhere but before a statement or a member is not printed here: never drop one silently.
+    if (this.printedComments.size !== this.file.comments) throw new Unsure("comment in a place not laid out here");
     return statements.length === 0 ? "" : `${text}\n`;
   }
 
@@ -66,6 +70,7 @@ export class Printer {
     const { text } = this.source;
     const parts: Doc[] = [];
     for (const comment of comments) {
+      this.printedComments.add(comment.pos);
       const body = text.slice(comment.pos, comment.end);
       if (comment.kind === K.MultiLineCommentTrivia) {
         parts.push(printBlockComment(body));
@@ -491,6 +496,9 @@ function printBlockComment(text: string): Doc {
   const lines = `*${value}*`.split("\n");
   if (lines.length > 1 && lines.every((l) => l.trimStart()[0] === "*")) {
     const valueLines = value.split("\n");
+    // In JSDoc, prettier keeps two trailing spaces (a Markdown line break) on a middle line.
+    if (value[0] === "*" && valueLines.slice(1, -1).some((l) => l.endsWith("  ") && l.trim() !== "*"))
+      throw new Unsure("line break in JSDoc");
     return [
       "/*",
       join(
