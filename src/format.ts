@@ -162,7 +162,7 @@ const readText = (path: string): string => {
 };
 
 /** The release of the prettier this process would load, read from its package.json without loading it. */
-function prettierVersion(): string {
+export function prettierVersion(): string {
   const manifest = JSON.parse(readFileSync(new URL("./package.json", import.meta.resolve("prettier")), "utf8")) as { version: string };
   return manifest.version;
 }

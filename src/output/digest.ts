@@ -63,6 +63,7 @@ export interface DigestInputs {
   specFilesRead?: SpecFilesRead;
   runtimeTemplate: RuntimeTemplate;
   prettierOptions: unknown;
+  prettierRelease: string;
 }
 
 /** Everything a generate's output depends on, as one short hash. */
@@ -72,6 +73,7 @@ export async function inputsDigest(inputs: DigestInputs): Promise<string> {
     inputs.annotationText,
     ...[...inputs.runtimeTemplate].flat(),
     JSON.stringify(inputs.prettierOptions ?? null),
+    inputs.prettierRelease,
     ...(inputs.specFilesRead?.contents ?? (await specFileContents(inputs.specFiles))),
   ]);
 }

@@ -1,4 +1,4 @@
-import { consumerPrettierConfig } from "../format.js";
+import { consumerPrettierConfig, prettierVersion } from "../format.js";
 import { generate, type GenerateOutput } from "../generate.js";
 import type { GenerateCache } from "../generate-cache.js";
 import type { RuntimeTemplate } from "../emit/runtime-folder.js";
@@ -10,10 +10,16 @@ import { readRuntimeTemplate, type AnnotatedProject, type Project } from "./read
 export interface GenerateExtras {
   runtimeTemplate: RuntimeTemplate;
   prettierOptions: Awaited<ReturnType<typeof consumerPrettierConfig>>;
+  /** The prettier release the output is laid out as: an upgrade makes the last generate stale. */
+  prettierRelease: string;
 }
 
 export async function readExtras(project: Pick<AnnotatedProject, "outputDir">, format: boolean): Promise<GenerateExtras> {
-  return { runtimeTemplate: await readRuntimeTemplate(), prettierOptions: format ? await consumerPrettierConfig(project.outputDir) : null };
+  return {
+    runtimeTemplate: await readRuntimeTemplate(),
+    prettierOptions: format ? await consumerPrettierConfig(project.outputDir) : null,
+    prettierRelease: prettierVersion(),
+  };
 }
 
 /** Runs the generator over a loaded project; `format: false` skips prettier when the files are only executed. */
