@@ -1,4 +1,5 @@
 import { escapeControlCharacters } from "./control-characters.js";
+import { printNumberLiteral, printStringLiteral } from "./prettier-layout/literals.js";
 
 /**
  * Prints a JSON value, written in generated code as a JavaScript literal, exactly as prettier (its
@@ -74,7 +75,7 @@ class Printer {
   private flat(value: Json): string {
     if (value === null) return "null";
     if (typeof value === "boolean") return String(value);
-    if (typeof value === "number") return printNumber(JSON.stringify(value));
+    if (typeof value === "number") return printNumberLiteral(JSON.stringify(value));
     if (typeof value === "string") return printString(value);
     const known = this.flats.get(value);
     if (known !== undefined) return known;
@@ -105,23 +106,4 @@ function printKey(name: string): string {
 }
 
 /** The string as the emitter writes it (JSON.stringify, control characters escaped), in the quote prettier prefers. */
-function printString(value: string): string {
-  const written = escapeControlCharacters(JSON.stringify(value));
-  const doubles = value.split('"').length - 1;
-  const singles = value.split("'").length - 1;
-  if (doubles <= singles) return written;
-  const content = written.slice(1, -1).replace(/\\(.)|'/g, (match, escaped: string | undefined) => {
-    if (escaped === undefined) return "\\'";
-    return escaped === '"' ? '"' : match;
-  });
-  return `'${content}'`;
-}
-
-/** Prettier's number normalization, for the forms JSON.stringify writes. */
-const printNumber = (text: string): string =>
-  text
-    .toLowerCase()
-    .replace(/^([+-]?[\d.]+e)(?:\+|(-))?0*(\d)/, "$1$2$3")
-    .replace(/^([+-]?[\d.]+)e[+-]?0+$/, "$1")
-    .replace(/(\.\d+?)0+(?=e|$)/, "$1")
-    .replace(/\.(?=e|$)/, "");
+const printString = (value: string): string => printStringLiteral(escapeControlCharacters(JSON.stringify(value)));

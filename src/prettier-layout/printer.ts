@@ -1,6 +1,6 @@
 import { builders, utils } from "prettier/doc";
 import * as ts from "./ast.js";
-import { printStringLiteral } from "./literals.js";
+import { printStringLiteral, textWidth } from "./literals.js";
 import { type Source, Unsure } from "./source.js";
 
 type Doc = builders.Doc;
@@ -214,7 +214,7 @@ export class Printer {
       if (this.hasComplexTypeAnnotation(declaration)) return "break-lhs";
       if (declaration.initializer?.kind === K.ArrowFunction && canBreakLeft) return "break-lhs";
     }
-    const shortKey = node.kind === K.PropertyAssignment && typeof left === "string" && stringWidth(left) < 2 + 3;
+    const shortKey = node.kind === K.PropertyAssignment && typeof left === "string" && textWidth(left) < 2 + 3;
     if (this.shouldBreakAfterOperator(right, shortKey)) return "break-after-operator";
     if (node.kind === K.TypeAliasDeclaration && ((node as ts.TypeAliasDeclaration).typeParameters?.length ?? 0) > 1)
       throw new Unsure("type alias parameters");
@@ -510,10 +510,4 @@ function printBlockComment(text: string): Doc {
   }
   if (text.includes("\n")) throw new Unsure("block comment over lines");
   return text;
-}
-
-/** Width of text as prettier counts it; generated code is ASCII except inside string literals. */
-export function stringWidth(text: string): number {
-  if (/^[\x00-\x7f]*$/.test(text)) return text.length;
-  throw new Unsure("text outside ASCII");
 }
