@@ -163,6 +163,9 @@ const readText = (path: string): string => {
 
 /** The release of the prettier this process would load, read from its package.json without loading it. */
 export function prettierVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL("./package.json", import.meta.resolve("prettier")), "utf8")) as { version: string };
-  return manifest.version;
+  prettierRelease ??= (JSON.parse(readFileSync(new URL("./package.json", import.meta.resolve("prettier")), "utf8")) as { version: string })
+    .version;
+  return prettierRelease;
 }
+
+let prettierRelease: string | undefined;
