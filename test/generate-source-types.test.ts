@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAnnotation } from "../src/annotation/parse.js";
-import { sourceTypes } from "../src/emit/emit.js";
+import { sourceTypes } from "../src/emit/source-types.js";
 import { generate, type GenerateInput } from "../src/generate.js";
 import { createGenerateCache } from "../src/generate-cache.js";
 import { loadSpec } from "../src/openapi/load.js";

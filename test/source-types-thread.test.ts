@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { DiagnosticError } from "../src/diagnostics.js";
-import { sourceTypes } from "../src/emit/emit.js";
+import { sourceTypes } from "../src/emit/source-types.js";
 import { loadSpec } from "../src/openapi/load.js";
 import { exampleProject, snapshot } from "./helpers/example-project.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";

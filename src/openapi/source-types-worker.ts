@@ -9,7 +9,7 @@ import type { PrintedLine, SourceTypesAnswer, SourceTypesRequest, SourceTypesRes
 const require = createRequire(import.meta.url);
 require("openapi-typescript");
 require("typescript");
-const emitter = import("../emit/emit.js");
+const emitter = import("../emit/source-types.js");
 
 // openapi-typescript reports a spec's problems on the console before it throws. They travel with the
 // answer, so that the main thread prints them before the diagnostic they lead to, and none is lost

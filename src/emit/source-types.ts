@@ -1,0 +1,166 @@
+import { createRequire } from "node:module";
+import type TypeScript from "typescript";
+import { escapeControlCharacters } from "../control-characters.js";
+import { DiagnosticError } from "../diagnostics.js";
+import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schema.js";
+
+// openapi-typescript's side of a generate, in a module of its own: the worker thread that types
+// the spec loads only this, not the emitters.
+/**
+ * The document as openapi-typescript should see it. Examples never affect types, and `externalValue`
+ * ones make it try to read files. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
+ * `parameters/p/schema`) becomes an indexed access type that does not compile, so its target is
+ * inlined (once; a cycle keeps its `$ref`). A discriminator mapping to what the document does not hold is left out. Property names an object inherits (`valueOf`,
+ * `hasOwnProperty`) crash its resolver, so they travel under a placeholder that is swapped back in
+ * the printed types.
+ */
+const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+const PLACEHOLDER = { prefix: "__projector_inherited_", suffix: "__" } as const;
+const placeholder = (name: string) => `${PLACEHOLDER.prefix}${name}${PLACEHOLDER.suffix}`;
+
+function forSourceTypes(document: JsonObject): unknown {
+  const reader = new SchemaReader(document);
+  const shared = sharedPathSchemas(document);
+  const walk = (value: unknown, inlining: readonly string[]): unknown => {
+    if (Array.isArray(value)) return value.map((item) => walk(item, inlining));
+    if (typeof value !== "object" || value === null) return value;
+    const ref = (value as JsonObject)["$ref"];
+    const hoisted = typeof ref === "string" ? shared.get(ref) : undefined;
+    if (hoisted !== undefined) return { $ref: `#/components/${hoisted.section}/${hoisted.name}` };
+    if (typeof ref === "string" && /^#\/components\/[^/]+\/[^/]+\/./.test(ref) && !inlining.includes(ref)) {
+      const target = reader.pointer(fragmentPointer(ref));
+      if (target) return walk(target.schema, [...inlining, ref]);
+    }
+    const copy: JsonObject = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === "externalValue") continue;
+      if (key === "mapping" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
+        // Bundling rewrites `$ref`s, never a discriminator's mapping: a target in another file, or
+        // one relative to it, is gone (and would be read from the working folder).
+        copy[key] = Object.fromEntries(
+          Object.entries(inner).filter(
+            ([, target]) =>
+              typeof target !== "string" ||
+              reader.pointer(target.startsWith("#") ? target.slice(1) : `/components/schemas/${target}`) !== undefined,
+          ),
+        );
+        continue;
+      }
+      if (key === "properties" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
+        // A bundler may share a whole `properties` map through one `$ref`, which openapi-typescript reads as a property named `$ref`.
+        const shared = (inner as JsonObject)["$ref"];
+        const map =
+          typeof shared === "string" && Object.keys(inner).length === 1 ? (reader.pointer(fragmentPointer(shared))?.schema ?? {}) : inner;
+        copy[key] = Object.fromEntries(
+          Object.entries(map).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]),
+        );
+      } else if (key === "required" && Array.isArray(inner)) {
+        copy[key] = inner.map((name) => (typeof name === "string" && PROTOTYPE_NAMES.has(name) ? placeholder(name) : name));
+      } else copy[key] = walk(inner, inlining);
+    }
+    return copy;
+  };
+  const copy = walk(document, []) as JsonObject;
+  for (const [ref, { section, name }] of shared) {
+    copy["components"] ??= {};
+    const components = copy["components"] as JsonObject;
+    components[section] ??= {};
+    const entries = components[section] as JsonObject;
+    entries[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, []);
+  }
+  return copy;
+}
+
+/**
+ * A bundler puts a schema or parameter several files share where it first met it, often under
+ * `paths` (`#/paths/~1v2~1apps/post/.../schema`, `#/paths/~1v2~1apps/get/parameters/0`);
+ * openapi-typescript types such a `$ref` as an index into `paths` that does not compile, so each
+ * becomes a component of its own, named in the refs' order.
+ */
+function sharedPathSchemas(document: JsonObject): Map<string, { section: "schemas" | "parameters"; name: string }> {
+  const reader = new SchemaReader(document);
+  const refs = new Set<string>();
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === "object" && value !== null) {
+      const ref = (value as JsonObject)["$ref"];
+      if (
+        typeof ref === "string" &&
+        (SHARED_SCHEMA.test(ref) || SHARED_PARAMETER.test(ref)) &&
+        !ref.endsWith("/properties") &&
+        reader.pointer(fragmentPointer(ref))
+      )
+        refs.add(ref);
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(document);
+  return new Map(
+    [...refs]
+      .sort()
+      .map((ref, i) => [
+        ref,
+        SHARED_PARAMETER.test(ref)
+          ? { section: "parameters", name: `ProjectorShared${i + 1}` }
+          : { section: "schemas", name: `ProjectorShared${i + 1}` },
+      ]),
+  );
+}
+const SHARED_SCHEMA = /^#\/paths\/.*\/schema(\/|$)/;
+const SHARED_PARAMETER = /^#\/paths\/[^/]+\/([a-z]+\/)?parameters\/\d+$/;
+
+/** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
+export async function sourceTypes(document: JsonObject, specFile: string): Promise<string> {
+  // Loaded on first use: it pulls in the TypeScript compiler, which a no-op regenerate never needs.
+  // Required, not imported: as an ES import, Node parses TypeScript's 9 MB three times to learn that
+  // it is CommonJS and what it exports (half a second); openapi-typescript's CommonJS build is the same code.
+  const require = createRequire(import.meta.url);
+  const { default: openapiTS, astToString } = require("openapi-typescript") as typeof import("openapi-typescript");
+  const ts = require("typescript") as typeof TypeScript;
+  let printed: string;
+  try {
+    // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
+    const nodes = await openapiTS(forSourceTypes(document) as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true });
+    printed = astToString(ts.transform(nodes, [inheritedNamesBack(ts)]).transformed);
+  } catch (error) {
+    throw new DiagnosticError([
+      {
+        code: "PRJ008",
+        severity: "error",
+        message: `openapi-typescript cannot type the spec: ${String((error as Error).message ?? error).split("\n")[0]}`,
+        help: "the source types come from openapi-typescript, which failed on this spec; look for a $ref cycle with no schema in it, or a response or schema that is null",
+        location: { file: specFile },
+      },
+    ]);
+  }
+  // Its string literals come out escaped, its comments carry spec descriptions as they are.
+  return escapeControlCharacters(printed);
+}
+
+/** Puts the property names {@link placeholder} stood in for back into the types, on the syntax tree. */
+function inheritedNamesBack(ts: typeof TypeScript): TypeScript.TransformerFactory<TypeScript.Node> {
+  const { prefix, suffix } = PLACEHOLDER;
+  const original = (name: string) =>
+    name.length > prefix.length + suffix.length && name.startsWith(prefix) && name.endsWith(suffix)
+      ? name.slice(prefix.length, -suffix.length)
+      : undefined;
+  return (context) => {
+    const visit = (node: TypeScript.Node): TypeScript.Node => {
+      const name =
+        ts.isPropertySignature(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))
+          ? original(node.name.text)
+          : undefined;
+      if (name === undefined) return ts.visitEachChild(node, visit, context);
+      const signature = node as TypeScript.PropertySignature;
+      const renamed = context.factory.updatePropertySignature(
+        signature,
+        signature.modifiers,
+        context.factory.createIdentifier(name),
+        signature.questionToken,
+        signature.type && (ts.visitNode(signature.type, visit) as TypeScript.TypeNode),
+      );
+      return ts.setSyntheticLeadingComments(renamed, ts.getSyntheticLeadingComments(signature));
+    };
+    return (root) => ts.visitNode(root, visit);
+  };
+}
