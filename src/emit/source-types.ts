@@ -18,7 +18,13 @@ const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 const PLACEHOLDER = { prefix: "__projector_inherited_", suffix: "__" } as const;
 const placeholder = (name: string) => `${PLACEHOLDER.prefix}${name}${PLACEHOLDER.suffix}`;
 
-function forSourceTypes(document: JsonObject): unknown {
+/** The document for openapi-typescript, and whether any property name travels under a placeholder. */
+function forSourceTypes(document: JsonObject): { document: unknown; placeholders: boolean } {
+  let placeholders = false;
+  const inherited = (name: string) => {
+    placeholders = true;
+    return placeholder(name);
+  };
   const reader = new SchemaReader(document);
   const shared = sharedPathSchemas(document);
   const walk = (value: unknown, inlining: readonly string[]): unknown => {
@@ -52,10 +58,10 @@ function forSourceTypes(document: JsonObject): unknown {
         const map =
           typeof shared === "string" && Object.keys(inner).length === 1 ? (reader.pointer(fragmentPointer(shared))?.schema ?? {}) : inner;
         copy[key] = Object.fromEntries(
-          Object.entries(map).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? placeholder(name) : name, walk(schema, inlining)]),
+          Object.entries(map).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? inherited(name) : name, walk(schema, inlining)]),
         );
       } else if (key === "required" && Array.isArray(inner)) {
-        copy[key] = inner.map((name) => (typeof name === "string" && PROTOTYPE_NAMES.has(name) ? placeholder(name) : name));
+        copy[key] = inner.map((name) => (typeof name === "string" && PROTOTYPE_NAMES.has(name) ? inherited(name) : name));
       } else copy[key] = walk(inner, inlining);
     }
     return copy;
@@ -68,7 +74,7 @@ function forSourceTypes(document: JsonObject): unknown {
     const entries = components[section] as JsonObject;
     entries[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, []);
   }
-  return copy;
+  return { document: copy, placeholders };
 }
 
 /**
@@ -120,8 +126,10 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
   let printed: string;
   try {
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
-    const nodes = await openapiTS(forSourceTypes(document) as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true });
-    printed = astToString(ts.transform(nodes, [inheritedNamesBack(ts)]).transformed);
+    const source = forSourceTypes(document);
+    const nodes = await openapiTS(source.document as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true });
+    // The transform walks every node of the types: only worth it when a name needs putting back.
+    printed = astToString(source.placeholders ? ts.transform(nodes, [inheritedNamesBack(ts)]).transformed : nodes);
   } catch (error) {
     throw new DiagnosticError([
       {
