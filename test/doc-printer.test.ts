@@ -45,7 +45,10 @@ describe("printDoc", () => {
     fc.assert(
       fc.property(docs(ids), fc.integer({ min: 0, max: 100 }), (doc, width) => {
         const copy = structuredCloneDoc(doc);
+        const ascii = structuredCloneDoc(doc);
         const mine = printDoc(doc, width);
+        // The docs of a text known to be printable ASCII are measured without looking at each character, alike.
+        expect(printDoc(ascii, width, true)).toBe(mine);
         if (mine === undefined) return;
         expect(mine).toBe(byPrettier(copy, width).replace(/[ \t]+$/, ""));
       }),
@@ -93,6 +96,7 @@ describe("printDoc", () => {
   it("gives way to prettier's printer for a fill and for text it does not measure", () => {
     expect(printDoc(fill(["a", line, "b"]), 80)).toBeUndefined();
     expect(printDoc(group(["中文", line, "b"]), 80)).toBeUndefined();
+    expect(printDoc(group(["a\nb", line, "c"]), 80, true)).toBeUndefined();
   });
 });
 

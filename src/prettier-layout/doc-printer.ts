@@ -10,10 +10,10 @@ type Doc = builders.Doc;
  * does not expect (fill, line suffixes, text outside ASCII, whose width it does not measure)
  * returns undefined, and the caller uses prettier's printer.
  */
-export function printDoc(doc: Doc, width: number): string | undefined {
+export function printDoc(doc: Doc, width: number, printableAscii = false): string | undefined {
   try {
     propagateBreaks(doc, new Set());
-    return new DocPrinter(width).print(doc);
+    return new DocPrinter(width, printableAscii ? plainWidth : textWidth).print(doc);
   } catch (error) {
     if (error === UNEXPECTED) return undefined;
     throw error;
@@ -87,6 +87,15 @@ function textWidth(text: string): number {
   return text.length;
 }
 
+/**
+ * The same, for the docs of a text of printable ASCII and line breaks only, whose strings, cut from
+ * that text or written by the printer, hold nothing else: only a line break is left to look for.
+ */
+function plainWidth(text: string): number {
+  if (text.includes("\n")) throw UNEXPECTED;
+  return text.length;
+}
+
 interface Command {
   indent: number;
   mode: Mode;
@@ -99,7 +108,10 @@ class DocPrinter {
   private position = 0;
   private remeasure = false;
 
-  constructor(private readonly width: number) {}
+  constructor(
+    private readonly width: number,
+    private readonly textWidth: (text: string) => number,
+  ) {}
 
   print(doc: Doc): string {
     const commands: Command[] = [{ indent: 0, mode: BREAK, doc }];
@@ -108,7 +120,7 @@ class DocPrinter {
       if (typeof current === "string") {
         if (current === "") continue;
         this.out.push(current);
-        this.position += textWidth(current);
+        this.position += this.textWidth(current);
         continue;
       }
       if (Array.isArray(current)) {
@@ -223,7 +235,7 @@ class DocPrinter {
           width -= 1;
           pendingSpace = false;
         }
-        width -= textWidth(doc);
+        width -= this.textWidth(doc);
         continue;
       }
       if (Array.isArray(doc)) {

@@ -9,6 +9,9 @@ import { Source, Unsure } from "./source.js";
 
 const OPTIONS = { printWidth: 80, tabWidth: 2, useTabs: false };
 
+/** A text of printable ASCII and line breaks: each character of its docs is one column wide. */
+const PRINTABLE_ASCII = /^[\x20-\x7e\n]*$/;
+
 /**
  * Generated TypeScript laid out exactly as prettier lays it out with its default options, without
  * running prettier: the syntax the emitters write is printed here with prettier's own rules and
@@ -17,8 +20,9 @@ const OPTIONS = { printWidth: 80, tabWidth: 2, useTabs: false };
 export function printLikePrettier(text: string): string | undefined {
   try {
     const file = parse(text);
+    const printableAscii = PRINTABLE_ASCII.test(text);
     return new Printer(new Source(text), file).printFile(
-      (doc) => printDoc(doc, OPTIONS.printWidth) ?? printer.printDocToString(doc, OPTIONS).formatted,
+      (doc) => printDoc(doc, OPTIONS.printWidth, printableAscii) ?? printer.printDocToString(doc, OPTIONS).formatted,
     );
   } catch (error) {
     if (error instanceof Unsure) return undefined;

@@ -10,39 +10,57 @@ interface Token {
   end: number;
 }
 
-const PUNCTUATION = [
-  "...",
-  "===",
-  "!==",
-  "?.",
-  "??",
-  "||",
-  "&&",
-  "=>",
-  "==",
-  "!=",
-  "<=",
-  "{",
-  "}",
-  "(",
-  ")",
-  "[",
-  "]",
-  ";",
-  ",",
-  ":",
-  "?",
-  ".",
-  "<",
-  ">",
-  "=",
-  "|",
-  "&",
-  "!",
-  "-",
-  "+",
-  "*",
-];
+/**
+ * The punctuator at `i`, the longest of those the emitters write (`>=` is not one of them: `>` then
+ * `=`); undefined for any other character.
+ */
+function punctuationAt(text: string, i: number): string | undefined {
+  const next = text.charCodeAt(i + 1);
+  switch (text.charCodeAt(i)) {
+    case 46: // .
+      return next === 46 && text.charCodeAt(i + 2) === 46 ? "..." : ".";
+    case 61: // =
+      return next === 61 ? (text.charCodeAt(i + 2) === 61 ? "===" : "==") : next === 62 ? "=>" : "=";
+    case 33: // !
+      return next === 61 ? (text.charCodeAt(i + 2) === 61 ? "!==" : "!=") : "!";
+    case 63: // ?
+      return next === 46 ? "?." : next === 63 ? "??" : "?";
+    case 124: // |
+      return next === 124 ? "||" : "|";
+    case 38: // &
+      return next === 38 ? "&&" : "&";
+    case 60: // <
+      return next === 61 ? "<=" : "<";
+    case 123:
+      return "{";
+    case 125:
+      return "}";
+    case 40:
+      return "(";
+    case 41:
+      return ")";
+    case 91:
+      return "[";
+    case 93:
+      return "]";
+    case 59:
+      return ";";
+    case 44:
+      return ",";
+    case 58:
+      return ":";
+    case 62:
+      return ">";
+    case 45:
+      return "-";
+    case 43:
+      return "+";
+    case 42:
+      return "*";
+    default:
+      return undefined;
+  }
+}
 
 const isNameStart = (code: number) => (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95 || code === 36;
 const isNamePart = (code: number) => isNameStart(code) || (code >= 48 && code <= 57);
@@ -77,6 +95,8 @@ function tokenize(text: string): { tokens: Token[]; comments: number } {
     }
     const code = text.charCodeAt(i);
     let type: Token["type"];
+    // A punctuator is one of a few constant strings, kept rather than sliced off the text again.
+    let punctuation: string | undefined;
     if (isNameStart(code)) {
       i++;
       while (i < length && isNamePart(text.charCodeAt(i))) i++;
@@ -99,14 +119,14 @@ function tokenize(text: string): { tokens: Token[]; comments: number } {
       if (!/^\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(text.slice(start, i))) throw new Unsure("number form");
       type = "number";
     } else {
-      const punctuation = PUNCTUATION.find((p) => text.startsWith(p, i));
+      punctuation = punctuationAt(text, i);
       if (!punctuation) throw new Unsure(`character ${text[i]}`);
       // `?.` before a digit is `?` then a number, as in `a ? .5 : b`.
       if (punctuation === "?." && isDigit(text.charCodeAt(i + 2))) throw new Unsure("optional chain before a digit");
       i += punctuation.length;
       type = "punctuation";
     }
-    tokens.push({ value: text.slice(start, i), type, pos, start, end: i });
+    tokens.push({ value: punctuation ?? text.slice(start, i), type, pos, start, end: i });
     pos = i;
   }
 }
