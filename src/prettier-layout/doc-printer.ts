@@ -12,7 +12,8 @@ type Doc = builders.Doc;
  */
 export function printDoc(doc: Doc, width: number, printableAscii = false): string | undefined {
   try {
-    propagateBreaks(doc, new Set());
+    pass++;
+    propagateBreaks(doc);
     return new DocPrinter(width, printableAscii ? plainWidth : textWidth).print(doc);
   } catch (error) {
     if (error === UNEXPECTED) return undefined;
@@ -39,25 +40,30 @@ interface Node {
   soft?: boolean;
   literal?: boolean;
   n?: number | string;
+  /** The printDoc pass that last walked this group to propagate breaks: a group shared by a conditional group's states is walked once. */
+  propagatedIn?: number;
 }
 
+/** Counts printDoc's calls, so that a group marks which one walked it without a set of the groups seen. */
+let pass = 0;
+
 /** Marks every group holding a hard break as broken; says whether `doc` breaks the group around it. */
-function propagateBreaks(doc: Doc, visited: Set<Node>): boolean {
+function propagateBreaks(doc: Doc): boolean {
   if (typeof doc === "string") return false;
   if (Array.isArray(doc)) {
     let breaks = false;
-    for (const part of doc) if (propagateBreaks(part, visited)) breaks = true;
+    for (const part of doc) if (propagateBreaks(part)) breaks = true;
     return breaks;
   }
   const node = doc as Node;
   switch (node.type) {
     case "group": {
-      if (visited.has(node)) return Boolean(node.break);
-      visited.add(node);
+      if (node.propagatedIn === pass) return Boolean(node.break);
+      node.propagatedIn = pass;
       let inner = false;
       if (node.expandedStates) {
-        for (const state of node.expandedStates) if (propagateBreaks(state, visited)) inner = true;
-      } else inner = propagateBreaks(node.contents!, visited);
+        for (const state of node.expandedStates) if (propagateBreaks(state)) inner = true;
+      } else inner = propagateBreaks(node.contents!);
       if (inner && !node.expandedStates && !node.break) node.break = "propagated";
       return Boolean(node.break);
     }
@@ -67,15 +73,15 @@ function propagateBreaks(doc: Doc, visited: Set<Node>): boolean {
     case "line-suffix-boundary":
       return false;
     case "if-break": {
-      const inBreak = node.breakContents ? propagateBreaks(node.breakContents, visited) : false;
-      const inFlat = node.flatContents ? propagateBreaks(node.flatContents, visited) : false;
+      const inBreak = node.breakContents ? propagateBreaks(node.breakContents) : false;
+      const inFlat = node.flatContents ? propagateBreaks(node.flatContents) : false;
       return inBreak || inFlat;
     }
     case "indent":
     case "align":
     case "indent-if-break":
     case "label":
-      return propagateBreaks(node.contents!, visited);
+      return propagateBreaks(node.contents!);
     default:
       throw UNEXPECTED;
   }
@@ -280,6 +286,8 @@ class DocPrinter {
   private trim(): void {
     while (this.out.length > 0) {
       const last = this.out.at(-1)!;
+      const end = last.charCodeAt(last.length - 1);
+      if (last.length > 0 && end !== 32 && end !== 9) return;
       const trimmed = last.replace(/[ \t]+$/, "");
       if (trimmed.length === last.length) return;
       this.out[this.out.length - 1] = trimmed;
