@@ -2,7 +2,7 @@ import { escapeControlCharacters } from "./control-characters.js";
 import { printJsonLiteral } from "./json-literal-print.js";
 
 /**
- * The JSON Schema literals of a generated file (`export const xInputSchema = {...} as const;`) and
+ * The JSON literals of a generated file (`export const xInputSchema = {...} as const;`, `const xCall: ToolCall = {...};`) and
  * its named imports and exports are a quarter of what a large spec makes prettier read, and their
  * layout needs none of its rules but a few: they are printed here as prettier would print them, and
  * prettier formats the file with each one replaced by a placeholder, a literal by a small object
@@ -16,7 +16,9 @@ export interface SetAside {
   literals: { text: string; column: number }[];
 }
 
-const STATEMENT = /^(export const [A-Za-z_$][\w$]* = )(\{.*\})( as const(?: satisfies [A-Za-z_$][\w$]*)?;)$/gm;
+/** `export const x = {...} as const;`, `const xCall: ToolCall = {...};`: a one-line JSON object bound to a name, as the emitter writes it. */
+const STATEMENT =
+  /^((?:export )?const [A-Za-z_$][\w$]*(?:: [A-Za-z_$][\w$]*)? = )(\{.*\})((?: as const(?: satisfies [A-Za-z_$][\w$]*)?)?;)$/gm;
 const PLACEHOLDER_NAME = "projector_literal_";
 const PLACEHOLDER = /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}|^import "projector_literal_(\d+)";$/gm;
 /** `import { a, type B } from "./x.js";`, `export { a } from "./x.js";`: named specifiers only, as the emitter writes them. */

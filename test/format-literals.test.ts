@@ -43,19 +43,28 @@ const statementName = fc.oneof(
   fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,84}$/).map((name) => `${name}Schema`),
   fc.constant("getHourlyUsageInputSchema"),
 );
-const tail = fc.constantFrom(" as const;", " as const satisfies InputSchema;");
+const tail = fc.constantFrom(" as const;", " as const satisfies InputSchema;", ";");
+const declaration = fc.constantFrom("export const ", "const ");
+const annotation = fc.constantFrom("", ": ToolCall");
 
 describe("JSON literals printed as prettier prints them", () => {
   it("match prettier's output for random values, names and tails", { timeout: 300_000 }, async () => {
     let printed = 0;
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(keyName, json, { minKeys: 1, maxKeys: 8 }), statementName, tail, async (value, name, end) => {
-        const file = `export const ${name} = ${literal(value)}${end}\n`;
-        const aside = setLiteralsAside(file, width);
-        if (aside === undefined) return;
-        printed++;
-        expect(putLiteralsBack(await byPrettier(aside.skeleton), aside)).toBe(await byPrettier(file));
-      }),
+      fc.asyncProperty(
+        fc.dictionary(keyName, json, { minKeys: 1, maxKeys: 8 }),
+        declaration,
+        statementName,
+        annotation,
+        tail,
+        async (value, start, name, type, end) => {
+          const file = `${start}${name}${type} = ${literal(value)}${end}\n`;
+          const aside = setLiteralsAside(file, width);
+          if (aside === undefined) return;
+          printed++;
+          expect(putLiteralsBack(await byPrettier(aside.skeleton), aside)).toBe(await byPrettier(file));
+        },
+      ),
       RUNS,
     );
     // Most values are printed here rather than left to prettier, or the test would show nothing.
