@@ -2,7 +2,7 @@
 // (`valueOf`, `constructor`) travel through openapi-typescript under a placeholder and come back in
 // the printed types; a spec without such names is printed as openapi-typescript printed it.
 import { describe, expect, it } from "vitest";
-import { sourceTypes } from "../src/emit/source-types.js";
+import { forSourceTypes, sourceTypes } from "../src/emit/source-types.js";
 import type { JsonObject } from "../src/openapi/schema.js";
 
 const spec = (properties: JsonObject, required: string[]): JsonObject => ({
@@ -22,5 +22,47 @@ describe("sourceTypes", () => {
     const types = await sourceTypes(spec(properties, required), "spec.yaml");
     for (const line of expected) expect(types).toContain(line);
     expect(types).not.toContain("__projector_inherited_");
+  });
+});
+
+describe("forSourceTypes", () => {
+  const example = { summary: "one", value: { id: "1" } };
+  const mediaType = (extra: JsonObject = {}) => ({ schema: { $ref: "#/components/schemas/Thing" }, examples: { one: example }, ...extra });
+  const withPaths = (content: JsonObject, components: JsonObject = {}): JsonObject => ({
+    openapi: "3.0.3",
+    info: { title: "t", version: "1" },
+    paths: { "/things": { get: { responses: { "200": { description: "ok", content: { "application/json": content } } } } } },
+    components: { schemas: { Thing: { type: "object", properties: { examples: { type: "string" } } } }, ...components },
+  });
+  const content = (document: unknown) =>
+    (document as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, JsonObject> }> } }> }).paths[
+      "/things"
+    ]!.get.responses["200"]!.content["application/json"]!;
+
+  it("leaves maps of examples out, and a property named examples in", () => {
+    const { document } = forSourceTypes(withPaths(mediaType(), { examples: { shared: example } }));
+    expect(content(document)).toEqual({ schema: { $ref: "#/components/schemas/Thing" } });
+    expect((document as { components: JsonObject }).components).toEqual({
+      schemas: { Thing: { type: "object", properties: { examples: { type: "string" } } } },
+    });
+  });
+
+  it.each([
+    [
+      "a $ref elsewhere leads into them",
+      withPaths(mediaType({ example: { $ref: "#/components/examples/shared" } }), { examples: { shared: example } }),
+    ],
+    ["they are not Example Objects", withPaths({ schema: { type: "string" }, examples: { one: { schema: { type: "string" } } } })],
+  ])("keeps them when %s", (_name, spec) => {
+    const { document } = forSourceTypes(spec);
+    expect(JSON.stringify(document)).toContain('"examples":');
+  });
+
+  it("types a spec with examples as the same spec without them", async () => {
+    const spec = withPaths(mediaType({ example: { id: "2" } }), { examples: { shared: example } });
+    const bare = structuredClone(spec);
+    delete content(bare)["examples"];
+    delete (bare["components"] as JsonObject)["examples"];
+    expect(await sourceTypes(spec, "spec.yaml")).toBe(await sourceTypes(bare, "spec.yaml"));
   });
 });

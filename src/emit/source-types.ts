@@ -8,7 +8,9 @@ import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schem
 // the spec loads only this, not the emitters.
 /**
  * The document as openapi-typescript should see it. Examples never affect types, and `externalValue`
- * ones make it try to read files. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
+ * ones make it try to read files. Maps of Example Objects (a media type's, parameter's or header's
+ * `examples`, and `components.examples`) are left out whole, unless a `$ref` elsewhere leads into one:
+ * a quarter of some specs, which openapi-typescript's validator and bundler would only walk. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
  * `parameters/p/schema`) becomes an indexed access type that does not compile, so its target is
  * inlined (once; a cycle keeps its `$ref`). A discriminator mapping to what the document does not hold is left out. Property names an object inherits (`valueOf`,
  * `hasOwnProperty`) crash its resolver, so they travel under a placeholder that is swapped back in
@@ -18,9 +20,25 @@ const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 const PLACEHOLDER = { prefix: "__projector_inherited_", suffix: "__" } as const;
 const placeholder = (name: string) => `${PLACEHOLDER.prefix}${name}${PLACEHOLDER.suffix}`;
 
+/** Keys an Example Object holds besides extensions. */
+const EXAMPLE_KEYS = new Set(["summary", "description", "value", "externalValue", "$ref"]);
+const isExampleMap = (value: unknown): boolean =>
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every(
+    (example) =>
+      typeof example === "object" &&
+      example !== null &&
+      !Array.isArray(example) &&
+      Object.keys(example).every((key) => EXAMPLE_KEYS.has(key) || key.startsWith("x-")),
+  );
+const INTO_EXAMPLES = /\/examples(\/|$)/;
+
 /** The document for openapi-typescript, and whether any property name travels under a placeholder. */
-function forSourceTypes(document: JsonObject): { document: unknown; placeholders: boolean } {
+export function forSourceTypes(document: JsonObject, leaveExamplesOut = true): { document: unknown; placeholders: boolean } {
   let placeholders = false;
+  let refIntoExamples = false;
   const inherited = (name: string) => {
     placeholders = true;
     return placeholder(name);
@@ -38,8 +56,12 @@ function forSourceTypes(document: JsonObject): { document: unknown; placeholders
       if (target) return walk(target.schema, [...inlining, ref]);
     }
     const copy: JsonObject = {};
+    // A media type, parameter or header: what holds a schema or content beside its examples.
+    const holdsExamples = leaveExamplesOut && ("schema" in value || "content" in value);
     for (const [key, inner] of Object.entries(value)) {
       if (key === "externalValue") continue;
+      if (key === "examples" && holdsExamples && isExampleMap(inner)) continue;
+      if (key === "$ref" && typeof inner === "string" && INTO_EXAMPLES.test(inner)) refIntoExamples = true;
       if (key === "mapping" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
         // Bundling rewrites `$ref`s, never a discriminator's mapping: a target in another file, or
         // one relative to it, is gone (and would be read from the working folder).
@@ -66,7 +88,7 @@ function forSourceTypes(document: JsonObject): { document: unknown; placeholders
     }
     return copy;
   };
-  const copy = walk(document, []) as JsonObject;
+  const copy = walk(leaveExamplesOut ? withoutExampleComponents(document) : document, []) as JsonObject;
   for (const [ref, { section, name }] of shared) {
     copy["components"] ??= {};
     const components = copy["components"] as JsonObject;
@@ -74,7 +96,17 @@ function forSourceTypes(document: JsonObject): { document: unknown; placeholders
     const entries = components[section] as JsonObject;
     entries[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, []);
   }
+  // Left out, the examples would leave that `$ref` leading nowhere.
+  if (refIntoExamples && leaveExamplesOut) return forSourceTypes(document, false);
   return { document: copy, placeholders };
+}
+
+/** The document without `components.examples`, when that is a map of Example Objects; shallow copies, the rest shared. */
+function withoutExampleComponents(document: JsonObject): JsonObject {
+  const components = document["components"];
+  if (typeof components !== "object" || components === null || Array.isArray(components)) return document;
+  const { examples, ...others } = components as JsonObject;
+  return examples !== undefined && isExampleMap(examples) ? { ...document, components: others } : document;
 }
 
 /**
