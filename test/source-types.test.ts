@@ -58,6 +58,23 @@ describe("forSourceTypes", () => {
     expect(JSON.stringify(document)).toContain('"examples":');
   });
 
+  it("leaves an operation's code samples out, and keeps them where a $ref leads into them", () => {
+    const sample = { lang: "curl", source: "curl https://example.com/things" };
+    const spec = (extra: JsonObject): JsonObject => {
+      const document = withPaths({ schema: { type: "string" } });
+      const get = (document["paths"] as Record<string, { get: JsonObject }>)["/things"]!.get;
+      Object.assign(get, { "x-codeSamples": [sample] }, extra);
+      return document;
+    };
+    expect(JSON.stringify(forSourceTypes(spec({})).document)).not.toContain("x-codeSamples");
+    const kept = (document: unknown) => (document as { paths: Record<string, { get: JsonObject }> }).paths["/things"]!.get;
+    // A $ref inside what is left out goes with it; one elsewhere keeps it in.
+    const within = spec({ "x-code-samples": [{ $ref: "#/paths/~1things/get/x-codeSamples/0" }] });
+    expect(Object.keys(kept(forSourceTypes(within).document))).not.toContain("x-codeSamples");
+    const elsewhere = spec({ "x-first-sample": { $ref: "#/paths/~1things/get/x-codeSamples/0" } });
+    expect(Object.keys(kept(forSourceTypes(elsewhere).document))).toContain("x-codeSamples");
+  });
+
   it("types a spec with examples as the same spec without them", async () => {
     const spec = withPaths(mediaType({ example: { id: "2" } }), { examples: { shared: example } });
     const bare = structuredClone(spec);

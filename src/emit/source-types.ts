@@ -9,8 +9,10 @@ import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schem
 /**
  * The document as openapi-typescript should see it. Examples never affect types, and `externalValue`
  * ones make it try to read files. Maps of Example Objects (a media type's, parameter's or header's
- * `examples`, and `components.examples`) are left out whole, unless a `$ref` elsewhere leads into one:
- * a quarter of some specs, which openapi-typescript's validator and bundler would only walk. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
+ * `examples`, and `components.examples`) and an operation's code samples (`x-codeSamples`, which
+ * openapi-typescript never reads, as it reads no extension but `x-enum-*`) are left out whole, unless
+ * a `$ref` elsewhere leads into one: a quarter of some specs, which openapi-typescript's validator
+ * and bundler would only walk. A `$ref` deeper than a whole component (`schemas/X/allOf/0`,
  * `parameters/p/schema`) becomes an indexed access type that does not compile, so its target is
  * inlined (once; a cycle keeps its `$ref`). A discriminator mapping to what the document does not hold is left out. Property names an object inherits (`valueOf`,
  * `hasOwnProperty`) crash its resolver, so they travel under a placeholder that is swapped back in
@@ -33,12 +35,14 @@ const isExampleMap = (value: unknown): boolean =>
       !Array.isArray(example) &&
       Object.keys(example).every((key) => EXAMPLE_KEYS.has(key) || key.startsWith("x-")),
   );
-const INTO_EXAMPLES = /\/examples(\/|$)/;
+/** Redoc's names for an operation's code samples. */
+const CODE_SAMPLES = new Set(["x-codeSamples", "x-code-samples"]);
+const INTO_LEFT_OUT = /\/(?:examples|x-codeSamples|x-code-samples)(\/|$)/;
 
 /** The document for openapi-typescript, and whether any property name travels under a placeholder. */
-export function forSourceTypes(document: JsonObject, leaveExamplesOut = true): { document: unknown; placeholders: boolean } {
+export function forSourceTypes(document: JsonObject, leaveOut = true): { document: unknown; placeholders: boolean } {
   let placeholders = false;
-  let refIntoExamples = false;
+  let refIntoLeftOut = false;
   const inherited = (name: string) => {
     placeholders = true;
     return placeholder(name);
@@ -57,11 +61,13 @@ export function forSourceTypes(document: JsonObject, leaveExamplesOut = true): {
     }
     const copy: JsonObject = {};
     // A media type, parameter or header: what holds a schema or content beside its examples.
-    const holdsExamples = leaveExamplesOut && ("schema" in value || "content" in value);
+    const holdsExamples = leaveOut && ("schema" in value || "content" in value);
+    const operation = leaveOut && "responses" in value;
     for (const [key, inner] of Object.entries(value)) {
       if (key === "externalValue") continue;
       if (key === "examples" && holdsExamples && isExampleMap(inner)) continue;
-      if (key === "$ref" && typeof inner === "string" && INTO_EXAMPLES.test(inner)) refIntoExamples = true;
+      if (operation && CODE_SAMPLES.has(key)) continue;
+      if (key === "$ref" && typeof inner === "string" && INTO_LEFT_OUT.test(inner)) refIntoLeftOut = true;
       if (key === "mapping" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
         // Bundling rewrites `$ref`s, never a discriminator's mapping: a target in another file, or
         // one relative to it, is gone (and would be read from the working folder).
@@ -88,7 +94,7 @@ export function forSourceTypes(document: JsonObject, leaveExamplesOut = true): {
     }
     return copy;
   };
-  const copy = walk(leaveExamplesOut ? withoutExampleComponents(document) : document, []) as JsonObject;
+  const copy = walk(leaveOut ? withoutExampleComponents(document) : document, []) as JsonObject;
   for (const [ref, { section, name }] of shared) {
     copy["components"] ??= {};
     const components = copy["components"] as JsonObject;
@@ -96,8 +102,8 @@ export function forSourceTypes(document: JsonObject, leaveExamplesOut = true): {
     const entries = components[section] as JsonObject;
     entries[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, []);
   }
-  // Left out, the examples would leave that `$ref` leading nowhere.
-  if (refIntoExamples && leaveExamplesOut) return forSourceTypes(document, false);
+  // Left out, the examples or samples would leave that `$ref` leading nowhere.
+  if (refIntoLeftOut && leaveOut) return forSourceTypes(document, false);
   return { document: copy, placeholders };
 }
 
