@@ -39,8 +39,17 @@ const isExampleMap = (value: unknown): boolean =>
 const CODE_SAMPLES = new Set(["x-codeSamples", "x-code-samples"]);
 const INTO_LEFT_OUT = /\/(?:examples|x-codeSamples|x-code-samples)(\/|$)/;
 
-/** The document for openapi-typescript, and whether any property name travels under a placeholder. */
-export function forSourceTypes(document: JsonObject, leaveOut = true): { document: unknown; placeholders: boolean } {
+/**
+ * What openapi-typescript reads of a spec, and whether any property name travels under a placeholder.
+ * The CLI makes it on the main thread and types it in a worker thread: the copy crosses smaller than
+ * the document, while the thread is still loading openapi-typescript.
+ */
+export interface SourceTypesInput {
+  document: unknown;
+  placeholders: boolean;
+}
+
+export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTypesInput {
   let placeholders = false;
   let refIntoLeftOut = false;
   const inherited = (name: string) => {
@@ -155,6 +164,11 @@ const SHARED_PARAMETER = /^#\/paths\/[^/]+\/([a-z]+\/)?parameters\/\d+$/;
 
 /** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
 export async function sourceTypes(document: JsonObject, specFile: string): Promise<string> {
+  return typeForSource(forSourceTypes(document), specFile);
+}
+
+/** The source types of what {@link forSourceTypes} made of the spec. */
+export async function typeForSource(source: SourceTypesInput, specFile: string): Promise<string> {
   // Loaded on first use: it pulls in the TypeScript compiler, which a no-op regenerate never needs.
   // Required, not imported: as an ES import, Node parses TypeScript's 9 MB three times to learn that
   // it is CommonJS and what it exports (half a second); openapi-typescript's CommonJS build is the same code.
@@ -164,7 +178,6 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
   let printed: string;
   try {
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
-    const source = forSourceTypes(document);
     const nodes = await openapiTS(source.document as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true });
     // The transform walks every node of the types: only worth it when a name needs putting back.
     printed = astToString(source.placeholders ? ts.transform(nodes, [inheritedNamesBack(ts)]).transformed : nodes);

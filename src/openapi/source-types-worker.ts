@@ -20,10 +20,10 @@ for (const [method, stream] of Object.entries(consoleStreams))
   console[method as keyof typeof consoleStreams] = (...args: unknown[]) => void printed.push({ stream, text: `${format(...args)}\n` });
 
 const port = parentPort!;
-port.once("message", async ({ document, specFile }: SourceTypesRequest) => {
+port.once("message", async ({ source, specFile }: SourceTypesRequest) => {
   const answer = async (): Promise<SourceTypesResult> => {
     try {
-      return { types: await (await emitter).sourceTypes(document, specFile) };
+      return { types: await (await emitter).typeForSource(source, specFile) };
     } catch (error) {
       if (error instanceof DiagnosticError) return { diagnostics: [...error.diagnostics] };
       const { message, stack } = error instanceof Error ? error : new Error(String(error));
