@@ -9,6 +9,20 @@ const nameHash = (name: string): string => createHash("sha256").update(name).dig
  * also gets a hash of the whole name, so two such names do not both become `Unnamed`.
  */
 export function pascalCase(name: string): string {
+  let known = pascalNames.get(name);
+  if (known === undefined) {
+    if (pascalNames.size >= MAX_REMEMBERED_NAMES) pascalNames.clear();
+    known = toPascalCase(name);
+    pascalNames.set(name, known);
+  }
+  return known;
+}
+
+/** The emitters ask for the same few thousand names over and over (a spec's tools, resources and fields); each is worked out once. */
+const pascalNames = new Map<string, string>();
+const MAX_REMEMBERED_NAMES = 100_000;
+
+function toPascalCase(name: string): string {
   const ascii = name.normalize("NFKD").replace(/\p{M}/gu, "");
   const words = ascii
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
