@@ -87,6 +87,9 @@ describe("printDoc", () => {
       "aaaa\nb!",
     ],
     ["trailing spaces dropped before a line break", () => ["a ", hardline, "b"], 80, "a\nb"],
+    ["accented text, a column a character", () => group(["ééééé", line, "b"]), 6, "ééééé\nb"],
+    ["combining marks, no column", () => group(["e\u0301e\u0301e\u0301", line, "b"]), 5, "e\u0301e\u0301e\u0301 b"],
+    ["a Hebrew point, no column", () => group(["\u05d0\u05b0\u05d1\u05b0", line, "b"]), 4, "\u05d0\u05b0\u05d1\u05b0 b"],
   ])("%s", (_name, make, width, expected) => {
     const [doc, copy] = twice(make);
     expect(printDoc(doc, width)).toBe(expected);

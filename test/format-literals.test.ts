@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { literal } from "../src/emit/ts.js";
 import { formatFiles } from "../src/format.js";
 import { putLiteralsBack, setLiteralsAside } from "../src/format-literals.js";
+import { textWidth } from "../src/prettier-layout/literals.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 200) };
 const width = prettier.util.getStringWidth;
@@ -141,5 +142,13 @@ describe("JSON literals printed as prettier prints them", () => {
     const options = { printWidth: 20, singleQuote: true };
     const formatted = (await formatFiles(new Map([["a.ts", file]]), options)).get("a.ts");
     expect(formatted).toBe(await prettier.format(file, { ...options, parser: "babel-ts", filepath: "a.ts" }));
+  });
+});
+
+describe("textWidth", () => {
+  it("counts the columns prettier counts for every character below U+1100, and for text mixing them", () => {
+    const characters = Array.from({ length: 0x1100 }, (_, code) => String.fromCodePoint(code));
+    expect(characters.filter((character) => textWidth(character) !== width(character))).toEqual([]);
+    expect(textWidth(characters.join(""))).toBe(width(characters.join("")));
   });
 });

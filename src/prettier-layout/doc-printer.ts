@@ -1,4 +1,6 @@
 import type { builders } from "prettier/doc";
+import { textWidth as measuredWidth } from "./literals.js";
+import { Unsure } from "./source.js";
 
 type Doc = builders.Doc;
 
@@ -7,8 +9,8 @@ type Doc = builders.Doc;
  * they fit, else broken; conditional groups tried state by state; breaks propagated to the groups
  * around them), for the docs src/prettier-layout builds, with spaces for indentation. It walks the
  * doc once to propagate breaks and once to print, without prettier's generic traversal: a doc it
- * does not expect (fill, line suffixes, text outside ASCII, whose width it does not measure)
- * returns undefined, and the caller uses prettier's printer.
+ * does not expect (fill, line suffixes, text with line breaks or wide characters, whose width it
+ * does not measure) returns undefined, and the caller uses prettier's printer.
  */
 export function printDoc(doc: Doc, width: number, printableAscii = false): string | undefined {
   try {
@@ -87,11 +89,22 @@ function propagateBreaks(doc: Doc): boolean {
   }
 }
 
-/** Width of printed text: ASCII only, one column a character. */
+/**
+ * Width of printed text, as prettier measures it: a column a character for printable ASCII and the
+ * narrow scripts, none for combining marks. Line breaks, tabs and wide characters are left to prettier.
+ */
 function textWidth(text: string): number {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7e || text.charCodeAt(i) < 0x20) throw UNEXPECTED;
-  return text.length;
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  if (CONTROL.test(text)) throw UNEXPECTED;
+  try {
+    return measuredWidth(text);
+  } catch (error) {
+    if (error instanceof Unsure) throw UNEXPECTED;
+    throw error;
+  }
 }
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const CONTROL = /[\x00-\x1f]/;
 
 /**
  * The same, for the docs of a text of printable ASCII and line breaks only, whose strings, cut from

@@ -35,17 +35,23 @@ export const printNumberLiteral = (text: string): string =>
     .replace(/\.(?=e|$)/, "");
 
 /**
- * Columns prettier counts for text: one per character for ASCII and for the scripts below U+1100,
- * none for control and combining characters. Wider scripts and emoji are not counted here.
+ * Columns prettier counts for text (its getStringWidth): one per character for ASCII and for the
+ * scripts below U+1100, none for control characters and combining marks. Wider scripts and emoji
+ * are not counted here.
  */
 export function textWidth(text: string): number {
-  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  // Prettier's own shortcut: text of U+0020 to U+007F alone counts a column a character, DEL included,
+  // though DEL among other text counts none.
+  if (/^[\x20-\x7f]*$/.test(text)) return text.length;
   let width = 0;
   for (const character of text) {
     const code = character.codePointAt(0)!;
-    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x300 && code <= 0x36f)) continue;
+    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f) || ZERO_WIDTH_MARK.test(character)) continue;
     if (code >= 0x1100) throw new Unsure("wide characters");
     width += 1;
   }
   return width;
 }
+
+/** The marks prettier counts as no column: every nonspacing and enclosing mark, not only the combining diacritics. */
+const ZERO_WIDTH_MARK = /[\p{Mn}\p{Me}]/u;
