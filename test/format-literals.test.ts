@@ -8,6 +8,7 @@ import { literal } from "../src/emit/ts.js";
 import { formatFiles } from "../src/format.js";
 import { putLiteralsBack, setLiteralsAside } from "../src/format-literals.js";
 import { textWidth } from "../src/prettier-layout/literals.js";
+import { Unsure } from "../src/prettier-layout/source.js";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 200) };
 const width = prettier.util.getStringWidth;
@@ -146,9 +147,19 @@ describe("JSON literals printed as prettier prints them", () => {
 });
 
 describe("textWidth", () => {
-  it("counts the columns prettier counts for every character below U+1100, and for text mixing them", () => {
-    const characters = Array.from({ length: 0x1100 }, (_, code) => String.fromCodePoint(code));
+  it("counts the columns prettier counts for every character it measures, and for text mixing them", () => {
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => String.fromCodePoint(from + i));
+    const characters = [...range(0, 0x1100), ...range(0x1e00, 0x20d0)];
     expect(characters.filter((character) => textWidth(character) !== width(character))).toEqual([]);
     expect(textWidth(characters.join(""))).toBe(width(characters.join("")));
+    const mixed = fc.string({ unit: fc.constantFrom(...characters), maxLength: 30 });
+    fc.assert(
+      fc.property(mixed, (text) => {
+        expect(textWidth(text)).toBe(width(text));
+      }),
+      RUNS,
+    );
+    // Wider scripts, emoji and a keycap sequence are left to prettier.
+    for (const wide of ["中", "👍", "1\u20e3", "\u2328"]) expect(() => textWidth(wide)).toThrow(Unsure);
   });
 });

@@ -35,9 +35,9 @@ export const printNumberLiteral = (text: string): string =>
     .replace(/\.(?=e|$)/, "");
 
 /**
- * Columns prettier counts for text (its getStringWidth): one per character for ASCII and for the
- * scripts below U+1100, none for control characters and combining marks. Wider scripts and emoji
- * are not counted here.
+ * Columns prettier counts for text (its getStringWidth): one per character for ASCII, the scripts
+ * below U+1100 and the punctuation below, none for control characters and combining marks. Wider
+ * scripts and emoji are not counted here.
  */
 export function textWidth(text: string): number {
   // Prettier's own shortcut: text of U+0020 to U+007F alone counts a column a character, DEL included,
@@ -46,12 +46,20 @@ export function textWidth(text: string): number {
   let width = 0;
   for (const character of text) {
     const code = character.codePointAt(0)!;
+    // Judged first: a mark past these ranges may belong to an emoji sequence, which prettier counts as two.
+    if (code >= 0x1100 && !(code >= NARROW_PUNCTUATION.from && code < NARROW_PUNCTUATION.to)) throw new Unsure("wide characters");
     if (code <= 0x1f || (code >= 0x7f && code <= 0x9f) || ZERO_WIDTH_MARK.test(character)) continue;
-    if (code >= 0x1100) throw new Unsure("wide characters");
     width += 1;
   }
   return width;
 }
+
+/**
+ * Latin and Greek extended letters, general punctuation (dashes, curly quotes, ‰), super- and
+ * subscripts and currency signs (€): a column each, as in prettier, and common in descriptions.
+ * The combining marks for symbols after them are not, since a keycap sequence (`1⃣`) is an emoji.
+ */
+const NARROW_PUNCTUATION = { from: 0x1e00, to: 0x20d0 };
 
 /** The marks prettier counts as no column: every nonspacing and enclosing mark, not only the combining diacritics. */
 const ZERO_WIDTH_MARK = /[\p{Mn}\p{Me}]/u;
