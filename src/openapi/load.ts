@@ -8,6 +8,7 @@ import { DiagnosticError } from "../diagnostics.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { locateInJson } from "../json-locate.js";
 import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
+import { bundleResolved, type ResolvedRefs } from "./bundle.js";
 import { guardedFileResolver, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { isJsonObject, type JsonObject } from "./schema.js";
@@ -260,9 +261,10 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   document = parser.schema;
   const straight = refsPointStraight(document, sites);
   try {
-    // Bundling costs a second on a spec of Datadog's size, and changes nothing in one whose every
-    // $ref already names where it leads.
-    if (!straight) document = await parser.bundle(absolutePath, parser.schema as never, parserOptions);
+    // Bundling changes nothing in a spec whose every $ref already names where it leads. Otherwise
+    // the documents resolved above are bundled as they are: the library's `bundle()` would resolve
+    // the spec again, every file read and parsed twice.
+    if (!straight) document = bundleResolved(parser.schema, parser.$refs as unknown as ResolvedRefs, parserOptions);
   } catch (error) {
     cannotLoad(String((error as Error).message ?? error).replaceAll(absolutePath, file));
   }
