@@ -236,7 +236,10 @@ export function bundleResolved(root: unknown, $refs: ResolvedRefs, options: unkn
       dropped: false,
     };
     inventory.push(entry);
-    if (!places) byPlace.set(parent, (places = new Map()));
+    if (!places) {
+      places = new Map();
+      byPlace.set(parent, places);
+    }
     places.set(key, entry);
     if (!existing || entry.external) crawl(pointer.value as Container, null, pointer.path, pathFromRoot, reached + 1);
   };
