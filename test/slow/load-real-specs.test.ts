@@ -1,0 +1,34 @@
+// The loader's bundle (src/openapi/bundle.ts) against json-schema-ref-parser's own bundle() on the
+// real public specs in ../shared/real-specs, DigitalOcean's 2,900 files first; each skipped cleanly
+// where its file is absent.
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadSpec } from "../../src/openapi/load.js";
+import { REAL_SPECS } from "../helpers/pipeline.js";
+
+const require = createRequire(import.meta.url);
+const { $RefParser } = createRequire(require.resolve("@apidevtools/swagger-parser"))("@apidevtools/json-schema-ref-parser") as {
+  $RefParser: new () => { bundle(path: string, options: object): Promise<unknown> };
+};
+
+const SPECS = [
+  "digitalocean/specification/DigitalOcean-public.v2.yaml",
+  "datadog_v2_openapi.yaml",
+  "box_openapi.json",
+  "pagerduty_rest_openapiv3.json",
+  "sentry_openapi_derefed.json",
+  "tidal_api_oas.json",
+];
+
+describe("loading a real spec gives json-schema-ref-parser's bundle, key order included", () => {
+  for (const spec of SPECS) {
+    const path = join(REAL_SPECS, spec);
+    it.skipIf(!existsSync(path))(spec, async () => {
+      const loaded = await loadSpec(path, spec);
+      const expected = await new $RefParser().bundle(path, { resolve: { external: true, http: false } });
+      expect(JSON.stringify(loaded.document) === JSON.stringify(expected)).toBe(true);
+    });
+  }
+});
