@@ -41,5 +41,4 @@ describe("folderGuard", () => {
     // Twice over, so the second round is judged from the folders already seen.
     for (const [path, expected] of [...cases, ...cases]) expect([path, inside(path)]).toEqual([path, expected]);
   });
-
 });

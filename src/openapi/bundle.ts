@@ -13,6 +13,8 @@
  * so every value, indirection count and error message is the library's own.
  */
 
+import { getHash, stripHash, urlResolver } from "./ref-urls.js";
+
 export interface ResolvedPointer {
   /** Where the pointer finally led, with a JSON pointer in the hash. */
   path: string;
@@ -75,15 +77,6 @@ function dereference($ref: RefObject, resolvedValue: unknown): unknown {
   return merged;
 }
 
-const stripHash = (path: string) => {
-  const hashIndex = path.indexOf("#");
-  return hashIndex >= 0 ? path.substring(0, hashIndex) : path;
-};
-const getHash = (path: string) => {
-  const hashIndex = path.indexOf("#");
-  return hashIndex >= 0 ? path.substring(hashIndex) : "#";
-};
-
 const safeDecodeURIComponent = (encoded: string) => {
   try {
     return decodeURIComponent(encoded);
@@ -110,36 +103,6 @@ function pointerDepth(pathFromRoot: string): number {
   let depth = 0;
   for (let i = pathFromRoot.indexOf("#") + 1; i > 0 && i < pathFromRoot.length; i++) if (pathFromRoot.charCodeAt(i) === 47) depth++;
   return depth;
-}
-
-/**
- * The library's `url.resolve`. Its result never depends on `from`'s hash: a WHATWG URL resolved
- * against a base drops the base's fragment whatever the input. So it is computed once per document
- * and `$ref`, unless stripping the hash would leave trailing spaces or control characters, which the
- * URL parser trims from the end of its input.
- */
-function urlResolver(): (from: string, to: string) => string {
-  // The library's convertPathToPosix: backslashes become slashes, except in a Windows extended-length path.
-  const posix = (path: string) => (path.startsWith("\\\\?\\") ? path : path.split("\\").join("/"));
-  const compute = (from: string, to: string) => {
-    const fromUrl = new URL(posix(from), "https://aaa.nonexistanturl.com");
-    const resolvedUrl = new URL(posix(to), fromUrl);
-    const endSpaces = to.match(/(\s*)$/)?.[1] || "";
-    if (resolvedUrl.hostname === "aaa.nonexistanturl.com") return resolvedUrl.pathname + resolvedUrl.search + resolvedUrl.hash + endSpaces;
-    return resolvedUrl.toString() + endSpaces;
-  };
-  const resolved = new Map<string, string>();
-  return (from, to) => {
-    const document = stripHash(from);
-    if (document.length > 0 && document.charCodeAt(document.length - 1) <= 32) return compute(from, to);
-    const key = `${document}\u0000${to}`;
-    let result = resolved.get(key);
-    if (result === undefined) {
-      result = compute(document, to);
-      resolved.set(key, result);
-    }
-    return result;
-  };
 }
 
 /** The library's `Pointer.join`, each token's encoding kept: a spec repeats a few hundred keys. */
