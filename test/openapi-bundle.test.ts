@@ -1,7 +1,7 @@
 // The bundle port (src/openapi/bundle.ts), on the resolve port, against json-schema-ref-parser's own
 // bundle(), fixture by fixture.
 import { describe, expect, it } from "vitest";
-import { bundleResolved, type ResolvedRefs } from "../src/openapi/bundle.js";
+import { bundleResolved } from "../src/openapi/bundle.js";
 import { loadSpec } from "../src/openapi/load.js";
 import { refParserLibrary } from "../src/openapi/ref-parser.js";
 import { resolveExternal, type ExternalRefs } from "../src/openapi/resolve-external.js";
@@ -30,7 +30,7 @@ async function portBundle(entry: string): Promise<string> {
       library.normalizedOptions(entry, OPTIONS),
       library.parseFile,
     );
-    return JSON.stringify(bundleResolved(parser.schema, parser.$refs as unknown as ResolvedRefs, OPTIONS));
+    return JSON.stringify(bundleResolved(parser.schema, parser.$refs as unknown as ExternalRefs, OPTIONS));
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }

@@ -7,32 +7,23 @@
  *   spec again first, reading and parsing every file a second time (half of DigitalOcean's load);
  * - the inventory is indexed by the object holding a `$ref` and its key, where the library scans the
  *   whole inventory for each `$ref` it meets (quadratic: 250 ms on DigitalOcean's 2,900 files);
- * - `$ref`s are resolved against their document once per document, and pointer tokens encoded once.
- *
- * JSON pointers are still resolved by the library (`$refs._resolve`, which `bundle()` itself calls),
- * so every value, indirection count and error message is the library's own.
+ * - every URL is resolved once (./ref-urls.ts), and every pointer token encoded once, where the
+ *   library parses two URLs a `$ref` and more for each pointer it follows (./pointer.ts).
  */
 
+import {
+  type Container,
+  dereference,
+  isAllowedRef,
+  isExtendedRef,
+  parsePointer,
+  type PointerJoin,
+  pointerJoiner,
+  pointerResolver,
+  type RefObject,
+} from "./pointer.js";
 import { getHash, stripHash, urlResolver } from "./ref-urls.js";
-
-export interface ResolvedPointer {
-  /** Where the pointer finally led, with a JSON pointer in the hash. */
-  path: string;
-  value: unknown;
-  /** The value is a `$ref` to itself. */
-  circular: boolean;
-  /** How many `$ref`s were followed on the way. */
-  indirections: number;
-}
-
-/** The part of json-schema-ref-parser's `$Refs` (of the same release) that bundling uses. */
-export interface ResolvedRefs {
-  _root$Ref: { path: string };
-  _resolve(path: string, pathFromRoot: string, options: unknown): ResolvedPointer | null;
-}
-
-type Container = Record<string, unknown>;
-type RefObject = Container & { $ref: string };
+import type { ExternalRefs } from "./resolve-external.js";
 
 interface Entry {
   /** The JSON Reference, `{ $ref: string }`. */
@@ -54,73 +45,11 @@ interface Entry {
   dropped: boolean;
 }
 
-const isRef = (value: unknown): value is RefObject =>
-  Boolean(value) &&
-  typeof value === "object" &&
-  value !== null &&
-  "$ref" in value &&
-  typeof (value as { $ref: unknown }).$ref === "string" &&
-  (value as { $ref: string }).$ref.length > 0;
-
-/** The library's `$Ref.isAllowed$Ref` without options: internal pointers and every external reference. */
-const isAllowedRef = (value: unknown): value is RefObject =>
-  isRef(value) && (value.$ref.substring(0, 2) === "#/" || value.$ref === "#" || value.$ref[0] !== "#");
-
-const isExtendedRef = (value: unknown) => isRef(value) && Object.keys(value).length > 1;
-
-/** The library's `$Ref.dereference`: an extended reference becomes its own keys over the value's. */
-function dereference($ref: RefObject, resolvedValue: unknown): unknown {
-  if (!resolvedValue || typeof resolvedValue !== "object" || !isExtendedRef($ref)) return resolvedValue;
-  const merged: Container = {};
-  for (const key of Object.keys($ref)) if (key !== "$ref") merged[key] = $ref[key];
-  for (const key of Object.keys(resolvedValue)) if (!(key in merged)) merged[key] = (resolvedValue as Container)[key];
-  return merged;
-}
-
-const safeDecodeURIComponent = (encoded: string) => {
-  try {
-    return decodeURIComponent(encoded);
-  } catch {
-    return encoded;
-  }
-};
-
-/**
- * The library's `Pointer.parse` for the pointers bundling builds itself, which always start at "#"
- * (so the library's check that the first token is empty always passes).
- */
-function parsePointer(path: string): string[] {
-  const pointer = getHash(path).substring(1);
-  if (!pointer) return [];
-  return pointer
-    .split("/")
-    .slice(1)
-    .map((token) => safeDecodeURIComponent(token.replace(/~1/g, "/").replace(/~0/g, "~")));
-}
-
 /** A pointer's depth, as `parsePointer(pathFromRoot).length`: one "/" a token, "/" being encoded inside one. */
 function pointerDepth(pathFromRoot: string): number {
   let depth = 0;
   for (let i = pathFromRoot.indexOf("#") + 1; i > 0 && i < pathFromRoot.length; i++) if (pathFromRoot.charCodeAt(i) === 47) depth++;
   return depth;
-}
-
-/** The library's `Pointer.join`, each token's encoding kept: a spec repeats a few hundred keys. */
-function pointerJoiner(): (base: string, tokens: string | readonly string[]) => string {
-  const encoded = new Map<string, string>();
-  const encode = (token: string) => {
-    let result = encoded.get(token);
-    if (result === undefined) {
-      result = encodeURIComponent(token.replace(/~/g, "~0").replace(/\//g, "~1"));
-      encoded.set(token, result);
-    }
-    return result;
-  };
-  return (base, tokens) => {
-    let path = base.indexOf("#") === -1 ? `${base}#` : base;
-    for (const token of typeof tokens === "string" ? [tokens] : tokens) path += `/${encode(token)}`;
-    return path;
-  };
 }
 
 /** The library's crawl order: `definitions` and `$defs` first, then shorter keys first. */
@@ -146,9 +75,10 @@ function remapOrder(a: Entry, b: Entry): number {
  * to point inside it, as json-schema-ref-parser's `bundle()` does after its own resolve. Mutates the
  * documents of `$refs`, as the library does, and returns the bundled root.
  */
-export function bundleResolved(root: unknown, $refs: ResolvedRefs, options: unknown): unknown {
+export function bundleResolved(root: unknown, $refs: ExternalRefs, options: { resolve?: { external?: unknown } }): unknown {
   const resolveUrl = urlResolver();
   const join = pointerJoiner();
+  const resolvePointer = pointerResolver($refs, Boolean(options.resolve?.external), resolveUrl, join);
   const rootPath = $refs._root$Ref.path;
   const inventory: Entry[] = [];
   const byPlace = new Map<object, Map<string | null, Entry>>();
@@ -172,8 +102,7 @@ export function bundleResolved(root: unknown, $refs: ResolvedRefs, options: unkn
 
   const inventoryRef = (parent: Container, key: string | null, path: string, pathFromRoot: string, indirections: number) => {
     const $ref = (key === null ? parent : parent[key]) as RefObject;
-    const pointer = $refs._resolve(resolveUrl(path, $ref.$ref), pathFromRoot, options);
-    if (pointer === null) return;
+    const pointer = resolvePointer(resolveUrl(path, $ref.$ref), pathFromRoot);
     const depth = pointerDepth(pathFromRoot);
     const file = stripHash(pointer.path);
     const reached = indirections + pointer.indirections;
@@ -217,7 +146,7 @@ export function bundleResolved(root: unknown, $refs: ResolvedRefs, options: unkn
  * Points every `$ref` inside the root document: the first reference to each value, in remap order,
  * is replaced by the value; the others point at where it now sits.
  */
-function remap(inventory: readonly Entry[], join: (base: string, tokens: string | readonly string[]) => string) {
+function remap(inventory: readonly Entry[], join: PointerJoin) {
   let file: string | undefined;
   let hash: string | undefined;
   let pathFromRoot: string | undefined;

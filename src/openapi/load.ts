@@ -7,7 +7,7 @@ import { DiagnosticError } from "../diagnostics.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { locateInJson } from "../json-locate.js";
 import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
-import { bundleResolved, type ResolvedRefs } from "./bundle.js";
+import { bundleResolved } from "./bundle.js";
 import { refParserLibrary } from "./ref-parser.js";
 import { resolveExternal, type ExternalRefs } from "./resolve-external.js";
 import { guardedFileResolver, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
@@ -259,7 +259,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     // Bundling changes nothing in a spec whose every $ref already names where it leads. Otherwise
     // the documents resolved above are bundled as they are: the library's `bundle()` would resolve
     // the spec again, every file read and parsed twice.
-    if (!straight) document = bundleResolved(parser.schema, parser.$refs as unknown as ResolvedRefs, parserOptions);
+    if (!straight) document = bundleResolved(parser.schema, parser.$refs as unknown as ExternalRefs, parserOptions);
   } catch (error) {
     cannotLoad(String((error as Error).message ?? error).replaceAll(absolutePath, file));
   }

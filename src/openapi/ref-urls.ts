@@ -20,7 +20,8 @@ export const getHash = (path: string) => {
  */
 export function urlResolver(): (from: string, to: string) => string {
   // The library's convertPathToPosix: backslashes become slashes, except in a Windows extended-length path.
-  const posix = (path: string) => (path.startsWith("\\\\?\\") ? path : path.split("\\").join("/"));
+  // Named as the library names it: a `$ref` that is no string fails here with the library's message.
+  const posix = (filePath: string) => (filePath.startsWith("\\\\?\\") ? filePath : filePath.split("\\").join("/"));
   const compute = (from: string, to: string) => {
     const fromUrl = new URL(posix(from), "https://aaa.nonexistanturl.com");
     const resolvedUrl = new URL(posix(to), fromUrl);

@@ -14,10 +14,16 @@
  */
 import { stripHash, urlResolver } from "./ref-urls.js";
 
-/** The part of json-schema-ref-parser's `$Refs` that resolving reads. */
+/** One document in json-schema-ref-parser's `$Refs` (a `$Ref`): its path without hash, its value. */
+export interface RefDocument {
+  path: string;
+  value: unknown;
+}
+
+/** The part of json-schema-ref-parser's `$Refs` that resolving and bundling read: plain fields. */
 export interface ExternalRefs {
   _root$Ref: { path: string };
-  _$refs: Record<string, { value: unknown } | undefined>;
+  _$refs: Record<string, RefDocument | undefined>;
 }
 
 export type ParseFile = (path: string, $refs: ExternalRefs, options: object) => Promise<unknown>;

@@ -84,8 +84,19 @@ components:
     C: { $ref: "shapes.yaml#/Shape/properties/size" }
     D: { $ref: "shapes.yaml#/Shape/properties/size", nullable: true }
     longer_name_first: { $ref: "shapes.yaml#/Shape/properties/size/items" }
+    E: { $ref: "shapes.yaml#/Described" }
 `),
-    "shapes.yaml": "Shape:\n  type: object\n  properties:\n    size:\n      type: array\n      items: { type: number }\n",
+    "shapes.yaml":
+      "Shape:\n  type: object\n  properties:\n    size:\n      type: array\n      items: { type: number }\nDescribed: { $ref: '#/Shape', description: 'described' }\n",
+  },
+  "a file whose $ref leads to a file that refers to itself": {
+    "api.yaml": openapi(`paths: {}
+components:
+  schemas:
+    A: { $ref: "a.yaml" }
+`),
+    "a.yaml": "$ref: 'b.yaml'\n",
+    "b.yaml": "$ref: 'b.yaml'\n",
   },
   // A value reached first through a deeper $ref, then a shallower one with more indirections: the
   // library drops the first inventory entry for each $ref inside it, and crawls it again if external.
@@ -201,6 +212,32 @@ components:
     "base.yaml": "type: object\nproperties:\n  id: { $ref: 'id.yaml' }\n",
     "extra.yaml": "type: string\n",
     "id.yaml": "type: integer\n",
+  },
+  "pointers through keys holding slashes, to a null, to the root document": {
+    "api.yaml": openapi(`paths: {}
+components:
+  schemas:
+    Slashed: { $ref: "models.yaml#/a/b/c" }
+    Nothing: { $ref: "models.yaml#/empty" }
+    Root: { properties: { again: { $ref: "#" } } }
+`),
+    "models.yaml": "a/b:\n  c: { type: string }\nempty: null\n",
+  },
+  "a pointer whose hash does not start with a slash": {
+    "api.yaml": openapi(`paths: {}
+components:
+  schemas:
+    Bad: { $ref: "models.yaml#A" }
+`),
+    "models.yaml": "A: { type: string }\n",
+  },
+  "a pointer to an object with a property named $ref": {
+    "api.yaml": openapi(`paths: {}
+components:
+  schemas:
+    Fields: { $ref: "models.yaml#/Model/properties" }
+`),
+    "models.yaml": "Model:\n  type: object\n  properties:\n    $ref: { type: string }\n    id: { type: integer }\n",
   },
   "a $ref to a file that is not there": {
     "api.yaml": openapi(`paths: {}
