@@ -41,7 +41,7 @@ interface Entry {
   extended: boolean;
   external: boolean;
   indirections: number;
-  /** Replaced by a shallower entry for the same place; the library splices it out of its array. */
+  /** Replaced by a later entry for the same place, shallower or with fewer indirections; the library splices it out of its array. */
   dropped: boolean;
 }
 

@@ -4,9 +4,9 @@
  * are read and parsed by the library's own `parse`, with the same promises in the same order, so
  * they are read in the library's order and `$refs` fills as it would. What differs:
  *
- * - the library builds a JSON pointer for every key of every document (DigitalOcean's 2,900 files:
- *   millions of strings) only to resolve `$ref`s against it, and the result depends on the
- *   document alone (see `urlResolver`); here each `$ref` is resolved against its document's path;
+ * - the library builds a JSON pointer string for every key of every document only to resolve the
+ *   `$ref`s met against it, and the result depends on the document alone (see `urlResolver`);
+ *   here each `$ref` is resolved against its document's path;
  * - promises are gathered in one array, where the library concatenates one array per node.
  *
  * The loader sets neither `continueOnError` nor `dereference.externalReferenceResolution`, so their
@@ -14,9 +14,8 @@
  */
 import { stripHash, urlResolver } from "./ref-urls.js";
 
-/** One document in json-schema-ref-parser's `$Refs` (a `$Ref`): its path without hash, its value. */
+/** One document in json-schema-ref-parser's `$Refs` (a `$Ref`). */
 export interface RefDocument {
-  path: string;
   value: unknown;
 }
 
