@@ -1,6 +1,5 @@
 import type SwaggerParser from "@apidevtools/swagger-parser";
 import { realpath } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { dirname, posix, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
@@ -8,6 +7,9 @@ import { DiagnosticError } from "../diagnostics.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { locateInJson } from "../json-locate.js";
 import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
+import { bundleResolved } from "./bundle.js";
+import { refParserLibrary } from "./ref-parser.js";
+import { resolveExternal, type ExternalRefs } from "./resolve-external.js";
 import { guardedFileResolver, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { isJsonObject, type JsonObject } from "./schema.js";
@@ -22,21 +24,6 @@ export interface LoadedSpec {
   /** Absolute paths of the spec and every local file its `$ref`s pulled in; set by loadSpec. */
   files?: readonly string[];
 }
-
-type RefParserClass = new () => SwaggerParser & { schema: unknown };
-
-/**
- * swagger-parser's own checks refuse what openapi-typescript reads (a number for `info.version`,
- * a 3.1 document without `paths`) and misname the problem; its base class, json-schema-ref-parser,
- * resolves and bundles without judging the document, which is judged after. It is taken from where
- * swagger-parser finds it, without swagger-parser, whose validators load ajv (50 ms of every run's
- * start). Loaded on first use: outside --watch, a no-op regenerate never parses the spec.
- */
-function refParser(): RefParserClass {
-  const fromSwaggerParser = createRequire(require.resolve("@apidevtools/swagger-parser"));
-  return (fromSwaggerParser("@apidevtools/json-schema-ref-parser") as { $RefParser: RefParserClass }).$RefParser;
-}
-const require = createRequire(import.meta.url);
 
 export interface LoadSpecOptions {
   /** Fetch `$ref`s that point at http(s) URLs. Off by default: generate never touches the network. */
@@ -163,8 +150,8 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   };
 
   let document: unknown;
-  const RefParser = refParser();
-  const parser = new RefParser();
+  const library = refParserLibrary();
+  const parser = new library.$RefParser();
   const parserOptions = {
     resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false },
   } as unknown as SwaggerParser.Options;
@@ -182,7 +169,16 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
           resolve: { ...parserOptions.resolve, external: false },
         } as SwaggerParser.Options,
       );
-    else await parser.resolve(absolutePath, parserOptions);
+    else {
+      // The library's resolve, its crawl for other files ported (./resolve-external.ts).
+      await parser.parse(absolutePath, parserOptions);
+      await resolveExternal(
+        parser.schema,
+        parser.$refs as unknown as ExternalRefs,
+        library.normalizedOptions(absolutePath, parserOptions),
+        library.parseFile,
+      );
+    }
   } catch (error) {
     const documents = parser.$refs.values() as Record<string, unknown>;
     const refusal = refusals[0];
@@ -260,9 +256,10 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   document = parser.schema;
   const straight = refsPointStraight(document, sites);
   try {
-    // Bundling costs a second on a spec of Datadog's size, and changes nothing in one whose every
-    // $ref already names where it leads.
-    if (!straight) document = await parser.bundle(absolutePath, parser.schema as never, parserOptions);
+    // Bundling changes nothing in a spec whose every $ref already names where it leads. Otherwise
+    // the documents resolved above are bundled as they are: the library's `bundle()` would resolve
+    // the spec again, every file read and parsed twice.
+    if (!straight) document = bundleResolved(parser.schema, parser.$refs as unknown as ExternalRefs, parserOptions);
   } catch (error) {
     cannotLoad(String((error as Error).message ?? error).replaceAll(absolutePath, file));
   }

@@ -1,0 +1,59 @@
+// The bundle port (src/openapi/bundle.ts), on the resolve port, against json-schema-ref-parser's own
+// bundle(), fixture by fixture.
+import { describe, expect, it } from "vitest";
+import { bundleResolved } from "../src/openapi/bundle.js";
+import { loadSpec } from "../src/openapi/load.js";
+import { refParserLibrary } from "../src/openapi/ref-parser.js";
+import { resolveExternal, type ExternalRefs } from "../src/openapi/resolve-external.js";
+import { REF_FIXTURES, writeFixture } from "./helpers/ref-fixtures.js";
+
+const library = refParserLibrary();
+const OPTIONS = { resolve: { external: true, http: false } };
+
+/** The library's bundle, or its error's message. */
+async function libraryBundle(entry: string): Promise<string> {
+  try {
+    return JSON.stringify(await new library.$RefParser().bundle(entry, OPTIONS as never));
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  }
+}
+
+/** The ports of the library's resolve and bundle, as the loader runs them, or the error's message. */
+async function portBundle(entry: string): Promise<string> {
+  const parser = new library.$RefParser();
+  try {
+    await parser.parse(entry, OPTIONS as never);
+    await resolveExternal(
+      parser.schema,
+      parser.$refs as unknown as ExternalRefs,
+      library.normalizedOptions(entry, OPTIONS),
+      library.parseFile,
+    );
+    return JSON.stringify(bundleResolved(parser.schema, parser.$refs as unknown as ExternalRefs, OPTIONS));
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  }
+}
+
+describe("the bundle port against json-schema-ref-parser's bundle()", () => {
+  for (const [name, files] of Object.entries(REF_FIXTURES)) {
+    it(name, async () => {
+      const entry = writeFixture(files);
+      const expected = await libraryBundle(entry);
+      expect(await portBundle(entry)).toBe(expected);
+    });
+  }
+
+  it("gives the loader the library's document, key order included", async () => {
+    for (const name of [
+      "external refs, to a whole file and into one",
+      "nested external refs across folders",
+      "circular refs across files",
+    ]) {
+      const entry = writeFixture(REF_FIXTURES[name]!);
+      const loaded = await loadSpec(entry, "api.yaml");
+      expect(JSON.stringify(loaded.document)).toBe(await libraryBundle(entry));
+    }
+  });
+});

@@ -1,0 +1,47 @@
+// The resolve port (src/openapi/resolve-external.ts) against json-schema-ref-parser's own resolve():
+// the same files, read in the same order, parsed to the same values, or the same error.
+import { describe, expect, it } from "vitest";
+import { refParserLibrary } from "../src/openapi/ref-parser.js";
+import { resolveExternal, type ExternalRefs } from "../src/openapi/resolve-external.js";
+import { REF_FIXTURES, writeFixture } from "./helpers/ref-fixtures.js";
+
+const library = refParserLibrary();
+const OPTIONS = { resolve: { external: true, http: false } };
+
+/** Each document `$refs` holds, in its order, with its value; or the error's message. */
+const described = (refs: unknown) => JSON.stringify(Object.entries((refs as ExternalRefs)._$refs).map(([path, ref]) => [path, ref?.value]));
+
+async function libraryResolve(entry: string): Promise<string> {
+  const parser = new library.$RefParser();
+  try {
+    await parser.resolve(entry, OPTIONS as never);
+    return described(parser.$refs);
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  }
+}
+
+async function portResolve(entry: string): Promise<string> {
+  const parser = new library.$RefParser();
+  try {
+    await parser.parse(entry, OPTIONS as never);
+    await resolveExternal(
+      parser.schema,
+      parser.$refs as unknown as ExternalRefs,
+      library.normalizedOptions(entry, OPTIONS),
+      library.parseFile,
+    );
+    return described(parser.$refs);
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  }
+}
+
+describe("the resolve port against json-schema-ref-parser's resolve()", () => {
+  for (const [name, files] of Object.entries(REF_FIXTURES)) {
+    it(name, async () => {
+      const entry = writeFixture(files);
+      expect(await portResolve(entry)).toBe(await libraryResolve(entry));
+    });
+  }
+});
