@@ -3,12 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { bundleResolved } from "../src/openapi/bundle.js";
 import { loadSpec } from "../src/openapi/load.js";
-import { refParserLibrary } from "../src/openapi/ref-parser.js";
-import { resolveExternal, type ExternalRefs } from "../src/openapi/resolve-external.js";
-import { REF_FIXTURES, writeFixture } from "./helpers/ref-fixtures.js";
-
-const library = refParserLibrary();
-const OPTIONS = { resolve: { external: true, http: false } };
+import { library, OPTIONS, REF_FIXTURES, resolvedByPort, writeFixture } from "./helpers/ref-fixtures.js";
 
 /** The library's bundle, or its error's message. */
 async function libraryBundle(entry: string): Promise<string> {
@@ -21,16 +16,9 @@ async function libraryBundle(entry: string): Promise<string> {
 
 /** The ports of the library's resolve and bundle, as the loader runs them, or the error's message. */
 async function portBundle(entry: string): Promise<string> {
-  const parser = new library.$RefParser();
   try {
-    await parser.parse(entry, OPTIONS as never);
-    await resolveExternal(
-      parser.schema,
-      parser.$refs as unknown as ExternalRefs,
-      library.normalizedOptions(entry, OPTIONS),
-      library.parseFile,
-    );
-    return JSON.stringify(bundleResolved(parser.schema, parser.$refs as unknown as ExternalRefs, OPTIONS));
+    const { schema, refs } = await resolvedByPort(entry);
+    return JSON.stringify(bundleResolved(schema, refs, OPTIONS));
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }

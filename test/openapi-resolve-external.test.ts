@@ -1,12 +1,8 @@
 // The resolve port (src/openapi/resolve-external.ts) against json-schema-ref-parser's own resolve():
 // the same files, read in the same order, parsed to the same values, or the same error.
 import { describe, expect, it } from "vitest";
-import { refParserLibrary } from "../src/openapi/ref-parser.js";
-import { resolveExternal, type ExternalRefs } from "../src/openapi/resolve-external.js";
-import { REF_FIXTURES, writeFixture } from "./helpers/ref-fixtures.js";
-
-const library = refParserLibrary();
-const OPTIONS = { resolve: { external: true, http: false } };
+import type { ExternalRefs } from "../src/openapi/resolve-external.js";
+import { library, OPTIONS, REF_FIXTURES, resolvedByPort, writeFixture } from "./helpers/ref-fixtures.js";
 
 /** Each document `$refs` holds, in its order, with its value; or the error's message. */
 const described = (refs: unknown) => JSON.stringify(Object.entries((refs as ExternalRefs)._$refs).map(([path, ref]) => [path, ref?.value]));
@@ -22,16 +18,8 @@ async function libraryResolve(entry: string): Promise<string> {
 }
 
 async function portResolve(entry: string): Promise<string> {
-  const parser = new library.$RefParser();
   try {
-    await parser.parse(entry, OPTIONS as never);
-    await resolveExternal(
-      parser.schema,
-      parser.$refs as unknown as ExternalRefs,
-      library.normalizedOptions(entry, OPTIONS),
-      library.parseFile,
-    );
-    return described(parser.$refs);
+    return described((await resolvedByPort(entry)).refs);
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }

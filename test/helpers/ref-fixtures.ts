@@ -2,7 +2,22 @@
 // steps (src/openapi/resolve-external.ts, src/openapi/bundle.ts), each checked against the library.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { refParserLibrary } from "../../src/openapi/ref-parser.js";
+import { resolveExternal, type ExternalRefs } from "../../src/openapi/resolve-external.js";
 import { tempDir } from "./pipeline.js";
+
+export const library = refParserLibrary();
+/** The library's options as the loader sets them: local files only. */
+export const OPTIONS = { resolve: { external: true, http: false } };
+
+/** A parser whose documents the resolve port read, as the loader runs it; throws as the port does. */
+export async function resolvedByPort(entry: string) {
+  const parser = new library.$RefParser();
+  await parser.parse(entry, OPTIONS as never);
+  const refs = parser.$refs as unknown as ExternalRefs;
+  await resolveExternal(parser.schema, refs, library.normalizedOptions(entry, OPTIONS), library.parseFile);
+  return { schema: parser.schema, refs };
+}
 
 const openapi = (body: string) => `openapi: 3.0.3\ninfo: { title: t, version: "1" }\n${body}`;
 
