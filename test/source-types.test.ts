@@ -75,6 +75,23 @@ describe("forSourceTypes", () => {
     expect(Object.keys(kept(forSourceTypes(elsewhere).document))).toContain("x-codeSamples");
   });
 
+  it("tells examples and operations by where they stand, not by their keys", () => {
+    const spec = withPaths(mediaType(), {
+      schemas: {
+        // A schema named `examples` that looks like a map of examples, beside one named `content`.
+        content: { type: "string" },
+        examples: { properties: { value: { type: "string" }, summary: { type: "string" } } },
+        // A schema with the keys of an operation.
+        get: { type: "object", responses: {}, "x-codeSamples": [] },
+      },
+      parameters: { limit: { name: "limit", in: "query", schema: { type: "integer" }, examples: { ten: { value: 10 } } } },
+    });
+    const { components } = forSourceTypes(spec).document as { components: Record<string, JsonObject> };
+    expect(Object.keys(components["schemas"]!)).toEqual(["content", "examples", "get"]);
+    expect(components["schemas"]!["get"]).toHaveProperty("x-codeSamples");
+    expect(components["parameters"]!["limit"]).not.toHaveProperty("examples");
+  });
+
   it("types a spec with examples as the same spec without them", async () => {
     const spec = withPaths(mediaType({ example: { id: "2" } }), { examples: { shared: example } });
     const bare = structuredClone(spec);

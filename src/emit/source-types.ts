@@ -40,6 +40,73 @@ const CODE_SAMPLES = new Set(["x-codeSamples", "x-code-samples"]);
 const INTO_LEFT_OUT = /\/(?:examples|x-codeSamples|x-code-samples)(\/|$)/;
 
 /**
+ * What a value is, told by where it stands in the document rather than by the keys it holds, so that
+ * a schema or header a spec happens to name `examples` or `x-codeSamples` is never taken for one.
+ */
+type Place =
+  | "root"
+  | "components"
+  | "pathItems"
+  | "pathItem"
+  | "operation"
+  | "parameters"
+  | "parameter"
+  | "responses"
+  | "response"
+  | "requestBodies"
+  | "requestBody"
+  | "content"
+  | "mediaType"
+  | "headers"
+  | "header"
+  | "other";
+
+const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+const IN_COMPONENTS: Partial<Record<string, Place>> = {
+  pathItems: "pathItems",
+  parameters: "parameters",
+  responses: "responses",
+  requestBodies: "requestBodies",
+  headers: "headers",
+};
+
+function placeOf(parent: Place, key: string): Place {
+  switch (parent) {
+    case "root":
+      return key === "paths" || key === "webhooks" ? "pathItems" : key === "components" ? "components" : "other";
+    case "components":
+      return IN_COMPONENTS[key] ?? "other";
+    case "pathItems":
+      return "pathItem";
+    case "pathItem":
+      return METHODS.has(key) ? "operation" : key === "parameters" ? "parameters" : "other";
+    case "operation":
+      return key === "parameters" ? "parameters" : key === "responses" ? "responses" : key === "requestBody" ? "requestBody" : "other";
+    case "parameters":
+      return "parameter";
+    case "responses":
+      return "response";
+    case "requestBodies":
+      return "requestBody";
+    case "response":
+      return key === "content" ? "content" : key === "headers" ? "headers" : "other";
+    case "requestBody":
+    case "parameter":
+    case "header":
+      return key === "content" ? "content" : "other";
+    case "content":
+      return "mediaType";
+    case "headers":
+      return "header";
+    default:
+      return "other";
+  }
+}
+
+/** Where a value's examples are a map of Example Objects, which openapi-typescript never reads. */
+const HOLDS_EXAMPLES = new Set<Place>(["mediaType", "parameter", "header"]);
+
+/**
  * What openapi-typescript reads of a spec, and whether any property name travels under a placeholder.
  * The CLI makes it on the main thread and types it in a worker thread: the copy crosses smaller than
  * the document, while the thread is still loading openapi-typescript.
@@ -58,24 +125,21 @@ export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTyp
   };
   const reader = new SchemaReader(document);
   const shared = sharedPathSchemas(document);
-  const walk = (value: unknown, inlining: readonly string[]): unknown => {
-    if (Array.isArray(value)) return value.map((item) => walk(item, inlining));
+  const walk = (value: unknown, inlining: readonly string[], place: Place): unknown => {
+    if (Array.isArray(value)) return value.map((item) => walk(item, inlining, place === "parameters" ? "parameter" : "other"));
     if (typeof value !== "object" || value === null) return value;
     const ref = (value as JsonObject)["$ref"];
     const hoisted = typeof ref === "string" ? shared.get(ref) : undefined;
     if (hoisted !== undefined) return { $ref: `#/components/${hoisted.section}/${hoisted.name}` };
     if (typeof ref === "string" && /^#\/components\/[^/]+\/[^/]+\/./.test(ref) && !inlining.includes(ref)) {
       const target = reader.pointer(fragmentPointer(ref));
-      if (target) return walk(target.schema, [...inlining, ref]);
+      if (target) return walk(target.schema, [...inlining, ref], place);
     }
     const copy: JsonObject = {};
-    // A media type, parameter or header: what holds a schema or content beside its examples.
-    const holdsExamples = leaveOut && ("schema" in value || "content" in value);
-    const operation = leaveOut && "responses" in value;
     for (const [key, inner] of Object.entries(value)) {
       if (key === "externalValue") continue;
-      if (key === "examples" && holdsExamples && isExampleMap(inner)) continue;
-      if (operation && CODE_SAMPLES.has(key)) continue;
+      if (leaveOut && key === "examples" && HOLDS_EXAMPLES.has(place) && isExampleMap(inner)) continue;
+      if (leaveOut && place === "operation" && CODE_SAMPLES.has(key)) continue;
       if (key === "$ref" && typeof inner === "string" && INTO_LEFT_OUT.test(inner)) refIntoLeftOut = true;
       if (key === "mapping" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
         // Bundling rewrites `$ref`s, never a discriminator's mapping: a target in another file, or
@@ -95,21 +159,24 @@ export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTyp
         const map =
           typeof shared === "string" && Object.keys(inner).length === 1 ? (reader.pointer(fragmentPointer(shared))?.schema ?? {}) : inner;
         copy[key] = Object.fromEntries(
-          Object.entries(map).map(([name, schema]) => [PROTOTYPE_NAMES.has(name) ? inherited(name) : name, walk(schema, inlining)]),
+          Object.entries(map).map(([name, schema]) => [
+            PROTOTYPE_NAMES.has(name) ? inherited(name) : name,
+            walk(schema, inlining, "other"),
+          ]),
         );
       } else if (key === "required" && Array.isArray(inner)) {
         copy[key] = inner.map((name) => (typeof name === "string" && PROTOTYPE_NAMES.has(name) ? inherited(name) : name));
-      } else copy[key] = walk(inner, inlining);
+      } else copy[key] = walk(inner, inlining, placeOf(place, key));
     }
     return copy;
   };
-  const copy = walk(leaveOut ? withoutExampleComponents(document) : document, []) as JsonObject;
+  const copy = walk(leaveOut ? withoutExampleComponents(document) : document, [], "root") as JsonObject;
   for (const [ref, { section, name }] of shared) {
     copy["components"] ??= {};
     const components = copy["components"] as JsonObject;
     components[section] ??= {};
     const entries = components[section] as JsonObject;
-    entries[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, []);
+    entries[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, [], section === "parameters" ? "parameter" : "other");
   }
   // Left out, the examples or samples would leave that `$ref` leading nowhere.
   if (refIntoLeftOut && leaveOut) return forSourceTypes(document, false);
