@@ -52,6 +52,10 @@ describe("forSourceTypes", () => {
       "a $ref elsewhere leads into them",
       withPaths(mediaType({ example: { $ref: "#/components/examples/shared" } }), { examples: { shared: example } }),
     ],
+    [
+      "a percent-encoded $ref leads into them",
+      withPaths(mediaType({ example: { $ref: "#/components/%65xamples/shared" } }), { examples: { shared: example } }),
+    ],
     ["they are not Example Objects", withPaths({ schema: { type: "string" }, examples: { one: { schema: { type: "string" } } } })],
   ])("keeps them when %s", (_name, spec) => {
     const { document } = forSourceTypes(spec);

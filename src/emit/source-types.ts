@@ -35,6 +35,10 @@ const isExampleMap = (value: unknown): boolean =>
       !Array.isArray(example) &&
       Object.keys(example).every((key) => EXAMPLE_KEYS.has(key) || key.startsWith("x-")),
   );
+/** Each `%XX` of a `$ref` decoded, even where others are malformed: the bundler keeps a `$ref`'s encoding (`%65xamples`). */
+const percentDecoded = (ref: string) =>
+  ref.replace(/%[0-9a-f]{2}/gi, (escape) => String.fromCharCode(Number.parseInt(escape.slice(1), 16)));
+
 /** Redoc's names for an operation's code samples. */
 const CODE_SAMPLES = new Set(["x-codeSamples", "x-code-samples"]);
 const INTO_LEFT_OUT = /\/(?:examples|x-codeSamples|x-code-samples)(\/|$)/;
@@ -140,7 +144,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTyp
       if (key === "externalValue") continue;
       if (leaveOut && key === "examples" && HOLDS_EXAMPLES.has(place) && isExampleMap(inner)) continue;
       if (leaveOut && place === "operation" && CODE_SAMPLES.has(key)) continue;
-      if (key === "$ref" && typeof inner === "string" && INTO_LEFT_OUT.test(inner)) refIntoLeftOut = true;
+      if (key === "$ref" && typeof inner === "string" && INTO_LEFT_OUT.test(percentDecoded(inner))) refIntoLeftOut = true;
       if (key === "mapping" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
         // Bundling rewrites `$ref`s, never a discriminator's mapping: a target in another file, or
         // one relative to it, is gone (and would be read from the working folder).
