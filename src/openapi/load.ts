@@ -12,7 +12,7 @@ import { refParserLibrary } from "./ref-parser.js";
 import { resolveExternal, type ExternalRefs } from "./resolve-external.js";
 import { guardedFileResolver, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
-import { isJsonObject, type JsonObject } from "./schema.js";
+import { escapePointer, isJsonObject, type JsonObject } from "./schema.js";
 
 export interface LoadedSpec {
   /** The spec as the user names it, for messages. */
@@ -118,7 +118,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const refLeadingTo = (documents: Record<string, unknown>, path: string) =>
     refSites(documents).find((site) => {
       const target = new URL(site.target.href.replace(/#.*$/s, ""));
-      return target.protocol === "file:" ? fileURLToPath(target) === path : target.href === path;
+      return target.protocol === "file:" ? filePath(target) === path : target.href === path;
     });
   const siteLocation = (site: RefSite | undefined): SourceLocation => {
     if (!site) return { file };
@@ -283,14 +283,23 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       location: locateInSpec(["paths"], "key"),
     });
   }
-  // A document whose `$ref`s point straight has none that is malformed: each starts with `#/`.
-  const malformed = straight ? undefined : findMalformedRef(document);
-  if (malformed !== undefined) {
+  // A document whose `$ref`s point straight was not bundled, and has no malformed one: each starts with `#/`.
+  const fault = straight ? undefined : findBundledFault(document);
+  if (fault !== undefined && "containsItself" in fault) {
+    fail({
+      code: "PRJ003",
+      message: `cannot load the spec: its $refs make it contain itself at ${fault.containsItself.map((key) => `/${escapePointer(key)}`).join("")}`,
+      help: "a $ref to a whole file there leads back into the file that holds it; point it at a component (`other.yaml#/components/schemas/X`) instead",
+      // The path runs through what bundling inlined; the spec's own text holds it up to the $ref that did.
+      location: locateInSpec(fault.containsItself, "key"),
+    });
+  }
+  if (fault !== undefined && "malformedRef" in fault) {
     fail({
       code: "PRJ007",
-      message: `malformed $ref ${JSON.stringify(malformed)}`,
+      message: `malformed $ref ${JSON.stringify(fault.malformedRef)}`,
       help: 'a $ref inside the document starts with "#/", e.g. "#/components/schemas/Task"',
-      location: refLocation(text, file, malformed),
+      location: refLocation(text, file, fault.malformedRef),
     });
   }
   return {
@@ -309,6 +318,18 @@ function swaggerTwo(document: JsonObject, location: SourceLocation, fail: (d: Om
     help: "convert it first: `npx swagger2openapi spec.yaml -o spec.openapi.yaml`",
     location,
   });
+}
+
+/**
+ * The local path of a `file:` URL, as the `$ref` resolver reads it (`localPath`): decoded, an encoded
+ * slash (`..%2foutside.yaml`) included, which fileURLToPath refuses with an error.
+ */
+function filePath(url: URL): string {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return resolve(decodeURIComponent(url.pathname));
+  }
 }
 
 /** The first `$ref` key in the text whose value names this target, as file:line:col. */
@@ -347,17 +368,41 @@ function refsPointStraight(document: unknown, sites: readonly RefSite[]): boolea
   return true;
 }
 
-/** An internal `$ref` that does not start with `#/`, which resolves to nothing useful. */
-function findMalformedRef(value: unknown): string | undefined {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) stack.push(...node);
-    else if (isJsonObject(node)) {
-      const ref = node["$ref"];
-      if (typeof ref === "string" && ref.startsWith("#") && ref !== "#" && !ref.startsWith("#/")) return ref;
-      for (const inner of Object.values(node)) if (typeof inner === "object" && inner !== null) stack.push(inner);
-    }
+/** What a bundled document holds that no later step can read: a malformed `$ref`, or itself. */
+type BundledFault = { malformedRef: string } | { containsItself: string[] };
+
+/**
+ * The first internal `$ref` that does not start with `#/` (which resolves to nothing useful), or
+ * the path at which the document contains itself: bundling inlines a `$ref` to a whole file, and
+ * a file whose `$ref` leads back into the one holding it becomes a value inside itself, which every
+ * later walk would follow forever. Objects shared by YAML aliases are walked once.
+ */
+function findBundledFault(root: unknown): BundledFault | undefined {
+  if (typeof root !== "object" || root === null) return undefined;
+  const onPath = new Set<object>();
+  const walked = new Set<object>();
+  // Each frame: a value on the path from the root, the key it stands under, and its children left to
+  // walk, the last first.
+  const frames: { node: object; key: string; children: [string, object][] }[] = [];
+  const enter = (node: object, key: string): BundledFault | undefined => {
+    if (onPath.has(node)) return { containsItself: [...frames.slice(1).map((frame) => frame.key), key] };
+    if (walked.has(node)) return undefined;
+    walked.add(node);
+    onPath.add(node);
+    const ref = Array.isArray(node) ? undefined : (node as JsonObject)["$ref"];
+    if (typeof ref === "string" && ref.startsWith("#") && ref !== "#" && !ref.startsWith("#/")) return { malformedRef: ref };
+    const children = Object.entries(node).filter((entry): entry is [string, object] => typeof entry[1] === "object" && entry[1] !== null);
+    frames.push({ node, key, children });
+    return undefined;
+  };
+  let found = enter(root, "");
+  while (found === undefined && frames.length > 0) {
+    const frame = frames.at(-1)!;
+    const next = frame.children.pop();
+    if (next === undefined) {
+      onPath.delete(frame.node);
+      frames.pop();
+    } else found = enter(next[1], next[0]);
   }
-  return undefined;
+  return found;
 }
