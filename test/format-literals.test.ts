@@ -137,6 +137,14 @@ describe("JSON literals printed as prettier prints them", () => {
     expect(putLiteralsBack(moved, aside)).toBeUndefined();
   });
 
+  it("leave an empty object to the layout, which moves it under a head too long for it", async () => {
+    for (const length of [10, 31, 45, 61, 70])
+      for (const tail of [" as const;", ";", " as const satisfies InputSchema;"]) {
+        const file = `export const ${"a".repeat(length)} = {}${tail}\n`;
+        expect((await formatFiles(new Map([["a.ts", file]]), null)).get("a.ts")).toBe(await byPrettier(file));
+      }
+  });
+
   it("leave files with a consumer's prettier options, or a placeholder's name in them, to prettier alone", async () => {
     const file = `export const schema = ${literal({ type: "object", enum: ["a", "b"] })} as const;\n`;
     expect(setLiteralsAside(`// projector_literal_0\n${file}`, width)).toBeUndefined();

@@ -16,6 +16,21 @@ export interface RefParserLibrary {
 
 const require = createRequire(import.meta.url);
 
+/** The release whose resolve and bundle steps src/openapi ports, and whose internals it reads. */
+export const PORTED_RELEASE = "14.0.1";
+
+/**
+ * package.json pins swagger-parser exactly, which pins this release; an npm override could still
+ * bring another, whose internals may differ: then loading stops with a clear error rather than
+ * bundle a spec the way no release does.
+ */
+export function checkPortedRelease(version: string): void {
+  if (version !== PORTED_RELEASE)
+    throw new Error(
+      `projector's spec loader is built on @apidevtools/json-schema-ref-parser ${PORTED_RELEASE}, but ${version} is installed (an npm override?); install the release swagger-parser pins`,
+    );
+}
+
 /**
  * swagger-parser's own checks refuse what openapi-typescript reads (a number for `info.version`,
  * a 3.1 document without `paths`) and misname the problem; its base class, json-schema-ref-parser,
@@ -28,6 +43,8 @@ const require = createRequire(import.meta.url);
 export function refParserLibrary(): RefParserLibrary {
   const fromSwaggerParser = createRequire(require.resolve("@apidevtools/swagger-parser"));
   const entry = fromSwaggerParser.resolve("@apidevtools/json-schema-ref-parser");
+  const { version } = fromSwaggerParser("@apidevtools/json-schema-ref-parser/package.json") as { version: string };
+  checkPortedRelease(version);
   const library = fromSwaggerParser(entry) as {
     $RefParser: RefParserClass;
     jsonSchemaParserNormalizeArgs(args: unknown[]): { options: object };
