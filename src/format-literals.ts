@@ -16,14 +16,19 @@ export interface SetAside {
   literals: { text: string; column: number }[];
 }
 
-/** `export const x = {...} as const;`, `const xCall: ToolCall = {...};`: a one-line JSON object bound to a name, as the emitter writes it. */
+/**
+ * `export const x = {...} as const;`, `const xCall: ToolCall = {...};`: a one-line JSON object bound
+ * to a name, as the emitter writes it. Here and below a line ends at a line feed only: a lone
+ * carriage return or U+2028 inside a comment starts no statement.
+ */
 const STATEMENT =
-  /^((?:export )?const [A-Za-z_$][\w$]*(?:: [A-Za-z_$][\w$]*)? = )(\{.*\})((?: as const(?: satisfies [A-Za-z_$][\w$]*)?)?;)$/gm;
+  /(?<=^|\n)((?:export )?const [A-Za-z_$][\w$]*(?:: [A-Za-z_$][\w$]*)? = )(\{.*\})((?: as const(?: satisfies [A-Za-z_$][\w$]*)?)?;)(?=\n|$)/g;
 const PLACEHOLDER_NAME = "projector_literal_";
-const PLACEHOLDER = /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}|^import "projector_literal_(\d+)";$/gm;
+const PLACEHOLDER =
+  /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}|(?<=^|\n)import "projector_literal_(\d+)";(?=\n|$)/g;
 /** `import { a, type B } from "./x.js";`, `export { a } from "./x.js";`: named specifiers only, as the emitter writes them. */
 const MODULE_STATEMENT =
-  /^((?:import|export)(?: type)? )\{ ((?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?(?:, (?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?)*) \}( from "[^"\\\n]*";)$/gm;
+  /(?<=^|\n)((?:import|export)(?: type)? )\{ ((?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?(?:, (?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?)*) \}( from "[^"\\\n]*";)(?=\n|$)/g;
 /**
  * Where prettier puts the `{` of a literal after `head`: beside the `=` while `head {` fits in the
  * line, on the next line, indented, once it cannot. Near the edge it is not guessed.

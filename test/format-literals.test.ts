@@ -137,6 +137,13 @@ describe("JSON literals printed as prettier prints them", () => {
     expect(putLiteralsBack(moved, aside)).toBeUndefined();
   });
 
+  it("take no line of a comment for a statement, after a lone carriage return or a line separator", async () => {
+    for (const separator of ["\r", "\u2028"]) {
+      const file = `/* note${separator}const body = {"name":"x"};${separator}import { a } from "./a.js"; */\nexport const x = 1;\n`;
+      expect((await formatFiles(new Map([["a.ts", file]]), null)).get("a.ts")).toBe(await byPrettier(file));
+    }
+  });
+
   it("leave an empty object to the layout, which moves it under a head too long for it", async () => {
     for (const length of [10, 31, 45, 61, 70])
       for (const tail of [" as const;", ";", " as const satisfies InputSchema;"]) {
