@@ -36,8 +36,7 @@ const isExampleMap = (value: unknown): boolean =>
       Object.keys(example).every((key) => EXAMPLE_KEYS.has(key) || key.startsWith("x-")),
   );
 /** Each `%XX` of a `$ref` decoded, even where others are malformed: the bundler keeps a `$ref`'s encoding (`%65xamples`). */
-const percentDecoded = (ref: string) =>
-  ref.replace(/%[0-9a-f]{2}/gi, (escape) => String.fromCharCode(Number.parseInt(escape.slice(1), 16)));
+const percentDecoded = (ref: string) => ref.replace(/%[0-9a-f]{2}/gi, (code) => String.fromCharCode(Number.parseInt(code.slice(1), 16)));
 
 /** Redoc's names for an operation's code samples. */
 const CODE_SAMPLES = new Set(["x-codeSamples", "x-code-samples"]);
