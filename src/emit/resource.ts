@@ -102,7 +102,7 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
   if (field.format) return `${call(field.format)}(${value}, ${args})`;
   if (field.legend?.kind === "static") return `${call("legend")}(${value}, ${constants.get(field.name)!}, ${args})`;
   if (field.legend?.kind === "resolver")
-    return `${call("legendLookup")}(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args})`;
+    return `${call("legendLookup")}(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args}, ${literal(field.out)})`;
   const shape = field.shape;
   switch (shape.type) {
     case "string":
@@ -142,9 +142,11 @@ function projectValue(scope: Scope, field: Field, value: string): string {
   switch (field.kind) {
     case "join": {
       const args = `lookups[${literal(field.resolver)}], ${literal(field.resolver)}`;
+      // A label the resolvers give after the walk is filled in at this key of the object built here.
+      const at = field.many ? "" : `, ${literal(field.out)}`;
       if (field.via === "property")
-        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)})`;
-      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}), ${args}, ctx, ${literal(field.name)})`;
+        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)}${at})`;
+      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}), ${args}, ctx, ${literal(field.name)}${at})`;
     }
     case "related-id":
       return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}), ctx, ${literal(field.name)})`;

@@ -111,6 +111,7 @@ export function projectComment(
       "users",
       ctx,
       "author",
+      "author",
     ),
   };
 }

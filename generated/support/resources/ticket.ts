@@ -194,6 +194,7 @@ export function projectTicket(
       "users",
       ctx,
       "assignee",
+      "assignee",
     ),
     org: joinOne(
       relationshipIds(relationships?.["organization"]),
@@ -201,6 +202,7 @@ export function projectTicket(
       "orgs",
       ctx,
       "organization",
+      "org",
     ),
     opened: date(attributes?.["created_at"], ctx, "created_at", REQUIRED),
     last_update: date(attributes?.["updated_at"], ctx, "updated_at", REQUIRED),

@@ -112,6 +112,7 @@ export function projectUser(
       "orgs",
       ctx,
       "organization",
+      "org",
     ),
   };
 }

@@ -1,0 +1,162 @@
+// A page whose joins need resolvers, projected in one walk: each record is projected while the ids
+// to resolve are collected, and the labels are filled in once the resolvers have answered.
+
+import {
+  recordOptions,
+  type Context,
+  type ProjectionIssue,
+  type ProjectOptions,
+  type RecordOptions,
+} from "./context.js";
+import { shortIdCheck } from "./distinct-short-ids.js";
+import { handOutHeld, holdingHandOuts } from "./id-book.js";
+import { label } from "./joins.js";
+import {
+  LABEL,
+  LabelsLater,
+  PLACE_SLOTS,
+  walkingWith,
+  type Walk,
+} from "./labels-later.js";
+import { unknownCode } from "./legends.js";
+import { resolveLabels, type Labels, type Resolver } from "./resolvers.js";
+import { shortenIds } from "./short-ids.js";
+
+/**
+ * Projects a page in one walk: `walk` projects every record with lookups that name what `included`
+ * named and leave a place for every other id, which is collected, in page order; each resolver is
+ * then called once with those ids, and the places are filled in. `finish`, if given, then makes the
+ * result from what the walk made (a token budget measures the result only once it is filled in).
+ *
+ * The result and its issues are those of a projection with every label known beforehand: an id the
+ * resolver did not name is an unresolved marker whose issue takes its place among the record's
+ * others, field by field. Short ids are kept distinct as by {@link withDistinctShortIds}, the ids of
+ * unresolved markers counted too; where two collide, the page is projected again, labels known. A
+ * resolver's failure fails the call before any issue is passed on, as it did before the projection.
+ */
+export async function projectInOneWalk<K extends string, W, T = W>(
+  names: readonly K[],
+  resolvers: Readonly<Record<K, Resolver>>,
+  known: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  options: ProjectOptions,
+  expectedIds: number,
+  walk: (lookups: Readonly<Record<K, Labels>>, options: RecordOptions) => W,
+  finish?: (walked: W, options: RecordOptions) => T,
+): Promise<T> {
+  const made = (walked: W, options: RecordOptions): T =>
+    finish ? finish(walked, options) : (walked as unknown as T);
+  const { onIssue } = options;
+  const check = shortIdCheck(expectedIds);
+  const issues: ProjectionIssue[] = [];
+  const collect =
+    onIssue && ((issue: ProjectionIssue) => void issues.push(issue));
+  const passOn = (list: readonly ProjectionIssue[]) => {
+    // The consumer's onIssue only hears of issues: one that throws must not cost the model its result.
+    if (onIssue)
+      for (const issue of list) {
+        try {
+          onIssue(issue);
+        } catch {}
+      }
+  };
+  const lookups = Object.fromEntries(
+    names.map((name) => [name, new LabelsLater(name, known.get(name))]),
+  ) as Record<K, LabelsLater>;
+  const walkOptions = recordOptions(collect, check.note);
+  const state: Walk = { places: [], issues, held: 0 };
+  // The plain short forms reach the id book only once no two ids share one.
+  const held: string[] = [];
+  let walked: W;
+  try {
+    walked = holdingHandOuts(held, () =>
+      walkingWith(state, () => walk(lookups, walkOptions)),
+    );
+  } catch (error) {
+    passOn(issues);
+    throw error;
+  }
+  const labels = await resolveLabels(
+    Object.fromEntries(
+      names.map((name) => [name, lookups[name].wanted]),
+    ) as Record<K, Set<string>>,
+    resolvers,
+    known,
+    options,
+  );
+  for (const name of names) lookups[name].answered = labels[name];
+  const late: (number | ProjectionIssue)[] = [];
+  let result: T;
+  try {
+    result = holdingHandOuts(held, () => {
+      fillIn(state.places, collect && late);
+      return made(walked, walkOptions);
+    });
+  } catch (error) {
+    passOn(inPlace(issues, late));
+    throw error;
+  }
+  if (check.collided()) {
+    issues.length = 0;
+    const again = recordOptions(collect, shortenIds(check.ids()));
+    try {
+      result = made(walk(labels, again), again);
+    } finally {
+      passOn(issues);
+    }
+    return result;
+  }
+  handOutHeld(held);
+  passOn(inPlace(issues, late));
+  return result;
+}
+
+/**
+ * Writes each place's label, or word, into its holder; where the resolver gave none, the marker,
+ * whose issue goes to `late` with the number of issues the walk had reported before the place.
+ */
+function fillIn(
+  places: readonly unknown[],
+  late: (number | ProjectionIssue)[] | undefined,
+): void {
+  for (let i = 0; i < places.length; i += PLACE_SLOTS) {
+    const holder = places[i] as Record<string | number, unknown>;
+    const key = places[i + 1] as string | number;
+    const value = places[i + 2] as string | number;
+    const labels = places[i + 3] as LabelsLater;
+    const answered = labels.answered!;
+    const isLabel = places[i + 7] === LABEL;
+    const found = answered.get(isLabel ? (value as string) : String(value));
+    if (typeof found === "string") {
+      holder[key] = found;
+      continue;
+    }
+    const walked = places[i + 4] as Context;
+    const issueAt = places[i + 6] as number;
+    const ctx: Context = {
+      resource: walked.resource,
+      onIssue: late && ((issue) => void late.push(issueAt, issue)),
+      shortIds: walked.shortIds,
+    };
+    const field = places[i + 5] as string;
+    holder[key] = isLabel
+      ? label(value as string, answered, labels.resolver, ctx, field, key)
+      : unknownCode(ctx, field, value, labels.resolver);
+  }
+}
+
+/** The walk's issues with each late one at the place its field had among them. */
+function inPlace(
+  issues: readonly ProjectionIssue[],
+  late: readonly (number | ProjectionIssue)[],
+): readonly ProjectionIssue[] {
+  if (late.length === 0) return issues;
+  const all: ProjectionIssue[] = [];
+  let next = 0;
+  for (let i = 0; i < late.length; i += 2) {
+    const at = late[i] as number;
+    while (next < at) all.push(issues[next++]!);
+    all.push(late[i + 1] as ProjectionIssue);
+  }
+  while (next < issues.length) all.push(issues[next++]!);
+  return all;
+}
