@@ -11,7 +11,7 @@ import {
 } from "./ids.js";
 import { report, unusable } from "./issues.js";
 import { asObject } from "./json.js";
-import { LABEL, later, LabelsLater, placesSoFar, hold } from "./labels-later.js";
+import { hold, later, LabelsLater, placesSoFar } from "./labels-later.js";
 import type { Unresolved, Unusable } from "./markers.js";
 import { clipped, ISSUE_VALUE_CHARACTERS, messageOf } from "./quoting.js";
 import type { Labels } from "./resolvers.js";
@@ -31,7 +31,7 @@ export function label(
   const found = labels.get(id);
   if (typeof found === "string") return found;
   if (labels instanceof LabelsLater)
-    return later(id, labels, ctx, field, key, LABEL) as never;
+    return later(id, labels, ctx, field, key, false) as never;
   const why =
     found instanceof Error
       ? `resolver "${resolver}" failed for it: ${messageOf(found)}`

@@ -10,9 +10,15 @@ import type { Labels } from "./resolvers.js";
  */
 export class LabelsLater extends Map<string, string | Error> {
   /** The ids to ask the resolver for, each once, in the order the walk met them. */
-  readonly wanted = new Set<string>();
-  /** Every label, once the resolver has answered. */
-  answered: Labels | undefined = undefined;
+  readonly wanted: string[] = [];
+  /** Each wanted id's place in {@link wanted}, which its places keep, so that filling them in reads no id again. */
+  readonly index = new Map<string, number>();
+  /** The label of each wanted id, by its place in {@link wanted}, once the resolver has answered. */
+  answered: (string | Error | undefined)[] = [];
+  /** Every label, once the resolver has answered: `included`'s and the resolver's. */
+  resolved: Labels = this;
+  /** The sites that left places, the latest last. */
+  readonly sites: Site[] = [];
   constructor(
     readonly resolver: string,
     known: ReadonlyMap<string, string> | undefined,
@@ -21,23 +27,38 @@ export class LabelsLater extends Map<string, string | Error> {
   }
 }
 
-/** What a place is waiting for: a join's label, or a looked-up legend's word. */
-export const LABEL = 0;
-export const CODE = 1;
-
-/** How many slots each place takes in {@link Walk.places}. */
-export const PLACE_SLOTS = 8;
+/**
+ * What the places one field leaves share: the labels that fill them, the record's context, the
+ * field, whether the value is a code (a looked-up legend) rather than an id, and how many issues the
+ * walk had reported before them, so that an issue of theirs takes that place among the others.
+ * Shared, so that a place costs no object of its own: each one made while a page is projected
+ * makes a collection during it likelier, and a collection then copies the page just parsed.
+ */
+export class Site {
+  constructor(
+    readonly labels: LabelsLater,
+    readonly ctx: Context,
+    readonly field: string,
+    readonly issueAt: number,
+    readonly code: boolean,
+  ) {}
+}
 
 /**
- * The places a walk left, {@link PLACE_SLOTS} slots each, in the order the walk met them: the object
- * or array that holds the value, its key there, the id or code, its {@link LabelsLater}, the record's
- * context, the field, how many issues the walk had reported before it (so that its own issue, if
- * any, takes that place among them), and whether it is a {@link LABEL} or a {@link CODE}.
+ * How many slots each place takes in {@link Walk.places}: the object or array it is in (set when
+ * that is built), its key there, the id's place in its labels' `wanted`, the id or code as the
+ * record had it, and its {@link Site}.
  */
+export const PLACE_SLOTS = 5;
+
+/** The places a walk left, in the order it met them, and the issues it has reported so far. */
 export interface Walk {
+  /** Slots from earlier pages past `length` are undefined: the list is reused, not grown anew. */
   readonly places: unknown[];
+  /** How many slots this walk's places fill. */
+  length: number;
   readonly issues: readonly unknown[];
-  /** The places before this one have their holder. */
+  /** The places before this slot have their holder. */
   held: number;
 }
 
@@ -58,9 +79,36 @@ export function walkingWith<T>(state: Walk, walk: () => T): T {
   }
 }
 
+/** How many of the latest sites of a resolver are looked through for one to share. */
+const SITES_LOOKED_AT = 4;
+
+function siteOf(
+  labels: LabelsLater,
+  ctx: Context,
+  field: string,
+  issueAt: number,
+  code: boolean,
+): Site {
+  const sites = labels.sites;
+  const last = Math.max(0, sites.length - SITES_LOOKED_AT);
+  for (let i = sites.length - 1; i >= last; i--) {
+    const site = sites[i]!;
+    if (
+      site.field === field &&
+      site.ctx === ctx &&
+      site.issueAt === issueAt &&
+      site.code === code
+    )
+      return site;
+  }
+  const site = new Site(labels, ctx, field, issueAt, code);
+  sites.push(site);
+  return site;
+}
+
 /**
- * Leaves a place for the label (or word) of `value` and returns what stands in it until the
- * resolvers answer: it is always written over before the result is returned.
+ * Leaves a place for the label of `value`, an id (or the word for it, a code), and returns what
+ * stands in it until the resolvers answer: it is always written over before the result is returned.
  */
 export function later(
   value: string | number,
@@ -68,26 +116,32 @@ export function later(
   ctx: Context,
   field: string,
   key: string | number,
-  kind: typeof LABEL | typeof CODE,
+  code: boolean,
 ): null {
   const walk = walking!;
-  labels.wanted.add(kind === LABEL ? (value as string) : String(value));
-  walk.places.push(
-    undefined,
-    key,
-    value,
-    labels,
-    ctx,
-    field,
-    walk.issues.length,
-    kind,
-  );
+  const id = code ? String(value) : (value as string);
+  let wanted = labels.index.get(id);
+  if (wanted === undefined) {
+    wanted = labels.wanted.length;
+    labels.wanted.push(id);
+    labels.index.set(id, wanted);
+  }
+  const site = siteOf(labels, ctx, field, walk.issues.length, code);
+  const places = walk.places;
+  const at = walk.length;
+  // Written in order, so that a list still growing stays without holes.
+  places[at] = undefined;
+  places[at + 1] = key;
+  places[at + 2] = wanted;
+  places[at + 3] = value;
+  places[at + 4] = site;
+  walk.length = at + PLACE_SLOTS;
   return null;
 }
 
-/** How many places the walk under way has left so far; 0 when none is under way. */
+/** How many slots of places the walk under way has filled so far; 0 when none is under way. */
 export function placesSoFar(): number {
-  return walking === undefined ? 0 : walking.places.length;
+  return walking === undefined ? 0 : walking.length;
 }
 
 /**
@@ -98,7 +152,7 @@ export function hold<T>(holder: T, from: number): T {
   const walk = walking;
   if (walk === undefined) return holder;
   const places = walk.places;
-  for (let i = Math.max(from, walk.held); i < places.length; i += PLACE_SLOTS)
+  for (let i = Math.max(from, walk.held); i < walk.length; i += PLACE_SLOTS)
     if (places[i] === undefined) places[i] = holder;
   return holder;
 }
@@ -106,10 +160,15 @@ export function hold<T>(holder: T, from: number): T {
 /** Gives a record's result the places its projection left: the tool calls it once per record. */
 export function placed<T>(result: T): T {
   const walk = walking;
-  if (walk === undefined || walk.held === walk.places.length) return result;
+  if (walk === undefined || walk.held === walk.length) return result;
   hold(result, walk.held);
-  walk.held = walk.places.length;
+  walk.held = walk.length;
   return result;
 }
 
-KEPT_LAYOUTS.set("labels-later", new LabelsLater("", undefined));
+const KEPT_LABELS = new LabelsLater("", undefined);
+KEPT_LAYOUTS.set("labels-later", KEPT_LABELS);
+KEPT_LAYOUTS.set(
+  "site",
+  new Site(KEPT_LABELS, KEPT_LAYOUTS.get("context") as Context, "", 0, false),
+);

@@ -12,10 +12,10 @@ import { shortIdCheck } from "./distinct-short-ids.js";
 import { handOutHeld, holdingHandOuts } from "./id-book.js";
 import { label } from "./joins.js";
 import {
-  LABEL,
   LabelsLater,
   PLACE_SLOTS,
   walkingWith,
+  type Site,
   type Walk,
 } from "./labels-later.js";
 import { unknownCode } from "./legends.js";
@@ -63,37 +63,53 @@ export async function projectInOneWalk<K extends string, W, T = W>(
     names.map((name) => [name, new LabelsLater(name, known.get(name))]),
   ) as Record<K, LabelsLater>;
   const walkOptions = recordOptions(collect, check.note);
-  const state: Walk = { places: [], issues, held: 0 };
+  const state: Walk = {
+    places: spareLists.pop() ?? [],
+    length: 0,
+    issues,
+    held: 0,
+  };
   // The plain short forms reach the id book only once no two ids share one.
   const held: string[] = [];
-  let walked: W;
-  try {
-    walked = holdingHandOuts(held, () =>
-      walkingWith(state, () => walk(lookups, walkOptions)),
-    );
-  } catch (error) {
-    passOn(issues);
-    throw error;
-  }
-  const labels = await resolveLabels(
-    Object.fromEntries(
-      names.map((name) => [name, lookups[name].wanted]),
-    ) as Record<K, Set<string>>,
-    resolvers,
-    known,
-    options,
-  );
-  for (const name of names) lookups[name].answered = labels[name];
   const late: (number | ProjectionIssue)[] = [];
+  let labels: Record<K, Labels>;
   let result: T;
   try {
-    result = holdingHandOuts(held, () => {
-      fillIn(state.places, collect && late);
-      return made(walked, walkOptions);
-    });
-  } catch (error) {
-    passOn(inPlace(issues, late));
-    throw error;
+    let walked: W;
+    try {
+      walked = holdingHandOuts(held, () =>
+        walkingWith(state, () => walk(lookups, walkOptions)),
+      );
+    } catch (error) {
+      passOn(issues);
+      throw error;
+    }
+    // A resolver's failure fails the call with no issue passed on, as when it was asked first.
+    labels = await resolveLabels(
+      Object.fromEntries(
+        names.map((name) => [name, lookups[name].wanted]),
+      ) as unknown as Record<K, readonly string[]>,
+      resolvers,
+      known,
+      options,
+    );
+    for (const name of names) {
+    const later = lookups[name];
+    const answered = labels[name];
+    later.resolved = answered;
+    later.answered = later.wanted.map((id) => answered.get(id));
+  }
+    try {
+      result = holdingHandOuts(held, () => {
+        fillIn(state, collect && late);
+        return made(walked, walkOptions);
+      });
+    } catch (error) {
+      passOn(inPlace(issues, late));
+      throw error;
+    }
+  } finally {
+    release(state);
   }
   if (check.collided()) {
     issues.length = 0;
@@ -111,37 +127,50 @@ export async function projectInOneWalk<K extends string, W, T = W>(
 }
 
 /**
+ * Lists of places kept for the next walks: a list made anew for each page grew by copying, and the
+ * copies made a collection during the projection likelier. Pages projected at once take one each.
+ */
+const spareLists: unknown[][] = [];
+/** A list of places longer than this, once used, is left to the collector rather than kept. */
+const KEPT_SLOTS = 2 ** 18;
+
+/**
  * Writes each place's label, or word, into its holder; where the resolver gave none, the marker,
  * whose issue goes to `late` with the number of issues the walk had reported before the place.
  */
 function fillIn(
-  places: readonly unknown[],
+  walk: Walk,
   late: (number | ProjectionIssue)[] | undefined,
 ): void {
-  for (let i = 0; i < places.length; i += PLACE_SLOTS) {
+  const places = walk.places;
+  for (let i = 0; i < walk.length; i += PLACE_SLOTS) {
     const holder = places[i] as Record<string | number, unknown>;
     const key = places[i + 1] as string | number;
-    const value = places[i + 2] as string | number;
-    const labels = places[i + 3] as LabelsLater;
-    const answered = labels.answered!;
-    const isLabel = places[i + 7] === LABEL;
-    const found = answered.get(isLabel ? (value as string) : String(value));
+    const site = places[i + 4] as Site;
+    // By the id's place among those wanted: the id itself, in the page, is not read again.
+    const found = site.labels.answered[places[i + 2] as number];
     if (typeof found === "string") {
       holder[key] = found;
       continue;
     }
-    const walked = places[i + 4] as Context;
-    const issueAt = places[i + 6] as number;
+    const value = places[i + 3] as string | number;
+    const { issueAt, field, labels } = site;
     const ctx: Context = {
-      resource: walked.resource,
+      resource: site.ctx.resource,
       onIssue: late && ((issue) => void late.push(issueAt, issue)),
-      shortIds: walked.shortIds,
+      shortIds: site.ctx.shortIds,
     };
-    const field = places[i + 5] as string;
-    holder[key] = isLabel
-      ? label(value as string, answered, labels.resolver, ctx, field, key)
-      : unknownCode(ctx, field, value, labels.resolver);
+    holder[key] = site.code
+      ? unknownCode(ctx, field, value, labels.resolver)
+      : label(value as string, labels.resolved, labels.resolver, ctx, field, key);
   }
+}
+
+/** Empties a walk's list of places, keeping it for another walk when it is not too long. */
+function release(walk: Walk): void {
+  if (walk.places.length > KEPT_SLOTS) return;
+  walk.places.fill(undefined, 0, walk.length);
+  spareLists.push(walk.places);
 }
 
 /** The walk's issues with each late one at the place its field had among them. */

@@ -6,7 +6,7 @@ import type { Context } from "./context.js";
 import { absent, report, unusable } from "./issues.js";
 import type { UnknownCode, Unusable } from "./markers.js";
 import { described, typeName } from "./quoting.js";
-import { CODE, later, LabelsLater } from "./labels-later.js";
+import { later, LabelsLater } from "./labels-later.js";
 import type { Labels } from "./resolvers.js";
 
 /** The longest string taken for a code: a longer one is no code, and is not copied into a marker. */
@@ -101,7 +101,7 @@ export function legendLookup(
   if (typeof word === "string") return word;
   // While the page is walked, a code not yet named leaves a place for the resolver's word.
   if (code && labels instanceof LabelsLater)
-    return later(value as string | number, labels, ctx, field, key, CODE);
+    return later(value as string | number, labels, ctx, field, key, true);
   return unknownCode(ctx, field, value, resolver);
 }
 
