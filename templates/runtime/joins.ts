@@ -28,10 +28,10 @@ export function label(
   field: string,
   key: string | number,
 ): string | Unresolved {
+  if (labels instanceof LabelsLater)
+    return later(id, labels, ctx, field, key, false) as string;
   const found = labels.get(id);
   if (typeof found === "string") return found;
-  if (labels instanceof LabelsLater)
-    return later(id, labels, ctx, field, key, false) as never;
   const why =
     found instanceof Error
       ? `resolver "${resolver}" failed for it: ${messageOf(found)}`

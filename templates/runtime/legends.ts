@@ -95,12 +95,14 @@ export function legendLookup(
   const code =
     (typeof value === "string" && value.length <= CODE_CHARACTERS) ||
     (typeof value === "number" && Number.isFinite(value));
-  const word = code ? labels.get(String(value)) : undefined;
-  if (typeof word === "string") return word;
-  // While the page is walked, a code not yet named leaves a place for the resolver's word.
-  if (code && labels instanceof LabelsLater)
+  if (!code) return unknownCode(ctx, field, value, resolver);
+  // While the page is walked, a code leaves a place for the resolver's word.
+  if (labels instanceof LabelsLater)
     return later(value as string | number, labels, ctx, field, key, true);
-  return unknownCode(ctx, field, value, resolver);
+  const word = labels.get(String(value));
+  return typeof word === "string"
+    ? word
+    : unknownCode(ctx, field, value, resolver);
 }
 
 /** Codes for a legend looked up at run time, as the resolver receives them. */

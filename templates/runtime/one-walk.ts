@@ -78,7 +78,10 @@ export async function projectInOneWalk<K extends string, W, T = W>(
     let walked: W;
     try {
       walked = holdingHandOuts(held, () =>
-        walkingWith(state, () => walk(lookups, walkOptions)),
+        // Each LabelsLater stands for the resolver's Labels: the readers ask it first, and never as a Map.
+      walkingWith(state, () =>
+        walk(lookups as unknown as Record<K, Labels>, walkOptions),
+      ),
       );
     } catch (error) {
       passOn(issues);

@@ -7,25 +7,27 @@ import { KEPT_LAYOUTS, type Context } from "./context.js";
 import type { Labels } from "./resolvers.js";
 
 /**
- * The labels a resolver gives a page, while the page is walked: those `included` already gave, in
- * the Map itself; every other id is added to `wanted`, in page order, and given a place to fill.
+ * The labels a resolver gives a page, while the page is walked. It stands where the projection
+ * reads a resolver's {@link Labels}, and the readers ({@link later}'s callers) ask it first: an id
+ * `included` named gets that label; every other is added to `wanted`, in page order, and leaves a
+ * place to fill in.
  */
-export class LabelsLater extends Map<string, string | Error> {
+export class LabelsLater {
+  /** An id's label from `included`, or for an id the resolver is to name, its place in {@link wanted}: one lookup an id. */
+  readonly byId: Map<string, string | number>;
   /** The ids to ask the resolver for, each once, in the order the walk met them. */
   readonly wanted: string[] = [];
-  /** Each wanted id's place in {@link wanted}, which its places keep, so that filling them in reads no id again. */
-  readonly index = new Map<string, number>();
   /** The label of each wanted id, by its place in {@link wanted}, once the resolver has answered. */
   answered: (string | Error | undefined)[] = [];
   /** Every label, once the resolver has answered: `included`'s and the resolver's. */
-  resolved: Labels = this;
+  resolved: Labels = new Map();
   /** The sites that left places, the latest last. */
   readonly sites: Site[] = [];
   constructor(
     readonly resolver: string,
     known: ReadonlyMap<string, string> | undefined,
   ) {
-    super(known ?? []);
+    this.byId = new Map(known ?? []);
   }
 }
 
@@ -109,8 +111,9 @@ function siteOf(
 }
 
 /**
- * Leaves a place for the label of `value`, an id (or the word for it, a code), and returns what
- * stands in it until the resolvers answer: it is always written over before the result is returned.
+ * The label `included` gave `value`, an id (or the word for a code); otherwise leaves a place for
+ * it and returns what stands there until the resolvers answer, always written over before the
+ * result is returned.
  */
 export function later(
   value: string | number,
@@ -119,14 +122,15 @@ export function later(
   field: string,
   key: string | number,
   code: boolean,
-): null {
+): string | null {
   const walk = walking!;
   const id = code ? String(value) : (value as string);
-  let wanted = labels.index.get(id);
+  let wanted = labels.byId.get(id);
+  if (typeof wanted === "string") return wanted;
   if (wanted === undefined) {
     wanted = labels.wanted.length;
     labels.wanted.push(id);
-    labels.index.set(id, wanted);
+    labels.byId.set(id, wanted);
   }
   const site = siteOf(labels, ctx, field, walk.issues.length, code);
   const places = walk.places;

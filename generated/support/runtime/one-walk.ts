@@ -80,7 +80,10 @@ export async function projectInOneWalk<K extends string, W, T = W>(
     let walked: W;
     try {
       walked = holdingHandOuts(held, () =>
-        walkingWith(state, () => walk(lookups, walkOptions)),
+        // Each LabelsLater stands for the resolver's Labels: the readers ask it first, and never as a Map.
+      walkingWith(state, () =>
+        walk(lookups as unknown as Record<K, Labels>, walkOptions),
+      ),
       );
     } catch (error) {
       passOn(issues);
@@ -90,7 +93,7 @@ export async function projectInOneWalk<K extends string, W, T = W>(
     labels = await resolveLabels(
       Object.fromEntries(
         names.map((name) => [name, lookups[name].wanted]),
-      ) as Record<K, readonly string[]>,
+      ) as unknown as Record<K, readonly string[]>,
       resolvers,
       known,
       options,
