@@ -104,12 +104,3 @@ export function legendLookup(
     ? word
     : unknownCode(ctx, field, value, resolver);
 }
-
-/** Codes for a legend looked up at run time, as the resolver receives them. */
-export function addCode(target: Set<string>, value: unknown): void {
-  if (
-    (typeof value === "string" && value.length <= CODE_CHARACTERS) ||
-    (typeof value === "number" && Number.isFinite(value))
-  )
-    target.add(String(value));
-}

@@ -98,17 +98,6 @@ export function objects<T>(
   });
 }
 
-/** The object items of a list, for collecting the ids its parts need. */
-export function objectsIn(value: unknown): Json[] {
-  if (!Array.isArray(value)) return [];
-  const found: Json[] = [];
-  for (const item of value as unknown[]) {
-    const object = asObject(item);
-    if (object) found.push(object);
-  }
-  return found;
-}
-
 /**
  * A part lifted to the top of the result (`source.author.name` as `author`). Where an object on
  * the way is absent or null, so is the part; where one is something else, the part is marked.

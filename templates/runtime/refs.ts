@@ -26,26 +26,6 @@ function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
   return typeof found === "string" ? found : undefined;
 }
 
-function addRef(target: Set<string>, value: unknown, keys: RecordKeys): void {
-  const id = idOf(value);
-  if (id !== undefined) target.add(id);
-  const object = asObject(value);
-  if (!object || carriedLabel(object, keys) !== undefined) return;
-  const embedded = idOf(read(object, keys.id));
-  if (embedded !== undefined) target.add(embedded);
-}
-
-/** Adds the ids of a foreign key (an id, an embedded record, or a list of either) that came without a name. */
-export function addRefs(
-  target: Set<string>,
-  value: unknown,
-  keys: RecordKeys,
-): void {
-  if (Array.isArray(value))
-    for (const item of value) addRef(target, item, keys);
-  else addRef(target, value, keys);
-}
-
 /** One foreign key's name: the one its embedded record carries, else the resolver's; a value with no readable id is marked. */
 function refLabel(
   value: unknown,

@@ -5,8 +5,6 @@ import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
   REQUIRED,
-  addIds,
-  asObject,
   context,
   date,
   datetime,
@@ -208,15 +206,4 @@ export function projectTicket(
     last_update: date(attributes?.["updated_at"], ctx, "updated_at", REQUIRED),
     sla_due: datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", OPTIONAL),
   };
-}
-
-/** Adds the ids a ticket record needs resolved. */
-export function collectTicket(
-  record: unknown,
-  wanted: Readonly<Record<"orgs" | "users", Set<string>>>,
-): void {
-  const root = asObject(record);
-  const relationships = asObject(root?.["relationships"]);
-  addIds(wanted["users"], relationshipIds(relationships?.["assignee"]));
-  addIds(wanted["orgs"], relationshipIds(relationships?.["organization"]));
 }

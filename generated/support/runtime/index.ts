@@ -29,7 +29,6 @@ export { date, datetime, isUtcIso } from "./dates.js";
 export { withDistinctShortIds } from "./distinct-short-ids.js";
 export { fullId, ID_BOOK_SIZE, useIdBook } from "./id-book.js";
 export {
-  addIds,
   argumentId,
   integerId,
   relatedMany,
@@ -45,7 +44,7 @@ export { OPTIONAL, REQUIRED } from "./issues.js";
 export { includedLabels, joinMany, joinOne } from "./joins.js";
 export { asObject, read } from "./json.js";
 export { placed } from "./labels-later.js";
-export { addCode, legend, legendLookup, member } from "./legends.js";
+export { legend, legendLookup, member } from "./legends.js";
 export { batchFunction, resolverFromLoader } from "./loaders.js";
 export type { LabelLoader } from "./loaders.js";
 export { MARKER_SCHEMAS } from "./markers.js";
@@ -59,11 +58,10 @@ export {
   lifted,
   nested,
   objects,
-  objectsIn,
   recordObject,
   section,
 } from "./records.js";
-export { addRefs, refMany, refOne } from "./refs.js";
+export { refMany, refOne } from "./refs.js";
 export type { RecordKeys } from "./refs.js";
 export {
   DEFAULT_RESOLVER_TIMEOUT_MS,
