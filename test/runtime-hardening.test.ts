@@ -138,7 +138,9 @@ describe("numbers JSON cannot write", () => {
     expect(issues).toHaveLength(readers.length);
     for (const issue of issues) expect(issue.kind).toBe("unusable");
     // As an id it is no id: the join is marked, not null.
-    expect(refOne(value, new Map(), "users", { id: "id" }, ctx, "owner", "owner")).toEqual({ unusable: expect.stringContaining(String(value)) });
+    expect(refOne(value, new Map(), "users", { id: "id" }, ctx, "owner", "owner")).toEqual({
+      unusable: expect.stringContaining(String(value)),
+    });
     expect(joinOne(relationshipIds({ data: { type: "user", id: value } }), new Map(), "users", ctx, "assignee", "assignee")).toEqual({
       unusable: expect.stringContaining(String(value)),
     });

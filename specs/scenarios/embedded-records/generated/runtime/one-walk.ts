@@ -81,9 +81,9 @@ export async function projectInOneWalk<K extends string, W, T = W>(
     try {
       walked = holdingHandOuts(held, () =>
         // Each LabelsLater stands for the resolver's Labels: the readers ask it first, and never as a Map.
-      walkingWith(state, () =>
-        walk(lookups as unknown as Record<K, Labels>, walkOptions),
-      ),
+        walkingWith(state, () =>
+          walk(lookups as unknown as Record<K, Labels>, walkOptions),
+        ),
       );
     } catch (error) {
       passOn(issues);
@@ -99,11 +99,11 @@ export async function projectInOneWalk<K extends string, W, T = W>(
       options,
     );
     for (const name of names) {
-    const later = lookups[name];
-    const answered = labels[name];
-    later.resolved = answered;
-    later.answered = later.wanted.map((id) => answered.get(id));
-  }
+      const later = lookups[name];
+      const answered = labels[name];
+      later.resolved = answered;
+      later.answered = later.wanted.map((id) => answered.get(id));
+    }
     try {
       result = holdingHandOuts(held, () => {
         fillIn(state, collect && late);
@@ -167,7 +167,14 @@ function fillIn(
     };
     holder[key] = site.code
       ? unknownCode(ctx, field, value, labels.resolver)
-      : label(value as string, labels.resolved, labels.resolver, ctx, field, key);
+      : label(
+          value as string,
+          labels.resolved,
+          labels.resolver,
+          ctx,
+          field,
+          key,
+        );
   }
 }
 
