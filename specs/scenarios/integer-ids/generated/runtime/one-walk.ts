@@ -36,7 +36,24 @@ import { shortenIds } from "./short-ids.js";
  * unresolved markers counted too; where two collide, the page is projected again, labels known. A
  * resolver's failure fails the call before any issue is passed on, as it did before the projection.
  */
-export async function projectInOneWalk<K extends string, W, T = W>(
+export function projectInOneWalk<K extends string, W>(
+  names: readonly K[],
+  resolvers: Readonly<Record<K, Resolver>>,
+  known: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  options: ProjectOptions,
+  expectedIds: number,
+  walk: (lookups: Readonly<Record<K, Labels>>, options: RecordOptions) => W,
+): Promise<W>;
+export function projectInOneWalk<K extends string, W, T>(
+  names: readonly K[],
+  resolvers: Readonly<Record<K, Resolver>>,
+  known: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  options: ProjectOptions,
+  expectedIds: number,
+  walk: (lookups: Readonly<Record<K, Labels>>, options: RecordOptions) => W,
+  finish: (walked: W, options: RecordOptions) => T,
+): Promise<T>;
+export async function projectInOneWalk<K extends string, W, T>(
   names: readonly K[],
   resolvers: Readonly<Record<K, Resolver>>,
   known: ReadonlyMap<string, ReadonlyMap<string, string>>,
