@@ -20,7 +20,7 @@ export class LabelsLater {
   /** The label of each wanted id, by its place in {@link wanted}, once the resolver has answered. */
   answered: (string | Error | undefined)[] = [];
   /** Every label, once the resolver has answered: `included`'s and the resolver's. */
-  resolved: Labels = new Map();
+  resolved: Labels | undefined = undefined;
   /** The sites that left places, the latest last. */
   readonly sites: Site[] = [];
   constructor(

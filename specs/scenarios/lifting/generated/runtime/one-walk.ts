@@ -69,15 +69,7 @@ export async function projectInOneWalk<K extends string, W, T>(
   const issues: ProjectionIssue[] = [];
   const collect =
     onIssue && ((issue: ProjectionIssue) => void issues.push(issue));
-  const passOn = (list: readonly ProjectionIssue[]) => {
-    // The consumer's onIssue only hears of issues: one that throws must not cost the model its result.
-    if (onIssue)
-      for (const issue of list) {
-        try {
-          onIssue(issue);
-        } catch {}
-      }
-  };
+  const passOn = (list: readonly ProjectionIssue[]) => passedOn(onIssue, list);
   const lookups = Object.fromEntries(
     names.map((name) => [name, new LabelsLater(name, known.get(name))]),
   ) as Record<K, LabelsLater>;
@@ -155,6 +147,8 @@ export async function projectInOneWalk<K extends string, W, T>(
 const spareLists: unknown[][] = [];
 /** A list of places longer than this, once used, is left to the collector rather than kept. */
 const KEPT_SLOTS = 2 ** 18;
+/** How many lists are kept: as many as pages usually projected at once, not as many as ever were. */
+const KEPT_LISTS = 4;
 
 /**
  * Writes each place's label, or word, into its holder; where the resolver gave none, the marker,
@@ -186,7 +180,7 @@ function fillIn(
       ? unknownCode(ctx, field, value, labels.resolver)
       : label(
           value as string,
-          labels.resolved,
+          labels.resolved!,
           labels.resolver,
           ctx,
           field,
@@ -197,9 +191,23 @@ function fillIn(
 
 /** Empties a walk's list of places, keeping it for another walk when it is not too long. */
 function release(walk: Walk): void {
-  if (walk.places.length > KEPT_SLOTS) return;
+  if (walk.places.length > KEPT_SLOTS || spareLists.length >= KEPT_LISTS)
+    return;
   walk.places.fill(undefined, 0, walk.length);
   spareLists.push(walk.places);
+}
+
+/** Passes issues on: the consumer's onIssue only hears of them, and one that throws must not cost the model its result. */
+function passedOn(
+  onIssue: ProjectOptions["onIssue"],
+  issues: readonly ProjectionIssue[],
+): void {
+  if (onIssue)
+    for (const issue of issues) {
+      try {
+        onIssue(issue);
+      } catch {}
+    }
 }
 
 /** The walk's issues with each late one at the place its field had among them. */
