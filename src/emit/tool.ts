@@ -75,10 +75,8 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const table = tableLayout !== undefined;
   // A table tool marks each result it makes, so that its text (and a budget's count of it) is the table.
   const asText = (object: string) => (table ? `${run("withTableLayout")}(${object}, TEXT)` : `(${object})`);
-  // Joined records are measured against the budget once their labels are filled in, after the walk.
-  const projected = budgeted && joined ? "projected" : `records.map((record) => ${project("record")})`;
   const value = budgeted
-    ? `${run("fitBudget")}(${projected}, (kept, truncated) => ${asText(`{ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }`)}, ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
+    ? `${run("fitBudget")}(projected, (kept, truncated) => ${asText(`{ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }`)}, ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
     : tool.list === undefined
       ? project("records[0]")
       : asText(
@@ -96,6 +94,9 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const expectedIds = perRecord === 0 ? "0" : perRecord === 1 ? "records.length" : `records.length * ${perRecord}`;
   const setup = [
     ...(usesCtx ? [`const ctx = ${run("context")}(${literal(tool.name)}, recordOptions);`] : []),
+    // The records before the page keys, so that issues come record by record, then the page's. Joined
+    // records are projected in the walk, and measured against the budget once their labels are in.
+    ...(budgeted && !joined ? [`const projected = records.map((record) => ${project("record")});`] : []),
     ...(budgeted && pageMembers ? [`const page = { ${pageMembers} };`] : []),
   ];
   const projection = setup.length ? `{ ${setup.join(" ")} return ${value}; }` : value;
