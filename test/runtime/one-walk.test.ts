@@ -1,4 +1,5 @@
 // A page with joins, projected in one walk: the same result and issues as with every label known first.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue, type RecordOptions } from "../../templates/runtime/context.js";
 import { withDistinctShortIds } from "../../templates/runtime/distinct-short-ids.js";
@@ -220,5 +221,46 @@ describe("a page projected in one walk", () => {
     );
     expect(seen).toEqual(['["Bo Chen","Cy Diaz"]']);
     expect(result).toEqual({ kept: 1 });
+  });
+
+  it("gives what a projection with every label known first gives, on any page", async () => {
+    // Ids from a small pool, so that pages repeat them; two of them share a short form.
+    const ids = [U(1), U(2), U(3), U(4), U(5), "usr_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90", "usr_9f3a71c4-2d19-4b6e-9c05-8ab3f2e17d90", "7"];
+    const id = fc.constantFrom(...ids);
+    const related = fc.oneof(
+      fc.constant(null),
+      id.map((i) => ({ data: { type: "user", id: i } })),
+      fc.array(id, { maxLength: 3 }).map((list) => ({ data: list.map((i) => ({ type: "user", id: i })) })),
+      fc.constant("broken"),
+    );
+    const record = fc.record(
+      {
+        id: fc.nat(40).map(T),
+        subject: fc.oneof(fc.string({ maxLength: 3 }), fc.constant(null), fc.nat()),
+        assignee: related,
+        watchers: related,
+        org: fc.oneof(fc.constantFrom("org_1", "org_2"), fc.record({ gid: fc.constantFrom("org_1", "org_3") }), fc.constant([])),
+        model_code: fc.oneof(fc.constantFrom(7, "7", 9, "x".repeat(70)), fc.constant(undefined)),
+        lines: fc.option(fc.array(fc.oneof(fc.record({ by: id }), fc.constant(null), fc.nat()), { maxLength: 3 })),
+      },
+      { requiredKeys: ["id"] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { maxLength: 12 }), async (records) => {
+        const issues: ProjectionIssue[] = [];
+        const { calls, resolvers } = recordingResolvers();
+        const result = await inOneWalk(records, resolvers, (issue) => issues.push(issue));
+        const expectedIssues: ProjectionIssue[] = [];
+        expect(result).toEqual(allKnownFirst(records, (issue) => expectedIssues.push(issue)));
+        expect(issues).toEqual(expectedIssues);
+        // Each resolver once at most, never with an id twice or one `included` named.
+        for (const [name, asked] of calls) {
+          expect(calls.filter(([other]) => other === name)).toHaveLength(1);
+          expect(new Set(asked).size).toBe(asked.length);
+          expect(asked.every((i) => !known.get(name)?.has(i))).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
