@@ -128,6 +128,39 @@ describe("batched resolution", () => {
     expect(result.tickets[4]!.assignee).toBe("Included 1");
   });
 
+  it("projects in one walk: asks for the ids included did not name in page order, each once, and reports by record then field", async () => {
+    // User 1 is included; users 0, 2 and 5 resolve; users 3, 4, 6, 7 and 8 do not. Ticket 5 has no subject.
+    const included = [{ type: "user", id: `usr_${uuid(1)}`, attributes: { display_name: "Included 1" } }];
+    const page = twelveTickets(included);
+    (page.data[5] as { attributes: object }).attributes = { ...articleElement.attributes, subject: null };
+    const users = recordingResolver(Object.fromEntries([0, 2, 5].map((n) => [`usr_${uuid(n)}`, `User ${n}`])));
+    const orgs = recordingResolver({ [`org_${uuid(200)}`]: "Org A", [`org_${uuid(202)}`]: "Org C" });
+    const issues: ProjectionIssue[] = [];
+    const result = await projectSearchTickets(page, { users: users.resolver, orgs: orgs.resolver }, { onIssue: (i) => issues.push(i) });
+    expect(users.calls).toEqual([[0, 2, 3, 4, 5, 6, 7, 8].map((n) => `usr_${uuid(n)}`)]);
+    expect(orgs.calls).toEqual([[200, 201, 202].map((n) => `org_${uuid(n)}`)]);
+    expect(result.tickets.map((t) => [t.assignee, t.org]).slice(3, 7)).toEqual([
+      ["User 0", "Org A"],
+      ["Included 1", { unresolved: `org_${uuid(201).slice(0, 8)}` }],
+      ["User 2", "Org C"],
+      [{ unresolved: `usr_${uuid(3).slice(0, 8)}` }, "Org A"],
+    ]);
+    const org = `org_${uuid(201)}`;
+    const user = (n: number) => `usr_${uuid(n)}`;
+    expect(issues.map((i) => [i.kind, i.field, i.value])).toEqual([
+      ["unresolved", "organization", org],
+      ["unresolved", "organization", org],
+      ["missing", "subject", null],
+      ["unresolved", "assignee", user(3)],
+      ["unresolved", "assignee", user(4)],
+      ["unresolved", "organization", org],
+      ["unresolved", "assignee", user(6)],
+      ["unresolved", "assignee", user(7)],
+      ["unresolved", "organization", org],
+      ["unresolved", "assignee", user(8)],
+    ]);
+  });
+
   it("makes no call at all for an empty page", async () => {
     const users = recordingResolver({});
     const orgs = recordingResolver({});

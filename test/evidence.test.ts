@@ -327,6 +327,27 @@ describe("token budgets", () => {
     expect(all["truncated"]).toBe(false);
   });
 
+  it("measures records with their labels filled in, and reports the records' issues before the page's", async () => {
+    const { module } = await budgeted("{ tokens: 100000, rows: 2 }");
+    const broken = structuredClone(page);
+    broken.data[0].attributes.subject = null;
+    broken.meta = { page: { total: "twelve" } };
+    const issues: { kind: string; field: string }[] = [];
+    const none = async () => new Map<string, string>();
+    const result = await module.projectSearchTickets(
+      broken,
+      { users: labels, orgs: none },
+      { onIssue: (i: { kind: string; field: string }) => issues.push(i) },
+    );
+    expect(issues.map((i) => `${i.kind} ${i.field}`)).toEqual([
+      "missing subject",
+      "unresolved organization",
+      "unresolved organization",
+      "unusable total",
+    ]);
+    expect((result["tickets"] as { assignee: unknown }[]).map((t) => t.assignee)).toEqual(["Priya Raman", "Priya Raman"]);
+  });
+
   it("makes generate --check fail when the spec's example does not fit", async () => {
     const { dir } = await budgeted("{ tokens: 60 }");
     expect((await cli(["generate"], dir)).code).toBe(0);

@@ -109,14 +109,14 @@ describe("generated modules", () => {
     ]);
   });
 
-  it("declare no JSON:API section a function does not read, whatever a resolver is called", async () => {
+  it("declare each JSON:API section the projection reads once, whatever a resolver is called", async () => {
     const { files, problems } = await generateFrom(join(CORPUS, "accepted-resolver-named-attributes/projector.yaml"));
     expect(problems).toEqual([]);
     const note = files.get("resources/note.ts")!;
-    const collect = note.slice(note.indexOf("export function collectNote"));
-    expect(collect).toContain('const relationships = asObject(root?.["relationships"]);');
-    expect(collect).not.toContain("const attributes");
-    const project = note.slice(note.indexOf("export function projectNote"), note.indexOf("export function collectNote"));
+    const project = note.slice(note.indexOf("export function projectNote"));
+    expect(project.match(/const attributes = /g)).toEqual(["const attributes = "]);
     expect(project).toContain('const attributes = section(root?.["attributes"], "attributes", ctx);');
+    expect(project).toContain('const relationships = section(root?.["relationships"], "relationships", ctx);');
+    expect(project).toContain('lookups["attributes"]');
   });
 });

@@ -126,7 +126,7 @@ describe("numbers JSON cannot write", () => {
     const { ctx, issues } = recording();
     const readers = [
       () => legend(value, new Map([[1, "low"]]), ctx, "priority", true),
-      () => legendLookup(value, new Map([[String(value), "a word"]]), "codes", ctx, "code", true),
+      () => legendLookup(value, new Map([[String(value), "a word"]]), "codes", ctx, "code", true, "code"),
       () => member(value, new Set([1, 2]), ctx, "level", true),
       () => number(value, ctx, "count", true),
       () => integer(value, ctx, "count", true),
@@ -138,8 +138,10 @@ describe("numbers JSON cannot write", () => {
     expect(issues).toHaveLength(readers.length);
     for (const issue of issues) expect(issue.kind).toBe("unusable");
     // As an id it is no id: the join is marked, not null.
-    expect(refOne(value, new Map(), "users", { id: "id" }, ctx, "owner")).toEqual({ unusable: expect.stringContaining(String(value)) });
-    expect(joinOne(relationshipIds({ data: { type: "user", id: value } }), new Map(), "users", ctx, "assignee")).toEqual({
+    expect(refOne(value, new Map(), "users", { id: "id" }, ctx, "owner", "owner")).toEqual({
+      unusable: expect.stringContaining(String(value)),
+    });
+    expect(joinOne(relationshipIds({ data: { type: "user", id: value } }), new Map(), "users", ctx, "assignee", "assignee")).toEqual({
       unusable: expect.stringContaining(String(value)),
     });
   });

@@ -8,7 +8,7 @@ import { loadGenerated } from "../evidence/run-generated.js";
 import { buildReport, formatReport } from "../evidence/report.js";
 import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
 import type { Model, ToolModel } from "../model/types.js";
-import { fileStem, pascalCase } from "../naming.js";
+import { pascalCase } from "../naming.js";
 import { didYouMean } from "../suggest.js";
 import { generateProject } from "../project/generate.js";
 import { loadProject } from "../project/read.js";
@@ -115,38 +115,33 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
   try {
     const runtime = modules.runtime as {
       at(value: unknown, path: readonly string[]): unknown;
-      includedLabels(response: unknown, sources: unknown[]): Map<string, Map<string, string>>;
       serializeToolResult(value: unknown): string;
       withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
     };
-    const resource = await modules.resource(fileStem(tool.resource.name));
-    // A resource with nothing to resolve has no collect function: the generator writes none.
-    const collect = resource[`collect${tool.resource.typeName}`] as
-      ((record: unknown, wanted: Record<string, Set<string>>) => void) | undefined;
     const project = modules.index[`project${pascalCase(tool.name)}`] as (
       response: unknown,
       resolvers: unknown,
     ) => Promise<Record<string, unknown>>;
     const atRows = runtime.at(payload, tool.rowsPath);
     const rawRecords = tool.many ? (Array.isArray(atRows) ? atRows : []) : [atRows];
-    const resolverNames = generated.model.resolvers.map((r) => r.name);
-    const wanted = Object.fromEntries(resolverNames.map((name) => [name, new Set<string>()]));
-    if (collect) for (const record of rawRecords) collect(record, wanted);
-    const included = runtime.includedLabels(
-      payload,
-      generated.model.resolvers.filter((r) => r.type && r.label).map((r) => ({ resolver: r.name, type: r.type, label: r.label })),
+    // Each follow-up lookup avoided is an id a resolver is asked about: `included` named the others.
+    const asked = new Map<string, number>();
+    const counting = Object.fromEntries(
+      Object.entries(
+        standInResolvers(
+          generated.model.resolvers.map((r) => r.name),
+          labels,
+        ),
+      ).map(([name, resolver]) => [
+        name,
+        (ids: readonly string[]) => {
+          asked.set(name, (asked.get(name) ?? 0) + ids.length);
+          return resolver(ids);
+        },
+      ]),
     );
-    const joins = joinResolvers(tool);
-    const followUpsByResolver = Object.fromEntries(
-      joins.map((name) => [name, [...(wanted[name] ?? [])].filter((id) => !included.get(name)?.has(id)).length]),
-    );
-    const projected = await project(
-      payload,
-      standInResolvers(
-        generated.model.resolvers.map((r) => r.name),
-        labels,
-      ),
-    );
+    const projected = await project(payload, counting);
+    const followUpsByResolver = Object.fromEntries(joinResolvers(tool).map((name) => [name, asked.get(name) ?? 0]));
     const layout = tableLayoutOf(tool);
     const records = tool.list === undefined ? [projected] : tool.many ? (projected[tool.list] as unknown[]) : [projected[tool.list]];
     const report = buildReport({

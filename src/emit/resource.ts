@@ -102,7 +102,7 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
   if (field.format) return `${call(field.format)}(${value}, ${args})`;
   if (field.legend?.kind === "static") return `${call("legend")}(${value}, ${constants.get(field.name)!}, ${args})`;
   if (field.legend?.kind === "resolver")
-    return `${call("legendLookup")}(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args})`;
+    return `${call("legendLookup")}(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args}, ${literal(field.out)})`;
   const shape = field.shape;
   switch (shape.type) {
     case "string":
@@ -142,9 +142,11 @@ function projectValue(scope: Scope, field: Field, value: string): string {
   switch (field.kind) {
     case "join": {
       const args = `lookups[${literal(field.resolver)}], ${literal(field.resolver)}`;
+      // A label the resolvers give after the walk is filled in at this key of the object built here.
+      const at = field.many ? "" : `, ${literal(field.out)}`;
       if (field.via === "property")
-        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)})`;
-      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}), ${args}, ctx, ${literal(field.name)})`;
+        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)}${at})`;
+      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}), ${args}, ctx, ${literal(field.name)}${at})`;
     }
     case "related-id":
       return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}), ctx, ${literal(field.name)})`;
@@ -189,47 +191,6 @@ function legendConstants(constants: Map<string, string>, fields: Field[]): strin
   });
 }
 
-/**
- * Statements that add every id the record's joins need, and every code a looked-up legend needs.
- * The items of a list of objects are walked in a loop; `level` keeps the loops' variables apart.
- */
-function collectStatements(scope: Scope, fields: Field[], level = 0): string[] {
-  const call = (name: string) => scope.module.runtime(name);
-  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch returns for every field kind, which TypeScript checks
-  return fields.flatMap((field): string[] => {
-    switch (field.kind) {
-      case "join": {
-        const value = sourceExpression(scope, field.source);
-        return field.via === "property"
-          ? [`${call("addRefs")}(wanted[${literal(field.resolver)}], ${value}, ${recordKeys(field.resolver)});`]
-          : [`${call("addIds")}(wanted[${literal(field.resolver)}], ${call("relationshipIds")}(${value}));`];
-      }
-      case "value":
-        return field.legend?.kind === "resolver"
-          ? [`${call("addCode")}(wanted[${literal(field.legend.resolver)}], ${sourceExpression(scope, field.source)});`]
-          : [];
-      case "object": {
-        if (!field.many) return collectStatements(scope, field.children, level);
-        const variable = `item${level}`;
-        const depth = field.source.path.length;
-        const inner = collectStatements(
-          withBase(scope, field.source.base, variable),
-          field.children.map((child) => rebase(child, depth)),
-          level + 1,
-        );
-        if (inner.length === 0) return [];
-        return [
-          `for (const ${variable} of ${call("objectsIn")}(${sourceExpression(scope, field.source)})) {`,
-          ...inner.map((line) => `  ${line}`),
-          `}`,
-        ];
-      }
-      case "related-id":
-        return [];
-    }
-  });
-}
-
 /** The resolvers a resource joins plain properties through, with how each reads embedded records. */
 function recordKeysConstant(module: ModuleWriter, fields: Field[]): string[] {
   const keys = new Map<string, { id: string; label?: string }>();
@@ -250,18 +211,17 @@ function recordKeysConstant(module: ModuleWriter, fields: Field[]): string[] {
 }
 
 /**
- * The base objects a function body reads, each declared only when read: JSON:API sections come
- * from the record object, which `project` checks even when nothing reads it.
+ * The base objects the projection reads, each declared only when read: JSON:API sections come
+ * from the record object, which is checked even when nothing reads it.
  */
-function baseLocals(module: ModuleWriter, jsonapi: boolean, read: "project" | "collect") {
+function baseLocals(module: ModuleWriter, jsonapi: boolean) {
   const locals: Locals<"root" | "attributes" | "relationships"> = new Locals({
     root: {
-      declare: () =>
-        `const root = ${read === "project" ? `${module.runtime("recordObject")}(record, ctx)` : `${module.runtime("asObject")}(record)`};`,
-      ...(read === "project" ? { otherwise: () => `${module.runtime("recordObject")}(record, ctx);` } : {}),
+      declare: () => `const root = ${module.runtime("recordObject")}(record, ctx);`,
+      otherwise: () => `${module.runtime("recordObject")}(record, ctx);`,
     },
-    attributes: { declare: () => sectionLocal(module, locals, "attributes", read) },
-    relationships: { declare: () => sectionLocal(module, locals, "relationships", read) },
+    attributes: { declare: () => sectionLocal(module, locals, "attributes") },
+    relationships: { declare: () => sectionLocal(module, locals, "relationships") },
   });
   const bases: Bases = {
     record: () => locals.use("root"),
@@ -275,12 +235,8 @@ function sectionLocal(
   module: ModuleWriter,
   locals: Locals<"root" | "attributes" | "relationships">,
   section: "attributes" | "relationships",
-  read: "project" | "collect",
 ): string {
-  const value = `${locals.use("root")}?.[${literal(section)}]`;
-  return read === "project"
-    ? `const ${section} = ${module.runtime("section")}(${value}, ${literal(section)}, ctx);`
-    : `const ${section} = ${module.runtime("asObject")}(${value});`;
+  return `const ${section} = ${module.runtime("section")}(${locals.use("root")}?.[${literal(section)}], ${literal(section)}, ctx);`;
 }
 
 export function emitResource(resource: ResourceModel): string {
@@ -296,12 +252,10 @@ export function emitResource(resource: ResourceModel): string {
   // Declared first, so a field constant that folds to its name takes a number instead.
   const recordKeysLines = recordKeysConstant(module, resource.fields);
   const constants = constNames(module, resource, resultSchema);
-  const project = baseLocals(module, jsonapi, "project");
+  const project = baseLocals(module, jsonapi);
   const body = resource.fields.map(
     (field) => `${key(field.out)}: ${projectExpression({ module, constants, bases: project.bases }, field)},`,
   );
-  const collect = baseLocals(module, jsonapi, "collect");
-  const collected = collectStatements({ module, constants, bases: collect.bases }, resource.fields);
   const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
   const recordType =
     resource.schemaName === undefined
@@ -330,16 +284,6 @@ export function emitResource(resource: ResourceModel): string {
     `  return { ${body.join(" ")} };`,
     `}`,
     "",
-    ...(collected.length
-      ? [
-          `/** Adds the ids ${withArticle(commentText(resource.name))} record needs resolved. */`,
-          `export function collect${T}(record: unknown, wanted: Readonly<Record<${resolvers.map(literal).join(" | ")}, Set<string>>>): void {`,
-          ...collect.locals.statements().map((s) => `  ${s}`),
-          ...collected.map((s) => `  ${s}`),
-          `}`,
-          "",
-        ]
-      : []),
   ].join("\n");
   return module.render(code);
 }

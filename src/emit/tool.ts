@@ -65,15 +65,18 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     : `[${run("at")}(response, ${literal(tool.rowsPath)})]`;
   // A row budget cuts before anything is resolved, so the cut records cost no lookups.
   const records = rowCap === undefined ? found : `found.slice(0, ${rowCap})`;
-  const project = (record: string) =>
-    `${module.value(resource, `project${R}`)}(${record} as ${module.type(resource, `${R}Record`)}, ${names.length ? "lookups" : "{}"}, recordOptions)`;
+  const joined = names.length > 0;
+  const projectOne = (record: string) =>
+    `${module.value(resource, `project${R}`)}(${record} as ${module.type(resource, `${R}Record`)}, ${joined ? "lookups" : "{}"}, recordOptions)`;
+  // Labels given after the walk are filled into each record's result, which `placed` hands them.
+  const project = (record: string) => (joined ? `${run("placed")}(${projectOne(record)})` : projectOne(record));
   const pageMembers = tool.page.map((p) => `${key(p.key)}: ${pageExpression(module, p)}`).join(", ");
   const tableLayout = tool.text === "table" ? tableLayoutOf(tool) : undefined;
   const table = tableLayout !== undefined;
   // A table tool marks each result it makes, so that its text (and a budget's count of it) is the table.
   const asText = (object: string) => (table ? `${run("withTableLayout")}(${object}, TEXT)` : `(${object})`);
   const value = budgeted
-    ? `${run("fitBudget")}(records.map((record) => ${project("record")}), (kept, truncated) => ${asText(`{ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }`)}, ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
+    ? `${run("fitBudget")}(projected, (kept, truncated) => ${asText(`{ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }`)}, ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
     : tool.list === undefined
       ? project("records[0]")
       : asText(
@@ -91,9 +94,16 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const expectedIds = perRecord === 0 ? "0" : perRecord === 1 ? "records.length" : `records.length * ${perRecord}`;
   const setup = [
     ...(usesCtx ? [`const ctx = ${run("context")}(${literal(tool.name)}, recordOptions);`] : []),
+    // The records before the page keys, so that issues come record by record, then the page's. Joined
+    // records are projected in the walk, and measured against the budget once their labels are in.
+    ...(budgeted && !joined ? [`const projected = records.map((record) => ${project("record")});`] : []),
     ...(budgeted && pageMembers ? [`const page = { ${pageMembers} };`] : []),
   ];
   const projection = setup.length ? `{ ${setup.join(" ")} return ${value}; }` : value;
+  const inOneWalk =
+    budgeted && joined
+      ? `(lookups, recordOptions) => records.map((record) => ${project("record")}), (projected, recordOptions) => ${projection}`
+      : `(lookups, recordOptions) => ${projection}`;
   const code = [
     `/** The body ${commentText(tool.operationLabel)} returns. */`,
     `export type ${T}Response = ${responseType(module, tool.response)};`,
@@ -112,20 +122,20 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
       ? [`const INCLUDED = ${literal(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""]
       : []),
     `/**`,
-    ` * Projects a whole ${commentText(tool.name)} response: collects every join id, takes labels from \`included\`,`,
-    ` * calls each resolver at most once with the ids still unnamed, then projects each record.`,
+    ...(joined
+      ? [
+          ` * Projects a whole ${commentText(tool.name)} response in one walk: projects each record, naming its joins from`,
+          ` * \`included\` and collecting the other ids in page order, calls each resolver at most once with those,`,
+          ` * then fills in their labels.`,
+        ]
+      : [` * Projects a whole ${commentText(tool.name)} response.`]),
     ` */`,
     `export async function project${T}(response: ${T}Response, ${names.length ? "resolvers" : "_resolvers"}: ${T}Resolvers${names.length ? "" : " = {}"}, options: ${module.runtimeType("ProjectOptions")} = {}): Promise<${T}Result> {`,
     ...(rowCap === undefined ? [] : [`  const found: unknown[] = ${found};`]),
     `  const records: unknown[] = ${records};`,
-    ...(names.length
-      ? [
-          `  const wanted = { ${names.map((n) => `${key(n)}: new Set<string>()`).join(", ")} };`,
-          `  for (const record of records) ${module.value(resource, `collect${R}`)}(record, wanted);`,
-          `  const lookups = await ${run("resolveLabels")}(wanted, resolvers, ${run("includedLabels")}(response, INCLUDED), options);`,
-        ]
-      : []),
-    `  return ${run("withDistinctShortIds")}(options.onIssue, ${expectedIds}, (recordOptions) => ${projection});`,
+    joined
+      ? `  return ${run("projectInOneWalk")}(${literal(names)}, resolvers, ${run("includedLabels")}(response, INCLUDED), options, ${expectedIds}, ${inOneWalk});`
+      : `  return ${run("withDistinctShortIds")}(options.onIssue, ${expectedIds}, (recordOptions) => ${projection});`,
     `}`,
     "",
   ].join("\n");

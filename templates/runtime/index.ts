@@ -27,7 +27,6 @@ export { date, datetime, isUtcIso } from "./dates.js";
 export { withDistinctShortIds } from "./distinct-short-ids.js";
 export { fullId, ID_BOOK_SIZE, useIdBook } from "./id-book.js";
 export {
-  addIds,
   argumentId,
   integerId,
   relatedMany,
@@ -42,24 +41,19 @@ export type { Ids } from "./ids.js";
 export { OPTIONAL, REQUIRED } from "./issues.js";
 export { includedLabels, joinMany, joinOne } from "./joins.js";
 export { asObject, read } from "./json.js";
-export { addCode, legend, legendLookup, member } from "./legends.js";
+export { placed } from "./labels-later.js";
+export { legend, legendLookup, member } from "./legends.js";
 export { batchFunction, resolverFromLoader } from "./loaders.js";
 export type { LabelLoader } from "./loaders.js";
 export { MARKER_SCHEMAS } from "./markers.js";
 export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
+export { projectInOneWalk } from "./one-walk.js";
 export { at, pageValue, present, rows } from "./pages.js";
 export { queryStringFor } from "./query-string.js";
 export type { QueryParameterStyle, QueryStyle } from "./query-string.js";
 export { ISSUE_VALUE_CHARACTERS } from "./quoting.js";
-export {
-  lifted,
-  nested,
-  objects,
-  objectsIn,
-  recordObject,
-  section,
-} from "./records.js";
-export { addRefs, refMany, refOne } from "./refs.js";
+export { lifted, nested, objects, recordObject, section } from "./records.js";
+export { refMany, refOne } from "./refs.js";
 export type { RecordKeys } from "./refs.js";
 export {
   DEFAULT_RESOLVER_TIMEOUT_MS,

@@ -27,6 +27,20 @@ describe("the id book", () => {
     expect(fullId(`s${ID_BOOK_SIZE - 1}`)).toBe(`s${ID_BOOK_SIZE - 1}-full`);
   });
 
+  it("holds a projection's hand-outs back, across parts, until they are handed out together", async () => {
+    vi.resetModules();
+    const { fullId, handOut, handOutHeld, holdingHandOuts, useIdBook } = await import("../../templates/runtime/id-book.js");
+    useIdBook();
+    const held: string[] = [];
+    expect(holdingHandOuts(held, () => handOut("tkt_9f3a71c4", A))).toBe("tkt_9f3a71c4");
+    holdingHandOuts(held, () => handOut("usr_1", "usr_1-full"));
+    expect(fullId("tkt_9f3a71c4")).toBe("tkt_9f3a71c4");
+    expect(fullId("usr_1")).toBe("usr_1");
+    handOutHeld(held);
+    expect(fullId("tkt_9f3a71c4")).toBe(A);
+    expect(fullId("usr_1")).toBe("usr_1-full");
+  });
+
   it("forgets exactly the least recently used short forms, page after page of new ids", async () => {
     vi.resetModules();
     const { fullId, handOut, handingOutLater, ID_BOOK_SIZE, useIdBook } = await import("../../templates/runtime/id-book.js");

@@ -2,7 +2,6 @@
 import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import {
-  addIds,
   argumentId,
   integerId,
   relatedMany,
@@ -68,15 +67,6 @@ describe("relationship ids", () => {
     expect(relationshipIds({ data: { type: "ticket" } })).toEqual(
       new Unreadable({ type: "ticket" }, "expected a resource identifier { type, id }, got an object without an id"),
     );
-  });
-
-  it("collects readable ids only", () => {
-    const wanted = new Set<string>();
-    addIds(wanted, [A, new Unreadable(1, "no")]);
-    addIds(wanted, B);
-    addIds(wanted, null);
-    addIds(wanted, new Unreadable("tkt_x", "no"));
-    expect([...wanted]).toEqual([A, B]);
   });
 
   it("projects one or many related ids, whole or short, and marks the wrong shape", () => {

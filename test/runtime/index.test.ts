@@ -21,6 +21,8 @@ describe("the runtime folder", () => {
       "joinOne",
       "callTool",
       "withDistinctShortIds",
+      "projectInOneWalk",
+      "placed",
       "MARKER_SCHEMAS",
       "ID_BOOK_SIZE",
       "REQUIRED",
@@ -31,7 +33,19 @@ describe("the runtime folder", () => {
   });
 
   it("keeps what the modules share among themselves out of the barrel", () => {
-    for (const shared of ["typeName", "described", "report", "unusable", "absent", "KEPT_LAYOUTS", "handOut", "CODE_CHARACTERS"])
+    for (const shared of [
+      "typeName",
+      "described",
+      "report",
+      "unusable",
+      "absent",
+      "KEPT_LAYOUTS",
+      "handOut",
+      "CODE_CHARACTERS",
+      "later",
+      "hold",
+      "LabelsLater",
+    ])
       expect(barrel).not.toHaveProperty(shared);
   });
 

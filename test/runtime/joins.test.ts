@@ -15,11 +15,11 @@ const labels = new Map<string, string | Error>([
 describe("joins", () => {
   it("names one related record, or marks it", () => {
     issues.length = 0;
-    expect(joinOne(U1, labels, "users", ctx, "assignee")).toBe("Ana Lima");
-    expect(joinOne(null, labels, "users", ctx, "assignee")).toBeNull();
-    expect(joinOne("usr_gone", labels, "users", ctx, "assignee")).toEqual({ unresolved: "usr_gone" });
-    expect(joinOne(U2, labels, "users", ctx, "assignee")).toEqual({ unresolved: "usr_5d8804f1" });
-    expect(joinOne([U1], labels, "users", ctx, "assignee")).toEqual({ unusable: "expected one related record, got a list" });
+    expect(joinOne(U1, labels, "users", ctx, "assignee", "assignee")).toBe("Ana Lima");
+    expect(joinOne(null, labels, "users", ctx, "assignee", "assignee")).toBeNull();
+    expect(joinOne("usr_gone", labels, "users", ctx, "assignee", "assignee")).toEqual({ unresolved: "usr_gone" });
+    expect(joinOne(U2, labels, "users", ctx, "assignee", "assignee")).toEqual({ unresolved: "usr_5d8804f1" });
+    expect(joinOne([U1], labels, "users", ctx, "assignee", "assignee")).toEqual({ unusable: "expected one related record, got a list" });
     expect(issues.map((i) => i.message)).toEqual([
       'ticket.assignee: usr_gone: resolver "users" has no label for it',
       `ticket.assignee: ${U2}: resolver "users" failed for it: timed out`,

@@ -4,8 +4,6 @@ import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
   REQUIRED,
-  addIds,
-  asObject,
   boolean,
   context,
   datetime,
@@ -111,16 +109,7 @@ export function projectComment(
       "users",
       ctx,
       "author",
+      "author",
     ),
   };
-}
-
-/** Adds the ids a comment record needs resolved. */
-export function collectComment(
-  record: unknown,
-  wanted: Readonly<Record<"users", Set<string>>>,
-): void {
-  const root = asObject(record);
-  const relationships = asObject(root?.["relationships"]);
-  addIds(wanted["users"], relationshipIds(relationships?.["author"]));
 }

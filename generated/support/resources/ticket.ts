@@ -5,8 +5,6 @@ import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
   REQUIRED,
-  addIds,
-  asObject,
   context,
   date,
   datetime,
@@ -194,6 +192,7 @@ export function projectTicket(
       "users",
       ctx,
       "assignee",
+      "assignee",
     ),
     org: joinOne(
       relationshipIds(relationships?.["organization"]),
@@ -201,20 +200,10 @@ export function projectTicket(
       "orgs",
       ctx,
       "organization",
+      "org",
     ),
     opened: date(attributes?.["created_at"], ctx, "created_at", REQUIRED),
     last_update: date(attributes?.["updated_at"], ctx, "updated_at", REQUIRED),
     sla_due: datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", OPTIONAL),
   };
-}
-
-/** Adds the ids a ticket record needs resolved. */
-export function collectTicket(
-  record: unknown,
-  wanted: Readonly<Record<"orgs" | "users", Set<string>>>,
-): void {
-  const root = asObject(record);
-  const relationships = asObject(root?.["relationships"]);
-  addIds(wanted["users"], relationshipIds(relationships?.["assignee"]));
-  addIds(wanted["orgs"], relationshipIds(relationships?.["organization"]));
 }

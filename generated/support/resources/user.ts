@@ -5,8 +5,6 @@ import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
   REQUIRED,
-  addIds,
-  asObject,
   context,
   joinOne,
   member,
@@ -112,16 +110,7 @@ export function projectUser(
       "orgs",
       ctx,
       "organization",
+      "org",
     ),
   };
-}
-
-/** Adds the ids a user record needs resolved. */
-export function collectUser(
-  record: unknown,
-  wanted: Readonly<Record<"orgs", Set<string>>>,
-): void {
-  const root = asObject(record);
-  const relationships = asObject(root?.["relationships"]);
-  addIds(wanted["orgs"], relationshipIds(relationships?.["organization"]));
 }

@@ -3,7 +3,6 @@
 import type { paths } from "../openapi.js";
 import type { Resolvers } from "../resolvers.js";
 import {
-  collectComment,
   commentResultSchema,
   projectComment,
   type CommentRecord,
@@ -13,8 +12,8 @@ import {
   MARKER_SCHEMAS,
   at,
   includedLabels,
-  resolveLabels,
-  withDistinctShortIds,
+  placed,
+  projectInOneWalk,
   type ProjectOptions,
 } from "../runtime/index.js";
 
@@ -40,8 +39,9 @@ const INCLUDED = [
 ] as const;
 
 /**
- * Projects a whole add_comment response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole add_comment response in one walk: projects each record, naming its joins from
+ * `included` and collecting the other ids in page order, calls each resolver at most once with those,
+ * then fills in their labels.
  */
 export async function projectAddComment(
   response: AddCommentResponse,
@@ -49,18 +49,15 @@ export async function projectAddComment(
   options: ProjectOptions = {},
 ): Promise<AddCommentResult> {
   const records: unknown[] = [at(response, ["data"])];
-  const wanted = { users: new Set<string>() };
-  for (const record of records) collectComment(record, wanted);
-  const lookups = await resolveLabels(
-    wanted,
+  return projectInOneWalk(
+    ["users"],
     resolvers,
     includedLabels(response, INCLUDED),
     options,
-  );
-  return withDistinctShortIds(
-    options.onIssue,
     records.length,
-    (recordOptions) =>
-      projectComment(records[0] as CommentRecord, lookups, recordOptions),
+    (lookups, recordOptions) =>
+      placed(
+        projectComment(records[0] as CommentRecord, lookups, recordOptions),
+      ),
   );
 }

@@ -3,7 +3,6 @@
 import type { paths } from "../openapi.js";
 import type { Resolvers } from "../resolvers.js";
 import {
-  collectTicket,
   projectTicket,
   ticketResultSchema,
   type TicketRecord,
@@ -13,8 +12,8 @@ import {
   MARKER_SCHEMAS,
   at,
   includedLabels,
-  resolveLabels,
-  withDistinctShortIds,
+  placed,
+  projectInOneWalk,
   type ProjectOptions,
 } from "../runtime/index.js";
 
@@ -41,8 +40,9 @@ const INCLUDED = [
 ] as const;
 
 /**
- * Projects a whole get_ticket response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole get_ticket response in one walk: projects each record, naming its joins from
+ * `included` and collecting the other ids in page order, calls each resolver at most once with those,
+ * then fills in their labels.
  */
 export async function projectGetTicket(
   response: GetTicketResponse,
@@ -50,18 +50,13 @@ export async function projectGetTicket(
   options: ProjectOptions = {},
 ): Promise<GetTicketResult> {
   const records: unknown[] = [at(response, ["data"])];
-  const wanted = { orgs: new Set<string>(), users: new Set<string>() };
-  for (const record of records) collectTicket(record, wanted);
-  const lookups = await resolveLabels(
-    wanted,
+  return projectInOneWalk(
+    ["orgs", "users"],
     resolvers,
     includedLabels(response, INCLUDED),
     options,
-  );
-  return withDistinctShortIds(
-    options.onIssue,
     records.length,
-    (recordOptions) =>
-      projectTicket(records[0] as TicketRecord, lookups, recordOptions),
+    (lookups, recordOptions) =>
+      placed(projectTicket(records[0] as TicketRecord, lookups, recordOptions)),
   );
 }

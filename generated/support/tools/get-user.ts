@@ -3,7 +3,6 @@
 import type { paths } from "../openapi.js";
 import type { Resolvers } from "../resolvers.js";
 import {
-  collectUser,
   projectUser,
   userResultSchema,
   type UserRecord,
@@ -13,8 +12,8 @@ import {
   MARKER_SCHEMAS,
   at,
   includedLabels,
-  resolveLabels,
-  withDistinctShortIds,
+  placed,
+  projectInOneWalk,
   type ProjectOptions,
 } from "../runtime/index.js";
 
@@ -40,8 +39,9 @@ const INCLUDED = [
 ] as const;
 
 /**
- * Projects a whole get_user response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole get_user response in one walk: projects each record, naming its joins from
+ * `included` and collecting the other ids in page order, calls each resolver at most once with those,
+ * then fills in their labels.
  */
 export async function projectGetUser(
   response: GetUserResponse,
@@ -49,18 +49,13 @@ export async function projectGetUser(
   options: ProjectOptions = {},
 ): Promise<GetUserResult> {
   const records: unknown[] = [at(response, ["data"])];
-  const wanted = { orgs: new Set<string>() };
-  for (const record of records) collectUser(record, wanted);
-  const lookups = await resolveLabels(
-    wanted,
+  return projectInOneWalk(
+    ["orgs"],
     resolvers,
     includedLabels(response, INCLUDED),
     options,
-  );
-  return withDistinctShortIds(
-    options.onIssue,
     records.length,
-    (recordOptions) =>
-      projectUser(records[0] as UserRecord, lookups, recordOptions),
+    (lookups, recordOptions) =>
+      placed(projectUser(records[0] as UserRecord, lookups, recordOptions)),
   );
 }

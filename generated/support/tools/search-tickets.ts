@@ -3,7 +3,6 @@
 import type { paths } from "../openapi.js";
 import type { Resolvers } from "../resolvers.js";
 import {
-  collectTicket,
   projectTicket,
   ticketResultSchema,
   type TicketRecord,
@@ -17,11 +16,11 @@ import {
   includedLabels,
   integer,
   pageValue,
+  placed,
   present,
-  resolveLabels,
+  projectInOneWalk,
   rows,
   tableLayout,
-  withDistinctShortIds,
   withTableLayout,
   type ProjectOptions,
   type Unusable,
@@ -84,8 +83,9 @@ const INCLUDED = [
 ] as const;
 
 /**
- * Projects a whole search_tickets response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole search_tickets response in one walk: projects each record, naming its joins from
+ * `included` and collecting the other ids in page order, calls each resolver at most once with those,
+ * then fills in their labels.
  */
 export async function projectSearchTickets(
   response: SearchTicketsResponse,
@@ -98,23 +98,20 @@ export async function projectSearchTickets(
     "search_tickets",
     options.onIssue,
   );
-  const wanted = { orgs: new Set<string>(), users: new Set<string>() };
-  for (const record of records) collectTicket(record, wanted);
-  const lookups = await resolveLabels(
-    wanted,
+  return projectInOneWalk(
+    ["orgs", "users"],
     resolvers,
     includedLabels(response, INCLUDED),
     options,
-  );
-  return withDistinctShortIds(
-    options.onIssue,
     records.length,
-    (recordOptions) => {
+    (lookups, recordOptions) => {
       const ctx = context("search_tickets", recordOptions);
       return withTableLayout(
         {
           tickets: records.map((record) =>
-            projectTicket(record as TicketRecord, lookups, recordOptions),
+            placed(
+              projectTicket(record as TicketRecord, lookups, recordOptions),
+            ),
           ),
           total: pageValue(
             response,

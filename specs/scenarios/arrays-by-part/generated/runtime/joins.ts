@@ -13,17 +13,25 @@ import {
 } from "./ids.js";
 import { report, unusable } from "./issues.js";
 import { asObject } from "./json.js";
+import { hold, later, LabelsLater, placesSoFar } from "./labels-later.js";
 import type { Unresolved, Unusable } from "./markers.js";
 import { clipped, ISSUE_VALUE_CHARACTERS, messageOf } from "./quoting.js";
 import type { Labels } from "./resolvers.js";
 
+/**
+ * The label of `id`, or an unresolved marker with its issue. While a page is walked before its
+ * resolvers answer, an id not yet named leaves a place at `key` of the object being built instead.
+ */
 export function label(
   id: string,
   labels: Labels,
   resolver: string,
   ctx: Context,
   field: string,
+  key: string | number,
 ): string | Unresolved {
+  if (labels instanceof LabelsLater)
+    return later(id, labels, ctx, field, key, false) as string;
   const found = labels.get(id);
   if (typeof found === "string") return found;
   const why =
@@ -47,9 +55,10 @@ function labelOrMarker(
   resolver: string,
   ctx: Context,
   field: string,
+  key: string | number,
 ): string | Unresolved | Unusable {
   return typeof id === "string"
-    ? label(id, labels, resolver, ctx, field)
+    ? label(id, labels, resolver, ctx, field, key)
     : unusable(ctx, field, id.value, id.reason);
 }
 
@@ -59,10 +68,11 @@ export function joinOne(
   resolver: string,
   ctx: Context,
   field: string,
+  key: string,
 ): string | null | Unresolved | Unusable {
   if (ids === null) return null;
   if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
-  return labelOrMarker(ids, labels, resolver, ctx, field);
+  return labelOrMarker(ids, labels, resolver, ctx, field, key);
 }
 
 export function joinMany(
@@ -77,7 +87,11 @@ export function joinMany(
     return unusable(ctx, field, ids.value, ids.reason);
   // A to-many relationship holding one identifier is not read as a list of one: never a silent guess.
   if (typeof ids === "string") return unusable(ctx, field, ids, LIST_GOT_ONE);
-  return ids.map((id) => labelOrMarker(id, labels, resolver, ctx, field));
+  const from = placesSoFar();
+  return hold(
+    ids.map((id, i) => labelOrMarker(id, labels, resolver, ctx, field, i)),
+    from,
+  );
 }
 
 /** Labels already present in a JSON:API `included` array, per resolver. */

@@ -32,8 +32,7 @@ export const getTicketOutputSchema = {
 } as const;
 
 /**
- * Projects a whole get_ticket response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole get_ticket response.
  */
 export async function projectGetTicket(
   response: GetTicketResponse,

@@ -35,8 +35,7 @@ export const listFoldersOutputSchema = {
 } as const;
 
 /**
- * Projects a whole list_folders response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole list_folders response.
  */
 export async function projectListFolders(
   response: ListFoldersResponse,

@@ -4,13 +4,10 @@ import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
-  addRefs,
   argumentId,
-  asObject,
   context,
   nested,
   objects,
-  objectsIn,
   recordObject,
   refMany,
   refOne,
@@ -209,6 +206,7 @@ export function projectTask(
       RECORD_KEYS["users"],
       ctx,
       "assignee",
+      "assignee",
     ),
     followers: refMany(
       root?.["followers"],
@@ -225,6 +223,7 @@ export function projectTask(
       RECORD_KEYS["users"],
       ctx,
       "completed_by",
+      "completed_by",
     ),
     parent: nested(root?.["parent"], ctx, "parent", OPTIONAL, (part1) => ({
       name: string(part1?.["name"], ctx, "parent.name", OPTIONAL),
@@ -235,6 +234,7 @@ export function projectTask(
         RECORD_KEYS["users"],
         ctx,
         "parent.created_by",
+        "created_by",
       ),
     })),
     memberships: objects(
@@ -250,6 +250,7 @@ export function projectTask(
           RECORD_KEYS["projects"],
           ctx,
           "memberships.project",
+          "project",
         ),
         section: string(
           part1?.["section_name"],
@@ -260,23 +261,4 @@ export function projectTask(
       }),
     ),
   };
-}
-
-/** Adds the ids a task record needs resolved. */
-export function collectTask(
-  record: unknown,
-  wanted: Readonly<Record<"projects" | "users", Set<string>>>,
-): void {
-  const root = asObject(record);
-  addRefs(wanted["users"], root?.["assignee"], RECORD_KEYS["users"]);
-  addRefs(wanted["users"], root?.["followers"], RECORD_KEYS["users"]);
-  addRefs(wanted["users"], root?.["completed_by"], RECORD_KEYS["users"]);
-  addRefs(
-    wanted["users"],
-    asObject(root?.["parent"])?.["created_by"],
-    RECORD_KEYS["users"],
-  );
-  for (const item0 of objectsIn(root?.["memberships"])) {
-    addRefs(wanted["projects"], item0?.["project"], RECORD_KEYS["projects"]);
-  }
 }

@@ -6,6 +6,7 @@ import type { Context } from "./context.js";
 import { absent, report, unusable } from "./issues.js";
 import type { UnknownCode, Unusable } from "./markers.js";
 import { described, typeName } from "./quoting.js";
+import { later, LabelsLater } from "./labels-later.js";
 import type { Labels } from "./resolvers.js";
 
 /** The longest string taken for a code: a longer one is no code, and is not copied into a marker. */
@@ -29,7 +30,7 @@ export function member<T extends string | number | boolean>(
  * A code the legend does not know. An object or array in a coded field is no code at all, nor is a
  * number JSON cannot write (`1e400` parses to Infinity) or a string too long to be a code.
  */
-function unknownCode(
+export function unknownCode(
   ctx: Context,
   field: string,
   value: unknown,
@@ -89,24 +90,19 @@ export function legendLookup(
   ctx: Context,
   field: string,
   required: boolean,
+  key: string,
 ): string | null | UnknownCode | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
-  const word =
+  const code =
     (typeof value === "string" && value.length <= CODE_CHARACTERS) ||
-    (typeof value === "number" && Number.isFinite(value))
-      ? labels.get(String(value))
-      : undefined;
+    (typeof value === "number" && Number.isFinite(value));
+  if (!code) return unknownCode(ctx, field, value, resolver);
+  // While the page is walked, a code leaves a place for the resolver's word.
+  if (labels instanceof LabelsLater)
+    return later(value as string | number, labels, ctx, field, key, true);
+  const word = labels.get(String(value));
   return typeof word === "string"
     ? word
     : unknownCode(ctx, field, value, resolver);
-}
-
-/** Codes for a legend looked up at run time, as the resolver receives them. */
-export function addCode(target: Set<string>, value: unknown): void {
-  if (
-    (typeof value === "string" && value.length <= CODE_CHARACTERS) ||
-    (typeof value === "number" && Number.isFinite(value))
-  )
-    target.add(String(value));
 }

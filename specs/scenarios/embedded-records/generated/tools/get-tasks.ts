@@ -3,7 +3,6 @@
 import type { paths } from "../openapi.js";
 import type { Resolvers } from "../resolvers.js";
 import {
-  collectTask,
   projectTask,
   taskResultSchema,
   type TaskRecord,
@@ -12,9 +11,9 @@ import {
 import {
   MARKER_SCHEMAS,
   includedLabels,
-  resolveLabels,
+  placed,
+  projectInOneWalk,
   rows,
-  withDistinctShortIds,
   type ProjectOptions,
 } from "../runtime/index.js";
 
@@ -41,8 +40,9 @@ export const getTasksOutputSchema = {
 const INCLUDED = [] as const;
 
 /**
- * Projects a whole get_tasks response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole get_tasks response in one walk: projects each record, naming its joins from
+ * `included` and collecting the other ids in page order, calls each resolver at most once with those,
+ * then fills in their labels.
  */
 export async function projectGetTasks(
   response: GetTasksResponse,
@@ -55,17 +55,16 @@ export async function projectGetTasks(
     "get_tasks",
     options.onIssue,
   );
-  const wanted = { projects: new Set<string>(), users: new Set<string>() };
-  for (const record of records) collectTask(record, wanted);
-  const lookups = await resolveLabels(
-    wanted,
+  return projectInOneWalk(
+    ["projects", "users"],
     resolvers,
     includedLabels(response, INCLUDED),
     options,
+    0,
+    (lookups, recordOptions) => ({
+      tasks: records.map((record) =>
+        placed(projectTask(record as TaskRecord, lookups, recordOptions)),
+      ),
+    }),
   );
-  return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
-    tasks: records.map((record) =>
-      projectTask(record as TaskRecord, lookups, recordOptions),
-    ),
-  }));
 }

@@ -7,6 +7,7 @@ import { idOf } from "./ids.js";
 import { unusable } from "./issues.js";
 import { label } from "./joins.js";
 import { asObject, read, type Json } from "./json.js";
+import { hold, placesSoFar } from "./labels-later.js";
 import type { Unresolved, Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 import type { Labels } from "./resolvers.js";
@@ -27,26 +28,6 @@ function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
   return typeof found === "string" ? found : undefined;
 }
 
-function addRef(target: Set<string>, value: unknown, keys: RecordKeys): void {
-  const id = idOf(value);
-  if (id !== undefined) target.add(id);
-  const object = asObject(value);
-  if (!object || carriedLabel(object, keys) !== undefined) return;
-  const embedded = idOf(read(object, keys.id));
-  if (embedded !== undefined) target.add(embedded);
-}
-
-/** Adds the ids of a foreign key (an id, an embedded record, or a list of either) that came without a name. */
-export function addRefs(
-  target: Set<string>,
-  value: unknown,
-  keys: RecordKeys,
-): void {
-  if (Array.isArray(value))
-    for (const item of value) addRef(target, item, keys);
-  else addRef(target, value, keys);
-}
-
 /** One foreign key's name: the one its embedded record carries, else the resolver's; a value with no readable id is marked. */
 function refLabel(
   value: unknown,
@@ -55,9 +36,10 @@ function refLabel(
   keys: RecordKeys,
   ctx: Context,
   field: string,
+  key: string | number,
 ): string | Unresolved | Unusable {
   const id = idOf(value);
-  if (id !== undefined) return label(id, labels, resolver, ctx, field);
+  if (id !== undefined) return label(id, labels, resolver, ctx, field, key);
   const object = asObject(value);
   if (!object)
     return unusable(
@@ -70,7 +52,7 @@ function refLabel(
   if (carried !== undefined) return carried;
   const embedded = idOf(read(object, keys.id));
   if (embedded !== undefined)
-    return label(embedded, labels, resolver, ctx, field);
+    return label(embedded, labels, resolver, ctx, field, key);
   // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
   return unusable(
     ctx,
@@ -88,11 +70,12 @@ export function refOne(
   keys: RecordKeys,
   ctx: Context,
   field: string,
+  key: string,
 ): string | null | Unresolved | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value))
     return unusable(ctx, field, value, "expected one id or record, got a list");
-  return refLabel(value, labels, resolver, keys, ctx, field);
+  return refLabel(value, labels, resolver, keys, ctx, field, key);
 }
 
 /** A foreign key holding a list of ids or records. */
@@ -113,7 +96,11 @@ export function refMany(
       value,
       `expected a list of ids or records, got ${typeName(value)}`,
     );
-  return value.map((item) =>
-    refLabel(item, labels, resolver, keys, ctx, field),
+  const from = placesSoFar();
+  return hold(
+    value.map((item: unknown, i) =>
+      refLabel(item, labels, resolver, keys, ctx, field, i),
+    ),
+    from,
   );
 }

@@ -32,8 +32,7 @@ export const getEventOutputSchema = {
 } as const;
 
 /**
- * Projects a whole get_event response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole get_event response.
  */
 export async function projectGetEvent(
   response: GetEventResponse,

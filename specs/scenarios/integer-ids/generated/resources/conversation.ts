@@ -4,8 +4,6 @@ import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
-  addRefs,
-  asObject,
   context,
   integer,
   integerId,
@@ -93,15 +91,7 @@ export function projectConversation(
       RECORD_KEYS["admins"],
       ctx,
       "assignee_id",
+      "assignee",
     ),
   };
-}
-
-/** Adds the ids a conversation record needs resolved. */
-export function collectConversation(
-  record: unknown,
-  wanted: Readonly<Record<"admins", Set<string>>>,
-): void {
-  const root = asObject(record);
-  addRefs(wanted["admins"], root?.["assignee_id"], RECORD_KEYS["admins"]);
 }

@@ -3,7 +3,6 @@
 import type { paths } from "../openapi.js";
 import type { Resolvers } from "../resolvers.js";
 import {
-  collectConversation,
   conversationResultSchema,
   projectConversation,
   type ConversationRecord,
@@ -17,10 +16,10 @@ import {
   includedLabels,
   integer,
   pageValue,
+  placed,
   present,
-  resolveLabels,
+  projectInOneWalk,
   rows,
-  withDistinctShortIds,
   type ProjectOptions,
   type Unusable,
 } from "../runtime/index.js";
@@ -62,8 +61,9 @@ export const listConversationsOutputSchema = {
 const INCLUDED = [] as const;
 
 /**
- * Projects a whole list_conversations response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole list_conversations response in one walk: projects each record, naming its joins from
+ * `included` and collecting the other ids in page order, calls each resolver at most once with those,
+ * then fills in their labels.
  */
 export async function projectListConversations(
   response: ListConversationsResponse,
@@ -76,28 +76,29 @@ export async function projectListConversations(
     "list_conversations",
     options.onIssue,
   );
-  const wanted = { admins: new Set<string>() };
-  for (const record of records) collectConversation(record, wanted);
-  const lookups = await resolveLabels(
-    wanted,
+  return projectInOneWalk(
+    ["admins"],
     resolvers,
     includedLabels(response, INCLUDED),
     options,
-  );
-  return withDistinctShortIds(options.onIssue, 0, (recordOptions) => {
-    const ctx = context("list_conversations", recordOptions);
-    return {
-      conversations: records.map((record) =>
-        projectConversation(
-          record as ConversationRecord,
-          lookups,
-          recordOptions,
+    0,
+    (lookups, recordOptions) => {
+      const ctx = context("list_conversations", recordOptions);
+      return {
+        conversations: records.map((record) =>
+          placed(
+            projectConversation(
+              record as ConversationRecord,
+              lookups,
+              recordOptions,
+            ),
+          ),
         ),
-      ),
-      more: present(at(response, ["next_page"])),
-      total: pageValue(response, ["count"], ctx, "total", (value) =>
-        integer(value, ctx, "total", OPTIONAL),
-      ),
-    };
-  });
+        more: present(at(response, ["next_page"])),
+        total: pageValue(response, ["count"], ctx, "total", (value) =>
+          integer(value, ctx, "total", OPTIONAL),
+        ),
+      };
+    },
+  );
 }

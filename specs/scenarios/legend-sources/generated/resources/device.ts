@@ -5,9 +5,7 @@ import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
   REQUIRED,
-  addCode,
   argumentId,
-  asObject,
   context,
   legend,
   legendLookup,
@@ -154,15 +152,7 @@ export function projectDevice(
       ctx,
       "model_code",
       OPTIONAL,
+      "model",
     ),
   };
-}
-
-/** Adds the ids a device record needs resolved. */
-export function collectDevice(
-  record: unknown,
-  wanted: Readonly<Record<"models", Set<string>>>,
-): void {
-  const root = asObject(record);
-  addCode(wanted["models"], root?.["model_code"]);
 }

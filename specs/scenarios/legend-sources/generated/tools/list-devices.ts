@@ -3,7 +3,6 @@
 import type { paths } from "../openapi.js";
 import type { Resolvers } from "../resolvers.js";
 import {
-  collectDevice,
   deviceResultSchema,
   projectDevice,
   type DeviceRecord,
@@ -12,9 +11,9 @@ import {
 import {
   MARKER_SCHEMAS,
   includedLabels,
-  resolveLabels,
+  placed,
+  projectInOneWalk,
   rows,
-  withDistinctShortIds,
   type ProjectOptions,
 } from "../runtime/index.js";
 
@@ -41,8 +40,9 @@ export const listDevicesOutputSchema = {
 const INCLUDED = [] as const;
 
 /**
- * Projects a whole list_devices response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole list_devices response in one walk: projects each record, naming its joins from
+ * `included` and collecting the other ids in page order, calls each resolver at most once with those,
+ * then fills in their labels.
  */
 export async function projectListDevices(
   response: ListDevicesResponse,
@@ -55,17 +55,16 @@ export async function projectListDevices(
     "list_devices",
     options.onIssue,
   );
-  const wanted = { models: new Set<string>() };
-  for (const record of records) collectDevice(record, wanted);
-  const lookups = await resolveLabels(
-    wanted,
+  return projectInOneWalk(
+    ["models"],
     resolvers,
     includedLabels(response, INCLUDED),
     options,
+    0,
+    (lookups, recordOptions) => ({
+      devices: records.map((record) =>
+        placed(projectDevice(record as DeviceRecord, lookups, recordOptions)),
+      ),
+    }),
   );
-  return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
-    devices: records.map((record) =>
-      projectDevice(record as DeviceRecord, lookups, recordOptions),
-    ),
-  }));
 }

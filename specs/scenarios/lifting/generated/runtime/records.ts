@@ -5,6 +5,7 @@
 import type { Context } from "./context.js";
 import { absent, report, unusable } from "./issues.js";
 import { asObject, read, type Json } from "./json.js";
+import { hold, placesSoFar } from "./labels-later.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 
@@ -52,9 +53,16 @@ export function nested<T>(
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   const object = asObject(value);
-  return object
-    ? build(object)
-    : unusable(ctx, field, value, `expected an object, got ${typeName(value)}`);
+  if (!object)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected an object, got ${typeName(value)}`,
+    );
+  // Any label its parts wait for is filled into this object once the resolvers answer.
+  const from = placesSoFar();
+  return hold(build(object), from);
 }
 
 /**
@@ -80,26 +88,16 @@ export function objects<T>(
   return value.map((item: unknown, i) => {
     if (item === null) return null;
     const object = asObject(item);
-    return object
-      ? build(object)
-      : unusable(
-          ctx,
-          `${field}[${i}]`,
-          item,
-          `expected an object, got ${typeName(item)}`,
-        );
+    if (!object)
+      return unusable(
+        ctx,
+        `${field}[${i}]`,
+        item,
+        `expected an object, got ${typeName(item)}`,
+      );
+    const from = placesSoFar();
+    return hold(build(object), from);
   });
-}
-
-/** The object items of a list, for collecting the ids its parts need. */
-export function objectsIn(value: unknown): Json[] {
-  if (!Array.isArray(value)) return [];
-  const found: Json[] = [];
-  for (const item of value as unknown[]) {
-    const object = asObject(item);
-    if (object) found.push(object);
-  }
-  return found;
 }
 
 /**

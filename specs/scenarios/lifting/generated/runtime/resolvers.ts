@@ -34,7 +34,7 @@ export const DEFAULT_RESOLVER_TIMEOUT_MS = 30_000;
  * when `options.signal` aborts first.
  */
 export async function resolveLabels<K extends string>(
-  wanted: Readonly<Record<K, Set<string>>>,
+  wanted: Readonly<Record<K, Iterable<string>>>,
   resolvers: Readonly<Record<K, Resolver>>,
   known: ReadonlyMap<string, ReadonlyMap<string, string>>,
   options: Pick<ProjectOptions, "signal" | "timeoutMs"> = {},

@@ -22,7 +22,7 @@ import {
  * its records, whether two ids of one result got the same short form. A table of 32-bit hashes with
  * linear probing: a Map keyed by the short strings cost more per page than projecting the rest.
  */
-function shortIdCheck(expectedIds: number) {
+export function shortIdCheck(expectedIds: number) {
   // The state lives in this closure, not in an object: V8 may drop an object's layout in a full GC
   // once no object has it, and with it the optimized code that checks for it, so that the next
   // page ran unoptimized. Sized so that the expected ids fill at most three quarters: probing stays

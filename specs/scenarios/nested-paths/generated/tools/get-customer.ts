@@ -32,8 +32,7 @@ export const getCustomerOutputSchema = {
 } as const;
 
 /**
- * Projects a whole get_customer response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole get_customer response.
  */
 export async function projectGetCustomer(
   response: GetCustomerResponse,

@@ -77,18 +77,29 @@ export function handingOutLater<T>(
   project: () => T,
   keep: (result: T) => boolean,
 ): T {
+  const held: string[] = [];
+  const result = holdingHandOuts(held, project);
+  if (keep(result)) handOutHeld(held);
+  return result;
+}
+
+/**
+ * Runs `project`, keeping its hand-outs in `held` instead of noting them, for a projection done in
+ * parts (a walk, then what the resolvers answered) whose short ids are known good only at the end.
+ */
+export function holdingHandOuts<T>(held: string[], project: () => T): T {
   const outer = pending;
-  const mine: string[] = [];
-  pending = idBookInUse ? mine : undefined;
-  let result: T;
+  pending = idBookInUse ? held : undefined;
   try {
-    result = project();
+    return project();
   } finally {
     pending = outer;
   }
-  if (keep(result))
-    for (let i = 0; i < mine.length; i += 2) handOut(mine[i]!, mine[i + 1]!);
-  return result;
+}
+
+/** Notes the hand-outs {@link holdingHandOuts} kept. */
+export function handOutHeld(held: readonly string[]): void {
+  for (let i = 0; i < held.length; i += 2) handOut(held[i]!, held[i + 1]!);
 }
 
 /** The full id a short form stands for; an id never handed out comes back as given. */

@@ -37,8 +37,7 @@ export const listMembershipsOutputSchema = {
 } as const;
 
 /**
- * Projects a whole list_memberships response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole list_memberships response.
  */
 export async function projectListMemberships(
   response: ListMembershipsResponse,

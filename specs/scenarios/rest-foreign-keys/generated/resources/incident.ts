@@ -5,9 +5,7 @@ import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
   REQUIRED,
-  addRefs,
   argumentId,
-  asObject,
   context,
   datetime,
   integer,
@@ -170,6 +168,7 @@ export function projectIncident(
       RECORD_KEYS["services"],
       ctx,
       "service",
+      "service",
     ),
     owner: refOne(
       root?.["owner_id"],
@@ -178,6 +177,7 @@ export function projectIncident(
       RECORD_KEYS["users"],
       ctx,
       "owner_id",
+      "owner",
     ),
     watchers: refMany(
       root?.["watcher_ids"],
@@ -189,15 +189,4 @@ export function projectIncident(
     ),
     opened: datetime(root?.["created_at"], ctx, "created_at", OPTIONAL),
   };
-}
-
-/** Adds the ids an incident record needs resolved. */
-export function collectIncident(
-  record: unknown,
-  wanted: Readonly<Record<"services" | "users", Set<string>>>,
-): void {
-  const root = asObject(record);
-  addRefs(wanted["services"], root?.["service"], RECORD_KEYS["services"]);
-  addRefs(wanted["users"], root?.["owner_id"], RECORD_KEYS["users"]);
-  addRefs(wanted["users"], root?.["watcher_ids"], RECORD_KEYS["users"]);
 }

@@ -100,13 +100,6 @@ export function idOf(value: unknown): string | undefined {
   return undefined;
 }
 
-export function addIds(target: Set<string>, ids: Ids): void {
-  // The usual one id first: this runs for every relationship of a page before anything is projected.
-  if (typeof ids === "string") target.add(ids);
-  else if (Array.isArray(ids))
-    for (const id of ids) if (typeof id === "string") target.add(id);
-}
-
 export const ONE_GOT_LIST = "expected one related record, got a list";
 
 export const LIST_GOT_ONE = "expected a list of related records, got one";

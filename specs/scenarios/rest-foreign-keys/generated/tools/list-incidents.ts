@@ -3,7 +3,6 @@
 import type { paths } from "../openapi.js";
 import type { Resolvers } from "../resolvers.js";
 import {
-  collectIncident,
   incidentResultSchema,
   projectIncident,
   type IncidentRecord,
@@ -17,9 +16,9 @@ import {
   includedLabels,
   integer,
   pageValue,
-  resolveLabels,
+  placed,
+  projectInOneWalk,
   rows,
-  withDistinctShortIds,
   type ProjectOptions,
   type Unusable,
 } from "../runtime/index.js";
@@ -67,8 +66,9 @@ export const listIncidentsOutputSchema = {
 const INCLUDED = [] as const;
 
 /**
- * Projects a whole list_incidents response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole list_incidents response in one walk: projects each record, naming its joins from
+ * `included` and collecting the other ids in page order, calls each resolver at most once with those,
+ * then fills in their labels.
  */
 export async function projectListIncidents(
   response: ListIncidentsResponse,
@@ -81,26 +81,27 @@ export async function projectListIncidents(
     "list_incidents",
     options.onIssue,
   );
-  const wanted = { services: new Set<string>(), users: new Set<string>() };
-  for (const record of records) collectIncident(record, wanted);
-  const lookups = await resolveLabels(
-    wanted,
+  return projectInOneWalk(
+    ["services", "users"],
     resolvers,
     includedLabels(response, INCLUDED),
     options,
+    0,
+    (lookups, recordOptions) => {
+      const ctx = context("list_incidents", recordOptions);
+      return {
+        incidents: records.map((record) =>
+          placed(
+            projectIncident(record as IncidentRecord, lookups, recordOptions),
+          ),
+        ),
+        total: pageValue(response, ["total"], ctx, "total", (value) =>
+          integer(value, ctx, "total", OPTIONAL),
+        ),
+        more: pageValue(response, ["more"], ctx, "more", (value) =>
+          boolean(value, ctx, "more", OPTIONAL),
+        ),
+      };
+    },
   );
-  return withDistinctShortIds(options.onIssue, 0, (recordOptions) => {
-    const ctx = context("list_incidents", recordOptions);
-    return {
-      incidents: records.map((record) =>
-        projectIncident(record as IncidentRecord, lookups, recordOptions),
-      ),
-      total: pageValue(response, ["total"], ctx, "total", (value) =>
-        integer(value, ctx, "total", OPTIONAL),
-      ),
-      more: pageValue(response, ["more"], ctx, "more", (value) =>
-        boolean(value, ctx, "more", OPTIONAL),
-      ),
-    };
-  });
 }

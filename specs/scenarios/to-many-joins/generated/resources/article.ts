@@ -5,9 +5,7 @@ import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
   REQUIRED,
-  addIds,
   argumentId,
-  asObject,
   context,
   joinMany,
   recordObject,
@@ -117,15 +115,4 @@ export function projectArticle(
       "reviewers",
     ),
   };
-}
-
-/** Adds the ids an article record needs resolved. */
-export function collectArticle(
-  record: unknown,
-  wanted: Readonly<Record<"people" | "tags", Set<string>>>,
-): void {
-  const root = asObject(record);
-  const relationships = asObject(root?.["relationships"]);
-  addIds(wanted["tags"], relationshipIds(relationships?.["tags"]));
-  addIds(wanted["people"], relationshipIds(relationships?.["reviewers"]));
 }

@@ -4,7 +4,6 @@ import type { paths } from "../openapi.js";
 import type { Resolvers } from "../resolvers.js";
 import {
   articleResultSchema,
-  collectArticle,
   projectArticle,
   type ArticleRecord,
   type ArticleResult,
@@ -12,9 +11,9 @@ import {
 import {
   MARKER_SCHEMAS,
   includedLabels,
-  resolveLabels,
+  placed,
+  projectInOneWalk,
   rows,
-  withDistinctShortIds,
   type ProjectOptions,
 } from "../runtime/index.js";
 
@@ -43,8 +42,9 @@ export const listArticlesOutputSchema = {
 const INCLUDED = [{ resolver: "tags", type: "tag", label: "label" }] as const;
 
 /**
- * Projects a whole list_articles response: collects every join id, takes labels from `included`,
- * calls each resolver at most once with the ids still unnamed, then projects each record.
+ * Projects a whole list_articles response in one walk: projects each record, naming its joins from
+ * `included` and collecting the other ids in page order, calls each resolver at most once with those,
+ * then fills in their labels.
  */
 export async function projectListArticles(
   response: ListArticlesResponse,
@@ -57,17 +57,16 @@ export async function projectListArticles(
     "list_articles",
     options.onIssue,
   );
-  const wanted = { people: new Set<string>(), tags: new Set<string>() };
-  for (const record of records) collectArticle(record, wanted);
-  const lookups = await resolveLabels(
-    wanted,
+  return projectInOneWalk(
+    ["people", "tags"],
     resolvers,
     includedLabels(response, INCLUDED),
     options,
+    0,
+    (lookups, recordOptions) => ({
+      articles: records.map((record) =>
+        placed(projectArticle(record as ArticleRecord, lookups, recordOptions)),
+      ),
+    }),
   );
-  return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
-    articles: records.map((record) =>
-      projectArticle(record as ArticleRecord, lookups, recordOptions),
-    ),
-  }));
 }
