@@ -115,6 +115,7 @@ const HOLDS_EXAMPLES = new Set<Place>(["mediaType", "parameter", "header"]);
  * the document, while the thread is still loading openapi-typescript.
  */
 export interface SourceTypesInput {
+  /** The copy, or its JSON text, which openapi-typescript reads alike. */
   document: unknown;
   placeholders: boolean;
 }
