@@ -96,6 +96,12 @@ describe("printDoc", () => {
     expect(byPrettier(copy, width)).toBe(expected);
   });
 
+  it("prints a doc as it would alone after one it gave up on halfway", () => {
+    // The stacks are shared from doc to doc: a doc given up on must leave none of its commands behind.
+    expect(printDoc(group([group(["a", line, "b"]), indent([hardline, fill(["c", line, "d"])])]), 80)).toBeUndefined();
+    expect(printDoc(group(["x", line, "y"]), 2)).toBe("x\ny");
+  });
+
   it("gives way to prettier's printer for a fill and for text it does not measure", () => {
     expect(printDoc(fill(["a", line, "b"]), 80)).toBeUndefined();
     expect(printDoc(group(["中文", line, "b"]), 80)).toBeUndefined();

@@ -115,184 +115,228 @@ function plainWidth(text: string): number {
   return text.length;
 }
 
-interface Command {
-  indent: number;
-  mode: Mode;
-  doc: Doc;
-}
+/**
+ * The stacks every doc is printed with: the commands waiting (indentation, mode, doc) and the parts
+ * `fits` has still to measure, each a set of parallel arrays with its own top. A file's docs push
+ * millions of commands; as an object each, or arrays grown anew for each doc, they were a third of
+ * the layout's allocations, and the collections they cause take time from openapi-typescript's
+ * thread too. A slot is cleared when popped, so that no doc outlives its statement here.
+ */
+const indents: number[] = [];
+const modes: Mode[] = [];
+const docs: (Doc | undefined)[] = [];
+const fitModes: Mode[] = [];
+const fitDocs: (Doc | undefined)[] = [];
 
 class DocPrinter {
   private readonly groupModes = new Map<symbol, Mode>();
   private readonly out: string[] = [];
   private position = 0;
   private remeasure = false;
+  /** How many commands wait: the top of {@link indents}, {@link modes} and {@link docs}. */
+  private top = 0;
 
   constructor(
     private readonly width: number,
     private readonly textWidth: (text: string) => number,
   ) {}
 
+  private push(indent: number, mode: Mode, doc: Doc): void {
+    const top = this.top++;
+    indents[top] = indent;
+    modes[top] = mode;
+    docs[top] = doc;
+  }
+
   print(doc: Doc): string {
-    const commands: Command[] = [{ indent: 0, mode: BREAK, doc }];
-    while (commands.length > 0) {
-      const { indent, mode, doc: current } = commands.pop()!;
-      if (typeof current === "string") {
-        if (current === "") continue;
-        this.out.push(current);
-        this.position += this.textWidth(current);
-        continue;
+    this.push(0, BREAK, doc);
+    try {
+      while (this.top > 0) {
+        const top = --this.top;
+        const indent = indents[top]!;
+        const mode = modes[top]!;
+        const current = docs[top]!;
+        docs[top] = undefined;
+        this.command(indent, mode, current);
       }
-      if (Array.isArray(current)) {
-        for (let i = current.length - 1; i >= 0; i--) commands.push({ indent, mode, doc: current[i]! });
-        continue;
-      }
-      const node = current as Node;
-      switch (node.type) {
-        case "indent":
-          commands.push({ indent: indent + 2, mode, doc: node.contents! });
-          break;
-        case "align":
-          if (typeof node.n !== "number") throw UNEXPECTED;
-          commands.push({ indent: indent + node.n, mode, doc: node.contents! });
-          break;
-        case "label":
-          commands.push({ indent, mode, doc: node.contents! });
-          break;
-        case "group":
-          this.group(node, indent, mode, commands);
-          if (node.id) this.groupModes.set(node.id, commands.at(-1)!.mode);
-          break;
-        case "if-break":
-        case "indent-if-break": {
-          // Tied to a group not printed yet, neither branch prints, as in prettier's printer.
-          const groupMode = node.groupId ? this.groupModes.get(node.groupId) : mode;
-          let contents: Doc | undefined;
-          if (groupMode === undefined) contents = undefined;
-          else if (node.type === "if-break") contents = groupMode === BREAK ? node.breakContents : node.flatContents;
-          else if (node.negate) throw UNEXPECTED;
-          else contents = groupMode === BREAK ? { type: "indent", contents: node.contents! } : node.contents;
-          if (contents) commands.push({ indent, mode, doc: contents });
-          break;
-        }
-        case "line":
-          if (mode === FLAT && !node.hard) {
-            if (!node.soft) {
-              this.out.push(" ");
-              this.position += 1;
-            }
-            break;
-          }
-          if (mode === FLAT) this.remeasure = true;
-          if (node.literal) throw UNEXPECTED;
-          this.trim();
-          this.out.push(`\n${" ".repeat(indent)}`);
-          this.position = indent;
-          break;
-        case "break-parent":
-        case "line-suffix-boundary":
-          break;
-        default:
-          throw UNEXPECTED;
-      }
+    } finally {
+      // A doc given up on (an unexpected part) leaves commands behind.
+      for (let i = 0; i < this.top; i++) docs[i] = undefined;
+      this.top = 0;
     }
     // What follows a statement is a line break, before which prettier drops trailing spaces.
     this.trim();
     return this.out.join("");
   }
 
-  private group(node: Node, indent: number, mode: Mode, commands: Command[]): void {
+  private command(indent: number, mode: Mode, current: Doc): void {
+    if (typeof current === "string") {
+      if (current === "") return;
+      this.out.push(current);
+      this.position += this.textWidth(current);
+      return;
+    }
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) this.push(indent, mode, current[i]!);
+      return;
+    }
+    const node = current as Node;
+    switch (node.type) {
+      case "indent":
+        this.push(indent + 2, mode, node.contents!);
+        break;
+      case "align":
+        if (typeof node.n !== "number") throw UNEXPECTED;
+        this.push(indent + node.n, mode, node.contents!);
+        break;
+      case "label":
+        this.push(indent, mode, node.contents!);
+        break;
+      case "group":
+        this.group(node, indent, mode);
+        if (node.id) this.groupModes.set(node.id, modes[this.top - 1]!);
+        break;
+      case "if-break":
+      case "indent-if-break": {
+        // Tied to a group not printed yet, neither branch prints, as in prettier's printer.
+        const groupMode = node.groupId ? this.groupModes.get(node.groupId) : mode;
+        let contents: Doc | undefined;
+        if (groupMode === undefined) contents = undefined;
+        else if (node.type === "if-break") contents = groupMode === BREAK ? node.breakContents : node.flatContents;
+        else if (node.negate) throw UNEXPECTED;
+        else contents = groupMode === BREAK ? { type: "indent", contents: node.contents! } : node.contents;
+        if (contents) this.push(indent, mode, contents);
+        break;
+      }
+      case "line":
+        if (mode === FLAT && !node.hard) {
+          if (!node.soft) {
+            this.out.push(" ");
+            this.position += 1;
+          }
+          break;
+        }
+        if (mode === FLAT) this.remeasure = true;
+        if (node.literal) throw UNEXPECTED;
+        this.trim();
+        this.out.push(`\n${" ".repeat(indent)}`);
+        this.position = indent;
+        break;
+      case "break-parent":
+      case "line-suffix-boundary":
+        break;
+      default:
+        throw UNEXPECTED;
+    }
+  }
+
+  private group(node: Node, indent: number, mode: Mode): void {
     if (mode === FLAT && !this.remeasure) {
-      commands.push({ indent, mode: node.break ? BREAK : FLAT, doc: node.contents! });
+      this.push(indent, node.break ? BREAK : FLAT, node.contents!);
       return;
     }
     this.remeasure = false;
-    const next: Command = { indent, mode: FLAT, doc: node.contents! };
     const room = this.width - this.position;
-    if (!node.break && this.fits(next, commands, room)) {
-      commands.push(next);
+    if (!node.break && this.fits(FLAT, node.contents!, room)) {
+      this.push(indent, FLAT, node.contents!);
       return;
     }
     const states = node.expandedStates;
     if (!states) {
-      commands.push({ indent, mode: BREAK, doc: node.contents! });
+      this.push(indent, BREAK, node.contents!);
       return;
     }
     const mostExpanded = states.at(-1)!;
     if (node.break) {
-      commands.push({ indent, mode: BREAK, doc: mostExpanded });
+      this.push(indent, BREAK, mostExpanded);
       return;
     }
     // The last state is not tried flat: it is the one printed broken.
     for (let i = 1; i < states.length - 1; i++) {
-      const state: Command = { indent, mode: FLAT, doc: states[i]! };
-      if (this.fits(state, commands, room)) {
-        commands.push(state);
+      if (this.fits(FLAT, states[i]!, room)) {
+        this.push(indent, FLAT, states[i]!);
         return;
       }
     }
-    commands.push({ indent, mode: BREAK, doc: mostExpanded });
+    this.push(indent, BREAK, mostExpanded);
   }
 
-  /** Whether `next`, then what follows it up to the first line break, fits in `room` columns. */
-  private fits(next: Command, rest: Command[], room: number): boolean {
+  /** Whether `next` in `nextMode`, then the commands waiting after it up to the first line break, fit in `room` columns. */
+  private fits(nextMode: Mode, next: Doc, room: number): boolean {
     let width = room;
-    let restIndex = rest.length;
+    let rest = this.top;
     // A flat line's space counts only once text follows it on the line.
     let pendingSpace = false;
-    const stack: { mode: Mode; doc: Doc }[] = [{ mode: next.mode, doc: next.doc }];
-    while (width >= 0) {
-      if (stack.length === 0) {
-        if (restIndex === 0) return true;
-        const command = rest[--restIndex]!;
-        stack.push({ mode: command.mode, doc: command.doc });
-        continue;
-      }
-      const { mode, doc } = stack.pop()!;
-      if (typeof doc === "string") {
-        if (doc === "") continue;
-        if (pendingSpace) {
-          width -= 1;
-          pendingSpace = false;
+    let top = 0;
+    fitModes[top] = nextMode;
+    fitDocs[top++] = next;
+    try {
+      while (width >= 0) {
+        if (top === 0) {
+          if (rest === 0) return true;
+          rest--;
+          fitModes[top] = modes[rest]!;
+          fitDocs[top++] = docs[rest]!;
+          continue;
         }
-        width -= this.textWidth(doc);
-        continue;
-      }
-      if (Array.isArray(doc)) {
-        for (let i = doc.length - 1; i >= 0; i--) stack.push({ mode, doc: doc[i]! });
-        continue;
-      }
-      const node = doc as Node;
-      switch (node.type) {
-        case "indent":
-        case "align":
-        case "indent-if-break":
-        case "label":
-          stack.push({ mode, doc: node.contents! });
-          break;
-        case "group": {
-          const groupMode = node.break ? BREAK : mode;
-          const contents = node.expandedStates && groupMode === BREAK ? node.expandedStates.at(-1)! : node.contents!;
-          stack.push({ mode: groupMode, doc: contents });
-          break;
+        const mode = fitModes[--top]!;
+        const doc = fitDocs[top]!;
+        fitDocs[top] = undefined;
+        if (typeof doc === "string") {
+          if (doc === "") continue;
+          if (pendingSpace) {
+            width -= 1;
+            pendingSpace = false;
+          }
+          width -= this.textWidth(doc);
+          continue;
         }
-        case "if-break": {
-          const groupMode = node.groupId ? (this.groupModes.get(node.groupId) ?? FLAT) : mode;
-          const contents = groupMode === BREAK ? node.breakContents : node.flatContents;
-          if (contents) stack.push({ mode, doc: contents });
-          break;
+        if (Array.isArray(doc)) {
+          for (let i = doc.length - 1; i >= 0; i--) {
+            fitModes[top] = mode;
+            fitDocs[top++] = doc[i]!;
+          }
+          continue;
         }
-        case "line":
-          if (mode === BREAK || node.hard) return true;
-          if (!node.soft) pendingSpace = true;
-          break;
-        case "break-parent":
-        case "line-suffix-boundary":
-          break;
-        default:
-          throw UNEXPECTED;
+        const node = doc as Node;
+        switch (node.type) {
+          case "indent":
+          case "align":
+          case "indent-if-break":
+          case "label":
+            fitModes[top] = mode;
+            fitDocs[top++] = node.contents!;
+            break;
+          case "group": {
+            const groupMode = node.break ? BREAK : mode;
+            fitModes[top] = groupMode;
+            fitDocs[top++] = node.expandedStates && groupMode === BREAK ? node.expandedStates.at(-1)! : node.contents!;
+            break;
+          }
+          case "if-break": {
+            const groupMode = node.groupId ? (this.groupModes.get(node.groupId) ?? FLAT) : mode;
+            const contents = groupMode === BREAK ? node.breakContents : node.flatContents;
+            if (contents) {
+              fitModes[top] = mode;
+              fitDocs[top++] = contents;
+            }
+            break;
+          }
+          case "line":
+            if (mode === BREAK || node.hard) return true;
+            if (!node.soft) pendingSpace = true;
+            break;
+          case "break-parent":
+          case "line-suffix-boundary":
+            break;
+          default:
+            throw UNEXPECTED;
+        }
       }
+      return false;
+    } finally {
+      for (let i = 0; i < top; i++) fitDocs[i] = undefined;
     }
-    return false;
   }
 
   /** Drops the spaces and tabs at the end of the output, as prettier does before a line break. */
