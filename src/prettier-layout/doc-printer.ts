@@ -54,7 +54,7 @@ function propagateBreaks(doc: Doc): boolean {
   if (typeof doc === "string") return false;
   if (Array.isArray(doc)) {
     let breaks = false;
-    for (const part of doc) if (propagateBreaks(part)) breaks = true;
+    for (let i = 0; i < doc.length; i++) if (propagateBreaks(doc[i]!)) breaks = true;
     return breaks;
   }
   const node = doc as Node;
@@ -123,6 +123,8 @@ function plainWidth(text: string): number {
  * thread too. A slot is cleared when popped, so that no doc outlives its statement here.
  */
 const indents: number[] = [];
+/** A line break and the indentation after it, by its width: made once each. */
+const LINE_BREAKS: string[] = [];
 const modes: Mode[] = [];
 const docs: (Doc | undefined)[] = [];
 const fitModes: Mode[] = [];
@@ -219,7 +221,7 @@ class DocPrinter {
         if (mode === FLAT) this.remeasure = true;
         if (node.literal) throw UNEXPECTED;
         this.trim();
-        this.out.push(`\n${" ".repeat(indent)}`);
+        this.out.push((LINE_BREAKS[indent] ??= `\n${" ".repeat(indent)}`));
         this.position = indent;
         break;
       case "break-parent":

@@ -10,9 +10,10 @@ export function printStringLiteral(raw: string): string {
   const content = raw.slice(1, -1);
   let doubles = 0;
   let singles = 0;
-  for (const char of content) {
-    if (char === '"') doubles++;
-    else if (char === "'") singles++;
+  for (let i = 0; i < content.length; i++) {
+    const code = content.charCodeAt(i);
+    if (code === 34) doubles++;
+    else if (code === 39) singles++;
   }
   const enclosing = doubles > singles ? "'" : '"';
   if (raw[0] === enclosing) return raw;

@@ -214,9 +214,10 @@ class Parser {
   }
 
   private adopt(parent: Node, ...children: (Node | Node[] | undefined)[]): void {
-    for (const child of children) {
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
       if (child === undefined) continue;
-      if (Array.isArray(child)) for (const item of child) item.parent = parent;
+      if (Array.isArray(child)) for (let j = 0; j < child.length; j++) child[j]!.parent = parent;
       else child.parent = parent;
     }
   }
