@@ -125,6 +125,13 @@ function plainWidth(text: string): number {
 const indents: number[] = [];
 /** A line break and the indentation after it, by its width: made once each. */
 const LINE_BREAKS: string[] = [];
+function lineBreak(indent: number): string {
+  const known = LINE_BREAKS[indent];
+  if (known !== undefined) return known;
+  const made = `\n${" ".repeat(indent)}`;
+  LINE_BREAKS[indent] = made;
+  return made;
+}
 const modes: Mode[] = [];
 const docs: (Doc | undefined)[] = [];
 const fitModes: Mode[] = [];
@@ -221,7 +228,7 @@ class DocPrinter {
         if (mode === FLAT) this.remeasure = true;
         if (node.literal) throw UNEXPECTED;
         this.trim();
-        this.out.push((LINE_BREAKS[indent] ??= `\n${" ".repeat(indent)}`));
+        this.out.push(lineBreak(indent));
         this.position = indent;
         break;
       case "break-parent":
