@@ -156,6 +156,20 @@ describe("files that are not regular, or too large", () => {
   });
 });
 
+describe("a spec nested too deeply to follow", () => {
+  it("is refused with what to do, not a stack overflow blamed on a path", async () => {
+    const dir = tempDir();
+    // Written as text: JSON.stringify itself would overflow the stack on it.
+    const inner = `${'{"a":'.repeat(8000)}{"$ref":"other.json#/Leaf"}${"}".repeat(8000)}`;
+    writeFileSync(join(dir, "api.json"), `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"x":${inner}}`);
+    writeFileSync(join(dir, "other.json"), JSON.stringify({ Leaf: { type: "string" } }));
+    const run = await cli(["init", "api.json", "-o", "p.yaml"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^api\.json PRJ003 cannot load the spec: it nests too deeply for its \$refs to be followed$/m);
+    expect(run.stderr).toContain("help: name the deep parts as components");
+  });
+});
+
 describe("YAML aliases", () => {
   const bomb = (indent: string) =>
     [

@@ -38,6 +38,9 @@ const decodePointer = (pointer: string) =>
     .slice(1)
     .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
 
+/** How a stack overflow reads: the resolver, the bundler and the YAML parser recurse into every value. */
+const TOO_DEEP = /Maximum call stack size exceeded/;
+
 /** YAML anchors look like `&name` after a space or flow indicator; a text without one has no aliases to count. */
 const mayHaveAnchors = (text: string) => /(^|[\s,[{])&[^\s,[\]{}]/.test(text);
 
@@ -139,12 +142,17 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
         location: at,
       });
     }
+    const tooDeep = TOO_DEEP.test(message);
     return fail({
       code: "PRJ003",
-      message: `cannot load the spec: ${message.split("\n")[0]!.replace(/ \(.*\)$/, "")}`,
-      help: pointer
-        ? `the $ref ${pointer} points at nothing; fix the path or add the target`
-        : "check that every $ref points at a file or a path that exists",
+      message: tooDeep
+        ? "cannot load the spec: it nests too deeply for its $refs to be followed"
+        : `cannot load the spec: ${message.split("\n")[0]!.replace(/ \(.*\)$/, "")}`,
+      help: tooDeep
+        ? "name the deep parts as components (#/components/schemas/X) and $ref them, rather than writing them inline level under level"
+        : pointer
+          ? `the $ref ${pointer} points at nothing; fix the path or add the target`
+          : "check that every $ref points at a file or a path that exists",
       location: at,
     });
   };
@@ -201,6 +209,8 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       });
     }
     const message = String((error as Error).message ?? error).replaceAll(absolutePath, file);
+    // Read again with positions, a spec that deep overflows the YAML parser too, which would blame a place in it.
+    if (TOO_DEEP.test(message)) cannotLoad(message);
     const syntax = positions().errors[0];
     if (syntax) {
       fail({
