@@ -83,21 +83,17 @@ export interface GeneratedModule {
   /** Values and types `index.ts` re-exports, in the order it lists them. */
   values: string[];
   types: string[];
-  /** Exported only to the tools' modules. */
-  internal: string[];
 }
 
 /** `ticketResultSchema`: the constant holding a resource's result schema. */
 export const resultSchemaName = (typeName: string) => `${typeName[0]!.toLowerCase()}${typeName.slice(1)}ResultSchema`;
 
-/** A resource's module; `collect…` exists only when a field needs lookups, and is claimed either way. */
 export function resourceModule(name: string): GeneratedModule {
   const T = pascalCase(name);
   return {
     path: `resources/${fileStem(name)}`,
     values: [`project${T}`, resultSchemaName(T)],
     types: [`${T}Lookups`, `${T}Record`, `${T}Result`],
-    internal: [`collect${T}`],
   };
 }
 
@@ -107,6 +103,5 @@ export function toolModule(name: string): GeneratedModule {
     path: `tools/${fileStem(name)}`,
     values: [`${camelCase(name)}OutputSchema`, `project${T}`],
     types: [`${T}Resolvers`, `${T}Response`, `${T}Result`],
-    internal: [],
   };
 }

@@ -330,7 +330,7 @@ function checkGeneratedNames(annotation: Annotation, diagnostics: Diagnostic[]) 
     const file = `${entry.module.path}.ts`;
     const claims = [
       { key: `file:${file.toLowerCase()}`, says: `write \`${file}\`` },
-      ...[...entry.module.values, ...entry.module.types, ...entry.module.internal].map((name) => ({
+      ...[...entry.module.values, ...entry.module.types].map((name) => ({
         key: `name:${name}`,
         says: `generate \`${name}\``,
       })),

@@ -35,6 +35,9 @@ import { shortenIds } from "./short-ids.js";
  * others, field by field. Short ids are kept distinct as by {@link withDistinctShortIds}, the ids of
  * unresolved markers counted too; where two collide, the page is projected again, labels known. A
  * resolver's failure fails the call before any issue is passed on, as it did before the projection.
+ * A walk that throws (a getter or proxy in the response, never plain JSON) fails the call with the
+ * issues reported before it: the resolvers are not asked about a page that failed, so an id they
+ * would not have named gets no issue.
  */
 export function projectInOneWalk<K extends string, W>(
   names: readonly K[],
