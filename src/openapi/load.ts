@@ -9,8 +9,9 @@ import { locateInJson } from "../json-locate.js";
 import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
 import { bundleResolved } from "./bundle.js";
 import { refParserLibrary } from "./ref-parser.js";
+import { stripHash, urlResolver } from "./ref-urls.js";
 import { resolveExternal, type ExternalRefs } from "./resolve-external.js";
-import { guardedFileResolver, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
+import { guardedFileResolver, localPath, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { escapePointer, isJsonObject, type JsonObject } from "./schema.js";
 
@@ -118,10 +119,18 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     refused: (refusal) => refusals.push(refusal),
   });
   /** The first `$ref`, in the order the documents were read, whose target is this file. */
+  const resolvedAsTheLibraryDoes = urlResolver();
   const refLeadingTo = (documents: Record<string, unknown>, path: string) =>
     refSites(documents).find((site) => {
       const target = new URL(site.target.href.replace(/#.*$/s, ""));
-      return target.protocol === "file:" ? filePath(target) === path : target.href === path;
+      if (target.protocol === "file:" ? filePath(target) === path : target.href === path) return true;
+      // The library resolves a few `$ref`s otherwise (`file:../x.yaml`, against a path, names `/x.yaml`),
+      // and what it asked for is what was refused.
+      try {
+        return localPath(stripHash(resolvedAsTheLibraryDoes(site.document, site.ref))) === path;
+      } catch {
+        return false;
+      }
     });
   const siteLocation = (site: RefSite | undefined): SourceLocation => {
     if (!site) return { file };
