@@ -68,6 +68,28 @@ describe("SourceTypesThreads", () => {
     await threads.close();
   });
 
+  it("types numbers JSON cannot write (YAML's .inf and .nan) as the calling thread does", async () => {
+    const dir = tempDir();
+    const specPath = join(dir, "openapi.yaml");
+    writeFileSync(
+      specPath,
+      [
+        "openapi: 3.0.3",
+        "info: { title: t, version: '1' }",
+        "paths: {}",
+        "components:",
+        "  schemas:",
+        "    Limit: { type: number, enum: [1, .inf, -.inf], default: .nan }",
+      ].join("\n"),
+    );
+    const spec = await loadSpec(specPath, "openapi.yaml");
+    const threads = new SourceTypesThreads({ prestart: false });
+    const types = await threads.type(spec.document, spec.file);
+    await threads.close();
+    expect(types).toBe(await sourceTypes(spec.document, spec.file));
+    expect(types).toContain("Infinity");
+  });
+
   it.each(UNTYPEABLE)("reports %s, which openapi-typescript rejects, with the diagnostics the calling thread makes", async (name) => {
     const specPath = join(ROOT, "test/bad-inputs", name, "openapi.yaml");
     const spec = await loadSpec(specPath, "openapi.yaml");

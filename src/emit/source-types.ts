@@ -118,10 +118,13 @@ export interface SourceTypesInput {
   /** The copy, or its JSON text, which openapi-typescript reads alike. */
   document: unknown;
   placeholders: boolean;
+  /** No number in it is NaN or infinite (YAML's `.nan`, `.inf`): its JSON text reads back the same. */
+  finite: boolean;
 }
 
 export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTypesInput {
   let placeholders = false;
+  let finite = true;
   let refIntoLeftOut = false;
   const inherited = (name: string) => {
     placeholders = true;
@@ -131,7 +134,10 @@ export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTyp
   const shared = sharedPathSchemas(document);
   const walk = (value: unknown, inlining: readonly string[], place: Place): unknown => {
     if (Array.isArray(value)) return value.map((item) => walk(item, inlining, place === "parameters" ? "parameter" : "other"));
-    if (typeof value !== "object" || value === null) return value;
+    if (typeof value !== "object" || value === null) {
+      if (typeof value === "number" && !Number.isFinite(value)) finite = false;
+      return value;
+    }
     const ref = (value as JsonObject)["$ref"];
     const hoisted = typeof ref === "string" ? shared.get(ref) : undefined;
     if (hoisted !== undefined) return { $ref: `#/components/${hoisted.section}/${hoisted.name}` };
@@ -184,7 +190,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTyp
   }
   // Left out, the examples or samples would leave that `$ref` leading nowhere.
   if (refIntoLeftOut && leaveOut) return forSourceTypes(document, false);
-  return { document: copy, placeholders };
+  return { document: copy, placeholders, finite };
 }
 
 /** The document without `components.examples`, when that is a map of Example Objects; shallow copies, the rest shared. */

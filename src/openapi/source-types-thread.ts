@@ -50,8 +50,9 @@ export class SourceTypesThreads {
     try {
       const copy = forSourceTypes(document);
       // As JSON text: the thread parses it faster than it would rebuild a structured clone, and
-      // openapi-typescript, given an object, would turn it into that text itself.
-      source = { ...copy, document: JSON.stringify(copy.document) };
+      // openapi-typescript, given an object, would turn it into that text itself. Not where JSON
+      // would turn a NaN or an infinity into null, which openapi-typescript types otherwise.
+      source = copy.finite ? { ...copy, document: JSON.stringify(copy.document) } : copy;
     } catch (error) {
       return Promise.reject(error);
     }
