@@ -157,6 +157,20 @@ describe("files that are not regular, or too large", () => {
 });
 
 describe("a spec nested too deeply to follow", () => {
+  it("is refused with what to do when its schemas nest too deeply to check or type, rather than an internal error", async () => {
+    const dir = tempDir();
+    const deep = `${'{"type":"object","properties":{"a":'.repeat(6000)}{"type":"string"}${"}}".repeat(6000)}`;
+    writeFileSync(
+      join(dir, "api.json"),
+      `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"Deep":${deep}}}}`,
+    );
+    writeFileSync(join(dir, "projector.yaml"), "spec: api.json\noutput: generated\nresources: {}\ntools: {}\n");
+    const run = await cli(["generate"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^api\.json PRJ008 openapi-typescript cannot type the spec: it nests too deeply$/m);
+    expect(run.stderr).not.toContain("internal error");
+  });
+
   it("is refused with what to do, not a stack overflow blamed on a path", async () => {
     const dir = tempDir();
     // Written as text: JSON.stringify itself would overflow the stack on it.

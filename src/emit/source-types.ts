@@ -241,7 +241,34 @@ const SHARED_PARAMETER = /^#\/paths\/[^/]+\/([a-z]+\/)?parameters\/\d+$/;
 
 /** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
 export async function sourceTypes(document: JsonObject, specFile: string): Promise<string> {
-  return typeForSource(forSourceTypes(document), specFile);
+  return typeForSource(sourceTypesInput(document, specFile), specFile);
+}
+
+/** What openapi-typescript is to read of the spec; a failure to make it (a spec nested past the stack) is its PRJ008 too. */
+export function sourceTypesInput(document: JsonObject, specFile: string): SourceTypesInput {
+  try {
+    return forSourceTypes(document);
+  } catch (error) {
+    throw cannotType(error, specFile);
+  }
+}
+
+function cannotType(error: unknown, specFile: string): DiagnosticError {
+  // Typing recurses into every schema: one nested thousands of levels deep ends it.
+  const tooDeep = error instanceof RangeError;
+  return new DiagnosticError([
+    {
+      code: "PRJ008",
+      severity: "error",
+      message: tooDeep
+        ? "openapi-typescript cannot type the spec: it nests too deeply"
+        : `openapi-typescript cannot type the spec: ${String((error as Error).message ?? error).split("\n")[0]}`,
+      help: tooDeep
+        ? "name the deep parts as components (#/components/schemas/X) and $ref them, rather than writing them inline level under level"
+        : "the source types come from openapi-typescript, which failed on this spec; look for a $ref cycle with no schema in it, or a response or schema that is null",
+      location: { file: specFile },
+    },
+  ]);
 }
 
 /** The source types of what {@link forSourceTypes} made of the spec. */
@@ -259,15 +286,7 @@ export async function typeForSource(source: SourceTypesInput, specFile: string):
     // The transform walks every node of the types: only worth it when a name needs putting back.
     printed = astToString(source.placeholders ? ts.transform(nodes, [inheritedNamesBack(ts)]).transformed : nodes);
   } catch (error) {
-    throw new DiagnosticError([
-      {
-        code: "PRJ008",
-        severity: "error",
-        message: `openapi-typescript cannot type the spec: ${String((error as Error).message ?? error).split("\n")[0]}`,
-        help: "the source types come from openapi-typescript, which failed on this spec; look for a $ref cycle with no schema in it, or a response or schema that is null",
-        location: { file: specFile },
-      },
-    ]);
+    throw cannotType(error, specFile);
   }
   // Its string literals come out escaped, its comments carry spec descriptions as they are.
   return escapeControlCharacters(printed);

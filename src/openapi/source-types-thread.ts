@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { DiagnosticError, type Diagnostic } from "../diagnostics.js";
-import { forSourceTypes, type SourceTypesInput } from "../emit/source-types.js";
+import { sourceTypesInput, type SourceTypesInput } from "../emit/source-types.js";
 import type { JsonObject } from "./schema.js";
 
 /** Types a bundled spec document: openapi-typescript's output, as `generate` writes it. */
@@ -48,7 +48,7 @@ export class SourceTypesThreads {
   readonly type: TypeSpec = (document, specFile) => {
     let source: SourceTypesInput;
     try {
-      const copy = forSourceTypes(document);
+      const copy = sourceTypesInput(document, specFile);
       // As JSON text: the thread parses it faster than it would rebuild a structured clone, and
       // openapi-typescript, given an object, would turn it into that text itself. Not where JSON
       // would turn a NaN or an infinity into null, which openapi-typescript types otherwise.

@@ -32,7 +32,23 @@ export async function validateSpec(spec: LoadedSpec): Promise<Diagnostic[]> {
   if (!version.startsWith("3.0")) return looseThirtyOne(spec, version);
   openApi30 ??= openApi30Validator();
   const validate = await openApi30;
-  if (validate(spec.document)) return [];
+  let valid: boolean;
+  try {
+    valid = validate(spec.document);
+  } catch (error) {
+    // The compiled validator recurses into every schema: one nested thousands of levels deep ends it.
+    if (!(error instanceof RangeError)) throw error;
+    return [
+      {
+        code: "PRJ009",
+        severity: "warning",
+        message: `the spec nests too deeply to be checked against OpenAPI ${version}`,
+        help: "generation goes on; name the deep parts as components (#/components/schemas/X) and $ref them",
+        location: { file: spec.file },
+      },
+    ];
+  }
+  if (valid) return [];
   // A failed `oneOf` lists every branch's complaint; the deepest complaint per place says the most.
   const byPlace = new Map<string, { message: string; keyword: string }>();
   for (const error of validate.errors ?? []) {
