@@ -71,7 +71,7 @@ export async function formatFiles(files: Map<string, string>, options: Prettier.
 /** The file in prettier's default layout without prettier: its JSON literals and imports printed on their own, the rest by printLikePrettier. */
 function layOut(written: string): string | undefined {
   // Prettier's first step with its default `endOfLine: "lf"`: every line ending a line feed, in comments too.
-  const text = written.replace(/\r\n?/g, "\n");
+  const text = written.includes("\r") ? written.replace(/\r\n?/g, "\n") : written;
   let aside: SetAside | undefined;
   try {
     aside = setLiteralsAside(text, textWidth);

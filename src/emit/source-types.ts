@@ -3,6 +3,7 @@ import type TypeScript from "typescript";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schema.js";
+import { overflowedStack, TOO_DEEP_HELP } from "../openapi/too-deep.js";
 
 // openapi-typescript's side of a generate, in a module of its own: the worker thread that types
 // the spec loads only this, not the emitters.
@@ -254,8 +255,7 @@ export function sourceTypesInput(document: JsonObject, specFile: string): Source
 }
 
 function cannotType(error: unknown, specFile: string): DiagnosticError {
-  // Typing recurses into every schema: one nested thousands of levels deep ends it.
-  const tooDeep = error instanceof RangeError;
+  const tooDeep = overflowedStack(error);
   return new DiagnosticError([
     {
       code: "PRJ008",
@@ -264,7 +264,7 @@ function cannotType(error: unknown, specFile: string): DiagnosticError {
         ? "openapi-typescript cannot type the spec: it nests too deeply"
         : `openapi-typescript cannot type the spec: ${String((error as Error).message ?? error).split("\n")[0]}`,
       help: tooDeep
-        ? "name the deep parts as components (#/components/schemas/X) and $ref them, rather than writing them inline level under level"
+        ? TOO_DEEP_HELP
         : "the source types come from openapi-typescript, which failed on this spec; look for a $ref cycle with no schema in it, or a response or schema that is null",
       location: { file: specFile },
     },

@@ -14,6 +14,7 @@ import { resolveExternal, type ExternalRefs } from "./resolve-external.js";
 import { guardedFileResolver, localPath, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { escapePointer, isJsonObject, type JsonObject } from "./schema.js";
+import { overflowedStack, TOO_DEEP_HELP } from "./too-deep.js";
 
 export interface LoadedSpec {
   /** The spec as the user names it, for messages. */
@@ -38,9 +39,6 @@ const decodePointer = (pointer: string) =>
     .split("/")
     .slice(1)
     .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-
-/** How a stack overflow reads: the resolver, the bundler and the YAML parser recurse into every value. */
-const TOO_DEEP = /Maximum call stack size exceeded/;
 
 /** YAML anchors look like `&name` after a space or flow indicator; a text without one has no aliases to count. */
 const mayHaveAnchors = (text: string) => /(^|[\s,[{])&[^\s,[\]{}]/.test(text);
@@ -151,14 +149,14 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
         location: at,
       });
     }
-    const tooDeep = TOO_DEEP.test(message);
+    const tooDeep = overflowedStack(message);
     return fail({
       code: "PRJ003",
       message: tooDeep
         ? "cannot load the spec: it nests too deeply for its $refs to be followed"
         : `cannot load the spec: ${message.split("\n")[0]!.replace(/ \(.*\)$/, "")}`,
       help: tooDeep
-        ? "name the deep parts as components (#/components/schemas/X) and $ref them, rather than writing them inline level under level"
+        ? TOO_DEEP_HELP
         : pointer
           ? `the $ref ${pointer} points at nothing; fix the path or add the target`
           : "check that every $ref points at a file or a path that exists",
@@ -219,7 +217,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     }
     const message = String((error as Error).message ?? error).replaceAll(absolutePath, file);
     // Read again with positions, a spec that deep overflows the YAML parser too, which would blame a place in it.
-    if (TOO_DEEP.test(message)) cannotLoad(message);
+    if (overflowedStack(message)) cannotLoad(message);
     const syntax = positions().errors[0];
     if (syntax) {
       fail({

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { Diagnostic } from "../diagnostics.js";
 import { compileOpenApi30 } from "./openapi-30-schema.js";
 import type { LoadedSpec } from "./load.js";
+import { overflowedStack, TOO_DEEP_HELP } from "./too-deep.js";
 
 const MAX_REPORTED = 10;
 
@@ -36,14 +37,13 @@ export async function validateSpec(spec: LoadedSpec): Promise<Diagnostic[]> {
   try {
     valid = validate(spec.document);
   } catch (error) {
-    // The compiled validator recurses into every schema: one nested thousands of levels deep ends it.
-    if (!(error instanceof RangeError)) throw error;
+    if (!overflowedStack(error)) throw error;
     return [
       {
         code: "PRJ009",
         severity: "warning",
         message: `the spec nests too deeply to be checked against OpenAPI ${version}`,
-        help: "generation goes on; name the deep parts as components (#/components/schemas/X) and $ref them",
+        help: `generation goes on; ${TOO_DEEP_HELP}`,
         location: { file: spec.file },
       },
     ];
