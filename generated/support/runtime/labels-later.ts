@@ -4,6 +4,7 @@
 // leaving a place in the result that is filled in once they answer.
 
 import { KEPT_LAYOUTS, type Context } from "./context.js";
+import { IdTable } from "./id-table.js";
 import type { Labels } from "./resolvers.js";
 
 /**
@@ -14,7 +15,7 @@ import type { Labels } from "./resolvers.js";
  */
 export class LabelsLater {
   /** An id's label from `included`, or for an id the resolver is to name, its place in {@link wanted}: one lookup an id. */
-  readonly byId: Map<string, string | number>;
+  readonly byId = new IdTable<string | number>();
   /** The ids to ask the resolver for, each once, in the order the walk met them. */
   readonly wanted: string[] = [];
   /** The label of each wanted id, by its place in {@link wanted}, once the resolver has answered. */
@@ -27,7 +28,7 @@ export class LabelsLater {
     readonly resolver: string,
     known: ReadonlyMap<string, string> | undefined,
   ) {
-    this.byId = new Map(known ?? []);
+    if (known) for (const [id, label] of known) this.byId.set(id, label);
   }
 }
 
