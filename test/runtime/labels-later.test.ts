@@ -21,17 +21,20 @@ const U2 = "usr_5d8804f1-6b2a-4c77-9e10-3f7d51ac8802";
 const ctx = context("ticket", {});
 const walk = (): Walk => ({ places: [], length: 0, issues: [], held: 0 });
 
-/** Each place of a walk as holder, key, the id's place among the wanted, the id, and the field. */
+/** Each place of a walk as holder, key, the id's place among the wanted, the id or code, and the field. */
 const placesOf = (state: Walk) => {
   const found = [];
-  for (let i = 0; i < state.length; i += PLACE_SLOTS)
+  for (let i = 0; i < state.length; i += PLACE_SLOTS) {
+    const site = state.places[i + 4] as Site;
+    const wanted = state.places[i + 2] as number;
     found.push({
       holder: state.places[i],
       key: state.places[i + 1],
-      wanted: state.places[i + 2],
-      value: state.places[i + 3],
-      field: (state.places[i + 4] as Site).field,
+      wanted,
+      value: site.code ? state.places[i + 3] : site.labels.wanted[wanted],
+      field: site.field,
     });
+  }
   return found;
 };
 

@@ -51,8 +51,8 @@ export class Site {
 
 /**
  * How many slots each place takes in {@link Walk.places}: the object or array it is in (set when
- * that is built), its key there, the id's place in its labels' `wanted`, the id or code as the
- * record had it, and its {@link Site}.
+ * that is built), its key there, the id's place in its labels' `wanted`, the code as the record
+ * had it (an id is read back from `wanted`: one pointer fewer to store), and its {@link Site}.
  */
 export const PLACE_SLOTS = 5;
 
@@ -140,7 +140,7 @@ export function later(
   places[at] = undefined;
   places[at + 1] = key;
   places[at + 2] = wanted;
-  places[at + 3] = value;
+  places[at + 3] = code ? value : undefined;
   places[at + 4] = site;
   walk.length = at + PLACE_SLOTS;
   return null;

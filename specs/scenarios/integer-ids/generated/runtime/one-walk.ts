@@ -172,8 +172,10 @@ function fillIn(
       holder[key] = found;
       continue;
     }
-    const value = places[i + 3] as string | number;
     const { issueAt, field, labels } = site;
+    const value = site.code
+      ? (places[i + 3] as string | number)
+      : labels.wanted[places[i + 2] as number]!;
     const ctx: Context = {
       resource: site.ctx.resource,
       onIssue: late && ((issue) => void late.push(issueAt, issue)),
