@@ -11,6 +11,7 @@ import {
   type RecordOptions,
 } from "./context.js";
 import { shortIdCheck } from "./distinct-short-ids.js";
+import { storeField } from "./field-stores.js";
 import { handOutHeld, holdingHandOuts } from "./id-book.js";
 import { label } from "./joins.js";
 import {
@@ -169,7 +170,7 @@ function fillIn(
     // By the id's place among those wanted: the id itself, in the page, is not read again.
     const found = site.labels.answered[places[i + 2] as number];
     if (typeof found === "string") {
-      holder[key] = found;
+      storeField(holder, key, found);
       continue;
     }
     const { issueAt, field, labels } = site;
@@ -181,7 +182,7 @@ function fillIn(
       onIssue: late && ((issue) => void late.push(issueAt, issue)),
       shortIds: site.ctx.shortIds,
     };
-    holder[key] = site.code
+    const marker = site.code
       ? unknownCode(ctx, field, value, labels.resolver)
       : label(
           value as string,
@@ -191,6 +192,7 @@ function fillIn(
           field,
           key,
         );
+    storeField(holder, key, marker);
   }
 }
 
