@@ -9,7 +9,6 @@ import {
   type RecordOptions,
 } from "./context.js";
 import { shortIdCheck } from "./distinct-short-ids.js";
-import { storeField } from "./field-stores.js";
 import { handOutHeld, holdingHandOuts } from "./id-book.js";
 import { label } from "./joins.js";
 import {
@@ -168,7 +167,7 @@ function fillIn(
     // By the id's place among those wanted: the id itself, in the page, is not read again.
     const found = site.labels.answered[places[i + 2] as number];
     if (typeof found === "string") {
-      storeField(holder, key, found);
+      holder[key] = found;
       continue;
     }
     const { issueAt, field, labels } = site;
@@ -180,7 +179,7 @@ function fillIn(
       onIssue: late && ((issue) => void late.push(issueAt, issue)),
       shortIds: site.ctx.shortIds,
     };
-    const marker = site.code
+    holder[key] = site.code
       ? unknownCode(ctx, field, value, labels.resolver)
       : label(
           value as string,
@@ -190,7 +189,6 @@ function fillIn(
           field,
           key,
         );
-    storeField(holder, key, marker);
   }
 }
 

@@ -11,7 +11,6 @@ import {
   type RecordOptions,
 } from "./context.js";
 import { shortIdCheck } from "./distinct-short-ids.js";
-import { storeField } from "./field-stores.js";
 import { handOutHeld, holdingHandOuts } from "./id-book.js";
 import { label } from "./joins.js";
 import {
@@ -170,7 +169,7 @@ function fillIn(
     // By the id's place among those wanted: the id itself, in the page, is not read again.
     const found = site.labels.answered[places[i + 2] as number];
     if (typeof found === "string") {
-      storeField(holder, key, found);
+      holder[key] = found;
       continue;
     }
     const { issueAt, field, labels } = site;
@@ -182,7 +181,7 @@ function fillIn(
       onIssue: late && ((issue) => void late.push(issueAt, issue)),
       shortIds: site.ctx.shortIds,
     };
-    const marker = site.code
+    holder[key] = site.code
       ? unknownCode(ctx, field, value, labels.resolver)
       : label(
           value as string,
@@ -192,7 +191,6 @@ function fillIn(
           field,
           key,
         );
-    storeField(holder, key, marker);
   }
 }
 
