@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { requireWithCodeCache } from "../src/openapi/code-cache.js";
+import { requireWithCodeCache } from "../src/code-cache.js";
 
 function fixture(source: string) {
   const dir = mkdtempSync(join(tmpdir(), "projector-code-cache-"));
@@ -27,7 +27,7 @@ loaded.save();
 console.log(JSON.stringify({ fromCache: loaded.fromCache, answer: loaded.exports.answer }));`;
   return JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
 }
-const CODE_CACHE = resolve("dist/openapi/code-cache.js");
+const CODE_CACHE = resolve("dist/code-cache.js");
 
 const LIB = `const { twice } = require("./helper.cjs");
 exports.answer = twice(21);

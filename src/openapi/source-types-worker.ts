@@ -1,21 +1,16 @@
-import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
 import { format } from "node:util";
 import { parentPort } from "node:worker_threads";
+import { typescriptFromCodeCache } from "../code-cache.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { compareAlphabetizedKeysWithOneCollator } from "./alphabetize.js";
-import { requireWithCodeCache } from "./code-cache.js";
 import type { PrintedLine, SourceTypesAnswer, SourceTypesRequest, SourceTypesResult } from "./source-types-thread.js";
 
 // Loaded at once, while the main thread reads the annotation and loads the spec: openapi-typescript
 // and the TypeScript compiler take longer to load than both. TypeScript first, from V8's code cache
-// in the project's node_modules/.cache where there is one, so that openapi-typescript gets the same.
+// where there is one, so that openapi-typescript gets the same.
 const require = createRequire(import.meta.url);
-const modules = join(process.cwd(), "node_modules");
-const typescript = existsSync(modules)
-  ? requireWithCodeCache(require.resolve("typescript"), join(modules, ".cache", "projector", "code"))
-  : undefined;
+const typescript = typescriptFromCodeCache();
 require("openapi-typescript");
 compareAlphabetizedKeysWithOneCollator();
 const emitter = import("../emit/source-types.js");

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
@@ -11,7 +11,8 @@ export interface CodeCachedModule {
   readonly fromCache: boolean;
   /**
    * Saves V8's code for it, once it has run: the functions compiled by then are in the cache too.
-   * Does nothing when it came from the cache; a cache that cannot be written is left unwritten.
+   * Does nothing when it came from the cache or was saved already; a cache that cannot be written
+   * is left unwritten.
    */
   save(): void;
 }
@@ -41,18 +42,24 @@ export function requireWithCodeCache(file: string, cacheDir: string): CodeCached
     throw error;
   }
   module.loaded = true;
+  let saved = fromCache;
   return {
     exports: module.exports,
     fromCache,
     save() {
-      if (fromCache) return;
+      if (saved) return;
+      saved = true;
+      // Written whole under another name first: a run reading it at the same time sees none or all of it.
+      const partial = `${cacheFile}.${process.pid}.partial`;
       try {
         mkdirSync(cacheDir, { recursive: true });
-        // Written whole under another name first: a run reading it at the same time sees none or all of it.
-        const partial = `${cacheFile}.${process.pid}.partial`;
         writeFileSync(partial, script.createCachedData());
         renameSync(partial, cacheFile);
-      } catch {}
+      } catch {
+        try {
+          rmSync(partial, { force: true });
+        } catch {}
+      }
     },
   };
 }
@@ -65,4 +72,15 @@ function readIfThere(file: string): Buffer | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * TypeScript, compiled from the code cache in the project's node_modules/.cache/projector where
+ * there is a node_modules, for the threads that load it (openapi-typescript's, init's evidence):
+ * a later `require("typescript")` in the same thread gets this one. Undefined without a node_modules.
+ */
+export function typescriptFromCodeCache(): CodeCachedModule | undefined {
+  const modules = join(process.cwd(), "node_modules");
+  if (!existsSync(modules)) return undefined;
+  return requireWithCodeCache(createRequire(import.meta.url).resolve("typescript"), join(modules, ".cache", "projector", "code"));
 }
