@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { guardedFileResolver } from "../../src/openapi/files.js";
 import { loadSpec } from "../../src/openapi/load.js";
-import { REAL_SPECS } from "../helpers/pipeline.js";
+import { REAL_SPEC_FILES, REAL_SPECS } from "../helpers/pipeline.js";
 
 const require = createRequire(import.meta.url);
 const { $RefParser } = createRequire(require.resolve("@apidevtools/swagger-parser"))("@apidevtools/json-schema-ref-parser") as {
@@ -18,17 +18,8 @@ const { $RefParser } = createRequire(require.resolve("@apidevtools/swagger-parse
   };
 };
 
-const SPECS = [
-  "digitalocean/specification/DigitalOcean-public.v2.yaml",
-  "datadog_v2_openapi.yaml",
-  "box_openapi.json",
-  "pagerduty_rest_openapiv3.json",
-  "sentry_openapi_derefed.json",
-  "tidal_api_oas.json",
-];
-
 describe("loading a real spec gives json-schema-ref-parser's bundle, key order included", () => {
-  for (const spec of SPECS) {
+  for (const spec of REAL_SPEC_FILES) {
     const path = join(REAL_SPECS, spec);
     it.skipIf(!existsSync(path))(spec, async () => {
       const loaded = await loadSpec(path, spec);

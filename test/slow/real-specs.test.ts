@@ -10,7 +10,16 @@ import { findOperation, listOperations, successBody } from "../../src/model/oper
 import { pascalCase } from "../../src/naming.js";
 import { loadSpec } from "../../src/openapi/load.js";
 import { SchemaReader, type SchemaAt } from "../../src/openapi/schema.js";
-import { cli, generateFrom, importGenerated, REAL_SPECS, recordingResolver, tempDir, typecheckFiles } from "../helpers/pipeline.js";
+import {
+  cli,
+  generateFrom,
+  importGenerated,
+  REAL_SPEC_FILES,
+  REAL_SPECS,
+  recordingResolver,
+  tempDir,
+  typecheckFiles,
+} from "../helpers/pipeline.js";
 
 const DATADOG = join(REAL_SPECS, "datadog_v2_openapi.yaml");
 
@@ -127,16 +136,7 @@ describe.each([
   );
 });
 
-const DRAFTED_SPECS = [
-  "pagerduty_rest_openapiv3.json",
-  "sentry_openapi_derefed.json",
-  "box_openapi.json",
-  "digitalocean/specification/DigitalOcean-public.v2.yaml",
-  "datadog_v2_openapi.yaml",
-  "tidal_api_oas.json",
-];
-
-describe.each(DRAFTED_SPECS)("every single-record tool init drafts on %s", (file) => {
+describe.each(REAL_SPEC_FILES)("every single-record tool init drafts on %s", (file) => {
   const specPath = join(REAL_SPECS, file);
   it.skipIf(!existsSync(specPath))(
     "projects the operation's own response record, or the one object its envelope wraps",

@@ -8,23 +8,14 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { sourceTypes } from "../../src/emit/source-types.js";
 import { loadSpec } from "../../src/openapi/load.js";
-import { REAL_SPECS, ROOT } from "../helpers/pipeline.js";
+import { REAL_SPEC_FILES, REAL_SPECS, ROOT } from "../helpers/pipeline.js";
 
 const { SourceTypesThreads } = (await import(
   pathToFileURL(join(ROOT, "dist/openapi/source-types-thread.js")).href
 )) as typeof import("../../src/openapi/source-types-thread.js");
 
-const SPECS = [
-  "datadog_v2_openapi.yaml",
-  "tidal_api_oas.json",
-  "pagerduty_rest_openapiv3.json",
-  "sentry_openapi_derefed.json",
-  "box_openapi.json",
-  "digitalocean/specification/DigitalOcean-public.v2.yaml",
-];
-
 describe("the typing thread types each real spec as the calling thread does", () => {
-  for (const spec of SPECS) {
+  for (const spec of REAL_SPEC_FILES) {
     const path = join(REAL_SPECS, spec);
     it.skipIf(!existsSync(path))(spec, async () => {
       const loaded = await loadSpec(path, spec);
