@@ -62,4 +62,20 @@ describe("compareAlphabetizedKeysWithOneCollator", () => {
     restore = undefined;
     expect(String.prototype.localeCompare).toBe(original);
   });
+
+  it("throws where the original throws, and is a method of one parameter as the original is", () => {
+    const original = String.prototype.localeCompare;
+    restore = compareAlphabetizedKeysWithOneCollator();
+    const patched = String.prototype.localeCompare;
+    const options = { numeric: true };
+    expect(() => patched.call(null as unknown as string, "a", "en-us", options)).toThrow(TypeError);
+    expect(() => patched.call(undefined as unknown as string, "a", "en-us", options)).toThrow(TypeError);
+    expect(() => patched.call(Symbol("a") as unknown as string, "a", "en-us", options)).toThrow(TypeError);
+    expect(() => "a".localeCompare(Symbol("b") as unknown as string, "en-us", options)).toThrow(TypeError);
+    expect("a".localeCompare(undefined as unknown as string, "en-us", options)).toBe(
+      original.call("a", undefined as unknown as string, "en-us", options),
+    );
+    expect(patched.length).toBe(original.length);
+    expect(() => new (patched as unknown as new () => unknown)()).toThrow(TypeError);
+  });
 });

@@ -1,12 +1,12 @@
 // A CommonJS file loaded through V8's code cache is the module `require` would give, and a cache
 // that does not match the file, or is damaged, is never used.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { requireWithCodeCache } from "../src/code-cache.js";
+import { codeCacheBeside, requireWithCodeCache } from "../src/code-cache.js";
 
 function fixture(source: string) {
   const dir = mkdtempSync(join(tmpdir(), "projector-code-cache-"));
@@ -53,13 +53,42 @@ describe("requireWithCodeCache", () => {
     expect(loadedElsewhere(file, cacheDir)).toEqual({ fromCache: false, answer: 44 });
   });
 
-  it("compiles from the source when the cache is damaged, and saves a good one", () => {
+  it.each([
+    ["a file that is not V8's", () => Buffer.from("not V8's code")],
+    // V8 checks only the header: changed bytes past it made it abort the process.
+    [
+      "bytes changed past the header",
+      (saved: Buffer) => {
+        const changed = Buffer.from(saved);
+        for (let at = 200; at < changed.length; at += 997) changed[at]! ^= 0x5a;
+        return changed;
+      },
+    ],
+  ])("compiles from the source when the cache is damaged (%s), and saves a good one", (_name, damage) => {
     const { file, cacheDir } = fixture(LIB);
     loadedElsewhere(file, cacheDir);
     const [name] = readdirSync(cacheDir);
-    writeFileSync(join(cacheDir, name!), "not V8's code");
+    writeFileSync(join(cacheDir, name!), damage(readFileSync(join(cacheDir, name!))));
     expect(loadedElsewhere(file, cacheDir)).toEqual({ fromCache: false, answer: 42 });
     expect(loadedElsewhere(file, cacheDir)).toEqual({ fromCache: true, answer: 42 });
+  });
+
+  it("keeps only the cache of the file as it is now", () => {
+    const { file, cacheDir } = fixture(LIB);
+    loadedElsewhere(file, cacheDir);
+    writeFileSync(file, LIB.replace("twice(21)", "twice(22)"));
+    loadedElsewhere(file, cacheDir);
+    expect(readdirSync(cacheDir)).toHaveLength(1);
+    expect(loadedElsewhere(file, cacheDir)).toEqual({ fromCache: true, answer: 44 });
+  });
+
+  it("keeps TypeScript's cache in the node_modules TypeScript is installed in, not in the project's", () => {
+    expect(
+      codeCacheBeside(
+        join("/work", "app", "node_modules", ".pnpm", "typescript@5.9.3", "node_modules", "typescript", "lib", "typescript.js"),
+      ),
+    ).toBe(join("/work", "app", "node_modules", ".pnpm", "typescript@5.9.3", "node_modules", ".cache", "projector", "code"));
+    expect(codeCacheBeside(join("/opt", "typescript", "lib", "typescript.js"))).toBeUndefined();
   });
 
   it("loads without a cache where none can be written", () => {

@@ -10,16 +10,17 @@
 export function compareAlphabetizedKeysWithOneCollator(): () => void {
   const original = String.prototype.localeCompare;
   const collator = new Intl.Collator("en-us", { numeric: true });
-  String.prototype.localeCompare = function localeCompare(
-    this: string,
-    that: string,
-    locales?: string | string[],
-    options?: Intl.CollatorOptions,
-  ): number {
-    return locales === "en-us" && isNumericOnly(options)
-      ? collator.compare(String(this), String(that))
-      : original.call(this, that, locales, options);
+  // A method, as the original is: one declared parameter, and not a constructor.
+  const { localeCompare } = {
+    localeCompare(this: unknown, that: unknown, ...rest: [locales?: string | string[], options?: Intl.CollatorOptions]): number {
+      const [locales, options] = rest;
+      if (locales !== "en-us" || !isNumericOnly(options)) return original.call(this, that as string, locales, options);
+      // As the original converts them: a null or undefined `this`, or a Symbol, throws a TypeError.
+      if (this === null || this === undefined) throw new TypeError("String.prototype.localeCompare called on null or undefined");
+      return collator.compare(`${this as string}`, `${that as string}`);
+    },
   };
+  String.prototype.localeCompare = localeCompare as typeof original;
   return () => {
     String.prototype.localeCompare = original;
   };

@@ -11,12 +11,23 @@ const MOST_POSITIONS = 12;
 const FIRST_SIZE = 64;
 
 /**
+ * The most slots a lookup steps through before the table moves into a Map. With the table at most
+ * half full, ids whose hashes spread never come near it; ids made to share a hash would otherwise
+ * make each lookup step through all of them.
+ */
+const LONGEST_PROBE = 64;
+
+/** Mixed into every hash, and drawn anew in each process, so that ids cannot be made to share one. */
+const SEED = (Math.random() * 0x100000000) | 0;
+
+/**
  * Ids to values, as a Map, for the ids of one page. Each id of a parsed page is a string no one has
  * hashed: a Map hashes every character of each one, which cost a fifth of projecting a page. This
  * table hashes the id's length and the characters at a few positions, learnt from the ids
  * themselves: when two ids hash alike, the first position they differ at is read from then on.
  * Which ids match is never a guess: a key is found only where it equals the id. Ids that still
- * hash alike at {@link MOST_POSITIONS} positions move the table into a Map.
+ * hash alike at {@link MOST_POSITIONS} positions, or a lookup longer than {@link LONGEST_PROBE},
+ * move the table into a Map.
  */
 export class IdTable<V> {
   private keys: (string | undefined)[] = new Array<string | undefined>(
@@ -36,10 +47,14 @@ export class IdTable<V> {
     const hash = this.hashOf(id);
     const keys = this.keys;
     const mask = keys.length - 1;
-    for (let at = hash & mask; ; at = (at + 1) & mask) {
+    for (let at = hash & mask, probes = 0; ; at = (at + 1) & mask) {
       const key = keys[at];
       if (key === undefined) return undefined;
       if (this.hashes[at] === hash && key === id) return this.values[at];
+      if (++probes > LONGEST_PROBE) {
+        this.moveIntoMap();
+        return this.map!.get(id);
+      }
     }
   }
 
@@ -54,7 +69,12 @@ export class IdTable<V> {
     const keys = this.keys;
     const mask = keys.length - 1;
     let at = hash & mask;
-    for (let key = keys[at]; key !== undefined; key = keys[at]) {
+    for (let key = keys[at], probes = 0; key !== undefined; key = keys[at]) {
+      if (++probes > LONGEST_PROBE) {
+        this.moveIntoMap();
+        this.map!.set(id, value);
+        return;
+      }
       if (this.hashes[at] === hash) {
         if (key === id) {
           this.values[at] = value;
@@ -74,7 +94,7 @@ export class IdTable<V> {
   private hashOf(id: string): number {
     const length = id.length;
     const positions = this.positions;
-    let hash = Math.imul(length, 0x9e3779b1);
+    let hash = Math.imul(length ^ SEED, 0x9e3779b1);
     for (let i = 0; i < positions.length; i++) {
       const position = positions[i]!;
       const at = position < 0 ? length + position : position;
@@ -146,5 +166,8 @@ export class IdTable<V> {
       if (key !== undefined) map.set(key, this.values[i] as V);
     }
     this.map = map;
+    this.keys = [];
+    this.values = [];
+    this.hashes = new Int32Array(0);
   }
 }

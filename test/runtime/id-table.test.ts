@@ -82,4 +82,16 @@ describe("IdTable", () => {
     expect(table.get(ids[4]!)).toBe("first");
     expect(table.get(`${ids[499]!}-more`)).toBe("other");
   });
+
+  it("moves into a Map, still finding what a Map finds, when ids come to share one hash", () => {
+    // As if the ids were made to share a hash: each lookup would step through all of them.
+    const table = new IdTable<number>();
+    let hashed = 0;
+    Object.defineProperty(table, "hashOf", { value: () => (hashed++, 7) });
+    const ids = Array.from({ length: 5000 }, (_, i) => `usr_${hex(i, 6)}`);
+    ids.forEach((id, i) => table.set(id, i));
+    expect(hashed).toBeLessThan(1000);
+    ids.forEach((id, i) => expect(table.get(id)).toBe(i));
+    expect(table.get("usr_zzzzzz")).toBeUndefined();
+  });
 });
