@@ -1,14 +1,21 @@
 // Specs spread over several files, for the ports of json-schema-ref-parser's resolve and bundle
 // steps (src/openapi/resolve-external.ts, src/openapi/bundle.ts), each checked against the library.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { localPath } from "../../src/openapi/files.js";
 import { refParserLibrary } from "../../src/openapi/ref-parser.js";
 import { resolveExternal, type ExternalRefs } from "../../src/openapi/resolve-external.js";
 import { tempDir } from "./pipeline.js";
 
 export const library = refParserLibrary();
-/** The library's options as the loader sets them: local files only. */
-export const OPTIONS = { resolve: { external: true, http: false } };
+/**
+ * The library's options as the loader sets them: local files only, each read at once, as the
+ * loader reads them. The library's own reader reads files in parallel and crawls each as its read
+ * finishes, so under load the order of its documents changed from run to run.
+ */
+export const OPTIONS = {
+  resolve: { external: true, http: false, file: { read: (file: { url: string }) => readFileSync(localPath(file.url) ?? file.url) } },
+};
 
 /** A parser whose documents the resolve port read, as the loader runs it; throws as the port does. */
 export async function resolvedByPort(entry: string) {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { guardedFileResolver } from "../../src/openapi/files.js";
 import { loadSpec } from "../../src/openapi/load.js";
 import { REAL_SPEC_FILES, REAL_SPECS } from "../helpers/pipeline.js";
+import { OPTIONS } from "../helpers/ref-fixtures.js";
 
 const require = createRequire(import.meta.url);
 const { $RefParser } = createRequire(require.resolve("@apidevtools/swagger-parser"))("@apidevtools/json-schema-ref-parser") as {
@@ -24,7 +25,7 @@ describe("loading a real spec gives json-schema-ref-parser's bundle, key order i
     it.skipIf(!existsSync(path))(spec, async () => {
       const loaded = await loadSpec(path, spec);
       const parser = new $RefParser();
-      const expected = await parser.bundle(path, { resolve: { external: true, http: false } });
+      const expected = await parser.bundle(path, OPTIONS);
       expect(JSON.stringify(loaded.document) === JSON.stringify(expected)).toBe(true);
       // The files in the order the library reads them through the loader's file resolver.
       const resolver = guardedFileResolver({
