@@ -3,26 +3,18 @@
 import { describe, expect, it } from "vitest";
 import { bundleResolved } from "../src/openapi/bundle.js";
 import { loadSpec } from "../src/openapi/load.js";
-import { library, OPTIONS, REF_FIXTURES, resolvedByPort, writeFixture } from "./helpers/ref-fixtures.js";
+import { library, OPTIONS, outcome, REF_FIXTURES, resolvedByPort, writeFixture } from "./helpers/ref-fixtures.js";
 
 /** The library's bundle, or its error's message. */
-async function libraryBundle(entry: string): Promise<string> {
-  try {
-    return JSON.stringify(await new library.$RefParser().bundle(entry, OPTIONS as never));
-  } catch (error) {
-    return `error: ${(error as Error).message}`;
-  }
-}
+const libraryBundle = (entry: string) =>
+  outcome(async () => JSON.stringify(await new library.$RefParser().bundle(entry, OPTIONS as never)));
 
 /** The ports of the library's resolve and bundle, as the loader runs them, or the error's message. */
-async function portBundle(entry: string): Promise<string> {
-  try {
+const portBundle = (entry: string) =>
+  outcome(async () => {
     const { schema, refs } = await resolvedByPort(entry);
     return JSON.stringify(bundleResolved(schema, refs, OPTIONS));
-  } catch (error) {
-    return `error: ${(error as Error).message}`;
-  }
-}
+  });
 
 describe("the bundle port against json-schema-ref-parser's bundle()", () => {
   for (const [name, files] of Object.entries(REF_FIXTURES)) {

@@ -2,28 +2,19 @@
 // the same files, read in the same order, parsed to the same values, or the same error.
 import { describe, expect, it } from "vitest";
 import type { ExternalRefs } from "../src/openapi/resolve-external.js";
-import { library, OPTIONS, REF_FIXTURES, resolvedByPort, writeFixture } from "./helpers/ref-fixtures.js";
+import { library, OPTIONS, outcome, REF_FIXTURES, resolvedByPort, writeFixture } from "./helpers/ref-fixtures.js";
 
 /** Each document `$refs` holds, in its order, with its value; or the error's message. */
 const described = (refs: unknown) => JSON.stringify(Object.entries((refs as ExternalRefs)._$refs).map(([path, ref]) => [path, ref?.value]));
 
-async function libraryResolve(entry: string): Promise<string> {
-  const parser = new library.$RefParser();
-  try {
+const libraryResolve = (entry: string) =>
+  outcome(async () => {
+    const parser = new library.$RefParser();
     await parser.resolve(entry, OPTIONS as never);
     return described(parser.$refs);
-  } catch (error) {
-    return `error: ${(error as Error).message}`;
-  }
-}
+  });
 
-async function portResolve(entry: string): Promise<string> {
-  try {
-    return described((await resolvedByPort(entry)).refs);
-  } catch (error) {
-    return `error: ${(error as Error).message}`;
-  }
-}
+const portResolve = (entry: string) => outcome(async () => described((await resolvedByPort(entry)).refs));
 
 describe("the resolve port against json-schema-ref-parser's resolve()", () => {
   for (const [name, files] of Object.entries(REF_FIXTURES)) {

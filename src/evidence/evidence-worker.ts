@@ -14,7 +14,7 @@ const { dir } = workerData as { dir: string };
 // Loaded at once, before the first modules arrive: from V8's code cache where there is one, which
 // is saved once the first modules are blanked, with the parser's functions compiled.
 const cached = typescriptFromCodeCache();
-typescript();
+if (!cached) typescript();
 if (parentPort)
   serveRequests<WriteRequest & Batch>(parentPort, ({ files }) => {
     writeStripped(dir, files);

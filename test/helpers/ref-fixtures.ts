@@ -17,6 +17,15 @@ export const OPTIONS = {
   resolve: { external: true, http: false, file: { read: (file: { url: string }) => readFileSync(localPath(file.url) ?? file.url) } },
 };
 
+/** What `run` gives, or its error's message: the ports and the library are compared on either. */
+export async function outcome(run: () => Promise<string>): Promise<string> {
+  try {
+    return await run();
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  }
+}
+
 /** A parser whose documents the resolve port read, as the loader runs it; throws as the port does. */
 export async function resolvedByPort(entry: string) {
   const parser = new library.$RefParser();
