@@ -12,14 +12,7 @@ import { typeName } from "./quoting.js";
 /** The record as an object, or undefined with a report when it is something else. */
 export function recordObject(record: unknown, ctx: Context): Json | undefined {
   const found = asObject(record);
-  if (!found)
-    report(
-      ctx,
-      "unusable",
-      "",
-      record,
-      `${ctx.resource}: the record is ${typeName(record)}, not an object`,
-    );
+  if (found === undefined) notARecord(record, ctx);
   return found;
 }
 
@@ -31,15 +24,31 @@ export function section(
 ): Json | undefined {
   // The caller reads the key: one keyed read here, seeing both names, would go megamorphic.
   const object = asObject(value);
-  if (!object && value !== undefined && value !== null)
-    report(
-      ctx,
-      "unusable",
-      key,
-      value,
-      `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`,
-    );
+  if (object === undefined && value !== undefined && value !== null)
+    notASection(value, key, ctx);
   return object;
+}
+
+// The reports kept apart so that the two readers above are small enough to inline.
+
+function notARecord(record: unknown, ctx: Context): void {
+  report(
+    ctx,
+    "unusable",
+    "",
+    record,
+    `${ctx.resource}: the record is ${typeName(record)}, not an object`,
+  );
+}
+
+function notASection(value: unknown, key: string, ctx: Context): void {
+  report(
+    ctx,
+    "unusable",
+    key,
+    value,
+    `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`,
+  );
 }
 
 /** An object whose parts are classified one by one. */

@@ -182,13 +182,9 @@ export function date(
   field: string,
   required: boolean,
 ): string | null | Unusable {
-  if (typeof value === "string" && isUtcIso(value)) return readDayText(value);
-  if (value === undefined || value === null)
-    return absent(ctx, field, value, required);
-  const parsed = toDate(value);
-  return parsed
-    ? parsed.toISOString().slice(0, 10)
-    : unusable(ctx, field, value, `not a date: ${described(value)}`);
+  return typeof value === "string" && isUtcIso(value)
+    ? readDayText(value)
+    : otherDate(value, ctx, field, required);
 }
 
 /** `2026-02-14T16:02Z`: minute precision, in UTC. */
@@ -198,8 +194,33 @@ export function datetime(
   field: string,
   required: boolean,
 ): string | null | Unusable {
-  if (typeof value === "string" && value.length > 10 && isUtcIso(value))
-    return readMinuteText(value);
+  return typeof value === "string" && value.length > 10 && isUtcIso(value)
+    ? readMinuteText(value)
+    : otherDatetime(value, ctx, field, required);
+}
+
+// The readers' other cases, kept apart so that the readers are small enough to inline.
+
+function otherDate(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): string | null | Unusable {
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  const parsed = toDate(value);
+  return parsed
+    ? parsed.toISOString().slice(0, 10)
+    : unusable(ctx, field, value, `not a date: ${described(value)}`);
+}
+
+function otherDatetime(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): string | null | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   const parsed = toDate(value);

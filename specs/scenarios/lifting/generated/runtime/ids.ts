@@ -36,9 +36,9 @@ export function shortArgumentId(
   field: string,
   required: boolean,
 ): string | null | Unusable {
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  const id = string(value, ctx, field, required);
-  return typeof id === "string" ? short(id, ctx) : id;
+  return typeof value === "string"
+    ? short(value, ctx)
+    : argumentId(value, ctx, field, required);
 }
 
 /** An integer id the model can pass to a tool: it stays a number, as the spec declares it. */
@@ -66,14 +66,24 @@ export type Ids = string | Unreadable | Array<string | Unreadable> | null;
 
 /** The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all). */
 export function relationshipIds(relationship: unknown): Ids {
-  if (relationship === undefined || relationship === null) return null;
   const object = asObject(relationship);
-  if (!object)
-    return new Unreadable(
-      relationship,
-      `expected a relationship object, got ${typeName(relationship)}`,
-    );
-  const data = object["data"];
+  return object === undefined
+    ? notRelationship(relationship)
+    : linkageIds(object["data"]);
+}
+
+// The cases kept apart so that relationshipIds is small enough to inline.
+
+function notRelationship(relationship: unknown): null | Unreadable {
+  return relationship === undefined || relationship === null
+    ? null
+    : new Unreadable(
+        relationship,
+        `expected a relationship object, got ${typeName(relationship)}`,
+      );
+}
+
+function linkageIds(data: unknown): Ids {
   if (Array.isArray(data)) return data.map(linkageId);
   if (data === undefined || data === null) return null;
   return linkageId(data);

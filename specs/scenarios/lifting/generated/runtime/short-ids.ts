@@ -6,23 +6,26 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** `tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90` to `tkt_9f3a71c4`: the prefix and the UUID's first eight digits. */
 export function shortId(id: string): string {
-  return shortForm(id, uuidDigits(id));
+  const dash = id.indexOf("-");
+  return shortForm(id, dash, uuidDigits(id, dash));
 }
 
-/** {@link shortId}, given what {@link uuidDigits} found for the id. */
-export function shortForm(id: string, digits: number): string {
+/** {@link shortId}, given the id's first dash and what {@link uuidDigits} found there. */
+export function shortForm(id: string, dash: number, digits: number): string {
   // Most ids are a prefix and a UUID: their shape is checked at the first dash before any regex.
-  if (digits >= 0) return id.slice(0, id.indexOf("-"));
+  return digits >= 0 ? id.slice(0, dash) : shortFormOfOtherShape(id);
+}
+
+function shortFormOfOtherShape(id: string): string {
   const match = UUID.exec(id);
   return match ? id.slice(0, match.index + 8) : id;
 }
 
 /**
- * The number the eight hex digits before the first dash write, when the id is a prefix and a UUID
- * (`tkt_9f3a71c4-2d18-4b6e-...`), or -1 for an id of another shape.
+ * The number the eight hex digits before the first dash, at `dash`, write when the id is a prefix
+ * and a UUID (`tkt_9f3a71c4-2d18-4b6e-...`), or -1 for an id of another shape.
  */
-export function uuidDigits(id: string): number {
-  const dash = id.indexOf("-");
+export function uuidDigits(id: string, dash: number): number {
   if (
     dash < 8 ||
     id.length < dash + 28 ||

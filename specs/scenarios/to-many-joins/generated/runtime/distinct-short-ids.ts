@@ -55,8 +55,9 @@ export function shortIdCheck(expectedIds: number) {
   };
 
   const note = (id: string): string => {
-    const digits = uuidDigits(id);
-    const short = shortForm(id, digits);
+    const dash = id.indexOf("-");
+    const digits = uuidDigits(id, dash);
+    const short = shortForm(id, dash, digits);
     if (collided) {
       afterCollision.push(id);
       return short;

@@ -30,8 +30,19 @@ export function label(
   field: string,
   key: string | number,
 ): string | Unresolved {
-  if (labels instanceof LabelsLater)
-    return later(id, labels, ctx, field, key, false) as string;
+  return labels instanceof LabelsLater
+    ? (later(id, labels, ctx, field, key, false) as string)
+    : labelGiven(id, labels, resolver, ctx, field);
+}
+
+/** The label a resolver gave `id`, or an unresolved marker with its issue. */
+function labelGiven(
+  id: string,
+  labels: Labels,
+  resolver: string,
+  ctx: Context,
+  field: string,
+): string | Unresolved {
   const found = labels.get(id);
   if (typeof found === "string") return found;
   const why =
@@ -70,9 +81,16 @@ export function joinOne(
   field: string,
   key: string,
 ): string | null | Unresolved | Unusable {
-  if (ids === null) return null;
-  if (Array.isArray(ids)) return unusable(ctx, field, ids, ONE_GOT_LIST);
-  return labelOrMarker(ids, labels, resolver, ctx, field, key);
+  return typeof ids === "string"
+    ? label(ids, labels, resolver, ctx, field, key)
+    : ids === null
+      ? null
+      : unusable(
+          ctx,
+          field,
+          Array.isArray(ids) ? ids : ids.value,
+          Array.isArray(ids) ? ONE_GOT_LIST : ids.reason,
+        );
 }
 
 export function joinMany(
