@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["test/slow/**", "**/node_modules/**"],
+    globalSetup: ["test/helpers/temp-root.ts"],
     setupFiles: ["test/helpers/format-once.ts", "test/helpers/seeded-properties.ts"],
     // Two workers keep both cores busy (vitest's default leaves one idle on two). Each worker runs its
     // files in one module graph: loading TypeScript, prettier and the generator once per worker rather

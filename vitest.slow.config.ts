@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/slow/**/*.test.ts"],
+    globalSetup: ["test/helpers/temp-root.ts"],
     testTimeout: 300_000,
     hookTimeout: 600_000,
   },
