@@ -11,7 +11,7 @@ import { printRefusal } from "./print.js";
 import { EXIT, printInternalError, type Io } from "./io.js";
 
 /** Long enough to fold an editor's save (temp file, rename, chmod) or a branch switch into one run. */
-const DEBOUNCE_MS = 120;
+const DEBOUNCE_MS = 60;
 
 /**
  * `generate --watch`: one generate, then one more after each burst of changes to what it read.
