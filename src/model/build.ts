@@ -176,6 +176,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   }
 
   const tools: ToolModel[] = [];
+  const resourceList = [...resources.values()];
   for (const { tool, op, rows, response, responseAt } of toolPlans) {
     const resource = resources.get(rows.resourceName!);
     if (!resource) continue;
@@ -225,7 +226,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       ...(example !== undefined ? { example } : {}),
       ...(tool.budget ? { budget: tool.budget } : {}),
       text: tool.text ?? "json",
-      inputs: buildToolInputs({ reader, op, tool, resources: [...resources.values()], diagnostics, locate: locateAnnotation }),
+      inputs: buildToolInputs({ reader, op, tool, resources: resourceList, diagnostics, locate: locateAnnotation }),
     });
     if (tool.text === "table" && !rows.many) {
       error(

@@ -489,15 +489,19 @@ function keptField(
 function checkOutputNames(ctx: ClassifyContext, fields: Field[], entries: Entry[]) {
   const seen = new Map<string, Field>();
   for (const field of fields) {
-    const entry = entries.find((e) => e.relative === field.name.split(".").pop() || e.annotation.name === field.name);
-    const location = entry ? ctx.locateAnnotation(entry.annotation.path) : ctx.locateAnnotation(ctx.resource.path);
+    // Found only for a field with a problem: finding every field's entry and place in the annotation
+    // took time quadratic in a resource's fields.
+    const location = () => {
+      const entry = entries.find((e) => e.relative === field.name.split(".").pop() || e.annotation.name === field.name);
+      return ctx.locateAnnotation(entry ? entry.annotation.path : ctx.resource.path);
+    };
     if (RESERVED_KEYS.has(field.out)) {
       ctx.diagnostics.push({
         code: "PRJ028",
         severity: "error",
         message: `${ctx.resource.name}.${field.name}: output name "${field.out}" is not allowed`,
         help: "it would set the object's prototype; choose another name with `as`",
-        location,
+        location: location(),
       });
       continue;
     }
@@ -508,7 +512,7 @@ function checkOutputNames(ctx: ClassifyContext, fields: Field[], entries: Entry[
         severity: "error",
         message: `${ctx.resource.name}: ${other.name} and ${field.name} are both written as "${field.out}"`,
         help: "give one of them another name with `as`",
-        location,
+        location: location(),
       });
     }
     seen.set(field.out, field);

@@ -21,26 +21,48 @@ interface InputsContext {
 
 /**
  * Words a resource field gives the codes of a parameter: one whose component schema is the parameter's,
- * or, for an enum written inline, one of the parameter's name whose legend covers its codes.
+ * or, for an enum written inline, one of the parameter's name whose legend covers its codes. The first
+ * such field, resource by resource and field by field.
  */
 function fieldLegend(ctx: InputsContext, at: SchemaAt, name: string): [string | number, string][] | undefined {
   const ref = ctx.reader.refName(at);
-  const codes = ref === undefined ? ctx.reader.enumValues(at) : undefined;
-  for (const resource of ctx.resources) {
+  const index = legendIndex(ctx.resources);
+  if (ref !== undefined) return index.byRef.get(ref);
+  const codes = ctx.reader.enumValues(at);
+  if (codes === undefined) return undefined;
+  return index.byName.get(parameterKey(name))?.find((entries) => {
+    const known = new Set(entries.map(([code]) => code));
+    // As `===` compares: a NaN code matches none.
+    return codes.every((code) => code === code && known.has(code as string | number));
+  });
+}
+
+/** The fields' static legends by component schema and by output name, each list in resource and field order. */
+interface LegendIndex {
+  byRef: Map<string, [string | number, string][]>;
+  byName: Map<string, [string | number, string][][]>;
+}
+
+// Every tool's parameters ask the same resources: indexed once per model, not searched field by field per parameter.
+const legendIndexes = new WeakMap<readonly ResourceModel[], LegendIndex>();
+
+function legendIndex(resources: readonly ResourceModel[]): LegendIndex {
+  let index = legendIndexes.get(resources);
+  if (index) return index;
+  index = { byRef: new Map(), byName: new Map() };
+  for (const resource of resources) {
     for (const field of valueFields(resource)) {
       if (field.kind !== "value" || field.legend?.kind !== "static") continue;
       const entries = field.legend.entries;
-      if (
-        ref !== undefined
-          ? field.schemaRef === ref
-          : codes !== undefined &&
-            parameterKey(field.out) === parameterKey(name) &&
-            codes.every((code) => entries.some(([known]) => known === code))
-      )
-        return entries;
+      if (field.schemaRef !== undefined && !index.byRef.has(field.schemaRef)) index.byRef.set(field.schemaRef, entries);
+      const name = parameterKey(field.out);
+      const named = index.byName.get(name);
+      if (named) named.push(entries);
+      else index.byName.set(name, [entries]);
     }
   }
-  return undefined;
+  legendIndexes.set(resources, index);
+  return index;
 }
 
 /** A name function-calling APIs accept (`[A-Za-z0-9_.-]{1,64}`): `page[number]` is passed as `page_number`. */
@@ -343,8 +365,8 @@ function legendFor(
       }
       entries.push([numeric ? Number(code) : code, word]);
     }
-    const words = entries.map(([, word]) => word);
-    const repeated = words.find((word, i) => words.indexOf(word) !== i);
+    const seen = new Set<string>();
+    const repeated = entries.map(([, word]) => word).find((word) => seen.has(word) || !seen.add(word));
     if (repeated !== undefined) {
       ctx.diagnostics.push({
         code: "PRJ062",
@@ -359,9 +381,8 @@ function legendFor(
   // The words results show win, so a word the model reads is a word the tool takes.
   const own = fieldLegend(ctx, at, name) ?? specLegend(reader, at);
   if (!own) return undefined;
-  const words = own.map(([, word]) => word);
   // Two codes with one word cannot be sent back; the codes are then shown as the spec has them.
-  return words.some((word, i) => words.indexOf(word) !== i) ? undefined : own;
+  return new Set(own.map(([, word]) => word)).size < own.length ? undefined : own;
 }
 
 type InputAnnotationLegend = NonNullable<ToolAnnotation["inputs"][number]["legend"]>;
