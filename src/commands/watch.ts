@@ -10,8 +10,11 @@ import type { AnnotatedProject } from "../project/read.js";
 import { printRefusal } from "./print.js";
 import { EXIT, printInternalError, type Io } from "./io.js";
 
-/** Long enough to fold an editor's save (temp file, rename, chmod) or a branch switch into one run. */
-const DEBOUNCE_MS = 60;
+/**
+ * Long enough to fold an editor's save (temp file, rename, chmod) into one run. A longer burst, such
+ * as a branch switch, may start a run midway; the changes after its start make one more, at once.
+ */
+const DEBOUNCE_MS = 80;
 
 /**
  * `generate --watch`: one generate, then one more after each burst of changes to what it read.

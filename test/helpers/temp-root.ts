@@ -18,6 +18,7 @@ export default function setup(): () => void {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
-    rmSync(root, { recursive: true, force: true });
+    // Retried: a process a test started may still be closing a file in it.
+    rmSync(root, { recursive: true, force: true, maxRetries: 3 });
   };
 }
