@@ -33,7 +33,7 @@ function fieldLegend(ctx: InputsContext, at: SchemaAt, name: string): [string | 
   return index.byName.get(parameterKey(name))?.find((entries) => {
     const known = new Set(entries.map(([code]) => code));
     // As `===` compares: a NaN code matches none.
-    return codes.every((code) => code === code && known.has(code as string | number));
+    return codes.every((code) => !Number.isNaN(code) && known.has(code as string | number));
   });
 }
 
