@@ -365,8 +365,7 @@ function legendFor(
       }
       entries.push([numeric ? Number(code) : code, word]);
     }
-    const seen = new Set<string>();
-    const repeated = entries.map(([, word]) => word).find((word) => seen.has(word) || !seen.add(word));
+    const repeated = firstRepeated(entries.map(([, word]) => word));
     if (repeated !== undefined) {
       ctx.diagnostics.push({
         code: "PRJ062",
@@ -382,7 +381,17 @@ function legendFor(
   const own = fieldLegend(ctx, at, name) ?? specLegend(reader, at);
   if (!own) return undefined;
   // Two codes with one word cannot be sent back; the codes are then shown as the spec has them.
-  return new Set(own.map(([, word]) => word)).size < own.length ? undefined : own;
+  return firstRepeated(own.map(([, word]) => word)) === undefined ? own : undefined;
+}
+
+/** The first word that comes again, in one pass. */
+function firstRepeated(words: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const word of words) {
+    if (seen.has(word)) return word;
+    seen.add(word);
+  }
+  return undefined;
 }
 
 type InputAnnotationLegend = NonNullable<ToolAnnotation["inputs"][number]["legend"]>;
