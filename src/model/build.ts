@@ -5,7 +5,7 @@ import type { LoadedSpec } from "../openapi/load.js";
 import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { classifyFields, jsonApiFields, restFields } from "./fields.js";
-import { buildToolInputs } from "./inputs.js";
+import { buildToolInputs, legendIndex } from "./inputs.js";
 import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { findRows, jsonApiType, jsonApiTypes, type Rows } from "./rows.js";
@@ -177,6 +177,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
 
   const tools: ToolModel[] = [];
   const resourceList = [...resources.values()];
+  const legends = legendIndex(resourceList);
   for (const { tool, op, rows, response, responseAt } of toolPlans) {
     const resource = resources.get(rows.resourceName!);
     if (!resource) continue;
@@ -226,7 +227,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       ...(example !== undefined ? { example } : {}),
       ...(tool.budget ? { budget: tool.budget } : {}),
       text: tool.text ?? "json",
-      inputs: buildToolInputs({ reader, op, tool, resources: resourceList, diagnostics, locate: locateAnnotation }),
+      inputs: buildToolInputs({ reader, op, tool, resources: resourceList, legends, diagnostics, locate: locateAnnotation }),
     });
     if (tool.text === "table" && !rows.many) {
       error(

@@ -15,6 +15,8 @@ interface InputsContext {
   op: Operation;
   tool: ToolAnnotation;
   resources: ResourceModel[];
+  /** The resources' field legends, indexed once per model ({@link legendIndex}). */
+  legends: LegendIndex;
   diagnostics: Diagnostic[];
   locate: (path: YamlPath, part?: "key" | "value") => SourceLocation;
 }
@@ -26,7 +28,7 @@ interface InputsContext {
  */
 function fieldLegend(ctx: InputsContext, at: SchemaAt, name: string): [string | number, string][] | undefined {
   const ref = ctx.reader.refName(at);
-  const index = legendIndex(ctx.resources);
+  const index = ctx.legends;
   if (ref !== undefined) return index.byRef.get(ref);
   const codes = ctx.reader.enumValues(at);
   if (codes === undefined) return undefined;
@@ -38,18 +40,14 @@ function fieldLegend(ctx: InputsContext, at: SchemaAt, name: string): [string | 
 }
 
 /** The fields' static legends by component schema and by output name, each list in resource and field order. */
-interface LegendIndex {
+export interface LegendIndex {
   byRef: Map<string, [string | number, string][]>;
   byName: Map<string, [string | number, string][][]>;
 }
 
-// Every tool's parameters ask the same resources: indexed once per model, not searched field by field per parameter.
-const legendIndexes = new WeakMap<readonly ResourceModel[], LegendIndex>();
-
-function legendIndex(resources: readonly ResourceModel[]): LegendIndex {
-  let index = legendIndexes.get(resources);
-  if (index) return index;
-  index = { byRef: new Map(), byName: new Map() };
+/** Every tool's parameters ask the same resources: made once per model, not searched field by field per parameter. */
+export function legendIndex(resources: readonly ResourceModel[]): LegendIndex {
+  const index: LegendIndex = { byRef: new Map(), byName: new Map() };
   for (const resource of resources) {
     for (const field of valueFields(resource)) {
       if (field.kind !== "value" || field.legend?.kind !== "static") continue;
@@ -61,7 +59,6 @@ function legendIndex(resources: readonly ResourceModel[]): LegendIndex {
       else index.byName.set(name, [entries]);
     }
   }
-  legendIndexes.set(resources, index);
   return index;
 }
 
