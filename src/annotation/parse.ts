@@ -4,6 +4,7 @@ import { withArticle } from "../indefinite-article.js";
 import { didYouMean } from "../suggest.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
+import { readPlainYaml } from "./plain-yaml.js";
 import type {
   Annotation,
   FieldAnnotation,
@@ -48,24 +49,16 @@ export function parseAnnotation(text: string, file: string): Annotation {
       },
     ]);
   }
-  const source = parseYamlSource(text, file);
-  const firstError = source.errors[0];
-  if (firstError) {
-    // Later parse errors are almost always echoes of the first; one precise message is more useful.
-    throw new DiagnosticError([
-      {
-        code: "PRJ001",
-        severity: "error",
-        message: `${json ? "JSON" : "YAML"} syntax: ${firstError.message}`,
-        help: json ? "fix the JSON at this position" : "fix the YAML at this position (JSON is accepted too)",
-        location: { file, line: firstError.line, column: firstError.column },
-      },
-    ]);
-  }
-  const root = readAliases(source);
+  const plain = json ? undefined : readPlainYaml(text);
+  // The full parser, which keeps every node's position, runs only where the fast read could not
+  // vouch for the text, or once a diagnostic needs a line.
+  let full: YamlSource | undefined;
+  const source = () => (full ??= parseYamlSource(text, file));
+  const locate: Annotation["locate"] = (path, part) => source().locate(path, part);
+  const root = plain ?? readFully(source(), file, json);
   const diagnostics: Diagnostic[] = [];
   const problem = (path: YamlPath, message: string, help: string, part: "key" | "value" = "value") =>
-    diagnostics.push({ code: "PRJ002", severity: "error", message, help, location: source.locate(path, part) });
+    diagnostics.push({ code: "PRJ002", severity: "error", message, help, location: locate(path, part) });
 
   const checkKeys = (value: { [key: string]: Json }, path: YamlPath, allowed: string[], where: string) => {
     for (const key of Object.keys(value)) {
@@ -110,7 +103,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
         severity: "error",
         message: "this is an OpenAPI document, not an annotation file",
         help: "pass the annotation file to -c; it names the spec with `spec: path/to/this-file`",
-        location: source.locate(["openapi" in root ? "openapi" : "swagger"], "key"),
+        location: locate(["openapi" in root ? "openapi" : "swagger"], "key"),
       },
     ]);
   }
@@ -147,7 +140,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
           severity: "error",
           message: `resolver ${name}: ${key} must be a whole number above 0, not ${JSON.stringify(value)}`,
           help: key === "max" ? "write `max: 100`: the most ids one request carries" : "write `concurrency: 4`: the most requests at once",
-          location: source.locate([...path, key]),
+          location: locate([...path, key]),
         });
     }
     const needsOperation = (["ids", "max", "concurrency"] as const).find((key) => entry[key] !== undefined);
@@ -164,7 +157,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
         severity: "error",
         message: `resolver ${name}: \`max\` applies to a list operation filtered by \`ids\`, and this one has none`,
         help: 'add `ids: "filter[id]"` naming the query parameter that takes the ids, or remove `max`: a get-by-id operation takes one id a request',
-        location: source.locate([...path, "max"], "key"),
+        location: locate([...path, "max"], "key"),
       });
     if (type !== undefined && label === undefined) {
       problem(
@@ -250,11 +243,27 @@ export function parseAnnotation(text: string, file: string): Annotation {
   });
 
   if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
-  return { file, spec: spec ?? "", output: output ?? "", resolvers, resources, tools, locate: source.locate };
+  return { file, spec: spec ?? "", output: output ?? "", resolvers, resources, tools, locate };
 }
 
-/** The annotation as plain values, once its aliases are known to name anchors before them and to stay small. */
-function readAliases(source: YamlSource): unknown {
+/**
+ * The annotation as plain values, read by the full parser: its first syntax error, if any, is
+ * thrown; its aliases must name anchors before them and stay small.
+ */
+function readFully(source: YamlSource, file: string, json: boolean): unknown {
+  const firstError = source.errors[0];
+  if (firstError) {
+    // Later parse errors are almost always echoes of the first; one precise message is more useful.
+    throw new DiagnosticError([
+      {
+        code: "PRJ001",
+        severity: "error",
+        message: `${json ? "JSON" : "YAML"} syntax: ${firstError.message}`,
+        help: json ? "fix the JSON at this position" : "fix the YAML at this position (JSON is accepted too)",
+        location: { file, line: firstError.line, column: firstError.column },
+      },
+    ]);
+  }
   const aliases = source.aliases();
   const broken = aliases.find((alias) => alias.problem !== undefined);
   if (broken) {

@@ -128,7 +128,7 @@ async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHo
   hooks?.read(annotated);
   const ahead = early?.specPath === annotated.specPath ? early : undefined;
   const { display, outputDir } = annotated;
-  const place: OutputPlace = { folder: outputDir, location: annotated.annotation.locate(["output"]), display };
+  const place: OutputPlace = { folder: outputDir, location: () => annotated.annotation.locate(["output"]), display };
   // Before any work, and before any lock file: a folder generate may not replace is refused untouched.
   await guardOutput(place);
   const cache = cachePath(annotated.configDir, outputDir);

@@ -9,13 +9,13 @@ import { backupFolder, stagingFolder } from "../output/write.js";
 /** The output folder as the messages about it need it. */
 export interface OutputPlace {
   folder: string;
-  /** Where the annotation file names it. */
-  location: SourceLocation;
+  /** Where the annotation file names it: looked up only for a refusal, since it may parse the file again. */
+  location(): SourceLocation;
   display(path: string): string;
 }
 
 const refusal = (place: OutputPlace, code: Code, message: string, help: string) =>
-  new DiagnosticError([{ code, severity: "error", message, help, location: place.location }]);
+  new DiagnosticError([{ code, severity: "error", message, help, location: place.location() }]);
 
 /** The nearest folder or file above a path that does not exist. */
 async function existingAbove(path: string): Promise<{ path: string; folder: boolean }> {

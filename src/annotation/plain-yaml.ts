@@ -1,0 +1,162 @@
+import { FAILSAFE_SCHEMA, load, Type } from "js-yaml";
+
+/**
+ * The scalars of the `yaml` library's core schema (YAML 1.2), the schema the annotation has always
+ * been read with, tried in its order and resolved as it resolves them: a plain `017` is 17, `0o17`
+ * is 15, `yes` and `2026-01-01` stay text. js-yaml's own core schema differs (`0b1`, `1_000`). One
+ * type per tag: js-yaml keeps only the last of several types that share one.
+ */
+const firstOf =
+  (forms: readonly (readonly [RegExp, (text: string) => unknown])[]) =>
+  (text: string): unknown =>
+    forms.find(([test]) => test.test(text))?.[1](text);
+
+const scalar = (tag: string, forms: readonly (readonly [RegExp, (text: string) => unknown])[]) =>
+  new Type(`tag:yaml.org,2002:${tag}`, {
+    kind: "scalar",
+    resolve: (text: string) => forms.some(([test]) => test.test(text)),
+    construct: firstOf(forms),
+  });
+
+const CORE_SCHEMA = FAILSAFE_SCHEMA.extend({
+  implicit: [
+    scalar("null", [[/^(?:~|[Nn]ull|NULL)?$/, () => null]]),
+    scalar("bool", [[/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (text) => text[0] === "t" || text[0] === "T"]]),
+    scalar("int", [
+      [/^0o[0-7]+$/, (text) => parseInt(text.substring(2), 8)],
+      [/^[-+]?[0-9]+$/, (text) => parseInt(text, 10)],
+      [/^0x[0-9a-fA-F]+$/, (text) => parseInt(text.substring(2), 16)],
+    ]),
+    scalar("float", [
+      [
+        /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+        (text) => (text.slice(-3).toLowerCase() === "nan" ? NaN : text[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY),
+      ],
+      [/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, parseFloat],
+      [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, parseFloat],
+    ]),
+  ],
+});
+
+/**
+ * The annotation's value, read about ten times as fast as the full YAML parser reads it, where the
+ * text keeps to lines both parsers read alike ({@link oneLineYaml}); `undefined` otherwise, or where
+ * js-yaml refuses it (a syntax error, a key written twice): the full parser then reads the text and
+ * says what is wrong, with its line. A key js-yaml reads as `"null"` (the full parser reads `~:` as
+ * `""`) sends the text there too.
+ */
+export function readPlainYaml(text: string): unknown {
+  if (!oneLineYaml(text)) return undefined;
+  let value: unknown;
+  try {
+    value = load(text, { schema: CORE_SCHEMA });
+  } catch {
+    return undefined;
+  }
+  return hasNullKey(value) ? undefined : value;
+}
+
+function hasNullKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasNullKey);
+  if (typeof value !== "object" || value === null) return false;
+  for (const [key, inner] of Object.entries(value)) if (key === "null" || hasNullKey(inner)) return true;
+  return false;
+}
+
+/** Characters the subset leaves out anywhere: anchors, aliases, tags, tabs, and a carriage return not ending a line. */
+const LEFT_OUT = /[&*!\t]|\r(?!\n)/;
+/** Where a line's node starts: its indentation and any `- ` of sequence entries. */
+const LINE_START = /^ *(?:- +)*/;
+/** A plain key: no indicator first, no `: ` or ` #` inside. */
+const PLAIN_KEY = /^[^\s\-?:,[\]{}#&*!|>'"%@`](?:[^:#]|:(?=\S)|(?<=\S)#)*?(?=:(?: |$))/;
+/** A plain value: as a key, without the colon after it; a comment may follow. */
+const PLAIN_VALUE = /^(?:[^\s\-?:,[\]{}#&*!|>'"%@`]|[-?:](?=\S))(?:[^:#]|:(?=\S)|(?<=\S)#)*?(?: +#.*)?$/;
+
+/**
+ * Whether every line of the text is one node or one `key: value` pair (after any `- `) whose value
+ * ends on that line: a plain or quoted scalar, a flow collection closed on the line, or nothing
+ * (a block below). That is every line `projector init` writes. Multi-line scalars, block scalars,
+ * explicit keys, document markers and directives are where the parsers' indentation rules part
+ * (the `yaml` library refuses some that js-yaml reads), so a text with any is read by the full parser.
+ */
+export function oneLineYaml(text: string): boolean {
+  if (LEFT_OUT.test(text)) return false;
+  for (const raw of text.split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (/^(?:---|\.\.\.|%)/.test(line)) return false;
+    let rest = line.slice(LINE_START.exec(line)![0].length);
+    if (rest === "" || rest.startsWith("#")) continue;
+    const key = quotedScalar(rest) ?? PLAIN_KEY.exec(rest)?.[0];
+    if (key !== undefined && /^:(?: |$)/.test(rest.slice(key.length))) rest = rest.slice(key.length + 1).trimStart();
+    if (!oneLineValue(rest)) return false;
+  }
+  return true;
+}
+
+function oneLineValue(value: string): boolean {
+  if (value === "" || value.startsWith("#")) return true;
+  const quoted = quotedScalar(value);
+  if (quoted !== undefined) return afterNode(value.slice(quoted.length));
+  if (value[0] === "{" || value[0] === "[") {
+    const end = flowEnd(value);
+    return end !== undefined && afterNode(value.slice(end));
+  }
+  return PLAIN_VALUE.test(value);
+}
+
+/** Nothing after a node but spaces and a comment. */
+const afterNode = (rest: string) => /^(?: *| +#.*)$/.test(rest);
+
+/** The quoted scalar the text starts with, quotes included, when it closes on the line. */
+function quotedScalar(text: string): string | undefined {
+  const match = text[0] === "'" ? /^'(?:[^']|'')*'/.exec(text) : text[0] === '"' ? /^"(?:[^"\\]|\\.)*"/.exec(text) : null;
+  return match?.[0];
+}
+
+/**
+ * Where the flow collection the text starts with closes, when it closes on the line and holds only
+ * plain words, quoted scalars and collections as values: a quote inside starts a scalar only where
+ * an entry or a value does, and a collection as a key (`{ [a]: b }`), or a pair in a sequence, is
+ * left to the full parser.
+ */
+function flowEnd(text: string): number | undefined {
+  const open: string[] = [];
+  let entryStart = true;
+  let isKey = false;
+  let justClosed = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === " ") {
+      // A comment inside a collection would run to the end of the line and leave it open.
+      if (text[i + 1] === "#") return undefined;
+      continue;
+    }
+    if (justClosed && c !== "," && c !== "}" && c !== "]") return undefined;
+    justClosed = false;
+    if (entryStart && (c === "'" || c === '"')) {
+      const quoted = quotedScalar(text.slice(i));
+      if (quoted === undefined) return undefined;
+      i += quoted.length - 1;
+      entryStart = false;
+    } else if (c === "{" || c === "[") {
+      if (!entryStart || isKey) return undefined;
+      open.push(c);
+      isKey = c === "{";
+    } else if (c === "}" || c === "]") {
+      if (open.pop() !== (c === "}" ? "{" : "[")) return undefined;
+      if (open.length === 0) return i + 1;
+      justClosed = true;
+      entryStart = false;
+    } else if (c === ",") {
+      entryStart = true;
+      isKey = open.at(-1) === "{";
+    } else if (c === ":") {
+      // `a:b` in a flow collection is read one way by one parser and another by the other.
+      if (text[i + 1] !== " " || open.at(-1) !== "{") return undefined;
+      entryStart = true;
+      isKey = false;
+    } else if (entryStart && "#|>'\"?%@`-".includes(c)) return undefined;
+    else entryStart = false;
+  }
+  return undefined;
+}
