@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { largeSpec } from "./large-spec.mjs";
 import { watchEdits } from "./watch-edit.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -28,10 +29,11 @@ const median = (values) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
- * `npm run bench -- --only generate,init` runs only those groups of rows: generate (every real spec
- * against openapi-typescript alone), init (every real spec's init against the same), watch (Datadog's
- * regenerate with nothing changed and its watch edit), projection, same-prefix, resolvers. `--specs
- * datadog,box` limits the real specs; `--rounds 3` sets the runs per real spec.
+ * `npm run bench -- --only generate,init` runs only those groups of rows: generate (every real spec,
+ * and a large one made here, against openapi-typescript alone), init (every spec's init against the
+ * same), watch (Datadog's regenerate with nothing changed and its watch edit), projection,
+ * same-prefix, resolvers. `--specs datadog,constructed` limits the specs; `--rounds 3` sets the runs
+ * per spec.
  */
 const GROUPS = [
   "generate",
@@ -65,6 +67,11 @@ const SPECS = [
     entry: "digitalocean/specification/DigitalOcean-public.v2.yaml",
     size: "2.7 MB in 2,900 files",
     multiFile: true,
+  },
+  {
+    name: "Constructed JSON:API",
+    constructed: 160,
+    size: "3.8 MB, 1,760 operations",
   },
 ].filter(
   (spec) =>
@@ -163,8 +170,18 @@ function drafted(specPath) {
 
 // 1. Generate and init on every whole real spec, against openapi-typescript alone.
 const x = (value) => `${value.toFixed(2)}x`;
-const realSpecs = SPECS.filter((spec) =>
-  existsSync(join(REAL_SPECS, spec.entry)),
+/** Where a spec's entry file is: a real spec's in ../shared/real-specs, the constructed one written here. */
+const constructedSpecs = mkdtempSync(join(tmpdir(), "projector-bench-spec-"));
+const specPathOf = (spec) => {
+  if (spec.constructed === undefined) return join(REAL_SPECS, spec.entry);
+  const path = join(constructedSpecs, `large-${spec.constructed}.json`);
+  if (!existsSync(path))
+    writeFileSync(path, JSON.stringify(largeSpec(spec.constructed), null, 1));
+  return path;
+};
+const realSpecs = SPECS.filter(
+  (spec) =>
+    spec.constructed !== undefined || existsSync(join(REAL_SPECS, spec.entry)),
 );
 if (realSpecs.length < SPECS.length)
   console.log(
@@ -175,7 +192,7 @@ if (runs("generate") || runs("init")) {
   const rounds = Number(flag("rounds") ?? 5);
   const table = [];
   for (const spec of realSpecs) {
-    const specPath = join(REAL_SPECS, spec.entry);
+    const specPath = specPathOf(spec);
     const { work, tools } = drafted(specPath);
     const alone = () =>
       timedOnce(
@@ -215,7 +232,7 @@ if (runs("generate") || runs("init")) {
     else rmSync(work, { recursive: true, force: true });
   }
   console.log(
-    `Whole real specs, init --accept-guesses then generate, against openapi-typescript alone on the same spec: median of ${rounds} runs each, taken in turns; ratios are medians of each round's ratio`,
+    `Whole real specs and one constructed here (test/bench/large-spec.mjs), init --accept-guesses then generate, against openapi-typescript alone on the same spec: median of ${rounds} runs each, taken in turns; ratios are medians of each round's ratio`,
   );
   row(
     "spec",
@@ -282,6 +299,7 @@ if (runs("watch") && datadog) {
   print();
 }
 if (datadogWork) rmSync(datadogWork, { recursive: true, force: true });
+rmSync(constructedSpecs, { recursive: true, force: true });
 
 // 3. Projecting a 10,000-record JSON:API page.
 if (runs("projection") || runs("same-prefix") || runs("resolvers")) {
