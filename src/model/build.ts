@@ -6,6 +6,7 @@ import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/sc
 import { didYouMean } from "../suggest.js";
 import { classifyFields, jsonApiFields, restFields } from "./fields.js";
 import { buildToolInputs, legendIndex } from "./inputs.js";
+import { idSourcesByTool } from "./short-ids.js";
 import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { findRows, jsonApiType, jsonApiTypes, type Rows } from "./rows.js";
@@ -178,6 +179,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   const tools: ToolModel[] = [];
   const resourceList = [...resources.values()];
   const legends = legendIndex(resourceList);
+  const idSources = idSourcesByTool(resourceList);
   for (const { tool, op, rows, response, responseAt } of toolPlans) {
     const resource = resources.get(rows.resourceName!);
     if (!resource) continue;
@@ -227,7 +229,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       ...(example !== undefined ? { example } : {}),
       ...(tool.budget ? { budget: tool.budget } : {}),
       text: tool.text ?? "json",
-      inputs: buildToolInputs({ reader, op, tool, resources: resourceList, legends, diagnostics, locate: locateAnnotation }),
+      inputs: buildToolInputs({ reader, op, tool, legends, idSources, diagnostics, locate: locateAnnotation }),
     });
     if (tool.text === "table" && !rows.many) {
       error(

@@ -6,7 +6,7 @@ import { fixedValueProblem } from "./fixed-value.js";
 import { plainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
 import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
-import { type IdSource, idSources, parameterKey, takesId } from "./short-ids.js";
+import { type IdSource, parameterKey, takesId } from "./short-ids.js";
 import type { InputParameter, JsonSchema, ResourceModel, ToolInputs } from "./types.js";
 import { valueFields } from "./value-fields.js";
 
@@ -14,9 +14,10 @@ interface InputsContext {
   reader: SchemaReader;
   op: Operation;
   tool: ToolAnnotation;
-  resources: ResourceModel[];
   /** The resources' field legends, indexed once per model ({@link legendIndex}). */
   legends: LegendIndex;
+  /** The resources' short-id fields by the tools that take them, indexed once per model ({@link idSourcesByTool}). */
+  idSources: ReadonlyMap<string, IdSource[]>;
   diagnostics: Diagnostic[];
   locate: (path: YamlPath, part?: "key" | "value") => SourceLocation;
 }
@@ -133,7 +134,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
         "PRJ060",
       );
   }
-  const ids = idSources(ctx.resources, tool.name);
+  const ids = ctx.idSources.get(tool.name) ?? [];
   const takesIds = (name: string, at: SchemaAt) => takesId(ids, name, reader.refName(at));
   const pathParameters = declared.filter((d) => d.in === "path" && template.includes(d.name));
   const bodyAt = declared.find((d) => d.in === "body")?.at;

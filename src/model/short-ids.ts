@@ -18,12 +18,15 @@ const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "")
 /** `filter[project_id]` is named by its innermost part, `project_id`. */
 export const parameterKey = (name: string) => normalise(/\[([^\]]*)\]$/.exec(name)?.[1] ?? name);
 
-/** The short-id fields of every resource that name `tool` in their `argument:` list. */
-export function idSources(resources: ResourceModel[], tool: string): IdSource[] {
-  const sources: IdSource[] = [];
+/**
+ * The short-id fields of every resource, by each tool their `argument:` list names, in resource and
+ * field order: made once per model, not searched field by field for each tool.
+ */
+export function idSourcesByTool(resources: readonly ResourceModel[]): Map<string, IdSource[]> {
+  const byTool = new Map<string, IdSource[]>();
   for (const resource of resources) {
     for (const field of valueFields(resource)) {
-      if ((field.kind !== "value" && field.kind !== "related-id") || !field.shorten || !field.argumentOf?.includes(tool)) continue;
+      if ((field.kind !== "value" && field.kind !== "related-id") || !field.shorten || !field.argumentOf?.length) continue;
       const own = normalise(field.source.path.at(-1) ?? field.name);
       const keys = new Set([own]);
       if (own === "id") {
@@ -31,14 +34,20 @@ export function idSources(resources: ResourceModel[], tool: string): IdSource[] 
         const name = normalise(resource.name);
         keys.add(`${name}id`).add(`${name.replace(/s$/, "")}id`);
       } else if (field.kind === "related-id") keys.add(`${own}id`);
-      sources.push({
+      const source: IdSource = {
         label: `${resource.name}.${field.name}`,
         keys,
         ...(field.kind === "value" && field.schemaRef !== undefined ? { schemaRef: field.schemaRef } : {}),
-      });
+      };
+      // A list naming a tool twice names it once.
+      for (const tool of new Set(field.argumentOf)) {
+        const sources = byTool.get(tool);
+        if (sources) sources.push(source);
+        else byTool.set(tool, [source]);
+      }
     }
   }
-  return sources;
+  return byTool;
 }
 
 /** Whether a parameter or body property of this name and component schema takes one of the ids. */
