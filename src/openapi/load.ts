@@ -173,7 +173,8 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   // A JSON document already parsed above, whose every `$ref` stays inside it, is handed to the parser
   // as it is, and the parser's crawl for other files is skipped: a second parse and a walk of the
   // whole document (100 ms on PagerDuty) on the way to the source types' thread.
-  const selfContained = isJsonObject(parsedJson) && refSites({ [absolutePath]: parsedJson }).every((site) => site.ref.startsWith("#"));
+  const ownSites = isJsonObject(parsedJson) ? refSites({ [absolutePath]: parsedJson }) : undefined;
+  const selfContained = ownSites?.every((site) => site.ref.startsWith("#")) === true;
   try {
     if (selfContained)
       await parser.resolve(
@@ -260,7 +261,12 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       location: positionsOf(path).aliases()[0]?.location ?? { file: display(path) },
     });
   }
-  const sites = refSites(documents);
+  // The parser holds the one document walked above, as it was given: its `$ref`s are those already found.
+  const keys = Object.keys(documents);
+  const sites =
+    selfContained && keys.length === 1 && keys[0] === absolutePath && documents[absolutePath] === parsedJson
+      ? ownSites!
+      : refSites(documents);
   const overlong = overlongRefChain(documents, sites);
   if (overlong) {
     fail({
