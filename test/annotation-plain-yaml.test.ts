@@ -82,8 +82,19 @@ describe("readPlainYaml", () => {
     ["a key written twice", "a: 1\na: 2\n"],
     ["a syntax error", "a: b: c\n"],
     ["`a:b` in a flow mapping", "a: { b:c }\n"],
+    ["a `\\U` escape (js-yaml reads one past U+10FFFF as broken text)", 'a: "\\U00110000"\n'],
+    ["a key longer than 1,024 characters", `${"k".repeat(1025)}: b\n`],
+    ["an empty sequence entry", "- - \n- b\n"],
+    ["an empty sequence entry with a comment", "a:\n  - # none\n- b\n"],
+    ["a plain scalar's next line", "a: b\n  c\n"],
   ])("leaves %s to the full parser", (_, text) => {
     expect(readPlainYaml(text)).toBeUndefined();
+  });
+
+  it("reads a long run of spaces in linear time", () => {
+    // A backtracking pattern took about 13 s on this; the full parser 2 ms.
+    expect(readPlainYaml(`a: b${" ".repeat(100_000)}c\n`)).toEqual({ a: `b${" ".repeat(100_000)}c` });
+    expect(readPlainYaml(`a${" ".repeat(100_000)}b: c\n`)).toBeUndefined();
   });
 
   it("reads a text with Windows line endings", () => {

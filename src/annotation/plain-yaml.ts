@@ -63,34 +63,73 @@ function hasNullKey(value: unknown): boolean {
   return false;
 }
 
-/** Characters the subset leaves out anywhere: anchors, aliases, tags, tabs, and a carriage return not ending a line. */
-const LEFT_OUT = /[&*!\t]|\r(?!\n)/;
+/**
+ * What the subset leaves out anywhere: anchors, aliases, tags, tabs, a carriage return not ending a
+ * line, and `\U` (js-yaml reads an escape past U+10FFFF as broken text; the `yaml` library refuses it).
+ */
+const LEFT_OUT = /[&*!\t]|\r(?!\n)|\\U/;
 /** Where a line's node starts: its indentation and any `- ` of sequence entries. */
 const LINE_START = /^ *(?:- +)*/;
-/** A plain key: no indicator first, no `: ` or ` #` inside. */
-const PLAIN_KEY = /^[^\s\-?:,[\]{}#&*!|>'"%@`](?:[^:#]|:(?=\S)|(?<=\S)#)*?(?=:(?: |$))/;
-/** A plain value: as a key, without the colon after it; a comment may follow. */
-const PLAIN_VALUE = /^(?:[^\s\-?:,[\]{}#&*!|>'"%@`]|[-?:](?=\S))(?:[^:#]|:(?=\S)|(?<=\S)#)*?(?: +#.*)?$/;
+/** What a plain scalar may not start with: an indicator, or a space. */
+const NOT_PLAIN_FIRST = /[\s\-?:,[\]{}#&*!|>'"%@`]/;
+/** The `yaml` library refuses an implicit key whose colon is further than this from its start; js-yaml does not. */
+const LONGEST_KEY = 1024;
 
 /**
- * Whether every line of the text is one node or one `key: value` pair (after any `- `) whose value
- * ends on that line: a plain or quoted scalar, a flow collection closed on the line, or nothing
- * (a block below). That is every line `projector init` writes. Multi-line scalars, block scalars,
- * explicit keys, document markers and directives are where the parsers' indentation rules part
- * (the `yaml` library refuses some that js-yaml reads), so a text with any is read by the full parser.
+ * Whether every line of the text is a `key: value` pair or a sequence entry (`- value`, `- key:
+ * value`) whose value ends on that line: a plain or quoted scalar, a flow collection closed on the
+ * line, or nothing (a block below). That is every line `projector init` writes. Multi-line
+ * scalars, block scalars, explicit keys, document markers and directives are where the parsers'
+ * indentation rules part (the `yaml` library refuses some that js-yaml reads), so a text with any
+ * is read by the full parser. So is an empty sequence entry: after one, js-yaml goes on with the
+ * sequence at a `- ` further left, which ends it.
  */
 export function oneLineYaml(text: string): boolean {
   if (LEFT_OUT.test(text)) return false;
   for (const raw of text.split("\n")) {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (/^(?:---|\.\.\.|%)/.test(line)) return false;
-    let rest = line.slice(LINE_START.exec(line)![0].length);
-    if (rest === "" || rest.startsWith("#")) continue;
-    const key = quotedScalar(rest) ?? PLAIN_KEY.exec(rest)?.[0];
-    if (key !== undefined && /^:(?: |$)/.test(rest.slice(key.length))) rest = rest.slice(key.length + 1).trimStart();
+    const start = LINE_START.exec(line)![0];
+    let rest = line.slice(start.length);
+    if (rest === "" || rest.startsWith("#")) {
+      if (start.includes("-")) return false;
+      continue;
+    }
+    const key = quotedScalar(rest) ?? plainKey(rest);
+    if (key !== undefined && /^:(?: |$)/.test(rest.slice(key.length))) {
+      if (key.length > LONGEST_KEY) return false;
+      rest = rest.slice(key.length + 1).trimStart();
+    } else if (!start.includes("-")) return false; // a bare value: the next line of a scalar begun above
     if (!oneLineValue(rest)) return false;
   }
   return true;
+}
+
+/** The plain key the text starts with, up to the `: ` or the `:` ending the line after it; none if a comment comes first. */
+function plainKey(text: string): string | undefined {
+  if (NOT_PLAIN_FIRST.test(text[0]!)) return undefined;
+  for (let i = 1; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === ":") {
+      const next = text[i + 1];
+      if (next === undefined || next === " ") return text.slice(0, i);
+      // Any other space after it (a no-break space): the parsers need not agree whether a key ends.
+      if (/\s/.test(next)) return undefined;
+    } else if (c === "#" && /\s/.test(text[i - 1]!)) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A plain value: no indicator first (but `-`, `?` or `:` before a non-space), and before its
+ * comment, if any, no `:` before a space or at the end, no `#` after a space. Checked with a regex
+ * that cannot backtrack: one that could took quadratic time over a long run of spaces.
+ */
+function plainValue(value: string): boolean {
+  const first = value[0]!;
+  if (NOT_PLAIN_FIRST.test(first) && !("-?:".includes(first) && /\S/.test(value[1] ?? " "))) return false;
+  const comment = value.indexOf(" #");
+  return !/:(?:\s|$)|\s#/.test(comment === -1 ? value : value.slice(0, comment));
 }
 
 function oneLineValue(value: string): boolean {
@@ -101,7 +140,7 @@ function oneLineValue(value: string): boolean {
     const end = flowEnd(value);
     return end !== undefined && afterNode(value.slice(end));
   }
-  return PLAIN_VALUE.test(value);
+  return plainValue(value);
 }
 
 /** Nothing after a node but spaces and a comment. */
