@@ -207,10 +207,22 @@ export function largeSpec(count) {
       in: "query",
       schema: { type: "integer", maximum: 200 },
     };
+    /** One operation of the resource: its parameters, a JSON body it takes, and its one success. */
+    const operation = (
+      operationId,
+      { parameters, body, status, description, content },
+    ) => ({
+      tags: [Name],
+      operationId,
+      ...(parameters ? { parameters } : {}),
+      ...(body ? { requestBody: { required: true, content: json(body) } } : {}),
+      responses: {
+        ...ERRORS,
+        [status]: { description, ...(content ? { content } : {}) },
+      },
+    });
     paths[`/v1/${type}`] = {
-      get: {
-        tags: [Name],
-        operationId: `${type}_getCollection`,
+      get: operation(`${type}_getCollection`, {
         parameters: [
           list("filter[state]", attributes.state),
           list("filter[platform]", attributes.platform),
@@ -222,94 +234,71 @@ export function largeSpec(count) {
           limit,
           include,
         ],
-        responses: {
-          ...ERRORS,
-          200: { description: "List", content: json(`${Name}sResponse`) },
-        },
-      },
-      post: {
-        tags: [Name],
-        operationId: `${type}_createInstance`,
-        requestBody: { required: true, content: json(`${Name}CreateRequest`) },
-        responses: {
-          ...ERRORS,
-          201: { description: "Created", content: json(`${Name}Response`) },
-        },
-      },
+        status: 200,
+        description: "List",
+        content: json(`${Name}sResponse`),
+      }),
+      post: operation(`${type}_createInstance`, {
+        body: `${Name}CreateRequest`,
+        status: 201,
+        description: "Created",
+        content: json(`${Name}Response`),
+      }),
     };
     paths[`/v1/${type}/{id}`] = {
-      get: {
-        tags: [Name],
-        operationId: `${type}_getInstance`,
+      get: operation(`${type}_getInstance`, {
         parameters: [id, fields, include],
-        responses: {
-          ...ERRORS,
-          200: { description: "One", content: json(`${Name}Response`) },
-        },
-      },
-      patch: {
-        tags: [Name],
-        operationId: `${type}_updateInstance`,
+        status: 200,
+        description: "One",
+        content: json(`${Name}Response`),
+      }),
+      patch: operation(`${type}_updateInstance`, {
         parameters: [id],
-        requestBody: { required: true, content: json(`${Name}CreateRequest`) },
-        responses: {
-          ...ERRORS,
-          200: { description: "Updated", content: json(`${Name}Response`) },
-        },
-      },
-      delete: {
-        tags: [Name],
-        operationId: `${type}_deleteInstance`,
+        body: `${Name}CreateRequest`,
+        status: 200,
+        description: "Updated",
+        content: json(`${Name}Response`),
+      }),
+      delete: operation(`${type}_deleteInstance`, {
         parameters: [id],
-        responses: { ...ERRORS, 204: { description: "Deleted" } },
-      },
+        status: 204,
+        description: "Deleted",
+      }),
     };
     related.forEach((other, k) => {
       const relationship = k % 2 ? `${other}s` : other;
       paths[`/v1/${type}/{id}/relationships/${relationship}`] = {
-        get: {
-          tags: [Name],
-          operationId: `${type}_${relationship}_getToManyRelationship`,
+        get: operation(`${type}_${relationship}_getToManyRelationship`, {
           parameters: [id, limit],
-          responses: {
-            ...ERRORS,
-            200: {
-              description: "Linkage",
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      data: { type: "array", items: linkage(`${other}s`) },
-                      links: ref("PagedDocumentLinks"),
-                      meta: ref("PagingInformation"),
-                    },
-                    required: ["data", "links"],
-                  },
+          status: 200,
+          description: "Linkage",
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: {
+                  data: { type: "array", items: linkage(`${other}s`) },
+                  links: ref("PagedDocumentLinks"),
+                  meta: ref("PagingInformation"),
                 },
+                required: ["data", "links"],
               },
             },
           },
-        },
+        }),
       };
       if (k < 2)
         paths[`/v1/${type}/{id}/${relationship}`] = {
-          get: {
-            tags: [Name],
-            operationId: `${type}_${relationship}_getToManyRelated`,
+          get: operation(`${type}_${relationship}_getToManyRelated`, {
             parameters: [
               id,
               list(`fields[${other}s]`, { type: "string" }),
               limit,
             ],
-            responses: {
-              ...ERRORS,
-              200: {
-                description: "Related",
-                content: json(`${capital(other)}sResponse`),
-              },
-            },
-          },
+            status: 200,
+            description: "Related",
+            content: json(`${capital(other)}sResponse`),
+          }),
         };
     });
   });
