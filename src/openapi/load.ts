@@ -261,12 +261,8 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       location: positionsOf(path).aliases()[0]?.location ?? { file: display(path) },
     });
   }
-  // The parser holds the one document walked above, as it was given: its `$ref`s are those already found.
-  const keys = Object.keys(documents);
-  const sites =
-    selfContained && keys.length === 1 && keys[0] === absolutePath && documents[absolutePath] === parsedJson
-      ? ownSites!
-      : refSites(documents);
+  // Where the parser holds only the document walked above, as it was given, its `$ref`s are those already found.
+  const sites = ownSites && Object.keys(documents).length === 1 && documents[absolutePath] === parsedJson ? ownSites : refSites(documents);
   const overlong = overlongRefChain(documents, sites);
   if (overlong) {
     fail({

@@ -179,19 +179,19 @@ const specPathOf = (spec) => {
     writeFileSync(path, JSON.stringify(largeSpec(spec.constructed), null, 1));
   return path;
 };
-const realSpecs = SPECS.filter(
+const benchSpecs = SPECS.filter(
   (spec) =>
     spec.constructed !== undefined || existsSync(join(REAL_SPECS, spec.entry)),
 );
-if (realSpecs.length < SPECS.length)
+if (benchSpecs.length < SPECS.length)
   console.log(
-    `Real specs: ${SPECS.length - realSpecs.length} skipped, ../shared/real-specs is not here\n`,
+    `Real specs: ${SPECS.length - benchSpecs.length} skipped, ../shared/real-specs is not here\n`,
   );
 let datadogWork;
 if (runs("generate") || runs("init")) {
   const rounds = Number(flag("rounds") ?? 5);
   const table = [];
-  for (const spec of realSpecs) {
+  for (const spec of benchSpecs) {
     const specPath = specPathOf(spec);
     const { work, tools } = drafted(specPath);
     const alone = () =>
@@ -267,7 +267,7 @@ if (runs("generate") || runs("init")) {
 }
 
 // 2. Regenerating Datadog v2: with nothing changed, and after an edit to the annotation alone.
-const datadog = realSpecs.find((spec) => spec.name === "Datadog v2");
+const datadog = benchSpecs.find((spec) => spec.name === "Datadog v2");
 if (runs("watch") && datadog) {
   const work = datadogWork ?? drafted(join(REAL_SPECS, datadog.entry)).work;
   const [full, noop] = inTurns(
