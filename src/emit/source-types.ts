@@ -4,6 +4,7 @@ import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schema.js";
 import { overflowedStack, TOO_DEEP_HELP } from "../openapi/too-deep.js";
+import { typedWithoutRedocly } from "./without-redocly.js";
 
 // openapi-typescript's side of a generate, in a module of its own: the worker thread that types
 // the spec loads only this, not the emitters.
@@ -282,7 +283,9 @@ export async function typeForSource(source: SourceTypesInput, specFile: string):
   let printed: string;
   try {
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
-    const nodes = await openapiTS(source.document as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true });
+    const nodes =
+      (await typedWithoutRedocly(typeof source.document === "string" ? JSON.parse(source.document) : source.document)) ??
+      (await openapiTS(source.document as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true }));
     // The transform walks every node of the types: only worth it when a name needs putting back.
     printed = astToString(source.placeholders ? ts.transform(nodes, [inheritedNamesBack(ts)]).transformed : nodes);
   } catch (error) {
