@@ -90,7 +90,8 @@ describe("JSON literals printed as prettier prints them", () => {
           );
           const file = `// Generated.\n${start}{ ${names.join(", ")} } from "${from}.js";\nexport const x = 1;\n`;
           const aside = setLiteralsAside(file, width);
-          expect(aside?.literals).toHaveLength(1);
+          // The statement and the comment above it.
+          expect(aside?.literals).toHaveLength(2);
           expect(putLiteralsBack(await byPrettier(aside!.skeleton), aside!)).toBe(await byPrettier(file));
         },
       ),
@@ -125,9 +126,55 @@ describe("JSON literals printed as prettier prints them", () => {
       "",
     ].join("\n");
     const aside = setLiteralsAside(file, width);
-    expect(aside?.literals.map((l) => l.column)).toEqual([36, 2, 0, 0]);
+    expect(aside?.literals.map((l) => l.column)).toEqual([36, 2, 0, 0, 0]);
     const files = new Map([["tools/list-tickets.ts", file]]);
     expect((await formatFiles(files, null)).get("tools/list-tickets.ts")).toBe(await byPrettier(file));
+  });
+
+  it("set aside the comments prettier prints as written, and match prettier with any comment", { timeout: 300_000 }, async () => {
+    const line = fc.oneof(
+      fc.stringMatching(/^[a-z `*/@{}.-]{0,50}$/),
+      fc.constantFrom("", " ", "two spaces  ", "tab\there", "trailing\t", "nbsp\u00a0", "prettier-ignore", "中文", "  indented"),
+    );
+    const comment = fc.oneof(
+      line.map((text) => `//${text}`),
+      line.filter((text) => !text.includes("*/")).map((text) => `/*${text}*/`),
+      fc
+        .array(
+          line.filter((text) => !text.includes("*/")),
+          { minLength: 1, maxLength: 4 },
+        )
+        .chain((lines) =>
+          fc.constantFrom(
+            `/**\n${lines.map((text) => ` * ${text}`).join("\n")}\n */`,
+            `/** ${lines[0]}\n${lines.map((text) => ` *${text}`).join("\n")}\n */`,
+            `/*\n${lines.join("\n")}\n*/`,
+            `/**\n${lines.map((text) => `   * ${text}`).join("\n")}\n   */`,
+          ),
+        ),
+    );
+    const statement = fc.constantFrom(
+      "export type A = { a: string; b: number };",
+      "export function f() { return 1; }",
+      "const x = [1, 2];",
+      "",
+    );
+    let setAside = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(comment, fc.constantFrom("\n", "\n\n"), statement), { minLength: 1, maxLength: 4 }),
+        async (parts) => {
+          const file = `${parts.map(([text, gap, code]) => `${text}${gap}${code}`).join("\n")}\n`;
+          const expected = await byPrettier(file).catch(() => undefined);
+          if (expected === undefined) return;
+          setAside += setLiteralsAside(file, width)?.literals.length ?? 0;
+          expect((await formatFiles(new Map([["a.ts", file]]), null)).get("a.ts")).toBe(expected);
+        },
+      ),
+      RUNS,
+    );
+    // Most comments are set aside, or the test would show nothing.
+    expect(setAside).toBeGreaterThan(RUNS.numRuns / 2);
   });
 
   it("fall back to prettier for the whole file when a placeholder is not where its literal belongs", async () => {

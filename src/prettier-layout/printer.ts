@@ -72,6 +72,8 @@ export class Printer {
     for (const comment of comments) {
       this.printedComments.add(comment.pos);
       const body = text.slice(comment.pos, comment.end);
+      // Prettier prints the next node as it is written after a `prettier-ignore`.
+      if (body.includes("prettier-ignore")) throw new Unsure("prettier-ignore");
       if (comment.kind === K.MultiLineCommentTrivia) {
         parts.push(printBlockComment(body));
         parts.push(this.source.hasNewline(comment.end) ? (this.source.hasNewlineBefore(comment.pos) ? hardline : line) : " ");
