@@ -130,6 +130,24 @@ describe("leftAloneByRedocly", () => {
       { accepted: true, byRedocly: { errors: [], unchanged: true } },
     ],
     [
+      "an example's externalValue, which the bundler reads from a file",
+      (d) =>
+        void (d.paths["/pets"].get.responses["200"].content["application/json"].examples = {
+          one: { externalValue: "one.json" },
+        }),
+      { accepted: false, byRedocly: { errors: ["Can't resolve $ref: ENOENT: no such file or directory '/one.json'"], unchanged: true } },
+    ],
+    [
+      "a mapping that is not a map",
+      (d) => void (d.components.schemas.Pet.discriminator.mapping = "Dog"),
+      { accepted: false, byRedocly: { errors: ["Can't resolve $ref"], unchanged: true } },
+    ],
+    [
+      "a key an object inherits, outside the properties the copy renames",
+      (d) => void (d.components.schemas.Pet.discriminator.hasOwnProperty = "kind"),
+      { accepted: false, byRedocly: { errors: ["threw: Cannot convert undefined or null to object"], unchanged: false } },
+    ],
+    [
       "an OpenAPI 2 document",
       (d) => {
         delete d.openapi;

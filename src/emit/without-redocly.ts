@@ -117,7 +117,7 @@ export async function typedWithoutRedocly(document: Record<string, unknown>): Pr
  * nothing in the document but add an empty `components`. Checked on redocly's own type tree, walked
  * as its walker walks it; every doubt answers no.
  * - The lint runs one rule, every operationId unique: no `operationId` anywhere repeats another.
- * - Every `$ref` anywhere leads into the document, so that resolving them reads no file and throws nothing.
+ * - Every node passes {@link soundEverywhere}, typed or not.
  * - The bundler leaves a `$ref` to the same document alone where the tree gives it a named type,
  *   and so its target is walked with that type: each such target is a node walked with the same type
  *   where it stands, which is how this walk covers it too. A `$ref` where the tree expects a plain
@@ -138,12 +138,17 @@ export function leftAloneByRedocly(document: Record<string, unknown>, redocly: R
   } catch {
     return false;
   }
-  if (!idsAndRefsSound(document)) return false;
+  if (!soundEverywhere(document)) return false;
   // Each node once per type, as the walker does.
   const walked = new Map<string, Set<object>>();
   let alone = true;
   const walk = (node: unknown, type: NodeType & { name: string }): void => {
-    if (!alone || typeof node !== "object" || node === null) return;
+    if (!alone) return;
+    if (typeof node !== "object" || node === null) {
+      // The bundler rewrites a mapping's entries, whatever the mapping is.
+      if (type.name === "DiscriminatorMapping" && node !== undefined) alone = false;
+      return;
+    }
     if (isRef(node)) {
       const target = internalTarget(document, node.$ref);
       if (type.name === "scalar" || target === undefined || isRef(target) || Array.isArray(target)) {
@@ -163,7 +168,7 @@ export function leftAloneByRedocly(document: Record<string, unknown>, redocly: R
     if (ofType.has(node)) return;
     ofType.add(node);
     if (type.name === "DiscriminatorMapping") {
-      alone = canonicalMapping(node as Record<string, unknown>, document);
+      alone = !Array.isArray(node) && canonicalMapping(node as Record<string, unknown>, document);
       return;
     }
     if (Array.isArray(node)) {
@@ -215,16 +220,19 @@ const isRef = (node: unknown): node is { $ref: string } =>
 const isNamedType = (type: NodeType | undefined): type is NodeType & { name: string } => typeof type?.name === "string";
 
 /**
- * Every truthy `operationId` anywhere, whatever holds it, different from every other (the lint's one
- * rule), and every `$ref` anywhere leading to a node of the document: redocly's resolver follows a
- * `$ref` even where its type tree knows nothing, and throws on one it cannot decode.
+ * What is checked of every node, wherever it stands, typed or not: every truthy `operationId`
+ * different from every other (the lint's one rule); every `$ref` leading to a node of the document
+ * (redocly's resolver follows a `$ref` even where its type tree knows nothing, and throws on one it
+ * cannot decode); no `externalValue`, which the bundler would read from a file; and no key an
+ * object inherits (`constructor`, `hasOwnProperty`), which redocly's code looks up as its own.
  */
-function idsAndRefsSound(document: unknown): boolean {
+function soundEverywhere(document: unknown): boolean {
   const operationIds = new Set<unknown>();
   const visit = (node: unknown): boolean => {
     if (typeof node !== "object" || node === null) return true;
     if (Array.isArray(node)) return node.every(visit);
     for (const [key, value] of Object.entries(node)) {
+      if (key in Object.prototype || key === "externalValue") return false;
       if (key === "operationId" && value) {
         if (operationIds.has(value)) return false;
         operationIds.add(value);
