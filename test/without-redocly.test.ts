@@ -148,6 +148,34 @@ describe("leftAloneByRedocly", () => {
       { accepted: false, byRedocly: { errors: ["threw: Cannot convert undefined or null to object"], unchanged: false } },
     ],
     [
+      "a cycle of $refs where no type is known, which the resolver follows",
+      (d) => void (d["x-loop"] = { $ref: "#/x-loop" }),
+      { accepted: false, byRedocly: { errors: ["threw: Self-referencing circular pointer"], unchanged: false } },
+    ],
+    [
+      "a $ref's sibling the target holds too, which the resolver reads",
+      (d) => {
+        d.components.schemas.Pet.properties.best = { $ref: "#/components/schemas/Pet", discriminator: { mapping: { a: 1 } } };
+      },
+      { accepted: false, byRedocly: { errors: ["threw: mapping.startsWith is not a function"], unchanged: false } },
+    ],
+    [
+      "an empty key, which gives two nodes one pointer",
+      (d) => {
+        d.paths = {};
+        d.components = { schemas: { "": { items: {} }, items: { items: { $ref: "#/components/schemas/C" } }, C: {} } };
+      },
+      { accepted: false, byRedocly: { errors: ["Can't resolve $ref"], unchanged: true } },
+    ],
+    [
+      "a root that is a $ref",
+      (d) => {
+        d.$ref = "#/x-root";
+        d["x-root"] = {};
+      },
+      { accepted: false, byRedocly: { errors: [], unchanged: false } },
+    ],
+    [
       "an OpenAPI 2 document",
       (d) => {
         delete d.openapi;

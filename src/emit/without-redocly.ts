@@ -155,11 +155,11 @@ export function leftAloneByRedocly(document: Record<string, unknown>, redocly: R
         alone = false;
         return;
       }
-      // The walker goes on into the target with the type the `$ref` stands for, and into the
-      // `$ref`'s siblings the target does not hold with the types that type gives them.
+      // The walker goes on into the target with the type the `$ref` stands for, and the resolver
+      // into every sibling of the `$ref` with the types that type gives them.
       walk(target, type);
       walkEntries(
-        Object.entries(node).filter(([key]) => key !== "$ref" && (target as Record<string, unknown>)[key] === undefined),
+        Object.entries(node).filter(([key]) => key !== "$ref"),
         type,
       );
       return;
@@ -204,7 +204,8 @@ export function leftAloneByRedocly(document: Record<string, unknown>, redocly: R
     }
   };
   const root = types["Root"];
-  if (!isNamedType(root)) return false;
+  // A root that is a `$ref` has the bundler add `components` to its target instead.
+  if (!isNamedType(root) || isRef(document)) return false;
   try {
     walk(document, root);
   } catch {
@@ -213,6 +214,23 @@ export function leftAloneByRedocly(document: Record<string, unknown>, redocly: R
   }
   return alone;
 }
+
+/**
+ * Whether the value under an empty key gets pointers of its own in redocly's resolver, which joins
+ * `#/a` and `""` into `#/a/`, and so the empty key's `b` and the object's own `b` into one `#/a/b`;
+ * the resolver then resolves only the object it meets first (it passes over other values). None
+ * does at the root (`#/`), or where the empty key's value holds an object under a key its object
+ * holds too, or under an empty key of its own.
+ */
+const emptyKeyApart = (node: object, value: unknown, document: object): boolean =>
+  node !== document &&
+  (typeof value !== "object" ||
+    value === null ||
+    Object.entries(value).every(
+      ([key, inner]) => typeof inner !== "object" || inner === null || (key !== "" && !Object.hasOwn(node, key)),
+    ));
+
+const isObjectNotRef = (node: object | undefined): boolean => node !== undefined && !isRef(node);
 
 const isRef = (node: unknown): node is { $ref: string } =>
   typeof node === "object" && node !== null && typeof (node as { $ref?: unknown }).$ref === "string";
@@ -223,21 +241,24 @@ const isNamedType = (type: NodeType | undefined): type is NodeType & { name: str
  * What is checked of every node, wherever it stands, typed or not: every truthy `operationId`
  * different from every other (the lint's one rule); every `$ref` leading to a node of the document
  * (redocly's resolver follows a `$ref` even where its type tree knows nothing, and throws on one it
- * cannot decode); no `externalValue`, which the bundler would read from a file; and no key an
- * object inherits (`constructor`, `hasOwnProperty`), which redocly's code looks up as its own.
+ * cannot decode, and throws on a cycle of `$ref`s, so none leads to another); no `externalValue`,
+ * which the bundler would read from a file; no key an object inherits (`constructor`,
+ * `hasOwnProperty`), which redocly's code looks up as its own; and no empty key whose pointers
+ * meet others'.
  */
-function soundEverywhere(document: unknown): boolean {
+function soundEverywhere(document: object): boolean {
   const operationIds = new Set<unknown>();
   const visit = (node: unknown): boolean => {
     if (typeof node !== "object" || node === null) return true;
     if (Array.isArray(node)) return node.every(visit);
     for (const [key, value] of Object.entries(node)) {
-      if (key in Object.prototype || key === "externalValue") return false;
+      if (key in Object.prototype || key === "externalValue" || (key === "" && !emptyKeyApart(node, value, document))) return false;
       if (key === "operationId" && value) {
         if (operationIds.has(value)) return false;
         operationIds.add(value);
       }
-      if (key === "$ref" && typeof value === "string" && internalTarget(document, value) === undefined) return false;
+      // A `$ref` to a `$ref` is followed by the resolver, which throws on a cycle.
+      if (key === "$ref" && typeof value === "string" && !isObjectNotRef(internalTarget(document, value))) return false;
       if (!visit(value)) return false;
     }
     return true;
