@@ -215,6 +215,7 @@ describe("leftAloneByRedocly", () => {
     "other.yaml#/Pet",
   ];
   const KEYS = [
+    "",
     "schema",
     "items",
     "example",
