@@ -2,13 +2,12 @@ import { escapeControlCharacters } from "./control-characters.js";
 import { printJsonLiteral } from "./json-literal-print.js";
 
 /**
- * The JSON literals of a generated file (`export const xInputSchema = {...} as const;`, `const xCall: ToolCall = {...};`),
- * its named imports and exports, and the comments on lines of their own are half of what a large
- * spec makes prettier read, and their layout needs none of its rules but a few: they are printed
- * here as prettier would print them, and prettier formats the file with each one replaced by a
- * placeholder, a literal by a small object where the literal would sit, a whole import or export by
- * `import "projector_literal_N";`, a comment by `//projector_literal_N` or `/*projector_literal_N*\/`.
- * Output is byte for byte what prettier makes of the whole file (test/format-literals.test.ts).
+ * The JSON literals of a generated file (`export const xInputSchema = {...} as const;`, `const xCall: ToolCall = {...};`) and
+ * its named imports and exports are a quarter of what a large spec makes prettier read, and their
+ * layout needs none of its rules but a few: they are printed here as prettier would print them, and
+ * prettier formats the file with each one replaced by a placeholder, a literal by a small object
+ * where the literal would sit, a whole import or export by `import "projector_literal_N";`. Output
+ * is byte for byte what prettier makes of the whole file (test/format-literals.test.ts).
  */
 export interface SetAside {
   /** The file with each part printed here replaced by its placeholder; what prettier formats. */
@@ -25,9 +24,8 @@ export interface SetAside {
 const STATEMENT =
   /((?:export )?const [A-Za-z_$][\w$]*(?:: [A-Za-z_$][\w$]*)? = )(\{.*\})((?: as const(?: satisfies [A-Za-z_$][\w$]*)?)?;)(?=\n|$)/y;
 const PLACEHOLDER_NAME = "projector_literal_";
-/** Where a placeholder starts, by how it stands: flat, broken over lines by prettier, a whole statement, or a comment. */
-const PLACEHOLDER =
-  /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}|import "projector_literal_(\d+)";(?=\n|$)|\/\/projector_literal_(\d+)(?=\n|$)|\/\*projector_literal_(\d+)\*\/(?=\n|$)/y;
+/** Where a placeholder starts, by how it stands: flat, broken over lines by prettier, or a whole statement. */
+const PLACEHOLDER = /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}|import "projector_literal_(\d+)";(?=\n|$)/y;
 /** `import { a, type B } from "./x.js";`, `export { a } from "./x.js";`: named specifiers only, as the emitter writes them. */
 const MODULE_STATEMENT =
   /((?:import|export)(?: type)? )\{ ((?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?(?:, (?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?)*) \}( from "[^"\\\n]*";)(?=\n|$)/y;
@@ -49,8 +47,7 @@ function replaceAtLineStarts(text: string, starts: readonly string[], sticky: Re
         copied = line + match[0].length;
       }
     }
-    // A match may run over several lines (a comment): the next line to look at starts after it.
-    const next = text.indexOf("\n", Math.max(line, copied));
+    const next = text.indexOf("\n", line);
     if (next === -1) break;
     line = next + 1;
   }
@@ -89,15 +86,9 @@ export function setLiteralsAside(text: string, width: (text: string) => number):
     literals.push({ text: printed, column: place.column });
     return `${head}{ ${PLACEHOLDER_NAME}${literals.length - 1}: 0 }${tail}`;
   });
-  const withModules = replaceAtLineStarts(withLiterals, ["import ", "export "], MODULE_STATEMENT, ([statement, head, names, tail]) => {
+  const skeleton = replaceAtLineStarts(withLiterals, ["import ", "export "], MODULE_STATEMENT, ([statement, head, names, tail]) => {
     literals.push({ text: printModuleStatement(statement, head!, names!.split(", "), tail!, width), column: 0 });
     return `import "${PLACEHOLDER_NAME}${literals.length - 1}";`;
-  });
-  const skeleton = replaceAtLineStarts(withModules, ["/*", "//"], COMMENT, ([comment]) => {
-    if (!printedAsWritten(comment!)) return comment!;
-    literals.push({ text: comment!, column: 0 });
-    const name = `${PLACEHOLDER_NAME}${literals.length - 1}`;
-    return comment!.startsWith("//") ? `//${name}` : `/*${name}*/`;
   });
   return literals.length > 0 ? { skeleton, literals } : undefined;
 }
@@ -113,7 +104,7 @@ export function putLiteralsBack(formatted: string, aside: SetAside): string | un
     PLACEHOLDER.lastIndex = start;
     const match = PLACEHOLDER.exec(formatted);
     if (!match) continue;
-    const index = Number(match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5]);
+    const index = Number(match[1] ?? match[2] ?? match[3]);
     const literal = aside.literals[index];
     const column = start - (formatted.lastIndexOf("\n", start - 1) + 1);
     if (literal === undefined || placed.has(index) || column !== literal.column) return undefined;
@@ -129,36 +120,11 @@ export function putLiteralsBack(formatted: string, aside: SetAside): string | un
  * once prettier broke it), or the `import "` of a statement that starts a line.
  */
 function placeholderStart(text: string, name: number): number | undefined {
-  if (text.startsWith("{ ", name - 2) || text.startsWith("//", name - 2) || text.startsWith("/*", name - 2)) return name - 2;
+  if (text.startsWith("{ ", name - 2)) return name - 2;
   if (text.startsWith('import "', name - 8)) return name === 8 || text[name - 9] === "\n" ? name - 8 : undefined;
   let brace = name - 1;
   while (brace >= 0 && text[brace] === " ") brace--;
   return text[brace] === "\n" && text[brace - 1] === "{" ? brace - 1 : undefined;
-}
-
-/**
- * A comment that starts a line and ends one, up to its first `*\/`: at the top level of a file
- * prettier prints it on lines of its own, whatever follows, and as written where
- * {@link printedAsWritten} says so; its place in the skeleton is kept by a placeholder comment.
- */
-const COMMENT = /\/\/[^\n]*(?=\n|$)|\/\*(?:[^*]|\*(?!\/))*\*\/(?=\n|$)/y;
-
-/**
- * Whether prettier prints the comment, at the start of a line, as it is written: a line comment
- * with nothing trailing; a block comment whose lines after the first, where every line is a `*`
- * line, have one space before their text and none after it, as prettier re-indents them. Never a
- * `prettier-ignore`, which changes how the next statement is printed.
- */
-function printedAsWritten(comment: string): boolean {
-  if (comment.includes("prettier-ignore") || /[\r\u2028\u2029]/.test(comment)) return false;
-  if (comment.split("\n").some((line) => line !== line.trimEnd())) return false;
-  if (comment.startsWith("//")) return true;
-  const value = comment.slice(2, -2);
-  const lines = value.split("\n");
-  const indentable = lines.length > 1 && `*${value}*`.split("\n").every((line) => line.trimStart()[0] === "*");
-  return (
-    !indentable || lines.every((line, index) => index === 0 || line === ` ${index < lines.length - 1 ? line.trim() : line.trimStart()}`)
-  );
 }
 
 /** Prettier keeps the specifiers on the statement's line where it fits, and where there is only one; else one per line. */
