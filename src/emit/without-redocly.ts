@@ -118,10 +118,10 @@ export async function typedWithoutRedocly(document: Record<string, unknown>): Pr
  * as its walker walks it; every doubt answers no.
  * - The lint runs one rule, every operationId unique: no `operationId` anywhere repeats another.
  * - Every node passes {@link soundEverywhere}, typed or not.
- * - The bundler leaves a `$ref` to the same document alone where the tree gives it a named type,
- *   and so its target is walked with that type: each such target is a node walked with the same type
- *   where it stands, which is how this walk covers it too. A `$ref` where the tree expects a plain
- *   value would be inlined; a `$ref` to anything else, or with object siblings, is a doubt.
+ * - The bundler leaves a `$ref` to the same document alone where the tree gives it a named type;
+ *   the walker goes on into its target with that type, and the resolver into its siblings, and so
+ *   does this walk. A `$ref` where the tree expects a plain value would be inlined, and is a doubt,
+ *   as is one leading to an array.
  * - It rewrites each discriminator mapping to the component's canonical `$ref`: each is one already.
  */
 export function leftAloneByRedocly(document: Record<string, unknown>, redocly: Redocly): boolean {
@@ -183,12 +183,8 @@ export function leftAloneByRedocly(document: Record<string, unknown>, redocly: R
   const walkEntries = (entries: [string, unknown][], type: NodeType): void => {
     for (const [key, value] of entries) {
       if (value === undefined) continue;
+      // (No key here is one an object inherits, such as `constructor`: soundEverywhere declined those.)
       const declared = Object.hasOwn(type.properties, key);
-      // A name the walker would look up on the type's prototype (`constructor`) takes a path not mirrored here.
-      if (!declared && key in type.properties) {
-        alone = false;
-        return;
-      }
       if (!declared && !type.additionalProperties && !(type.extensionsPrefix && key.startsWith(type.extensionsPrefix))) continue;
       let propType = type.properties[key] ?? type.additionalProperties;
       if (typeof propType === "function") propType = propType(value, key);
