@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import type * as Prettier from "prettier";
 import { putLiteralsBack, setLiteralsAside, type SetAside } from "./format-literals.js";
@@ -8,9 +6,7 @@ import { printLikePrettier } from "./prettier-layout/index.js";
 import { textWidth } from "./prettier-layout/literals.js";
 import { Unsure } from "./prettier-layout/source.js";
 import { RUNTIME_FOLDER } from "./emit/runtime-folder.js";
-
-/** Only prettier's entry is loaded up front; its parsers and printers only for a file that needs them. */
-const loadPrettier = () => import("prettier");
+import { loadPrettier, prettierVersion } from "./prettier-config.js";
 
 /**
  * The prettier releases whose layout src/prettier-layout reproduces, checked file by file against
@@ -124,50 +120,3 @@ async function formatAll(prettier: typeof Prettier, todo: [string, string][], op
   }
   return formatted;
 }
-
-/** The prettier config that applies to files in `folder`, if the consumer has one. */
-export async function consumerPrettierConfig(folder: string): Promise<Prettier.Options | null> {
-  if (!mayHavePrettierConfig(folder)) return null;
-  const prettier = await loadPrettier();
-  return prettier.resolveConfig(`${folder}/index.ts`, { editorconfig: false });
-}
-
-/** Every name prettier 3 reads a config from, and more: a match only means prettier is asked. */
-const PRETTIER_CONFIG_FILE = /^(?:\.prettierrc(?:\..+)?|prettier\.config\.[cm]?[jt]s)$/;
-
-/**
- * Whether a folder or one above it holds a file prettier could read a config from, so that prettier
- * need not be loaded only to find there is none.
- */
-function mayHavePrettierConfig(folder: string): boolean {
-  for (let dir = resolve(folder); ; dir = dirname(dir)) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      // A folder not made yet, or not readable: prettier finds nothing there either.
-    }
-    for (const name of names) {
-      if (PRETTIER_CONFIG_FILE.test(name)) return true;
-      if ((name === "package.json" || name === "package.yaml") && readText(join(dir, name)).includes("prettier")) return true;
-    }
-    if (dirname(dir) === dir) return false;
-  }
-}
-
-const readText = (path: string): string => {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "";
-  }
-};
-
-/** The release of the prettier this process would load, read from its package.json without loading it. */
-export function prettierVersion(): string {
-  prettierRelease ??= (JSON.parse(readFileSync(new URL("./package.json", import.meta.resolve("prettier")), "utf8")) as { version: string })
-    .version;
-  return prettierRelease;
-}
-
-let prettierRelease: string | undefined;

@@ -6,13 +6,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { exampleProject } from "./helpers/example-project.js";
 import { ROOT, tempDir } from "./helpers/pipeline.js";
 
 const CLI = join(ROOT, "dist/cli.js");
 const COMMANDS = ["generate", "init", "eval", "tokens", "watch"];
 
-/** The command modules of dist/commands/ that running the CLI with `args` loaded. */
-function commandModulesLoaded(args: string[]): string[] {
+/** The command modules of dist/commands/ that running the CLI with `args` in `cwd` loaded. */
+function commandModulesLoaded(args: string[], cwd = tempDir()): string[] {
   const dir = tempDir();
   const log = join(dir, "loaded.txt");
   writeFileSync(log, "");
@@ -27,7 +28,7 @@ export async function load(url, context, next) {
 `,
   );
   const register = `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});`;
-  execFileSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, CLI, ...args], { cwd: dir });
+  execFileSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, CLI, ...args], { cwd });
   const commands = pathToFileURL(join(ROOT, "dist/commands/")).href;
   return readFileSync(log, "utf8")
     .split("\n")
@@ -40,6 +41,15 @@ export async function load(url, context, next) {
 describe("the CLI's start-up", () => {
   it("loads generate's module alone for generate", () => {
     expect(commandModulesLoaded(["generate", "--help"])).toEqual(["generate"]);
+  });
+
+  it("answers a regenerate with nothing to do without loading generate's module", () => {
+    const project = exampleProject({ nodeModules: true });
+    execFileSync(process.execPath, [CLI, "generate", "--silent"], { cwd: project });
+    expect(commandModulesLoaded(["generate", "--silent"], project)).toEqual([]);
+    // Once an input changed, generate's module does the work.
+    writeFileSync(join(project, "projector.yaml"), `${readFileSync(join(project, "projector.yaml"), "utf8")}\n# edited\n`);
+    expect(commandModulesLoaded(["generate", "--silent"], project)).toEqual(["generate"]);
   });
 
   it("loads init's module alone for init, and no command's for --version", () => {

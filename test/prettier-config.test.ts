@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { consumerPrettierConfig } from "../src/format.js";
+import { consumerPrettierConfig } from "../src/prettier-config.js";
 import { tempDir } from "./helpers/pipeline.js";
 
 describe("consumerPrettierConfig", () => {

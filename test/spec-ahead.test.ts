@@ -5,7 +5,8 @@ import { parse } from "yaml";
 import { DiagnosticError } from "../src/diagnostics.js";
 import type { SourceTypesThreads } from "../src/openapi/source-types-thread.js";
 import { untimed } from "../src/progress.js";
-import { loadSpecAhead, topLevelScalar } from "../src/project/spec-ahead.js";
+import { loadSpecAhead } from "../src/project/spec-ahead.js";
+import { topLevelScalar } from "../src/project/top-level-scalar.js";
 import { exampleProject } from "./helpers/example-project.js";
 import { cli } from "./helpers/pipeline.js";
 

@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { hasErrors } from "../diagnostics.js";
 import { withMarker } from "../output/ownership.js";
 import { checkBudgets } from "../evidence/budget-check.js";
@@ -10,9 +8,11 @@ import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import type { SourceTypesThreads, TypeSpec } from "../openapi/source-types-thread.js";
 import { checkOutput, holdsOnly, writeOutput } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
-import { generateProject, readExtras } from "../project/generate.js";
-import { displayPath, readProject, type AnnotatedProject } from "../project/read.js";
-import { loadSpecAhead, topLevelScalar } from "../project/spec-ahead.js";
+import { readExtras } from "../project/extras.js";
+import { generateProject } from "../project/generate.js";
+import { readProject, type AnnotatedProject } from "../project/read.js";
+import { loadSpecAhead } from "../project/spec-ahead.js";
+import { upToDate } from "./up-to-date.js";
 import { printDiagnostics } from "./print.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./io.js";
@@ -75,44 +75,12 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   }
 }
 
-const upToDate = (folder: string) => `${folder}: up to date, inputs unchanged since the last generate (--force regenerates)\n`;
-
-/**
- * The output folder, when a regenerate has nothing to do, told without parsing the annotation: its
- * `output:` read off the text, and the digest of the text as it is against the cache entry for that
- * folder. An entry whose digest matches was written by a generate of this very text, which wrote to
- * that folder; anything less plain (an output written another way, or outside the annotation's
- * folder, where options decide) takes the ordinary way.
- */
-async function upToDateAhead(config: string, cwd: string): Promise<string | undefined> {
-  const configPath = resolve(cwd, config);
-  const text = await readFile(configPath, "utf8").catch(() => undefined);
-  const output = text === undefined ? undefined : topLevelScalar(text, "output");
-  if (text === undefined || output === undefined) return undefined;
-  const configDir = dirname(configPath);
-  const outputDir = resolve(configDir, output);
-  const inside = relative(configDir, outputDir);
-  if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) return undefined;
-  const last = await readCache(cachePath(configDir, outputDir));
-  if (!last) return undefined;
-  const digest = await inputsDigest({ annotationText: text, specFiles: last.specFiles, ...(await readExtras({ outputDir }, true)) });
-  return digest === last.inputs && (await holdsOnly(outputDir, last.files)) ? outputDir : undefined;
-}
-
 async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHooks, threads?: SourceTypesThreads): Promise<number> {
   const progress = new Progress(
     (text) => io.stderr.write(text),
     options.silent ? "silent" : options.verbose ? "verbose" : "normal",
     io.stderr.isTTY === true,
   );
-  if (!hooks && !options.check && !options.force) {
-    const unchanged = await progress.stage("digest", () => upToDateAhead(options.config, io.cwd));
-    if (unchanged !== undefined) {
-      progress.finish();
-      if (!options.silent) io.stdout.write(upToDate(displayPath(io.cwd, unchanged)));
-      return EXIT.ok;
-    }
-  }
   // With work to do, openapi-typescript's thread loads while the annotation and the spec are read.
   threads?.prestart();
   const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };

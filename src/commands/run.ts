@@ -67,7 +67,11 @@ const COMMANDS: Record<string, Command> = {
         allowOutsideRefs: values["allow-outside-refs"] === true,
         allowOutsideOutput: values["allow-outside-output"] === true,
       };
-      if (values["watch"] !== true) return (await import("./generate.js")).runGenerate(options, io, undefined, threads);
+      if (values["watch"] !== true) {
+        // Nothing to do is told before generate's modules load: they take longer than the answer.
+        const answered = options.check || options.force ? undefined : await (await import("./up-to-date.js")).answerIfUpToDate(options, io);
+        return answered ?? (await import("./generate.js")).runGenerate(options, io, undefined, threads);
+      }
       if (options.check)
         throw new UsageError("--watch and --check cannot be combined: --check checks once, for CI; --watch keeps writing the output");
       return (await import("./watch.js")).runWatch(options, io, threads);

@@ -1,18 +1,13 @@
-import { readdir, readFile } from "node:fs/promises";
-import { dirname, relative, resolve, sep } from "node:path";
+import { readFile } from "node:fs/promises";
+import { dirname, relative, resolve } from "node:path";
+import { displayPath, posix } from "./display-path.js";
 import { parseAnnotation } from "../annotation/parse.js";
 import type { Annotation } from "../annotation/types.js";
 import { DiagnosticError } from "../diagnostics.js";
 import type { InputNames } from "../emit/emit.js";
-import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { untimed, type Stage } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import { checkOutputPath } from "./output-path.js";
-
-const posix = (path: string) => path.split(sep).join("/");
-
-/** How messages name a file: relative to the working directory. */
-export const displayPath = (cwd: string, path: string) => posix(relative(cwd, path)) || ".";
 
 export interface ProjectOptions {
   config: string;
@@ -37,8 +32,6 @@ export interface AnnotatedProject {
 export interface Project extends AnnotatedProject {
   spec: LoadedSpec;
 }
-
-const templateUrl = new URL("../../templates/runtime/", import.meta.url);
 
 /** Reads the annotation file and the spec it names. Throws DiagnosticError for bad input. */
 export async function loadProject(options: ProjectOptions, cwd: string, stage: Stage = untimed): Promise<Project> {
@@ -91,15 +84,3 @@ export async function readProject(options: ProjectOptions, cwd: string): Promise
 }
 
 /** The runtime's modules, by file name, in name order. */
-export function readRuntimeTemplate(): Promise<RuntimeTemplate> {
-  // Read once a process: the templates ship with projector, and a generate asks for them twice
-  // (the no-op check, then the run).
-  runtimeTemplate ??= (async () => {
-    const files = (await readdir(templateUrl)).filter((file) => file.endsWith(".ts")).sort();
-    const texts = await Promise.all(files.map((file) => readFile(new URL(file, templateUrl), "utf8")));
-    return new Map(files.map((file, i) => [file, texts[i]!]));
-  })();
-  return runtimeTemplate;
-}
-
-let runtimeTemplate: Promise<RuntimeTemplate> | undefined;

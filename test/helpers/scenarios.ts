@@ -2,7 +2,7 @@
 // test file that reads it: scenarios, no-silent-null, property.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { consumerPrettierConfig } from "../../src/format.js";
+import { consumerPrettierConfig } from "../../src/prettier-config.js";
 import { generateFrom, ROOT } from "./pipeline.js";
 
 export const SCENARIOS = join(ROOT, "specs/scenarios");
