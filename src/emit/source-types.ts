@@ -283,9 +283,9 @@ export async function typeForSource(source: SourceTypesInput, specFile: string):
   let printed: string;
   try {
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
-    const nodes =
-      (await typedWithoutRedocly(typeof source.document === "string" ? JSON.parse(source.document) : source.document)) ??
-      (await openapiTS(source.document as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true }));
+    // Parsed once here, for both ways of typing it: openapi-typescript reads an object as it reads its JSON text.
+    const document = typeof source.document === "string" ? JSON.parse(source.document) : source.document;
+    const nodes = (await typedWithoutRedocly(document)) ?? (await openapiTS(document, { silent: true, alphabetize: true }));
     // The transform walks every node of the types: only worth it when a name needs putting back.
     printed = astToString(source.placeholders ? ts.transform(nodes, [inheritedNamesBack(ts)]).transformed : nodes);
   } catch (error) {

@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import type TypeScript from "typescript";
 import type { GlobalContext, OpenAPI3 } from "openapi-typescript";
 
@@ -44,22 +42,12 @@ function mirroredReleases(): { ot: OpenapiTypescript; redocly: Redocly } | null 
   if (mirrored !== undefined) return mirrored;
   const require = createRequire(import.meta.url);
   const otEntry = require.resolve("openapi-typescript");
-  const redoclyEntry = createRequire(otEntry).resolve("@redocly/openapi-core");
-  const version = (entry: string, name: string) => {
-    for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
-      try {
-        const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
-        if (manifest.name === name) return manifest.version ?? "";
-      } catch {
-        // No manifest in this folder: look further up.
-      }
-    }
-    return "";
-  };
+  const fromOt = createRequire(otEntry);
+  const version = (from: NodeJS.Require, name: string) => (from(`${name}/package.json`) as { version?: string }).version ?? "";
   mirrored =
-    MIRRORED.openapiTypescript.test(version(otEntry, "openapi-typescript")) &&
-    MIRRORED.redocly.test(version(redoclyEntry, "@redocly/openapi-core"))
-      ? { ot: require(otEntry) as OpenapiTypescript, redocly: createRequire(otEntry)(redoclyEntry) as Redocly }
+    MIRRORED.openapiTypescript.test(version(require, "openapi-typescript")) &&
+    MIRRORED.redocly.test(version(fromOt, "@redocly/openapi-core"))
+      ? { ot: require(otEntry) as OpenapiTypescript, redocly: fromOt("@redocly/openapi-core") as Redocly }
       : null;
   return mirrored;
 }
