@@ -6,6 +6,7 @@ import { join } from "node:path";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { printLikePrettier } from "../src/prettier-layout/index.js";
+import { STRETCH_CHARACTERS, stretchesOf } from "../src/prettier-layout/stretches.js";
 import { ROOT } from "./helpers/pipeline.js";
 
 const byPrettier = (text: string) => prettier.format(text, { parser: "babel-ts", filepath: "x.ts" });
@@ -103,6 +104,58 @@ describe("printLikePrettier", () => {
     ["a Markdown line break in JSDoc", "/**\n * a  \n * b\n */\nexport const a = 1;\n"],
   ])("never drops or misreads what it does not lay out: %s", (_name, input) => {
     expect(printLikePrettier(input)).toBeUndefined();
+  });
+});
+
+describe("stretchesOf", () => {
+  it.each([
+    [
+      "cut at blank lines between top-level statements",
+      "const a = 1;\n\nexport const b = 2;\n\n/** c */\ntype C = string;\n",
+      ["const a = 1;\n", "export const b = 2;\n", "/** c */\ntype C = string;\n"],
+    ],
+    [
+      "a block's end may end a stretch",
+      "function f() {\n  return 1;\n}\n\nconst a = 1;\n",
+      ["function f() {\n  return 1;\n}\n", "const a = 1;\n"],
+    ],
+    ["not where a line comment ends the line before", "const a = 1; // why;\n\nconst b = 2;\n", ["const a = 1; // why;\n\nconst b = 2;\n"]],
+    ["not inside a block, whose lines are indented", "function f() {\n  a();\n\n  b();\n}\n", ["function f() {\n  a();\n\n  b();\n}\n"]],
+    [
+      "not before a line that can run on from the one before",
+      "const a = b;\n\nas();\n\nx.y = 1;\n",
+      ["const a = b;\n\nas();\n\nx.y = 1;\n"],
+    ],
+    ["not at the second of two blank lines", "const a = 1;\n\n\nconst b = 2;\n", ["const a = 1;\n\n\nconst b = 2;\n"]],
+  ])("%s", (_name, text, stretches) => {
+    expect(stretchesOf(text, 1)).toEqual(stretches);
+    expect(stretchesOf(text, 1).join("\n")).toBe(text);
+  });
+
+  it("keeps every stretch at least as long as asked", () => {
+    const text = "const a = 1;\n\nconst b = 2;\n\nconst c = 3;\n\nconst d = 4;\n";
+    expect(stretchesOf(text, 20)).toEqual(["const a = 1;\n\nconst b = 2;\n", "const c = 3;\n\nconst d = 4;\n"]);
+  });
+});
+
+describe("a file long enough to be laid out in stretches", () => {
+  const statement = (i: number) =>
+    `/** Record ${i}. */\nexport function project${i}(record: Record${i}, options: RecordOptions = {}): Result${i} { return { id: shortArgumentId(record?.["id"], ctx, "id", REQUIRED), n: ${i} }; }\n`;
+  const many = (count: number, between: (i: number) => string) =>
+    Array.from({ length: count }, (_, i) => statement(i) + between(i)).join("");
+  const count = Math.ceil((3 * STRETCH_CHARACTERS) / statement(0).length);
+
+  it("is laid out as prettier lays it out whole", async () => {
+    const text = many(count, () => "\n");
+    expect(stretchesOf(text).length).toBeGreaterThan(2);
+    expect(printLikePrettier(text)).toBe(await byPrettier(text));
+  });
+
+  it("is laid out whole where a cut would fall inside a block", async () => {
+    // Inside a function written unindented, a blank line between two lines that read as statements.
+    const text = many(count, (i) => (i % 2 ? "\nfunction g() {\na();\n\nconst b = 1;\n\nconst c = 2;\n}\n\n" : "\n"));
+    expect(stretchesOf(text).some((stretch) => /^const [bc] = /.test(stretch))).toBe(true);
+    expect(printLikePrettier(text)).toBe(await byPrettier(text));
   });
 });
 

@@ -6,6 +6,7 @@ import { printDoc } from "./doc-printer.js";
 import { parse } from "./parse.js";
 import { Printer } from "./printer.js";
 import { Source, Unsure } from "./source.js";
+import { STRETCH_CHARACTERS, stretchesOf } from "./stretches.js";
 
 const OPTIONS = { printWidth: 80, tabWidth: 2, useTabs: false };
 
@@ -16,8 +17,21 @@ const PRINTABLE_ASCII = /^[\x20-\x7e\n]*$/;
  * Generated TypeScript laid out exactly as prettier lays it out with its default options, without
  * running prettier: the syntax the emitters write is printed here with prettier's own rules and
  * doc printer. Returns undefined for a file holding anything else, which then goes to prettier.
+ * A large file is laid out a stretch at a time ({@link stretchesOf}), and whole when a stretch
+ * does not parse on its own.
  */
 export function printLikePrettier(text: string): string | undefined {
+  if (text.length < 2 * STRETCH_CHARACTERS) return printWhole(text);
+  let printed = "";
+  for (const stretch of stretchesOf(text)) {
+    const part = printWhole(stretch);
+    if (part === undefined) return printWhole(text);
+    printed += printed === "" ? part : `\n${part}`;
+  }
+  return printed;
+}
+
+function printWhole(text: string): string | undefined {
   try {
     const file = parse(text);
     const printableAscii = PRINTABLE_ASCII.test(text);
