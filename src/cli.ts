@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { EXIT, printInternalError, type Io } from "./commands/io.js";
+import { keepShortLivedObjectsYoung } from "./heap-tuning.js";
 import { SourceTypesThreads } from "./openapi/source-types-thread.js";
+
+keepShortLivedObjectsYoung();
 
 const argv = process.argv.slice(2);
 // A generate types the spec in a worker thread started before anything else is loaded: openapi-typescript
