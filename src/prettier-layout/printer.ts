@@ -39,15 +39,16 @@ export class Printer {
     const eof = this.source.leadingComments(this.file.endOfFileToken);
     if (eof.length > 0) throw new Unsure("comment at the end of the file");
     const statements = this.file.statements;
-    let text = "";
+    // Joined once at the end: the text comes out flat, not as a tree of pieces to be flattened later.
+    const parts: string[] = [];
     statements.forEach((statement, i) => {
-      text += print(this.withComments(statement, this.statement(statement)));
+      parts.push(print(this.withComments(statement, this.statement(statement))));
       this.printed.clear();
-      if (i < statements.length - 1) text += this.source.nextLineEmpty(statement.end) ? "\n\n" : "\n";
+      parts.push(i < statements.length - 1 && this.source.nextLineEmpty(statement.end) ? "\n\n" : "\n");
     });
     // A comment anywhere but before a statement or a member is not printed here: never drop one silently.
     if (this.printedComments.size !== this.file.comments) throw new Unsure("comment in a place not laid out here");
-    return statements.length === 0 ? "" : `${text}\n`;
+    return parts.join("");
   }
 
   statements(statements: readonly ts.Statement[]): Doc {
