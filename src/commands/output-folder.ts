@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { entryKind, readFolder } from "../output/listing.js";
+import { entryKind, readFolder, readFolderBytes } from "../output/listing.js";
 import { filesDigest, writeCache } from "../output/digest.js";
 import { LockBusyError, withFolderLock, type LockHolder } from "../output/lock.js";
 import { backupFolder, diffFolder, isClean, recoverInterruptedWrite, writeFolder, type FolderDiff } from "../output/write.js";
@@ -12,7 +12,7 @@ import type { Io } from "./io.js";
 /** Whether the folder holds exactly the files of the digest and nothing else; a folder another run is swapping does not. */
 export async function holdsOnly(folder: string, digest: string): Promise<boolean> {
   try {
-    const existing = await readFolder(folder);
+    const existing = await readFolderBytes(folder);
     return existing.strays.length === 0 && filesDigest(existing.files) === digest;
   } catch {
     return false;

@@ -4,9 +4,10 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RuntimeTemplate } from "../emit/runtime-folder.js";
-import { readSpecFile, UnreadableFile } from "../openapi/files.js";
+import { readSpecBytes, UnreadableFile } from "../openapi/files.js";
 
-const hash = (parts: readonly string[]) => {
+/** Text is hashed as its UTF-8 bytes: a file's bytes hash as its text does, so a digest never needs a file decoded. */
+const hash = (parts: readonly (string | Uint8Array)[]) => {
   const digest = createHash("sha256");
   for (const part of parts) digest.update(part).update("\0");
   return digest.digest("hex").slice(0, 32);
@@ -16,11 +17,11 @@ const hash = (parts: readonly string[]) => {
  * The spec's files, each named and hashed by content. A file that cannot be read counts by its
  * reason, so a spec that went missing or became a folder is a changed input, not a crash.
  */
-async function specFileContents(files: readonly string[]): Promise<string[]> {
+async function specFileContents(files: readonly string[]): Promise<(string | Uint8Array)[]> {
   const sorted = [...new Set(files)].sort();
   const contents = await Promise.all(
     sorted.map((path) =>
-      readSpecFile(path).catch((error: unknown) => {
+      readSpecBytes(path).catch((error: unknown) => {
         if (error instanceof UnreadableFile) return `\0unreadable: ${error.message}`;
         throw error;
       }),
@@ -44,7 +45,7 @@ function projectorCode(): Promise<string> {
 /** The spec's files as they were when read, to be hashed later. */
 export interface SpecFilesRead {
   files: readonly string[];
-  contents: readonly string[];
+  contents: readonly (string | Uint8Array)[];
 }
 
 /**
@@ -79,7 +80,7 @@ export async function inputsDigest(inputs: DigestInputs): Promise<string> {
 }
 
 /** The files of an output folder, as one hash. */
-export function filesDigest(files: ReadonlyMap<string, string>): string {
+export function filesDigest(files: ReadonlyMap<string, string | Uint8Array>): string {
   return hash([...files].sort(([a], [b]) => a.localeCompare(b)).flat());
 }
 

@@ -59,6 +59,12 @@ export interface FolderContents {
   strays: string[];
 }
 
+/** The folder's files as bytes, for a digest (filesDigest hashes text as its UTF-8 bytes), and what else lies in it. */
+export async function readFolderBytes(folder: string): Promise<{ files: Map<string, Buffer>; strays: string[] }> {
+  const listing = await listFolder(folder);
+  return { files: new Map(listing.files.map((path) => [path, readFileSync(join(folder, path))])), strays: strays(listing) };
+}
+
 /** The folder as it is on disk: its files' texts, and what else lies in it. */
 export async function readFolder(folder: string): Promise<FolderContents> {
   const listing = await listFolder(folder);
