@@ -7,7 +7,8 @@ export interface YamlSource {
   document: Document;
   /** Parse problems, each with a 1-based line and column. */
   errors: { message: string; line: number; column: number }[];
-  locate(path: NodePath, part?: "key" | "value"): SourceLocation;
+  /** Where the node at `path` is, or its deepest ancestor that exists: always a line and column. */
+  locate(path: NodePath, part?: "key" | "value"): Required<Omit<SourceLocation, "pointer">>;
   /** Every alias in document order, with where it stands and what is wrong with it, if anything. */
   aliases(): YamlAlias[];
 }
@@ -28,7 +29,7 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   // The library's own unique-key check compares each key with every earlier one; on a spec's
   // `paths` or `schemas` of thousands of keys that took minutes, so keys are checked here instead.
   const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
-  const at = (offset: number): SourceLocation => {
+  const at = (offset: number): Required<Omit<SourceLocation, "pointer">> => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineCounter, parseDocument } from "yaml";
+import { parseAnnotation } from "../src/annotation/parse.js";
 import { readPlainYaml } from "../src/annotation/plain-yaml.js";
 
 /** The full parser's reading, as parseAnnotation takes it, or `undefined` where it reports a problem. */
@@ -172,5 +173,17 @@ describe("readPlainYaml", () => {
     );
     // The fast read must answer often for the comparison to mean anything.
     expect(answered).toBeGreaterThan(600);
+  });
+});
+
+describe("places in an annotation read the fast way", () => {
+  const text = "spec: api.yaml\noutput: generated/api\ntools:\n  list_users:\n    operation: listUsers\n    resource: user\n";
+
+  it("find their line and column when read, the same in a copy and in JSON text", () => {
+    const annotation = parseAnnotation(text, "projector.yaml");
+    const place = annotation.locate(["tools", "list_users", "resource"], "key");
+    expect({ ...place }).toEqual({ file: "projector.yaml", line: 6, column: 5 });
+    expect(JSON.parse(JSON.stringify(place))).toEqual({ file: "projector.yaml", line: 6, column: 5 });
+    expect(annotation.locate(["tools", "list_users"], "key")).toEqual({ file: "projector.yaml", line: 4, column: 3 });
   });
 });

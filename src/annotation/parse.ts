@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../diagnostics.js";
+import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { withArticle } from "../indefinite-article.js";
 import { didYouMean } from "../suggest.js";
@@ -32,6 +32,25 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 const isObject = (value: unknown): value is { [key: string]: Json } => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
+ * A place in the annotation whose line and column are found when first read: finding them parses
+ * the whole text again with positions (365 ms for init's draft of PagerDuty's 209 tools), which a
+ * warning nobody reads need not cost. Own enumerable getters, so a copy or JSON text holds the values.
+ */
+function placeFoundWhenRead(file: string, find: () => Required<Omit<SourceLocation, "pointer">>): SourceLocation {
+  let found: Required<Omit<SourceLocation, "pointer">> | undefined;
+  const place = () => (found ??= find());
+  return {
+    file,
+    get line() {
+      return place().line;
+    },
+    get column() {
+      return place().column;
+    },
+  };
+}
+
+/**
  * Reads `projector.yaml` (YAML or JSON) into a typed annotation. Every shape problem is collected,
  * not just the first, so one run shows a person everything to fix.
  */
@@ -54,7 +73,8 @@ export function parseAnnotation(text: string, file: string): Annotation {
   // vouch for the text, or once a diagnostic needs a line.
   let full: YamlSource | undefined;
   const source = () => (full ??= parseYamlSource(text, file));
-  const locate: Annotation["locate"] = (path, part) => source().locate(path, part);
+  const locate: Annotation["locate"] = (path, part) =>
+    full ? full.locate(path, part) : placeFoundWhenRead(file, () => source().locate(path, part));
   const root = plain ?? readFully(source(), file, json);
   const diagnostics: Diagnostic[] = [];
   const problem = (path: YamlPath, message: string, help: string, part: "key" | "value" = "value") =>

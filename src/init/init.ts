@@ -48,10 +48,14 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
     const annotation = parseAnnotation(rendered.text, options.file);
     const built = buildModel(annotation, spec);
     const errors = built.diagnostics.filter((d) => d.severity === "error" && d.code !== "PRJ032");
-    const entries = [...rendered.added, ...[...draft.resources.keys()].map((name) => ["resources", name])]
-      .map((path) => ({ path, line: annotation.locate(path, "key").line ?? 0 }))
-      .sort((a, b) => a.line - b.line);
-    const owner = (line: number) => [...entries].reverse().find((e) => e.line <= line)?.path;
+    // Lines are found only for a draft with errors: finding them parses the whole draft again.
+    const entries = () =>
+      [...rendered.added, ...[...draft.resources.keys()].map((name) => ["resources", name])]
+        .map((path) => ({ path, line: annotation.locate(path, "key").line ?? 0 }))
+        .sort((a, b) => a.line - b.line)
+        .reverse();
+    let lines: ReturnType<typeof entries> | undefined;
+    const owner = (line: number) => (lines ??= entries()).find((e) => e.line <= line)?.path;
     let changed = false;
     const unreturned = new Set<string>();
     for (const error of errors) {
