@@ -55,7 +55,10 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
         .sort((a, b) => a.line - b.line)
         .reverse();
     let lines: ReturnType<typeof entries> | undefined;
-    const owner = (line: number) => (lines ??= entries()).find((e) => e.line <= line)?.path;
+    const owner = (line: number) => {
+      lines ??= entries();
+      return lines.find((e) => e.line <= line)?.path;
+    };
     let changed = false;
     const unreturned = new Set<string>();
     for (const error of errors) {
