@@ -185,5 +185,8 @@ describe("places in an annotation read the fast way", () => {
     expect({ ...place }).toEqual({ file: "projector.yaml", line: 6, column: 5 });
     expect(JSON.parse(JSON.stringify(place))).toEqual({ file: "projector.yaml", line: 6, column: 5 });
     expect(annotation.locate(["tools", "list_users"], "key")).toEqual({ file: "projector.yaml", line: 4, column: 3 });
+    const moved = annotation.locate(["tools"], "key");
+    moved.line = 10;
+    expect({ ...moved }).toEqual({ file: "projector.yaml", line: 10, column: 1 });
   });
 });

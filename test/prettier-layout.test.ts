@@ -85,6 +85,12 @@ describe("printLikePrettier", () => {
     expect(await byPrettier(input)).toBe(output);
   });
 
+  it("keeps an empty function body on one line, as prettier does", async () => {
+    const input = "export function f() {}\nconst g = () => {};\n";
+    expect(printLikePrettier(input)).toBe(input);
+    expect(await byPrettier(input)).toBe(input);
+  });
+
   it("leaves to prettier what it does not lay out", () => {
     expect(printLikePrettier("class A { x = 1; }\n")).toBeUndefined();
     expect(printLikePrettier("const a = b ? (c ? d : e) : f;\n")).toBeUndefined();
@@ -102,6 +108,9 @@ describe("printLikePrettier", () => {
     ["a hexadecimal number", "const x = 0xff;\n"],
     ["a line break after return, which ends the statement", "export function f() {\n  return\n  x;\n}\n"],
     ["a Markdown line break in JSDoc", "/**\n * a  \n * b\n */\nexport const a = 1;\n"],
+    ["an empty block after if, which prettier breaks", "export function f() {\n  if (a) {}\n}\n"],
+    ["an empty block after for...of", "export function f() {\n  for (const x of xs) {}\n}\n"],
+    ["an empty block alone", "{}\n"],
   ])("never drops or misreads what it does not lay out: %s", (_name, input) => {
     expect(printLikePrettier(input)).toBeUndefined();
   });

@@ -34,7 +34,8 @@ const isObject = (value: unknown): value is { [key: string]: Json } => typeof va
 /**
  * A place in the annotation whose line and column are found when first read: finding them parses
  * the whole text again with positions (365 ms for init's draft of PagerDuty's 209 tools), which a
- * warning nobody reads need not cost. Own enumerable getters, so a copy or JSON text holds the values.
+ * warning nobody reads need not cost. Own enumerable accessors, so that a copy or JSON text holds the
+ * values and a caller can still set them.
  */
 function placeFoundWhenRead(file: string, find: () => Required<Omit<SourceLocation, "pointer">>): SourceLocation {
   let found: Required<Omit<SourceLocation, "pointer">> | undefined;
@@ -44,8 +45,14 @@ function placeFoundWhenRead(file: string, find: () => Required<Omit<SourceLocati
     get line() {
       return place().line;
     },
+    set line(line) {
+      place().line = line;
+    },
     get column() {
       return place().column;
+    },
+    set column(column) {
+      place().column = column;
     },
   };
 }

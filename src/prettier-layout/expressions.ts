@@ -339,7 +339,7 @@ Printer.prototype.arrow = function (this: Printer, node: ts.ArrowFunction, args:
   const body = node.body;
   const bodyNode = skipParentheses(body);
   if (this.source.leadingComments(body).length > 0) throw new Unsure("comment before arrow body");
-  const bodyDoc = body.kind === K.Block ? this.block(body as ts.Block) : this.expression(body as ts.Expression);
+  const bodyDoc = body.kind === K.Block ? this.block(body as ts.Block, true) : this.expression(body as ts.Expression);
   const sameLine =
     bodyNode.kind === K.ArrayLiteralExpression ||
     bodyNode.kind === K.ObjectLiteralExpression ||

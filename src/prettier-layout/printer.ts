@@ -343,7 +343,7 @@ export class Printer {
       node.name.text,
       group([grouped ? group(params) : params, returnType]),
       " ",
-      this.block(node.body),
+      this.block(node.body, true),
     ];
   }
 
@@ -400,9 +400,10 @@ export class Printer {
     return [left, " = ", this.expression(node.initializer)];
   }
 
-  block(node: ts.Block): Doc {
+  /** `{}` stays on one line only as a function's body; after `if`, `for` or alone, prettier breaks it, which is left to prettier. */
+  block(node: ts.Block, isFunctionBody = false): Doc {
     if (node.statements.length === 0) {
-      if (node.getText(this.file) !== "{}") throw new Unsure("empty block form");
+      if (!isFunctionBody || node.getText(this.file) !== "{}") throw new Unsure("empty block form");
       return "{}";
     }
     return ["{", indent([hardline, this.statements(node.statements)]), hardline, "}"];
