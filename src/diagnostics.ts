@@ -76,6 +76,9 @@ export interface SourceLocation {
   pointer?: string;
 }
 
+/** A place in a file that always has its line and column. */
+export type FilePosition = Required<Omit<SourceLocation, "pointer">>;
+
 export interface Diagnostic {
   code: Code;
   severity: "error" | "warning";

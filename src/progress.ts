@@ -39,3 +39,15 @@ export class Progress {
 }
 
 const format = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
+
+/** The progress a command's `--silent` and `--verbose` ask for, reported on `stderr`. */
+export function commandProgress(
+  options: { silent: boolean; verbose: boolean },
+  stderr: { write(text: string): unknown; isTTY?: boolean },
+): Progress {
+  return new Progress(
+    (text) => stderr.write(text),
+    options.silent ? "silent" : options.verbose ? "verbose" : "normal",
+    stderr.isTTY === true,
+  );
+}

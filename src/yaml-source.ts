@@ -1,5 +1,5 @@
 import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
-import type { SourceLocation } from "./diagnostics.js";
+import type { FilePosition, SourceLocation } from "./diagnostics.js";
 
 export type NodePath = readonly (string | number)[];
 
@@ -8,7 +8,7 @@ export interface YamlSource {
   /** Parse problems, each with a 1-based line and column. */
   errors: { message: string; line: number; column: number }[];
   /** Where the node at `path` is, or its deepest ancestor that exists: always a line and column. */
-  locate(path: NodePath, part?: "key" | "value"): Required<Omit<SourceLocation, "pointer">>;
+  locate(path: NodePath, part?: "key" | "value"): FilePosition;
   /** Every alias in document order, with where it stands and what is wrong with it, if anything. */
   aliases(): YamlAlias[];
 }
@@ -29,7 +29,7 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   // The library's own unique-key check compares each key with every earlier one; on a spec's
   // `paths` or `schemas` of thousands of keys that took minutes, so keys are checked here instead.
   const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
-  const at = (offset: number): Required<Omit<SourceLocation, "pointer">> => {
+  const at = (offset: number): FilePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };

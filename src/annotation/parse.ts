@@ -1,4 +1,4 @@
-import type { Diagnostic, SourceLocation } from "../diagnostics.js";
+import type { Diagnostic, FilePosition, SourceLocation } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { withArticle } from "../indefinite-article.js";
 import { didYouMean } from "../suggest.js";
@@ -37,8 +37,8 @@ const isObject = (value: unknown): value is { [key: string]: Json } => typeof va
  * warning nobody reads need not cost. Own enumerable accessors, so that a copy or JSON text holds the
  * values and a caller can still set them.
  */
-function placeFoundWhenRead(file: string, find: () => Required<Omit<SourceLocation, "pointer">>): SourceLocation {
-  let found: Required<Omit<SourceLocation, "pointer">> | undefined;
+function placeFoundWhenRead(file: string, find: () => FilePosition): SourceLocation {
+  let found: FilePosition | undefined;
   const place = () => (found ??= find());
   return {
     file,

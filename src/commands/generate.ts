@@ -3,7 +3,7 @@ import { withMarker } from "../output/ownership.js";
 import { checkBudgets } from "../evidence/budget-check.js";
 import { cachePath, inputsDigest, readCache, type SpecFilesRead } from "../output/digest.js";
 import type { GenerateCache } from "../generate-cache.js";
-import { Progress } from "../progress.js";
+import { commandProgress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import type { SourceTypesThreads, TypeSpec } from "../openapi/source-types-thread.js";
 import { checkOutput, holdsOnly, writeOutput } from "./output-folder.js";
@@ -76,11 +76,7 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
 }
 
 async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHooks, threads?: SourceTypesThreads): Promise<number> {
-  const progress = new Progress(
-    (text) => io.stderr.write(text),
-    options.silent ? "silent" : options.verbose ? "verbose" : "normal",
-    io.stderr.isTTY === true,
-  );
+  const progress = commandProgress(options, io.stderr);
   // With work to do, openapi-typescript's thread loads while the annotation and the spec are read.
   threads?.prestart();
   const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };

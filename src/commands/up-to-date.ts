@@ -4,7 +4,7 @@ import { cachePath, inputsDigest, readCache } from "../output/digest.js";
 import { displayPath } from "../project/display-path.js";
 import { readExtras } from "../project/extras.js";
 import { topLevelScalar } from "../project/top-level-scalar.js";
-import { Progress } from "../progress.js";
+import { commandProgress } from "../progress.js";
 import { EXIT, type Io } from "./io.js";
 import { holdsOnly } from "./output-folder.js";
 
@@ -18,11 +18,7 @@ export async function answerIfUpToDate(
   options: { config: string; silent: boolean; verbose: boolean },
   io: Io,
 ): Promise<number | undefined> {
-  const progress = new Progress(
-    (text) => io.stderr.write(text),
-    options.silent ? "silent" : options.verbose ? "verbose" : "normal",
-    io.stderr.isTTY === true,
-  );
+  const progress = commandProgress(options, io.stderr);
   const unchanged = await progress.stage("digest", () => upToDateAhead(options.config, io.cwd));
   if (unchanged === undefined) return undefined;
   progress.finish();
