@@ -49,4 +49,21 @@ describe("distinct short ids", () => {
     expect(() => withDistinctShortIds((issue) => issues.push(issue), 1, failing)).toThrow("boom");
     expect(issues.map((i) => i.message)).toEqual(["before the throw"]);
   });
+
+  it("finds a collision with an id noted before the table grew past one chunk of slots", () => {
+    // 20,000 ids against an expected 10: the table grows from 256 slots to 32,768, in four chunks.
+    const many = Array.from({ length: 20_000 }, (_, i) => `tkt_${i.toString(16).padStart(8, "0")}-2d18-4b6e-9c05-8ab3f2e17d90`);
+    const { project, runs } = projector([A, ...many, B]);
+    const result = withDistinctShortIds(undefined, 10, project);
+    expect(runs()).toBe(2);
+    expect([result[0], result.at(-1)]).toEqual(["tkt_9f3a71c4-2d18", "tkt_9f3a71c4-2d19"]);
+    expect(result.slice(1, -1)).toEqual(many.map((id) => id.slice(0, 12)));
+  });
+
+  it("projects a page of 20,000 distinct ids once", () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => `usr_${(i * 7919).toString(16).padStart(8, "0")}-77aa-4f31-8d2c-1e5b6c9042af`);
+    const { project, runs } = projector([...many, ...many]);
+    expect(withDistinctShortIds(undefined, 40_000, project)).toEqual([...many, ...many].map((id) => id.slice(0, 12)));
+    expect(runs()).toBe(1);
+  });
 });

@@ -26,12 +26,12 @@ export function shortIdCheck(expectedIds: number) {
   // The state lives in this closure, not in an object: V8 may drop an object's layout in a full GC
   // once no object has it, and with it the optimized code that checks for it, so that the next
   // page ran unoptimized. Sized so that the expected ids fill at most three quarters: probing stays
-  // short, and a 10,000-id page's table stays in the young generation, where stores are cheap.
+  // short.
   let size = Math.max(
     256,
     2 ** Math.ceil(Math.log2((expectedIds * 4) / 3 + 1)),
   );
-  let slots = new Array<string | undefined>(size);
+  let slots = chunkedSlots(size);
   let hashes = new Int32Array(size);
   let count = 0;
   let collided = false;
@@ -41,15 +41,17 @@ export function shortIdCheck(expectedIds: number) {
   const afterCollision: string[] = [];
 
   const grow = () => {
-    const [oldSlots, oldHashes] = [slots, hashes];
+    const [oldSlots, oldHashes, oldSize] = [slots, hashes, size];
     size *= 2;
-    slots = new Array<string | undefined>(size);
+    slots = chunkedSlots(size);
     hashes = new Int32Array(size);
-    for (let i = 0; i < oldSlots.length; i++) {
-      if (oldSlots[i] === undefined) continue;
+    for (let i = 0; i < oldSize; i++) {
+      const id = oldSlots[i >>> CHUNK_BITS]![i & CHUNK_MASK];
+      if (id === undefined) continue;
       let at = oldHashes[i]! & (size - 1);
-      while (slots[at] !== undefined) at = (at + 1) & (size - 1);
-      slots[at] = oldSlots[i];
+      while (slots[at >>> CHUNK_BITS]![at & CHUNK_MASK] !== undefined)
+        at = (at + 1) & (size - 1);
+      slots[at >>> CHUNK_BITS]![at & CHUNK_MASK] = id;
       hashes[at] = oldHashes[i]!;
     }
   };
@@ -67,7 +69,11 @@ export function shortIdCheck(expectedIds: number) {
       digits >= 0 ? digits : eightHexDigits(short, short.length - 8),
     );
     let at = hash & (size - 1);
-    for (let taken = slots[at]; taken !== undefined; taken = slots[at]) {
+    for (
+      let taken = slots[at >>> CHUNK_BITS]![at & CHUNK_MASK];
+      taken !== undefined;
+      taken = slots[at >>> CHUNK_BITS]![at & CHUNK_MASK]
+    ) {
       if (hashes[at] === hash) {
         if (taken === id) return short;
         // Another id has this short form; note this one too, so the lengthened forms cover both.
@@ -75,7 +81,7 @@ export function shortIdCheck(expectedIds: number) {
       }
       at = (at + 1) & (size - 1);
     }
-    slots[at] = id;
+    slots[at >>> CHUNK_BITS]![at & CHUNK_MASK] = id;
     hashes[at] = hash;
     if (++count * 4 > size * 3) grow();
     return short;
@@ -85,10 +91,26 @@ export function shortIdCheck(expectedIds: number) {
     note,
     collided: () => collided,
     ids: () => [
-      ...slots.filter((id): id is string => id !== undefined),
+      ...slots.flat().filter((id): id is string => id !== undefined),
       ...afterCollision,
     ],
   };
+}
+
+/**
+ * The table's slots are kept in chunks of 2^13: a single array of 16,384 slots, a 10,000-id page's,
+ * is past V8's largest regular object (128 KiB) and is allocated apart as a large object, which
+ * cost 0.8 ms a page against 0.06 ms for the same slots in chunks.
+ */
+const CHUNK_BITS = 13;
+const CHUNK_MASK = 2 ** CHUNK_BITS - 1;
+
+function chunkedSlots(size: number): (string | undefined)[][] {
+  const chunk = Math.min(size, CHUNK_MASK + 1);
+  return Array.from(
+    { length: size / chunk },
+    () => new Array<string | undefined>(chunk),
+  );
 }
 
 /**
