@@ -1,7 +1,7 @@
 // A tool result's short ids stay distinct: projected once with plain short ids, again only on a collision.
 import { describe, expect, it } from "vitest";
 import type { ProjectionIssue, RecordOptions } from "../../templates/runtime/context.js";
-import { withDistinctShortIds } from "../../templates/runtime/distinct-short-ids.js";
+import { shortIdCheck, withDistinctShortIds } from "../../templates/runtime/distinct-short-ids.js";
 
 const A = "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90";
 const B = "tkt_9f3a71c4-2d19-4b6e-9c05-8ab3f2e17d90";
@@ -65,5 +65,20 @@ describe("distinct short ids", () => {
     const { project, runs } = projector([...many, ...many]);
     expect(withDistinctShortIds(undefined, 40_000, project)).toEqual([...many, ...many].map((id) => id.slice(0, 12)));
     expect(runs()).toBe(1);
+  });
+
+  it("keeps each page's check to its own ids when tables are handed on or made while another is in use", () => {
+    // 10,000 expected ids: tables of whole chunks, the ones handed on from page to page.
+    const first = shortIdCheck(10_000);
+    first.note(A);
+    first.release();
+    const second = shortIdCheck(10_000);
+    const alongside = shortIdCheck(10_000);
+    second.note(B);
+    alongside.note(A);
+    expect([second.collided(), alongside.collided()]).toEqual([false, false]);
+    expect([second.ids(), alongside.ids()]).toEqual([[B], [A]]);
+    second.note(A);
+    expect(second.collided()).toBe(true);
   });
 });

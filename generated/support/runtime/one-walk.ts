@@ -128,9 +128,13 @@ export async function projectInOneWalk<K extends string, W, T>(
   } finally {
     release(state);
   }
-  if (check.collided()) {
+  // A walk that threw leaves its check unreleased: its table goes to the collector, never to a
+  // later page while this one might still note an id in it.
+  const ids = check.collided() ? check.ids() : undefined;
+  check.release();
+  if (ids) {
     issues.length = 0;
-    const again = recordOptions(collect, shortenIds(check.ids()));
+    const again = recordOptions(collect, shortenIds(ids));
     try {
       result = made(walk(labels, again), again);
     } finally {

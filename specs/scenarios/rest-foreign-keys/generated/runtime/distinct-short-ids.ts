@@ -54,6 +54,7 @@ export function shortIdCheck(expectedIds: number) {
       slots[at >>> CHUNK_BITS]![at & CHUNK_MASK] = id;
       hashes[at] = oldHashes[i]!;
     }
+    keepChunks(oldSlots);
   };
 
   const note = (id: string): string => {
@@ -94,6 +95,8 @@ export function shortIdCheck(expectedIds: number) {
       ...slots.flat().filter((id): id is string => id !== undefined),
       ...afterCollision,
     ],
+    /** Hands the table's chunks on to the checks of later pages: call it once this check is done with. */
+    release: () => keepChunks(slots),
   };
 }
 
@@ -104,13 +107,34 @@ export function shortIdCheck(expectedIds: number) {
  */
 const CHUNK_BITS = 13;
 const CHUNK_MASK = 2 ** CHUNK_BITS - 1;
+const CHUNK_SLOTS = CHUNK_MASK + 1;
+
+/**
+ * Whole chunks of checks done with, emptied, for the next checks to take: each chunk made anew is
+ * 64 KiB more of the young generation filled while a page is projected, and a collection falling
+ * in the projection copies the part of the page just parsed that is still young. Taken, a chunk
+ * is one check's alone until it is released; checks of pages projected at once take one each.
+ */
+const spareChunks: (string | undefined)[][] = [];
+/** How many chunks are kept: a 20,000-id page's table, not a longer page's. */
+const KEPT_CHUNKS = 8;
 
 function chunkedSlots(size: number): (string | undefined)[][] {
-  const chunk = Math.min(size, CHUNK_MASK + 1);
-  return Array.from(
-    { length: size / chunk },
-    () => new Array<string | undefined>(chunk),
+  const chunk = Math.min(size, CHUNK_SLOTS);
+  return Array.from({ length: size / chunk }, () =>
+    chunk === CHUNK_SLOTS
+      ? (spareChunks.pop() ?? new Array<string | undefined>(chunk))
+      : new Array<string | undefined>(chunk),
   );
+}
+
+function keepChunks(slots: (string | undefined)[][]): void {
+  for (const chunk of slots) {
+    if (chunk.length !== CHUNK_SLOTS || spareChunks.length >= KEPT_CHUNKS)
+      continue;
+    chunk.fill(undefined);
+    spareChunks.push(chunk);
+  }
 }
 
 /**
@@ -172,10 +196,12 @@ export function withDistinctShortIds<T>(
     passOn();
     throw error;
   }
-  if (check.collided()) {
+  const ids = check.collided() ? check.ids() : undefined;
+  check.release();
+  if (ids) {
     issues.length = 0;
     try {
-      result = project(recordOptions(collect, shortenIds(check.ids())));
+      result = project(recordOptions(collect, shortenIds(ids)));
     } finally {
       passOn();
     }
