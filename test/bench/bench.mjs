@@ -339,8 +339,8 @@ if (runs("projection") || runs("same-prefix") || runs("resolvers")) {
       ),
     );
   // Each scenario runs in seven child processes, taken in turns, so that a spell of load on this
-  // machine falls on all of them alike; the figure is the middle of the seven medians. Three were
-  // too few: one process's garbage-collector schedule could move the ratio by 0.05.
+  // machine falls on all of them alike; the figure is the middle of the seven processes' figures.
+  // Three were too few: one process's garbage-collector schedule could move the ratio by 0.05.
   if (runs("projection")) {
     const CHILDREN = 7;
     const [floor, generated, idBook, byHand, kitsu] = inTurns(
@@ -410,7 +410,7 @@ if (runs("projection") || runs("same-prefix") || runs("resolvers")) {
         )}); with the id book in use ${perParse(idBook).toFixed(3)}x; the hand-written one ${perParse(byHand).toFixed(3)}x. A collection ran during the projection in ${collectedIn(generated)} of the generated code's ${CHILDREN * generated.rounds} pages, ${collectedIn(byHand)} of the hand-written one's.`,
     );
     console.log(
-      `JSON.parse takes ${fmt(parsing(generated))} a page in the projecting processes and ${fmt(parsing(floor))} in those that only parse: collections that the projection's allocations bring on fall in the next parse. Against the parse alone, the projection costs ${(alone(generated) / parsing(floor)).toFixed(3)}x, the hand-written one ${(alone(byHand) / parsing(floor)).toFixed(3)}x.`,
+      `JSON.parse takes ${fmt(parsing(generated))} a page in the projecting processes and ${fmt(parsing(floor))} in those that only parse: collections that the projection's allocations bring on fall in the next parse, and the figure above counts them as the parse's. Against the parse in the processes that only parse, the projection costs ${(alone(generated) / parsing(floor)).toFixed(3)}x, the hand-written one ${(alone(byHand) / parsing(floor)).toFixed(3)}x.`,
     );
     console.log();
   }

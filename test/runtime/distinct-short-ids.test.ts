@@ -81,4 +81,15 @@ describe("distinct short ids", () => {
     second.note(A);
     expect(second.collided()).toBe(true);
   });
+
+  it("fails a short id asked for after the projection returned, instead of writing into a table handed on", async () => {
+    const late = withDistinctShortIds(undefined, 10_000, async (options) => {
+      await null;
+      return (options.shortIds as (id: string) => string)(A);
+    });
+    const other = shortIdCheck(10_000);
+    other.note(B);
+    await expect(late).rejects.toThrow("the projection must be synchronous");
+    expect(other.ids()).toEqual([B]);
+  });
 });

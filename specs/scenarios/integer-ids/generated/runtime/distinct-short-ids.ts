@@ -57,7 +57,17 @@ export function shortIdCheck(expectedIds: number) {
     keepChunks(oldSlots);
   };
 
+  // Once released, the table's chunks may be another check's: a late use fails rather than write there.
+  let released = false;
+  const inUse = () => {
+    if (released)
+      throw new Error(
+        "a short-id check was used after its projection ended: the projection must be synchronous",
+      );
+  };
+
   const note = (id: string): string => {
+    inUse();
     const dash = id.indexOf("-");
     const digits = uuidDigits(id, dash);
     const short = shortForm(id, dash, digits);
@@ -91,12 +101,19 @@ export function shortIdCheck(expectedIds: number) {
   return {
     note,
     collided: () => collided,
-    ids: () => [
-      ...slots.flat().filter((id): id is string => id !== undefined),
-      ...afterCollision,
-    ],
+    ids: () => {
+      inUse();
+      return [
+        ...slots.flat().filter((id): id is string => id !== undefined),
+        ...afterCollision,
+      ];
+    },
     /** Hands the table's chunks on to the checks of later pages: call it once this check is done with. */
-    release: () => keepChunks(slots),
+    release: () => {
+      if (released) return;
+      released = true;
+      keepChunks(slots);
+    },
   };
 }
 
@@ -116,7 +133,7 @@ const CHUNK_SLOTS = CHUNK_MASK + 1;
  * is one check's alone until it is released; checks of pages projected at once take one each.
  */
 const spareChunks: (string | undefined)[][] = [];
-/** How many chunks are kept: a 20,000-id page's table, not a longer page's. */
+/** How many chunks are kept: a table of up to 49,000 ids, or two of a 20,000-id page's. */
 const KEPT_CHUNKS = 8;
 
 function chunkedSlots(size: number): (string | undefined)[][] {
@@ -165,7 +182,8 @@ function mixed(hash: number): number {
  * Projects a whole tool result with plain short ids; in the rare result where two ids share a short
  * form, projects it again with {@link shortenIds} over all of them. Every id given a short form
  * counts, those kept in unresolved markers too. Issues reach `onIssue` once, from the projection
- * that is kept, or from one that threw. `expectedIds`: how many ids will be shortened.
+ * that is kept, or from one that threw. `expectedIds`: how many ids will be shortened. `project`
+ * runs synchronously: a short id asked for after it has returned fails.
  */
 export function withDistinctShortIds<T>(
   onIssue: ProjectOptions["onIssue"],
