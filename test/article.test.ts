@@ -1,4 +1,5 @@
 // The worked example of "Projecting a tool result", run through the checked-in generated code.
+import { deepStrictEqual } from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import {
@@ -84,6 +85,14 @@ describe("the article's ticket", () => {
     expect(result.more).toBe(true);
     expect(users.calls).toEqual([]);
     expect(orgs.calls).toEqual([["org_5d8804f1-6b2a-4c77-9e10-3f7d51ac8802"]]);
+  });
+
+  it("projectTicket returns a plain object, equal to the literal of its fields by any comparison", () => {
+    const result = projectTicket(articleElement as never, { users: new Map(), orgs: new Map() });
+    expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+    expect(Object.keys(result)).toEqual(["id", "subject", "status", "priority", "assignee", "org", "opened", "last_update", "sla_due"]);
+    expect(() => deepStrictEqual(result, { ...result })).not.toThrow();
+    expect(JSON.parse(JSON.stringify(result))).toStrictEqual({ ...result });
   });
 
   it("projectTicket is synchronous and pure over already-resolved labels", () => {

@@ -102,6 +102,7 @@ describe("generated modules", () => {
       "argumentId",
       "boolean",
       "context",
+      "plainObjects",
       "recordObject",
       "string",
       "type RecordOptions",

@@ -73,6 +73,11 @@ const CASES: [name: string, input: string, output: string][] = [
     'const SEVERITY = new Map<unknown, "info" | "low">([[1, "info"]]);\nconst LEVELS = [\n  100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400,\n  1500, 1600, 1700,\n];\n',
   ],
   [
+    "a function that sets the fields of this, its parameters broken",
+    'function fillTicketResult(this: TicketResult, v0: TicketResult["id"], v1: TicketResult["last-update"]): void { this.id = v0; this["last-update"] = v1; }\n',
+    'function fillTicketResult(\n  this: TicketResult,\n  v0: TicketResult["id"],\n  v1: TicketResult["last-update"],\n): void {\n  this.id = v0;\n  this["last-update"] = v1;\n}\n',
+  ],
+  [
     "parentheses around simple types dropped",
     "export type ImagesGetArguments = { image_id: (number) | (string); };\n",
     "export type ImagesGetArguments = { image_id: number | string };\n",
@@ -111,6 +116,12 @@ describe("printLikePrettier", () => {
     ["an empty block after if, which prettier breaks", "export function f() {\n  if (a) {}\n}\n"],
     ["an empty block after for...of", "export function f() {\n  for (const x of xs) {}\n}\n"],
     ["an empty block alone", "{}\n"],
+    ["an assignment to other than a member of this", "function f(v: string): void {\n  x.id = v;\n}\n"],
+    ["an assignment of other than a parameter", "function f(): void {\n  this.id = g(1);\n}\n"],
+    [
+      "an assignment too long to be sure prettier keeps it on its line",
+      "function f(v0: string): void {\n  this.a_field_whose_name_runs_on_and_on_and_on_and_on_and_on_and_on = v0;\n}\n",
+    ],
   ])("never drops or misreads what it does not lay out: %s", (_name, input) => {
     expect(printLikePrettier(input)).toBeUndefined();
   });

@@ -253,8 +253,12 @@ export function emitResource(resource: ResourceModel): string {
   const recordKeysLines = recordKeysConstant(module, resource.fields);
   const constants = constNames(module, resource, resultSchema);
   const project = baseLocals(module, jsonapi);
-  const body = resource.fields.map(
-    (field) => `${key(field.out)}: ${projectExpression({ module, constants, bases: project.bases }, field)},`,
+  const values = resource.fields.map((field) => projectExpression({ module, constants, bases: project.bases }, field));
+  const fill = module.local(`fill${T}Result`);
+  const made = module.local(`${T}Results`);
+  const parameters = resource.fields.map((field, i) => `v${i}: ${T}Result[${literal(field.out)}]`);
+  const assignments = resource.fields.map(
+    (field, i) => `this${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`} = v${i};`,
   );
   const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
   const recordType =
@@ -277,11 +281,17 @@ export function emitResource(resource: ResourceModel): string {
     ...legendConstants(constants, resource.fields),
     "",
     ...recordKeysLines,
+    `/** Sets a {@link ${T}Result}'s fields, in this order. */`,
+    `function ${fill}(this: ${T}Result, ${parameters.join(", ")}): void { ${assignments.join(" ")} }`,
+    "",
+    `/** Makes each {@link ${T}Result}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */`,
+    `const ${made} = ${module.runtime("plainObjects")}(${fill});`,
+    "",
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
     `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: ${module.runtimeType("RecordOptions")} = {}): ${T}Result {`,
     `  const ctx = ${module.runtime("context")}(${literal(resource.name)}, options);`,
     ...project.locals.statements().map((s) => `  ${s}`),
-    `  return { ${body.join(" ")} };`,
+    `  return new ${made}(${values.join(", ")});`,
     `}`,
     "",
   ].join("\n");

@@ -269,6 +269,8 @@ class Parser {
     }
     const node = this.open("ExpressionStatement");
     node.expression = this.expression();
+    // `target = value;`: an assignment only ever stands as a statement in what projector emits.
+    if (this.is("=")) node.expression = this.assignment(node.expression);
     this.take(";");
     this.adopt(node, node.expression);
     return this.close(node);
@@ -529,6 +531,17 @@ class Parser {
     node.body = this.is("{") ? this.block() : this.expression();
     node.modifiers = modifiers.length > 0 ? modifiers : undefined;
     this.adopt(node, modifiers, node.parameters, node.type, node.body);
+    return this.close(node);
+  }
+
+  private assignment(target: Node): Node {
+    const operatorToken = this.open("EqualsToken");
+    this.index++;
+    const node = new Node("BinaryExpression", target.pos, target.start, target.end);
+    node.left = target;
+    node.operatorToken = operatorToken;
+    node.right = this.expression();
+    this.adopt(node, node.left, node.operatorToken, node.right);
     return this.close(node);
   }
 

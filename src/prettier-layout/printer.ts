@@ -16,6 +16,9 @@ export interface Args {
 
 const K = ts.SyntaxKind;
 
+/** The longest assignment statement laid out here: at any depth the emitter writes one, it fits the line. */
+const SHORT_ASSIGNMENT = 60;
+
 /**
  * Builds prettier's doc for the TypeScript that projector emits, mirroring prettier's printer
  * (src/language-js/print in prettier 3) for exactly that syntax; anything else throws Unsure.
@@ -107,7 +110,7 @@ export class Printer {
       case K.ReturnStatement:
         return this.returnStatement(node as ts.ReturnStatement);
       case K.ExpressionStatement:
-        return [this.expression((node as ts.ExpressionStatement).expression), ";"];
+        return this.expressionStatement(node as ts.ExpressionStatement);
       case K.ForOfStatement:
         return this.forOf(node as ts.ForOfStatement);
       case K.IfStatement:
@@ -407,6 +410,23 @@ export class Printer {
       return "{}";
     }
     return ["{", indent([hardline, this.statements(node.statements)]), hardline, "}"];
+  }
+
+  /**
+   * An expression statement; an assignment only as projector writes one, a member of `this` set to
+   * a parameter (`this.id = v0;`), and short enough that prettier leaves it on its line.
+   */
+  private expressionStatement(node: ts.ExpressionStatement): Doc {
+    const expression = node.expression;
+    if (expression.kind !== K.BinaryExpression || (expression as ts.BinaryExpression).operatorToken.kind !== K.EqualsToken)
+      return [this.expression(expression), ";"];
+    const { left, right } = expression as ts.BinaryExpression;
+    const target = left.kind === K.PropertyAccessExpression || left.kind === K.ElementAccessExpression;
+    if (!target || (left as ts.PropertyAccessExpression).expression.kind !== K.ThisKeyword || right.kind !== K.Identifier)
+      throw new Unsure("assignment form");
+    const text = node.getText(this.file);
+    if (text.length > SHORT_ASSIGNMENT || text.includes("\n")) throw new Unsure("long assignment");
+    return [this.expression(left), " = ", this.expression(right), ";"];
   }
 
   private returnStatement(node: ts.ReturnStatement): Doc {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { OPTIONAL, REQUIRED } from "../../templates/runtime/issues.js";
-import { lifted, nested, objects, recordObject, section } from "../../templates/runtime/records.js";
+import { lifted, nested, objects, plainObjects, recordObject, section } from "../../templates/runtime/records.js";
 
 function recorder() {
   const issues: ProjectionIssue[] = [];
@@ -49,5 +49,19 @@ describe("records", () => {
     expect(name({ source: { author: { name: "Ana" } } })).toBe("Ana");
     expect(name({ source: { author: null } })).toBeNull();
     expect(name({ source: { author: "Ana" } })).toEqual({ unusable: "source.author is string, not an object" });
+  });
+});
+
+describe("plainObjects", () => {
+  it("makes objects whose prototype is Object.prototype, with the fields the function sets, in its order", () => {
+    const Pairs = plainObjects(function (this: { a: number; b: string }, a: number, b: string) {
+      this.a = a;
+      this.b = b;
+    });
+    const made = new Pairs(1, "x");
+    expect(Object.getPrototypeOf(made)).toBe(Object.prototype);
+    expect(Object.keys(made)).toEqual(["a", "b"]);
+    expect(made).toStrictEqual({ a: 1, b: "x" });
+    expect(made.constructor).toBe(Object);
   });
 });

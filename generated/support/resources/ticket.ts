@@ -10,6 +10,7 @@ import {
   datetime,
   joinOne,
   legend,
+  plainObjects,
   recordObject,
   relationshipIds,
   section,
@@ -159,6 +160,33 @@ const TICKET_PRIORITY = new Map<unknown, "low" | "high" | "urgent">([
   [3, "urgent"],
 ]);
 
+/** Sets a {@link TicketResult}'s fields, in this order. */
+function fillTicketResult(
+  this: TicketResult,
+  v0: TicketResult["id"],
+  v1: TicketResult["subject"],
+  v2: TicketResult["status"],
+  v3: TicketResult["priority"],
+  v4: TicketResult["assignee"],
+  v5: TicketResult["org"],
+  v6: TicketResult["opened"],
+  v7: TicketResult["last_update"],
+  v8: TicketResult["sla_due"],
+): void {
+  this.id = v0;
+  this.subject = v1;
+  this.status = v2;
+  this.priority = v3;
+  this.assignee = v4;
+  this.org = v5;
+  this.opened = v6;
+  this.last_update = v7;
+  this.sla_due = v8;
+}
+
+/** Makes each {@link TicketResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const TicketResults = plainObjects(fillTicketResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectTicket(
   record: TicketRecord,
@@ -169,24 +197,24 @@ export function projectTicket(
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
-  return {
-    id: shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
-    subject: string(attributes?.["subject"], ctx, "subject", REQUIRED),
-    status: legend(
+  return new TicketResults(
+    shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
+    string(attributes?.["subject"], ctx, "subject", REQUIRED),
+    legend(
       attributes?.["status_code"],
       TICKET_STATUS_CODE,
       ctx,
       "status_code",
       REQUIRED,
     ),
-    priority: legend(
+    legend(
       attributes?.["priority"],
       TICKET_PRIORITY,
       ctx,
       "priority",
       REQUIRED,
     ),
-    assignee: joinOne(
+    joinOne(
       relationshipIds(relationships?.["assignee"]),
       lookups["users"],
       "users",
@@ -194,7 +222,7 @@ export function projectTicket(
       "assignee",
       "assignee",
     ),
-    org: joinOne(
+    joinOne(
       relationshipIds(relationships?.["organization"]),
       lookups["orgs"],
       "orgs",
@@ -202,8 +230,8 @@ export function projectTicket(
       "organization",
       "org",
     ),
-    opened: date(attributes?.["created_at"], ctx, "created_at", REQUIRED),
-    last_update: date(attributes?.["updated_at"], ctx, "updated_at", REQUIRED),
-    sla_due: datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", OPTIONAL),
-  };
+    date(attributes?.["created_at"], ctx, "created_at", REQUIRED),
+    date(attributes?.["updated_at"], ctx, "updated_at", REQUIRED),
+    datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", OPTIONAL),
+  );
 }

@@ -8,6 +8,7 @@ import {
   context,
   joinOne,
   member,
+  plainObjects,
   recordObject,
   relationshipIds,
   section,
@@ -83,6 +84,25 @@ export type UserLookups = Pick<Lookups, "orgs">;
 
 const USER_ROLE = new Set<unknown>(["agent", "admin", "viewer"]);
 
+/** Sets a {@link UserResult}'s fields, in this order. */
+function fillUserResult(
+  this: UserResult,
+  v0: UserResult["id"],
+  v1: UserResult["name"],
+  v2: UserResult["email"],
+  v3: UserResult["role"],
+  v4: UserResult["org"],
+): void {
+  this.id = v0;
+  this.name = v1;
+  this.email = v2;
+  this.role = v3;
+  this.org = v4;
+}
+
+/** Makes each {@link UserResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const UserResults = plainObjects(fillUserResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectUser(
   record: UserRecord,
@@ -93,18 +113,18 @@ export function projectUser(
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
-  return {
-    id: shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
-    name: string(attributes?.["display_name"], ctx, "display_name", REQUIRED),
-    email: string(attributes?.["email"], ctx, "email", OPTIONAL),
-    role: member<"agent" | "admin" | "viewer">(
+  return new UserResults(
+    shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
+    string(attributes?.["display_name"], ctx, "display_name", REQUIRED),
+    string(attributes?.["email"], ctx, "email", OPTIONAL),
+    member<"agent" | "admin" | "viewer">(
       attributes?.["role"],
       USER_ROLE,
       ctx,
       "role",
       OPTIONAL,
     ),
-    org: joinOne(
+    joinOne(
       relationshipIds(relationships?.["organization"]),
       lookups["orgs"],
       "orgs",
@@ -112,5 +132,5 @@ export function projectUser(
       "organization",
       "org",
     ),
-  };
+  );
 }

@@ -5,6 +5,7 @@ import {
   OPTIONAL,
   context,
   objects,
+  plainObjects,
   recordObject,
   string,
   type RecordOptions,
@@ -122,6 +123,19 @@ export const ticketResultSchema = {
 /** The labels projecting a ticket reads, already resolved. */
 export type TicketLookups = Record<never, never>;
 
+/** Sets a {@link TicketResult}'s fields, in this order. */
+function fillTicketResult(
+  this: TicketResult,
+  v0: TicketResult["subject"],
+  v1: TicketResult["custom_fields"],
+): void {
+  this.subject = v0;
+  this.custom_fields = v1;
+}
+
+/** Makes each {@link TicketResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const TicketResults = plainObjects(fillTicketResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectTicket(
   record: TicketRecord,
@@ -130,9 +144,9 @@ export function projectTicket(
 ): TicketResult {
   const ctx = context("ticket", options);
   const root = recordObject(record, ctx);
-  return {
-    subject: string(root?.["subject"], ctx, "subject", OPTIONAL),
-    custom_fields: objects(
+  return new TicketResults(
+    string(root?.["subject"], ctx, "subject", OPTIONAL),
+    objects(
       root?.["custom_fields"],
       ctx,
       "custom_fields",
@@ -156,5 +170,5 @@ export function projectTicket(
         ),
       }),
     ),
-  };
+  );
 }

@@ -6,6 +6,7 @@ import {
   argumentId,
   context,
   objects,
+  plainObjects,
   recordObject,
   string,
   whole,
@@ -141,6 +142,23 @@ export const folderResultSchema = {
 /** The labels projecting a folder reads, already resolved. */
 export type FolderLookups = Record<never, never>;
 
+/** Sets a {@link FolderResult}'s fields, in this order. */
+function fillFolderResult(
+  this: FolderResult,
+  v0: FolderResult["id"],
+  v1: FolderResult["name"],
+  v2: FolderResult["children"],
+  v3: FolderResult["labels"],
+): void {
+  this.id = v0;
+  this.name = v1;
+  this.children = v2;
+  this.labels = v3;
+}
+
+/** Makes each {@link FolderResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const FolderResults = plainObjects(fillFolderResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectFolder(
   record: FolderRecord,
@@ -149,33 +167,27 @@ export function projectFolder(
 ): FolderResult {
   const ctx = context("folder", options);
   const root = recordObject(record, ctx);
-  return {
-    id: argumentId(root?.["id"], ctx, "id", OPTIONAL),
-    name: string(root?.["name"], ctx, "name", OPTIONAL),
-    children: objects(
-      root?.["children"],
-      ctx,
-      "children",
-      OPTIONAL,
-      (part1) => ({
-        id: argumentId(part1?.["id"], ctx, "children.id", OPTIONAL),
-        name: string(part1?.["name"], ctx, "children.name", OPTIONAL),
-        labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
-          part1?.["labels"],
-          ctx,
-          "children.labels",
-          OPTIONAL,
-          folderResultSchema.properties.children.anyOf[0].items.anyOf[0]
-            .properties.labels.anyOf[0],
-        ),
-      }),
-    ),
-    labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
+  return new FolderResults(
+    argumentId(root?.["id"], ctx, "id", OPTIONAL),
+    string(root?.["name"], ctx, "name", OPTIONAL),
+    objects(root?.["children"], ctx, "children", OPTIONAL, (part1) => ({
+      id: argumentId(part1?.["id"], ctx, "children.id", OPTIONAL),
+      name: string(part1?.["name"], ctx, "children.name", OPTIONAL),
+      labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
+        part1?.["labels"],
+        ctx,
+        "children.labels",
+        OPTIONAL,
+        folderResultSchema.properties.children.anyOf[0].items.anyOf[0]
+          .properties.labels.anyOf[0],
+      ),
+    })),
+    whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
       root?.["labels"],
       ctx,
       "labels",
       OPTIONAL,
       folderResultSchema.properties.labels.anyOf[0],
     ),
-  };
+  );
 }

@@ -8,6 +8,7 @@ import {
   context,
   nested,
   objects,
+  plainObjects,
   recordObject,
   refMany,
   refOne,
@@ -188,6 +189,29 @@ const RECORD_KEYS = {
   users: { id: "gid", label: "name" },
 } as const;
 
+/** Sets a {@link TaskResult}'s fields, in this order. */
+function fillTaskResult(
+  this: TaskResult,
+  v0: TaskResult["gid"],
+  v1: TaskResult["name"],
+  v2: TaskResult["assignee"],
+  v3: TaskResult["followers"],
+  v4: TaskResult["completed_by"],
+  v5: TaskResult["parent"],
+  v6: TaskResult["memberships"],
+): void {
+  this.gid = v0;
+  this.name = v1;
+  this.assignee = v2;
+  this.followers = v3;
+  this.completed_by = v4;
+  this.parent = v5;
+  this.memberships = v6;
+}
+
+/** Makes each {@link TaskResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const TaskResults = plainObjects(fillTaskResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectTask(
   record: TaskRecord,
@@ -196,10 +220,10 @@ export function projectTask(
 ): TaskResult {
   const ctx = context("task", options);
   const root = recordObject(record, ctx);
-  return {
-    gid: argumentId(root?.["gid"], ctx, "gid", OPTIONAL),
-    name: string(root?.["name"], ctx, "name", OPTIONAL),
-    assignee: refOne(
+  return new TaskResults(
+    argumentId(root?.["gid"], ctx, "gid", OPTIONAL),
+    string(root?.["name"], ctx, "name", OPTIONAL),
+    refOne(
       root?.["assignee"],
       lookups["users"],
       "users",
@@ -208,7 +232,7 @@ export function projectTask(
       "assignee",
       "assignee",
     ),
-    followers: refMany(
+    refMany(
       root?.["followers"],
       lookups["users"],
       "users",
@@ -216,7 +240,7 @@ export function projectTask(
       ctx,
       "followers",
     ),
-    completed_by: refOne(
+    refOne(
       root?.["completed_by"],
       lookups["users"],
       "users",
@@ -225,7 +249,7 @@ export function projectTask(
       "completed_by",
       "completed_by",
     ),
-    parent: nested(root?.["parent"], ctx, "parent", OPTIONAL, (part1) => ({
+    nested(root?.["parent"], ctx, "parent", OPTIONAL, (part1) => ({
       name: string(part1?.["name"], ctx, "parent.name", OPTIONAL),
       created_by: refOne(
         part1?.["created_by"],
@@ -237,28 +261,22 @@ export function projectTask(
         "created_by",
       ),
     })),
-    memberships: objects(
-      root?.["memberships"],
-      ctx,
-      "memberships",
-      OPTIONAL,
-      (part1) => ({
-        project: refOne(
-          part1?.["project"],
-          lookups["projects"],
-          "projects",
-          RECORD_KEYS["projects"],
-          ctx,
-          "memberships.project",
-          "project",
-        ),
-        section: string(
-          part1?.["section_name"],
-          ctx,
-          "memberships.section_name",
-          OPTIONAL,
-        ),
-      }),
-    ),
-  };
+    objects(root?.["memberships"], ctx, "memberships", OPTIONAL, (part1) => ({
+      project: refOne(
+        part1?.["project"],
+        lookups["projects"],
+        "projects",
+        RECORD_KEYS["projects"],
+        ctx,
+        "memberships.project",
+        "project",
+      ),
+      section: string(
+        part1?.["section_name"],
+        ctx,
+        "memberships.section_name",
+        OPTIONAL,
+      ),
+    })),
+  );
 }

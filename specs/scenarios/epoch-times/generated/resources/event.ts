@@ -6,6 +6,7 @@ import {
   context,
   date,
   datetime,
+  plainObjects,
   recordObject,
   string,
   type RecordOptions,
@@ -101,6 +102,29 @@ export const eventResultSchema = {
 /** The labels projecting an event reads, already resolved. */
 export type EventLookups = Record<never, never>;
 
+/** Sets a {@link EventResult}'s fields, in this order. */
+function fillEventResult(
+  this: EventResult,
+  v0: EventResult["title"],
+  v1: EventResult["created"],
+  v2: EventResult["updated"],
+  v3: EventResult["due"],
+  v4: EventResult["closed"],
+  v5: EventResult["snoozed"],
+  v6: EventResult["archived"],
+): void {
+  this.title = v0;
+  this.created = v1;
+  this.updated = v2;
+  this.due = v3;
+  this.closed = v4;
+  this.snoozed = v5;
+  this.archived = v6;
+}
+
+/** Makes each {@link EventResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const EventResults = plainObjects(fillEventResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectEvent(
   record: EventRecord,
@@ -109,13 +133,13 @@ export function projectEvent(
 ): EventResult {
   const ctx = context("event", options);
   const root = recordObject(record, ctx);
-  return {
-    title: string(root?.["title"], ctx, "title", OPTIONAL),
-    created: datetime(root?.["created_at"], ctx, "created_at", OPTIONAL),
-    updated: datetime(root?.["updated_at"], ctx, "updated_at", OPTIONAL),
-    due: date(root?.["due_on"], ctx, "due_on", OPTIONAL),
-    closed: date(root?.["closed_at"], ctx, "closed_at", OPTIONAL),
-    snoozed: datetime(root?.["snoozed_until"], ctx, "snoozed_until", OPTIONAL),
-    archived: date(root?.["archived_at"], ctx, "archived_at", OPTIONAL),
-  };
+  return new EventResults(
+    string(root?.["title"], ctx, "title", OPTIONAL),
+    datetime(root?.["created_at"], ctx, "created_at", OPTIONAL),
+    datetime(root?.["updated_at"], ctx, "updated_at", OPTIONAL),
+    date(root?.["due_on"], ctx, "due_on", OPTIONAL),
+    date(root?.["closed_at"], ctx, "closed_at", OPTIONAL),
+    datetime(root?.["snoozed_until"], ctx, "snoozed_until", OPTIONAL),
+    date(root?.["archived_at"], ctx, "archived_at", OPTIONAL),
+  );
 }

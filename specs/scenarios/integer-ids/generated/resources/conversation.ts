@@ -7,6 +7,7 @@ import {
   context,
   integer,
   integerId,
+  plainObjects,
   recordObject,
   refOne,
   string,
@@ -72,6 +73,23 @@ export type ConversationLookups = Pick<Lookups, "admins">;
 /** How each resolver reads an embedded record: the key of its id, and of the name it carries. */
 const RECORD_KEYS = { admins: { id: "id" } } as const;
 
+/** Sets a {@link ConversationResult}'s fields, in this order. */
+function fillConversationResult(
+  this: ConversationResult,
+  v0: ConversationResult["id"],
+  v1: ConversationResult["ticket_number"],
+  v2: ConversationResult["subject"],
+  v3: ConversationResult["assignee"],
+): void {
+  this.id = v0;
+  this.ticket_number = v1;
+  this.subject = v2;
+  this.assignee = v3;
+}
+
+/** Makes each {@link ConversationResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const ConversationResults = plainObjects(fillConversationResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectConversation(
   record: ConversationRecord,
@@ -80,11 +98,11 @@ export function projectConversation(
 ): ConversationResult {
   const ctx = context("conversation", options);
   const root = recordObject(record, ctx);
-  return {
-    id: integerId(root?.["id"], ctx, "id", OPTIONAL),
-    ticket_number: integer(root?.["ticket_id"], ctx, "ticket_id", OPTIONAL),
-    subject: string(root?.["subject"], ctx, "subject", OPTIONAL),
-    assignee: refOne(
+  return new ConversationResults(
+    integerId(root?.["id"], ctx, "id", OPTIONAL),
+    integer(root?.["ticket_id"], ctx, "ticket_id", OPTIONAL),
+    string(root?.["subject"], ctx, "subject", OPTIONAL),
+    refOne(
       root?.["assignee_id"],
       lookups["admins"],
       "admins",
@@ -93,5 +111,5 @@ export function projectConversation(
       "assignee_id",
       "assignee",
     ),
-  };
+  );
 }

@@ -9,6 +9,7 @@ import {
   context,
   legend,
   legendLookup,
+  plainObjects,
   recordObject,
   type RecordOptions,
   type UnknownCode,
@@ -130,6 +131,29 @@ const DEVICE_ALARM = new Map<unknown, "info" | "warning" | "critical">([
   [3, "critical"],
 ]);
 
+/** Sets a {@link DeviceResult}'s fields, in this order. */
+function fillDeviceResult(
+  this: DeviceResult,
+  v0: DeviceResult["serial"],
+  v1: DeviceResult["state"],
+  v2: DeviceResult["power"],
+  v3: DeviceResult["tier"],
+  v4: DeviceResult["region"],
+  v5: DeviceResult["alarm"],
+  v6: DeviceResult["model"],
+): void {
+  this.serial = v0;
+  this.state = v1;
+  this.power = v2;
+  this.tier = v3;
+  this.region = v4;
+  this.alarm = v5;
+  this.model = v6;
+}
+
+/** Makes each {@link DeviceResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const DeviceResults = plainObjects(fillDeviceResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectDevice(
   record: DeviceRecord,
@@ -138,14 +162,14 @@ export function projectDevice(
 ): DeviceResult {
   const ctx = context("device", options);
   const root = recordObject(record, ctx);
-  return {
-    serial: argumentId(root?.["serial"], ctx, "serial", REQUIRED),
-    state: legend(root?.["state"], DEVICE_STATE, ctx, "state", OPTIONAL),
-    power: legend(root?.["power"], DEVICE_POWER, ctx, "power", OPTIONAL),
-    tier: legend(root?.["tier"], DEVICE_TIER, ctx, "tier", OPTIONAL),
-    region: legend(root?.["region"], DEVICE_REGION, ctx, "region", OPTIONAL),
-    alarm: legend(root?.["alarm"], DEVICE_ALARM, ctx, "alarm", OPTIONAL),
-    model: legendLookup(
+  return new DeviceResults(
+    argumentId(root?.["serial"], ctx, "serial", REQUIRED),
+    legend(root?.["state"], DEVICE_STATE, ctx, "state", OPTIONAL),
+    legend(root?.["power"], DEVICE_POWER, ctx, "power", OPTIONAL),
+    legend(root?.["tier"], DEVICE_TIER, ctx, "tier", OPTIONAL),
+    legend(root?.["region"], DEVICE_REGION, ctx, "region", OPTIONAL),
+    legend(root?.["alarm"], DEVICE_ALARM, ctx, "alarm", OPTIONAL),
+    legendLookup(
       root?.["model_code"],
       lookups["models"],
       "models",
@@ -154,5 +178,5 @@ export function projectDevice(
       OPTIONAL,
       "model",
     ),
-  };
+  );
 }

@@ -6,6 +6,7 @@ import {
   context,
   lifted,
   nested,
+  plainObjects,
   recordObject,
   string,
   type RecordOptions,
@@ -71,6 +72,21 @@ export const messageResultSchema = {
 /** The labels projecting a message reads, already resolved. */
 export type MessageLookups = Record<never, never>;
 
+/** Sets a {@link MessageResult}'s fields, in this order. */
+function fillMessageResult(
+  this: MessageResult,
+  v0: MessageResult["body"],
+  v1: MessageResult["source"],
+  v2: MessageResult["author"],
+): void {
+  this.body = v0;
+  this.source = v1;
+  this.author = v2;
+}
+
+/** Makes each {@link MessageResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const MessageResults = plainObjects(fillMessageResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectMessage(
   record: MessageRecord,
@@ -79,17 +95,17 @@ export function projectMessage(
 ): MessageResult {
   const ctx = context("message", options);
   const root = recordObject(record, ctx);
-  return {
-    body: string(root?.["body"], ctx, "body", OPTIONAL),
-    source: nested(root?.["source"], ctx, "source", OPTIONAL, (part1) => ({
+  return new MessageResults(
+    string(root?.["body"], ctx, "body", OPTIONAL),
+    nested(root?.["source"], ctx, "source", OPTIONAL, (part1) => ({
       channel: string(part1?.["channel"], ctx, "source.channel", OPTIONAL),
     })),
-    author: lifted(
+    lifted(
       root,
       ["source", "author", "name"],
       ctx,
       "source.author.name",
       (lift3) => string(lift3, ctx, "source.author.name", OPTIONAL),
     ),
-  };
+  );
 }

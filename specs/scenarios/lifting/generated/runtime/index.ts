@@ -54,7 +54,14 @@ export { at, pageValue, present, rows } from "./pages.js";
 export { queryStringFor } from "./query-string.js";
 export type { QueryParameterStyle, QueryStyle } from "./query-string.js";
 export { ISSUE_VALUE_CHARACTERS } from "./quoting.js";
-export { lifted, nested, objects, recordObject, section } from "./records.js";
+export {
+  lifted,
+  nested,
+  objects,
+  plainObjects,
+  recordObject,
+  section,
+} from "./records.js";
 export { refMany, refOne } from "./refs.js";
 export type { RecordKeys } from "./refs.js";
 export {

@@ -5,6 +5,7 @@ import {
   OPTIONAL,
   context,
   member,
+  plainObjects,
   recordObject,
   section,
   type RecordOptions,
@@ -46,6 +47,17 @@ export type MembershipsLookups = Record<never, never>;
 
 const MEMBERSHIPS_ROLE = new Set<unknown>(["admin", "member"]);
 
+/** Sets a {@link MembershipsResult}'s fields, in this order. */
+function fillMembershipsResult(
+  this: MembershipsResult,
+  v0: MembershipsResult["role"],
+): void {
+  this.role = v0;
+}
+
+/** Makes each {@link MembershipsResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const MembershipsResults = plainObjects(fillMembershipsResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectMemberships(
   record: MembershipsRecord,
@@ -55,13 +67,13 @@ export function projectMemberships(
   const ctx = context("memberships", options);
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
-  return {
-    role: member<"admin" | "member">(
+  return new MembershipsResults(
+    member<"admin" | "member">(
       attributes?.["role"],
       MEMBERSHIPS_ROLE,
       ctx,
       "role",
       OPTIONAL,
     ),
-  };
+  );
 }

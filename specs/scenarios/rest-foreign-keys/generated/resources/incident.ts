@@ -10,6 +10,7 @@ import {
   datetime,
   integer,
   member,
+  plainObjects,
   recordObject,
   refMany,
   refOne,
@@ -137,6 +138,31 @@ const RECORD_KEYS = {
   users: { id: "id", label: "profile.name" },
 } as const;
 
+/** Sets a {@link IncidentResult}'s fields, in this order. */
+function fillIncidentResult(
+  this: IncidentResult,
+  v0: IncidentResult["id"],
+  v1: IncidentResult["number"],
+  v2: IncidentResult["title"],
+  v3: IncidentResult["urgency"],
+  v4: IncidentResult["service"],
+  v5: IncidentResult["owner"],
+  v6: IncidentResult["watchers"],
+  v7: IncidentResult["opened"],
+): void {
+  this.id = v0;
+  this.number = v1;
+  this.title = v2;
+  this.urgency = v3;
+  this.service = v4;
+  this.owner = v5;
+  this.watchers = v6;
+  this.opened = v7;
+}
+
+/** Makes each {@link IncidentResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
+const IncidentResults = plainObjects(fillIncidentResult);
+
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectIncident(
   record: IncidentRecord,
@@ -145,23 +171,18 @@ export function projectIncident(
 ): IncidentResult {
   const ctx = context("incident", options);
   const root = recordObject(record, ctx);
-  return {
-    id: argumentId(root?.["id"], ctx, "id", REQUIRED),
-    number: integer(
-      root?.["incident_number"],
-      ctx,
-      "incident_number",
-      OPTIONAL,
-    ),
-    title: string(root?.["title"], ctx, "title", REQUIRED),
-    urgency: member<"high" | "low">(
+  return new IncidentResults(
+    argumentId(root?.["id"], ctx, "id", REQUIRED),
+    integer(root?.["incident_number"], ctx, "incident_number", OPTIONAL),
+    string(root?.["title"], ctx, "title", REQUIRED),
+    member<"high" | "low">(
       root?.["urgency"],
       INCIDENT_URGENCY,
       ctx,
       "urgency",
       OPTIONAL,
     ),
-    service: refOne(
+    refOne(
       root?.["service"],
       lookups["services"],
       "services",
@@ -170,7 +191,7 @@ export function projectIncident(
       "service",
       "service",
     ),
-    owner: refOne(
+    refOne(
       root?.["owner_id"],
       lookups["users"],
       "users",
@@ -179,7 +200,7 @@ export function projectIncident(
       "owner_id",
       "owner",
     ),
-    watchers: refMany(
+    refMany(
       root?.["watcher_ids"],
       lookups["users"],
       "users",
@@ -187,6 +208,6 @@ export function projectIncident(
       ctx,
       "watcher_ids",
     ),
-    opened: datetime(root?.["created_at"], ctx, "created_at", OPTIONAL),
-  };
+    datetime(root?.["created_at"], ctx, "created_at", OPTIONAL),
+  );
 }
