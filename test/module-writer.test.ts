@@ -110,6 +110,16 @@ describe("generated modules", () => {
     ]);
   });
 
+  it("write a resource's results as a literal where a field is named after an Object.prototype member", async () => {
+    // An assignment to `this.valueOf` would read Object.prototype first: frozen, it throws.
+    const { files, problems } = await generateFrom(join(CORPUS, "accepted-object-prototype-property-names/projector.yaml"));
+    expect(problems).toEqual([]);
+    const task = files.get("resources/task.ts")!;
+    expect(task).not.toContain("plainObjects");
+    expect(task).toContain("return {");
+    expect(task).toContain("valueOf: string(");
+  });
+
   it("declare each JSON:API section the projection reads once, whatever a resolver is called", async () => {
     const { files, problems } = await generateFrom(join(CORPUS, "accepted-resolver-named-attributes/projector.yaml"));
     expect(problems).toEqual([]);

@@ -4,7 +4,7 @@ import { isIdentifier, resourceModule, resultSchemaName } from "../naming.js";
 import { objectSchema, schemaCode } from "./json-schema.js";
 import { Locals, ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
 import { capitalized, withArticle } from "../indefinite-article.js";
-import { access, commentText, key, literal, presence, typeOfShape } from "./ts.js";
+import { access, commentText, isInheritedName, key, literal, presence, typeOfShape } from "./ts.js";
 
 /** A value kept as it is: checked against its place in the result schema, and trimmed to it. */
 const keptWhole = (field: ValueField) =>
@@ -254,12 +254,11 @@ export function emitResource(resource: ResourceModel): string {
   const constants = constNames(module, resource, resultSchema);
   const project = baseLocals(module, jsonapi);
   const values = resource.fields.map((field) => projectExpression({ module, constants, bases: project.bases }, field));
-  const fill = module.local(`fill${T}Result`);
-  const made = module.local(`${T}Results`);
-  const parameters = resource.fields.map((field, i) => `v${i}: ${T}Result[${literal(field.out)}]`);
-  const assignments = resource.fields.map(
-    (field, i) => `this${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`} = v${i};`,
-  );
+  // An assignment to a name every object inherits reads Object.prototype first: frozen, it throws,
+  // and a setter put there would run. Such a resource's results stay literals.
+  const literalResult = resource.fields.length === 0 || resource.fields.some((field) => isInheritedName(field.out));
+  const made = literalResult ? "" : module.local(`${T}Results`);
+  const construction = literalResult ? [] : resultConstruction(module, T, resource.fields, made);
   const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
   const recordType =
     resource.schemaName === undefined
@@ -281,19 +280,34 @@ export function emitResource(resource: ResourceModel): string {
     ...legendConstants(constants, resource.fields),
     "",
     ...recordKeysLines,
+    ...construction,
+    `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
+    `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: ${module.runtimeType("RecordOptions")} = {}): ${T}Result {`,
+    `  const ctx = ${module.runtime("context")}(${literal(resource.name)}, options);`,
+    ...project.locals.statements().map((s) => `  ${s}`),
+    literalResult
+      ? `  return { ${resource.fields.map((field, i) => `${key(field.out)}: ${values[i]},`).join(" ")} };`
+      : `  return new ${made}(${values.join(", ")});`,
+    `}`,
+    "",
+  ].join("\n");
+  return module.render(code);
+}
+
+/**
+ * The function that sets a result's fields in order, and the constructor of plain objects made from
+ * it (see the runtime's plainObjects for why results are not written as literals).
+ */
+function resultConstruction(module: ModuleWriter, T: string, fields: readonly Field[], made: string): string[] {
+  const fill = module.local(`fill${T}Result`);
+  const parameters = fields.map((field, i) => `v${i}: ${T}Result[${literal(field.out)}]`);
+  const assignments = fields.map((field, i) => `this${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`} = v${i};`);
+  return [
     `/** Sets a {@link ${T}Result}'s fields, in this order. */`,
     `function ${fill}(this: ${T}Result, ${parameters.join(", ")}): void { ${assignments.join(" ")} }`,
     "",
     `/** Makes each {@link ${T}Result}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */`,
     `const ${made} = ${module.runtime("plainObjects")}(${fill});`,
     "",
-    `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
-    `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: ${module.runtimeType("RecordOptions")} = {}): ${T}Result {`,
-    `  const ctx = ${module.runtime("context")}(${literal(resource.name)}, options);`,
-    ...project.locals.statements().map((s) => `  ${s}`),
-    `  return new ${made}(${values.join(", ")});`,
-    `}`,
-    "",
-  ].join("\n");
-  return module.render(code);
+  ];
 }

@@ -14,6 +14,9 @@ export const key = (name: string): string => (isIdentifier(name) ? name : litera
 
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 
+/** Whether every object inherits `name` (`constructor`, `toString`): an assignment to it reads the prototype first. */
+export const isInheritedName = (name: string): boolean => PROTOTYPE_NAMES.has(name);
+
 /**
  * Reads `name` from an object that may be undefined. Bracket access keeps consumers on
  * `noPropertyAccessFromIndexSignature` compiling; names an object inherits (`constructor`,

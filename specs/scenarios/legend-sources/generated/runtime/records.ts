@@ -15,7 +15,8 @@ import { typeName } from "./quoting.js";
  * literal, strictly too), but made by `new`: V8 tracks a literal's allocation site and, once the
  * objects made there outlive a young collection, as a page's results do, allocates them straight
  * into the old generation, where each young string written into one costs a write barrier and the
- * dead results wait for a full collection. A 10,000-record page projected in 9.4 ms instead of 11.7.
+ * dead results wait for a full collection: a 10,000-record page projected in 10.2 ms instead of
+ * 13.4. `fill` is a function declaration or expression, which `new` can call; never an arrow.
  */
 export function plainObjects<A extends unknown[], T>(
   fill: (this: T, ...args: A) => void,
