@@ -127,8 +127,7 @@ export async function projectInOneWalk<K extends string, W, T>(
     release(state);
   }
   // On the rare path of a walk that threw, the check is not released: its table is left to the collector.
-  const ids = check.collided() ? check.ids() : undefined;
-  check.release();
+  const ids = check.finish();
   if (ids) {
     issues.length = 0;
     const again = recordOptions(collect, shortenIds(ids));

@@ -46,12 +46,11 @@ export function shortIdCheck(expectedIds: number) {
     slots = chunkedSlots(size);
     hashes = new Int32Array(size);
     for (let i = 0; i < oldSize; i++) {
-      const id = oldSlots[i >>> CHUNK_BITS]![i & CHUNK_MASK];
+      const id = slotAt(oldSlots, i);
       if (id === undefined) continue;
       let at = oldHashes[i]! & (size - 1);
-      while (slots[at >>> CHUNK_BITS]![at & CHUNK_MASK] !== undefined)
-        at = (at + 1) & (size - 1);
-      slots[at >>> CHUNK_BITS]![at & CHUNK_MASK] = id;
+      while (slotAt(slots, at) !== undefined) at = (at + 1) & (size - 1);
+      setSlot(slots, at, id);
       hashes[at] = oldHashes[i]!;
     }
     keepChunks(oldSlots);
@@ -81,9 +80,9 @@ export function shortIdCheck(expectedIds: number) {
     );
     let at = hash & (size - 1);
     for (
-      let taken = slots[at >>> CHUNK_BITS]![at & CHUNK_MASK];
+      let taken = slotAt(slots, at);
       taken !== undefined;
-      taken = slots[at >>> CHUNK_BITS]![at & CHUNK_MASK]
+      taken = slotAt(slots, at)
     ) {
       if (hashes[at] === hash) {
         if (taken === id) return short;
@@ -92,27 +91,36 @@ export function shortIdCheck(expectedIds: number) {
       }
       at = (at + 1) & (size - 1);
     }
-    slots[at >>> CHUNK_BITS]![at & CHUNK_MASK] = id;
+    setSlot(slots, at, id);
     hashes[at] = hash;
     if (++count * 4 > size * 3) grow();
     return short;
   };
 
+  const listedIds = (): string[] => {
+    inUse();
+    return [
+      ...slots.flat().filter((id): id is string => id !== undefined),
+      ...afterCollision,
+    ];
+  };
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    keepChunks(slots);
+  };
+
   return {
     note,
     collided: () => collided,
-    ids: () => {
-      inUse();
-      return [
-        ...slots.flat().filter((id): id is string => id !== undefined),
-        ...afterCollision,
-      ];
-    },
+    ids: listedIds,
     /** Hands the table's chunks on to the checks of later pages: call it once this check is done with. */
-    release: () => {
-      if (released) return;
-      released = true;
-      keepChunks(slots);
+    release,
+    /** The ids to lengthen where two shared a short form, else undefined; the check is released. */
+    finish: (): string[] | undefined => {
+      const ids = collided ? listedIds() : undefined;
+      release();
+      return ids;
     },
   };
 }
@@ -135,6 +143,21 @@ const CHUNK_SLOTS = CHUNK_MASK + 1;
 const spareChunks: (string | undefined)[][] = [];
 /** How many chunks are kept: a table of up to 49,000 ids, or two of a 20,000-id page's. */
 const KEPT_CHUNKS = 8;
+
+function slotAt(
+  slots: (string | undefined)[][],
+  at: number,
+): string | undefined {
+  return slots[at >>> CHUNK_BITS]![at & CHUNK_MASK];
+}
+
+function setSlot(
+  slots: (string | undefined)[][],
+  at: number,
+  id: string,
+): void {
+  slots[at >>> CHUNK_BITS]![at & CHUNK_MASK] = id;
+}
 
 function chunkedSlots(size: number): (string | undefined)[][] {
   const chunk = Math.min(size, CHUNK_SLOTS);
@@ -214,8 +237,7 @@ export function withDistinctShortIds<T>(
     passOn();
     throw error;
   }
-  const ids = check.collided() ? check.ids() : undefined;
-  check.release();
+  const ids = check.finish();
   if (ids) {
     issues.length = 0;
     try {
