@@ -70,6 +70,16 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   return { diagnostics, model, files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))) };
 }
 
+/**
+ * Takes the source types from the file an up-to-date output folder holds for this very spec, so
+ * that a watcher started on such a folder answers its first edit without typing the spec again.
+ * A file that does not open with this annotation's banner is left alone.
+ */
+export function knowSourceTypes(cache: GenerateCache, document: object, fileText: string, names: InputNames): void {
+  const head = banner(names);
+  if (fileText.startsWith(head)) specResults(cache, document).sourceTypes ??= Promise.resolve(fileText.slice(head.length));
+}
+
 /** The spec's source types, from the cache when this document was typed before. */
 function typeSpec(input: GenerateInput, forSpec: SpecResults): Promise<string> {
   if (forSpec.sourceTypes) return forSpec.sourceTypes;

@@ -1,12 +1,13 @@
 // generate() takes the spec's typing as an input (the CLI types in a worker thread): it asks for the
 // types before the check, but a failed check still returns only its findings, and a typing that
 // failed is not kept in the cache of `generate --watch`, which would otherwise fail every later run.
+// A watcher started on an up-to-date folder takes the types from the folder's file instead.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAnnotation } from "../src/annotation/parse.js";
 import { sourceTypes } from "../src/emit/source-types.js";
-import { generate, type GenerateInput } from "../src/generate.js";
+import { generate, knowSourceTypes, type GenerateInput } from "../src/generate.js";
 import { createGenerateCache } from "../src/generate-cache.js";
 import { loadSpec } from "../src/openapi/load.js";
 import { readRuntimeTemplate } from "../src/project/runtime-template.js";
@@ -61,5 +62,22 @@ describe("generate with the source types typed elsewhere", () => {
     expect(asked).toBe(1);
     expect(first.files.get("openapi.ts")).toContain(typed);
     expect(again.files).toEqual(first.files);
+  });
+
+  it("takes the types from an up-to-date folder's file, written as a generate writes it, and never types the spec", async () => {
+    const cache = createGenerateCache();
+    const first = await generate(input(TEXT, () => sourceTypes(spec.document, spec.file)));
+    const file = first.files.get("openapi.ts")!;
+    knowSourceTypes(cache, spec.document, file, input(TEXT, stopped).names);
+    const again = await generate(input(TEXT, stopped, cache));
+    expect(again.files).toEqual(first.files);
+  });
+
+  it("leaves the cache alone for a file that does not open with this annotation's banner", async () => {
+    const cache = createGenerateCache();
+    const first = await generate(input(TEXT, () => sourceTypes(spec.document, spec.file)));
+    const file = first.files.get("openapi.ts")!;
+    knowSourceTypes(cache, spec.document, file, { spec: "specs/another.yaml", annotation: "projector.yaml" });
+    await expect(generate(input(TEXT, stopped, cache))).rejects.toThrow("stopped");
   });
 });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -175,6 +175,27 @@ describe("projector generate --watch", () => {
       expect(w.stderr).not.toMatch(/\n\s+at /);
     },
   );
+
+  it("starts on an up-to-date folder and answers the first edit as a plain generate would", { timeout: 300_000 }, async () => {
+    const dir = exampleProject({ nodeModules: true });
+    // The built CLI, as the watcher is: the digest counts the generator's own code.
+    execFileSync(process.execPath, [CLI, "generate", "--silent"], { cwd: dir });
+    const annotation = join(dir, "projector.yaml");
+    const original = readFileSync(annotation, "utf8");
+    expect(original).toContain("      subject: keep\n");
+
+    const w = (running = new Watching(spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: dir })));
+    await w.until("the first run", () => WROTE.test(lastLine(w.stdout)));
+    expect(w.stdout).toContain("generated/support: up to date, inputs unchanged since the last generate");
+    // The source types of that first edit are those the folder held, not typed again; prepared or not, they must be a generate's.
+    const at = w.mark();
+    writeFileSync(annotation, original.replace("      subject: keep\n", "      subject: { as: title }\n"));
+    await w.until("the run after the edit", () => WROTE.test(lastLine(at.stdout())));
+    expect(at.stdout()).toMatch(/^generated\/support: [1-9]\d* file\(s\) written, \d+ unchanged$/m);
+    w.child.kill("SIGINT");
+    expect(await w.exited).toBe(0);
+    execFileSync(process.execPath, [CLI, "generate", "--check", "--silent"], { cwd: dir });
+  });
 
   it("refuses --watch with --check as bad usage, and documents --watch", async () => {
     const dir = exampleProject({ nodeModules: true });

@@ -1,4 +1,6 @@
 import { hasErrors } from "../diagnostics.js";
+import { SOURCE_TYPES_FILE } from "../emit/emit.js";
+import { knowSourceTypes } from "../generate.js";
 import { withMarker } from "../output/ownership.js";
 import { checkBudgets } from "../evidence/budget-check.js";
 import { cachePath, inputsDigest, readCache, type SpecFilesRead } from "../output/digest.js";
@@ -6,11 +8,11 @@ import type { GenerateCache } from "../generate-cache.js";
 import { commandProgress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import type { SourceTypesThreads, TypeSpec } from "../openapi/source-types-thread.js";
-import { checkOutput, holdsOnly, writeOutput } from "./output-folder.js";
+import { checkOutput, filesIfOnly, writeOutput } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
-import { readExtras } from "../project/extras.js";
+import { readExtras, type GenerateExtras } from "../project/extras.js";
 import { generateProject } from "../project/generate.js";
-import { readProject, type AnnotatedProject } from "../project/read.js";
+import { readProject, type AnnotatedProject, type Project } from "../project/read.js";
 import { loadSpecAhead } from "../project/spec-ahead.js";
 import { upToDate } from "./up-to-date.js";
 import { printDiagnostics } from "./print.js";
@@ -64,6 +66,8 @@ export interface GenerateHooks {
   unchangedSpec?: (specPath: string) => LoadedSpec | undefined;
   /** Results of earlier runs to reuse where their inputs are unchanged. */
   cache?: GenerateCache;
+  /** Called when the output folder was found up to date with the project, which a watcher may prepare its next run from. */
+  upToDate?: (project: Project, extras: GenerateExtras) => void;
 }
 
 /** One generate; `threads`, when given, type the spec in a worker thread, and are all ended when it returns. */
@@ -103,9 +107,18 @@ async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHo
   // Hashed as read before the spec is loaded, so an edit made while generate runs leaves the cache stale, never falsely fresh.
   const digested = last?.specFiles ?? [annotated.specPath];
   const digest = await progress.stage("digest", () => digestOf(digested, last ? undefined : ahead?.read));
-  if (last && last.inputs === digest && (await holdsOnly(outputDir, last.files))) {
+  const upToDateFiles = last && last.inputs === digest ? await filesIfOnly(outputDir, last.files) : undefined;
+  if (upToDateFiles) {
     // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
-    if (hooks) hooks.read(annotated, await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
+    if (hooks) {
+      const spec =
+        hooks.unchangedSpec?.(annotated.specPath) ?? (await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
+      hooks.read(annotated, spec);
+      // The source types as the digest just vouched for them, not read again: a file edited since would be taken for them.
+      const sourceTypes = upToDateFiles.get(SOURCE_TYPES_FILE)?.toString("utf8");
+      if (hooks.cache && sourceTypes !== undefined) knowSourceTypes(hooks.cache, spec.document, sourceTypes, annotated.names);
+      hooks.upToDate?.({ ...annotated, spec }, extras);
+    }
     progress.finish();
     if (!options.silent) io.stdout.write(upToDate(display(outputDir)));
     return EXIT.ok;

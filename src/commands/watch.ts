@@ -6,7 +6,9 @@ import { createGenerateCache } from "../generate-cache.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
 import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
-import type { AnnotatedProject } from "../project/read.js";
+import type { AnnotatedProject, Project } from "../project/read.js";
+import type { GenerateExtras } from "../project/extras.js";
+import { generateProject } from "../project/generate.js";
 import { printRefusal } from "./print.js";
 import { EXIT, printInternalError, type Io } from "./io.js";
 
@@ -34,6 +36,8 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
   let specChanged = true;
   const cache = createGenerateCache();
   let prettierConfig: string | null = null;
+  // A project found up to date, whose files the watcher has yet to emit and format for its cache.
+  let unprepared: { project: Project; extras: GenerateExtras } | undefined;
 
   let wanted = new Set<string>();
   const watchers = new Map<string, FSWatcher>();
@@ -52,6 +56,7 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
     },
     unchangedSpec: (specPath) => (!specChanged && specFiles?.spec === specPath ? loaded : undefined),
     cache,
+    upToDate: (project, extras) => (unprepared = { project, extras }),
     write: async (work) => {
       // Once stopping, the process exits as soon as no write is under way; never start one it would cut short.
       if (stopping) return new Promise<never>(() => {});
@@ -78,8 +83,10 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
     // prettier caches the config files it found; a long-lived process must look again each run.
     await prettier.clearConfigCache();
     try {
-      // Each run ends its threads; one whose spec changed types it in a thread started then.
-      await runGenerate(options, io, hooks, threads);
+      // Each run ends its threads; one whose spec changed types it in a thread started then. A run
+      // whose spec is typed already starts none: loading openapi-typescript would take a core for nothing.
+      const typed = !specChanged && loaded !== undefined && cache.bySpec.get(loaded.document)?.sourceTypes !== undefined;
+      await runGenerate(options, io, hooks, typed ? undefined : threads);
     } catch (error) {
       if (!(error instanceof DiagnosticError)) {
         printInternalError(io, error, options.verbose);
@@ -88,6 +95,20 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
       printRefusal(io, error.diagnostics);
     }
     if (project) prettierConfig = await prettier.resolveConfigFile(join(project.outputDir, "index.ts")).catch(() => prettierConfig);
+  };
+
+  /**
+   * After a run that found the folder up to date, as the first run usually does, emits and formats
+   * the project while nobody waits, writing nothing and printing nothing: the first edit is then
+   * answered from the cache as every later one is, instead of laying out every file again. Only
+   * with the source types known, so that it never types the spec on this thread.
+   */
+  const prepare = async () => {
+    const ready = unprepared;
+    unprepared = undefined;
+    if (!ready || cache.bySpec.get(ready.project.spec.document)?.sourceTypes === undefined) return;
+    // Whatever goes wrong here goes wrong again in the next run, which reports it.
+    await generateProject(ready.project, { format: true, extras: ready.extras, cache }).catch(() => undefined);
   };
 
   // Editors save by writing a temp file and renaming it over the old one, which ends a watch on the
@@ -143,8 +164,10 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
       // A folder event without a name is taken to touch the spec; an annotation naming another spec is caught by its path.
       specChanged = !loaded || [...changed].some((file) => specFileSet.has(file) || !wanted.has(file));
       changed.clear();
+      unprepared = undefined;
       await generateOnce();
       if (!stopping) follow();
+      if (!due && !stopping) await prepare();
     }
     running = false;
   };
