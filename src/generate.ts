@@ -75,7 +75,7 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
  * that a watcher started on such a folder answers its first edit without typing the spec again.
  * A file that does not open with this annotation's banner is left alone.
  */
-export function knowSourceTypes(cache: GenerateCache, document: object, fileText: string, names: InputNames): void {
+export function takeSourceTypesFromFile(cache: GenerateCache, document: object, fileText: string, names: InputNames): void {
   const head = banner(names);
   if (fileText.startsWith(head)) specResults(cache, document).sourceTypes ??= Promise.resolve(fileText.slice(head.length));
 }

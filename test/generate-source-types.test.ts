@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAnnotation } from "../src/annotation/parse.js";
 import { sourceTypes } from "../src/emit/source-types.js";
-import { generate, knowSourceTypes, type GenerateInput } from "../src/generate.js";
+import { generate, takeSourceTypesFromFile, type GenerateInput } from "../src/generate.js";
 import { createGenerateCache } from "../src/generate-cache.js";
 import { loadSpec } from "../src/openapi/load.js";
 import { readRuntimeTemplate } from "../src/project/runtime-template.js";
@@ -68,7 +68,7 @@ describe("generate with the source types typed elsewhere", () => {
     const cache = createGenerateCache();
     const first = await generate(input(TEXT, () => sourceTypes(spec.document, spec.file)));
     const file = first.files.get("openapi.ts")!;
-    knowSourceTypes(cache, spec.document, file, input(TEXT, stopped).names);
+    takeSourceTypesFromFile(cache, spec.document, file, input(TEXT, stopped).names);
     const again = await generate(input(TEXT, stopped, cache));
     expect(again.files).toEqual(first.files);
   });
@@ -77,7 +77,7 @@ describe("generate with the source types typed elsewhere", () => {
     const cache = createGenerateCache();
     const first = await generate(input(TEXT, () => sourceTypes(spec.document, spec.file)));
     const file = first.files.get("openapi.ts")!;
-    knowSourceTypes(cache, spec.document, file, { spec: "specs/another.yaml", annotation: "projector.yaml" });
+    takeSourceTypesFromFile(cache, spec.document, file, { spec: "specs/another.yaml", annotation: "projector.yaml" });
     await expect(generate(input(TEXT, stopped, cache))).rejects.toThrow("stopped");
   });
 });

@@ -185,7 +185,7 @@ describe("projector generate --watch", () => {
     expect(original).toContain("      subject: keep\n");
 
     const w = (running = new Watching(spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: dir })));
-    await w.until("the first run", () => WROTE.test(lastLine(w.stdout)));
+    await w.until("the first run and the watching line", () => w.stdout.includes(`watching projector.yaml, ${SPEC} (Ctrl-C to stop)`));
     expect(w.stdout).toContain("generated/support: up to date, inputs unchanged since the last generate");
     // The source types of that first edit are those the folder held, not typed again; prepared or not, they must be a generate's.
     const at = w.mark();

@@ -1,6 +1,6 @@
 import { hasErrors } from "../diagnostics.js";
 import { SOURCE_TYPES_FILE } from "../emit/emit.js";
-import { knowSourceTypes } from "../generate.js";
+import { takeSourceTypesFromFile } from "../generate.js";
 import { withMarker } from "../output/ownership.js";
 import { checkBudgets } from "../evidence/budget-check.js";
 import { cachePath, inputsDigest, readCache, type SpecFilesRead } from "../output/digest.js";
@@ -8,7 +8,7 @@ import type { GenerateCache } from "../generate-cache.js";
 import { commandProgress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import type { SourceTypesThreads, TypeSpec } from "../openapi/source-types-thread.js";
-import { checkOutput, filesIfOnly, writeOutput } from "./output-folder.js";
+import { checkOutput, filesIfExactly, writeOutput } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { readExtras, type GenerateExtras } from "../project/extras.js";
 import { generateProject } from "../project/generate.js";
@@ -67,7 +67,7 @@ export interface GenerateHooks {
   /** Results of earlier runs to reuse where their inputs are unchanged. */
   cache?: GenerateCache;
   /** Called when the output folder was found up to date with the project, which a watcher may prepare its next run from. */
-  upToDate?: (project: Project, extras: GenerateExtras) => void;
+  foundUpToDate?: (project: Project, extras: GenerateExtras) => void;
 }
 
 /** One generate; `threads`, when given, type the spec in a worker thread, and are all ended when it returns. */
@@ -82,7 +82,8 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
 async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHooks, threads?: SourceTypesThreads): Promise<number> {
   const progress = commandProgress(options, io.stderr);
   // With work to do, openapi-typescript's thread loads while the annotation and the spec are read.
-  threads?.prestart();
+  // A watcher's run starts it later, once it knows there is work and a spec to type (below).
+  if (!hooks) threads?.prestart();
   const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };
   // A watcher knows which spec it loaded last, and so loads only a changed one, after the annotation.
   const early = hooks
@@ -107,25 +108,29 @@ async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHo
   // Hashed as read before the spec is loaded, so an edit made while generate runs leaves the cache stale, never falsely fresh.
   const digested = last?.specFiles ?? [annotated.specPath];
   const digest = await progress.stage("digest", () => digestOf(digested, last ? undefined : ahead?.read));
-  const upToDateFiles = last && last.inputs === digest ? await filesIfOnly(outputDir, last.files) : undefined;
+  const upToDateFiles = last && last.inputs === digest ? await filesIfExactly(outputDir, last.files) : undefined;
   if (upToDateFiles) {
     // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
     if (hooks) {
       const spec =
         hooks.unchangedSpec?.(annotated.specPath) ?? (await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
       hooks.read(annotated, spec);
-      // The source types as the digest just vouched for them, not read again: a file edited since would be taken for them.
+      // The folder's source types, as the files digest just vouched for them, are this spec's only if
+      // its files hash as they did for the inputs digest: a spec saved since was loaded as it is now.
       const sourceTypes = upToDateFiles.get(SOURCE_TYPES_FILE)?.toString("utf8");
-      if (hooks.cache && sourceTypes !== undefined) knowSourceTypes(hooks.cache, spec.document, sourceTypes, annotated.names);
-      hooks.upToDate?.({ ...annotated, spec }, extras);
+      if (hooks.cache && sourceTypes !== undefined && (await digestOf([...(spec.files ?? [annotated.specPath])])) === digest)
+        takeSourceTypesFromFile(hooks.cache, spec.document, sourceTypes, annotated.names);
+      hooks.foundUpToDate?.({ ...annotated, spec }, extras);
     }
     progress.finish();
     if (!options.silent) io.stdout.write(upToDate(display(outputDir)));
     return EXIT.ok;
   }
+  const reused = hooks?.unchangedSpec?.(annotated.specPath);
+  // A watcher's spec typed before needs no thread: loading openapi-typescript would take a core for nothing.
+  if (hooks && (reused === undefined || hooks.cache?.bySpec.get(reused.document)?.sourceTypes === undefined)) threads?.prestart();
   const spec =
-    hooks?.unchangedSpec?.(annotated.specPath) ??
-    (await (ahead?.spec ?? progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions))));
+    reused ?? (await (ahead?.spec ?? progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions))));
   const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
   const sameFiles = specFiles.join("\0") === [...digested].sort().join("\0");
   hooks?.read(annotated, spec);

@@ -11,11 +11,11 @@ import type { Io } from "./io.js";
 
 /** Whether the folder holds exactly the files of the digest and nothing else; a folder another run is swapping does not. */
 export async function holdsOnly(folder: string, digest: string): Promise<boolean> {
-  return (await filesIfOnly(folder, digest)) !== undefined;
+  return (await filesIfExactly(folder, digest)) !== undefined;
 }
 
-/** The folder's files, as bytes, when it holds exactly the files of the digest and nothing else. */
-export async function filesIfOnly(folder: string, digest: string): Promise<Map<string, Buffer> | undefined> {
+/** The folder's files, as bytes, when it holds exactly the files of the digest and nothing else (not while another run swaps it). */
+export async function filesIfExactly(folder: string, digest: string): Promise<Map<string, Buffer> | undefined> {
   try {
     const existing = await readFolderBytes(folder);
     return existing.strays.length === 0 && filesDigest(existing.files) === digest ? existing.files : undefined;

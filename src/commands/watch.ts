@@ -53,10 +53,12 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
       project = read;
       if (spec?.files) specFiles = { spec: read.specPath, files: spec.files };
       if (spec) loaded = spec;
+      // The spec is watched from the moment its name is known: a save while the run reads it makes one more run.
+      follow(false);
     },
     unchangedSpec: (specPath) => (!specChanged && specFiles?.spec === specPath ? loaded : undefined),
     cache,
-    upToDate: (project, extras) => (unprepared = { project, extras }),
+    foundUpToDate: (found, extras) => (unprepared = { project: found, extras }),
     write: async (work) => {
       // Once stopping, the process exits as soon as no write is under way; never start one it would cut short.
       if (stopping) return new Promise<never>(() => {});
@@ -83,10 +85,8 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
     // prettier caches the config files it found; a long-lived process must look again each run.
     await prettier.clearConfigCache();
     try {
-      // Each run ends its threads; one whose spec changed types it in a thread started then. A run
-      // whose spec is typed already starts none: loading openapi-typescript would take a core for nothing.
-      const typed = !specChanged && loaded !== undefined && cache.bySpec.get(loaded.document)?.sourceTypes !== undefined;
-      await runGenerate(options, io, hooks, typed ? undefined : threads);
+      // Each run ends its threads; one whose spec is not typed yet types it in a thread started then.
+      await runGenerate(options, io, hooks, threads);
     } catch (error) {
       if (!(error instanceof DiagnosticError)) {
         printInternalError(io, error, options.verbose);
@@ -106,14 +106,16 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
   const prepare = async () => {
     const ready = unprepared;
     unprepared = undefined;
-    if (!ready || cache.bySpec.get(ready.project.spec.document)?.sourceTypes === undefined) return;
+    // Once a run has formatted, the cache holds its files; a save that changed nothing leaves them as they are.
+    if (!ready || cache.formatted.size > 0 || cache.bySpec.get(ready.project.spec.document)?.sourceTypes === undefined) return;
     // Whatever goes wrong here goes wrong again in the next run, which reports it.
     await generateProject(ready.project, { format: true, extras: ready.extras, cache }).catch(() => undefined);
   };
 
+  // The files the last `watching` line named; a run that watches others says so again.
+  let announced: string | undefined;
   // Editors save by writing a temp file and renaming it over the old one, which ends a watch on the
   // file itself; a watch on its folder, filtered by name, sees every save.
-  let announced = false;
   const follow = (announce = true) => {
     const files = new Set([configPath]);
     if (project) {
@@ -121,7 +123,6 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
       if (specFiles?.spec === project.specPath) for (const file of specFiles.files) files.add(file);
       if (prettierConfig) files.add(prettierConfig);
     }
-    const before = [...wanted].join("\n");
     wanted = files;
     const folders = new Set([...files].map(dirname));
     for (const [folder, watcher] of watchers) {
@@ -146,9 +147,10 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
         // The folder does not exist (yet); the next run tries again.
       }
     }
-    if (announce && (!announced || [...wanted].join("\n") !== before)) {
+    const watching = [...wanted].join("\n");
+    if (announce && watching !== announced) {
       say(`watching ${[...wanted].map(display).join(", ")} (Ctrl-C to stop)`);
-      announced = true;
+      announced = watching;
     }
   };
 

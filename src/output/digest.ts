@@ -65,6 +65,7 @@ export interface DigestInputs {
   runtimeTemplate: RuntimeTemplate;
   prettierOptions: unknown;
   prettierRelease: string;
+  typesRelease: string;
 }
 
 /** Everything a generate's output depends on, as one short hash. */
@@ -75,6 +76,7 @@ export async function inputsDigest(inputs: DigestInputs): Promise<string> {
     ...[...inputs.runtimeTemplate].flat(),
     JSON.stringify(inputs.prettierOptions ?? null),
     inputs.prettierRelease,
+    inputs.typesRelease,
     ...(inputs.specFilesRead?.contents ?? (await specFileContents(inputs.specFiles))),
   ]);
 }

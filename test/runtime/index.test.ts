@@ -55,8 +55,8 @@ describe("the runtime folder", () => {
   });
 
   it("counts in the no-op digest by every module's name and text", async () => {
-    const digest = (runtimeTemplate: ReadonlyMap<string, string>, prettierRelease = "3.10.1") =>
-      inputsDigest({ annotationText: "", specFiles: [], runtimeTemplate, prettierOptions: null, prettierRelease });
+    const digest = (runtimeTemplate: ReadonlyMap<string, string>, prettierRelease = "3.10.1", typesRelease = "7.13.0/5.9.3") =>
+      inputsDigest({ annotationText: "", specFiles: [], runtimeTemplate, prettierOptions: null, prettierRelease, typesRelease });
     const edited = new Map(template).set("dates.ts", `${template.get("dates.ts")}\n`);
     const renamed = new Map([...template].map(([file, text]) => [file === "dates.ts" ? "days.ts" : file, text]));
     const digests = await Promise.all([digest(template), digest(new Map(template)), digest(edited), digest(renamed)]);
@@ -64,5 +64,7 @@ describe("the runtime folder", () => {
     expect(new Set(digests).size).toBe(3);
     // Another prettier release lays the output out by other rules: the last generate is stale.
     expect(await digest(template, "3.11.0")).not.toBe(digests[0]);
+    // Another openapi-typescript or TypeScript prints other source types: stale too.
+    expect(await digest(template, "3.10.1", "7.14.0/5.9.3")).not.toBe(digests[0]);
   });
 });
