@@ -51,7 +51,8 @@ export function textFigureCounter(runtimeTemplate: RuntimeTemplate, names: Input
       const candidates = model.tools.filter((t) => tools.has(t.name) && t.example !== undefined && tableLayoutOf(t) !== undefined);
       if (candidates.length === 0) return new Map();
       const begun = start();
-      const tokens = (begun.tokens ??= startTokenCounter());
+      begun.tokens ??= startTokenCounter();
+      const tokens = begun.tokens;
       await Promise.all([begun.runtimeWritten, begun.folder.add(projectionFiles(model, candidates, head))]);
       const counted = await exampleFigures(
         begun.folder.load,
