@@ -32,3 +32,7 @@ export function specResults(cache: GenerateCache, document: object): SpecResults
 }
 
 export const formatKey = (path: string, text: string, options: unknown) => `${path}\0${JSON.stringify(options ?? null)}\0${text}`;
+
+/** Whether this spec document's source types are known, typed before or taken from an up-to-date folder. */
+export const typesKnown = (cache: GenerateCache | undefined, document: object): boolean =>
+  cache?.bySpec.get(document)?.sourceTypes !== undefined;

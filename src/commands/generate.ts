@@ -4,7 +4,7 @@ import { takeSourceTypesFromFile } from "../generate.js";
 import { withMarker } from "../output/ownership.js";
 import { checkBudgets } from "../evidence/budget-check.js";
 import { cachePath, inputsDigest, readCache, type SpecFilesRead } from "../output/digest.js";
-import type { GenerateCache } from "../generate-cache.js";
+import { typesKnown, type GenerateCache } from "../generate-cache.js";
 import { commandProgress } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import type { SourceTypesThreads, TypeSpec } from "../openapi/source-types-thread.js";
@@ -128,7 +128,7 @@ async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHo
   }
   const reused = hooks?.unchangedSpec?.(annotated.specPath);
   // A watcher's spec typed before needs no thread: loading openapi-typescript would take a core for nothing.
-  if (hooks && (reused === undefined || hooks.cache?.bySpec.get(reused.document)?.sourceTypes === undefined)) threads?.prestart();
+  if (hooks && (reused === undefined || !typesKnown(hooks.cache, reused.document))) threads?.prestart();
   const spec =
     reused ?? (await (ahead?.spec ?? progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions))));
   const specFiles = [...(spec.files ?? [annotated.specPath])].sort();

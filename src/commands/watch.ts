@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
-import { createGenerateCache } from "../generate-cache.js";
+import { createGenerateCache, typesKnown } from "../generate-cache.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
 import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
@@ -107,7 +107,7 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
     const ready = unprepared;
     unprepared = undefined;
     // Once a run has formatted, the cache holds its files; a save that changed nothing leaves them as they are.
-    if (!ready || cache.formatted.size > 0 || cache.bySpec.get(ready.project.spec.document)?.sourceTypes === undefined) return;
+    if (!ready || cache.formatted.size > 0 || !typesKnown(cache, ready.project.spec.document)) return;
     // Whatever goes wrong here goes wrong again in the next run, which reports it.
     await generateProject(ready.project, { format: true, extras: ready.extras, cache }).catch(() => undefined);
   };

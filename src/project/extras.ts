@@ -26,8 +26,11 @@ export async function readExtras(project: Pick<AnnotatedProject, "outputDir">, f
 
 /** openapi-typescript's release and that of the TypeScript it prints with, from their package.json files, neither loaded. */
 function sourceTypesRelease(): string {
-  const here = createRequire(import.meta.url);
-  typesRelease ??= `openapi-typescript ${release(here, "openapi-typescript")}, typescript ${release(createRequire(here.resolve("openapi-typescript")), "typescript")}`;
+  if (typesRelease === undefined) {
+    const here = createRequire(import.meta.url);
+    const openapiTypescript = createRequire(here.resolve("openapi-typescript"));
+    typesRelease = `openapi-typescript ${release(here, "openapi-typescript")}, typescript ${release(openapiTypescript, "typescript")}`;
+  }
   return typesRelease;
 }
 
