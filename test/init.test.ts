@@ -238,4 +238,27 @@ describe("init's table figures", () => {
       await counter.dispose();
     }
   });
+
+  it("are counted for every tool when the tools are blanked and projected in batches, a resource sent once", async () => {
+    const specPath = join(ROOT, "specs/support-tickets.openapi.yaml");
+    const spec = await loadSpec(specPath, "support-tickets.openapi.yaml", { allowRemoteRefs: false, allowOutsideRefs: false });
+    const { model } = initAnnotation(spec, {
+      file: "projector.yaml",
+      spec: "support-tickets.openapi.yaml",
+      output: "generated/x",
+      acceptGuesses: true,
+    });
+    const search = model!.tools.find((t) => t.name === "search_tickets")!;
+    // Seven tools over one resource: more than there are batches, so the later batches import what the first one wrote.
+    const copies = Array.from({ length: 6 }, (_, i) => ({ ...search, name: `search_tickets_${i + 2}`, typeName: `SearchTickets${i + 2}` }));
+    const many = { ...model!, tools: [...model!.tools, ...copies] };
+    const counter = textFigureCounter(await readRuntimeTemplate(), { spec: "support-tickets.openapi.yaml", annotation: "projector.yaml" });
+    try {
+      const figures = await counter.count(many, new Set(["search_tickets", ...copies.map((t) => t.name)]));
+      expect([...figures.keys()].sort()).toEqual(["search_tickets", ...copies.map((t) => t.name)].sort());
+      for (const copy of copies) expect(figures.get(copy.name)).toEqual(figures.get("search_tickets"));
+    } finally {
+      await counter.dispose();
+    }
+  });
 });

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { RUNTIME_MODULE } from "../emit/module.js";
 import type { WriteRequest } from "./evidence-worker.js";
 import { startWorker, type BatchReply } from "./worker-client.js";
-import { importFrom, writeStripped } from "./write-stripped.js";
+import { builtStrippedRuntime } from "./stripped-runtime.js";
+import { importFrom, writeStripped, writeStrippedAlready } from "./write-stripped.js";
 
 export type Module = Record<string, unknown>;
 
@@ -27,9 +28,9 @@ export interface GeneratedModules {
 
 /**
  * Makes generated TypeScript runnable: each module, its types blanked out, is written as
- * JavaScript to a temporary folder, to be imported from there. The work runs in a worker thread,
- * started at once: loading TypeScript's parser and writing the modules sent first (the runtime)
- * overlap whatever the caller does next.
+ * JavaScript to a temporary folder, to be imported from there. The runtime's modules the build
+ * blanked already are written at once; the others in a worker thread, started at once, so that
+ * loading TypeScript's parser overlaps whatever the caller does next.
  */
 export function runnableFolder(): RunnableFolder {
   const dir = mkdtempSync(join(tmpdir(), "projector-run-"));
@@ -37,8 +38,10 @@ export function runnableFolder(): RunnableFolder {
   const worker = startWorker<WriteRequest, BatchReply>(new URL("./evidence-worker.js", import.meta.url), { dir });
   return {
     add: async (files) => {
-      if (worker) await worker.ask({ files: [...files] });
-      else writeStripped(dir, files);
+      const rest = writeStrippedAlready(dir, files, builtStrippedRuntime());
+      if (rest.length === 0) return;
+      if (worker) await worker.ask({ files: rest });
+      else writeStripped(dir, rest);
     },
     load: importFrom(dir),
     dispose: async () => {

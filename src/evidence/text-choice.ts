@@ -1,10 +1,11 @@
 import { banner, type InputNames } from "../emit/emit.js";
+import { RUNTIME_MODULE } from "../emit/module.js";
 import { emitResource } from "../emit/resource.js";
 import { RUNTIME_FOLDER, type RuntimeTemplate } from "../emit/runtime-folder.js";
 import { emitTool } from "../emit/tool.js";
 import { tableLayoutOf } from "../model/table-layout.js";
 import type { Model, ToolModel } from "../model/types.js";
-import { pascalCase, resourceModule, toolModule } from "../naming.js";
+import { resourceModule, toolModule } from "../naming.js";
 import { startTokenCounter, type TokenCounter } from "./count-tokens.js";
 import { exampleFigures, type TextFigures } from "./example-figures.js";
 import { runnableFolder, type RunnableFolder } from "./run-generated.js";
@@ -13,8 +14,9 @@ export type { TextFigures } from "./example-figures.js";
 
 export interface TextFigureCounter {
   /**
-   * Starts making the runtime runnable in a worker thread, so that loading TypeScript's parser
-   * overlaps the drafting that decides which tools to count; `count` starts it otherwise. The
+   * Starts making the runtime runnable (written at once where the build blanked it) and the worker
+   * thread that blanks the rest, so that loading TypeScript's parser overlaps the drafting that
+   * decides which tools to count; `count` starts it otherwise. The
    * tokenizer loads in a thread of its own once counting begins: loading it beside the drafting
    * and the parser, three threads on two cores, slowed both (PagerDuty's init, 2.84 to 2.68 s).
    */
@@ -53,20 +55,32 @@ export function textFigureCounter(runtimeTemplate: RuntimeTemplate, names: Input
       const begun = start();
       begun.tokens ??= startTokenCounter();
       const tokens = begun.tokens;
-      await Promise.all([begun.runtimeWritten, begun.folder.add(projectionFiles(model, candidates, head))]);
-      const counted = await exampleFigures(
-        begun.folder.load,
-        candidates.map((tool) => ({
-          tool: tool.name,
-          module: toolModule(tool.name).path,
-          projector: `project${pascalCase(tool.name)}`,
-          example: tool.example,
-          layout: tableLayoutOf(tool)!,
-        })),
-        model.resolvers.map((r) => r.name),
-        tokens.count,
+      // In batches: the main thread projects one batch's examples while the worker blanks the next.
+      const batches = inBatches(candidates, BATCHES);
+      const sentResources = new Set<string>();
+      const written = batches.map((batch) => begun.folder.add(projectionFiles(model, batch, head, sentResources)));
+      for (const batch of written) batch.catch(() => undefined);
+      await begun.runtimeWritten;
+      // Imported while the worker blanks the first batch: each batch's projections find it loaded.
+      begun.folder.load(RUNTIME_MODULE).catch(() => undefined);
+      const counted = await Promise.all(
+        batches.map(async (batch, i) => {
+          await written[i];
+          return exampleFigures(
+            begun.folder.load,
+            batch.map((tool) => ({
+              tool: tool.name,
+              module: toolModule(tool.name).path,
+              projector: `project${tool.typeName}`,
+              example: tool.example,
+              layout: tableLayoutOf(tool)!,
+            })),
+            model.resolvers.map((r) => r.name),
+            tokens.count,
+          );
+        }),
       );
-      return new Map(counted);
+      return new Map(counted.flat());
     },
     dispose: async () => {
       await Promise.all([started?.folder.dispose(), started?.tokens?.dispose()]);
@@ -79,11 +93,24 @@ export function textFigureCounter(runtimeTemplate: RuntimeTemplate, names: Input
  * their resources and their tools. The barrel, the definitions and the resolvers' types are left
  * out: on a large spec they are a third of the code, and nothing here runs them.
  */
-function projectionFiles(model: Model, candidates: readonly ToolModel[], head: string): Map<string, string> {
+function projectionFiles(model: Model, candidates: readonly ToolModel[], head: string, sentResources: Set<string>): Map<string, string> {
   const files = new Map<string, string>();
   const used = new Set(candidates.map((t) => t.resource.name));
   for (const resource of model.resources)
-    if (used.has(resource.name)) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource));
+    if (used.has(resource.name) && !sentResources.has(resource.name)) {
+      sentResources.add(resource.name);
+      files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource));
+    }
   for (const tool of candidates) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers));
   return files;
+}
+
+const BATCHES = 4;
+
+/** The items in `count` runs of (nearly) equal length, in order; fewer where there are fewer items. */
+function inBatches<T>(items: readonly T[], count: number): T[][] {
+  const size = Math.ceil(items.length / count);
+  const batches: T[][] = [];
+  for (let from = 0; from < items.length; from += size) batches.push(items.slice(from, from + size));
+  return batches;
 }

@@ -1,0 +1,57 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import type TypeScript from "typescript";
+import { RUNTIME_FOLDER, type RuntimeTemplate } from "../emit/runtime-folder.js";
+import { stripTypes } from "./strip-types.js";
+
+/**
+ * The runtime template's modules with their types blanked, made by `npm run build`: init runs the
+ * runtime on every spec, and blanking it in the evidence thread cost that thread a third of a
+ * second after loading TypeScript, on init's critical path. Each module is kept with the length
+ * and hash of the source it came from, so a template edited since the build is blanked again
+ * rather than run stale.
+ */
+export type StrippedRuntime = Readonly<Record<string, StrippedModule>>;
+
+interface StrippedModule {
+  sourceLength: number;
+  sourceHash: string;
+  script: string;
+}
+
+/** Where the build writes it, beside this module in `dist`; run from the sources there is none. */
+export const STRIPPED_RUNTIME_FILE = new URL("./stripped-runtime.json", import.meta.url);
+
+export function stripRuntime(ts: typeof TypeScript, template: RuntimeTemplate): StrippedRuntime {
+  const modules: Record<string, StrippedModule> = {};
+  for (const [file, text] of template)
+    modules[file] = { sourceLength: text.length, sourceHash: hashOf(text), script: stripTypes(ts, text, file) };
+  return modules;
+}
+
+/**
+ * The JavaScript of an output file that is a runtime module as the build blanked it, under a banner
+ * of line comments (which blanking leaves as they are); undefined for any other file.
+ */
+export function strippedAlready(runtime: StrippedRuntime, path: string, text: string): string | undefined {
+  const folder = `${RUNTIME_FOLDER}/`;
+  if (!path.startsWith(folder)) return undefined;
+  const stripped = Object.hasOwn(runtime, path.slice(folder.length)) ? runtime[path.slice(folder.length)] : undefined;
+  if (stripped === undefined || text.length < stripped.sourceLength) return undefined;
+  const head = text.slice(0, text.length - stripped.sourceLength);
+  if (!LINE_COMMENTS.test(head) || hashOf(text.slice(head.length)) !== stripped.sourceHash) return undefined;
+  return head + stripped.script;
+}
+
+/** Whole lines, each empty or a `//` comment: nothing in them reaches into the module after. */
+const LINE_COMMENTS = /^(?:(?:\/\/[^\r\n]*)?\r?\n)*$/;
+
+const hashOf = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The build's blanked runtime, read once a process; empty when run from the sources. */
+export function builtStrippedRuntime(): StrippedRuntime {
+  built ??= existsSync(STRIPPED_RUNTIME_FILE) ? (JSON.parse(readFileSync(STRIPPED_RUNTIME_FILE, "utf8")) as StrippedRuntime) : {};
+  return built;
+}
+
+let built: StrippedRuntime | undefined;

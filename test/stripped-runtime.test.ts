@@ -1,0 +1,64 @@
+// The runtime blanked at build time stands in for blanking it at run time, and only where it is the same text.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { banner } from "../src/emit/emit.js";
+import { stripTypes, typescript } from "../src/evidence/strip-types.js";
+import { stripRuntime, strippedAlready } from "../src/evidence/stripped-runtime.js";
+import { writeStrippedAlready } from "../src/evidence/write-stripped.js";
+import { readRuntimeTemplate } from "../src/project/runtime-template.js";
+import { ROOT } from "./helpers/pipeline.js";
+
+const ts = typescript();
+const template = await readRuntimeTemplate();
+const stripped = stripRuntime(ts, template);
+const head = banner({ spec: "specs/api.yaml", annotation: "projector.yaml" });
+const ids = template.get("ids.ts")!;
+
+describe("the runtime blanked at build time", () => {
+  it("is, for every module under its banner, what blanking the module there gives", () => {
+    expect(template.size).toBeGreaterThan(20);
+    for (const [file, text] of template)
+      expect(strippedAlready(stripped, `runtime/${file}`, head + text), file).toBe(stripTypes(ts, head + text, file));
+  });
+
+  it("is what the build wrote beside the compiled module", () => {
+    const built = JSON.parse(readFileSync(join(ROOT, "dist/evidence/stripped-runtime.json"), "utf8")) as unknown;
+    expect(built).toEqual(stripped);
+  });
+
+  it.each([
+    ["a module edited since the build", "runtime/ids.ts", head + ids.replace("export", "EXPORT")],
+    ["a module grown since the build", "runtime/ids.ts", head + ids.replace("export", "export ")],
+    ["a module under a block comment", "runtime/ids.ts", `/* generated */\n${ids}`],
+    ["a module under a statement", "runtime/ids.ts", `const generated = true;\n${ids}`],
+    ["a module whose banner runs into its first line", "runtime/ids.ts", `// generated${ids}`],
+    ["a module shorter than the one built", "runtime/ids.ts", ids.slice(1)],
+    ["a runtime module the build did not know", "runtime/extra.ts", head + ids],
+    ["a name every object has", "runtime/constructor", head + ids],
+    ["a module outside the runtime", "tools/ids.ts", head + ids],
+  ])("leaves %s to the parser", (_case, path, text) => {
+    expect(strippedAlready(stripped, path, text)).toBeUndefined();
+  });
+
+  it("is written for the runtime's modules, and every other file is handed back to be blanked", () => {
+    const dir = mkdtempSync(join(tmpdir(), "projector-stripped-"));
+    try {
+      const tool = `${head}export const a: number = 1;\n`;
+      const rest = writeStrippedAlready(
+        dir,
+        [
+          ["runtime/ids.ts", head + ids],
+          ["tools/a.ts", tool],
+        ],
+        stripped,
+      );
+      expect(rest).toEqual([["tools/a.ts", tool]]);
+      expect(readdirSync(dir, { recursive: true }).sort()).toEqual(["runtime", "runtime/ids.js"]);
+      expect(readFileSync(join(dir, "runtime/ids.js"), "utf8")).toBe(stripTypes(ts, head + ids, "ids.ts"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
