@@ -95,6 +95,10 @@ describe("stripTypes", () => {
       "parameter properties",
       "class U { constructor(readonly value: unknown, private reason: string) {} }\nclass V extends Error { constructor(public code: number) { super('x'); } }",
     ],
+    [
+      "an index signature in a class, beside an object type's",
+      "class W { [key: string]: unknown; a = 1; }\nconst o: { [key: string]: number } = {};",
+    ],
   ])("blanks %s as TypeScript emits them", (_, text) => {
     const stripped = stripTypes(ts, text, "case.ts");
     expect(syntaxErrors(stripped)).toEqual([]);

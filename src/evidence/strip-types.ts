@@ -22,7 +22,8 @@ export class UnstrippableSyntax extends Error {}
 export function stripTypes(ts: typeof TypeScript, text: string, fileName: string): string {
   // Doc comments are left unparsed (TypeScript 5.3 on): they are blanked or kept as text alike.
   const options = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode?.ParseNone };
-  const source = ts.createSourceFile(fileName, text, options, true, ts.ScriptKind.TS);
+  // Without parent links (a fifth of the parse): the walk below passes each node's parent along.
+  const source = ts.createSourceFile(fileName, text, options, false, ts.ScriptKind.TS);
   const edits: Edit[] = [];
   const blank = (start: number, end: number, joinLines = false): void => {
     edits.push({ start, end, joinLines });
@@ -68,7 +69,7 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
    * `constructor(readonly value: unknown)` as TypeScript writes it for ES2022: a field declared
    * first in the class, assigned first thing in the constructor (after `super(...)`).
    */
-  const declareParameterProperties = (declaration: TypeScript.ConstructorDeclaration) => {
+  const declareParameterProperties = (declaration: TypeScript.ConstructorDeclaration, owner: TypeScript.ClassLikeDeclaration) => {
     const names = declaration.parameters
       .filter((p) => ts.getModifiers(p)?.some((m) => TYPE_MODIFIERS.has(m.kind)))
       .map((p) => (ts.isIdentifier(p.name) ? p.name.text : unsupported(p, "a destructured parameter property")));
@@ -80,12 +81,12 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
       ts.isExpressionStatement(first) &&
       ts.isCallExpression(first.expression) &&
       first.expression.expression.kind === ts.SyntaxKind.SuperKeyword;
-    insert(declaration.parent.members.pos, names.map((name) => `${name}; `).join(""));
+    insert(owner.members.pos, names.map((name) => `${name}; `).join(""));
     insert(callsSuper ? first.end : body.getStart(source) + 1, names.map((name) => ` this.${name} = ${name};`).join(""));
   };
 
   /** A declaration or import with no JavaScript in it at all. */
-  const typesOnly = (node: TypeScript.Node): boolean => {
+  const typesOnly = (node: TypeScript.Node, parent: TypeScript.Node): boolean => {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
       const named = clause?.namedBindings;
@@ -105,7 +106,7 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
       (ts.isFunctionDeclaration(node) && !node.body) ||
       (ts.isMethodDeclaration(node) && !node.body) ||
       (ts.isPropertyDeclaration(node) && hasModifier(node, ts.SyntaxKind.AbstractKeyword)) ||
-      (ts.isIndexSignatureDeclaration(node) && ts.isClassLike(node.parent)) ||
+      (ts.isIndexSignatureDeclaration(node) && ts.isClassLike(parent)) ||
       (ts.isHeritageClause(node) && node.token === ts.SyntaxKind.ImplementsKeyword)
     );
   };
@@ -119,8 +120,8 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
   };
 
   /** The type parts of a node that is JavaScript itself: annotations, modifiers, `?` and `!`, `<...>`. */
-  const blankTypeParts = (node: TypeScript.Node) => {
-    if (ts.isConstructorDeclaration(node)) declareParameterProperties(node);
+  const blankTypeParts = (node: TypeScript.Node, parent: TypeScript.Node) => {
+    if (ts.isConstructorDeclaration(node) && ts.isClassLike(parent)) declareParameterProperties(node, parent);
     if (ts.canHaveModifiers(node))
       for (const modifier of ts.getModifiers(node) ?? []) if (TYPE_MODIFIERS.has(modifier.kind)) blankNode(modifier);
     const optional = ts.isParameter(node) || ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node);
@@ -133,14 +134,14 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
       blankAnnotation(node.type as TypeScript.TypeNode, ts.isArrowFunction(node));
   };
 
-  const visit = (node: TypeScript.Node): void => {
+  const visit = (node: TypeScript.Node, parent: TypeScript.Node): void => {
     if (ts.isExpressionWithTypeArguments(node)) {
       // `extends Base<T>`: the base class stays, its type arguments go.
       if (node.typeArguments) blankAngles(node.typeArguments);
-      visit(node.expression);
+      visit(node.expression, node);
     } else if (ts.isTypeNode(node)) {
       // A type holds no JavaScript (`typeof x` in a type is a type too).
-    } else if (typesOnly(node)) {
+    } else if (typesOnly(node, parent)) {
       blankNode(node);
     } else if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
       const list = ts.isImportDeclaration(node) ? node.importClause?.namedBindings : node.exportClause;
@@ -148,16 +149,16 @@ export function stripTypes(ts: typeof TypeScript, text: string, fileName: string
         for (const element of list.elements) if (element.isTypeOnly) blankElement(element);
     } else if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node)) {
       blank(node.expression.end, node.end);
-      visit(node.expression);
+      visit(node.expression, node);
     } else if (ts.isParameter(node) && ts.isIdentifier(node.name) && node.name.text === "this") {
       blankElement(node);
     } else {
       refuseUnsupported(node);
-      blankTypeParts(node);
-      ts.forEachChild(node, visit);
+      blankTypeParts(node, parent);
+      ts.forEachChild(node, (child) => visit(child, node));
     }
   };
-  ts.forEachChild(source, visit);
+  ts.forEachChild(source, (child) => visit(child, source));
 
   if (edits.length === 0) return text;
   // Stable: insertions at one place stay in the order they were made.
