@@ -34,6 +34,7 @@ describe("the runtime blanked at build time", () => {
     ["a module under a block comment", "runtime/ids.ts", `/* generated */\n${ids}`],
     ["a module under a statement", "runtime/ids.ts", `const generated = true;\n${ids}`],
     ["a module whose banner runs into its first line", "runtime/ids.ts", `// generated${ids}`],
+    ["a module under a comment a line separator ends", "runtime/ids.ts", `// generated\u2028const x: number = 1;\n${ids}`],
     ["a module shorter than the one built", "runtime/ids.ts", ids.slice(1)],
     ["a runtime module the build did not know", "runtime/extra.ts", head + ids],
     ["a name every object has", "runtime/constructor", head + ids],

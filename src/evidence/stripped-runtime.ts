@@ -43,8 +43,11 @@ export function strippedAlready(runtime: StrippedRuntime, path: string, text: st
   return head + stripped.script;
 }
 
-/** Whole lines, each empty or a `//` comment: nothing in them reaches into the module after. */
-const LINE_COMMENTS = /^(?:(?:\/\/[^\r\n]*)?\r?\n)*$/;
+/**
+ * Whole lines, each empty or a `//` comment (which JavaScript ends at U+2028 and U+2029 as well as
+ * at a newline): blanking leaves them as they are, and nothing in them reaches into the module after.
+ */
+const LINE_COMMENTS = /^(?:(?:\/\/[^\r\n\u2028\u2029]*)?\r?\n)*$/;
 
 const hashOf = (text: string) => createHash("sha256").update(text).digest("hex");
 
