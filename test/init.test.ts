@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { textFigureCounter } from "../src/evidence/text-choice.js";
@@ -239,7 +241,7 @@ describe("init's table figures", () => {
     }
   });
 
-  it("are counted for every tool when the tools are blanked and projected in batches, a resource sent once", async () => {
+  it("fail with the emitter's error when a later batch cannot be made, leaving no promise unhandled and no folder behind", async () => {
     const specPath = join(ROOT, "specs/support-tickets.openapi.yaml");
     const spec = await loadSpec(specPath, "support-tickets.openapi.yaml", { allowRemoteRefs: false, allowOutsideRefs: false });
     const { model } = initAnnotation(spec, {
@@ -249,14 +251,84 @@ describe("init's table figures", () => {
       acceptGuesses: true,
     });
     const search = model!.tools.find((t) => t.name === "search_tickets")!;
-    // Seven tools over one resource: more than there are batches, so the later batches import what the first one wrote.
-    const copies = Array.from({ length: 6 }, (_, i) => ({ ...search, name: `search_tickets_${i + 2}`, typeName: `SearchTickets${i + 2}` }));
-    const many = { ...model!, tools: [...model!.tools, ...copies] };
-    const counter = textFigureCounter(await readRuntimeTemplate(), { spec: "support-tickets.openapi.yaml", annotation: "projector.yaml" });
+    const tools = Array.from({ length: 7 }, (_, i) => ({ ...search, name: `search_tickets_${i + 1}`, typeName: `SearchTickets${i + 1}` }));
+    // The last batch's emit throws, after the first batches went to the worker thread.
+    Object.defineProperty(tools[6], "rowsPath", {
+      get: () => {
+        throw new Error("the last tool cannot be emitted");
+      },
+    });
+    const runs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("projector-run-")).length;
+    const before = runs();
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", listener);
     try {
-      const figures = await counter.count(many, new Set(["search_tickets", ...copies.map((t) => t.name)]));
-      expect([...figures.keys()].sort()).toEqual(["search_tickets", ...copies.map((t) => t.name)].sort());
-      for (const copy of copies) expect(figures.get(copy.name)).toEqual(figures.get("search_tickets"));
+      const built = (await import(
+        pathToFileURL(join(ROOT, "dist/evidence/text-choice.js")).href
+      )) as typeof import("../src/evidence/text-choice.js");
+      const counter = built.textFigureCounter(await readRuntimeTemplate(), {
+        spec: "support-tickets.openapi.yaml",
+        annotation: "projector.yaml",
+      });
+      counter.start();
+      try {
+        await expect(counter.count({ ...model!, tools }, new Set(tools.map((t) => t.name)))).rejects.toThrow(
+          "the last tool cannot be emitted",
+        );
+      } finally {
+        await counter.dispose();
+      }
+      // A rejection nobody handles is reported once the microtasks of the turn that made it have run.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      expect(runs()).toBe(before);
+    } finally {
+      process.off("unhandledRejection", listener);
+    }
+  });
+
+  it("are, counted in batches by the built code's worker thread, each tool's own figures, in the tools' order", async () => {
+    const specPath = join(ROOT, "specs/support-tickets.openapi.yaml");
+    const spec = await loadSpec(specPath, "support-tickets.openapi.yaml", { allowRemoteRefs: false, allowOutsideRefs: false });
+    const { model } = initAnnotation(spec, {
+      file: "projector.yaml",
+      spec: "support-tickets.openapi.yaml",
+      output: "generated/x",
+      acceptGuesses: true,
+    });
+    const search = model!.tools.find((t) => t.name === "search_tickets")!;
+    const example = search.example as { data: unknown[] };
+    // Seven tools over one resource, more than there are batches, each with a page of its own length:
+    // the later batches import the resource the first one wrote, and a figure given to the wrong tool shows.
+    const tools = Array.from({ length: 7 }, (_, i) => ({
+      ...search,
+      name: `search_tickets_${i + 1}`,
+      typeName: `SearchTickets${i + 1}`,
+      example: { ...example, data: Array.from({ length: 7 - i }, (_, k) => example.data[k % example.data.length]) },
+    }));
+    const many = { ...model!, tools };
+    const names = { spec: "support-tickets.openapi.yaml", annotation: "projector.yaml" };
+    const runtime = await readRuntimeTemplate();
+    const alone = async (tool: string) => {
+      const counter = textFigureCounter(runtime, names);
+      try {
+        return (await counter.count(many, new Set([tool]))).get(tool);
+      } finally {
+        await counter.dispose();
+      }
+    };
+    const expected = [];
+    for (const tool of tools) expected.push([tool.name, await alone(tool.name)]);
+    expect(new Set(expected.map(([, figures]) => JSON.stringify(figures))).size).toBe(tools.length);
+
+    const built = (await import(
+      pathToFileURL(join(ROOT, "dist/evidence/text-choice.js")).href
+    )) as typeof import("../src/evidence/text-choice.js");
+    const counter = built.textFigureCounter(runtime, names);
+    try {
+      const figures = await counter.count(many, new Set(tools.map((t) => t.name).reverse()));
+      expect([...figures]).toEqual(expected);
     } finally {
       await counter.dispose();
     }

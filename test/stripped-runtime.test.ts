@@ -1,18 +1,20 @@
 // The runtime blanked at build time stands in for blanking it at run time, and only where it is the same text.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { banner } from "../src/emit/emit.js";
 import { stripTypes, typescript } from "../src/evidence/strip-types.js";
-import { stripRuntime, strippedAlready } from "../src/evidence/stripped-runtime.js";
+import { readStrippedRuntime, stripRuntime, strippedAlready } from "../src/evidence/stripped-runtime.js";
 import { writeStrippedAlready } from "../src/evidence/write-stripped.js";
 import { readRuntimeTemplate } from "../src/project/runtime-template.js";
 import { ROOT } from "./helpers/pipeline.js";
 
 const ts = typescript();
 const template = await readRuntimeTemplate();
-const stripped = stripRuntime(ts, template);
+const stripper = readFileSync(join(ROOT, "src/evidence/strip-types.ts"), "utf8");
+const stripped = stripRuntime(ts, template, stripper);
 const head = banner({ spec: "specs/api.yaml", annotation: "projector.yaml" });
 const ids = template.get("ids.ts")!;
 
@@ -23,9 +25,26 @@ describe("the runtime blanked at build time", () => {
       expect(strippedAlready(stripped, `runtime/${file}`, head + text), file).toBe(stripTypes(ts, head + text, file));
   });
 
-  it("is what the build wrote beside the compiled module", () => {
-    const built = JSON.parse(readFileSync(join(ROOT, "dist/evidence/stripped-runtime.json"), "utf8")) as unknown;
-    expect(built).toEqual(stripped);
+  it("is what the build wrote beside the compiled module, with the blanking code it was made by", () => {
+    const dist = join(ROOT, "dist/evidence");
+    const built = readStrippedRuntime(pathToFileURL(join(dist, "stripped-runtime.json")), pathToFileURL(join(dist, "strip-types.js")));
+    expect(built).toEqual(stripRuntime(ts, template, readFileSync(join(dist, "strip-types.js"), "utf8")));
+  });
+
+  it("is not used once the blanking code differs from the code that made it, nor where there is none", () => {
+    const dir = mkdtempSync(join(tmpdir(), "projector-stripped-"));
+    try {
+      const [file, stripperFile] = [join(dir, "stripped-runtime.json"), join(dir, "strip-types.js")];
+      const none = { stripper: "", modules: {} };
+      expect(readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile))).toEqual(none);
+      writeFileSync(file, JSON.stringify(stripped));
+      copyFileSync(join(ROOT, "src/evidence/strip-types.ts"), stripperFile);
+      expect(readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile))).toEqual(stripped);
+      writeFileSync(stripperFile, `${stripper}\n// changed\n`);
+      expect(readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile))).toEqual(none);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([

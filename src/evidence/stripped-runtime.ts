@@ -9,9 +9,13 @@ import { stripTypes } from "./strip-types.js";
  * runtime on every spec, and blanking it in the evidence thread cost that thread a third of a
  * second after loading TypeScript, on init's critical path. Each module is kept with the length
  * and hash of the source it came from, so a template edited since the build is blanked again
- * rather than run stale.
+ * rather than run stale; the whole is kept with the hash of the blanking code that made it, so a
+ * build of the code alone (`tsc`) leaves none of it in use.
  */
-export type StrippedRuntime = Readonly<Record<string, StrippedModule>>;
+export interface StrippedRuntime {
+  stripper: string;
+  modules: Readonly<Record<string, StrippedModule>>;
+}
 
 interface StrippedModule {
   sourceLength: number;
@@ -21,12 +25,14 @@ interface StrippedModule {
 
 /** Where the build writes it, beside this module in `dist`; run from the sources there is none. */
 export const STRIPPED_RUNTIME_FILE = new URL("./stripped-runtime.json", import.meta.url);
+/** The blanking code, as this process runs it. */
+export const STRIPPER_FILE = new URL("./strip-types.js", import.meta.url);
 
-export function stripRuntime(ts: typeof TypeScript, template: RuntimeTemplate): StrippedRuntime {
+export function stripRuntime(ts: typeof TypeScript, template: RuntimeTemplate, stripper: string): StrippedRuntime {
   const modules: Record<string, StrippedModule> = {};
   for (const [file, text] of template)
     modules[file] = { sourceLength: text.length, sourceHash: hashOf(text), script: stripTypes(ts, text, file) };
-  return modules;
+  return { stripper: hashOf(stripper), modules };
 }
 
 /**
@@ -36,7 +42,8 @@ export function stripRuntime(ts: typeof TypeScript, template: RuntimeTemplate): 
 export function strippedAlready(runtime: StrippedRuntime, path: string, text: string): string | undefined {
   const folder = `${RUNTIME_FOLDER}/`;
   if (!path.startsWith(folder)) return undefined;
-  const stripped = Object.hasOwn(runtime, path.slice(folder.length)) ? runtime[path.slice(folder.length)] : undefined;
+  const file = path.slice(folder.length);
+  const stripped = Object.hasOwn(runtime.modules, file) ? runtime.modules[file] : undefined;
   if (stripped === undefined || text.length < stripped.sourceLength) return undefined;
   const head = text.slice(0, text.length - stripped.sourceLength);
   if (!LINE_COMMENTS.test(head) || hashOf(text.slice(head.length)) !== stripped.sourceHash) return undefined;
@@ -51,9 +58,17 @@ const LINE_COMMENTS = /^(?:(?:\/\/[^\r\n\u2028\u2029]*)?\r?\n)*$/;
 
 const hashOf = (text: string) => createHash("sha256").update(text).digest("hex");
 
-/** The build's blanked runtime, read once a process; empty when run from the sources. */
+/** The blanked runtime in `file`, if there is one and the blanking code in `stripperFile` made it; none otherwise. */
+export function readStrippedRuntime(file: URL, stripperFile: URL): StrippedRuntime {
+  const none: StrippedRuntime = { stripper: "", modules: {} };
+  if (!existsSync(file) || !existsSync(stripperFile)) return none;
+  const built = JSON.parse(readFileSync(file, "utf8")) as StrippedRuntime;
+  return built.stripper === hashOf(readFileSync(stripperFile, "utf8")) ? built : none;
+}
+
+/** The build's blanked runtime, read once a process. */
 export function builtStrippedRuntime(): StrippedRuntime {
-  built ??= existsSync(STRIPPED_RUNTIME_FILE) ? (JSON.parse(readFileSync(STRIPPED_RUNTIME_FILE, "utf8")) as StrippedRuntime) : {};
+  built ??= readStrippedRuntime(STRIPPED_RUNTIME_FILE, STRIPPER_FILE);
   return built;
 }
 

@@ -58,8 +58,12 @@ export function textFigureCounter(runtimeTemplate: RuntimeTemplate, names: Input
       // In batches: the main thread projects one batch's examples while the worker blanks the next.
       const batches = inBatches(candidates, BATCHES);
       const sentResources = new Set<string>();
-      const written = batches.map((batch) => begun.folder.add(projectionFiles(model, batch, head, sentResources)));
-      for (const batch of written) batch.catch(() => undefined);
+      const written = batches.map((batch) => {
+        const sent = begun.folder.add(projectionFiles(model, batch, head, sentResources));
+        // Awaited below, in order; handled at once, so that a later batch whose emit throws leaves none unhandled.
+        sent.catch(() => undefined);
+        return sent;
+      });
       await begun.runtimeWritten;
       // Imported while the worker blanks the first batch: each batch's projections find it loaded.
       begun.folder.load(RUNTIME_MODULE).catch(() => undefined);
