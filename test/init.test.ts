@@ -222,7 +222,8 @@ describe("init's check of its draft", () => {
 });
 
 describe("init's table figures", () => {
-  it("are counted when nothing started the counter ahead of drafting", async () => {
+  /** The model init drafts for the example spec, every guess accepted. */
+  const supportDraftModel = async () => {
     const specPath = join(ROOT, "specs/support-tickets.openapi.yaml");
     const spec = await loadSpec(specPath, "support-tickets.openapi.yaml", { allowRemoteRefs: false, allowOutsideRefs: false });
     const { model } = initAnnotation(spec, {
@@ -231,9 +232,16 @@ describe("init's table figures", () => {
       output: "generated/x",
       acceptGuesses: true,
     });
+    return model!;
+  };
+  /** The built module: its worker threads start, as they do for the CLI (from the sources there are none). */
+  const builtTextChoice = async () =>
+    (await import(pathToFileURL(join(ROOT, "dist/evidence/text-choice.js")).href)) as typeof import("../src/evidence/text-choice.js");
+  it("are counted when nothing started the counter ahead of drafting", async () => {
+    const model = await supportDraftModel();
     const counter = textFigureCounter(await readRuntimeTemplate(), { spec: "support-tickets.openapi.yaml", annotation: "projector.yaml" });
     try {
-      const figures = await counter.count(model!, new Set(["search_tickets"]));
+      const figures = await counter.count(model, new Set(["search_tickets"]));
       expect([...figures.keys()]).toEqual(["search_tickets"]);
       expect(figures.get("search_tickets")!.table).toBeLessThan(figures.get("search_tickets")!.json);
     } finally {
@@ -242,15 +250,8 @@ describe("init's table figures", () => {
   });
 
   it("fail with the emitter's error when a later batch cannot be made, leaving no promise unhandled and no folder behind", async () => {
-    const specPath = join(ROOT, "specs/support-tickets.openapi.yaml");
-    const spec = await loadSpec(specPath, "support-tickets.openapi.yaml", { allowRemoteRefs: false, allowOutsideRefs: false });
-    const { model } = initAnnotation(spec, {
-      file: "projector.yaml",
-      spec: "support-tickets.openapi.yaml",
-      output: "generated/x",
-      acceptGuesses: true,
-    });
-    const search = model!.tools.find((t) => t.name === "search_tickets")!;
+    const model = await supportDraftModel();
+    const search = model.tools.find((t) => t.name === "search_tickets")!;
     const tools = Array.from({ length: 7 }, (_, i) => ({ ...search, name: `search_tickets_${i + 1}`, typeName: `SearchTickets${i + 1}` }));
     // The last batch's emit throws, after the first batches went to the worker thread.
     Object.defineProperty(tools[6], "rowsPath", {
@@ -264,16 +265,14 @@ describe("init's table figures", () => {
     const listener = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", listener);
     try {
-      const built = (await import(
-        pathToFileURL(join(ROOT, "dist/evidence/text-choice.js")).href
-      )) as typeof import("../src/evidence/text-choice.js");
+      const built = await builtTextChoice();
       const counter = built.textFigureCounter(await readRuntimeTemplate(), {
         spec: "support-tickets.openapi.yaml",
         annotation: "projector.yaml",
       });
       counter.start();
       try {
-        await expect(counter.count({ ...model!, tools }, new Set(tools.map((t) => t.name)))).rejects.toThrow(
+        await expect(counter.count({ ...model, tools }, new Set(tools.map((t) => t.name)))).rejects.toThrow(
           "the last tool cannot be emitted",
         );
       } finally {
@@ -289,15 +288,8 @@ describe("init's table figures", () => {
   });
 
   it("are, counted in batches by the built code's worker thread, each tool's own figures, in the tools' order", async () => {
-    const specPath = join(ROOT, "specs/support-tickets.openapi.yaml");
-    const spec = await loadSpec(specPath, "support-tickets.openapi.yaml", { allowRemoteRefs: false, allowOutsideRefs: false });
-    const { model } = initAnnotation(spec, {
-      file: "projector.yaml",
-      spec: "support-tickets.openapi.yaml",
-      output: "generated/x",
-      acceptGuesses: true,
-    });
-    const search = model!.tools.find((t) => t.name === "search_tickets")!;
+    const model = await supportDraftModel();
+    const search = model.tools.find((t) => t.name === "search_tickets")!;
     const example = search.example as { data: unknown[] };
     // Seven tools over one resource, more than there are batches, each with a page of its own length:
     // the later batches import the resource the first one wrote, and a figure given to the wrong tool shows.
@@ -307,7 +299,7 @@ describe("init's table figures", () => {
       typeName: `SearchTickets${i + 1}`,
       example: { ...example, data: Array.from({ length: 7 - i }, (_, k) => example.data[k % example.data.length]) },
     }));
-    const many = { ...model!, tools };
+    const many = { ...model, tools };
     const names = { spec: "support-tickets.openapi.yaml", annotation: "projector.yaml" };
     const runtime = await readRuntimeTemplate();
     const alone = async (tool: string) => {
@@ -322,9 +314,7 @@ describe("init's table figures", () => {
     for (const tool of tools) expected.push([tool.name, await alone(tool.name)]);
     expect(new Set(expected.map(([, figures]) => JSON.stringify(figures))).size).toBe(tools.length);
 
-    const built = (await import(
-      pathToFileURL(join(ROOT, "dist/evidence/text-choice.js")).href
-    )) as typeof import("../src/evidence/text-choice.js");
+    const built = await builtTextChoice();
     const counter = built.textFigureCounter(runtime, names);
     try {
       const figures = await counter.count(many, new Set(tools.map((t) => t.name).reverse()));
