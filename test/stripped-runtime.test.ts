@@ -31,7 +31,7 @@ describe("the runtime blanked at build time", () => {
     expect(built).toEqual(stripRuntime(ts, template, readFileSync(join(dist, "strip-types.js"), "utf8")));
   });
 
-  it("is not used once the blanking code differs from the code that made it, nor where there is none", () => {
+  it("is not used once the blanking code differs from the code that made it, nor where there is none or it cannot be read", () => {
     const dir = mkdtempSync(join(tmpdir(), "projector-stripped-"));
     try {
       const [file, stripperFile] = [join(dir, "stripped-runtime.json"), join(dir, "strip-types.js")];
@@ -42,6 +42,11 @@ describe("the runtime blanked at build time", () => {
       expect(readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile))).toEqual(stripped);
       writeFileSync(stripperFile, `${stripper}\n// changed\n`);
       expect(readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile))).toEqual(none);
+      copyFileSync(join(ROOT, "src/evidence/strip-types.ts"), stripperFile);
+      for (const unreadable of ["{", "null", JSON.stringify({ stripper: stripped.stripper })]) {
+        writeFileSync(file, unreadable);
+        expect(readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile)), unreadable).toEqual(none);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -58,12 +58,21 @@ const LINE_COMMENTS = /^(?:(?:\/\/[^\r\n\u2028\u2029]*)?\r?\n)*$/;
 
 const hashOf = (text: string) => createHash("sha256").update(text).digest("hex");
 
-/** The blanked runtime in `file`, if there is one and the blanking code in `stripperFile` made it; none otherwise. */
+/**
+ * The blanked runtime in `file`, if there is one and the blanking code in `stripperFile` made it;
+ * none otherwise, nor where the file cannot be read: the parser then blanks the runtime, slower
+ * but the same.
+ */
 export function readStrippedRuntime(file: URL, stripperFile: URL): StrippedRuntime {
   const none: StrippedRuntime = { stripper: "", modules: {} };
   if (!existsSync(file) || !existsSync(stripperFile)) return none;
-  const built = JSON.parse(readFileSync(file, "utf8")) as StrippedRuntime;
-  return built.stripper === hashOf(readFileSync(stripperFile, "utf8")) ? built : none;
+  try {
+    const built = JSON.parse(readFileSync(file, "utf8")) as Partial<StrippedRuntime> | null;
+    const madeHere = built?.stripper === hashOf(readFileSync(stripperFile, "utf8"));
+    return madeHere && typeof built.modules === "object" && built.modules !== null ? (built as StrippedRuntime) : none;
+  } catch {
+    return none;
+  }
 }
 
 /** The build's blanked runtime, read once a process. */

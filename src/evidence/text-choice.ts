@@ -16,9 +16,9 @@ export interface TextFigureCounter {
   /**
    * Starts making the runtime runnable (written at once where the build blanked it) and the worker
    * thread that blanks the rest, so that loading TypeScript's parser overlaps the drafting that
-   * decides which tools to count; `count` starts it otherwise. The
-   * tokenizer loads in a thread of its own once counting begins: loading it beside the drafting
-   * and the parser, three threads on two cores, slowed both (PagerDuty's init, 2.84 to 2.68 s).
+   * decides which tools to count; `count` starts it otherwise. The tokenizer loads in a thread of
+   * its own once counting begins: loading it beside the drafting and the parser, three threads on
+   * two cores, slowed both (PagerDuty's init, 2.84 to 2.68 s).
    */
   start(): void;
   /**
