@@ -35,17 +35,18 @@ describe("the runtime blanked at build time", () => {
     const dir = mkdtempSync(join(tmpdir(), "projector-stripped-"));
     try {
       const [file, stripperFile] = [join(dir, "stripped-runtime.json"), join(dir, "strip-types.js")];
+      const read = () => readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile));
       const none = { stripper: "", modules: {} };
-      expect(readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile))).toEqual(none);
+      expect(read()).toEqual(none);
       writeFileSync(file, JSON.stringify(stripped));
       copyFileSync(join(ROOT, "src/evidence/strip-types.ts"), stripperFile);
-      expect(readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile))).toEqual(stripped);
+      expect(read()).toEqual(stripped);
       writeFileSync(stripperFile, `${stripper}\n// changed\n`);
-      expect(readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile))).toEqual(none);
+      expect(read()).toEqual(none);
       copyFileSync(join(ROOT, "src/evidence/strip-types.ts"), stripperFile);
       for (const unreadable of ["{", "null", JSON.stringify({ stripper: stripped.stripper })]) {
         writeFileSync(file, unreadable);
-        expect(readStrippedRuntime(pathToFileURL(file), pathToFileURL(stripperFile)), unreadable).toEqual(none);
+        expect(read(), unreadable).toEqual(none);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type TypeScript from "typescript";
 import { RUNTIME_FOLDER, type RuntimeTemplate } from "../emit/runtime-folder.js";
 import { stripTypes } from "./strip-types.js";
@@ -60,12 +60,11 @@ const hashOf = (text: string) => createHash("sha256").update(text).digest("hex")
 
 /**
  * The blanked runtime in `file`, if there is one and the blanking code in `stripperFile` made it;
- * none otherwise, nor where the file cannot be read: the parser then blanks the runtime, slower
- * but the same.
+ * none otherwise (run from the sources there is no file), nor where either cannot be read: the
+ * parser then blanks the runtime, slower but the same.
  */
 export function readStrippedRuntime(file: URL, stripperFile: URL): StrippedRuntime {
   const none: StrippedRuntime = { stripper: "", modules: {} };
-  if (!existsSync(file) || !existsSync(stripperFile)) return none;
   try {
     const built = JSON.parse(readFileSync(file, "utf8")) as Partial<StrippedRuntime> | null;
     const madeHere = built?.stripper === hashOf(readFileSync(stripperFile, "utf8"));
