@@ -180,6 +180,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
       body.schema,
       body.mediaType,
       resources,
+      op.path,
     );
     if ("problem" in rows) {
       draft.skipped.push({ operation: reference, reason: rows.problem });

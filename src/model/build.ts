@@ -73,7 +73,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       );
       continue;
     }
-    const found = findRows(reader, tool, body.schema, body.mediaType, annotation.resources);
+    const found = findRows(reader, tool, body.schema, body.mediaType, annotation.resources, op.path);
     if ("problem" in found) {
       error("PRJ012", `tool ${tool.name}: ${found.problem}`, found.help, tool.path, spec.locate(body.schema.pointer));
       continue;

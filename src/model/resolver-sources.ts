@@ -160,6 +160,7 @@ function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operati
     body.schema,
     body.mediaType,
     ctx.resources,
+    op.path,
   );
   if ("problem" in rows) return { problem: `${label}: ${rows.problem}`, help: rows.help, pointer: body.schema.pointer };
   if (rows.many !== many)

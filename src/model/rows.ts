@@ -34,6 +34,7 @@ export function findRows(
   response: SchemaAt,
   mediaType: string,
   resources: ResourceAnnotation[],
+  operationPath: string,
 ): Rows | { problem: string; help: string } {
   const servedAsJsonApi = mediaType.toLowerCase().startsWith("application/vnd.api+json");
   const body = reader.unwrapNullable(response);
@@ -95,15 +96,20 @@ export function findRows(
   if (direct) return { ...rowsAt(body, [], false), resourceName: direct.name };
   // A response with an identity of its own is the record, whatever lists or objects it holds.
   if (hasIdentity(reader, body)) return rowsAt(body, [], false);
+  const wrapped = wrappedRecord(reader, body);
+  // The path names one record (`/customers/{customer}`): its lists are its fields, never the records.
+  if (namesOneRecord(operationPath)) return wrapped ? rowsAt(wrapped.at, [wrapped.name], false) : rowsAt(body, [], false);
   const properties = reader.properties(body);
-  const arrays = properties.filter((p) => reader.kind(p.at) === "array");
+  const arrays = properties.filter((p) => {
+    const items = reader.kind(p.at) === "array" ? reader.items(p.at) : undefined;
+    return items !== undefined && reader.objectLike(items);
+  });
   if (arrays.length === 1) return rowsAt(arrays[0]!.at, [arrays[0]!.name], false);
   const annotated = arrays.filter((p) => {
     const items = reader.items(p.at);
     return items !== undefined && (schemaOf(items) ?? schemaOf(reader.unwrapNullable(items))) !== undefined;
   });
   if (annotated.length === 1) return rowsAt(annotated[0]!.at, [annotated[0]!.name], false);
-  const wrapped = wrappedRecord(reader, body);
   if (wrapped) return rowsAt(wrapped.at, [wrapped.name], false);
   return rowsAt(body, [], false);
 }
@@ -117,7 +123,11 @@ export function identityOf(reader: SchemaReader, record: SchemaAt): string | und
   return IDENTITY_NAMES.find((n) => names.includes(n)) ?? (names.includes("key") ? "key" : undefined);
 }
 
-const hasIdentity = (reader: SchemaReader, at: SchemaAt) => reader.kind(at) === "object" && identityOf(reader, at) !== undefined;
+/** A record with an id of its own; a union of records (a customer or its deleted stub) is one, with the union's fields. */
+const hasIdentity = (reader: SchemaReader, at: SchemaAt) => reader.objectLike(at) && identityOf(reader, at) !== undefined;
+
+/** Whether a path's last segment is a parameter (`/customers/{customer}`, `/Messages/{Sid}.json`, `/pokemon/{id}/`): it fetches one record. */
+export const namesOneRecord = (path: string): boolean => /\{[^}/]+\}[^/{}]*\/?$/.test(path);
 
 /** Members of a response envelope that say something about the call, never a record. */
 const ENVELOPE_MEMBERS = new Set(["links", "_links", "meta", "pagination", "included", "errors", "warnings"]);
