@@ -185,11 +185,11 @@ describe("ids a get-by-id resolver writes into its path, read from an API respon
       {
         kind: "unresolved",
         resource: "incident",
-        field: "owner",
+        field: "owner_id",
         value: "..",
         resolver: "users",
         message:
-          'incident.owner: ..: resolver "users" failed for it: user_id cannot be "..": it would change which path is requested; no request was sent for it',
+          'incident.owner_id: ..: resolver "users" failed for it: user_id cannot be "..": it would change which path is requested; no request was sent for it',
       },
     ]);
   });
