@@ -5,7 +5,12 @@
 import { argumentProblem, type InputSchema } from "./arguments.js";
 import { fullId, longerForms } from "./id-book.js";
 import { asObject, setOwn } from "./json.js";
-import { type QueryStyle, queryStringFor } from "./query-string.js";
+import { pathSegmentProblem } from "./path-segments.js";
+import {
+  queryObjectProblem,
+  type QueryStyle,
+  queryStringFor,
+} from "./query-string.js";
 import { described, messageOf } from "./quoting.js";
 import { serializeToolResult } from "./table-text.js";
 
@@ -99,8 +104,21 @@ function querySerializerOf(
   return serializer;
 }
 
-/** Path values that would change which path is requested: `..` climbs, `.` and the empty string drop a segment. */
-const SEGMENT_CHANGERS = new Set(["", ".", ".."]);
+/**
+ * Why `value` cannot be written into the URL as `parameter`: a path parameter that would not be
+ * one segment of the path the template names, or a query object whose members would be read as
+ * another parameter or another level of this one.
+ */
+function urlProblem(
+  call: ToolCall,
+  parameter: CallParameter,
+  value: unknown,
+): string | undefined {
+  if (parameter.in === "path") return pathSegmentProblem(value);
+  if (parameter.in === "query")
+    return queryObjectProblem(call.parameters, parameter.name, value);
+  return undefined;
+}
 
 /** Note for a not-found id the id book did not know: the model may have copied it from a result long ago. */
 const FORGOTTEN =
@@ -268,14 +286,9 @@ async function callOrError<R>(
           setOwn(coded, property, codeOf(words, object[property]));
       value = coded;
     }
-    if (
-      parameter.in === "path" &&
-      typeof value === "string" &&
-      SEGMENT_CHANGERS.has(value)
-    )
-      return {
-        error: `${tool}: ${name ?? parameter.name} cannot be ${JSON.stringify(value)}: it would change which path is requested`,
-      };
+    const unwritable = urlProblem(call, parameter, value);
+    if (unwritable)
+      return { error: `${tool}: ${name ?? parameter.name} ${unwritable}` };
     if (
       parameter.shortIds &&
       name !== undefined &&

@@ -4,6 +4,7 @@
 // would explode every array.
 
 import { asObject } from "./json.js";
+import { described } from "./quoting.js";
 
 /** How a query parameter is written in the URL (OpenAPI's `style`). */
 export type QueryStyle =
@@ -17,9 +18,12 @@ export interface QueryParameterStyle {
   readonly explode?: boolean;
 }
 
-/** A name as the query carries it: escaped, but with the brackets of `filter[id]` as written. */
+/** A parameter's name as the query carries it: escaped, but with the brackets of `filter[id]` as the spec writes them. */
 const queryName = (name: string) =>
   encodeURIComponent(name).replace(/%5B/gi, "[").replace(/%5D/gi, "]");
+
+/** An object's member name, from the arguments: every reserved character escaped, brackets too. */
+const memberName = (name: string) => encodeURIComponent(name);
 
 const queryValue = (value: unknown) =>
   encodeURIComponent(
@@ -28,12 +32,55 @@ const queryValue = (value: unknown) =>
       : String(value),
   );
 
-const DELIMITERS: Readonly<Record<QueryStyle, string>> = {
-  form: ",",
-  spaceDelimited: "%20",
-  pipeDelimited: "|",
-  deepObject: ",",
-};
+/** What joins the items of an unexploded array, or the names and values of an unexploded object. */
+const DELIMITERS: Readonly<Record<Exclude<QueryStyle, "deepObject">, string>> =
+  {
+    form: ",",
+    spaceDelimited: "%20",
+    pipeDelimited: "|",
+  };
+
+/** A style and explode as the query writes them: `form` exploded unless the spec says otherwise. */
+function writing(declared: QueryParameterStyle | undefined): {
+  style: QueryStyle;
+  explode: boolean;
+} {
+  const style = declared?.style ?? "form";
+  return { style, explode: declared?.explode ?? style === "form" };
+}
+
+/**
+ * Why `value` cannot be written as the query parameter `name` of an operation with these
+ * parameters, or undefined. Only an object's member names can go wrong, where they become names
+ * in the query (a `deepObject`'s `name[member]`, an exploded object's `member`): a bracket in one
+ * would be read as another level of the parameter, escaped or not (servers unescape a name before
+ * reading its brackets), and a member written as the name of another query parameter would give
+ * that parameter, perhaps one the call fixes, a second value.
+ */
+export function queryObjectProblem(
+  parameters: readonly QueryParameterStyle[],
+  name: string,
+  value: unknown,
+): string | undefined {
+  const object = asObject(value);
+  if (!object) return undefined;
+  const { style, explode } = writing(
+    parameters.find((p) => p.in === "query" && p.name === name),
+  );
+  if (style !== "deepObject" && !explode) return undefined;
+  for (const [member, inner] of Object.entries(object)) {
+    if (inner === undefined || inner === null) continue;
+    if (member.includes("[") || member.includes("]"))
+      return `cannot have a member named ${described(member)}: the API would read its bracket as another level of the parameter; leave that member out`;
+    const written = style === "deepObject" ? `${name}[${member}]` : member;
+    if (
+      written !== name &&
+      parameters.some((p) => p.in === "query" && p.name === written)
+    )
+      return `cannot have a member named ${described(member)}: it would be sent as ${written}, another parameter of this operation; leave that member out`;
+  }
+  return undefined;
+}
 
 function queryPart(
   name: string,
@@ -45,6 +92,9 @@ function queryPart(
   if (Array.isArray(value)) {
     const items = value.filter((item) => item !== undefined && item !== null);
     if (items.length === 0) return [];
+    // A deepObject array, which OpenAPI leaves undefined, is sent as the APIs declaring one read it: `expand[]=a&expand[]=b`.
+    if (style === "deepObject")
+      return items.map((item) => `${key}[]=${queryValue(item)}`);
     return explode
       ? items.map((item) => `${key}=${queryValue(item)}`)
       : [`${key}=${items.map(queryValue).join(DELIMITERS[style])}`];
@@ -57,15 +107,15 @@ function queryPart(
     if (style === "deepObject")
       return entries.map(
         ([member, inner]) =>
-          `${key}[${queryName(member)}]=${queryValue(inner)}`,
+          `${key}[${memberName(member)}]=${queryValue(inner)}`,
       );
     if (explode)
       return entries.map(
-        ([member, inner]) => `${queryName(member)}=${queryValue(inner)}`,
+        ([member, inner]) => `${memberName(member)}=${queryValue(inner)}`,
       );
     return entries.length
       ? [
-          `${key}=${entries.flatMap(([member, inner]) => [queryName(member), queryValue(inner)]).join(",")}`,
+          `${key}=${entries.flatMap(([member, inner]) => [memberName(member), queryValue(inner)]).join(DELIMITERS[style])}`,
         ]
       : [];
   }
@@ -75,7 +125,8 @@ function queryPart(
 /**
  * openapi-fetch's `querySerializer` for one operation: each query parameter written by its own
  * style and explode (`filter[id]=a,b` for `form` unexploded), where the client's default would
- * write every array exploded and every object as `deepObject`.
+ * write every array exploded and every object as `deepObject`. An object whose member names
+ * {@link queryObjectProblem} refuses throws, so the request is not sent.
  */
 export function queryStringFor(
   parameters: readonly QueryParameterStyle[],
@@ -87,11 +138,10 @@ export function queryStringFor(
     const parts: string[] = [];
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value === undefined || value === null) continue;
-      const declared = styles.get(name);
-      const style = declared?.style ?? "form";
-      parts.push(
-        ...queryPart(name, value, style, declared?.explode ?? style === "form"),
-      );
+      const problem = queryObjectProblem(parameters, name, value);
+      if (problem) throw new Error(`query parameter ${name} ${problem}`);
+      const { style, explode } = writing(styles.get(name));
+      parts.push(...queryPart(name, value, style, explode));
     }
     return parts.join("&");
   };

@@ -6,6 +6,7 @@ import { apiMessage, type HttpMethod } from "./call-tool.js";
 import { idOf } from "./ids.js";
 import { asObject, type Json, read } from "./json.js";
 import { at } from "./pages.js";
+import { pathSegmentProblem } from "./path-segments.js";
 import { type QueryParameterStyle, queryStringFor } from "./query-string.js";
 import type { Resolver } from "./resolvers.js";
 
@@ -65,7 +66,8 @@ function labelIn(record: Json, source: SpecResolverSource): string | undefined {
 /**
  * A resolver that asks the API: one request per batch of at most `max` ids, or one per id, with at
  * most `concurrency` in flight. A request that fails rejects (the call then fails with a
- * {@link ResolverError}); an id the API does not return stays unresolved.
+ * {@link ResolverError}); an id the API does not return stays unresolved, and so does an id that
+ * would change a get-by-id's path (`..`), with an Error saying why and no request sent.
  */
 export function specResolver(
   client: unknown,
@@ -78,7 +80,7 @@ export function specResolver(
     if (typeof send !== "function")
       throw new Error(`the client cannot send ${method} requests`);
     const asked = new Set(ids);
-    const labels = new Map<string, string>();
+    const labels = new Map<string, string | Error>();
     const size =
       source.parameter.in === "query"
         ? Math.max(1, source.max ?? ids.length)
@@ -87,6 +89,19 @@ export function specResolver(
     for (let i = 0; i < ids.length; i += size)
       batches.push(ids.slice(i, i + size));
     await atMost(batches, source.concurrency, async (batch) => {
+      if (source.parameter.in === "path") {
+        // An id read from an API response is no safer in a path than a model's argument.
+        const unwritable = pathSegmentProblem(batch[0]);
+        if (unwritable) {
+          labels.set(
+            batch[0]!,
+            new Error(
+              `${source.parameter.name} ${unwritable}; no request was sent for it`,
+            ),
+          );
+          return;
+        }
+      }
       const params =
         source.parameter.in === "query"
           ? { query: { [source.parameter.name]: batch } }
