@@ -17,7 +17,7 @@ export const ID_BOOK_CHARACTERS = 8 * 2 ** 20;
 /**
  * The longest id the id book remembers; a longer one is shown whole, since a short form of it could
  * not be sent back. Where APIs declare how long an id may be, it is at most 255 characters (Datadog,
- * PagerDuty, Sentry, Twilio): four times that keeps every real id short and a hostile one out.
+ * PagerDuty, Sentry, Twilio): four times that lets every real id be shortened, and no hostile one.
  */
 export const ID_BOOK_LONGEST_ID = 1_024;
 /** How many different ids one ambiguous short form remembers: enough to offer each a longer form. */
