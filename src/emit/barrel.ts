@@ -36,7 +36,7 @@ export function emitIndex(model: Model): string {
   ];
   lines.push(
     `export { ${definitions.join(", ")} } from ${from(DEFINITIONS_MODULE)};`,
-    `export { fullId, ID_BOOK_SIZE } from ${from(RUNTIME_MODULE)};`,
+    `export { fullId, ID_BOOK_CHARACTERS, ID_BOOK_LONGEST_ID, ID_BOOK_SIZE } from ${from(RUNTIME_MODULE)};`,
     ...(hasSpecResolvers(model)
       ? [`export { createResolvers, type ResolversClient, type ResolversFromSpec } from ${from(SPEC_RESOLVERS_MODULE)};`]
       : []),

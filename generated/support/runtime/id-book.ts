@@ -2,17 +2,33 @@
 // Do not edit: change those files and run `projector generate`.
 // The id book: which full id each short id handed out stands for, so a tool call can send it.
 
-import { shortenIds } from "./short-ids.js";
+import { mayBeShortForm, shortenIds } from "./short-ids.js";
 
 /**
  * How many short ids the id book keeps, in this module's memory: the one least recently handed out
  * or looked up goes first. A short form is kept for the process's lifetime or until evicted.
  */
 export const ID_BOOK_SIZE = 10_000;
+/**
+ * How many characters the id book's short forms and the ids they stand for may hold together, 16 MiB
+ * as UTF-16: the least recently used go first until the book is within this and {@link ID_BOOK_SIZE}.
+ */
+export const ID_BOOK_CHARACTERS = 8 * 2 ** 20;
+/**
+ * The longest id the id book remembers; a longer one is shown whole, since a short form of it could
+ * not be sent back. Where APIs declare how long an id may be, it is at most 255 characters (Datadog,
+ * PagerDuty, Sentry, Twilio): four times that lets every real id be shortened, and no hostile one.
+ */
+export const ID_BOOK_LONGEST_ID = 1_024;
 /** How many different ids one ambiguous short form remembers: enough to offer each a longer form. */
 const SHARERS_KEPT = 8;
+
+type Sharers = string | readonly string[];
+
 /** Short form to full id; to the ids it stood for when results gave it to more than one. */
-const idBook = new Map<string, string | readonly string[]>();
+const idBook = new Map<string, Sharers>();
+/** The characters of every short form in the book and of the ids it stands for. */
+let bookCharacters = 0;
 /**
  * Only a process that calls tools through createTools needs short ids back: until then a
  * projection, which shortens every id of a page on its hot path, records nothing.
@@ -27,46 +43,71 @@ export function useIdBook(): void {
 }
 
 /**
- * Hands out `short` for `id`; once the id book is in use, notes it there, so a later call can send
- * the full id. An id shown whole makes a short form it equals ambiguous: the model may mean either.
+ * Hands out `short` for `id`, or `id` itself when it is longer than {@link ID_BOOK_LONGEST_ID}; once
+ * the id book is in use, notes it there, so a later call can send the full id. An id shown whole
+ * is noted too when it could be another id's short form: whichever of the two is handed out first,
+ * the text then stands for both, and the model may mean either.
  */
 export function handOut(short: string, id: string): string {
+  if (id.length > ID_BOOK_LONGEST_ID) return id;
   if (!idBookInUse) return short;
   if (pending) pending.push(short, id);
-  else if (short !== id) note(short, id);
-  else if (idBook.has(id)) note(id, id);
+  else if (short !== id || mayBeShortForm(id) || idBook.has(id))
+    note(short, id);
   return short;
 }
 
 function note(short: string, id: string): void {
   const known = idBook.get(short);
-  if (known === undefined) {
-    idBook.set(short, id);
-    if (idBook.size > ID_BOOK_SIZE) forgetOldest();
-    return;
-  }
-  // Deleted and set again, so that the Map's order stays the order of last use.
-  idBook.delete(short);
-  if (known === id) idBook.set(short, id);
-  else if (typeof known === "string") idBook.set(short, [known, id]);
+  if (known === undefined || known === id) put(short, known, id);
+  else if (typeof known === "string") put(short, known, [known, id]);
   else
-    idBook.set(
+    put(
       short,
+      known,
       known.includes(id) ? known : [...known, id].slice(-SHARERS_KEPT),
     );
+}
+
+/**
+ * Makes `short`, which stood for `known`, stand for `ids`, as the most recently used entry; then
+ * forgets the least recently used entries until the book is within both its bounds.
+ */
+function put(short: string, known: Sharers | undefined, ids: Sharers): void {
+  if (known !== undefined) {
+    // Deleted and set again, so that the Map's order stays the order of last use.
+    idBook.delete(short);
+    bookCharacters -= charactersOf(short, known);
+  }
+  idBook.set(short, ids);
+  bookCharacters += charactersOf(short, ids);
+  while (idBook.size > ID_BOOK_SIZE || bookCharacters > ID_BOOK_CHARACTERS)
+    forgetOldest();
+}
+
+/** An entry's characters, counted from the entry alone, at most {@link SHARERS_KEPT} ids: eviction stays constant time. */
+function charactersOf(short: string, ids: Sharers): number {
+  if (typeof ids === "string") return short.length + ids.length;
+  let characters = short.length;
+  for (const id of ids) characters += id.length;
+  return characters;
 }
 
 /**
  * The book's short forms from the least recently used on. One iterator serves every eviction: a
  * Map keeps the places of deleted keys until it grows again, and a new iterator per eviction walked
  * past all of them, so a page of new ids cost time quadratic in their number (50 ms for 10,000).
- * Keys are only ever added at the end and each key this iterator passes is deleted, so it never
- * runs out while the book is over its size, and its next key is always the oldest.
+ * Keys are only ever added at the end and each key this iterator passes is deleted, so its next key
+ * is always the oldest, and it never runs out while the book is over a bound: no id is longer than
+ * ID_BOOK_LONGEST_ID, nor a short form longer than its id, so the entry just put is far within
+ * ID_BOOK_CHARACTERS on its own and always outlives the eviction it makes.
  */
 const byAge = idBook.keys();
 
 function forgetOldest(): void {
-  idBook.delete(byAge.next().value!);
+  const short = byAge.next().value!;
+  bookCharacters -= charactersOf(short, idBook.get(short)!);
+  idBook.delete(short);
 }
 
 /**
@@ -125,6 +166,6 @@ export function longerForms(short: string): string[] {
     if (form !== id) note(form, id);
     return form;
   });
-  if (known.includes(short)) idBook.set(short, short);
+  if (known.includes(short)) put(short, idBook.get(short), short);
   return forms;
 }

@@ -35,7 +35,12 @@ export {
   type Tools,
   type ToolsOptions,
 } from "./definitions.js";
-export { fullId, ID_BOOK_SIZE } from "./runtime/index.js";
+export {
+  fullId,
+  ID_BOOK_CHARACTERS,
+  ID_BOOK_LONGEST_ID,
+  ID_BOOK_SIZE,
+} from "./runtime/index.js";
 export type {
   McpRequestSchemas,
   ToolDefinition,

@@ -65,6 +65,20 @@ function isHex(text: string, from: number, to: number): boolean {
 }
 
 /**
+ * Whether `text` could be a form that {@link shortId} or {@link shortenIds} gives some other id: each
+ * begins with that id's plain short form, which ends in eight hex digits, so text without eight hex
+ * digits in a row is no other id's form.
+ */
+export function mayBeShortForm(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (hexDigit(text.charCodeAt(i)) < 0) run = 0;
+    else if (++run === 8) return true;
+  }
+  return false;
+}
+
+/**
  * Whether `short` is `id` or a short form of it that a result can give the model: `id` cut no
  * shorter than {@link shortId} cuts it. Use it when the model passes an id back to a tool, on the
  * rows that `id LIKE short || '%'` finds; a truncated or made-up prefix matches nothing.

@@ -27,7 +27,13 @@ export type {
 } from "./context.js";
 export { date, datetime, isUtcIso } from "./dates.js";
 export { withDistinctShortIds } from "./distinct-short-ids.js";
-export { fullId, ID_BOOK_SIZE, useIdBook } from "./id-book.js";
+export {
+  fullId,
+  ID_BOOK_CHARACTERS,
+  ID_BOOK_LONGEST_ID,
+  ID_BOOK_SIZE,
+  useIdBook,
+} from "./id-book.js";
 export {
   argumentId,
   integerId,
