@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { decode } from "@toon-format/toon";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type Database from "better-sqlite3";
@@ -13,7 +14,6 @@ import { createApiServer, listen } from "../examples/support-desk/http-api.js";
 import { LineTransport, MAX_LINE_BYTES } from "../examples/support-desk/stdio-transport.js";
 import { searchTicketsOutputSchema, toolDefinitions } from "../generated/support/index.js";
 import { ROOT, tempDir } from "./helpers/pipeline.js";
-import { parseTable } from "./helpers/table.js";
 
 // The example MCP server, started as a user's MCP client starts it: a child process over stdio. Its
 // tools are the generated ones; the API they call is served here, in the test's process, so every
@@ -114,9 +114,9 @@ describe("examples/support-desk: generated tools calling the API over HTTP", () 
     expect({ users, orgs, all: requests.length }).toEqual({ users: 1, orgs: 1, all: 3 });
     const validate = ajv.compile(searchTicketsOutputSchema);
     expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
-    // search_tickets is annotated `text: table`: the text block is the table, and reads back into the same result.
+    // search_tickets is annotated `text: table`: the text block is TOON, and TOON's decoder reads it back into the same result.
     expect(result.text).toMatch(/^tickets\[25\]\{id,subject,status,priority,assignee,org,opened,last_update,sla_due\}:\n/);
-    expect(parseTable(result.text)).toEqual(result.structuredContent);
+    expect(decode(result.text)).toEqual(result.structuredContent);
     const page = result.structuredContent as { tickets: Ticket[]; total: number; more: boolean };
     expect(page).toMatchObject({ total: 400, more: true });
     expect(page.tickets).toHaveLength(25);
