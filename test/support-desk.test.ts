@@ -114,9 +114,12 @@ describe("examples/support-desk: generated tools calling the API over HTTP", () 
     expect({ users, orgs, all: requests.length }).toEqual({ users: 1, orgs: 1, all: 3 });
     const validate = ajv.compile(searchTicketsOutputSchema);
     expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
-    // search_tickets is annotated `text: table`: the text block is TOON, and TOON's decoder reads it back into the same result.
-    expect(result.text).toMatch(/^tickets\[25\]\{id,subject,status,priority,assignee,org,opened,last_update,sla_due\}:\n/);
-    expect(decode(result.text)).toEqual(result.structuredContent);
+    // search_tickets is annotated `text: table`, but this page names some assignees and marks others
+    // unresolved, and TOON has no table for a column of both: the text block is the JSON result.
+    const assignees = (result.structuredContent as { tickets: Ticket[] }).tickets.map((t) => t.assignee);
+    expect(assignees.filter((a) => typeof a === "object" && a !== null).length).toBeGreaterThan(0);
+    expect(assignees.filter((a) => typeof a === "string").length).toBeGreaterThan(0);
+    expect(JSON.parse(result.text)).toEqual(result.structuredContent);
     const page = result.structuredContent as { tickets: Ticket[]; total: number; more: boolean };
     expect(page).toMatchObject({ total: 400, more: true });
     expect(page.tickets).toHaveLength(25);
@@ -135,6 +138,9 @@ describe("examples/support-desk: generated tools calling the API over HTTP", () 
     const tickets = (result.structuredContent as { tickets: Ticket[] }).tickets;
     expect(tickets.length).toBeGreaterThan(0);
     for (const ticket of tickets) expect(ticket).toMatchObject({ status: "open", subject: "Card declined at checkout" });
+    // Every ticket here names its assignee: the text block is TOON, which TOON's decoder reads back into the same result.
+    expect(result.text).toMatch(/^tickets\[\d+\]\{id,subject,status,priority,assignee,org,opened,last_update,sla_due\}:\n/);
+    expect(decode(result.text)).toEqual(result.structuredContent);
   });
 
   it("each resolver is one request per call, with every id of the call in one comma-separated filter[id]", async () => {
