@@ -225,8 +225,8 @@ function writeField(
  * JSON for flat records, at a fraction of the keys. Undefined, so the result is sent as JSON, when
  * TOON has no table for the list (a record holding a list, or a marker where other records hold a
  * value: TOON writes those as an indented list, which costs more than JSON), when the result no
- * longer has the tool's shape (copied, or edited on the way), or when it holds what text in
- * transit cannot carry.
+ * longer has the tool's shape (copied, or edited on the way), when its objects nest deeper than
+ * TABLE_TEXT_DEPTH, or when it holds what text in transit cannot carry.
  */
 function tableText(result: unknown, layout: TableLayout): string | undefined {
   if (!isObject(result) || !hasExactly(result, [layout.list, ...layout.page]))
