@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { decode } from "@toon-format/toon";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type Database from "better-sqlite3";
@@ -13,7 +14,6 @@ import { createApiServer, listen } from "../examples/support-desk/http-api.js";
 import { LineTransport, MAX_LINE_BYTES } from "../examples/support-desk/stdio-transport.js";
 import { searchTicketsOutputSchema, toolDefinitions } from "../generated/support/index.js";
 import { ROOT, tempDir } from "./helpers/pipeline.js";
-import { parseTable } from "./helpers/table.js";
 
 // The example MCP server, started as a user's MCP client starts it: a child process over stdio. Its
 // tools are the generated ones; the API they call is served here, in the test's process, so every
@@ -114,9 +114,12 @@ describe("examples/support-desk: generated tools calling the API over HTTP", () 
     expect({ users, orgs, all: requests.length }).toEqual({ users: 1, orgs: 1, all: 3 });
     const validate = ajv.compile(searchTicketsOutputSchema);
     expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
-    // search_tickets is annotated `text: table`: the text block is the table, and reads back into the same result.
-    expect(result.text).toMatch(/^tickets\[25\]\{id,subject,status,priority,assignee,org,opened,last_update,sla_due\}:\n/);
-    expect(parseTable(result.text)).toEqual(result.structuredContent);
+    // search_tickets is annotated `text: table`, but this page names some assignees and marks others
+    // unresolved, and TOON has no table for a column of both: the text block is the JSON result.
+    const assignees = (result.structuredContent as { tickets: Ticket[] }).tickets.map((t) => t.assignee);
+    expect(assignees.filter((a) => typeof a === "object" && a !== null).length).toBeGreaterThan(0);
+    expect(assignees.filter((a) => typeof a === "string").length).toBeGreaterThan(0);
+    expect(JSON.parse(result.text)).toEqual(result.structuredContent);
     const page = result.structuredContent as { tickets: Ticket[]; total: number; more: boolean };
     expect(page).toMatchObject({ total: 400, more: true });
     expect(page.tickets).toHaveLength(25);
@@ -135,6 +138,9 @@ describe("examples/support-desk: generated tools calling the API over HTTP", () 
     const tickets = (result.structuredContent as { tickets: Ticket[] }).tickets;
     expect(tickets.length).toBeGreaterThan(0);
     for (const ticket of tickets) expect(ticket).toMatchObject({ status: "open", subject: "Card declined at checkout" });
+    // Every ticket here names its assignee: the text block is TOON, which TOON's decoder reads back into the same result.
+    expect(result.text).toMatch(/^tickets\[\d+\]\{id,subject,status,priority,assignee,org,opened,last_update,sla_due\}:\n/);
+    expect(decode(result.text)).toEqual(result.structuredContent);
   });
 
   it("each resolver is one request per call, with every id of the call in one comma-separated filter[id]", async () => {

@@ -1,8 +1,8 @@
-// The text a tool sends the model: compact JSON, or a table for a tool annotated `text: table`.
+// The text a tool sends the model: compact JSON, or TOON for a tool annotated `text: table`.
 
 /**
  * The text a tool sends the model: use it for the tool_result block and MCP text content alike.
- * Compact JSON, or a table for a tool annotated `text: table`: known from the result when it came
+ * Compact JSON, or TOON for a tool annotated `text: table`: known from the result when it came
  * straight from the tool's projector, or from `tool` when the result was copied on the way.
  */
 export function serializeToolResult(result: unknown, tool?: string): string {
@@ -39,80 +39,213 @@ export function withTableLayout<T extends object>(
   return result;
 }
 
-const MARKER_KINDS = ["unresolved", "unknown_code", "unusable"] as const;
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-/** Characters that end or confuse a bare cell: the delimiter, quotes, brackets that open JSON, line breaks and controls. */
-const NOT_BARE = /[",\\\u0000-\u001f\u007f\u2028\u2029]|^[\s[{]|\s$/;
-const MARKER_PREFIX = /^(?:unresolved|unknown_code|unusable):/;
-const BARE_KEY = /^[A-Za-z_$][\w$.-]*$/;
+/** How deep objects may nest in a table text: TOON indents every level, so a deeper result is sent as JSON. */
+export const TABLE_TEXT_DEPTH = 32;
 
-/**
- * One cell: `null`, `true`, `false` and numbers as in JSON; a string bare where reading it back
- * gives the same string, else as a JSON string; a marker as `kind:value`; any other object or array
- * as compact JSON. So `null` and `""` stay apart, and a marker cannot be read as a value.
- */
-function cell(value: unknown): string {
-  if (typeof value === "string") {
-    const bare =
-      value !== "" &&
-      !NOT_BARE.test(value) &&
-      !JSON_NUMBER.test(value) &&
-      value !== "true" &&
-      value !== "false" &&
-      value !== "null" &&
-      !MARKER_PREFIX.test(value);
-    return bare ? value : JSON.stringify(value);
-  }
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    const keys = Object.keys(value);
-    const kind =
-      keys.length === 1 ? MARKER_KINDS.find((k) => k === keys[0]) : undefined;
-    const inner =
-      kind === undefined ? undefined : (value as Record<string, unknown>)[kind];
-    if (
-      kind !== undefined &&
-      (typeof inner === "string" ||
-        (typeof inner === "number" && Number.isFinite(inner)))
-    )
-      return `${kind}:${cell(inner)}`;
-  }
-  return JSON.stringify(value) ?? "null";
+/** A column of a TOON table: a value, or a group of columns for an object every record holds with the same keys. */
+interface Column {
+  readonly name: string;
+  readonly group?: readonly Column[];
 }
+
+type Fields = Readonly<Record<string, unknown>>;
+
+const isObject = (value: unknown): value is Fields =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Every item passes, holes included: `every` skips a sparse array's holes, which JSON writes as null. */
+function everyItem(
+  items: readonly unknown[],
+  test: (item: unknown) => boolean,
+): boolean {
+  for (let i = 0; i < items.length; i++) if (!test(items[i])) return false;
+  return true;
+}
+
+const isPrimitive = (value: unknown) =>
+  value === null ||
+  typeof value === "string" ||
+  typeof value === "number" ||
+  typeof value === "boolean";
 
 /** The object's own keys are these, in any order (JavaScript puts integer-like keys first whatever the order of writing). */
 const hasExactly = (object: object, keys: readonly string[]) =>
   Object.keys(object).length === keys.length &&
   keys.every((key) => Object.hasOwn(object, key));
 
-const tableKey = (key: string) =>
-  BARE_KEY.test(key) ? key : JSON.stringify(key);
+/**
+ * Characters written as escapes inside quotes: TOON's five, and as `\uXXXX` every other control
+ * character (C0, DEL, C1 with NEL) and the line and paragraph separators, so that the text breaks
+ * lines only where TOON does, for a reader that splits on any of them too.
+ */
+const ESCAPED = /[\\"\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  "\\": "\\\\",
+  '"': '\\"',
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+};
+/** A string TOON would read as something else (empty, spaced, a line's start, a delimiter, a key's end, an escape) unless quoted. */
+const NOT_BARE =
+  /^$|^[\s#-]|\s$|[,:"\\[\]{}\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** A string TOON would read as `true`, `false`, `null` or a number unless quoted. */
+const LITERAL = /^(?:true|false|null)$|^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const BARE_KEY = /^[A-Za-z_][\w.]*$/;
+/** A UTF-16 half with no other half: text in transit cannot carry it, JSON escapes it. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+const quoted = (text: string) =>
+  `"${text.replace(ESCAPED, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+
+const tableKey = (key: string) => (BARE_KEY.test(key) ? key : quoted(key));
+
+/** A primitive as TOON writes it: a string bare only where TOON reads it back as that string. */
+function primitive(value: unknown): string {
+  if (typeof value === "string")
+    return NOT_BARE.test(value) || LITERAL.test(value) ? quoted(value) : value;
+  // JSON writes a number it cannot write as null, and the table says what JSON says.
+  if (typeof value === "number")
+    return Number.isFinite(value) ? String(value) : "null";
+  return String(value);
+}
 
 /**
- * A header naming the list, its length and its columns; one line per record; the page keys on a
- * last line: TOON's tabular form, which models read as well as JSON for flat records, at a fraction
- * of the keys. A result of another shape (copied, or edited on the way) is left to JSON.
+ * The columns of `rows` (objects with exactly `names` as keys) as a TOON table: a column of
+ * primitives, or a group for objects with the same keys in every row, as TOON's tabular form
+ * allows. Undefined when a row holds anything else, such as a list, a marker among strings, or an
+ * object another row does not have: TOON has no table for those.
+ */
+function columnsOf(
+  rows: readonly unknown[],
+  names: readonly string[],
+  depth: number,
+): Column[] | undefined {
+  if (depth > TABLE_TEXT_DEPTH || names.length === 0) return undefined;
+  if (!everyItem(rows, (row) => isObject(row) && hasExactly(row, names)))
+    return undefined;
+  const columns: Column[] = [];
+  for (const name of names) {
+    const values = rows.map((row) => (row as Fields)[name]);
+    if (values.every(isPrimitive)) {
+      columns.push({ name });
+      continue;
+    }
+    const first = values[0];
+    const group = isObject(first)
+      ? columnsOf(values, Object.keys(first), depth + 1)
+      : undefined;
+    if (group === undefined) return undefined;
+    columns.push({ name, group });
+  }
+  return columns;
+}
+
+const header = (columns: readonly Column[]): string =>
+  columns
+    .map(
+      (column) =>
+        tableKey(column.name) +
+        (column.group ? `{${header(column.group)}}` : ""),
+    )
+    .join(",");
+
+function cells(row: Fields, columns: readonly Column[], into: string[]): void {
+  for (const column of columns) {
+    const value = row[column.name];
+    if (column.group) cells(value as Fields, column.group, into);
+    else into.push(primitive(value));
+  }
+}
+
+const indent = (depth: number) => "  ".repeat(depth);
+
+/**
+ * A list as TOON writes it: inline when it holds primitives, else as a table, whose columns are
+ * the first record's keys; false when TOON has no table for it. An empty list is `[]`, or the
+ * header of a table naming `emptyColumns` when given.
+ */
+function writeList(
+  name: string,
+  items: readonly unknown[],
+  depth: number,
+  lines: string[],
+  emptyColumns?: readonly string[],
+): boolean {
+  const key = indent(depth) + tableKey(name);
+  if (items.length === 0 && emptyColumns === undefined) {
+    lines.push(`${key}: []`);
+    return true;
+  }
+  if (items.length > 0 && everyItem(items, isPrimitive)) {
+    lines.push(`${key}[${items.length}]: ${items.map(primitive).join(",")}`);
+    return true;
+  }
+  const first = items[0];
+  const columns = columnsOf(
+    items,
+    isObject(first) ? Object.keys(first) : (emptyColumns ?? []),
+    depth + 1,
+  );
+  if (columns === undefined) return false;
+  lines.push(`${key}[${items.length}]{${header(columns)}}:`);
+  for (const item of items) {
+    const row: string[] = [];
+    cells(item as Fields, columns, row);
+    lines.push(indent(depth + 1) + row.join(","));
+  }
+  return true;
+}
+
+/** One `key: value` of an object, a nested object under its key, or a list; false when TOON has no form for the value here. */
+function writeField(
+  name: string,
+  value: unknown,
+  depth: number,
+  lines: string[],
+): boolean {
+  if (isPrimitive(value)) {
+    lines.push(`${indent(depth)}${tableKey(name)}: ${primitive(value)}`);
+    return true;
+  }
+  if (Array.isArray(value)) return writeList(name, value, depth, lines);
+  if (!isObject(value) || depth >= TABLE_TEXT_DEPTH) return false;
+  lines.push(`${indent(depth)}${tableKey(name)}:`);
+  return Object.keys(value).every((key) =>
+    writeField(key, value[key], depth + 1, lines),
+  );
+}
+
+/**
+ * The result as TOON (https://github.com/toon-format/spec), which TOON's decoders read back into
+ * the JSON result exactly: the list in TOON's tabular form (a header naming the list, its length
+ * and its columns, then one line per record), then the page keys. Models read the table as well as
+ * JSON for flat records, at a fraction of the keys. Undefined, so the result is sent as JSON, when
+ * TOON has no table for the list (a record holding a list, or a marker where other records hold a
+ * value: TOON writes those as an indented list, which costs more than JSON), when the result no
+ * longer has the tool's shape (copied, or edited on the way), when its objects nest deeper than
+ * TABLE_TEXT_DEPTH, or when it holds what text in transit cannot carry.
  */
 function tableText(result: unknown, layout: TableLayout): string | undefined {
-  if (typeof result !== "object" || result === null) return undefined;
-  const fields = result as Record<string, unknown>;
-  if (!hasExactly(fields, [layout.list, ...layout.page])) return undefined;
-  const records = fields[layout.list];
-  if (!Array.isArray(records)) return undefined;
-  const lines = [
-    `${tableKey(layout.list)}[${records.length}]{${layout.columns.map(tableKey).join(",")}}:`,
-  ];
-  for (const record of records) {
-    if (typeof record !== "object" || record === null) return undefined;
-    if (!hasExactly(record, layout.columns)) return undefined;
-    lines.push(
-      `  ${layout.columns.map((column) => cell((record as Record<string, unknown>)[column])).join(",")}`,
-    );
+  if (!isObject(result) || !hasExactly(result, [layout.list, ...layout.page]))
+    return undefined;
+  const records = result[layout.list];
+  if (
+    !Array.isArray(records) ||
+    !everyItem(
+      records,
+      (record) => isObject(record) && hasExactly(record, layout.columns),
+    )
+  )
+    return undefined;
+  const lines: string[] = [];
+  for (const key of Object.keys(result)) {
+    const written =
+      key === layout.list
+        ? writeList(key, records, 0, lines, layout.columns)
+        : writeField(key, result[key], 0, lines);
+    if (!written) return undefined;
   }
-  if (layout.page.length > 0)
-    lines.push(
-      layout.page
-        .map((key) => `${tableKey(key)}: ${cell(fields[key])}`)
-        .join(", "),
-    );
-  return lines.join("\n");
+  const text = lines.join("\n");
+  return LONE_SURROGATE.test(text) ? undefined : text;
 }

@@ -5,7 +5,7 @@
 import type { Context } from "./context.js";
 import { absent, unusable } from "./issues.js";
 import { asObject, read, setOwn, type Json } from "./json.js";
-import type { Unusable } from "./markers.js";
+import { markerShape, type MarkerKind, type Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 
 export function string(
@@ -91,13 +91,40 @@ export interface ValueSchema {
 const NOT_CONFORMING = Symbol("not conforming");
 
 /**
+ * The first object inside an untyped value that would pass for a marker. Walked with a list rather
+ * than by recursion, and each object once, so that no depth or cycle of the value can stop it.
+ */
+function markerShapeWithin(value: unknown): MarkerKind | undefined {
+  const pending = [value];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== "object" || next === null || seen.has(next)) continue;
+    seen.add(next);
+    if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+      continue;
+    }
+    const kind = markerShape(next);
+    if (kind !== undefined) return kind;
+    for (const key of Object.keys(next)) pending.push((next as Json)[key]);
+  }
+  return undefined;
+}
+
+/**
  * The value as its schema declares it: objects keep only their declared properties (so a key the
  * spec does not declare never rides along inside a kept object), arrays and scalars are checked
- * all the way down. Returns the reason instead when the value does not fit.
+ * all the way down. Returns the reason instead when the value does not fit, or when it holds an
+ * object shaped like a marker: API data is never passed on as one of projector's markers.
  */
 function conform(value: unknown, schema: ValueSchema, path: string): unknown {
+  const at = path ? `${path}: ` : "";
   const fail = (expected: string) => ({
-    [NOT_CONFORMING]: `${path ? `${path}: ` : ""}expected ${expected}, got ${typeName(value)}`,
+    [NOT_CONFORMING]: `${at}expected ${expected}, got ${typeName(value)}`,
+  });
+  const forged = (kind: MarkerKind) => ({
+    [NOT_CONFORMING]: `${at}holds an object shaped like a marker (\`{ "${kind}": … }\`), which only projector writes`,
   });
   if (schema.enum)
     return schema.enum.includes(value)
@@ -148,10 +175,13 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
           return result;
         setOwn(kept, name, result);
       }
-      return kept;
+      const kind = markerShape(kept);
+      return kind === undefined ? kept : forged(kind);
     }
-    default:
-      return value;
+    default: {
+      const kind = markerShapeWithin(value);
+      return kind === undefined ? value : forged(kind);
+    }
   }
 }
 

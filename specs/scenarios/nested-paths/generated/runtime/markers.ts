@@ -41,3 +41,18 @@ export const MARKER_SCHEMAS = {
     additionalProperties: false,
   },
 } as const;
+
+/** A marker's name: the one key of the object it writes. */
+export type MarkerKind = keyof typeof MARKER_SCHEMAS;
+
+/**
+ * The marker an object would pass for: its one key, when that is a marker's name. Only projector
+ * writes such an object: a value kept whole that holds one is marked unusable instead (values.ts),
+ * so a model or a program reading a result can take every one of them for projector's own.
+ */
+export function markerShape(object: object): MarkerKind | undefined {
+  const keys = Object.keys(object);
+  return keys.length === 1 && Object.hasOwn(MARKER_SCHEMAS, keys[0]!)
+    ? (keys[0] as MarkerKind)
+    : undefined;
+}
