@@ -61,6 +61,7 @@ describe("a 2xx body that is not the declared shape", () => {
     [{}, "data is missing"],
     [{ data: null }, "data is null"],
     [{ data: ticket() }, "data is an object"],
+    [[ticket()], "the body is a list"],
   ])("%j is an error for a list tool, never 'no tickets', and onIssue hears of it", async (body, got) => {
     const { tools, issues } = toolsAnswering(200, body);
     expect(await tools.search_tickets({})).toEqual({

@@ -38,19 +38,27 @@ export class ResponseShapeError extends Error {
   }
 }
 
-/** What stands at a path of the body: its value, or the first thing on the way that is not an object. */
-function reached(
-  body: unknown,
-  path: readonly string[],
-): { readonly where: string; readonly value: unknown } {
+/** What stands at a path of the body, or the first thing on the way that is not an object, and where. */
+interface Reached {
+  readonly where: string;
+  readonly value: unknown;
+  /** The path was followed to its end: `value` is what stands there. */
+  readonly atEnd: boolean;
+}
+
+function reached(body: unknown, path: readonly string[]): Reached {
   let value = body;
   for (let i = 0; i < path.length; i++) {
     const object = asObject(value);
     if (!object)
-      return { where: path.slice(0, i).join(".") || "the body", value };
+      return {
+        where: path.slice(0, i).join(".") || "the body",
+        value,
+        atEnd: false,
+      };
     value = read(object, path[i]!);
   }
-  return { where: path.join(".") || "the body", value };
+  return { where: path.join(".") || "the body", value, atEnd: true };
 }
 
 /**
@@ -64,7 +72,7 @@ export function recordAt(
   onIssue: ProjectOptions["onIssue"],
 ): Json | null {
   const found = reached(body, place.path);
-  const record = asObject(found.value);
+  const record = found.atEnd ? asObject(found.value) : undefined;
   if (
     record &&
     (!place.keys?.length ||
@@ -96,7 +104,7 @@ export function listAt(
   onIssue: ProjectOptions["onIssue"],
 ): unknown[] {
   const found = reached(body, place.path);
-  if (Array.isArray(found.value)) return found.value;
+  if (found.atEnd && Array.isArray(found.value)) return found.value;
   if (found.value === null && place.nullable) return [];
   throw refused(
     body,
@@ -109,10 +117,7 @@ export function listAt(
 }
 
 /** What stands where the records belong, by its JSON type alone: the body's text is not quoted. */
-function gotAt(found: {
-  readonly where: string;
-  readonly value: unknown;
-}): string {
+function gotAt(found: Reached): string {
   const { where, value } = found;
   if (value === undefined) return `${where} is missing`;
   const type = typeName(value);
