@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionIssue } from "../templates/runtime/context.js";
-import { generateFrom, importGenerated, tempDir, typecheckFiles } from "./helpers/pipeline.js";
+import { cli, generateFrom, importGenerated, tempDir, typecheckFiles } from "./helpers/pipeline.js";
 
 const SPEC = `openapi: 3.1.0
 info: { title: Notes, version: "1" }
@@ -105,11 +105,12 @@ tools:
 type Project = (response: unknown, resolvers?: unknown, options?: { onIssue?: (issue: ProjectionIssue) => void }) => Promise<unknown>;
 type Generated = Record<string, Project> & { ResponseShapeError: new (...args: never[]) => Error };
 
+let dir: string;
 let generated: Awaited<ReturnType<typeof generateFrom>>;
 let module: Generated;
 
 beforeAll(async () => {
-  const dir = tempDir();
+  dir = tempDir();
   writeFileSync(join(dir, "notes.yaml"), SPEC);
   writeFileSync(join(dir, "projector.yaml"), ANNOTATION);
   generated = await generateFrom(join(dir, "projector.yaml"));
@@ -217,4 +218,16 @@ describe("a null the spec allows is no record, not an error and not an empty bod
     expect(generated.files.get("tools/get-note.ts")).toContain("export type GetNoteResult = NoteResult;");
     expect(typecheckFiles(generated.files)).toEqual([]);
   }, 60_000);
+});
+
+describe("tokens on a payload that holds no record", () => {
+  it("says what the payload is, as a problem with the input, not an internal error", async () => {
+    writeFileSync(join(dir, "rate-limited.json"), JSON.stringify({ message: "rate limited" }));
+    const result = await cli(["tokens", "--tool", "get_note", "rate-limited.json"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "PRJ040 rate-limited.json: get_note: the response body is not one note record (the body is an object with none of the keys a note has)",
+    );
+    expect(result.stderr).not.toContain("internal error");
+  });
 });

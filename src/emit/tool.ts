@@ -151,7 +151,9 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
       : [` * Projects a whole ${commentText(tool.name)} response.`]),
     ` */`,
     `export async function project${T}(response: ${T}Response, ${names.length ? "resolvers" : "_resolvers"}: ${T}Resolvers${names.length ? "" : " = {}"}, options: ${module.runtimeType("ProjectOptions")} = {}): Promise<${T}Result> {`,
-    ...(noRecord ? [`  const record = ${run("recordAt")}(response, ${place}, options.onIssue);`, "  if (record === null) return null;"] : []),
+    ...(noRecord
+      ? [`  const record = ${run("recordAt")}(response, ${place}, options.onIssue);`, "  if (record === null) return null;"]
+      : []),
     ...(rowCap === undefined ? [] : [`  const found: unknown[] = ${found};`]),
     `  const records: unknown[] = ${records};`,
     joined

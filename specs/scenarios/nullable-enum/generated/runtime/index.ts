@@ -10,7 +10,13 @@ export { argumentProblem } from "./arguments.js";
 export type { InputSchema } from "./arguments.js";
 export { conservativeTokenCount, fitBudget } from "./budget.js";
 export type { Truncated } from "./budget.js";
-export { callTool, DEFAULT_CALL_TIMEOUT_MS } from "./call-tool.js";
+export {
+  callTool,
+  DEFAULT_CALL_TIMEOUT_MS,
+  MAX_RESPONSE_BYTES,
+  MAX_RESULT_TEXT,
+  MAX_VALUE_TEXT,
+} from "./call-tool.js";
 export type {
   CallOptions,
   CallParameter,
