@@ -12,8 +12,6 @@ import { ResolverError } from "./resolvers.js";
 import { shortId } from "./short-ids.js";
 import { serializeToolResult } from "./table-text.js";
 
-export { apiMessage } from "./quoting.js";
-
 /** Words to codes, as a parameter or body property takes them. */
 type Legend = ReadonlyArray<readonly [word: string, code: string | number]>;
 
