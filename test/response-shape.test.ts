@@ -135,10 +135,10 @@ describe("the model: where each tool's records sit, and whether the spec lets th
     const tools = Object.fromEntries(generated.model!.tools.map((t) => [t.name, [t.rowsPath, t.rowsNullable, t.recordKeys]]));
     expect(tools).toEqual({
       list_notes: [[], false, []],
-      get_note: [[], false, ["id", "body"]],
-      get_parent: [[], true, ["id", "body"]],
+      get_note: [[], false, ["body", "id"]],
+      get_parent: [[], true, ["body", "id"]],
       folder_notes: [["items"], true, []],
-      get_duplicate: [["data"], true, ["type", "id", "attributes"]],
+      get_duplicate: [["data"], true, ["attributes", "id", "type"]],
     });
   });
 });

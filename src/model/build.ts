@@ -222,7 +222,13 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       many: rows.many,
       rowsPath: rows.path,
       rowsNullable: mayBeNull(reader, response, rows.path),
-      recordKeys: rows.many ? [] : reader.properties(rows.item).map((p) => p.name),
+      // Sorted, so that reordering the spec's properties changes no byte of the output.
+      recordKeys: rows.many
+        ? []
+        : reader
+            .properties(rows.item)
+            .map((p) => p.name)
+            .sort(),
       ...(list !== undefined ? { list } : {}),
       page,
       response: responseAt,

@@ -41,7 +41,7 @@ const RECORD: RecordsPlace = {
   resource: "user",
   path: ["data"],
   nullable: false,
-  keys: ["type", "id", "attributes", "relationships", "links"],
+  keys: ["attributes", "id", "links", "relationships", "type"],
 };
 
 const INCLUDED = [

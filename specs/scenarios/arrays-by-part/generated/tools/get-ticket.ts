@@ -38,7 +38,7 @@ const RECORD: RecordsPlace = {
   resource: "ticket",
   path: [],
   nullable: false,
-  keys: ["subject", "custom_fields"],
+  keys: ["custom_fields", "subject"],
 };
 
 /**

@@ -39,13 +39,13 @@ const RECORD: RecordsPlace = {
   path: [],
   nullable: false,
   keys: [
-    "title",
-    "created_at",
-    "updated_at",
-    "due_on",
-    "closed_at",
-    "snoozed_until",
     "archived_at",
+    "closed_at",
+    "created_at",
+    "due_on",
+    "snoozed_until",
+    "title",
+    "updated_at",
   ],
 };
 

@@ -38,7 +38,7 @@ const RECORD: RecordsPlace = {
   resource: "customer",
   path: [],
   nullable: false,
-  keys: ["id", "name", "address", "tags", "preferences"],
+  keys: ["address", "id", "name", "preferences", "tags"],
 };
 
 /**
