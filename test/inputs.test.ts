@@ -138,12 +138,10 @@ describe("createTools", () => {
     expect(outcome.result).toEqual({ id: "ord_9f3a71c4", state: "open" });
   });
 
-  it("sends an id it never handed out as given, and reports the 404 for the model", async () => {
+  it("sends an id it never handed out as given, and reports the 404 for the model in the API's words", async () => {
     const outcome = await tools["get_order"]!({ order_id: "ord_nothing" });
     expect(api.requests.at(-1)).toBe("/orders/ord_nothing");
-    expect(outcome.error).toBe(
-      'get_order: the API answered 404: no such order; no record has the id "ord_nothing"; if a result gave it, the full id it stands for is no longer remembered; run the tool that listed it again and pass the id it gives now',
-    );
+    expect(outcome.error).toBe("get_order: the API answered 404: no such order");
   });
 
   it("lengthens colliding short ids, sends the longer forms in full, and refuses the ambiguous one", async () => {

@@ -158,6 +158,10 @@ describe.each(scenarioNames)("scenario %s: a null in the result always stands fo
           for (const record of recordsOf(tool, response)) if (isObject(record)) places(tool.resource.fields, sections(record), 0, found);
           if (found.length > 0) apply(found[pick % found.length]!, what);
         }
+        // A record left with none of the keys the spec declares for it is no record: refused, not projected.
+        const [record] = recordsOf(tool, response);
+        if (!tool.many && isObject(record) && !tool.recordKeys.some((key) => Object.hasOwn(record, key)))
+          return void (await expect(project(response, resolvers, {})).rejects.toThrow(/none of the keys/));
         const result = await project(response, resolvers, {});
         const outputs = tool.list === undefined ? [result] : tool.many ? (result[tool.list] as Json[]) : [result[tool.list] as Json];
         expect(outputs.length).toBe(tool.many ? recordsOf(tool, response).length : 1);

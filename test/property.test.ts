@@ -177,7 +177,24 @@ interface ToolUnderTest {
   /** The keys of each record: the resource's result schema's properties. */
   recordKeys: readonly string[];
   list?: string;
+  /** Whether a response holds what the tool projects where the spec declares it: else it is refused. */
+  holdsRecords: (payload: unknown) => boolean;
 }
+
+/**
+ * Whether a response holds, at `path`, a list (no `keys`), or an object with one of a record's
+ * declared `keys`: what a tool takes for its records.
+ */
+const holds =
+  (path: readonly string[], keys?: readonly string[]) =>
+  (payload: unknown): boolean => {
+    let value = payload;
+    for (const key of path)
+      value = typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Json)[key] : undefined;
+    if (keys === undefined) return Array.isArray(value);
+    return typeof value === "object" && value !== null && !Array.isArray(value) && keys.some((key) => Object.hasOwn(value as Json, key));
+  };
+const JSON_API_RECORD = ["type", "id", "attributes", "relationships", "links"];
 
 /**
  * Runs one payload through a tool and checks properties (a) to (e). Returns the result and calls,
@@ -186,8 +203,20 @@ interface ToolUnderTest {
 async function runAndCheck(tool: ToolUnderTest, payload: unknown, salt: number) {
   const { resolvers, calls } = hostileResolvers(tool.resolverNames, salt);
   const issues: unknown[] = [];
-  // (a) never throws: every resolver succeeds (per-id errors are values, not rejections).
-  const result = await tool.project(payload, resolvers, { onIssue: (issue: unknown) => issues.push(issue) });
+  // (a) never throws: every resolver succeeds (per-id errors are values, not rejections). Only a
+  // body without the declared list or record is refused, with a typed error told to onIssue.
+  let result: Json;
+  try {
+    result = await tool.project(payload, resolvers, { onIssue: (issue: unknown) => issues.push(issue) });
+  } catch (error) {
+    expect((error as Error).name).toBe("ResponseShapeError");
+    expect(tool.holdsRecords(payload)).toBe(false);
+    expect((error as Error).message).not.toContain(SENTINEL);
+    expect(issues).toEqual([expect.objectContaining({ kind: "unusable", message: (error as Error).message })]);
+    expect(Object.values(calls)).toEqual([]);
+    return { result: undefined, calls, issues };
+  }
+  expect(tool.holdsRecords(payload)).toBe(true);
   // (b) every kept field is present, in every record.
   expect(Object.keys(result).sort()).toEqual([...tool.schema.required].sort());
   const records = tool.list === undefined ? [result] : (result[tool.list] as Json[]);
@@ -415,6 +444,7 @@ describe("the support desk projectors (checked-in generated/support)", () => {
     resolverNames: ["users", "orgs"],
     recordKeys: ticketKeys,
     list: "tickets",
+    holdsRecords: holds(["data"]),
   };
 
   it("search_tickets: (a)-(e) hold for any page, conforming or not", async () => {
@@ -453,6 +483,7 @@ describe("the support desk projectors (checked-in generated/support)", () => {
       schema: support.getTicketOutputSchema,
       resolverNames: ["users", "orgs"],
       recordKeys: ticketKeys,
+      holdsRecords: holds(["data"], JSON_API_RECORD),
     };
     await fc.assert(
       fc.asyncProperty(oneTicketDocument, fc.nat(), async (payload, salt) => void (await runAndCheck(tool, payload, salt))),
@@ -466,6 +497,7 @@ describe("the support desk projectors (checked-in generated/support)", () => {
       schema: support.getUserOutputSchema,
       resolverNames: ["orgs"],
       recordKeys: userKeys,
+      holdsRecords: holds(["data"], JSON_API_RECORD),
     };
     await fc.assert(
       fc.asyncProperty(userDocument, fc.nat(), async (payload, salt) => void (await runAndCheck(tool, payload, salt))),
@@ -497,6 +529,7 @@ describe("rest-foreign-keys (plain REST: foreign keys, { id } references, arrays
       resolverNames: ["services", "users"],
       recordKeys: required(module["incidentResultSchema"]),
       list: "incidents",
+      holdsRecords: holds(["incidents"]),
     };
   });
 
@@ -572,6 +605,7 @@ describe("nested-paths (dotted paths into an object, a part dropped, objects kep
       schema: module["getCustomerOutputSchema"] as ToolUnderTest["schema"],
       resolverNames: [],
       recordKeys: required(module["customerResultSchema"]),
+      holdsRecords: holds([], ["id", "name", "address", "tags", "preferences"]),
     };
   });
 
@@ -640,6 +674,7 @@ describe("nested-paths (dotted paths into an object, a part dropped, objects kep
     const anyPreferences = or(fc.dictionary(fc.constantFrom("newsletter", "language", "other"), junk, { maxKeys: 3 }));
     await fc.assert(
       fc.asyncProperty(customer(anyTags, anyPreferences), async (payload) => {
+        if (!tool.holdsRecords(payload)) return void (await expect(tool.project(payload, {}, {})).rejects.toThrow("get_customer"));
         const result = await tool.project(payload, {}, {});
         expect(Object.keys(result).sort()).toEqual([...tool.recordKeys].sort());
         expect(text(result)).not.toContain(SENTINEL);

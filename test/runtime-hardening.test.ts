@@ -21,8 +21,9 @@ import {
   relatedMany,
   relatedOne,
   relationshipIds,
+  listAt,
   ResolverError,
-  rows,
+  ResponseShapeError,
   shortenIds,
   shortId,
   matchesShortId,
@@ -275,26 +276,31 @@ describe("present but unreadable is a marker, never null", () => {
 });
 
 describe("issue values are the offending value only, bounded", () => {
-  it("a record where a list belongs is reported by its type, not copied", async () => {
+  it("a record where a list belongs is refused, and reported by its type, not copied", async () => {
     const issues: ProjectionIssue[] = [];
-    await support.projectSearchTickets(
+    const projected = support.projectSearchTickets(
       { data: { ...ticket(), attributes: { ...ticket().attributes, internal_notes: "staff only SECRET" } } } as never,
       RESOLVERS,
       { onIssue: (issue) => issues.push(issue) },
     );
+    await expect(projected).rejects.toThrow(support.ResponseShapeError);
+    await expect(projected).rejects.not.toThrow(/SECRET/);
     expect(issues).toHaveLength(1);
     expect(issues[0]!.value).toBe("object");
     expect(JSON.stringify(issues)).not.toContain("SECRET");
   });
 
-  it("a list under a step that is not an object is reported, by the step and its type", () => {
+  it("a list under a step that is not an object is refused, by the step and its type", () => {
     const issues: ProjectionIssue[] = [];
-    expect(rows({ result: "SECRET" }, ["result", "items"], "list_things", (issue) => issues.push(issue))).toEqual([]);
-    expect(rows({ result: { items: { SECRET: 1 } } }, ["result", "items"], "list_things", (issue) => issues.push(issue))).toEqual([]);
-    expect(rows({ result: null }, ["result", "items"], "list_things", (issue) => issues.push(issue))).toEqual([]);
+    const place = { tool: "list_things", resource: "thing", path: ["result", "items"], nullable: false };
+    const list = (body: unknown) => () => listAt(body, place, (issue) => issues.push(issue));
+    expect(list({ result: "SECRET" })).toThrow(ResponseShapeError);
+    expect(list({ result: { items: { SECRET: 1 } } })).toThrow(ResponseShapeError);
+    expect(list({ result: null })).toThrow(ResponseShapeError);
     expect(issues.map((issue) => [issue.value, issue.message])).toEqual([
-      ["SECRET", "list_things: expected an object at result, got string"],
-      ["object", "list_things: expected a list at result.items, got object"],
+      ["SECRET", "list_things: the response body is not a list of thing records at result.items (result is a string)"],
+      ["object", "list_things: the response body is not a list of thing records at result.items (result.items is an object)"],
+      [null, "list_things: the response body is not a list of thing records at result.items (result is null)"],
     ]);
   });
 

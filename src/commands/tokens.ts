@@ -111,6 +111,8 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
     options.lookupSample === undefined
       ? undefined
       : JSON.stringify(await readJson(resolve(io.cwd, options.lookupSample), options.lookupSample, "lookup sample"));
+  const payloadLocation =
+    options.payload !== undefined ? { file: options.payload } : project.annotation.locate(["tools", tool.name], "key");
   const modules = await loadGenerated(generated.files);
   try {
     const runtime = modules.runtime as {
@@ -140,7 +142,19 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
         },
       ]),
     );
-    const projected = await project(payload, counting);
+    const projected = await project(payload, counting).catch((error: unknown) => {
+      // A payload without the records where the spec declares them has nothing to count.
+      if (!(error instanceof Error) || error.name !== "ResponseShapeError") throw error;
+      throw new DiagnosticError([
+        {
+          code: "PRJ040",
+          severity: "error",
+          message: `${options.payload ?? `the spec's example of ${tool.operationLabel}`}: ${error.message}`,
+          help: `pass a response ${tool.operationLabel} answers, as the API sends it`,
+          location: payloadLocation,
+        },
+      ]);
+    });
     const followUpsByResolver = Object.fromEntries(joinResolvers(tool).map((name) => [name, asked.get(name) ?? 0]));
     const layout = tableLayoutOf(tool);
     const records = tool.list === undefined ? [projected] : tool.many ? (projected[tool.list] as unknown[]) : [projected[tool.list]];

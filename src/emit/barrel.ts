@@ -19,7 +19,7 @@ export function emitIndex(model: Model): string {
   const lines = [
     `export type { components, paths } from ${from(SOURCE_TYPES_MODULE)};`,
     `export type { Lookups, Resolvers } from ${from(RESOLVERS_MODULE)};`,
-    `export { batchFunction, conservativeTokenCount, DEFAULT_RESOLVER_TIMEOUT_MS, matchesShortId, ResolverError, resolverFromLoader, serializeToolResult, shortId } from ${from(RUNTIME_MODULE)};`,
+    `export { batchFunction, conservativeTokenCount, DEFAULT_RESOLVER_TIMEOUT_MS, matchesShortId, ResolverError, resolverFromLoader, ResponseShapeError, serializeToolResult, shortId } from ${from(RUNTIME_MODULE)};`,
     `export type { LabelLoader, Labels, ProjectionIssue, ProjectOptions, RecordOptions, Resolver, Truncated, UnknownCode, Unresolved, Unusable } from ${from(RUNTIME_MODULE)};`,
   ];
   const definitions = [

@@ -55,14 +55,33 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const budgeted = tool.budget !== undefined && tool.list !== undefined && tool.many;
   const recordResult = module.type(resource, `${R}Result`);
   const truncatedType = budgeted ? ` truncated: ${module.runtimeType("Truncated")};` : "";
+  // A single record the spec lets be null is no record at all: the whole result is null.
+  const noRecord = !tool.many && tool.rowsNullable;
   const result =
-    tool.list === undefined
+    (tool.list === undefined
       ? recordResult
-      : `{ ${key(tool.list)}: ${tool.many ? `${recordResult}[]` : recordResult}; ${pageType(module, tool).join(" ")}${truncatedType} }`;
+      : `{ ${key(tool.list)}: ${tool.many ? `${recordResult}[]` : recordResult}; ${pageType(module, tool).join(" ")}${truncatedType} }`) +
+    (noRecord ? " | null" : "");
   const rowCap = budgeted ? tool.budget!.rows : undefined;
+  const place = tool.many ? "RECORDS" : "RECORD";
+  const placeCode = [
+    tool.many
+      ? `/** Where a ${commentText(tool.name)} response holds its list of records; a body without one there is an error, not an empty list. */`
+      : `/** Where a ${commentText(tool.name)} response holds its record; a body without one there is an error, not a record. */`,
+    `const ${place}: ${module.runtimeType("RecordsPlace")} = ${literal({
+      tool: tool.name,
+      resource: tool.resource.name,
+      path: tool.rowsPath,
+      nullable: tool.rowsNullable,
+      ...(tool.many ? {} : { keys: tool.recordKeys }),
+    })};`,
+    "",
+  ];
   const found = tool.many
-    ? `${run("rows")}(response, ${literal(tool.rowsPath)}, ${literal(tool.name)}, options.onIssue)`
-    : `[${run("at")}(response, ${literal(tool.rowsPath)})]`;
+    ? `${run("listAt")}(response, ${place}, options.onIssue)`
+    : noRecord
+      ? "[record]"
+      : `[${run("recordAt")}(response, ${place}, options.onIssue)]`;
   // A row budget cuts before anything is resolved, so the cut records cost no lookups.
   const records = rowCap === undefined ? found : `found.slice(0, ${rowCap})`;
   const joined = names.length > 0;
@@ -118,6 +137,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     `export const ${camelCase(tool.name)}OutputSchema = ${toolOutputSchemaCode(module, tool)};`,
     "",
     ...layout,
+    ...placeCode,
     ...(names.length
       ? [`const INCLUDED = ${literal(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""]
       : []),
@@ -131,6 +151,9 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
       : [` * Projects a whole ${commentText(tool.name)} response.`]),
     ` */`,
     `export async function project${T}(response: ${T}Response, ${names.length ? "resolvers" : "_resolvers"}: ${T}Resolvers${names.length ? "" : " = {}"}, options: ${module.runtimeType("ProjectOptions")} = {}): Promise<${T}Result> {`,
+    ...(noRecord
+      ? [`  const record = ${run("recordAt")}(response, ${place}, options.onIssue);`, "  if (record === null) return null;"]
+      : []),
     ...(rowCap === undefined ? [] : [`  const found: unknown[] = ${found};`]),
     `  const records: unknown[] = ${records};`,
     joined

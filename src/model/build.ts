@@ -9,7 +9,7 @@ import { buildToolInputs, legendIndex } from "./inputs.js";
 import { idSourcesByTool } from "./short-ids.js";
 import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
-import { findRows, jsonApiType, jsonApiTypes, type Rows } from "./rows.js";
+import { findRows, jsonApiType, jsonApiTypes, mayBeNull, type Rows } from "./rows.js";
 import { resolverSource } from "./resolver-sources.js";
 import { shapeOf } from "./shape.js";
 import type { Model, PageModel, ResourceModel, ResponseAt, ToolModel } from "./types.js";
@@ -221,6 +221,14 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       resource,
       many: rows.many,
       rowsPath: rows.path,
+      rowsNullable: mayBeNull(reader, response, rows.path),
+      // Sorted, so that reordering the spec's properties changes no byte of the output.
+      recordKeys: rows.many
+        ? []
+        : reader
+            .properties(rows.item)
+            .map((p) => p.name)
+            .sort(),
       ...(list !== undefined ? { list } : {}),
       page,
       response: responseAt,

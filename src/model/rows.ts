@@ -114,6 +114,18 @@ export function findRows(
   return rowsAt(body, [], false);
 }
 
+/** Whether the spec lets the place at `path` of the response, or an object on the way to it, be `null`. */
+export function mayBeNull(reader: SchemaReader, response: SchemaAt, path: readonly string[]): boolean {
+  let at = response;
+  for (const segment of path) {
+    if (reader.nullable(at)) return true;
+    const property = reader.property(at, segment);
+    if (!property) return false;
+    at = property.at;
+  }
+  return reader.nullable(at);
+}
+
 /** Names a record's own id goes by; `key` counts only where the record has none of the others. */
 export const IDENTITY_NAMES = ["id", "gid", "uuid"] as const;
 

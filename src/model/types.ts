@@ -135,6 +135,10 @@ export interface ToolModel {
   many: boolean;
   /** Where the records sit in the response: `["data"]` for JSON:API. */
   rowsPath: string[];
+  /** The spec lets the records' place, or an object on the way to it, be `null`: no record, or no list. */
+  rowsNullable: boolean;
+  /** The keys the spec declares for one record, of which a response's record must hold one. */
+  recordKeys: string[];
   /** Key for the rows in the result; absent for a single-record tool, whose result is the record. */
   list?: string;
   page: PageModel[];

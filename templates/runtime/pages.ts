@@ -1,7 +1,7 @@
-// A response's page fields and the records a tool projects.
+// A response's page fields.
 
-import type { Context, ProjectOptions } from "./context.js";
-import { issueValue, unusable } from "./issues.js";
+import type { Context } from "./context.js";
+import { unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
@@ -54,30 +54,4 @@ export function pageValue<T>(
       `expected an object at ${blocked.steps}, got ${typeName(blocked.found)}`,
     );
   return readValue(at(response, path));
-}
-
-/** The records of a response at `path`: a list, or one record. */
-export function rows(
-  response: unknown,
-  path: readonly string[],
-  tool: string,
-  onIssue: ProjectOptions["onIssue"],
-): unknown[] {
-  const value = at(response, path);
-  if (Array.isArray(value)) return value;
-  const blocked = value === undefined ? blockedAt(response, path) : undefined;
-  const found = blocked ? blocked.found : value;
-  if (found !== undefined && found !== null && onIssue) {
-    const message = blocked
-      ? `expected an object at ${blocked.steps}, got ${typeName(found)}`
-      : `expected a list at ${path.join(".") || "the top"}, got ${typeName(found)}`;
-    onIssue({
-      kind: "unusable",
-      resource: tool,
-      field: path.join("."),
-      value: issueValue(found),
-      message: `${tool}: ${message}`,
-    });
-  }
-  return [];
 }

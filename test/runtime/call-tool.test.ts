@@ -34,6 +34,7 @@ describe("callTool", () => {
         {
           params: { path: { ticket_id: "t1" }, query: { status_code: 3, include: "users" } },
           querySerializer: expect.any(Function),
+          middleware: [expect.objectContaining({ onResponse: expect.any(Function) })],
           signal: expect.any(AbortSignal),
         },
       ],

@@ -10,11 +10,12 @@ import {
 } from "../resources/comment.js";
 import {
   MARKER_SCHEMAS,
-  at,
   includedLabels,
   placed,
   projectInOneWalk,
+  recordAt,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body addComment (POST /tickets/{ticket_id}/comments) returns. */
@@ -34,6 +35,15 @@ export const addCommentOutputSchema = {
   $defs: MARKER_SCHEMAS,
 } as const;
 
+/** Where a add_comment response holds its record; a body without one there is an error, not a record. */
+const RECORD: RecordsPlace = {
+  tool: "add_comment",
+  resource: "comment",
+  path: ["data"],
+  nullable: false,
+  keys: ["attributes", "id", "links", "relationships", "type"],
+};
+
 const INCLUDED = [
   { resolver: "users", type: "user", label: "display_name" },
 ] as const;
@@ -48,7 +58,7 @@ export async function projectAddComment(
   resolvers: AddCommentResolvers,
   options: ProjectOptions = {},
 ): Promise<AddCommentResult> {
-  const records: unknown[] = [at(response, ["data"])];
+  const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
   return projectInOneWalk(
     ["users"],
     resolvers,

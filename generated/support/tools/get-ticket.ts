@@ -10,11 +10,12 @@ import {
 } from "../resources/ticket.js";
 import {
   MARKER_SCHEMAS,
-  at,
   includedLabels,
   placed,
   projectInOneWalk,
+  recordAt,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body getTicket (GET /tickets/{ticket_id}) returns. */
@@ -34,6 +35,15 @@ export const getTicketOutputSchema = {
   $defs: MARKER_SCHEMAS,
 } as const;
 
+/** Where a get_ticket response holds its record; a body without one there is an error, not a record. */
+const RECORD: RecordsPlace = {
+  tool: "get_ticket",
+  resource: "ticket",
+  path: ["data"],
+  nullable: false,
+  keys: ["attributes", "id", "links", "relationships", "type"],
+};
+
 const INCLUDED = [
   { resolver: "orgs", type: "organization", label: "name" },
   { resolver: "users", type: "user", label: "display_name" },
@@ -49,7 +59,7 @@ export async function projectGetTicket(
   resolvers: GetTicketResolvers,
   options: ProjectOptions = {},
 ): Promise<GetTicketResult> {
-  const records: unknown[] = [at(response, ["data"])];
+  const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
   return projectInOneWalk(
     ["orgs", "users"],
     resolvers,

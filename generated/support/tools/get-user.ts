@@ -10,11 +10,12 @@ import {
 } from "../resources/user.js";
 import {
   MARKER_SCHEMAS,
-  at,
   includedLabels,
   placed,
   projectInOneWalk,
+  recordAt,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body getUser (GET /users/{user_id}) returns. */
@@ -34,6 +35,15 @@ export const getUserOutputSchema = {
   $defs: MARKER_SCHEMAS,
 } as const;
 
+/** Where a get_user response holds its record; a body without one there is an error, not a record. */
+const RECORD: RecordsPlace = {
+  tool: "get_user",
+  resource: "user",
+  path: ["data"],
+  nullable: false,
+  keys: ["attributes", "id", "links", "relationships", "type"],
+};
+
 const INCLUDED = [
   { resolver: "orgs", type: "organization", label: "name" },
 ] as const;
@@ -48,7 +58,7 @@ export async function projectGetUser(
   resolvers: GetUserResolvers,
   options: ProjectOptions = {},
 ): Promise<GetUserResult> {
-  const records: unknown[] = [at(response, ["data"])];
+  const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
   return projectInOneWalk(
     ["orgs"],
     resolvers,

@@ -15,14 +15,15 @@ import {
   context,
   includedLabels,
   integer,
+  listAt,
   pageValue,
   placed,
   present,
   projectInOneWalk,
-  rows,
   tableLayout,
   withTableLayout,
   type ProjectOptions,
+  type RecordsPlace,
   type Unusable,
 } from "../runtime/index.js";
 
@@ -77,6 +78,14 @@ const TEXT = tableLayout("search_tickets", {
   page: ["total", "more"],
 });
 
+/** Where a search_tickets response holds its list of records; a body without one there is an error, not an empty list. */
+const RECORDS: RecordsPlace = {
+  tool: "search_tickets",
+  resource: "ticket",
+  path: ["data"],
+  nullable: false,
+};
+
 const INCLUDED = [
   { resolver: "orgs", type: "organization", label: "name" },
   { resolver: "users", type: "user", label: "display_name" },
@@ -92,12 +101,7 @@ export async function projectSearchTickets(
   resolvers: SearchTicketsResolvers,
   options: ProjectOptions = {},
 ): Promise<SearchTicketsResult> {
-  const records: unknown[] = rows(
-    response,
-    ["data"],
-    "search_tickets",
-    options.onIssue,
-  );
+  const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
     ["orgs", "users"],
     resolvers,

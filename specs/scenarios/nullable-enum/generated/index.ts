@@ -9,6 +9,7 @@ export {
   matchesShortId,
   ResolverError,
   resolverFromLoader,
+  ResponseShapeError,
   serializeToolResult,
   shortId,
 } from "./runtime/index.js";

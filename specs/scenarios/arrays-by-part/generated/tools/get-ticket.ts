@@ -9,9 +9,10 @@ import {
 } from "../resources/ticket.js";
 import {
   MARKER_SCHEMAS,
-  at,
+  recordAt,
   withDistinctShortIds,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body getTicket (GET /tickets/{ticket_id}) returns. */
@@ -31,6 +32,15 @@ export const getTicketOutputSchema = {
   $defs: MARKER_SCHEMAS,
 } as const;
 
+/** Where a get_ticket response holds its record; a body without one there is an error, not a record. */
+const RECORD: RecordsPlace = {
+  tool: "get_ticket",
+  resource: "ticket",
+  path: [],
+  nullable: false,
+  keys: ["custom_fields", "subject"],
+};
+
 /**
  * Projects a whole get_ticket response.
  */
@@ -39,7 +49,7 @@ export async function projectGetTicket(
   _resolvers: GetTicketResolvers = {},
   options: ProjectOptions = {},
 ): Promise<GetTicketResult> {
-  const records: unknown[] = [at(response, [])];
+  const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
   return withDistinctShortIds(options.onIssue, 0, (recordOptions) =>
     projectTicket(records[0] as TicketRecord, {}, recordOptions),
   );

@@ -9,9 +9,10 @@ import {
 } from "../resources/folder.js";
 import {
   MARKER_SCHEMAS,
-  rows,
+  listAt,
   withDistinctShortIds,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body listFolders (GET /folders) returns. */
@@ -34,6 +35,14 @@ export const listFoldersOutputSchema = {
   $defs: { ...MARKER_SCHEMAS, Folder: folderResultSchema },
 } as const;
 
+/** Where a list_folders response holds its list of records; a body without one there is an error, not an empty list. */
+const RECORDS: RecordsPlace = {
+  tool: "list_folders",
+  resource: "folder",
+  path: ["folders"],
+  nullable: false,
+};
+
 /**
  * Projects a whole list_folders response.
  */
@@ -42,12 +51,7 @@ export async function projectListFolders(
   _resolvers: ListFoldersResolvers = {},
   options: ProjectOptions = {},
 ): Promise<ListFoldersResult> {
-  const records: unknown[] = rows(
-    response,
-    ["folders"],
-    "list_folders",
-    options.onIssue,
-  );
+  const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
     folders: records.map((record) =>
       projectFolder(record as FolderRecord, {}, recordOptions),

@@ -11,10 +11,11 @@ import {
 import {
   MARKER_SCHEMAS,
   includedLabels,
+  listAt,
   placed,
   projectInOneWalk,
-  rows,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body getTasks (GET /tasks) returns. */
@@ -37,6 +38,14 @@ export const getTasksOutputSchema = {
   $defs: { ...MARKER_SCHEMAS, Task: taskResultSchema },
 } as const;
 
+/** Where a get_tasks response holds its list of records; a body without one there is an error, not an empty list. */
+const RECORDS: RecordsPlace = {
+  tool: "get_tasks",
+  resource: "task",
+  path: ["data"],
+  nullable: false,
+};
+
 const INCLUDED = [] as const;
 
 /**
@@ -49,12 +58,7 @@ export async function projectGetTasks(
   resolvers: GetTasksResolvers,
   options: ProjectOptions = {},
 ): Promise<GetTasksResult> {
-  const records: unknown[] = rows(
-    response,
-    ["data"],
-    "get_tasks",
-    options.onIssue,
-  );
+  const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
     ["projects", "users"],
     resolvers,

@@ -2,12 +2,13 @@
 // Do not edit: change those files and run `projector generate`.
 // Resolvers the annotation backs with an operation: the labels asked of the API itself.
 
-import { apiMessage, type HttpMethod } from "./call-tool.js";
+import type { HttpMethod } from "./call-tool.js";
 import { idOf } from "./ids.js";
 import { asObject, type Json, read } from "./json.js";
 import { at } from "./pages.js";
 import { pathSegmentProblem } from "./path-segments.js";
 import { type QueryParameterStyle, queryStringFor } from "./query-string.js";
+import { apiMessage } from "./quoting.js";
 import type { Resolver } from "./resolvers.js";
 
 /**

@@ -9,9 +9,10 @@ import {
 } from "../resources/event.js";
 import {
   MARKER_SCHEMAS,
-  at,
+  recordAt,
   withDistinctShortIds,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body getEvent (GET /events/{event_id}) returns. */
@@ -31,6 +32,23 @@ export const getEventOutputSchema = {
   $defs: MARKER_SCHEMAS,
 } as const;
 
+/** Where a get_event response holds its record; a body without one there is an error, not a record. */
+const RECORD: RecordsPlace = {
+  tool: "get_event",
+  resource: "event",
+  path: [],
+  nullable: false,
+  keys: [
+    "archived_at",
+    "closed_at",
+    "created_at",
+    "due_on",
+    "snoozed_until",
+    "title",
+    "updated_at",
+  ],
+};
+
 /**
  * Projects a whole get_event response.
  */
@@ -39,7 +57,7 @@ export async function projectGetEvent(
   _resolvers: GetEventResolvers = {},
   options: ProjectOptions = {},
 ): Promise<GetEventResult> {
-  const records: unknown[] = [at(response, [])];
+  const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
   return withDistinctShortIds(options.onIssue, 0, (recordOptions) =>
     projectEvent(records[0] as EventRecord, {}, recordOptions),
   );

@@ -11,7 +11,10 @@ import {
   type QueryStyle,
   queryStringFor,
 } from "./query-string.js";
-import { described, messageOf } from "./quoting.js";
+import { apiMessage, clipped, described, messageOf } from "./quoting.js";
+import { ResponseShapeError } from "./records.js";
+import { ResolverError } from "./resolvers.js";
+import { shortId } from "./short-ids.js";
 import { serializeToolResult } from "./table-text.js";
 
 /** Words to codes, as a parameter or body property takes them. */
@@ -62,23 +65,64 @@ export type HttpMethod = (
   response: { status: number; ok: boolean };
 }>;
 
-/** The API's own words for an error, when it gives short ones. */
-export function apiMessage(body: unknown): string | undefined {
-  const object = asObject(body);
-  const errors = object?.["errors"];
-  const first = Array.isArray(errors) ? asObject(errors[0]) : object;
-  for (const key of ["detail", "title", "message", "error"]) {
-    const text = first?.[key];
-    if (typeof text === "string" && text.trim() !== "")
-      return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  }
-  return typeof body === "string" && body.length > 0 && body.length <= 200
-    ? body
-    : undefined;
-}
-
 /** How long a call waits for the API before answering with an error, unless told otherwise. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+/**
+ * The most bytes of a response body a call reads (16 MiB, counted as read, after decompression): a
+ * longer body is refused, read no further, with an error that asks for less; one whose
+ * Content-Length says more is refused unread.
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+const MEBIBYTES = MAX_RESPONSE_BYTES / 1024 / 1024;
+
+/** The most characters of a result's text a call gives the model; a longer result is refused, asking for less. */
+export const MAX_RESULT_TEXT = 100_000;
+
+/** The most characters of one string of a result; a longer one is cut, and says how long it was. */
+export const MAX_VALUE_TEXT = 10_000;
+
+/** Thrown while reading a response body longer than {@link MAX_RESPONSE_BYTES}. */
+class ResponseTooLarge extends Error {
+  constructor() {
+    super(`the response is longer than ${MEBIBYTES} MiB`);
+    this.name = "ResponseTooLarge";
+  }
+}
+
+/**
+ * An openapi-fetch middleware, passed with each request, that bounds the bytes read of the response
+ * to {@link MAX_RESPONSE_BYTES}: a body whose Content-Length says more is cancelled unread, any other
+ * is read through a counter that fails the read once it passes the bound. Other clients ignore it.
+ */
+const RESPONSE_BOUND = {
+  onResponse({ response }: { response: Response }): Response | undefined {
+    if (Number(response.headers.get("content-length")) > MAX_RESPONSE_BYTES) {
+      void response.body?.cancel().catch(() => {});
+      throw new ResponseTooLarge();
+    }
+    if (!response.body) return undefined;
+    let bytes = 0;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          bytes += chunk.byteLength;
+          if (bytes > MAX_RESPONSE_BYTES)
+            controller.error(new ResponseTooLarge());
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    const bounded = new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    // A Response made here has no URL of its own; middleware after this one may read it.
+    Object.defineProperty(bounded, "url", { value: response.url });
+    return bounded;
+  },
+};
 
 export interface CallOptions {
   /** How long to wait for the API's answer; {@link DEFAULT_CALL_TIMEOUT_MS} unless given. */
@@ -189,6 +233,8 @@ function withFullIds(
 /** What went wrong when the client threw: a network failure is worth retrying, the rest are not. */
 function thrownMessage(tool: string, error: unknown): string {
   const message = messageOf(error);
+  if (error instanceof ResponseTooLarge)
+    return `${tool}: the API's answer is longer than ${MEBIBYTES} MiB, more than a call reads; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)`;
   if (error instanceof SyntaxError)
     return `${tool}: the API's answer could not be read as JSON (${message})`;
   if (error instanceof URIError)
@@ -309,6 +355,7 @@ async function callOrError<R>(
   const init = {
     params,
     querySerializer: querySerializerOf(call),
+    middleware: [RESPONSE_BOUND],
     ...(body !== undefined
       ? {
           body,
@@ -335,15 +382,20 @@ async function callOrError<R>(
   const status = response["status"];
   if (response["ok"] !== true) {
     const message = apiMessage(answer.error);
-    const notFound =
+    const note =
       status === 404 && idArgument !== undefined
-        ? `; ${notFoundNote(idArgument, values[idArgument], shortIdsGiven.get(idArgument))}`
-        : "";
+        ? notFoundNote(
+            idArgument,
+            values[idArgument],
+            shortIdsGiven.get(idArgument),
+          )
+        : undefined;
     return {
-      error: `${tool}: the API answered ${status}${message ? `: ${message}` : ""}${notFound}`,
+      error: `${tool}: the API answered ${status}${message ? `: ${message}` : ""}${note ? `; ${note}` : ""}`,
     };
   }
-  if (answer.data === undefined || answer.data === null || answer.data === "")
+  // An empty body: openapi-fetch gives undefined, a client that reads text gives "". JSON's null is a body.
+  if (answer.data === undefined || answer.data === "")
     return {
       error: `${tool}: the API answered ${status} with an empty body, so there is no result to show; this is not an empty list`,
     };
@@ -351,22 +403,76 @@ async function callOrError<R>(
   try {
     result = await project(answer.data);
   } catch (error) {
+    if (error instanceof ResponseShapeError)
+      return {
+        error: `${tool}: the API answered ${status} but its body ${error.problem}, so there is no result to show`,
+      };
+    if (error instanceof ResolverError)
+      return {
+        error: `${tool}: the API's answer was read, but the names in it could not be looked up: ${error.message}`,
+      };
     return {
       error: `${tool}: the response could not be read (${messageOf(error)})`,
     };
   }
-  return { result, text: serializeToolResult(result) };
+  cutLongStrings(result);
+  const text = serializeToolResult(result);
+  if (text.length > MAX_RESULT_TEXT)
+    return {
+      error: `${tool}: the result is ${text.length} characters long, more than the ${MAX_RESULT_TEXT} a result may have; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)`,
+    };
+  return { result, text };
 }
 
-/** Why a 404 for an id argument may not mean the model copied the id wrong. */
+/**
+ * Cuts, in place, every string of a result longer than {@link MAX_VALUE_TEXT} characters to that
+ * many, followed by `… (N characters)`: a string stays a string, so the result keeps its type.
+ */
+function cutLongStrings(result: unknown): void {
+  const seen = new Set<object>();
+  const pending: unknown[] = [result];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== "object" || value === null || seen.has(value))
+      continue;
+    seen.add(value);
+    const object = value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      const part = object[key];
+      if (typeof part === "string") {
+        if (part.length > MAX_VALUE_TEXT)
+          Reflect.set(object, key, clipped(part, MAX_VALUE_TEXT));
+      } else if (typeof part === "object" && part !== null) pending.push(part);
+    }
+  }
+}
+
+/** A form {@link shortId} gives: eight hex digits at the end, or a few more characters of the UUID after them. */
+const SHORT_FORM = /[0-9a-f]{8}(?:-[0-9a-f-]{0,27})?$/i;
+
+/**
+ * Whether `id` may be a short id a result gave, that the id book has since forgotten: it has the
+ * shape of one, and is not a full id (a full id's short form is shorter than itself).
+ */
+function mayBeForgottenShortId(id: unknown): boolean {
+  return typeof id === "string" && SHORT_FORM.test(id) && shortId(id) === id;
+}
+
+/**
+ * What a 404 for an id argument may mean beyond the API's words: for a short id from the book, that
+ * the record is gone or of another kind; for an id that may be a forgotten short id, how to get the
+ * full id again; for any other id, nothing.
+ */
 function notFoundNote(
   name: string,
   sent: unknown,
   fromBook: boolean | undefined,
-): string {
+): string | undefined {
   if (fromBook)
     return `no record of this kind has the id given as ${name}: it may have been deleted, or it is another kind of record's id`;
-  return `no record has the id ${described(sent)}; ${FORGOTTEN}`;
+  if (mayBeForgottenShortId(sent))
+    return `no record has the id ${described(sent)}; ${FORGOTTEN}`;
+  return undefined;
 }
 
 type Sent =

@@ -15,12 +15,13 @@ import {
   context,
   includedLabels,
   integer,
+  listAt,
   pageValue,
   placed,
   present,
   projectInOneWalk,
-  rows,
   type ProjectOptions,
+  type RecordsPlace,
   type Unusable,
 } from "../runtime/index.js";
 
@@ -58,6 +59,14 @@ export const listConversationsOutputSchema = {
   $defs: { ...MARKER_SCHEMAS, Conversation: conversationResultSchema },
 } as const;
 
+/** Where a list_conversations response holds its list of records; a body without one there is an error, not an empty list. */
+const RECORDS: RecordsPlace = {
+  tool: "list_conversations",
+  resource: "conversation",
+  path: ["conversations"],
+  nullable: false,
+};
+
 const INCLUDED = [] as const;
 
 /**
@@ -70,12 +79,7 @@ export async function projectListConversations(
   resolvers: ListConversationsResolvers,
   options: ProjectOptions = {},
 ): Promise<ListConversationsResult> {
-  const records: unknown[] = rows(
-    response,
-    ["conversations"],
-    "list_conversations",
-    options.onIssue,
-  );
+  const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
     ["admins"],
     resolvers,

@@ -11,10 +11,11 @@ import {
 import {
   MARKER_SCHEMAS,
   includedLabels,
+  listAt,
   placed,
   projectInOneWalk,
-  rows,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body listDevices (GET /devices) returns. */
@@ -37,6 +38,14 @@ export const listDevicesOutputSchema = {
   $defs: { ...MARKER_SCHEMAS, Device: deviceResultSchema },
 } as const;
 
+/** Where a list_devices response holds its list of records; a body without one there is an error, not an empty list. */
+const RECORDS: RecordsPlace = {
+  tool: "list_devices",
+  resource: "device",
+  path: [],
+  nullable: false,
+};
+
 const INCLUDED = [] as const;
 
 /**
@@ -49,12 +58,7 @@ export async function projectListDevices(
   resolvers: ListDevicesResolvers,
   options: ProjectOptions = {},
 ): Promise<ListDevicesResult> {
-  const records: unknown[] = rows(
-    response,
-    [],
-    "list_devices",
-    options.onIssue,
-  );
+  const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
     ["models"],
     resolvers,

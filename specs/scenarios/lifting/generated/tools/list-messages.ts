@@ -9,9 +9,10 @@ import {
 } from "../resources/message.js";
 import {
   MARKER_SCHEMAS,
-  rows,
+  listAt,
   withDistinctShortIds,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body listMessages (GET /messages) returns. */
@@ -36,6 +37,14 @@ export const listMessagesOutputSchema = {
   $defs: { ...MARKER_SCHEMAS, Message: messageResultSchema },
 } as const;
 
+/** Where a list_messages response holds its list of records; a body without one there is an error, not an empty list. */
+const RECORDS: RecordsPlace = {
+  tool: "list_messages",
+  resource: "message",
+  path: [],
+  nullable: false,
+};
+
 /**
  * Projects a whole list_messages response.
  */
@@ -44,12 +53,7 @@ export async function projectListMessages(
   _resolvers: ListMessagesResolvers = {},
   options: ProjectOptions = {},
 ): Promise<ListMessagesResult> {
-  const records: unknown[] = rows(
-    response,
-    [],
-    "list_messages",
-    options.onIssue,
-  );
+  const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
     messages: records.map((record) =>
       projectMessage(record as MessageRecord, {}, recordOptions),

@@ -10,7 +10,13 @@ export { argumentProblem } from "./arguments.js";
 export type { InputSchema } from "./arguments.js";
 export { conservativeTokenCount, fitBudget } from "./budget.js";
 export type { Truncated } from "./budget.js";
-export { callTool, DEFAULT_CALL_TIMEOUT_MS } from "./call-tool.js";
+export {
+  callTool,
+  DEFAULT_CALL_TIMEOUT_MS,
+  MAX_RESPONSE_BYTES,
+  MAX_RESULT_TEXT,
+  MAX_VALUE_TEXT,
+} from "./call-tool.js";
 export type {
   CallOptions,
   CallParameter,
@@ -56,18 +62,22 @@ export type { LabelLoader } from "./loaders.js";
 export { MARKER_SCHEMAS } from "./markers.js";
 export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
 export { projectInOneWalk } from "./one-walk.js";
-export { at, pageValue, present, rows } from "./pages.js";
+export { at, pageValue, present } from "./pages.js";
 export { queryStringFor } from "./query-string.js";
 export type { QueryParameterStyle, QueryStyle } from "./query-string.js";
 export { ISSUE_VALUE_CHARACTERS } from "./quoting.js";
 export {
   lifted,
+  listAt,
   nested,
   objects,
   plainObjects,
+  recordAt,
   recordObject,
+  ResponseShapeError,
   section,
 } from "./records.js";
+export type { RecordsPlace } from "./records.js";
 export { refMany, refOne } from "./refs.js";
 export type { RecordKeys } from "./refs.js";
 export {

@@ -2,12 +2,176 @@
 // Do not edit: change those files and run `projector generate`.
 // A record and its parts: the record object, JSON:API sections, nested objects, lifted parts.
 
-import type { Context } from "./context.js";
-import { absent, report, unusable } from "./issues.js";
+import type { Context, ProjectOptions } from "./context.js";
+import { absent, issueValue, report, unusable } from "./issues.js";
 import { asObject, read, type Json } from "./json.js";
 import { hold, placesSoFar } from "./labels-later.js";
 import type { Unusable } from "./markers.js";
-import { typeName } from "./quoting.js";
+import { apiMessage, typeName } from "./quoting.js";
+
+/** Where a tool's records sit in its response, as the spec declares them. */
+export interface RecordsPlace {
+  readonly tool: string;
+  /** The resource the records are, as a message names them. */
+  readonly resource: string;
+  /** The keys from the body to the record, or to the list of records. */
+  readonly path: readonly string[];
+  /** The spec lets that place, or an object on the way to it, be `null`: then there is no record. */
+  readonly nullable: boolean;
+  /** For one record: the keys the spec declares for it, of which an object must hold one to be it. */
+  readonly keys?: readonly string[];
+}
+
+/**
+ * A 2xx body that is not what the spec declares (no record where one belongs, something else where
+ * a list belongs, or an error document): there is no result, and a tool call answers `{ error }`.
+ */
+export class ResponseShapeError extends Error {
+  readonly tool: string;
+  /** What the body is, as the words after "its body": `is not one ticket record at data (data is null)`. */
+  readonly problem: string;
+  constructor(tool: string, problem: string) {
+    super(`${tool}: the response body ${problem}`);
+    this.name = "ResponseShapeError";
+    this.tool = tool;
+    this.problem = problem;
+  }
+}
+
+/** What stands at a path of the body, or the first thing on the way that is not an object, and where. */
+interface Reached {
+  readonly where: string;
+  readonly value: unknown;
+  /** The path was followed to its end: `value` is what stands there. */
+  readonly atEnd: boolean;
+}
+
+function reached(body: unknown, path: readonly string[]): Reached {
+  let value = body;
+  for (let i = 0; i < path.length; i++) {
+    const object = asObject(value);
+    if (!object)
+      return {
+        where: path.slice(0, i).join(".") || "the body",
+        value,
+        atEnd: false,
+      };
+    value = read(object, path[i]!);
+  }
+  return { where: path.join(".") || "the body", value, atEnd: true };
+}
+
+/**
+ * The one record of a response: the object at `place.path` holding one of `place.keys`; `null`
+ * where the spec lets the place be null and it is. Anything else is reported through `onIssue` and
+ * thrown as a {@link ResponseShapeError}, never projected as a record with every field null.
+ */
+export function recordAt(
+  body: unknown,
+  place: RecordsPlace,
+  onIssue: ProjectOptions["onIssue"],
+): Json | null {
+  const found = reached(body, place.path);
+  const record = found.atEnd ? asObject(found.value) : undefined;
+  if (
+    record &&
+    (!place.keys?.length ||
+      place.keys.some((key) => Object.hasOwn(record, key)))
+  )
+    return record;
+  if (found.value === null && place.nullable) return null;
+  const got = record
+    ? `${found.where} is an object with none of the keys a ${place.resource} has`
+    : gotAt(found);
+  throw refused(
+    body,
+    place,
+    `one ${place.resource} record`,
+    got,
+    found.value,
+    onIssue,
+  );
+}
+
+/**
+ * The records of a list response: the array at `place.path`; none where the spec lets the place be
+ * null and it is. Anything else is reported through `onIssue` and thrown as a
+ * {@link ResponseShapeError}, never projected as an empty list.
+ */
+export function listAt(
+  body: unknown,
+  place: RecordsPlace,
+  onIssue: ProjectOptions["onIssue"],
+): unknown[] {
+  const found = reached(body, place.path);
+  if (found.atEnd && Array.isArray(found.value)) return found.value;
+  if (found.value === null && place.nullable) return [];
+  throw refused(
+    body,
+    place,
+    `a list of ${place.resource} records`,
+    gotAt(found),
+    found.value,
+    onIssue,
+  );
+}
+
+/** What stands where the records belong, by its JSON type alone: the body's text is not quoted. */
+function gotAt(found: Reached): string {
+  const { where, value } = found;
+  if (value === undefined) return `${where} is missing`;
+  const type = typeName(value);
+  const kind =
+    type === "null"
+      ? "null"
+      : type === "array"
+        ? "a list"
+        : type === "object"
+          ? "an object"
+          : `a ${type}`;
+  return `${where} is ${kind}`;
+}
+
+/** The error for a body that is not what the spec declares, told to `onIssue` first. */
+function refused(
+  body: unknown,
+  place: RecordsPlace,
+  declared: string,
+  got: string,
+  value: unknown,
+  onIssue: ProjectOptions["onIssue"],
+): ResponseShapeError {
+  const at = place.path.length ? ` at ${place.path.join(".")}` : "";
+  const problem = errorsDocument(body)
+    ? `is an error document${errorWords(body)}`
+    : `is not ${declared}${at} (${got})`;
+  const error = new ResponseShapeError(place.tool, problem);
+  try {
+    onIssue?.({
+      kind: "unusable",
+      resource: place.tool,
+      field: place.path.join("."),
+      value: issueValue(value),
+      message: error.message,
+    });
+  } catch {}
+  return error;
+}
+
+/** A JSON:API errors document: an `errors` list and no `data`, whatever its status. */
+function errorsDocument(body: unknown): boolean {
+  const object = asObject(body);
+  return (
+    object !== undefined &&
+    Array.isArray(read(object, "errors")) &&
+    !Object.hasOwn(object, "data")
+  );
+}
+
+function errorWords(body: unknown): string {
+  const words = apiMessage(body);
+  return words === undefined ? " with no message" : `: ${words}`;
+}
 
 /**
  * A constructor of a resource's results from the function that sets their fields. What it makes is

@@ -9,9 +9,10 @@ import {
 } from "../resources/customer.js";
 import {
   MARKER_SCHEMAS,
-  at,
+  recordAt,
   withDistinctShortIds,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body getCustomer (GET /customers/{id}) returns. */
@@ -31,6 +32,15 @@ export const getCustomerOutputSchema = {
   $defs: MARKER_SCHEMAS,
 } as const;
 
+/** Where a get_customer response holds its record; a body without one there is an error, not a record. */
+const RECORD: RecordsPlace = {
+  tool: "get_customer",
+  resource: "customer",
+  path: [],
+  nullable: false,
+  keys: ["address", "id", "name", "preferences", "tags"],
+};
+
 /**
  * Projects a whole get_customer response.
  */
@@ -39,7 +49,7 @@ export async function projectGetCustomer(
   _resolvers: GetCustomerResolvers = {},
   options: ProjectOptions = {},
 ): Promise<GetCustomerResult> {
-  const records: unknown[] = [at(response, [])];
+  const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
   return withDistinctShortIds(options.onIssue, 0, (recordOptions) =>
     projectCustomer(records[0] as CustomerRecord, {}, recordOptions),
   );

@@ -9,9 +9,10 @@ import {
 } from "../resources/memberships.js";
 import {
   MARKER_SCHEMAS,
-  rows,
+  listAt,
   withDistinctShortIds,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body ListMemberships (GET /memberships) returns. */
@@ -36,6 +37,14 @@ export const listMembershipsOutputSchema = {
   $defs: { ...MARKER_SCHEMAS, Memberships: membershipsResultSchema },
 } as const;
 
+/** Where a list_memberships response holds its list of records; a body without one there is an error, not an empty list. */
+const RECORDS: RecordsPlace = {
+  tool: "list_memberships",
+  resource: "memberships",
+  path: ["data"],
+  nullable: false,
+};
+
 /**
  * Projects a whole list_memberships response.
  */
@@ -44,12 +53,7 @@ export async function projectListMemberships(
   _resolvers: ListMembershipsResolvers = {},
   options: ProjectOptions = {},
 ): Promise<ListMembershipsResult> {
-  const records: unknown[] = rows(
-    response,
-    ["data"],
-    "list_memberships",
-    options.onIssue,
-  );
+  const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
     memberships: records.map((record) =>
       projectMemberships(record as MembershipsRecord, {}, recordOptions),

@@ -15,11 +15,12 @@ import {
   context,
   includedLabels,
   integer,
+  listAt,
   pageValue,
   placed,
   projectInOneWalk,
-  rows,
   type ProjectOptions,
+  type RecordsPlace,
   type Unusable,
 } from "../runtime/index.js";
 
@@ -63,6 +64,14 @@ export const listIncidentsOutputSchema = {
   $defs: { ...MARKER_SCHEMAS, Incident: incidentResultSchema },
 } as const;
 
+/** Where a list_incidents response holds its list of records; a body without one there is an error, not an empty list. */
+const RECORDS: RecordsPlace = {
+  tool: "list_incidents",
+  resource: "incident",
+  path: ["incidents"],
+  nullable: false,
+};
+
 const INCLUDED = [] as const;
 
 /**
@@ -75,12 +84,7 @@ export async function projectListIncidents(
   resolvers: ListIncidentsResolvers,
   options: ProjectOptions = {},
 ): Promise<ListIncidentsResult> {
-  const records: unknown[] = rows(
-    response,
-    ["incidents"],
-    "list_incidents",
-    options.onIssue,
-  );
+  const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
     ["services", "users"],
     resolvers,

@@ -11,10 +11,11 @@ import {
 import {
   MARKER_SCHEMAS,
   includedLabels,
+  listAt,
   placed,
   projectInOneWalk,
-  rows,
   type ProjectOptions,
+  type RecordsPlace,
 } from "../runtime/index.js";
 
 /** The body listArticles (GET /articles) returns. */
@@ -39,6 +40,14 @@ export const listArticlesOutputSchema = {
   $defs: { ...MARKER_SCHEMAS, Article: articleResultSchema },
 } as const;
 
+/** Where a list_articles response holds its list of records; a body without one there is an error, not an empty list. */
+const RECORDS: RecordsPlace = {
+  tool: "list_articles",
+  resource: "article",
+  path: ["data"],
+  nullable: false,
+};
+
 const INCLUDED = [{ resolver: "tags", type: "tag", label: "label" }] as const;
 
 /**
@@ -51,12 +60,7 @@ export async function projectListArticles(
   resolvers: ListArticlesResolvers,
   options: ProjectOptions = {},
 ): Promise<ListArticlesResult> {
-  const records: unknown[] = rows(
-    response,
-    ["data"],
-    "list_articles",
-    options.onIssue,
-  );
+  const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
     ["people", "tags"],
     resolvers,
