@@ -198,6 +198,12 @@ class Parser {
   }
 }
 
+/** Whether a part compiles to no state at all, so each copy of it would add none. */
+const matchesOnlyEmpty = (node: Node): boolean =>
+  node.kind === "sequence"
+    ? node.parts.every(matchesOnlyEmpty)
+    : node.kind === "repeat" && (node.max === 0 || matchesOnlyEmpty(node.part));
+
 /** The states of a Thompson automaton for `node`: each state is followed at most once per character. */
 function compile(node: Node): State[] {
   const states: State[] = [];
@@ -223,17 +229,20 @@ function compile(node: Node): State[] {
         return;
       case "either": {
         const jumps: { op: "jump"; next: number }[] = [];
-        node.options.forEach((option, i) => {
-          if (i === node.options.length - 1) return emit(option);
+        const last = node.options.length - 1;
+        for (const option of node.options.slice(0, last)) {
           const split = add({ op: "split", next: states.length + 1, other: 0 });
           emit(option);
           jumps.push(add({ op: "jump", next: 0 }));
           split.other = states.length;
-        });
+        }
+        emit(node.options[last]!);
         for (const jump of jumps) jump.next = states.length;
         return;
       }
       case "repeat": {
+        // Repeating what matches only the empty string adds nothing, however many times: `(?:){1000000000}`.
+        if (matchesOnlyEmpty(node.part)) return;
         for (let i = 0; i < node.min; i++) emit(node.part);
         if (node.max === Infinity) {
           const loop = states.length;
