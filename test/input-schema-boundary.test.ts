@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { generateFrom, importGenerated, tempDir } from "./helpers/pipeline.js";
+import { generateFrom, importGenerated, tempDir, typecheckFiles } from "./helpers/pipeline.js";
 
 type Outcome = { result?: any; error?: string };
 type Generated = {
@@ -94,7 +94,7 @@ async function build(inputs?: string) {
   writeFileSync(join(dir, "projector.yaml"), annotation(inputs));
   const output = await generateFrom(join(dir, "projector.yaml"));
   const generated = output.problems.length === 0 ? await importGenerated<Generated>(output.files) : undefined;
-  return { diagnostics: output.diagnostics, generated };
+  return { diagnostics: output.diagnostics, files: output.files, generated };
 }
 
 /** An openapi-fetch client that records each request and answers with `data`. */
@@ -154,8 +154,10 @@ describe("an id parameter that takes short ids", () => {
 });
 
 describe("object members", () => {
-  it("carry additionalProperties into the input schema, and the tool refuses what it refuses", async () => {
-    const { generated } = await build();
+  it("carry additionalProperties into the input schema and the arguments' type, and the tool refuses what it refuses", async () => {
+    const { files, generated } = await build();
+    expect(files.get("definitions.ts")).toMatch(/labels\?: \{ \[key: string\]: number \}/);
+    expect(typecheckFiles(files)).toEqual([]);
     const body = schemaOf(generated, "create_task").properties["body"];
     expect(body.additionalProperties).toBe(false);
     expect(body.properties.labels).toEqual({ type: "object", additionalProperties: { type: "integer" } });
