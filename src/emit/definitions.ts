@@ -16,6 +16,16 @@ export function inputSchemaOf(tool: ToolModel): JsonSchema {
   };
 }
 
+/**
+ * What a tool checks beyond its `inputSchema` once the id book has expanded the short ids it was
+ * given, laid over that schema: the spec's constraints on the full ids. Undefined when there are none.
+ */
+export function fullIdChecksOf(tool: ToolModel): JsonSchema | undefined {
+  const checked = tool.inputs.parameters.filter((p) => p.argument !== undefined && p.fixed === undefined && p.fullIdChecks);
+  if (checked.length === 0) return undefined;
+  return { properties: Object.fromEntries(checked.map((p) => [p.argument!, p.fullIdChecks!])) };
+}
+
 /** The TypeScript type of values a schema of the emitted subset accepts. */
 export function typeOfSchema(schema: JsonSchema): string {
   if (Array.isArray(schema["enum"])) return schema["enum"].map(literal).join(" | ") || "never";
@@ -52,7 +62,14 @@ function objectType(schema: JsonSchema): string {
   const members = Object.entries(properties).map(
     ([name, inner]) => `${key(name)}${required.has(name) ? "" : "?"}: ${typeOfSchema(inner)};`,
   );
-  const open = schema["additionalProperties"] === false ? "" : " [key: string]: unknown;";
+  const additional = schema["additionalProperties"];
+  // An index signature must admit every named member too, so only a map with no named members is typed by its schema.
+  const open =
+    additional === false
+      ? ""
+      : typeof additional === "object" && members.length === 0
+        ? ` [key: string]: ${typeOfSchema(additional as JsonSchema)};`
+        : " [key: string]: unknown;";
   return `{ ${members.join(" ")}${open} }`;
 }
 
@@ -88,8 +105,10 @@ export function emitDefinitions(model: Model): string {
   const tools = [...model.tools].sort((a, b) => a.name.localeCompare(b.name));
   const hasResolvers = model.resolvers.length > 0;
   const lines: string[] = [];
+  const checkedSchemas = new Map<ToolModel, string>();
   for (const t of tools) {
     const schema = inputSchemaOf(t);
+    const fullIdChecks = fullIdChecksOf(t);
     lines.push(
       `/** The arguments the ${commentText(t.name)} tool takes. */`,
       `export type ${t.typeName}Arguments = ${typeOfSchema(schema)};`,
@@ -100,6 +119,15 @@ export function emitDefinitions(model: Model): string {
       `const ${camelCase(t.name)}Call: ${runType("ToolCall")} = ${schemaCode(callOf(t))};`,
       "",
     );
+    if (fullIdChecks) {
+      const name = `${camelCase(t.name)}ArgumentSchema`;
+      checkedSchemas.set(t, name);
+      lines.push(
+        `/** What the ${commentText(t.name)} tool checks once short ids are expanded: its input schema and the spec's constraints on the full ids. */`,
+        `const ${name} = ${run("overlaid")}(${camelCase(t.name)}InputSchema, ${schemaCode(fullIdChecks)});`,
+        "",
+      );
+    }
   }
   lines.push(
     `/** Every tool's name, description, input and output schema, as MCP's \`tools/list\` carries them. */`,
@@ -126,7 +154,7 @@ export function emitDefinitions(model: Model): string {
     `  readonly client: ToolsClient;`,
     ...(hasResolvers ? [`  readonly resolvers: ${module.type(RESOLVERS_MODULE, "Resolvers")};`] : []),
     `  readonly onIssue?: ${runType("ProjectOptions")}["onIssue"];`,
-    `  /** How long a call waits for the API; the runtime's \`DEFAULT_CALL_TIMEOUT_MS\` (30 s) unless given. */`,
+    `  /** How long a call waits for the API: milliseconds up to the runtime's \`MAX_TIMEOUT_MS\`, or \`Infinity\`; \`DEFAULT_CALL_TIMEOUT_MS\` (30 s) unless given. createTools throws for any other value. */`,
     `  readonly timeoutMs?: number;`,
     `}`,
     "",
@@ -145,13 +173,13 @@ export function emitDefinitions(model: Model): string {
     ...(tools.length > 0
       ? [
           `  const projection: ${runType("ProjectOptions")} = options.onIssue ? { onIssue: options.onIssue } : {};`,
-          `  const timeout: ${runType("CallOptions")} = options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};`,
+          `  const timeout: ${runType("CallOptions")} = options.timeoutMs !== undefined ? { timeoutMs: ${run("checkedTimeoutMs")}(options.timeoutMs, "createTools") } : {};`,
         ]
       : []),
     `  return {`,
     ...tools.map(
       (t) =>
-        `    ${key(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${camelCase(t.name)}InputSchema, args, (response) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, call.signal ? { ...projection, signal: call.signal } : projection), { ...timeout, ...call }),`,
+        `    ${key(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, call.signal ? { ...projection, signal: call.signal } : projection), { ...timeout, ...call }),`,
     ),
     `  };`,
     `}`,

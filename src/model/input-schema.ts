@@ -86,7 +86,13 @@ export function plainSchema(reader: SchemaReader, at: SubschemaAt, options: Plai
     // In name order: reordering the spec's properties changes no byte of the output.
     out["properties"] = Object.fromEntries(kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
-  if (schema["additionalProperties"] === false) out["additionalProperties"] = false;
+  // Members the spec does not name: none (`false`), or each of the declared schema; `true` and `{}` take any.
+  const additional = subschema(resolved, "additionalProperties");
+  if (additional === false) out["additionalProperties"] = false;
+  else if (additional !== undefined && additional !== true) {
+    const members = plainSchema(reader, additional, options, depth + 1);
+    if (Object.keys(members).length > 0) out["additionalProperties"] = members;
+  }
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = schema[key];
     if (Array.isArray(branches))

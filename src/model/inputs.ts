@@ -199,21 +199,24 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     const description = input?.description ?? d.description;
     const array = reader.kind(d.at) === "array";
     const itemsAt = array ? child(reader.unwrapNullable(d.at), "items") : undefined;
+    const taken = enumOf(array ? (schema["items"] as JsonSchema | undefined) : schema);
     const codes = array
-      ? itemsAt && legendFor(ctx, d.name, itemsAt, input?.legend, input?.path)
-      : legendFor(ctx, d.name, d.at, input?.legend, input?.path);
+      ? itemsAt && legendFor(ctx, d.name, itemsAt, taken, input?.legend, input?.path)
+      : legendFor(ctx, d.name, d.at, taken, input?.legend, input?.path);
     const legend = codes?.map(([code, word]): [string, string | number] => [word, code]);
     const words = legend && { type: "string", enum: legend.map(([word]) => word) };
     const shown: JsonSchema = !words ? schema : array ? { ...schema, items: words } : words;
     const shortIds = where !== "body" && (d === onlyPath || (ids.length > 0 && takesIds(d.name, d.at)));
+    const idForms = shortIds ? acceptingShortForms(shown) : { schema: shown };
     const parameter: InputParameter = {
       name: d.name,
       in: where,
       argument: input?.as ?? argumentName(d.name),
-      schema: { ...shown, ...(description !== undefined ? { description } : {}) },
+      schema: { ...idForms.schema, ...(description !== undefined ? { description } : {}) },
       required: d.required,
       ...(legend ? { legend } : {}),
       shortIds,
+      ...(idForms.fullIdChecks ? { fullIdChecks: idForms.fullIdChecks } : {}),
       ...(where === "body" && bodyIds.length > 0 ? { shortIdProperties: bodyIds } : {}),
       ...(d.serialization ? { serialization: d.serialization } : {}),
     };
@@ -221,9 +224,14 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     const properties = parameter.schema["properties"] as Record<string, JsonSchema> | undefined;
     const propertyLegends = where === "body" && properties ? bodyLegends(ctx, d.at, properties) : [];
     if (propertyLegends.length > 0) parameter.propertyLegends = propertyLegends;
-    for (const name of where === "body" ? bodyIds : [])
-      if (properties && Object.hasOwn(properties, name) && properties[name]!["description"] === undefined)
-        setOwn(properties, name, { ...properties[name], description: SHORT_ID_NOTE });
+    const propertyChecks: JsonSchema = {};
+    for (const name of where === "body" ? bodyIds : []) {
+      if (!properties || !Object.hasOwn(properties, name)) continue;
+      const forms = acceptingShortForms(properties[name]!);
+      setOwn(properties, name, { ...forms.schema, ...(forms.schema["description"] === undefined ? { description: SHORT_ID_NOTE } : {}) });
+      if (forms.fullIdChecks) setOwn(propertyChecks, name, forms.fullIdChecks);
+    }
+    if (Object.keys(propertyChecks).length > 0) parameter.fullIdChecks = { properties: propertyChecks };
     parameters.push(parameter);
   }
   if (ids.length > 0 && !parameters.some((p) => p.shortIds || p.shortIdProperties))
@@ -263,6 +271,30 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
 const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
 
 const SHORT_ID_NOTE = "An id as a result gave it; the short form is accepted.";
+
+/**
+ * What the spec asks of a full id that its short form, a prefix of it, can fail; `maxLength` holds
+ * for both. The model-facing schema leaves them out, so a validator in front of the tool takes the
+ * short form too; the runtime checks pattern and minLength on the full id, and the API the format.
+ */
+const FULL_ID_KEYWORDS = ["pattern", "minLength", "format"] as const;
+const RUNTIME_CHECKED = new Set(["pattern", "minLength"]);
+
+/** `schema` taking short forms too, and the constraints the runtime checks on the full id instead. */
+function acceptingShortForms(schema: JsonSchema): { schema: JsonSchema; fullIdChecks?: JsonSchema } {
+  const shown = { ...schema };
+  const checks: JsonSchema = {};
+  for (const keyword of FULL_ID_KEYWORDS) {
+    if (!(keyword in shown)) continue;
+    if (RUNTIME_CHECKED.has(keyword)) checks[keyword] = shown[keyword];
+    delete shown[keyword];
+  }
+  return { schema: shown, ...(Object.keys(checks).length > 0 ? { fullIdChecks: checks } : {}) };
+}
+
+/** The codes a schema's enum allows, when it has one. */
+const enumOf = (schema: JsonSchema | undefined): unknown[] | undefined =>
+  Array.isArray(schema?.["enum"]) ? (schema["enum"] as unknown[]) : undefined;
 
 /** A tool's name as Anthropic's and OpenAI's function-calling APIs accept it. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -314,7 +346,7 @@ function bodyLegends(ctx: InputsContext, at: SchemaAt, properties: Record<string
   for (const property of ctx.reader.properties(at)) {
     const shown = Object.hasOwn(properties, property.name) ? properties[property.name] : undefined;
     if (!shown || ctx.reader.kind(property.at) === "array") continue;
-    const codes = legendFor(ctx, property.name, property.at, undefined, undefined);
+    const codes = legendFor(ctx, property.name, property.at, enumOf(shown), undefined, undefined);
     if (!codes) continue;
     const legend = codes.map(([code, word]): [string, string | number] => [word, code]);
     const { description } = shown;
@@ -338,14 +370,21 @@ function idProperties(reader: SchemaReader, at: SchemaAt, ids: IdSource[]): stri
     .sort();
 }
 
-/** Code to word: the annotation's inline legend, the spec's own for this schema, or a resource field's that shares it. */
+/**
+ * Code to word: the annotation's inline legend, the spec's own for this schema, or a resource field's
+ * that shares it. Only for codes the parameter `takes` (its enum, when it has one): a word for another
+ * code would be sent and refused. A spec or field legend left with no word gives none, so the
+ * parameter takes its codes; an inline legend naming a code the parameter does not take is PRJ062.
+ */
 function legendFor(
   ctx: InputsContext,
   name: string,
   at: SchemaAt,
+  takes: readonly unknown[] | undefined,
   inline: InputAnnotationLegend | undefined,
   path: YamlPath | undefined,
 ): [string | number, string][] | undefined {
+  const taken = ([code]: [string | number, string]) => takes === undefined || takes.includes(code);
   const { reader } = ctx;
   if (inline) {
     const numeric = ["integer", "number"].includes(reader.kind(at) ?? "");
@@ -361,7 +400,18 @@ function legendFor(
         });
         continue;
       }
-      entries.push([numeric ? Number(code) : code, word]);
+      const entry: [string | number, string] = [numeric ? Number(code) : code, word];
+      if (!taken(entry)) {
+        ctx.diagnostics.push({
+          code: "PRJ062",
+          severity: "error",
+          message: `tool ${ctx.tool.name}: legend code ${JSON.stringify(code)} is not one "${name}" takes (its enum: ${takes!.map((c) => JSON.stringify(c)).join(", ")}), so its word would be sent and refused`,
+          help: "give words only to the codes the parameter's enum lists",
+          location: ctx.locate([...(path ?? []), "legend", code], "key"),
+        });
+        continue;
+      }
+      entries.push(entry);
     }
     const repeated = firstRepeated(entries.map(([, word]) => word));
     if (repeated !== undefined) {
@@ -376,8 +426,8 @@ function legendFor(
     return entries;
   }
   // The words results show win, so a word the model reads is a word the tool takes.
-  const own = fieldLegend(ctx, at, name) ?? specLegend(reader, at);
-  if (!own) return undefined;
+  const own = (fieldLegend(ctx, at, name) ?? specLegend(reader, at))?.filter(taken);
+  if (!own?.length) return undefined;
   // Two codes with one word cannot be sent back; the codes are then shown as the spec has them.
   return firstRepeated(own.map(([, word]) => word)) === undefined ? own : undefined;
 }

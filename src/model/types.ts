@@ -174,6 +174,12 @@ export interface InputParameter {
   shortIds: boolean;
   /** The request body's top-level properties that take such ids. */
   shortIdProperties?: string[];
+  /**
+   * The spec's constraints on a full id that {@link schema} leaves out so short forms pass, laid over
+   * it (`{ pattern }`, or `{ properties: { project_id: { pattern } } }` for a body): the runtime
+   * checks them once the id book has expanded the id.
+   */
+  fullIdChecks?: JsonSchema;
   /** The request body's top-level properties that take words, each with its word-to-code list. */
   propertyLegends?: [property: string, legend: [word: string, code: string | number][]][];
   /** How a query parameter is written in the URL, as the spec declares it (OpenAPI's defaults: form, exploded). */

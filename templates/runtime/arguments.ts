@@ -1,5 +1,6 @@
 // Checking the model's arguments against a tool's input schema, with messages it can act on.
 
+import { PATTERN_STEPS, patternMatches, type StepBudget } from "./patterns.js";
 import { clipped } from "./quoting.js";
 
 /** The JSON Schema subset tool definitions use, as data. */
@@ -24,13 +25,54 @@ const typeMatches = (type: unknown, value: unknown): boolean => {
   }
 };
 
-/** A pattern JavaScript cannot compile is left to the API to check, rather than refusing every value. */
-function patternRejects(pattern: string, value: string): boolean {
-  try {
-    return !new RegExp(pattern, "u").test(value);
-  } catch {
-    return false;
+/** The most characters of JSON text a tool call's arguments may take: 1 MiB. */
+export const MAX_ARGUMENT_CHARACTERS = 1_048_576;
+
+/**
+ * Why the arguments are too large to check, or undefined: their JSON text would pass
+ * {@link MAX_ARGUMENT_CHARACTERS}, counting each string by its length. The walk stops once the
+ * count passes the bound, so a huge or cyclic value costs no more than one within it.
+ */
+export function argumentsSizeProblem(args: unknown): string | undefined {
+  let left = MAX_ARGUMENT_CHARACTERS;
+  const waiting: unknown[] = [args];
+  while (waiting.length > 0) {
+    const value = waiting.pop();
+    if (typeof value === "string") left -= value.length + 2;
+    else if (typeof value === "object" && value !== null) {
+      left -= 2;
+      if (Array.isArray(value)) {
+        // Each item costs at least its comma, so a long or sparse array stops the walk as soon.
+        for (let i = 0; i < value.length && left >= 0; i++) {
+          left -= 1;
+          waiting.push(value[i]);
+        }
+      } else {
+        const object = value as Record<string, unknown>;
+        for (const name of Object.keys(object)) {
+          left -= name.length + 4;
+          if (left < 0) break;
+          waiting.push(object[name]);
+        }
+      }
+    } else left -= String(value).length;
+    if (left < 0)
+      return `the arguments are too large: their JSON text is over ${MAX_ARGUMENT_CHARACTERS} characters; pass shorter values`;
   }
+  return undefined;
+}
+
+/** A string's length in characters (code points), as minLength and maxLength count it. */
+function characterCount(value: string): number {
+  let count = 0;
+  for (let i = 0; i < value.length; i++, count++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return count;
 }
 
 /** The most characters of an argument a message echoes: the model wrote it, and need not read it back whole. */
@@ -74,14 +116,48 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * What is wrong with `value` against `schema`, said so the model can correct it, or undefined when
- * it fits. Checks the keywords tool definitions carry; others (format) are left to the API.
+ * it fits. Checks the keywords tool definitions carry; others (format) are left to the API, and so
+ * is a pattern once the call's {@link PATTERN_STEPS} are spent.
  */
 export function argumentProblem(
   schema: InputSchema,
   value: unknown,
   at: string,
 ): string | undefined {
-  return problemAt(schema, value, at === "" ? "the arguments" : at, at);
+  return problemAt(schema, value, at === "" ? "the arguments" : at, at, {
+    left: PATTERN_STEPS,
+  });
+}
+
+/**
+ * `schema` with `checks` laid over it: objects merged member by member, any other value replaced.
+ * A tool checks the full ids the id book expands against the spec's own constraints, which its
+ * input schema leaves out so that the short forms pass.
+ */
+export function overlaid(
+  schema: InputSchema,
+  checks: InputSchema,
+): InputSchema {
+  const merged: Record<string, unknown> = { ...schema };
+  for (const [keyword, value] of Object.entries(checks)) {
+    const base = merged[keyword];
+    const nested =
+      typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      typeof base === "object" &&
+      base !== null &&
+      !Array.isArray(base);
+    Object.defineProperty(merged, keyword, {
+      value: nested
+        ? overlaid(base as InputSchema, value as InputSchema)
+        : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return merged;
 }
 
 /**
@@ -112,6 +188,7 @@ function problemAt(
   value: unknown,
   subject: string,
   at: string,
+  budget: StepBudget,
 ): string | undefined {
   const types =
     schema["type"] === undefined
@@ -130,7 +207,7 @@ function problemAt(
   const branches = schema["anyOf"];
   if (Array.isArray(branches)) {
     const problems = branches.map((branch: InputSchema) =>
-      problemAt(branch, value, subject, at),
+      problemAt(branch, value, subject, at, budget),
     );
     if (!problems.includes(undefined))
       return anyOfProblem(problems as string[], subject, value);
@@ -157,14 +234,14 @@ function problemAt(
   }
   if (typeof value === "string") {
     const [min, max] = [limit("minLength"), limit("maxLength")];
-    const length = [...value].length;
+    const length = characterCount(value);
     if (min !== undefined && length < min)
       return `${subject} must have at least ${min} characters`;
     if (max !== undefined && length > max)
       return `${subject} must have at most ${max} characters`;
     if (
       typeof schema["pattern"] === "string" &&
-      patternRejects(schema["pattern"], value)
+      patternMatches(schema["pattern"], value, budget) === false
     )
       return `${subject} must match ${schema["pattern"]}`;
     if (LONE_SURROGATE.test(value))
@@ -184,6 +261,7 @@ function problemAt(
           item,
           `${at}[${i}]`,
           `${at}[${i}]`,
+          budget,
         );
         if (problem) return problem;
       }
@@ -202,19 +280,21 @@ function problemAt(
       if (!Object.hasOwn(object, name) || object[name] === undefined)
         return `${inner(name)} is required`;
     }
+    const additional = schema["additionalProperties"];
     for (const [name, item] of Object.entries(object)) {
       if (item === undefined) continue;
-      if (!Object.hasOwn(properties, name)) {
-        if (schema["additionalProperties"] === false)
-          return `${inner(name)} is not an argument here; accepted: ${Object.keys(properties).join(", ") || "none"}`;
-        continue;
-      }
-      const problem = problemAt(
-        properties[name]!,
-        item,
-        inner(name),
-        inner(name),
-      );
+      const declared = Object.hasOwn(properties, name);
+      if (!declared && additional === false)
+        return `${inner(name)} is not an argument here; accepted: ${Object.keys(properties).join(", ") || "none"}`;
+      // A member the schema does not name is checked against `additionalProperties`, when that is a schema.
+      const memberSchema = declared
+        ? properties[name]!
+        : typeof additional === "object" && additional !== null
+          ? (additional as InputSchema)
+          : undefined;
+      const problem =
+        memberSchema &&
+        problemAt(memberSchema, item, inner(name), inner(name), budget);
       if (problem) return problem;
     }
   }

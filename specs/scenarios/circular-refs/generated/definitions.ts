@@ -4,6 +4,7 @@ import type { Resolvers } from "./resolvers.js";
 import {
   anthropicTools,
   callTool,
+  checkedTimeoutMs,
   openaiTools,
   registerTools as registerOn,
   useIdBook,
@@ -65,7 +66,7 @@ export interface ToolsOptions {
   readonly client: ToolsClient;
   readonly resolvers: Resolvers;
   readonly onIssue?: ProjectOptions["onIssue"];
-  /** How long a call waits for the API; the runtime's `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. */
+  /** How long a call waits for the API: milliseconds up to the runtime's `MAX_TIMEOUT_MS`, or `Infinity`; `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. createTools throws for any other value. */
   readonly timeoutMs?: number;
 }
 
@@ -84,7 +85,9 @@ export function createTools(options: ToolsOptions): Tools {
     ? { onIssue: options.onIssue }
     : {};
   const timeout: CallOptions =
-    options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
+    options.timeoutMs !== undefined
+      ? { timeoutMs: checkedTimeoutMs(options.timeoutMs, "createTools") }
+      : {};
   return {
     list_folders: (args, call = {}) =>
       callTool(

@@ -3,6 +3,7 @@
 import {
   anthropicTools,
   callTool,
+  checkedTimeoutMs,
   openaiTools,
   registerTools as registerOn,
   useIdBook,
@@ -63,7 +64,7 @@ export interface ToolsOptions {
   /** The consumer's openapi-fetch client for this spec (`createClient<paths>()`): its base URL, auth and fetch make the requests. */
   readonly client: ToolsClient;
   readonly onIssue?: ProjectOptions["onIssue"];
-  /** How long a call waits for the API; the runtime's `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. */
+  /** How long a call waits for the API: milliseconds up to the runtime's `MAX_TIMEOUT_MS`, or `Infinity`; `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. createTools throws for any other value. */
   readonly timeoutMs?: number;
 }
 
@@ -82,7 +83,9 @@ export function createTools(options: ToolsOptions): Tools {
     ? { onIssue: options.onIssue }
     : {};
   const timeout: CallOptions =
-    options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
+    options.timeoutMs !== undefined
+      ? { timeoutMs: checkedTimeoutMs(options.timeoutMs, "createTools") }
+      : {};
   return {
     list_memberships: (args, call = {}) =>
       callTool(

@@ -3,7 +3,8 @@
 // Resolvers: who names ids and codes at run time, called at most once per tool call.
 
 import { KEPT_LAYOUTS, type ProjectOptions } from "./context.js";
-import { described, messageOf, typeName } from "./quoting.js";
+import { messageOf, typeName } from "./quoting.js";
+import { checkedTimeoutMs, timerFor } from "./timeouts.js";
 
 /** Labels by id (or by code, for a legend looked up at run time). An `Error` marks that one id as failed. */
 export type Labels = ReadonlyMap<string, string | Error>;
@@ -39,11 +40,10 @@ export async function resolveLabels<K extends string>(
   known: ReadonlyMap<string, ReadonlyMap<string, string>>,
   options: Pick<ProjectOptions, "signal" | "timeoutMs"> = {},
 ): Promise<Record<K, Labels>> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_RESOLVER_TIMEOUT_MS;
-  if (!(timeoutMs > 0))
-    throw new RangeError(
-      `timeoutMs must be a positive number of milliseconds or Infinity, got ${described(timeoutMs)}`,
-    );
+  const timeoutMs = checkedTimeoutMs(
+    options.timeoutMs ?? DEFAULT_RESOLVER_TIMEOUT_MS,
+    "ProjectOptions",
+  );
   const names = Object.keys(wanted) as K[];
   const unanswered = new Set<string>();
   const answers = Promise.all(
@@ -142,11 +142,8 @@ function withinDeadline<T>(
     );
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
-    // setTimeout fires at once for a delay past 2^31 - 1 ms, so a longer one waits for ever too.
-    if (timeoutMs <= 2 ** 31 - 1)
-      timer = setTimeout(
-        () => fail(new Error(`did not answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+    timer = timerFor(timeoutMs, () =>
+      fail(new Error(`did not answer within ${timeoutMs} ms`)),
+    );
   });
 }

@@ -2,7 +2,11 @@
 // Do not edit: change those files and run `projector generate`.
 // A tool call: arguments checked and mapped, the request sent through the consumer's client, the response projected.
 
-import { argumentProblem, type InputSchema } from "./arguments.js";
+import {
+  argumentProblem,
+  argumentsSizeProblem,
+  type InputSchema,
+} from "./arguments.js";
 import { fullId, longerForms } from "./id-book.js";
 import { asObject, setOwn } from "./json.js";
 import { pathSegmentProblem } from "./path-segments.js";
@@ -16,6 +20,7 @@ import { ResponseShapeError } from "./records.js";
 import { ResolverError } from "./resolvers.js";
 import { shortId } from "./short-ids.js";
 import { serializeToolResult } from "./table-text.js";
+import { checkedTimeoutMs, timerFor } from "./timeouts.js";
 
 /** Words to codes, as a parameter or body property takes them. */
 type Legend = ReadonlyArray<readonly [word: string, code: string | number]>;
@@ -125,7 +130,7 @@ const RESPONSE_BOUND = {
 };
 
 export interface CallOptions {
-  /** How long to wait for the API's answer; {@link DEFAULT_CALL_TIMEOUT_MS} unless given. */
+  /** How long to wait for the API's answer, `Infinity` for ever; {@link DEFAULT_CALL_TIMEOUT_MS} unless given. */
   readonly timeoutMs?: number;
   /** Cancels the call, as MCP's `extra.signal` does when the client gives up. */
   readonly signal?: AbortSignal;
@@ -251,6 +256,7 @@ function thrownMessage(tool: string, error: unknown): string {
  * Checks the arguments, maps words to codes and short ids to full ones, sends the request through
  * the client, and projects the response. Every failure comes back as `{ error }`, never a throw,
  * and a call that gets no answer ends after `options.timeoutMs` or when `options.signal` aborts.
+ * Only a programming error rejects: a `timeoutMs` {@link checkedTimeoutMs} refuses.
  */
 export async function callTool<R>(
   client: unknown,
@@ -261,6 +267,8 @@ export async function callTool<R>(
   project: (response: unknown) => Promise<R>,
   options: CallOptions = {},
 ): Promise<ToolOutcome<R>> {
+  if (options.timeoutMs !== undefined)
+    checkedTimeoutMs(options.timeoutMs, `the options of a ${tool} call`);
   try {
     return await callOrError(
       client,
@@ -286,6 +294,8 @@ async function callOrError<R>(
   project: (response: unknown) => Promise<R>,
   options: CallOptions,
 ): Promise<ToolOutcome<R>> {
+  const tooLarge = argumentsSizeProblem(args);
+  if (tooLarge) return { error: `${tool}: ${tooLarge}` };
   const expanded = withFullIds(tool, call, args ?? {});
   if ("error" in expanded) return expanded;
   const { values: given, shortIdsGiven } = expanded;
@@ -504,12 +514,10 @@ function sendWithin(
     };
     if (options.signal?.aborted) return stop("the call was cancelled");
     options.signal?.addEventListener("abort", onAbort);
-    timer = setTimeout(
-      () =>
-        stop(
-          `the API did not answer within ${timeoutMs / 1000} seconds; try again later`,
-        ),
-      timeoutMs,
+    timer = timerFor(timeoutMs, () =>
+      stop(
+        `the API did not answer within ${timeoutMs / 1000} seconds; try again later`,
+      ),
     );
     Promise.resolve()
       .then(() => send(controller.signal))

@@ -6,7 +6,11 @@
 
 export { anthropicTools, openaiTools, registerTools } from "./adapters.js";
 export type { AnyTool, McpRequestSchemas, ToolDefinition } from "./adapters.js";
-export { argumentProblem } from "./arguments.js";
+export {
+  argumentProblem,
+  MAX_ARGUMENT_CHARACTERS,
+  overlaid,
+} from "./arguments.js";
 export type { InputSchema } from "./arguments.js";
 export { conservativeTokenCount, fitBudget } from "./budget.js";
 export type { Truncated } from "./budget.js";
@@ -63,6 +67,7 @@ export { MARKER_SCHEMAS } from "./markers.js";
 export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
 export { projectInOneWalk } from "./one-walk.js";
 export { at, pageValue, present } from "./pages.js";
+export { PATTERN_STEPS } from "./patterns.js";
 export { queryStringFor } from "./query-string.js";
 export type { QueryParameterStyle, QueryStyle } from "./query-string.js";
 export { ISSUE_VALUE_CHARACTERS } from "./quoting.js";
@@ -95,5 +100,6 @@ export {
   withTableLayout,
 } from "./table-text.js";
 export type { TableLayout } from "./table-text.js";
+export { checkedTimeoutMs, MAX_TIMEOUT_MS } from "./timeouts.js";
 export { boolean, integer, number, string, whole } from "./values.js";
 export type { ValueSchema } from "./values.js";
