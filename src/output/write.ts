@@ -44,12 +44,25 @@ export async function recoverInterruptedWrite(folder: string): Promise<void> {
 
 /**
  * Replaces the folder as a whole: the new tree is built beside it, then swapped in by rename, so
- * a failure leaves the old folder as it was. Unchanged files are hard-linked into the new tree,
- * keeping their inode and mtime, so watchers and incremental builds see only real changes. The
- * marker goes in first, so a staging folder a killed run left is recognisably generate's.
+ * a failure leaves the old folder as it was, and takes the new tree away (a full disk, a folder
+ * that cannot be written): what generate reports as not written is not there. Unchanged files are
+ * hard-linked into the new tree, keeping their inode and mtime, so watchers and incremental builds
+ * see only real changes. The marker goes in first, so a staging folder a killed run left is
+ * recognisably generate's.
  */
 export async function writeFolder(folder: string, files: ReadonlyMap<string, string>, diff: FolderDiff): Promise<void> {
   if (isClean(diff)) return;
+  try {
+    await stageAndSwap(folder, files, diff);
+  } catch (error) {
+    // The old folder back if the swap got halfway, the new tree gone; the write's own error is the one to report.
+    await recoverInterruptedWrite(folder).catch(() => undefined);
+    throw error;
+  }
+  await rm(backupFolder(folder), { recursive: true, force: true });
+}
+
+async function stageAndSwap(folder: string, files: ReadonlyMap<string, string>, diff: FolderDiff): Promise<void> {
   const next = stagingFolder(folder);
   await mkdir(next, { recursive: true });
   const changed = new Set([...diff.changed, ...diff.added]);
@@ -70,13 +83,11 @@ export async function writeFolder(folder: string, files: ReadonlyMap<string, str
   // Every folder made once, then every file at once, rather than one after another.
   const folders = [...new Set(paths.map((path) => dirname(join(next, path))))].sort();
   for (const made of folders) await mkdir(made, { recursive: true });
-  await Promise.all(paths.map(put));
-  if (existsSync(folder)) {
-    await rename(folder, backupFolder(folder));
-    await rename(next, folder);
-    await rm(backupFolder(folder), { recursive: true, force: true });
-  } else {
-    await mkdir(dirname(folder), { recursive: true });
-    await rename(next, folder);
-  }
+  // Every write settled before the tree is taken away: one still under way would write into a removed folder.
+  const written = await Promise.allSettled(paths.map(put));
+  const failed = written.find((outcome) => outcome.status === "rejected");
+  if (failed) throw failed.reason;
+  if (existsSync(folder)) await rename(folder, backupFolder(folder));
+  else await mkdir(dirname(folder), { recursive: true });
+  await rename(next, folder);
 }
