@@ -222,9 +222,10 @@ ${Array.from({ length: width }, (_, i) => `        p${i}: { $ref: "#/components/
 describe("tool names an object inherits", () => {
   const NAMES = ["__proto__", "constructor", "hasOwnProperty", "toString"];
   type Outcome = { result?: unknown; error?: string };
+  type Handler = (request: unknown, extra: unknown) => Promise<{ isError?: boolean; structuredContent?: unknown }>;
   type Generated = {
     createTools: (options: { client: unknown }) => Record<string, (args: unknown) => Promise<Outcome>>;
-    registerTools: (server: { setRequestHandler: (schema: unknown, handler: Function) => void }, tools: unknown, schemas: unknown) => void;
+    registerTools: (server: { setRequestHandler: (schema: unknown, handler: Handler) => void }, tools: unknown, schemas: unknown) => void;
   };
 
   it("makes every tool an own property of createTools' object, which the MCP server calls by name", async () => {
@@ -246,7 +247,7 @@ describe("tool names an object inherits", () => {
       expect(Object.hasOwn(tools, name), name).toBe(true);
       expect(await tools[name]!({ id: "t1" })).toMatchObject({ result: { title: "A" } });
     }
-    const handlers = new Map<unknown, Function>();
+    const handlers = new Map<unknown, Handler>();
     generated.registerTools({ setRequestHandler: (schema, handler) => handlers.set(schema, handler) }, tools, {
       ListToolsRequestSchema: "list",
       CallToolRequestSchema: "call",

@@ -23,7 +23,11 @@ function shapeWithin(reader: SchemaReader, at: SchemaAt, seen: readonly string[]
   const values = reader.enumValues(resolved);
   const kind = reader.kind(resolved);
   const properties = kind === "object" ? reader.properties(resolved) : [];
-  budget.charge(values ?? [], properties.map((p) => p.name), kind === "array" ? 1 : 0);
+  budget.charge(
+    values ?? [],
+    properties.map((p) => p.name),
+    kind === "array" ? 1 : 0,
+  );
   if (values && values.length > 0) return { type: "literal", values };
   switch (kind) {
     case "string":

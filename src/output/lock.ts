@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { lstat, mkdir, open, rm, rmdir, writeFile } from "node:fs/promises";
+import { type FileHandle, lstat, mkdir, open, rm, rmdir, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -59,7 +59,7 @@ async function notAFile(path: string): Promise<string | undefined> {
 
 /** The lock file as found, undefined when it is gone; a path holding anything but a file is {@link LockNotAFileError}. */
 async function readLock(lock: string): Promise<FoundLock | undefined> {
-  let file;
+  let file: FileHandle;
   try {
     file = await open(lock, AS_FOUND);
   } catch (error) {
