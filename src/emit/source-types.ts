@@ -19,10 +19,10 @@ import { typedWithoutRedocly } from "./without-redocly.js";
  * inlined (once; a cycle keeps its `$ref`). A discriminator mapping to what the document does not hold is left out. Property names an object inherits (`valueOf`,
  * `hasOwnProperty`) crash its resolver, so they travel under a placeholder that is swapped back in
  * the printed types. Only the placeholders made here are swapped back, and their prefix is one no
- * string of the spec contains: a spec's own name is never printed as code.
+ * string of the spec starts with: a spec's own name is never taken for one, nor printed as code.
  */
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
-/** The placeholders' prefix; a spec holding it in some string has the next one tried. */
+/** The placeholders' prefix; a spec with a string that starts with it has the next one tried. */
 const placeholderPrefix = (attempt: number) => (attempt === 0 ? "__projector_inherited_" : `__projector_inherited_${attempt}_`);
 
 /** Keys an Example Object holds besides extensions. */
@@ -137,8 +137,8 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
     placeholders.set(placeholder, name);
     return placeholder;
   };
-  const spoken = (text: string) => {
-    if (text.includes(prefix)) prefixTaken = true;
+  const specText = (text: string) => {
+    if (text.startsWith(prefix)) prefixTaken = true;
     return text;
   };
   const reader = new SchemaReader(document);
@@ -147,7 +147,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
     if (Array.isArray(value)) return value.map((item) => walk(item, inlining, place === "parameters" ? "parameter" : "other"));
     if (typeof value !== "object" || value === null) {
       if (typeof value === "number" && !Number.isFinite(value)) finite = false;
-      return typeof value === "string" ? spoken(value) : value;
+      return typeof value === "string" ? specText(value) : value;
     }
     const ref = (value as JsonObject)["$ref"];
     const hoisted = typeof ref === "string" ? shared.get(ref) : undefined;
@@ -158,7 +158,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
     }
     const copy: JsonObject = {};
     for (const [key, inner] of Object.entries(value)) {
-      spoken(key);
+      specText(key);
       if (key === "externalValue") continue;
       if (leaveOut && key === "examples" && HOLDS_EXAMPLES.has(place) && isExampleMap(inner)) continue;
       if (leaveOut && place === "operation" && CODE_SAMPLES.has(key)) continue;
@@ -168,8 +168,8 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
         // one relative to it, is gone (and would be read from the working folder).
         const entries = Object.entries(inner);
         for (const [value, target] of entries) {
-          spoken(value);
-          if (typeof target === "string") spoken(target);
+          specText(value);
+          if (typeof target === "string") specText(target);
         }
         copy[key] = Object.fromEntries(
           entries.filter(
@@ -187,7 +187,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
           typeof shared === "string" && Object.keys(inner).length === 1 ? (reader.pointer(fragmentPointer(shared))?.schema ?? {}) : inner;
         copy[key] = Object.fromEntries(
           Object.entries(map).map(([name, schema]) => [
-            PROTOTYPE_NAMES.has(name) ? inherited(name) : spoken(name),
+            PROTOTYPE_NAMES.has(name) ? inherited(name) : specText(name),
             walk(schema, inlining, "other"),
           ]),
         );
