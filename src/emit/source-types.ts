@@ -321,12 +321,11 @@ function inheritedNamesBack(
   ts: typeof TypeScript,
   placeholders: ReadonlyMap<string, string>,
 ): TypeScript.TransformerFactory<TypeScript.Node> {
-  const original = (name: string) => placeholders.get(name);
   return (context) => {
     const visit = (node: TypeScript.Node): TypeScript.Node => {
       const name =
         ts.isPropertySignature(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))
-          ? original(node.name.text)
+          ? placeholders.get(node.name.text)
           : undefined;
       if (name === undefined) return ts.visitEachChild(node, visit, context);
       const signature = node as TypeScript.PropertySignature;

@@ -218,7 +218,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
           key: field.key,
           path: segments,
           mode: presence ? "presence" : "value",
-          shape: presence ? { type: "boolean" } : shapeOf(reader, at, (levels) => warnCut(levels)),
+          shape: presence ? { type: "boolean" } : shapeOf(reader, at, warnCut),
         },
       ];
     });
