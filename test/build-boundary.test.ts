@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import * as fs from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { parseAnnotation } from "../src/annotation/parse.js";
@@ -16,37 +17,9 @@ import { SchemaReader, type JsonObject } from "../src/openapi/schema.js";
 import { readFolder } from "../src/output/listing.js";
 import { LockNotAFileError, lockPath, withFolderLock } from "../src/output/lock.js";
 import { MARKER, MARKER_TEXT } from "../src/output/ownership.js";
-import { backupFolder, diffFolder, stagingFolder, writeFolder } from "../src/output/write.js";
+import { diffFolder, stagingFolder, writeFolder, type WriteFileSystem } from "../src/output/write.js";
 import { cli, generateFrom, importGenerated, ROOT, tempDir, typecheckFiles } from "./helpers/pipeline.js";
 import { codeOnly } from "./helpers/spec-text-in-code.js";
-
-/** The file system calls the writer makes, failing where a test says: a full disk without filling one. */
-const failing = vi.hoisted(() => ({
-  write: undefined as ((path: string) => boolean) | undefined,
-  rename: undefined as ((from: string) => boolean) | undefined,
-}));
-vi.mock("node:fs/promises", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("node:fs/promises")>();
-  const full = (syscall: string, path: string) =>
-    Object.assign(new Error(`ENOSPC: no space left on device, ${syscall} '${path}'`), { code: "ENOSPC", syscall, path });
-  const mocked = {
-    ...actual,
-    writeFile: (async (path, ...rest) => {
-      if (failing.write?.(String(path))) throw full("write", String(path));
-      return actual.writeFile(path, ...rest);
-    }) as typeof actual.writeFile,
-    rename: (async (from, to) => {
-      if (failing.rename?.(String(from))) throw full("rename", String(from));
-      return actual.rename(from, to);
-    }) as typeof actual.rename,
-  };
-  return { ...mocked, default: mocked };
-});
-
-afterEach(() => {
-  failing.write = undefined;
-  failing.rename = undefined;
-});
 
 /** The line number (from 1) of the line that starts with `start`. */
 const lineOf = (text: string, start: string) => text.split("\n").findIndex((line) => line.startsWith(start)) + 1;
@@ -328,35 +301,45 @@ describe("a write that fails", () => {
     ["a.ts", "// new\n"],
     ["b/c.ts", "// c\n"],
   ]);
-  const write = async (folder: string, files: Map<string, string>) =>
-    writeFolder(folder, files, diffFolder(await readFolder(folder), files));
+  const full = (syscall: string, path: unknown) =>
+    Object.assign(new Error(`ENOSPC: no space left on device, ${syscall} '${String(path)}'`), { code: "ENOSPC", syscall });
+  /** Node's file system, but a disk that is full for the writes and renames `fails` picks. */
+  const fullDisk = (fails: { write?: (path: string) => boolean; rename?: (from: string) => boolean }): WriteFileSystem => ({
+    ...fs,
+    writeFile: (async (path, ...rest) => {
+      if (fails.write?.(String(path))) throw full("write", path);
+      return fs.writeFile(path, ...rest);
+    }) as typeof fs.writeFile,
+    rename: async (from, to) => {
+      if (fails.rename?.(String(from))) throw full("rename", from);
+      return fs.rename(from, to);
+    },
+  });
+  const write = async (folder: string, files: Map<string, string>, fileSystem?: WriteFileSystem) =>
+    writeFolder(folder, files, diffFolder(await readFolder(folder), files), fileSystem);
 
   it("takes its staging folder away and leaves the old folder as it was, when a file cannot be written", async () => {
     const folder = join(tempDir(), "generated");
     await write(folder, OLD);
-    failing.write = (path) => path.endsWith("c.ts");
-    await expect(write(folder, NEXT)).rejects.toMatchObject({ code: "ENOSPC" });
-    expect(existsSync(stagingFolder(folder))).toBe(false);
-    expect(existsSync(backupFolder(folder))).toBe(false);
+    await expect(write(folder, NEXT, fullDisk({ write: (path) => path.endsWith("c.ts") }))).rejects.toMatchObject({ code: "ENOSPC" });
+    expect(readdirSync(join(folder, ".."))).toEqual(["generated"]);
     expect(Object.fromEntries((await readFolder(folder)).files)).toEqual(Object.fromEntries(OLD));
+  });
+
+  it("takes its staging folder away when a first write fails, and leaves no folder at all", async () => {
+    const folder = join(tempDir(), "generated");
+    await expect(write(folder, NEXT, fullDisk({ write: (path) => path.endsWith("a.ts") }))).rejects.toMatchObject({ code: "ENOSPC" });
+    expect(readdirSync(join(folder, ".."))).toEqual([]);
   });
 
   it("puts the old folder back when the swap fails halfway", async () => {
     const folder = join(tempDir(), "generated");
     await write(folder, OLD);
-    failing.rename = (from) => from === stagingFolder(folder);
-    await expect(write(folder, NEXT)).rejects.toMatchObject({ code: "ENOSPC" });
+    await expect(write(folder, NEXT, fullDisk({ rename: (from) => from === stagingFolder(folder) }))).rejects.toMatchObject({
+      code: "ENOSPC",
+    });
     expect(readdirSync(join(folder, ".."))).toEqual(["generated"]);
     expect(Object.fromEntries((await readFolder(folder)).files)).toEqual(Object.fromEntries(OLD));
-  });
-
-  it("is reported by generate as nothing written, with nothing left beside the output", async () => {
-    const { dir } = project({ "openapi.yaml": taskSpec(TASK), "projector.yaml": taskAnnotation("  get_task: { operation: getTask }\n") });
-    failing.write = (path) => path.includes(".projector-new");
-    const run = await cli(["generate"], dir);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/PRJ052 cannot write generated: ENOSPC/);
-    expect(readdirSync(dir).sort()).toEqual(["openapi.yaml", "projector.yaml"]);
   });
 });
 
