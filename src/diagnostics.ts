@@ -64,6 +64,7 @@ export const CODES = {
   PRJ084: "a tool name function-calling APIs refuse (a warning)",
   PRJ085: "a pattern the validator cannot compile is left out (a warning)",
   PRJ086: "a tool takes a short id but no parameter of it takes the id (a warning)",
+  PRJ087: "a schema too large to spell out is cut, and accepts any value below (a warning)",
 } as const;
 
 export type Code = keyof typeof CODES;

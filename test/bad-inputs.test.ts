@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { pascalCase } from "../src/naming.js";
 import { MARKER, MARKER_TEXT } from "../src/output/ownership.js";
 import { cli, importGenerated, ROOT, tempDir, typecheckFiles } from "./helpers/pipeline.js";
+import { inputFilesOf, inputTextInCode } from "./helpers/spec-text-in-code.js";
 
 const CORPUS = join(ROOT, "test/bad-inputs");
 
@@ -138,6 +139,7 @@ async function accepted(name: string, dir: string, expected: Expected) {
   files.delete(MARKER);
   expect(files.has("index.ts")).toBe(true);
   for (const [path, text] of files) expect(CONTROL_CHARACTER.exec(text)?.index, `${path} holds a raw control character`).toBeUndefined();
+  expect(inputTextInCode(files, inputFilesOf(dir)), "spec or annotation text printed as code").toEqual([]);
   acceptedOutputs.set(name, files);
 
   const flag = "__projectorInjected";

@@ -146,10 +146,28 @@ function oneLineValue(value: string): boolean {
 /** Nothing after a node but spaces and a comment. */
 const afterNode = (rest: string) => /^(?: *| +#.*)$/.test(rest);
 
-/** The quoted scalar the text starts with, quotes included, when it closes on the line. */
+/** What may not follow a backslash in a double-quoted scalar on one line. */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+
+/**
+ * The quoted scalar the text starts with, quotes included, when it closes on the line. Scanned, not
+ * matched: a regex of alternatives under a star recurses per character, and a scalar of millions
+ * of characters overflowed the stack.
+ */
 function quotedScalar(text: string): string | undefined {
-  const match = text[0] === "'" ? /^'(?:[^']|'')*'/.exec(text) : text[0] === '"' ? /^"(?:[^"\\]|\\.)*"/.exec(text) : null;
-  return match?.[0];
+  const quote = text[0];
+  if (quote !== "'" && quote !== '"') return undefined;
+  for (let i = 1; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote === '"' && c === "\\") {
+      if (i + 1 >= text.length || LINE_TERMINATOR.test(text[i + 1]!)) return undefined;
+      i++;
+    } else if (c === quote) {
+      if (quote === "'" && text[i + 1] === "'") i++;
+      else return text.slice(0, i + 1);
+    }
+  }
+  return undefined;
 }
 
 /**

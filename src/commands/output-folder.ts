@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import { entryKind, readFolder, readFolderBytes } from "../output/listing.js";
 import { filesDigest, writeCache } from "../output/digest.js";
-import { LockBusyError, withFolderLock, type LockHolder } from "../output/lock.js";
+import { LockBusyError, LockNotAFileError, withFolderLock, type LockHolder } from "../output/lock.js";
 import { backupFolder, diffFolder, isClean, recoverInterruptedWrite, writeFolder, type FolderDiff } from "../output/write.js";
 import type { Progress } from "../progress.js";
-import { guardOutput, isSystemError, lockRefusal, writeRefusal, type OutputPlace } from "./output-guard.js";
+import { guardOutput, isSystemError, lockPathRefusal, lockRefusal, writeRefusal, type OutputPlace } from "./output-guard.js";
 import type { Io } from "./io.js";
 
 // What generate does with the output folder once the files are ready: compare them (--check) or write them.
@@ -98,6 +98,7 @@ export async function writeOutput(place: OutputPlace, files: ReadonlyMap<string,
     });
   } catch (error) {
     if (error instanceof LockBusyError) throw lockRefusal(place, error);
+    if (error instanceof LockNotAFileError) throw lockPathRefusal(place, error);
     if (isSystemError(error)) throw writeRefusal(place, error);
     throw error;
   }

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { DiagnosticError, type Code, type SourceLocation } from "../diagnostics.js";
 import { entryKind, listFolder } from "../output/listing.js";
-import { type LockBusyError, lockPath } from "../output/lock.js";
+import { type LockBusyError, type LockNotAFileError, lockPath } from "../output/lock.js";
 import { MARKER, ownership } from "../output/ownership.js";
 import { backupFolder, stagingFolder } from "../output/write.js";
 
@@ -102,6 +102,17 @@ export function lockRefusal(place: OutputPlace, error: LockBusyError): Diagnosti
     "PRJ053",
     `${who} is writing ${place.display(place.folder)}, and did not finish while this one waited`,
     `run generate again once it is done; if no generate is running, delete ${lock}`,
+  );
+}
+
+/** Something at the lock's path that generate did not make: removing it is the user's call. */
+export function lockPathRefusal(place: OutputPlace, error: LockNotAFileError): DiagnosticError {
+  const lock = place.display(error.lock);
+  return refusal(
+    place,
+    "PRJ052",
+    `${lock} is ${error.found}, not the lock file generate takes while it writes ${place.display(place.folder)}`,
+    `remove ${lock}: generate creates its lock there as a plain file, and never follows or deletes what it did not make`,
   );
 }
 

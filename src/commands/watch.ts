@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from "node:fs";
+import { readlinkSync, realpathSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
@@ -17,6 +17,33 @@ import { EXIT, printInternalError, type Io } from "./io.js";
  * as a branch switch, may start a run midway; the changes after its start make one more, at once.
  */
 const DEBOUNCE_MS = 80;
+
+/** How many symbolic links in a row are followed, as the system follows them before it gives up. */
+const MAX_LINKS = 40;
+
+/**
+ * The file, and where it is a symbolic link, each path its links lead through and the real file at
+ * the end: a link changed to lead elsewhere is seen in its folder, a save of what it leads to in that
+ * file's folder. A path that cannot be read ends the chain: the next run follows it again.
+ */
+function linkChain(file: string): string[] {
+  const chain = [file];
+  let at = file;
+  for (let hop = 0; hop < MAX_LINKS; hop++) {
+    try {
+      at = resolve(dirname(at), readlinkSync(at));
+    } catch {
+      break;
+    }
+    chain.push(at);
+  }
+  try {
+    chain.push(realpathSync(file));
+  } catch {
+    // A dangling link: what it will lead to is watched in the chain already.
+  }
+  return [...new Set(chain)];
+}
 
 /**
  * `generate --watch`: one generate, then one more after each burst of changes to what it read.
@@ -40,6 +67,9 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
   let unprepared: { project: Project; extras: GenerateExtras } | undefined;
 
   let wanted = new Set<string>();
+  // Each path watched, with the file of `wanted` it stands for: a file, and, where that is a symbolic
+  // link, every link on the way and the file it leads to, whose saves the link's folder never sees.
+  let watched = new Map<string, string>();
   const watchers = new Map<string, FSWatcher>();
   const changed = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -124,7 +154,9 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
       if (prettierConfig) files.add(prettierConfig);
     }
     wanted = files;
-    const folders = new Set([...files].map(dirname));
+    watched = new Map();
+    for (const file of files) for (const path of linkChain(file)) if (!watched.has(path)) watched.set(path, file);
+    const folders = new Set([...watched.keys()].map(dirname));
     for (const [folder, watcher] of watchers) {
       if (folders.has(folder)) continue;
       watcher.close();
@@ -134,8 +166,8 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
       if (watchers.has(folder)) continue;
       try {
         const watcher = watch(folder, (_event, name) => {
-          const file = name === null ? folder : join(folder, name);
-          if (name === null || wanted.has(file)) schedule(file);
+          const file = name === null ? folder : watched.get(join(folder, name));
+          if (file !== undefined) schedule(file);
         });
         // The folder was removed; the next run watches it again if it is back.
         watcher.on("error", () => {

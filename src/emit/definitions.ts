@@ -73,6 +73,9 @@ function objectType(schema: JsonSchema): string {
   return `{ ${members.join(" ")}${open} }`;
 }
 
+/** A key of an object literal that is always an own property: written plainly, `__proto__` would set the prototype. */
+const ownKey = (name: string) => (name === "__proto__" ? `[${literal(name)}]` : key(name));
+
 const callOf = (tool: ToolModel) => ({
   method: tool.inputs.method,
   path: tool.inputs.path,
@@ -179,7 +182,7 @@ export function emitDefinitions(model: Model): string {
     `  return {`,
     ...tools.map(
       (t) =>
-        `    ${key(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, call.signal ? { ...projection, signal: call.signal } : projection), { ...timeout, ...call }),`,
+        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, call.signal ? { ...projection, signal: call.signal } : projection), { ...timeout, ...call }),`,
     ),
     `  };`,
     `}`,

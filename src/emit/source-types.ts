@@ -18,11 +18,12 @@ import { typedWithoutRedocly } from "./without-redocly.js";
  * `parameters/p/schema`) becomes an indexed access type that does not compile, so its target is
  * inlined (once; a cycle keeps its `$ref`). A discriminator mapping to what the document does not hold is left out. Property names an object inherits (`valueOf`,
  * `hasOwnProperty`) crash its resolver, so they travel under a placeholder that is swapped back in
- * the printed types.
+ * the printed types. Only the placeholders made here are swapped back, and their prefix is one no
+ * string of the spec starts with: a spec's own name is never taken for one, nor printed as code.
  */
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
-const PLACEHOLDER = { prefix: "__projector_inherited_", suffix: "__" } as const;
-const placeholder = (name: string) => `${PLACEHOLDER.prefix}${name}${PLACEHOLDER.suffix}`;
+/** The placeholders' prefix; a spec with a string that starts with it has the next one tried. */
+const placeholderPrefix = (attempt: number) => (attempt === 0 ? "__projector_inherited_" : `__projector_inherited_${attempt}_`);
 
 /** Keys an Example Object holds besides extensions. */
 const EXAMPLE_KEYS = new Set(["summary", "description", "value", "externalValue", "$ref"]);
@@ -119,18 +120,26 @@ const HOLDS_EXAMPLES = new Set<Place>(["mediaType", "parameter", "header"]);
 export interface SourceTypesInput {
   /** The copy, or its JSON text, which openapi-typescript reads alike. */
   document: unknown;
-  placeholders: boolean;
+  /** Each placeholder the copy holds, with the property name it stands for. */
+  placeholders: [placeholder: string, name: string][];
   /** No number in it is NaN or infinite (YAML's `.nan`, `.inf`): its JSON text reads back the same. */
   finite: boolean;
 }
 
-export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTypesInput {
-  let placeholders = false;
+export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 0): SourceTypesInput {
+  const prefix = placeholderPrefix(attempt);
+  const placeholders = new Map<string, string>();
   let finite = true;
   let refIntoLeftOut = false;
+  let prefixTaken = false;
   const inherited = (name: string) => {
-    placeholders = true;
-    return placeholder(name);
+    const placeholder = `${prefix}${name}__`;
+    placeholders.set(placeholder, name);
+    return placeholder;
+  };
+  const specText = (text: string) => {
+    if (text.startsWith(prefix)) prefixTaken = true;
+    return text;
   };
   const reader = new SchemaReader(document);
   const shared = sharedPathSchemas(document);
@@ -138,7 +147,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTyp
     if (Array.isArray(value)) return value.map((item) => walk(item, inlining, place === "parameters" ? "parameter" : "other"));
     if (typeof value !== "object" || value === null) {
       if (typeof value === "number" && !Number.isFinite(value)) finite = false;
-      return value;
+      return typeof value === "string" ? specText(value) : value;
     }
     const ref = (value as JsonObject)["$ref"];
     const hoisted = typeof ref === "string" ? shared.get(ref) : undefined;
@@ -149,6 +158,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTyp
     }
     const copy: JsonObject = {};
     for (const [key, inner] of Object.entries(value)) {
+      specText(key);
       if (key === "externalValue") continue;
       if (leaveOut && key === "examples" && HOLDS_EXAMPLES.has(place) && isExampleMap(inner)) continue;
       if (leaveOut && place === "operation" && CODE_SAMPLES.has(key)) continue;
@@ -156,8 +166,13 @@ export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTyp
       if (key === "mapping" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
         // Bundling rewrites `$ref`s, never a discriminator's mapping: a target in another file, or
         // one relative to it, is gone (and would be read from the working folder).
+        const entries = Object.entries(inner);
+        for (const [value, target] of entries) {
+          specText(value);
+          if (typeof target === "string") specText(target);
+        }
         copy[key] = Object.fromEntries(
-          Object.entries(inner).filter(
+          entries.filter(
             ([, target]) =>
               typeof target !== "string" ||
               reader.pointer(target.startsWith("#") ? target.slice(1) : `/components/schemas/${target}`) !== undefined,
@@ -172,7 +187,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTyp
           typeof shared === "string" && Object.keys(inner).length === 1 ? (reader.pointer(fragmentPointer(shared))?.schema ?? {}) : inner;
         copy[key] = Object.fromEntries(
           Object.entries(map).map(([name, schema]) => [
-            PROTOTYPE_NAMES.has(name) ? inherited(name) : name,
+            PROTOTYPE_NAMES.has(name) ? inherited(name) : specText(name),
             walk(schema, inlining, "other"),
           ]),
         );
@@ -191,8 +206,9 @@ export function forSourceTypes(document: JsonObject, leaveOut = true): SourceTyp
     entries[name] = walk(reader.pointer(fragmentPointer(ref))!.schema, [], section === "parameters" ? "parameter" : "other");
   }
   // Left out, the examples or samples would leave that `$ref` leading nowhere.
-  if (refIntoLeftOut && leaveOut) return forSourceTypes(document, false);
-  return { document: copy, placeholders, finite };
+  if (refIntoLeftOut && leaveOut) return forSourceTypes(document, false, attempt);
+  if (prefixTaken && placeholders.size > 0) return forSourceTypes(document, leaveOut, attempt + 1);
+  return { document: copy, placeholders: [...placeholders], finite };
 }
 
 /** The document without `components.examples`, when that is a map of Example Objects; shallow copies, the rest shared. */
@@ -287,7 +303,9 @@ export async function typeForSource(source: SourceTypesInput, specFile: string):
     const document = typeof source.document === "string" ? JSON.parse(source.document) : source.document;
     const nodes = (await typedWithoutRedocly(document)) ?? (await openapiTS(document, { silent: true, alphabetize: true }));
     // The transform walks every node of the types: only worth it when a name needs putting back.
-    printed = astToString(source.placeholders ? ts.transform(nodes, [inheritedNamesBack(ts)]).transformed : nodes);
+    printed = astToString(
+      source.placeholders.length > 0 ? ts.transform(nodes, [inheritedNamesBack(ts, new Map(source.placeholders))]).transformed : nodes,
+    );
   } catch (error) {
     throw cannotType(error, specFile);
   }
@@ -295,18 +313,19 @@ export async function typeForSource(source: SourceTypesInput, specFile: string):
   return escapeControlCharacters(printed);
 }
 
-/** Puts the property names {@link placeholder} stood in for back into the types, on the syntax tree. */
-function inheritedNamesBack(ts: typeof TypeScript): TypeScript.TransformerFactory<TypeScript.Node> {
-  const { prefix, suffix } = PLACEHOLDER;
-  const original = (name: string) =>
-    name.length > prefix.length + suffix.length && name.startsWith(prefix) && name.endsWith(suffix)
-      ? name.slice(prefix.length, -suffix.length)
-      : undefined;
+/**
+ * Puts the property names placeholders stood in for back into the types, on the syntax tree. Each is a
+ * name `Object.prototype` holds, so an identifier; any other name is left as openapi-typescript printed it.
+ */
+function inheritedNamesBack(
+  ts: typeof TypeScript,
+  placeholders: ReadonlyMap<string, string>,
+): TypeScript.TransformerFactory<TypeScript.Node> {
   return (context) => {
     const visit = (node: TypeScript.Node): TypeScript.Node => {
       const name =
         ts.isPropertySignature(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))
-          ? original(node.name.text)
+          ? placeholders.get(node.name.text)
           : undefined;
       if (name === undefined) return ts.visitEachChild(node, visit, context);
       const signature = node as TypeScript.PropertySignature;

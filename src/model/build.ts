@@ -11,6 +11,7 @@ import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { findRows, jsonApiType, jsonApiTypes, mayBeNull, type Rows } from "./rows.js";
 import { resolverSource } from "./resolver-sources.js";
+import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
 import type { Model, PageModel, ResourceModel, ResponseAt, ToolModel } from "./types.js";
 
@@ -204,12 +205,20 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
         at = property.at;
       }
       const presence = pageByPresence(field, reader.kind(at));
+      const warnCut = (levels: number) =>
+        diagnostics.push(
+          cutWarning(
+            { what: `tool ${tool.name}: page key ${field.key}`, written: "type", below: "is `unknown`", levels },
+            spec.locate(reader.unwrapNullable(at).pointer),
+            locateAnnotation(field.path, "key"),
+          ),
+        );
       return [
         {
           key: field.key,
           path: segments,
           mode: presence ? "presence" : "value",
-          shape: presence ? { type: "boolean" } : shapeOf(reader, at),
+          shape: presence ? { type: "boolean" } : shapeOf(reader, at, warnCut),
         },
       ];
     });
@@ -237,7 +246,16 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       ...(example !== undefined ? { example } : {}),
       ...(tool.budget ? { budget: tool.budget } : {}),
       text: tool.text ?? "json",
-      inputs: buildToolInputs({ reader, op, tool, legends, idSources, diagnostics, locate: locateAnnotation }),
+      inputs: buildToolInputs({
+        reader,
+        op,
+        tool,
+        legends,
+        idSources,
+        diagnostics,
+        locate: locateAnnotation,
+        locateSpec: spec.locate,
+      }),
     });
     if (tool.text === "table" && !rows.many) {
       error(

@@ -4,6 +4,7 @@ import { RESERVED_KEYS } from "../naming.js";
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { buildLegend, specLegend } from "./legend.js";
+import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
 import type { DroppedField, Field, Shape, SourceBase } from "./types.js";
 
@@ -229,31 +230,43 @@ function nestedField(
   };
 }
 
-/** Paths inside a schema, at any depth and through arrays, whose property names say they hold ids or URLs. */
+/** How many paths of each kind are named at most: enough to act on, and the walk stops there. */
+const CARRIED_NAMED = 20;
+
+/**
+ * Paths inside a schema, at any depth and through arrays, whose property names say they hold ids or
+ * URLs. A schema found to hold neither at some depth is not walked again at that depth, so one that
+ * many properties lead to, level after level, costs its size rather than the number of paths to it.
+ */
 export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): { ids: string[]; urls: string[] } {
   const ids: string[] = [];
   const urls: string[] = [];
+  const holdsNeither = new Set<string>();
+  const full = () => ids.length >= CARRIED_NAMED || urls.length >= CARRIED_NAMED;
   const visit = (node: SchemaAt, path: string, seen: readonly string[]) => {
     const resolved = reader.unwrapNullable(node);
-    if (seen.includes(resolved.pointer) || seen.length > 8) return;
+    if (full() || seen.includes(resolved.pointer) || seen.length > 8) return;
+    const key = `${seen.length}:${resolved.pointer}`;
+    if (holdsNeither.has(key)) return;
+    const found = ids.length + urls.length;
     const trail = [...seen, resolved.pointer];
     const kind = reader.kind(resolved);
     if (kind === "array") {
       const items = reader.items(resolved);
       if (items) visit(items, `${path}[]`, trail);
-      return;
+    } else if (kind === "object" || kind === undefined) {
+      // A `oneOf`/`anyOf` of objects has no single type, but its branches' properties are still carried.
+      for (const p of reader.properties(resolved)) {
+        const inner = `${path}.${p.name}`;
+        if (ID_LIKE.test(p.name)) ids.push(inner);
+        else if (isUrl(reader, p.name, p.at)) urls.push(inner);
+        else visit(p.at, inner, trail);
+      }
     }
-    // A `oneOf`/`anyOf` of objects has no single type, but its branches' properties are still carried.
-    if (kind !== "object" && kind !== undefined) return;
-    for (const p of reader.properties(resolved)) {
-      const inner = `${path}.${p.name}`;
-      if (ID_LIKE.test(p.name)) ids.push(inner);
-      else if (isUrl(reader, p.name, p.at)) urls.push(inner);
-      else visit(p.at, inner, trail);
-    }
+    if (ids.length + urls.length === found) holdsNeither.add(key);
   };
   visit(at, name, []);
-  return { ids, urls };
+  return { ids: ids.slice(0, CARRIED_NAMED), urls: urls.slice(0, CARRIED_NAMED) };
 }
 
 const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-reference"]);
@@ -392,6 +405,7 @@ function keptField(
   const enumValues = reader.enumValues(specField.at);
   const numericEnum = enumValues !== undefined && enumValues.length > 0 && enumValues.every((v) => typeof v === "number");
   let shape: Shape;
+  let cutLevels: number | undefined;
   let legend: import("./types.js").LegendModel | undefined;
   if (rule.legend) {
     if (kind !== "integer" && kind !== "number" && kind !== "string") {
@@ -470,9 +484,24 @@ function keptField(
           : `write the words: \`${name}: { legend: { ${enumValues!.map((v) => `${v}: WORD`).join(", ")} } }\``,
       );
     }
-    shape = shapeOf(reader, specField.at);
+    shape = shapeOf(reader, specField.at, (levels) => (cutLevels = levels));
   }
   if (ctx.diagnostics.length > errorsBefore) return undefined;
+  if (cutLevels !== undefined) {
+    const schema = reader.refName(specField.at);
+    ctx.diagnostics.push(
+      cutWarning(
+        {
+          what: `${ctx.resource.name}.${name}${schema === undefined ? "" : ` (schema ${JSON.stringify(schema)})`}, kept whole,`,
+          written: "type",
+          below: "is `unknown`",
+          levels: cutLevels,
+        },
+        ctx.locateSpec(reader.unwrapNullable(specField.at).pointer),
+        ctx.locateAnnotation(annotation.path, "value"),
+      ),
+    );
+  }
   return {
     kind: "value",
     ...common,

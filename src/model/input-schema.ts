@@ -1,4 +1,5 @@
 import { child, isJsonObject, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { CUT_SCHEMA, type Budgeted, type SchemaBudget, withinBudget } from "./schema-budget.js";
 import type { JsonSchema } from "./types.js";
 
 /** The JSON Schema keywords the definitions carry and the generated validator checks; others are left out. */
@@ -27,6 +28,8 @@ export interface PlainSchemaOptions {
   writing?: boolean;
   /** A pattern the generated validator cannot compile; it is left out of the schema. */
   onBadPattern?: (pattern: string, pointer: string) => void;
+  /** What the schema may still take ({@link boundedPlainSchema}). */
+  budget?: SchemaBudget;
 }
 
 /** A schema, or an OpenAPI 3.1 boolean subschema (`true` accepts anything, `false` nothing). */
@@ -59,6 +62,7 @@ export function plainSchema(reader: SchemaReader, at: SubschemaAt, options: Plai
   if (at === true) return {};
   if (at === false) return { not: {} };
   if (depth > MAX_DEPTH) return {};
+  if (options.budget?.cuts(depth)) return { ...CUT_SCHEMA };
   const resolved = reader.deref(at);
   const schema = resolved.schema;
   const out: JsonSchema = {};
@@ -70,6 +74,7 @@ export function plainSchema(reader: SchemaReader, at: SubschemaAt, options: Plai
     options.onBadPattern?.(out["pattern"], `${resolved.pointer}/pattern`);
     delete out["pattern"];
   } else if ("pattern" in out && typeof out["pattern"] !== "string") delete out["pattern"];
+  options.budget?.chargeSchema(out, schema);
   const items = subschema(resolved, "items");
   if (items !== undefined) out["items"] = plainSchema(reader, items, options, depth + 1);
   // OpenAI refuses an array schema without `items`.
@@ -112,6 +117,26 @@ export function plainSchema(reader: SchemaReader, at: SubschemaAt, options: Plai
   if (kept && Array.isArray(out["required"]))
     out["required"] = out["required"].filter((name) => typeof name === "string" && Object.hasOwn(kept, name));
   return out;
+}
+
+/**
+ * {@link plainSchema} within the schema budget: spelled out less deep when it would be larger, so a
+ * schema that refers to itself through many properties is never built whole. A bad pattern is
+ * reported once, from the schema kept, however often the schema repeats it.
+ */
+export function boundedPlainSchema(reader: SchemaReader, at: SubschemaAt, options: PlainSchemaOptions = {}): Budgeted<JsonSchema> {
+  const badPatterns = new Map<string, string>();
+  const bounded = withinBudget(
+    MAX_DEPTH,
+    (budget) => {
+      badPatterns.clear();
+      return plainSchema(reader, at, { ...options, budget, onBadPattern: (pattern, pointer) => badPatterns.set(pointer, pattern) });
+    },
+    { ...CUT_SCHEMA },
+  );
+  if (bounded.levels === 0) badPatterns.clear();
+  for (const [pointer, pattern] of badPatterns) options.onBadPattern?.(pattern, pointer);
+  return bounded;
 }
 
 /** `allOf`: properties and required names add up; any other keyword the schema itself sets wins. */

@@ -3,11 +3,12 @@ import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { fixedValueProblem } from "./fixed-value.js";
-import { plainSchema, withoutNull } from "./input-schema.js";
+import { boundedPlainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
 import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
 import { type IdSource, parameterKey, takesId } from "./short-ids.js";
 import type { InputParameter, JsonSchema, ResourceModel, ToolInputs } from "./types.js";
+import { cutWarning } from "./schema-budget.js";
 import { valueFields } from "./value-fields.js";
 
 interface InputsContext {
@@ -20,6 +21,7 @@ interface InputsContext {
   idSources: ReadonlyMap<string, IdSource[]>;
   diagnostics: Diagnostic[];
   locate: (path: YamlPath, part?: "key" | "value") => SourceLocation;
+  locateSpec: (pointer: string) => SourceLocation;
 }
 
 /**
@@ -172,7 +174,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     }
     const where = d.in as InputParameter["in"];
     if (input && "fixed" in input) {
-      const problem = fixedValueProblem(input.fixed, plainSchema(reader, d.at), `the fixed value of "${d.name}"`);
+      const problem = fixedValueProblem(input.fixed, boundedPlainSchema(reader, d.at).value, `the fixed value of "${d.name}"`);
       if (problem)
         error(
           problem,
@@ -191,10 +193,12 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       });
       continue;
     }
-    const spec = plainSchema(reader, d.at, {
+    const bounded = boundedPlainSchema(reader, d.at, {
       writing: where === "body",
       onBadPattern: (pattern, pointer) => warnPattern(ctx, d.name, pattern, pointer),
     });
+    if (bounded.levels !== undefined) warnCut(ctx, d.name, d.at, bounded.levels);
+    const spec = bounded.value;
     const schema = where === "body" ? spec : withoutNull(spec);
     const description = input?.description ?? d.description;
     const array = reader.kind(d.at) === "array";
@@ -331,6 +335,23 @@ function warnPattern(ctx: InputsContext, parameter: string, pattern: string, poi
     help: "the validator compiles patterns with the `u` flag, as JSON Schema asks: escape a literal - in a class (`[\\w\\-.]`) in the spec",
     location: ctx.locate(ctx.tool.path, "key"),
   });
+}
+
+/** A parameter's schema is larger written out than the budget, so only its first levels are. */
+function warnCut(ctx: InputsContext, parameter: string, at: SchemaAt, levels: number): void {
+  const name = ctx.reader.refName(at);
+  ctx.diagnostics.push(
+    cutWarning(
+      {
+        what: `tool ${ctx.tool.name}: "${parameter}"${name === undefined ? "" : ` (schema ${JSON.stringify(name)})`}`,
+        written: "input schema, which the model reads on every request,",
+        below: "accepts any value",
+        levels,
+      },
+      ctx.locateSpec(ctx.reader.deref(at).pointer),
+      ctx.locate(ctx.tool.path, "key"),
+    ),
+  );
 }
 
 /** Sets a property, even one named `__proto__`, which plain assignment would take for the prototype. */

@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { type FileHandle, lstat, mkdir, open, rm, rmdir, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,6 +21,18 @@ export class LockBusyError extends Error {
   }
 }
 
+/** What stands at the lock's path is not a file generate could have made: a link (even one leading nowhere), a folder, a pipe. */
+export class LockNotAFileError extends Error {
+  constructor(
+    readonly lock: string,
+    /** What it is, as the message says it: "a symbolic link". */
+    readonly found: string,
+  ) {
+    super(`${lock} is ${found}, not a lock file`);
+    this.name = "LockNotAFileError";
+  }
+}
+
 /** The lock file of an output folder, beside it so that it guards exactly that folder and its staging. */
 export const lockPath = (folder: string) => `${folder}.projector-lock`;
 
@@ -30,19 +43,44 @@ interface FoundLock {
   modifiedMs: number;
 }
 
-async function readLock(lock: string): Promise<FoundLock | undefined> {
+/** Opened without following a link, and without waiting on a pipe: what is there is looked at, never what it leads to. */
+const AS_FOUND = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** What a path holds that is not a regular file, in words. */
+async function notAFile(path: string): Promise<string | undefined> {
   try {
-    const stats = await stat(lock);
+    const stats = await lstat(path);
+    if (stats.isFile()) return undefined;
+    return stats.isSymbolicLink() ? "a symbolic link" : stats.isDirectory() ? "a folder" : "not a regular file";
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lock file as found, undefined when it is gone; a path holding anything but a file is {@link LockNotAFileError}. */
+async function readLock(lock: string): Promise<FoundLock | undefined> {
+  let file: FileHandle;
+  try {
+    file = await open(lock, AS_FOUND);
+  } catch (error) {
+    const found = await notAFile(lock);
+    if (found !== undefined) throw new LockNotAFileError(lock, found);
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  try {
+    const stats = await file.stat();
+    if (!stats.isFile()) throw new LockNotAFileError(lock, stats.isDirectory() ? "a folder" : "not a regular file");
     let holder: LockHolder | undefined;
     try {
-      const parsed = JSON.parse(await readFile(lock, "utf8")) as Partial<LockHolder>;
+      const parsed = JSON.parse(await file.readFile("utf8")) as Partial<LockHolder>;
       if (typeof parsed.pid === "number" && typeof parsed.host === "string") holder = { pid: parsed.pid, host: parsed.host };
     } catch {
       // Not yet written by the run that has just created it, or that run was killed in between.
     }
     return { holder, inode: stats.ino, modifiedMs: stats.mtimeMs };
-  } catch {
-    return undefined;
+  } finally {
+    await file.close();
   }
 }
 
@@ -99,6 +137,8 @@ export interface LockOptions {
 /**
  * Runs `work` holding the folder's lock: a file created only if absent, naming this process, and
  * removed when the work ends. A lock whose process has ended, or that was left blank, is taken over.
+ * Anything else at the lock's path (a symbolic link, dangling or not, a folder, a pipe) was not made
+ * by generate: it is never followed nor removed, but refused with {@link LockNotAFileError}.
  */
 export async function withFolderLock<T>(folder: string, options: LockOptions, work: () => Promise<T>): Promise<T> {
   const lock = lockPath(folder);
