@@ -113,7 +113,7 @@ interface Fit {
  * the parameter's (Twilio's `^CA[0-9a-fA-F]{32}$` is a call's sid, whatever the field is named).
  * Two patterns that differ are two kinds of id, whatever the names say.
  */
-function fit(reader: SchemaReader, field: SpecField, taker: Taker, own: boolean): Fit | undefined {
+function fitOf(reader: SchemaReader, field: SpecField, taker: Taker, own: boolean): Fit | undefined {
   const byName = own ? endsWith(taker.parameter.name, field.name) : endsWith(field.name, taker.parameter.name);
   const ours = idWriting(reader, field.at);
   const theirs = idWriting(reader, taker.parameter.at);
@@ -144,7 +144,7 @@ export function ownArguments(reader: SchemaReader, fields: SpecField[], takers: 
   for (const taker of takers) {
     let best: { field: SpecField; fit: Fit } | undefined;
     for (const field of candidates) {
-      const found = fit(reader, field, taker, true);
+      const found = fitOf(reader, field, taker, true);
       if (found && (found.byName || found.bySchema) && (!best || rank(found) > rank(best.fit))) best = { field, fit: found };
     }
     if (!best) unmatched.push(taker);
@@ -190,7 +190,7 @@ export function foreignArgument(
   const byKind = takersByKind.get(kind) ?? [];
   const bySchema = isIdSchema(reader, field.at) ? allTakers.filter((t) => !byKind.includes(t)) : [];
   const fits = [...byKind, ...bySchema].flatMap((taker) => {
-    const found = fit(reader, field, taker, false);
+    const found = fitOf(reader, field, taker, false);
     // The field's name already says the kind a taker of `byKind` takes; any other must be written the same way.
     return found && (byKind.includes(taker) || found.bySchema) ? [{ taker, fit: found }] : [];
   });
