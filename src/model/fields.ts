@@ -333,8 +333,8 @@ const carriedByDocument = new WeakMap<object, Map<string, Carried>>();
  * share it: a spec whose records all embed one deep schema would otherwise be walked once a field.
  */
 export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): { ids: string[]; urls: string[] } {
-  let memo = carriedByDocument.get(reader.document);
-  if (!memo) carriedByDocument.set(reader.document, (memo = new Map()));
+  const memo = carriedByDocument.get(reader.document) ?? new Map<string, Carried>();
+  carriedByDocument.set(reader.document, memo);
   const found = carriedFrom(reader, at, memo);
   return { ids: found.ids.map((path) => name + path), urls: found.urls.map((path) => name + path) };
 }
