@@ -55,6 +55,8 @@ export interface Taker {
   parameter: DeclaredParameter;
   /** The parameter ends the path: the tool reads the one record it names (`/tickets/{ticket_id}`). */
   fetches: boolean;
+  /** The parameter's name says it takes an id (`{ticket_id}`, `{id}`), not some other key of the record (`{username}`). */
+  namedAsId: boolean;
 }
 
 /**
@@ -72,18 +74,69 @@ export function takerOf(reader: SchemaReader, op: Operation, tool: string): Take
   const named = KIND_PARAMETER.exec(name);
   // The collection a parameter follows names the kind: `/synthetics/tests/{public_id}` takes a test's id.
   const collection = last > 0 && parameterOf(segments[last - 1]!) === undefined ? kindOf(segments[last - 1]!) : undefined;
-  const kind = collection !== undefined && (named || IDENTITY_PARAMETER.test(name)) ? collection : named ? kindOf(named[1]!) : undefined;
+  const kind = collection ?? (named ? kindOf(named[1]!) : undefined);
   const parameter = operationParameters(reader, op).find((p) => p.name === name && p.in === "path");
-  return kind === undefined || !parameter ? undefined : { tool, kind, parameter, fetches: last === segments.length - 1 };
+  if (kind === undefined || !parameter) return undefined;
+  return { tool, kind, parameter, fetches: last === segments.length - 1, namedAsId: named !== null || IDENTITY_PARAMETER.test(name) };
 }
 
-/** `issue_number`, `IssueNumber` and `issue-number` as the words `issue`, `number`. */
-const words = (name: string) => snakeCase(name.replace(/\[\]$/, "")).split("_");
-/** Whether the words of one name end with those of another: `issue_number` ends with `number`, `AccountSid` with `sid`. */
-const endsWith = (name: string, end: string) => {
-  const [whole, tail] = [words(name), words(end)];
-  return tail.length <= whole.length && tail.every((word, i) => word === whole[whole.length - tail.length + i]);
-};
+/** The ways a schema writes an id that can tell two kinds of id apart: its `$ref` and its `pattern`. */
+function writings(reader: SchemaReader, at: SchemaAt): string[] {
+  const { ref, pattern } = idWriting(reader, at);
+  return [...(ref !== undefined ? [`$ref ${ref}`] : []), ...(pattern !== undefined ? [`pattern ${pattern}`] : [])];
+}
+
+/** How fields are matched to parameters: the reader, and the writings of ids that say which kind of record. */
+export interface Matching {
+  reader: SchemaReader;
+  /** Writings ({@link writings}) only ever used by path parameters of one kind: Twilio's `^CA…` is a call's. */
+  distinctive: ReadonlySet<string>;
+}
+
+/**
+ * The writings of ids that say which kind of record they name: those every path parameter using
+ * them takes one kind of id in (Twilio's `^AC[0-9a-fA-F]{32}$`, an account's sid, whether the
+ * parameter is `{AccountSid}` or an account's `{Sid}`). A spec that writes every id alike
+ * (Discord's snowflakes) has none, and then the writing of a field says nothing of its kind.
+ */
+export function matchingOf(reader: SchemaReader, operations: readonly Operation[]): Matching {
+  const kinds = new Map<string, Set<string>>();
+  for (const op of operations) {
+    const segments = segmentsOf(op.path);
+    const parameters = operationParameters(reader, op);
+    segments.forEach((segment, i) => {
+      const name = parameterOf(segment);
+      if (name === undefined) return;
+      const named = KIND_PARAMETER.exec(name);
+      const before = i > 0 && parameterOf(segments[i - 1]!) === undefined ? kindOf(segments[i - 1]!) : undefined;
+      const kind = before ?? (named ? kindOf(named[1]!) : undefined);
+      const parameter = parameters.find((p) => p.name === name && p.in === "path");
+      if (kind === undefined || !parameter) return;
+      for (const writing of writings(reader, parameter.at)) kinds.set(writing, (kinds.get(writing) ?? new Set()).add(kind));
+    });
+  }
+  return { reader, distinctive: new Set([...kinds].filter(([, of]) => of.size === 1).map(([writing]) => writing)) };
+}
+
+/** Last words that all say "the id": `{database_cluster_uuid}` takes a cluster's `id`, `{ssh_key_identifier}` a key's. */
+const ID_WORDS = new Set(["id", "uuid", "gid", "sid", "identifier"]);
+
+/**
+ * `issue_number`, `IssueNumber` and `issue-number` as the words `issue`, `number`, a last word
+ * that says "the id" read as `id`. A name of alternatives (`{team_id_or_slug}`) is each of them.
+ */
+const alternatives = (name: string): string[][] =>
+  snakeCase(name.replace(/\[\]$/, ""))
+    .split("_or_")
+    .map((alternative) => alternative.split("_").map((word, i, all) => (i === all.length - 1 && ID_WORDS.has(word) ? "id" : word)));
+
+/** Whether one name ends with another, word for word: `issue_number` ends with `number`, `AccountSid` with `sid`'s `id`. */
+const endsWith = (name: string, end: string) =>
+  alternatives(name).some((whole) =>
+    alternatives(end).some(
+      (tail) => tail.length <= whole.length && tail.every((word, i) => word === whole[whole.length - tail.length + i]),
+    ),
+  );
 
 /** What a schema says of an id's writing: its component, pattern and type. */
 function idWriting(reader: SchemaReader, at: SchemaAt) {
@@ -113,18 +166,19 @@ interface Fit {
  * the parameter's (Twilio's `^CA[0-9a-fA-F]{32}$` is a call's sid, whatever the field is named).
  * Two patterns that differ are two kinds of id, whatever the names say.
  */
-function fitOf(reader: SchemaReader, field: SpecField, taker: Taker, own: boolean): Fit | undefined {
+function fitOf({ reader, distinctive }: Matching, field: SpecField, taker: Taker, own: boolean): Fit | undefined {
   const byName = own ? endsWith(taker.parameter.name, field.name) : endsWith(field.name, taker.parameter.name);
   const ours = idWriting(reader, field.at);
   const theirs = idWriting(reader, taker.parameter.at);
   if (ours.pattern !== undefined && theirs.pattern !== undefined && ours.pattern !== theirs.pattern) return undefined;
-  const bySchema = (ours.pattern !== undefined && ours.pattern === theirs.pattern) || (ours.ref !== undefined && ours.ref === theirs.ref);
+  const shared = writings(reader, field.at).filter((w) => writings(reader, taker.parameter.at).includes(w));
+  const bySchema = shared.some((w) => distinctive.has(w));
   const typesAgree =
     ours.kind === undefined ||
     theirs.kind === undefined ||
     ours.kind === theirs.kind ||
     (ours.kind === "integer" && theirs.kind === "string");
-  return { byName, sameName: words(field.name).join("_") === words(taker.parameter.name).join("_"), bySchema, typesAgree };
+  return { byName, sameName: snakeCase(field.name) === snakeCase(taker.parameter.name), bySchema, typesAgree };
 }
 
 const rank = (f: Fit) => (f.sameName ? 8 : 0) + (f.byName ? 4 : 0) + (f.bySchema ? 2 : 0) + (f.typesAgree ? 1 : 0);
@@ -137,14 +191,15 @@ const scalar = (reader: SchemaReader, field: SpecField) => ["string", "integer",
  * its global `id`. A tool no field matches is left out, and the record's identity says so in a
  * `todo`: an argument that fetches another record, or none, is worse than no argument.
  */
-export function ownArguments(reader: SchemaReader, fields: SpecField[], takers: Taker[], identity: string | undefined): Map<string, Guess> {
+export function ownArguments(matching: Matching, fields: SpecField[], takers: Taker[], identity: string | undefined): Map<string, Guess> {
   const matched = new Map<string, { taker: Taker; fit: Fit }[]>();
   const unmatched: Taker[] = [];
+  const { reader } = matching;
   const candidates = fields.filter((f) => f.path.length === 1 && !f.relationship && scalar(reader, f));
   for (const taker of takers) {
     let best: { field: SpecField; fit: Fit } | undefined;
     for (const field of candidates) {
-      const found = fitOf(reader, field, taker, true);
+      const found = fitOf(matching, field, taker, true);
       if (found && (found.byName || found.bySchema) && (!best || rank(found) > rank(best.fit))) best = { field, fit: found };
     }
     if (!best) unmatched.push(taker);
@@ -181,18 +236,19 @@ export function ownArguments(reader: SchemaReader, fields: SpecField[], takers: 
  * account takes its sid, and naming them all beside each `account_sid` would bury `fetch_account`.
  */
 export function foreignArgument(
-  reader: SchemaReader,
+  matching: Matching,
   field: SpecField,
   takersByKind: ReadonlyMap<string, Taker[]>,
   allTakers: readonly Taker[],
 ): ArgumentGuess | undefined {
+  const { reader } = matching;
   const kind = kindOfKey(field.name);
   const byKind = takersByKind.get(kind) ?? [];
   const bySchema = isIdSchema(reader, field.at) ? allTakers.filter((t) => !byKind.includes(t)) : [];
   const fits = [...byKind, ...bySchema].flatMap((taker) => {
-    const found = fitOf(reader, field, taker, false);
-    // The field's name already says the kind a taker of `byKind` takes; any other must be written the same way.
-    return found && (byKind.includes(taker) || found.bySchema) ? [{ taker, fit: found }] : [];
+    const found = fitOf(matching, field, taker, false);
+    // A taker of the kind the field's name says takes it in a parameter of a name it ends with; any other, written the same way.
+    return found && (found.bySchema || (byKind.includes(taker) && found.byName)) ? [{ taker, fit: found }] : [];
   });
   if (fits.length === 0) return undefined;
   const fetching = fits.filter((m) => m.taker.fetches);

@@ -3,7 +3,7 @@ import { listOperations, operationLabel, successBody, type Operation } from "../
 import type { ResourceAnnotation } from "../annotation/types.js";
 import { findRows, identityOf, jsonApiTypes } from "../model/rows.js";
 import type { SchemaReader, SchemaAt } from "../openapi/schema.js";
-import { foreignArgument, ownArguments, recordKindOfPath, singular, snakeCase, takerOf, type Taker } from "./arguments.js";
+import { foreignArgument, matchingOf, ownArguments, recordKindOfPath, singular, snakeCase, takerOf, type Taker } from "./arguments.js";
 import { guessField, labelAttribute, someOf, type Guess, type ResolverGuess } from "./guess.js";
 import { draftInputs, type DraftInput } from "./inputs.js";
 
@@ -120,6 +120,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     const taker = tool === undefined ? undefined : takerOf(reader, op, tool);
     return taker ? [taker] : [];
   });
+  const matching = matchingOf(reader, listOperations(reader));
   const takersByKind = new Map<string, Taker[]>();
   for (const taker of takers) takersByKind.set(taker.kind, [...(takersByKind.get(taker.kind) ?? []), taker]);
   for (const [name, source] of sources) {
@@ -130,8 +131,8 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     const ctx = {
       reader,
       identity,
-      arguments: source.jsonapi ? jsonApiArguments(own) : ownArguments(reader, fields, own, identity),
-      takersOf: (field: SpecField) => foreignArgument(reader, field, takersByKind, takers),
+      arguments: source.jsonapi ? jsonApiArguments(own) : ownArguments(matching, fields, own, identity),
+      takersOf: (field: SpecField) => foreignArgument(matching, field, takersByKind, takers),
       labels,
     };
     resource.fields = fields.flatMap((field) => entriesOf(field.name, guessField(field, ctx), draft.resolvers, labels));
@@ -149,7 +150,10 @@ function restIdentity(reader: SchemaReader, fields: SpecField[], record: SchemaA
 
 /** A JSON:API record's `id` is what every tool taking an id of its kind takes. */
 function jsonApiArguments(own: Taker[]): Map<string, Guess> {
-  const tools = own.map((t) => t.tool).filter(unique);
+  const tools = own
+    .filter((t) => t.namedAsId)
+    .map((t) => t.tool)
+    .filter(unique);
   return new Map(
     tools.length ? [["id", { rule: { argument: tools }, reason: `an id the model passes to ${someOf(tools)}`, sure: true }]] : [],
   );
