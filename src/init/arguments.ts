@@ -86,6 +86,19 @@ function writings(reader: SchemaReader, at: SchemaAt): string[] {
   return [...(ref !== undefined ? [`$ref ${ref}`] : []), ...(pattern !== undefined ? [`pattern ${pattern}`] : [])];
 }
 
+const writingIndexes = new WeakMap<readonly Taker[], Map<string, Taker[]>>();
+
+/** The takers by each writing of their parameter, made once for a draft's takers. */
+function takersByWriting({ reader }: Matching, takers: readonly Taker[]): Map<string, Taker[]> {
+  let index = writingIndexes.get(takers);
+  if (!index) {
+    index = new Map();
+    for (const taker of takers) for (const w of writings(reader, taker.parameter.at)) index.set(w, [...(index.get(w) ?? []), taker]);
+    writingIndexes.set(takers, index);
+  }
+  return index;
+}
+
 /** How fields are matched to parameters: the reader, and the writings of ids that say which kind of record. */
 export interface Matching {
   reader: SchemaReader;
@@ -244,7 +257,13 @@ export function foreignArgument(
   const { reader } = matching;
   const kind = kindOfKey(field.name);
   const byKind = takersByKind.get(kind) ?? [];
-  const bySchema = isIdSchema(reader, field.at) ? allTakers.filter((t) => !byKind.includes(t)) : [];
+  // Only a taker whose parameter is written the same distinctive way can match by schema: found by that writing, not by trying all.
+  const bySchema = isIdSchema(reader, field.at)
+    ? writings(reader, field.at)
+        .filter((w) => matching.distinctive.has(w))
+        .flatMap((w) => takersByWriting(matching, allTakers).get(w) ?? [])
+        .filter((t) => !byKind.includes(t))
+    : [];
   const fits = [...byKind, ...bySchema].flatMap((taker) => {
     const found = fitOf(matching, field, taker, false);
     // A taker of the kind the field's name says takes it in a parameter of a name it ends with; any other, written the same way.
