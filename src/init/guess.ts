@@ -88,9 +88,18 @@ const resolverFor = (name: string) =>
     : plural(name.replace(/(_ids?|Ids?|_gids?|Gids?|_uuids?|Uuids?|_sids?|Sids?)$/, "").replace(/_reference$/, ""));
 
 /** The name a join through a field's resolver takes: the field's, or its list's where the field only says "items". */
-function resolverName(field: SpecField): string {
-  const named = [...field.path].reverse().find((segment) => !GENERIC_MEMBERS.has(segment)) ?? field.name;
-  return resolverFor(named);
+function resolverName(field: SpecField, reader: SchemaReader): string {
+  const named = [...field.path].reverse().find((segment) => !GENERIC_MEMBERS.has(segment));
+  if (named !== undefined) return resolverFor(named);
+  // A page's `items` say nothing: the schema of what they hold does (`SimplifiedPlaylistObject`).
+  const items = reader.kind(field.at) === "array" ? reader.items(field.at) : field.at;
+  const schema = items ? (reader.refName(items) ?? reader.refName(reader.unwrapNullable(items))) : undefined;
+  const kind = schema
+    ?.replace(/[_-]?(Resource[_-]?Object|Resource|Object|Data)$/i, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .toLowerCase();
+  return resolverFor(kind || field.name);
 }
 
 /** An object schema that is a record of its own: the key of its id and of its name, where it has them. */
@@ -222,7 +231,7 @@ function foreignKey(field: SpecField, kind: string | undefined, ctx: GuessContex
   const what = ID_LIKE.test(field.name) ? "named like" : `written with the spec's id schema (${schemaWords(reader, field.at)}) as`;
   return {
     rule: { drop: scalar ? "no tool takes this id" : "no tool takes these ids" },
-    reason: `${what} ${scalar ? "an id" : "a list of ids"} no drafted tool takes: write a resolver and \`join: ${resolverName(field)}\` to name ${scalar ? "it" : "them"}, or keep the drop`,
+    reason: `${what} ${scalar ? "an id" : "a list of ids"} no drafted tool takes: write a resolver and \`join: ${resolverName(field, reader)}\` to name ${scalar ? "it" : "them"}, or keep the drop`,
     sure: false,
   };
 }
@@ -282,7 +291,7 @@ function objectGuess(field: SpecField, ctx: GuessContext, depth: number, budget:
   const { reader } = ctx;
   const properties = reader.properties(field.at).map((p) => p.name);
   const embedded = embeddedRecord(reader, field.at);
-  if (embedded.id !== undefined) return joinGuess(field, embedded, false);
+  if (embedded.id !== undefined) return joinGuess(reader, field, embedded, false);
   // Spotify's `external_ids` (`isrc`, `upc`): named like ids, and generate takes no object by that name whole.
   if (ID_LIKE.test(field.name))
     return {
@@ -299,10 +308,13 @@ function objectGuess(field: SpecField, ctx: GuessContext, depth: number, budget:
 function listGuess(field: SpecField, ctx: GuessContext, depth: number, budget: Budget): Guess {
   const { reader } = ctx;
   const items = reader.items(field.at);
+  // Twilio's `media: { items: {} }` holds whatever the API puts there: ids and links as likely as not.
+  if (items && reader.kind(items) === undefined && !reader.objectLike(items))
+    return { rule: "keep", reason: "a list of values of no declared type", sure: false };
   if (!items || !reader.objectLike(items))
     return keptWholeRefusal(reader, field) ?? { rule: "keep", reason: "a list of values", sure: true };
   const embedded = embeddedRecord(reader, items);
-  if (embedded.id !== undefined && embedded.label !== undefined) return joinGuess(field, embedded, true);
+  if (embedded.id !== undefined && embedded.label !== undefined) return joinGuess(reader, field, embedded, true);
   const refusal = keptWholeRefusal(reader, field);
   if (!refusal) return { rule: "keep", reason: "a list of values", sure: true };
   const parts = partsGuess(field, ctx, depth, budget, true);
@@ -317,8 +329,8 @@ function listGuess(field: SpecField, ctx: GuessContext, depth: number, budget: B
 }
 
 /** An embedded record, or a list of them, joined to its name: the one it carries where it has one. */
-function joinGuess(field: SpecField, embedded: Embedded, many: boolean): Guess {
-  const resolver = resolverName(field);
+function joinGuess(reader: SchemaReader, field: SpecField, embedded: Embedded, many: boolean): Guess {
+  const resolver = resolverName(field, reader);
   // Joined through a resolver nobody has written, every value would read `{ "unresolved": ... }`.
   if (embedded.label === undefined)
     return {
