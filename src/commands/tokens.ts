@@ -18,11 +18,11 @@ import { EXIT, UsageError, type Io } from "./io.js";
 export const TOKENS_HELP = `Usage: projector tokens --tool TOOL [PAYLOAD.json] [options]
 
 Counts, with a real tokenizer, the text a tool sends the model: the raw response (JSON.stringify of
-the body) against its projection (through the generated serializer), per record and per page, with
-the bytes/4 guess and its error, the raw record broken down by part (structure, links, ids, enums,
-facts), the follow-up lookups the projection saves, and the tools' definitions (description and
-inputSchema per tool, and the whole list every request to the model carries). Without a payload
-it uses the spec's own example of the response.
+the body) against its projection (through the generated serializer), per record (the mean over a
+page's records) and per page, with the bytes/4 guess and its error, the raw record broken down by
+part (structure, links, ids, enums, facts), the follow-up lookups the projection saves, and the
+tools' definitions (description and inputSchema per tool, and the whole list every request to the
+model carries). Without a payload it uses the spec's own example of the response.
 
 Options:
   -c, --config FILE        annotation file (default ./projector.yaml)

@@ -10,6 +10,7 @@ export interface Measured extends TextCount {
 export interface TokensReport {
   tool: string;
   tokenizer: TokenizerName;
+  /** `perRecord` is the mean over the page's records, each counted on its own. */
   raw: Measured & { parts: Record<Part, number>; perRecord: (TextCount & { parts: Record<Part, number> }) | null };
   projected: Measured & { perRecord: TextCount | null };
   /** The whole result as each text a tool can send: `sent` is the one it does send (`text:` in the annotation). */
@@ -69,8 +70,7 @@ export interface ReportInput {
 export function buildReport(input: ReportInput): TokensReport {
   const rules = partRules(input.tool);
   const rawText = classifyJson(input.raw, rules);
-  const firstRecord = input.rawRecords[0];
-  const rawRecord = firstRecord === undefined ? null : classifyJson(firstRecord, rules);
+  const rawRecords = input.rawRecords.map((record) => classifyJson(record, rules));
   const followUpsAvoided = Object.values(input.followUpsByResolver).reduce((a, b) => a + b, 0);
   const sampleTokens = input.lookupSample === undefined ? undefined : countText(input.lookupSample, input.tokenizer).tokens;
   return {
@@ -80,12 +80,14 @@ export function buildReport(input: ReportInput): TokensReport {
       ...countText(rawText.text, input.tokenizer),
       records: input.rawRecords.length,
       parts: countParts(rawText, input.tokenizer),
-      perRecord: rawRecord ? { ...countText(rawRecord.text, input.tokenizer), parts: countParts(rawRecord, input.tokenizer) } : null,
+      perRecord: meanRecord(
+        rawRecords.map((record) => ({ ...countText(record.text, input.tokenizer), parts: countParts(record, input.tokenizer) })),
+      ),
     },
     projected: {
       ...countText(input.projectedText, input.tokenizer),
       records: input.projectedRecordTexts.length,
-      perRecord: input.projectedRecordTexts[0] === undefined ? null : countText(input.projectedRecordTexts[0], input.tokenizer),
+      perRecord: meanCount(input.projectedRecordTexts.map((text) => countText(text, input.tokenizer))),
     },
     texts: {
       sent: input.tool.text,
@@ -98,6 +100,33 @@ export function buildReport(input: ReportInput): TokensReport {
     toolDefinitions: countDefinitions(input.toolDefinitions, input.tokenizer),
     definitions: PART_DEFINITIONS,
   };
+}
+
+/** The mean of each record's own count, rounded as a count is; the bytes/4 error is that of the means. */
+function meanCount(counts: readonly TextCount[]): TextCount | null {
+  if (counts.length === 0) return null;
+  const mean = (of: (count: TextCount) => number) => Math.round(counts.reduce((sum, count) => sum + of(count), 0) / counts.length);
+  const tokens = mean((c) => c.tokens);
+  const bytesOver4 = mean((c) => c.bytesOver4);
+  return {
+    tokens,
+    bytes: mean((c) => c.bytes),
+    bytesOver4,
+    bytesOver4Error: tokens === 0 ? 0 : Math.round(((bytesOver4 - tokens) / tokens) * 1000) / 10,
+  };
+}
+
+/** {@link meanCount} with the mean of each part, rounded so that the parts still add up to the tokens. */
+function meanRecord(
+  counts: readonly (TextCount & { parts: Record<Part, number> })[],
+): (TextCount & { parts: Record<Part, number> }) | null {
+  const mean = meanCount(counts);
+  if (!mean) return null;
+  const exact = PARTS.map((part) => counts.reduce((sum, count) => sum + count.parts[part], 0) / counts.length);
+  const parts = exact.map(Math.floor);
+  const byRemainder = PARTS.map((_, i) => i).sort((a, b) => exact[b]! - parts[b]! - (exact[a]! - parts[a]!) || a - b);
+  for (let left = mean.tokens - parts.reduce((a, b) => a + b, 0), i = 0; left > 0; left--, i++) parts[byRemainder[i % PARTS.length]!]!++;
+  return { ...mean, parts: Object.fromEntries(PARTS.map((part, i) => [part, parts[i]!])) as Record<Part, number> };
 }
 
 const number = (n: number) => n.toLocaleString("en-US");
@@ -119,7 +148,9 @@ export function formatReport(report: TokensReport): string {
       "",
     ]);
   };
-  block("per record", report.raw.perRecord, report.projected.perRecord);
+  // One record's count where the tool returns one; a page's records differ, so theirs is the mean, and says so.
+  const recordLabel = report.raw.records > 1 ? `per record (mean of ${number(report.raw.records)})` : "per record";
+  block(recordLabel, report.raw.perRecord, report.projected.perRecord);
   block("per page", report.raw, report.projected);
   rows.push(["records", "", number(report.raw.records), number(report.projected.records), ""]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -135,7 +166,7 @@ export function formatReport(report: TokensReport): string {
     "",
     ...table,
     "",
-    `raw ${report.raw.perRecord ? "record" : "page"} by part (tokens): ${PARTS.map((p) => `${p} ${number(parts[p])}`).join(", ")}`,
+    `raw ${report.raw.perRecord ? (report.raw.records > 1 ? `record (mean of ${number(report.raw.records)})` : "record") : "page"} by part (tokens): ${PARTS.map((p) => `${p} ${number(parts[p])}`).join(", ")}`,
   ];
   lines.push(textsLine(report.texts));
   const byResolver = Object.entries(report.followUpsByResolver).filter(([, n]) => n > 0);

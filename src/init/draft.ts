@@ -2,8 +2,9 @@ import { jsonApiFields, restFields, type SpecField } from "../model/fields.js";
 import { listOperations, operationLabel, successBody, type Operation } from "../model/operations.js";
 import type { ResourceAnnotation } from "../annotation/types.js";
 import { findRows, identityOf, jsonApiTypes } from "../model/rows.js";
-import { isJsonObject, type SchemaReader, type SchemaAt } from "../openapi/schema.js";
-import { guessField, labelAttribute, type Guess } from "./guess.js";
+import type { SchemaReader, SchemaAt } from "../openapi/schema.js";
+import { foreignArgument, matchingOf, ownArguments, recordKindOfPath, singular, snakeCase, takerOf, type Taker } from "./arguments.js";
+import { guessField, labelAttribute, someOf, type Guess, type ResolverGuess } from "./guess.js";
 import { draftInputs, type DraftInput } from "./inputs.js";
 
 export interface DraftOptions {
@@ -29,32 +30,24 @@ export interface DraftResource {
   fields: [name: string, guess: Guess][];
 }
 
+/** A resolver as drafted: what is written under `resolvers:`, and why its label, written beside it. */
+export interface DraftResolver {
+  type?: string;
+  label?: string;
+  id?: string;
+  reason?: string;
+}
+
 export interface Draft {
-  resolvers: Map<string, { type?: string; label?: string }>;
+  resolvers: Map<string, DraftResolver>;
   resources: Map<string, DraftResource>;
   tools: Map<string, DraftTool>;
   skipped: { operation: string; reason: string }[];
 }
 
-/** `GetTeamMemberships`, `listIncidents`, `get /users/{id}` to `get_team_memberships`, `list_incidents`, `get_users_id`. */
-export function snakeCase(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .toLowerCase();
-}
-
 /** `Albums_Resource_Object` and `Incident` to `albums` and `incident`. */
 const resourceNameOf = (schemaName: string) =>
   snakeCase(schemaName.replace(/[_-]?(Resource[_-]?Object|Resource|Object|Data)$/i, "") || schemaName);
-
-const singular = (name: string) =>
-  name
-    .replace(/ies$/, "y")
-    .replace(/(s|x|ch|sh)es$/, "$1")
-    .replace(/([^s])s$/, "$1");
 
 function selected(op: Operation, options: DraftOptions): boolean {
   if (op.method !== "get") return false;
@@ -121,32 +114,93 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     const op = operationOf.get(tool.operation);
     if (op) tool.inputs = draftInputs(reader, op);
   }
-  const takers = idTakers(chosen, drafted);
+  const toolOf = new Map([...drafted.tools].map(([name, tool]) => [tool.operation, name]));
+  const takers = chosen.flatMap((op) => {
+    const tool = toolOf.get(op.operationId ?? operationLabel(op));
+    const taker = tool === undefined ? undefined : takerOf(reader, op, tool);
+    return taker ? [taker] : [];
+  });
+  const matching = matchingOf(reader, listOperations(reader));
+  const takersByKind = new Map<string, Taker[]>();
+  for (const taker of takers) takersByKind.set(taker.kind, [...(takersByKind.get(taker.kind) ?? []), taker]);
   for (const [name, source] of sources) {
     const fields: SpecField[] = source.jsonapi ? jsonApiFields(reader, source.at) : restFields(reader, source.at);
     const resource = draft.resources.get(name) ?? { fields: [] };
-    resource.fields = fields.map((field) => {
-      const guess = guessField(field, {
-        reader,
-        identity: source.jsonapi ? "id" : identityOf(reader, source.at),
-        idTools:
-          kinds
-            .get(name)
-            ?.flatMap((k) => takers.get(k) ?? [])
-            .filter(unique) ?? [],
-        takers,
-        labels,
-      });
-      if (guess.resolver && !draft.resolvers.has(guess.resolver.name)) {
-        const type = guess.resolver.type;
-        const label = type ? labels.get(type) : undefined;
-        draft.resolvers.set(guess.resolver.name, type && label ? { type, label } : {});
-      }
-      return [field.name, guess];
-    });
+    const own = (kinds.get(name) ?? []).flatMap((k) => takersByKind.get(k) ?? []).filter(unique);
+    const identity = source.jsonapi ? "id" : restIdentity(reader, fields, source.at);
+    const ctx = {
+      reader,
+      identity,
+      arguments: source.jsonapi ? jsonApiArguments(own) : ownArguments(matching, fields, own, identity),
+      takersOf: (field: SpecField) => foreignArgument(matching, field, takersByKind, takers),
+      labels,
+    };
+    resource.fields = fields.flatMap((field) => entriesOf(field.name, guessField(field, ctx), draft.resolvers, labels));
     draft.resources.set(name, resource);
   }
   return draft;
+}
+
+/** A plain-REST record's own id: `id`, `gid`, `uuid`, Twilio's `sid`, or a `key` that is text (Spotify's audio analysis has a musical `key`, 0 to 11). */
+function restIdentity(reader: SchemaReader, fields: SpecField[], record: SchemaAt): string | undefined {
+  const named = identityOf(reader, record) ?? (fields.some((f) => f.name === "sid") ? "sid" : undefined);
+  const field = fields.find((f) => f.name === named);
+  return named === "key" && field && reader.kind(field.at) !== "string" ? undefined : named;
+}
+
+/** A JSON:API record's `id` is what every tool taking an id of its kind takes. */
+function jsonApiArguments(own: Taker[]): Map<string, Guess> {
+  const tools = own
+    .filter((t) => t.namedAsId)
+    .map((t) => t.tool)
+    .filter(unique);
+  return new Map(
+    tools.length ? [["id", { rule: { argument: tools }, reason: `an id the model passes to ${someOf(tools)}`, sure: true }]] : [],
+  );
+}
+
+/** A field's entries: itself, or its parts under dotted names; each resolver a join goes through declared on the way. */
+function entriesOf(
+  name: string,
+  guess: Guess,
+  resolvers: Map<string, DraftResolver>,
+  labels: ReadonlyMap<string, string>,
+): [string, Guess][] {
+  if (guess.parts) return guess.parts.flatMap(([part, inner]) => entriesOf(`${name}.${part}`, inner, resolvers, labels));
+  if (guess.resolver) {
+    const declared = declareResolver(resolvers, guess.resolver, labels);
+    if (declared !== guess.resolver.name && typeof guess.rule === "object") guess.rule = { ...guess.rule, join: declared };
+  }
+  return [[name, guess]];
+}
+
+/**
+ * Declares the resolver a join goes through, or finds the one already declared that reads the
+ * same records: a name already taken by a resolver reading another label (one API's `owner` is
+ * a user with a `login`, another's an organization with a `name`) gets a number.
+ */
+function declareResolver(resolvers: Map<string, DraftResolver>, wanted: ResolverGuess, labels: ReadonlyMap<string, string>): string {
+  const { name: base, ...entry } = wanted;
+  if (entry.type !== undefined) {
+    const label = labels.get(entry.type);
+    if (!resolvers.has(base)) resolvers.set(base, label ? { type: entry.type, label } : {});
+    return base;
+  }
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? base : `${base}_${n}`;
+    const declared = resolvers.get(name);
+    if (!declared) {
+      resolvers.set(name, entry);
+      return name;
+    }
+    // A join of plain ids reads no label, so any resolver of the name serves; the first join of embedded records gives it theirs.
+    if (entry.label === undefined && entry.id === undefined) return name;
+    if (declared.label === undefined && declared.type === undefined && declared.id === undefined) {
+      resolvers.set(name, entry);
+      return name;
+    }
+    if (declared.label === entry.label && declared.id === entry.id) return name;
+  }
 }
 
 const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
@@ -215,59 +269,4 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     kinds.set(named, [...(kinds.get(named) ?? [singular(named)]), ...(kind ? [kind] : [])].filter(unique));
   }
   return { draft, sources, kinds };
-}
-
-const kindOf = (word: string) => singular(snakeCase(word));
-const IDENTITY_PARAMETER = /^(id|gid|uuid|key|slug|number)$/i;
-const KIND_PARAMETER = /^(.+?)(?:_id_or_slug|_id_or_key|_id_or_name|_ids?|_gid|_uuid|_key|_slug|_number|Id|Gid|Uuid|Key)$/;
-
-/** The kind of record a path returns: `/users/{id}/tickets` lists tickets, `/tickets/{ticket_id}` gets one. */
-function recordKindOfPath(path: string, many: boolean): string | undefined {
-  const segments = path.split("/").filter(Boolean);
-  const last = segments[segments.length - 1];
-  if (last === undefined) return undefined;
-  if (!many && /^\{.*\}$/.test(last)) {
-    const before = segments[segments.length - 2];
-    if (before !== undefined && !/^\{/.test(before)) return kindOf(before);
-    const named = KIND_PARAMETER.exec(last.slice(1, -1));
-    return named ? kindOf(named[1]!) : undefined;
-  }
-  return /^\{/.test(last) ? undefined : kindOf(last);
-}
-
-/**
- * The kinds of record whose ids an operation takes to say what it reads: its last path parameter
- * (`{ticket_id}`, or `{id}` after `/tickets/`) and its `?ticket_id=` query parameters. The
- * parameters before the last only scope it (`/organizations/{org}/...`): every call under an
- * organization takes one, and naming them all would bury the tool that reads the record.
- */
-function kindsTaken(op: Operation): string[] {
-  const kinds: string[] = [];
-  const segments = op.path.split("/").filter(Boolean);
-  const last = segments.map((segment) => /^\{(.+)\}$/.test(segment)).lastIndexOf(true);
-  const parameter = last === -1 ? undefined : segments[last]!.slice(1, -1);
-  const named = parameter === undefined ? null : KIND_PARAMETER.exec(parameter);
-  // The collection a parameter follows names the kind: `/synthetics/tests/{public_id}` takes a test's id.
-  const collection = last > 0 && !/^\{/.test(segments[last - 1]!) ? kindOf(segments[last - 1]!) : undefined;
-  if (collection !== undefined && (named || IDENTITY_PARAMETER.test(parameter!))) kinds.push(collection);
-  else if (named) kinds.push(kindOf(named[1]!));
-  const parameters = op.at.schema["parameters"];
-  for (const parameter of Array.isArray(parameters) ? parameters : []) {
-    if (!isJsonObject(parameter) || parameter["in"] !== "query" || typeof parameter["name"] !== "string") continue;
-    const named = /^(.+?)(?:_ids?|Ids?)(\[\])?$/.exec(parameter["name"]);
-    if (named) kinds.push(kindOf(named[1]!));
-  }
-  return kinds.filter(unique);
-}
-
-/** For each kind of record, the drafted tools that take an id of it, in the spec's order. */
-function idTakers(operations: Operation[], draft: Draft): Map<string, string[]> {
-  const toolOf = new Map([...draft.tools].map(([name, tool]) => [tool.operation, name]));
-  const takers = new Map<string, string[]>();
-  for (const op of operations) {
-    const tool = toolOf.get(op.operationId ?? operationLabel(op));
-    if (tool === undefined) continue;
-    for (const kind of kindsTaken(op)) takers.set(kind, [...(takers.get(kind) ?? []), tool]);
-  }
-  return takers;
 }

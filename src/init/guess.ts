@@ -1,11 +1,22 @@
-import { carriedIdsAndUrls, type SpecField } from "../model/fields.js";
+import { carriedIdsAndUrls, isIdSchema, isUrl, type SpecField } from "../model/fields.js";
 import { specLegend } from "../model/legend.js";
-import { withArticle } from "../indefinite-article.js";
 import { plural } from "../naming.js";
-import { child, type SchemaReader } from "../openapi/schema.js";
+import { child, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
 /** A field rule as it is written in projector.yaml. */
 export type RuleValue = "keep" | { [key: string]: unknown };
+
+/** A resolver a guessed join goes through, as it is declared under `resolvers:`. */
+export interface ResolverGuess {
+  name: string;
+  type?: string;
+  /** The key of the name in the records the API embeds (`login`), which makes asking the resolver needless. */
+  label?: string;
+  /** The key of their id, where it is not `id`. */
+  id?: string;
+  /** Why the label: written beside the resolver. */
+  reason?: string;
+}
 
 export interface Guess {
   rule: RuleValue;
@@ -14,37 +25,56 @@ export interface Guess {
   /** An uncertain guess is written as a `todo`, which generate refuses until a person decides. */
   sure: boolean;
   /** A resolver the rule joins through, to declare. */
-  resolver?: { name: string; type?: string };
+  resolver?: ResolverGuess;
+  /** Set where the field is classified by its parts instead: each part's dotted name under the field, with its guess. */
+  parts?: [name: string, guess: Guess][];
+}
+
+/** The tools a field holding an id is an argument of, and how sure the match of field to parameter is. */
+export interface ArgumentGuess {
+  tools: string[];
+  sure: boolean;
+  reason: string;
 }
 
 export interface GuessContext {
   reader: SchemaReader;
-  /** The property holding the record's own id (`id`, `gid`, `uuid`, `key`), if it has one. */
+  /** The property holding the record's own id (`id`, `gid`, `uuid`, `key`, `sid`), if it has one. */
   identity: string | undefined;
-  /** Tools that take an id of this resource's kind (a path or query parameter identifying one). */
-  idTools: string[];
-  /** Every kind of record some tool takes an id of (`conversation`), with those tools. */
-  takers: ReadonlyMap<string, string[]>;
+  /**
+   * The record's own fields that tools take, matched to the tools' parameters by name and schema
+   * (`number` for `{issue_number}`, `sid` for `{Sid}`); a field that is a record's identity and is
+   * taken by no tool can carry a `todo` here saying which tools take what instead.
+   */
+  arguments: ReadonlyMap<string, Guess>;
+  /** The tools that take the id a field holds, by its name (`ticket_id`) or by the schema of the parameter. */
+  takersOf(field: SpecField): ArgumentGuess | undefined;
   /** Label attribute for each JSON:API type whose schema the spec declares. */
   labels: ReadonlyMap<string, string>;
 }
 
-const ID_LIKE = /^(id|ids|gid|gids|uuid|uuids)$|(_id|_ids|Id|Ids|_gid|_gids|Gid|_uuid|Uuid)$/;
-const IDENTITY_NAMES = ["id", "gid", "uuid"];
+const ID_LIKE = /^(id|ids|gid|gids|uuid|uuids|sid|sids)$|(_id|_ids|Id|Ids|_gid|_gids|Gid|_uuid|Uuid|_sid|_sids|Sid|Sids)$/;
+/** The keys an embedded record keeps its own id under. */
+const IDENTITY_KEYS = ["id", "gid", "uuid", "sid"];
 /** `conversation_id`, `conversationGid` to `conversation`: the kind of record a foreign key names. */
-const kindOfKey = (name: string) =>
+export const kindOfKey = (name: string): string =>
   name
-    .replace(/(_ids?|_gids?|_uuids?|Ids?|Gids?|Uuids?)$/, "")
+    .replace(/(_ids?|_gids?|_uuids?|_sids?|Ids?|Gids?|Uuids?|Sids?)$/, "")
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()
     .replace(/ies$/, "y")
     .replace(/(s|x|ch|sh)es$/, "$1")
     .replace(/([^s])s$/, "$1");
 const LINK_NAME = /(^|_)(url|href|link|links|self|uri|permalink)$|Url$|Href$|^permalink$/;
-const LABEL_NAMES = ["name", "display_name", "full_name", "title", "summary", "label", "handle", "email", "username", "slug"];
+const LABEL_NAMES = ["name", "display_name", "full_name", "title", "summary", "label", "login", "handle", "email", "username", "slug"];
+/** Parts of an object or list are classified this many levels below the field at most, and this many entries in all. */
+const PART_DEPTH = 3;
+const MOST_PARTS = 24;
+/** Names of list members that say nothing of what the items are: a join through `tracks.items` is named for `tracks`. */
+const GENERIC_MEMBERS = new Set(["items", "data", "results", "entries", "nodes", "values", "records", "list"]);
 
 /** A list in a comment, short enough to read beside the rule that holds it whole. */
-const someOf = (names: readonly string[]) =>
+export const someOf = (names: readonly string[]): string =>
   names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`;
 
 /** The attribute most likely to name a record, for a resolver's `label`. */
@@ -55,16 +85,65 @@ export function labelAttribute(names: readonly string[]): string | undefined {
 const resolverFor = (name: string) =>
   /(^|_)by(_ids?)?$/.test(name)
     ? "users"
-    : plural(name.replace(/(_ids?|Ids?|_gids?|Gids?|_uuids?|Uuids?)$/, "").replace(/_reference$/, ""));
+    : plural(name.replace(/(_ids?|Ids?|_gids?|Gids?|_uuids?|Uuids?|_sids?|Sids?)$/, "").replace(/_reference$/, ""));
+
+/** The name a join through a field's resolver takes: the field's, or its list's where the field only says "items". */
+function resolverName(field: SpecField, reader: SchemaReader): string {
+  const named = [...field.path].reverse().find((segment) => !GENERIC_MEMBERS.has(segment));
+  if (named !== undefined) return resolverFor(named);
+  // A page's `items` say nothing: the schema of what they hold does (`SimplifiedPlaylistObject`).
+  const items = reader.kind(field.at) === "array" ? reader.items(field.at) : field.at;
+  const schema = items ? (reader.refName(items) ?? reader.refName(reader.unwrapNullable(items))) : undefined;
+  const kind = schema
+    ?.replace(/[_-]?(Resource[_-]?Object|Resource|Object|Data)$/i, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .toLowerCase();
+  return resolverFor(kind || field.name);
+}
+
+/** An object schema that is a record of its own: the key of its id and of its name, where it has them. */
+interface Embedded {
+  id?: string;
+  label?: string;
+}
+
+/**
+ * The id and the name an embedded record carries. The name is the first label-like text the
+ * record always has (required, never null), else one every branch of a `oneOf` has (PagerDuty's
+ * reference or full record both have `summary`), else the first there is.
+ */
+function embeddedRecord(reader: SchemaReader, at: SchemaAt): Embedded {
+  const properties = reader.properties(at);
+  const scalar = (p: { at: SchemaAt }) => ["string", "integer"].includes(reader.kind(p.at) ?? "");
+  const id = IDENTITY_KEYS.find((key) => properties.some((p) => p.name === key && scalar(p)));
+  const labels = LABEL_NAMES.flatMap((name) => properties.filter((p) => p.name === name && reader.kind(p.at) === "string"));
+  const branches = ["oneOf", "anyOf"].flatMap((key) => members(reader.unwrapNullable(at), key));
+  const inEveryBranch = (name: string) => branches.every((branch) => reader.property(branch, name) !== undefined);
+  const label =
+    labels.find((p) => p.required && !reader.nullable(p.at)) ??
+    labels.find((p) => branches.length > 0 && inEveryBranch(p.name)) ??
+    labels[0];
+  return { ...(id !== undefined ? { id } : {}), ...(label ? { label: label.name } : {}) };
+}
+
+/** How many more parts one field's classification may look at: a schema wide at every level stops it early. */
+interface Budget {
+  left: number;
+}
 
 /** A guessed role for one field, with the reason a person reviewing it would want. */
 export function guessField(field: SpecField, ctx: GuessContext): Guess {
+  return guessAt(field, ctx, 0, { left: MOST_PARTS * 2 });
+}
+
+function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Budget): Guess {
   const { reader } = ctx;
-  if (field.base === "record" && field.name === ctx.identity && field.path.length === 1) {
-    if (ctx.idTools.length > 0)
-      return { rule: { argument: ctx.idTools }, reason: `an id the model passes to ${someOf(ctx.idTools)}`, sure: true };
+  const top = field.path.length === 1;
+  const decided = top ? ctx.arguments.get(field.name) : undefined;
+  if (decided) return decided;
+  if (top && field.base === "record" && field.name === ctx.identity)
     return { rule: { drop: "no tool takes this id" }, reason: "no GET operation takes an id of this kind of record", sure: true };
-  }
   if (field.relationship) {
     const data = child(reader.unwrapNullable(field.at), "properties", "data");
     const target = data ? (reader.kind(data) === "array" ? reader.items(data) : data) : undefined;
@@ -80,72 +159,247 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
       resolver: { name: resolver, ...(targetType ? { type: targetType } : {}) },
     };
   }
-  const kind = reader.kind(field.at);
-  const schema = reader.unwrapNullable(field.at).schema;
-  const values = reader.enumValues(field.at);
+  // Box's `sequence_id: { allOf: [{ type: string }] }` is text, though generate reads a one-member `allOf` as an object.
+  const inner = throughAllOf(reader, field.at);
+  const wrapped = inner.pointer !== reader.unwrapNullable(field.at).pointer;
+  const kind = reader.kind(inner);
+  const schema = inner.schema;
   // Box's `is_accessible_via_shared_link` is a boolean about a link, not one.
-  if ((LINK_NAME.test(field.name) && kind !== "boolean") || schema["format"] === "uri" || schema["format"] === "url") {
-    return { rule: { drop: "a link the model cannot open" }, reason: "a URL", sure: true };
+  if (
+    kind !== "boolean" &&
+    (LINK_NAME.test(field.name) || isUrl(reader, field.name, field.at) || urlMap(reader, field.at) || linkByWords(kind, schema))
+  ) {
+    return { rule: { drop: "a link the model cannot open" }, reason: kind === "object" ? "a map of URLs" : "a URL", sure: true };
   }
-  if (ID_LIKE.test(field.name)) {
-    const tools = ctx.takers.get(kindOfKey(field.name)) ?? [];
-    const scalar = reader.kind(field.at) === "string" || reader.kind(field.at) === "integer";
-    if (tools.length > 0 && scalar && !IDENTITY_NAMES.includes(field.name)) {
-      return {
-        rule: { argument: tools },
-        reason: `the id of ${withArticle(kindOfKey(field.name))}, which the model passes to ${someOf(tools)}`,
-        sure: true,
-      };
-    }
-    const resolver = resolverFor(field.name);
+  if (onlyLinks(reader, field.at))
     return {
-      rule: { join: resolver },
-      reason: "looks like a foreign key: join it to a name, make it an argument, or drop it",
-      sure: false,
-      resolver: { name: resolver },
+      rule: { drop: "a link the model cannot open" },
+      reason: `holds nothing but links (${someOf(linksIn(reader, field.at))})`,
+      sure: true,
     };
+  const scalarOrList = kind !== "object" && !reader.objectLike(inner);
+  if (scalarOrList && (ID_LIKE.test(field.name) || isIdSchema(reader, field.at) || idList(reader, inner)))
+    return foreignKey(field, kind, ctx);
+  const coded = codedGuess(reader, field.at);
+  if (coded) return coded;
+  // Generate refuses a format on what it reads as an object: a wrapped date stays the text it is.
+  const timestamp = wrapped ? undefined : timestampGuess(field.name, kind, schema);
+  if (timestamp) return timestamp;
+  if (reader.objectLike(inner)) return objectGuess(field, ctx, depth, budget);
+  if (kind === "array") return listGuess(field, ctx, depth, budget);
+  const values = reader.enumValues(field.at);
+  if (values && values.length > 0) return { rule: "keep", reason: "an enum of readable values", sure: true };
+  if (kind === undefined) return { rule: "keep", reason: "no declared type", sure: false };
+  return { rule: "keep", reason: kind === "string" ? "text" : kind, sure: true };
+}
+
+/** Text its description calls a URL (Spotify's paging `next`: "URL to the next page of items"). */
+function linkByWords(kind: string | undefined, schema: Record<string, unknown>): boolean {
+  const description = typeof schema["description"] === "string" ? schema["description"] : "";
+  return kind === "string" && /^\s*(the |an? )?(full |absolute |relative )?(url|uri|link|href)\b/i.test(description);
+}
+
+/** The properties of an object, or of a list's items, all of them links. */
+function linksIn(reader: SchemaReader, at: SchemaAt): string[] {
+  const items = reader.kind(at) === "array" ? reader.items(at) : at;
+  if (!items || !reader.objectLike(items)) return [];
+  const properties = reader.properties(items);
+  return properties.every((p) => isUrl(reader, p.name, p.at) || LINK_NAME.test(p.name)) ? properties.map((p) => p.name) : [];
+}
+
+/** PokeAPI's `evolution_chain: { url }`: an object, or a list of them, that holds only links. */
+const onlyLinks = (reader: SchemaReader, at: SchemaAt) => linksIn(reader, at).length > 0;
+
+/** A free-form map whose values are URLs (`additionalProperties: { format: uri }`). */
+function urlMap(reader: SchemaReader, at: SchemaAt): boolean {
+  const values = child(reader.unwrapNullable(at), "additionalProperties");
+  return values !== undefined && isUrl(reader, "", values);
+}
+
+function idList(reader: SchemaReader, at: SchemaAt): boolean {
+  const items = reader.kind(at) === "array" ? reader.items(at) : undefined;
+  return items !== undefined && isIdSchema(reader, items);
+}
+
+/** An id of another record: an argument of the tools that take it, else a join to guess at. */
+function foreignKey(field: SpecField, kind: string | undefined, ctx: GuessContext): Guess {
+  const { reader } = ctx;
+  const scalar = kind === "string" || kind === "integer";
+  const taken = scalar && !IDENTITY_KEYS.includes(field.name) ? ctx.takersOf(field) : undefined;
+  if (taken) return { rule: { argument: taken.tools }, reason: taken.reason, sure: taken.sure };
+  // Joined through a resolver nobody has written, every value would read `{ "unresolved": ... }`: dropped until someone writes one.
+  const what = ID_LIKE.test(field.name) ? "named like" : `written with the spec's id schema (${schemaWords(reader, field.at)}) as`;
+  return {
+    rule: { drop: scalar ? "no tool takes this id" : "no tool takes these ids" },
+    reason: `${what} ${scalar ? "an id" : "a list of ids"} no drafted tool takes: write a resolver and \`join: ${resolverName(field, reader)}\` to name ${scalar ? "it" : "them"}, or keep the drop`,
+    sure: false,
+  };
+}
+
+/** `$ref SnowflakeType`, `pattern ^CA[0-9a-fA-F]{32}$`, `format uuid`: what makes a value an id, for a reason. */
+function schemaWords(reader: SchemaReader, at: SchemaAt): string {
+  const items = reader.kind(at) === "array" ? reader.items(at) : undefined;
+  const node = items ?? at;
+  const ref = reader.refName(node) ?? reader.refName(reader.unwrapNullable(node));
+  if (ref !== undefined) return ref;
+  const schema = reader.unwrapNullable(node).schema;
+  if (typeof schema["pattern"] === "string") return `pattern ${schema["pattern"]}`;
+  return `format ${String(schema["format"])}`;
+}
+
+/** Keys that describe a schema without shaping it: an `allOf` member with only these (`{ nullable: false }`) adds nothing. */
+const ANNOTATIONS = new Set(["description", "nullable", "example", "examples", "title", "deprecated", "readOnly", "writeOnly", "default"]);
+const annotationOnly = (reader: SchemaReader, at: SchemaAt) =>
+  Object.keys(reader.deref(at).schema).every((key) => ANNOTATIONS.has(key) || key.startsWith("x-"));
+
+/** `allOf: [{ $ref: Status }, { description }]`: one schema with words beside it, read through. */
+function throughAllOf(reader: SchemaReader, at: SchemaAt): SchemaAt {
+  let node = reader.unwrapNullable(at);
+  for (let steps = 0; steps < 8; steps++) {
+    const shaping = members(node, "allOf").filter((member) => !annotationOnly(reader, member));
+    if (shaping.length !== 1 || node.schema["properties"] !== undefined) break;
+    node = reader.unwrapNullable(shaping[0]!);
   }
+  return node;
+}
+
+/** An integer enum: expanded with the spec's words where it gives them, else dropped until someone writes them. */
+function codedGuess(reader: SchemaReader, at: SchemaAt): Guess | undefined {
+  const values = reader.enumValues(at);
   if (values && values.length > 0 && values.every((v) => typeof v === "number")) {
-    if (specLegend(reader, field.at)) return { rule: { legend: "spec" }, reason: "integer enum; the spec names its codes", sure: true };
+    if (specLegend(reader, at)) return { rule: { legend: "spec" }, reason: "integer enum; the spec names its codes", sure: true };
     return {
       rule: { drop: "coded values with no words in the spec" },
       reason: `integer enum ${JSON.stringify(values)} with no words in the spec: write \`legend: { ${values.map((v) => `${v}: WORD`).join(", ")} }\` to keep it`,
       sure: false,
     };
   }
-  const timestamp = timestampGuess(field.name, kind, schema);
-  if (timestamp) return timestamp;
-  if (reader.objectLike(field.at)) {
-    const properties = reader.properties(field.at).map((p) => p.name);
-    if (properties.some((p) => IDENTITY_NAMES.includes(p))) {
-      const resolver = resolverFor(field.name);
-      return {
-        rule: { join: resolver },
-        reason: "a reference to another record: joined to its name",
-        sure: false,
-        resolver: { name: resolver },
-      };
-    }
-    if (properties.some((p) => ID_LIKE.test(p)))
-      return { rule: { drop: "holds opaque ids" }, reason: "an object holding ids: classify its parts to keep any of it", sure: false };
-    const deeper = keptWholeRefusal(reader, field);
-    if (deeper) return deeper;
+  const wrapped = throughAllOf(reader, at);
+  if (wrapped.pointer === reader.unwrapNullable(at).pointer) return undefined;
+  const inner = reader.enumValues(wrapped);
+  if (!inner || inner.length === 0 || !inner.every((v) => typeof v === "number")) return undefined;
+  // Generate reads neither the codes nor their words through `allOf`, so a `legend` here would be refused.
+  const words = specLegend(reader, wrapped);
+  return {
+    rule: { drop: "coded values projector cannot read through allOf" },
+    reason: `integer enum ${JSON.stringify(inner)} reached through \`allOf\`${words ? `, whose words the spec gives (${someOf(words.map(([, word]) => word))})` : ""}: generate reads neither codes nor words there yet, so it is dropped`,
+    sure: false,
+  };
+}
+
+function objectGuess(field: SpecField, ctx: GuessContext, depth: number, budget: Budget): Guess {
+  const { reader } = ctx;
+  const properties = reader.properties(field.at).map((p) => p.name);
+  const embedded = embeddedRecord(reader, field.at);
+  if (embedded.id !== undefined) return joinGuess(reader, field, embedded, false);
+  // Spotify's `external_ids` (`isrc`, `upc`): named like ids, and generate takes no object by that name whole.
+  if (ID_LIKE.test(field.name))
+    return {
+      rule: { drop: "holds opaque ids" },
+      reason: `an object named like ids (${someOf(properties)}): classify its parts to keep any of it`,
+      sure: false,
+    };
+  const refusal = keptWholeRefusal(reader, field);
+  if (!refusal)
     return { rule: "keep", reason: properties.length ? "an object, kept whole" : "free-form data", sure: properties.length > 0 };
-  }
-  if (kind === "array") {
-    const items = reader.items(field.at);
-    if (items && reader.objectLike(items) && reader.properties(items).some((p) => ID_LIKE.test(p.name))) {
-      return {
-        rule: { drop: "a list of records with opaque ids" },
-        reason: "a list of nested records: keep it only if the model needs them",
-        sure: false,
-      };
-    }
+  return partsGuess(field, ctx, depth, budget, false) ?? refusal;
+}
+
+function listGuess(field: SpecField, ctx: GuessContext, depth: number, budget: Budget): Guess {
+  const { reader } = ctx;
+  const items = reader.items(field.at);
+  // Twilio's `media: { items: {} }` holds whatever the API puts there: ids and links as likely as not.
+  if (items && reader.kind(items) === undefined && !reader.objectLike(items))
+    return { rule: "keep", reason: "a list of values of no declared type", sure: false };
+  if (!items || !reader.objectLike(items))
     return keptWholeRefusal(reader, field) ?? { rule: "keep", reason: "a list of values", sure: true };
+  const embedded = embeddedRecord(reader, items);
+  if (embedded.id !== undefined && embedded.label !== undefined) return joinGuess(reader, field, embedded, true);
+  const refusal = keptWholeRefusal(reader, field);
+  if (!refusal) return { rule: "keep", reason: "a list of values", sure: true };
+  const parts = partsGuess(field, ctx, depth, budget, true);
+  if (parts) return parts;
+  if (embedded.id !== undefined)
+    return {
+      rule: { drop: "a list of records with opaque ids" },
+      reason: "a list of nested records: keep it only if the model needs them",
+      sure: false,
+    };
+  return refusal;
+}
+
+/** An embedded record, or a list of them, joined to its name: the one it carries where it has one. */
+function joinGuess(reader: SchemaReader, field: SpecField, embedded: Embedded, many: boolean): Guess {
+  const resolver = resolverName(field, reader);
+  // Joined through a resolver nobody has written, every value would read `{ "unresolved": ... }`.
+  if (embedded.label === undefined)
+    return {
+      rule: { drop: "a reference to another record with no name in it" },
+      reason: `a reference to another record that carries no name: write a resolver and \`join: ${resolver}\` to name it, or keep the drop`,
+      sure: false,
+    };
+  return {
+    rule: { join: resolver },
+    reason: `${many ? "embedded records that carry" : "an embedded record that carries"} ${many ? "their" : "its"} name: joined to it`,
+    sure: true,
+    resolver: {
+      name: resolver,
+      label: embedded.label,
+      ...(embedded.id !== "id" && embedded.id !== undefined ? { id: embedded.id } : {}),
+      reason: `\`${field.path.join(".")}\` embeds ${many ? "them" : "one"} with ${many ? "their" : "its"} name in \`${embedded.label}\``,
+    },
+  };
+}
+
+/**
+ * An object or a list of objects that cannot be kept whole, classified by its parts instead: a
+ * reference with a name and a link but no id (PokeAPI's `{ name, url }`) keeps the name, lifted
+ * to the field's place where no list holds it, and the link is dropped; the other parts are
+ * guessed as fields are. Only where some part is worth reading and there are not too many of
+ * them: else undefined, and the whole is dropped for a person to decide.
+ */
+function partsGuess(field: SpecField, ctx: GuessContext, depth: number, budget: Budget, many: boolean): Guess | undefined {
+  const { reader } = ctx;
+  const at = many ? reader.items(field.at) : field.at;
+  if (!at || depth >= PART_DEPTH) return undefined;
+  const embedded = embeddedRecord(reader, at);
+  // A record of its own is joined, or dropped whole: its id is no part to keep.
+  if (embedded.id !== undefined) return undefined;
+  const properties = reader.properties(at);
+  const reference = embedded.label !== undefined && properties.some((p) => isUrl(reader, p.name, p.at) || LINK_NAME.test(p.name));
+  budget.left -= properties.length;
+  if (budget.left < 0) return undefined;
+  const lifted = field.path.join("_");
+  // `as` lifts a part to the top of the result only where no list holds it.
+  const liftable = !many && field.path.length === 1;
+  const parts: [string, Guess][] = [];
+  let worthReading = false;
+  for (const p of properties) {
+    const part: SpecField = { ...p, base: field.base, path: [...field.path, p.name], relationship: false };
+    const guess: Guess =
+      reference && p.name === embedded.label
+        ? { rule: "keep", reason: `the name of the ${field.name.replace(/_/g, " ")} it refers to`, sure: true }
+        : guessAt(part, ctx, depth + 1, budget);
+    if (budget.left < 0) return undefined;
+    worthReading ||= readable(reader, part, guess);
+    parts.push([p.name, guess]);
   }
-  if (values && values.length > 0) return { rule: "keep", reason: "an enum of readable values", sure: true };
-  if (kind === undefined) return { rule: "keep", reason: "no declared type", sure: false };
-  return { rule: "keep", reason: kind === "string" ? "text" : kind, sure: true };
+  // The name alone stands for the reference: lifted to its place, where nothing else of it is kept beside it.
+  const name = parts.find(([part]) => reference && part === embedded.label);
+  const alone = parts.every(([part, g]) => part === embedded.label || (typeof g.rule === "object" && "drop" in g.rule));
+  if (name && liftable && alone) name[1] = { ...name[1], rule: { as: lifted }, reason: `${name[1].reason}, as \`${lifted}\`` };
+  if (!worthReading || parts.reduce((n, [, g]) => n + countEntries(g), 0) > MOST_PARTS) return undefined;
+  return { rule: "keep", reason: "classified by its parts: kept whole it would carry ids or links", sure: true, parts };
+}
+
+const countEntries = (guess: Guess): number => (guess.parts ? guess.parts.reduce((n, [, g]) => n + countEntries(g), 0) : 1);
+
+/** Whether a part's guess keeps something a model reads: text, a name, a word for a code, a date (numbers alone are not worth the parts). */
+function readable(reader: SchemaReader, part: SpecField, guess: Guess): boolean {
+  if (guess.parts) return true;
+  const rule = guess.rule;
+  if (rule === "keep") return reader.kind(part.at) === "string";
+  return "as" in rule || ("join" in rule && guess.sure) || "legend" in rule || "format" in rule;
 }
 
 /** Generate refuses a value kept whole that carries an id or a URL at any depth, so init never drafts one. */
@@ -161,33 +415,66 @@ function keptWholeRefusal(reader: SchemaReader, field: SpecField): Guess | undef
 }
 
 const DATE_NAME = /(_on|On|_date|Date)$|^date$/;
-const DATETIME_NAME = /(_at|At|_time|Time|timestamp|Timestamp)$|^(time|timestamp)$/;
+/** A point in time by its name: `created_at`, `createdAt`, `timestamp`. */
+const INSTANT_NAME = /(_at|At|timestamp|Timestamp)$|^timestamp$/;
+/** `start_time`: a point in time as text, but as an integer as often a duration (PokeAPI's `growth_time`, in hours). */
+const TIME_NAME = /(_time|Time)$|^time$/;
 const EPOCH_TEXT = /\b(unix|epoch|posix)\b/i;
-const DURATION_TEXT = /\b(duration|elapsed|how long|took|interval|timeout|ttl)\b/i;
+const DURATION_TEXT =
+  /\b(duration|elapsed|how long|took|interval|timeout|ttl|wait time|(number of|in|of) (milli|micro|nano)?(seconds|minutes|hours|days))\b/i;
+/** Formats specs declare for integer epoch times: Stripe's `unix-time`, and the like. */
+const EPOCH_FORMATS =
+  /^(unix[-_]?time(stamp)?|unix|epoch|unix[-_]?epoch|epoch[-_]?(seconds|millis|milliseconds)|unix[-_]?(ms|millis)|timestamp)$/i;
+/** Formats of date-times written as RFC 2822 (`Thu, 30 Jul 2015 20:12:31 +0000`, Twilio's), which the runtime's date readers do not read. */
+const RFC_2822_FORMATS = /rfc[-_]?(2822|822|1123|7231)|^http-date$/i;
 
 /**
- * `format: date | datetime` for a field that holds a point in time: an ISO string the spec says
- * is one, a string named like one, or an integer of epoch seconds or milliseconds (named like a
- * timestamp, or described as unix time). A duration named `*_time` is left alone.
+ * `format: date | datetime` for a field that holds a point in time: what its declared format says
+ * first (`date-time`, `date`, Stripe's `unix-time`), then its description (unix time), and only
+ * then its name, which makes the guess a `todo`. A duration is left alone, and so is text the
+ * runtime cannot read as a date.
  */
 function timestampGuess(name: string, kind: string | undefined, schema: Record<string, unknown>): Guess | undefined {
   const description = typeof schema["description"] === "string" ? schema["description"] : "";
+  const format =
+    typeof schema["format"] === "string" ? schema["format"] : typeof schema["x-format"] === "string" ? schema["x-format"] : undefined;
   if (kind === "string") {
-    if (schema["format"] === "date-time") return { rule: { format: "datetime" }, reason: "a timestamp, to the minute in UTC", sure: true };
-    if (schema["format"] === "date") return { rule: { format: "date" }, reason: "a date", sure: true };
-    if (schema["format"] !== undefined || schema["enum"] !== undefined || DURATION_TEXT.test(description)) return undefined;
-    if (DATETIME_NAME.test(name))
-      return { rule: { format: "datetime" }, reason: "named like a timestamp: to the minute in UTC", sure: true };
+    if (format === "date-time") return { rule: { format: "datetime" }, reason: "a timestamp, to the minute in UTC", sure: true };
+    if (format === "date") return { rule: { format: "date" }, reason: "a date", sure: true };
+    if (format !== undefined && RFC_2822_FORMATS.test(format))
+      return {
+        rule: "keep",
+        reason: `a date-time declared \`format: ${format}\` (\`Thu, 30 Jul 2015 20:12:31 +0000\`): \`format: datetime\` reads ISO 8601 text and epoch times only and would mark every value unusable, so it is kept as the text it is`,
+        sure: false,
+      };
+    if (format !== undefined || schema["enum"] !== undefined || DURATION_TEXT.test(description)) return undefined;
+    if (INSTANT_NAME.test(name) || TIME_NAME.test(name))
+      return { rule: { format: "datetime" }, reason: "named like a timestamp, by its name alone: to the minute in UTC", sure: false };
     if (DATE_NAME.test(name)) return { rule: { format: "date" }, reason: "named like a date", sure: false };
     return undefined;
   }
-  if (kind !== "integer" || DURATION_TEXT.test(description)) return undefined;
-  const described = EPOCH_TEXT.test(description);
+  if (kind !== "integer") return undefined;
+  if (format !== undefined && EPOCH_FORMATS.test(format))
+    return { rule: { format: "datetime" }, reason: `declared \`format: ${format}\`: unix time, to the minute in UTC`, sure: true };
+  if (DURATION_TEXT.test(description)) return undefined;
   const date = DATE_NAME.test(name);
-  if (!described && !date && !DATETIME_NAME.test(name)) return undefined;
-  return {
-    rule: { format: date ? "date" : "datetime" },
-    reason: `an integer timestamp (unix seconds or milliseconds)${described ? "" : ", by its name"}: ${date ? "a date" : "to the minute"} in UTC`,
-    sure: described,
-  };
+  if (EPOCH_TEXT.test(description))
+    return {
+      rule: { format: date ? "date" : "datetime" },
+      reason: `an integer timestamp (unix seconds or milliseconds): ${date ? "a date" : "to the minute"} in UTC`,
+      sure: true,
+    };
+  if (date || INSTANT_NAME.test(name))
+    return {
+      rule: { format: date ? "date" : "datetime" },
+      reason: `an integer timestamp (unix seconds or milliseconds), by its name: ${date ? "a date" : "to the minute"} in UTC`,
+      sure: false,
+    };
+  if (TIME_NAME.test(name))
+    return {
+      rule: "keep",
+      reason: "named like a time, but an integer so named is as often a duration: write `format: datetime` if it holds unix seconds",
+      sure: false,
+    };
+  return undefined;
 }

@@ -98,12 +98,15 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
     if (!decided) todos++;
     return `${yaml.key(name)}: ${yaml.value(ruleValue(guess, acceptGuesses))}${decided ? ` # ${guess.reason.replace(/\s+/g, " ")}` : ""}`;
   };
-  for (const [name, resolver] of draft.resolvers) {
+  for (const [name, { reason, ...resolver }] of draft.resolvers) {
     if (holds(["resolvers", name])) continue;
+    const comment = reason ?? (resolver.type ? undefined : "plain lookup: no `included` records carry its names");
     entries.push({
       path: ["resolvers", name],
       paths: [["resolvers", name]],
-      lines: [`${yaml.key(name)}: ${yaml.value(resolver)}${resolver.type ? "" : " # plain lookup: no `included` records carry its names"}`],
+      lines: [
+        `${yaml.key(name)}: ${yaml.value(resolver)}${comment === undefined ? "" : ` # ${escapeControlCharacters(comment).replace(/\s+/g, " ")}`}`,
+      ],
     });
   }
   for (const [name, resource] of draft.resources) {

@@ -1,7 +1,7 @@
 import type { FieldAnnotation, KeepRule, ResolverAnnotation, ResourceAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { RESERVED_KEYS } from "../naming.js";
-import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { child, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { buildLegend, specLegend } from "./legend.js";
 import { cutWarning } from "./schema-budget.js";
@@ -230,50 +230,234 @@ function nestedField(
   };
 }
 
-/** How many paths of each kind are named at most: enough to act on, and the walk stops there. */
-const CARRIED_NAMED = 20;
-
-/**
- * Paths inside a schema, at any depth and through arrays, whose property names say they hold ids or
- * URLs. A schema found to hold neither at some depth is not walked again at that depth, so one that
- * many properties lead to, level after level, costs its size rather than the number of paths to it.
- */
-export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): { ids: string[]; urls: string[] } {
-  const ids: string[] = [];
-  const urls: string[] = [];
-  const holdsNeither = new Set<string>();
-  const full = () => ids.length >= CARRIED_NAMED || urls.length >= CARRIED_NAMED;
-  const visit = (node: SchemaAt, path: string, seen: readonly string[]) => {
-    const resolved = reader.unwrapNullable(node);
-    if (full() || seen.includes(resolved.pointer) || seen.length > 8) return;
-    const key = `${seen.length}:${resolved.pointer}`;
-    if (holdsNeither.has(key)) return;
-    const found = ids.length + urls.length;
-    const trail = [...seen, resolved.pointer];
-    const kind = reader.kind(resolved);
-    if (kind === "array") {
-      const items = reader.items(resolved);
-      if (items) visit(items, `${path}[]`, trail);
-    } else if (kind === "object" || kind === undefined) {
-      // A `oneOf`/`anyOf` of objects has no single type, but its branches' properties are still carried.
-      for (const p of reader.properties(resolved)) {
-        const inner = `${path}.${p.name}`;
-        if (ID_LIKE.test(p.name)) ids.push(inner);
-        else if (isUrl(reader, p.name, p.at)) urls.push(inner);
-        else visit(p.at, inner, trail);
-      }
-    }
-    if (ids.length + urls.length === found) holdsNeither.add(key);
-  };
-  visit(at, name, []);
-  return { ids: ids.slice(0, CARRIED_NAMED), urls: urls.slice(0, CARRIED_NAMED) };
+/** What makes a value an id beyond its name: the component schemas, patterns and formats the spec's own id-named values use. */
+export interface IdSchemas {
+  refs: ReadonlySet<string>;
+  patterns: ReadonlySet<string>;
+  formats: ReadonlySet<string>;
 }
 
-const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-reference"]);
+/** Names of ids for telling which schemas the spec uses for ids: {@link ID_LIKE}, and Twilio's `sid`s. */
+const ID_NAMED = /^(id|ids|gid|gids|uuid|uuids|sid|sids)$|(_id|_ids|_gid|_gids|_uuid|_sid|_sids|Id|Ids|Gid|Gids|Uuid|Sid|Sids)$/;
+/** Formats that say how a value is written, never that it is an id, whatever the fields using them are named. */
+const PLAIN_FORMATS = new Set([
+  ...["int32", "int64", "integer", "number", "float", "double", "decimal", "string", "text", "byte", "binary", "password"],
+  ...["date", "date-time", "time", "duration", "uri", "url", "uri-reference", "iri", "email", "hostname", "ipv4", "ipv6"],
+]);
 
-function isUrl(reader: SchemaReader, name: string, at: SchemaAt): boolean {
+const idSchemasByDocument = new WeakMap<object, IdSchemas>();
+
+/**
+ * The schemas the spec writes its ids with, read once per document: a component schema (`$ref`),
+ * a `pattern` or a `format` that id-named properties and parameters use at least as often as
+ * others do, and `format: uuid` always. A value written with one is an id whatever its name:
+ * Discord's `mention_roles` holds its snowflake ids, Twilio's `call_sid_to_coach` a call's `CA…` sid.
+ */
+export function idSchemas(reader: SchemaReader): IdSchemas {
+  const known = idSchemasByDocument.get(reader.document);
+  if (known) return known;
+  const tallies = { refs: new Map<string, number>(), patterns: new Map<string, number>(), formats: new Map<string, number>() };
+  const tally = (name: string, value: unknown) => {
+    if (!isJsonObject(value)) return;
+    const schema = value["type"] === "array" && isJsonObject(value["items"]) ? value["items"] : value;
+    const vote = ID_NAMED.test(name) ? 1 : -1;
+    const count = (map: Map<string, number>, key: unknown) => {
+      if (typeof key === "string") map.set(key, (map.get(key) ?? 0) + vote);
+    };
+    const ref = typeof schema["$ref"] === "string" ? /^#\/components\/schemas\/([^/]+)$/.exec(schema["$ref"])?.[1] : undefined;
+    count(tallies.refs, ref);
+    count(tallies.patterns, schema["pattern"]);
+    count(tallies.formats, schema["format"]);
+  };
+  const walk = (value: unknown, depth: number) => {
+    if (depth > 64) return;
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item, depth + 1);
+      return;
+    }
+    if (!isJsonObject(value)) return;
+    const properties = value["properties"];
+    if (isJsonObject(properties)) for (const [name, schema] of Object.entries(properties)) tally(name, schema);
+    if (typeof value["name"] === "string" && typeof value["in"] === "string") tally(value["name"], value["schema"]);
+    for (const inner of Object.values(value)) walk(inner, depth + 1);
+  };
+  walk(reader.document, 0);
+  const chosen = (map: Map<string, number>) => new Set([...map].filter(([, votes]) => votes >= 0).map(([key]) => key));
+  const formats = chosen(tallies.formats);
+  for (const format of PLAIN_FORMATS) formats.delete(format);
+  formats.add("uuid");
+  const found: IdSchemas = { refs: chosen(tallies.refs), patterns: chosen(tallies.patterns), formats };
+  idSchemasByDocument.set(reader.document, found);
+  return found;
+}
+
+/** Whether a string or integer is written with one of the spec's id schemas ({@link idSchemas}). */
+export function isIdSchema(reader: SchemaReader, at: SchemaAt): boolean {
+  const ids = idSchemas(reader);
+  // Through a `$ref`, a nullable `oneOf` and a one-member `allOf` (a description beside the ref).
+  let node: SchemaAt | undefined = at;
+  for (let steps = 0; node !== undefined && steps < 8; steps++) {
+    const name = reader.refName(node) ?? reader.refName(reader.unwrapNullable(node));
+    if (name !== undefined && ids.refs.has(name)) return true;
+    const wrapped = members(reader.unwrapNullable(node), "allOf");
+    node = wrapped.length === 1 ? wrapped[0] : undefined;
+  }
+  const kind = reader.kind(at);
+  if (kind !== "string" && kind !== "integer") return false;
+  const schema = reader.unwrapNullable(at).schema;
+  return (
+    (typeof schema["pattern"] === "string" && ids.patterns.has(schema["pattern"])) ||
+    (typeof schema["format"] === "string" && ids.formats.has(schema["format"]))
+  );
+}
+
+/** A list whose items are ids by their schema (`mention_roles: [snowflake]`). */
+function isIdList(reader: SchemaReader, at: SchemaAt): boolean {
+  if (reader.kind(at) !== "array") return false;
+  const items = reader.items(at);
+  return items !== undefined && isIdSchema(reader, items);
+}
+
+/** How many carried paths of each kind a schema node keeps: a message names a few, and only emptiness decides. */
+const CARRIED_SHOWN = 12;
+
+interface Carried {
+  ids: string[];
+  urls: string[];
+}
+
+const carriedByDocument = new WeakMap<object, Map<string, Carried>>();
+
+/**
+ * Paths inside a schema, at any depth and through arrays, that hold ids (by their names or by the
+ * spec's id schemas) or URLs. Each schema node is walked once per document, however many fields
+ * share it: a spec whose records all embed one deep schema would otherwise be walked once a field.
+ */
+export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): { ids: string[]; urls: string[] } {
+  const memo = carriedByDocument.get(reader.document) ?? new Map<string, Carried>();
+  carriedByDocument.set(reader.document, memo);
+  const found = carriedFrom(reader, at, memo);
+  return { ids: found.ids.map((path) => name + path), urls: found.urls.map((path) => name + path) };
+}
+
+interface Edge {
+  label: string;
+  to: string;
+}
+
+/**
+ * What a node carries, from the nodes it reaches. Nodes on a cycle (a user whose manager is a
+ * user) reach each other, so they are settled together once the walk leaves their cycle, as
+ * Tarjan's algorithm finds it: each then carries what it holds itself, or failing that, one path
+ * through the cycle to a node that holds something.
+ */
+function carriedFrom(reader: SchemaReader, at: SchemaAt, memo: Map<string, Carried>): Carried {
+  const start = reader.unwrapNullable(at);
+  const done = memo.get(start.pointer);
+  if (done) return done;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const edges = new Map<string, Edge[]>();
+  const own = new Map<string, Carried>();
+  const add = (into: Carried, label: string, from: Carried) => {
+    for (const path of from.ids) if (into.ids.length < CARRIED_SHOWN) into.ids.push(label + path);
+    for (const path of from.urls) if (into.urls.length < CARRIED_SHOWN) into.urls.push(label + path);
+  };
+  const visit = (node: SchemaAt) => {
+    const pointer = node.pointer;
+    index.set(pointer, index.size);
+    low.set(pointer, index.get(pointer)!);
+    stack.push(pointer);
+    onStack.add(pointer);
+    const held: Carried = { ids: [], urls: [] };
+    const out: Edge[] = [];
+    const follow = (label: string, target: SchemaAt) => {
+      const next = reader.unwrapNullable(target);
+      const settled = memo.get(next.pointer);
+      if (settled) return add(held, label, settled);
+      if (!index.has(next.pointer)) {
+        visit(next);
+        const after = memo.get(next.pointer);
+        if (after) return add(held, label, after);
+        low.set(pointer, Math.min(low.get(pointer)!, low.get(next.pointer)!));
+      } else if (onStack.has(next.pointer)) low.set(pointer, Math.min(low.get(pointer)!, index.get(next.pointer)!));
+      out.push({ label, to: next.pointer });
+    };
+    const kind = reader.kind(node);
+    if (kind === "array") {
+      const items = reader.items(node);
+      if (items && isIdSchema(reader, items)) held.ids.push("[]");
+      else if (items) follow("[]", items);
+    } else if (kind === "object" || kind === undefined) {
+      // A `oneOf`/`anyOf` of objects has no single type, but its branches' properties are still carried.
+      for (const p of reader.properties(node)) {
+        const label = `.${p.name}`;
+        if (ID_LIKE.test(p.name) || isIdSchema(reader, p.at)) held.ids.push(label);
+        else if (isIdList(reader, p.at)) held.ids.push(`${label}[]`);
+        else if (isUrl(reader, p.name, p.at)) held.urls.push(label);
+        else follow(label, p.at);
+      }
+    }
+    own.set(pointer, held);
+    edges.set(pointer, out);
+    if (low.get(pointer) !== index.get(pointer)) return;
+    const cycle: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      cycle.push(member);
+    } while (member !== pointer);
+    settleCycle(cycle, own, edges, memo, add);
+  };
+  visit(start);
+  return memo.get(start.pointer)!;
+}
+
+/**
+ * Settles the nodes of one cycle (or a lone node): what each holds itself and through nodes
+ * outside the cycle was gathered while walking; members with nothing of their own take one path
+ * to a member that has something, found by walking the cycle's edges backwards from those members.
+ */
+function settleCycle(
+  cycle: string[],
+  own: Map<string, Carried>,
+  edges: Map<string, Edge[]>,
+  memo: Map<string, Carried>,
+  add: (into: Carried, label: string, from: Carried) => void,
+) {
+  const members = new Set(cycle);
+  const empty = (c: Carried) => c.ids.length === 0 && c.urls.length === 0;
+  const into = new Map<string, { from: string; label: string }[]>();
+  for (const member of cycle) {
+    for (const edge of edges.get(member)!) {
+      if (!members.has(edge.to)) continue;
+      into.set(edge.to, [...(into.get(edge.to) ?? []), { from: member, label: edge.label }]);
+    }
+  }
+  const queue = cycle.filter((member) => !empty(own.get(member)!));
+  for (let i = 0; i < queue.length; i++) {
+    const reached = queue[i]!;
+    for (const { from, label } of into.get(reached) ?? []) {
+      const carried = own.get(from)!;
+      if (!empty(carried)) continue;
+      add(carried, label, own.get(reached)!);
+      queue.push(from);
+    }
+  }
+  for (const member of cycle) memo.set(member, own.get(member)!);
+}
+
+const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-reference", "uri-map"]);
+
+/** Whether a property holds a URL, or a map or list of them (Twilio's `subresource_uris`), by its format or its name. */
+export function isUrl(reader: SchemaReader, name: string, at: SchemaAt): boolean {
   const format = reader.unwrapNullable(at).schema["format"];
-  return (typeof format === "string" && URL_FORMATS.has(format)) || /(^|_)(url|uri|href)$|Url$|^self$/.test(name);
+  return (
+    (typeof format === "string" && URL_FORMATS.has(format)) || /(^|_)(url|uri|href|urls|uris|hrefs)$|(Url|Uri|Urls|Uris)$|^self$/.test(name)
+  );
 }
 
 function describe(at: SchemaAt): string | undefined {

@@ -1,0 +1,286 @@
+import type { SpecField } from "../model/fields.js";
+import { isIdSchema } from "../model/fields.js";
+import { operationParameters, type DeclaredParameter, type Operation } from "../model/operations.js";
+import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
+import { withArticle } from "../indefinite-article.js";
+import { kindOfKey, someOf, type ArgumentGuess, type Guess } from "./guess.js";
+
+/** `GetTeamMemberships`, `listIncidents`, `get /users/{id}` to `get_team_memberships`, `list_incidents`, `get_users_id`. */
+export function snakeCase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase();
+}
+
+export const singular = (name: string): string =>
+  name
+    .replace(/ies$/, "y")
+    .replace(/(s|x|ch|sh)es$/, "$1")
+    .replace(/([^s])s$/, "$1");
+
+const kindOf = (word: string) => singular(snakeCase(word));
+const IDENTITY_PARAMETER = /^(id|gid|uuid|sid|key|slug|number)$/i;
+const KIND_PARAMETER = /^(.+?)(?:_id_or_slug|_id_or_key|_id_or_name|_ids?|_gid|_uuid|_sid|_key|_slug|_number|Id|Gid|Uuid|Sid|Key)$/;
+
+/** A path's segments, a file extension taken off (Twilio's `/Accounts/{Sid}.json` is the account `{Sid}`). */
+const segmentsOf = (path: string) =>
+  path
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => segment.replace(/^(\{[^{}]+\}|[^{}.]+)\.[A-Za-z]{2,5}$/, "$1"));
+const parameterOf = (segment: string) => /^\{(.+)\}$/.exec(segment)?.[1];
+
+/** The kind of record a path returns: `/users/{id}/tickets` lists tickets, `/tickets/{ticket_id}` gets one. */
+export function recordKindOfPath(path: string, many: boolean): string | undefined {
+  const segments = segmentsOf(path);
+  const last = segments[segments.length - 1];
+  if (last === undefined) return undefined;
+  const parameter = parameterOf(last);
+  if (!many && parameter !== undefined) {
+    const before = segments[segments.length - 2];
+    if (before !== undefined && parameterOf(before) === undefined) return kindOf(before);
+    const named = KIND_PARAMETER.exec(parameter);
+    return named ? kindOf(named[1]!) : undefined;
+  }
+  return parameter !== undefined || /^\{/.test(last) ? undefined : kindOf(last);
+}
+
+/** A tool that takes an id of some kind of record, and the parameter it takes it in. */
+export interface Taker {
+  tool: string;
+  kind: string;
+  parameter: DeclaredParameter;
+  /** The parameter ends the path: the tool reads the one record it names (`/tickets/{ticket_id}`). */
+  fetches: boolean;
+  /** The parameter's name says it takes an id (`{ticket_id}`, `{id}`), not some other key of the record (`{username}`). */
+  namedAsId: boolean;
+}
+
+/**
+ * The id an operation takes in its path to say what it reads: its last path parameter
+ * (`{ticket_id}`, or `{id}` after `/tickets/`). The parameters before the last only scope it
+ * (`/organizations/{org}/...`): every call under an organization takes one, and naming them all
+ * would bury the tool that reads the record. A query parameter (`?service_id=`) narrows a list
+ * and reads no record: an id is never drafted as an argument of one.
+ */
+export function takerOf(reader: SchemaReader, op: Operation, tool: string): Taker | undefined {
+  const segments = segmentsOf(op.path);
+  const last = segments.map((segment) => parameterOf(segment) !== undefined).lastIndexOf(true);
+  if (last === -1) return undefined;
+  const name = parameterOf(segments[last]!)!;
+  const named = KIND_PARAMETER.exec(name);
+  // The collection a parameter follows names the kind: `/synthetics/tests/{public_id}` takes a test's id.
+  const collection = last > 0 && parameterOf(segments[last - 1]!) === undefined ? kindOf(segments[last - 1]!) : undefined;
+  const kind = collection ?? (named ? kindOf(named[1]!) : undefined);
+  const parameter = operationParameters(reader, op).find((p) => p.name === name && p.in === "path");
+  if (kind === undefined || !parameter) return undefined;
+  return { tool, kind, parameter, fetches: last === segments.length - 1, namedAsId: named !== null || IDENTITY_PARAMETER.test(name) };
+}
+
+/** The ways a schema writes an id that can tell two kinds of id apart: its `$ref` and its `pattern`. */
+function writings(reader: SchemaReader, at: SchemaAt): string[] {
+  const { ref, pattern } = idWriting(reader, at);
+  return [...(ref !== undefined ? [`$ref ${ref}`] : []), ...(pattern !== undefined ? [`pattern ${pattern}`] : [])];
+}
+
+const writingIndexes = new WeakMap<readonly Taker[], Map<string, Taker[]>>();
+
+/** The takers by each writing of their parameter, made once for a draft's takers. */
+function takersByWriting({ reader }: Matching, takers: readonly Taker[]): Map<string, Taker[]> {
+  let index = writingIndexes.get(takers);
+  if (!index) {
+    index = new Map();
+    for (const taker of takers) for (const w of writings(reader, taker.parameter.at)) index.set(w, [...(index.get(w) ?? []), taker]);
+    writingIndexes.set(takers, index);
+  }
+  return index;
+}
+
+/** How fields are matched to parameters: the reader, and the writings of ids that say which kind of record. */
+export interface Matching {
+  reader: SchemaReader;
+  /** Writings ({@link writings}) only ever used by path parameters of one kind: Twilio's `^CA…` is a call's. */
+  distinctive: ReadonlySet<string>;
+}
+
+/**
+ * The writings of ids that say which kind of record they name: those every path parameter using
+ * them takes one kind of id in (Twilio's `^AC[0-9a-fA-F]{32}$`, an account's sid, whether the
+ * parameter is `{AccountSid}` or an account's `{Sid}`). A spec that writes every id alike
+ * (Discord's snowflakes) has none, and then the writing of a field says nothing of its kind.
+ */
+export function matchingOf(reader: SchemaReader, operations: readonly Operation[]): Matching {
+  const kinds = new Map<string, Set<string>>();
+  for (const op of operations) {
+    const segments = segmentsOf(op.path);
+    const parameters = operationParameters(reader, op);
+    segments.forEach((segment, i) => {
+      const name = parameterOf(segment);
+      if (name === undefined) return;
+      const named = KIND_PARAMETER.exec(name);
+      const before = i > 0 && parameterOf(segments[i - 1]!) === undefined ? kindOf(segments[i - 1]!) : undefined;
+      const kind = before ?? (named ? kindOf(named[1]!) : undefined);
+      const parameter = parameters.find((p) => p.name === name && p.in === "path");
+      if (kind === undefined || !parameter) return;
+      for (const writing of writings(reader, parameter.at)) kinds.set(writing, (kinds.get(writing) ?? new Set()).add(kind));
+    });
+  }
+  return { reader, distinctive: new Set([...kinds].filter(([, of]) => of.size === 1).map(([writing]) => writing)) };
+}
+
+/** Last words that all say "the id": `{database_cluster_uuid}` takes a cluster's `id`, `{ssh_key_identifier}` a key's. */
+const ID_WORDS = new Set(["id", "uuid", "gid", "sid", "identifier"]);
+
+/**
+ * `issue_number`, `IssueNumber` and `issue-number` as the words `issue`, `number`, a last word
+ * that says "the id" read as `id`. A name of alternatives (`{team_id_or_slug}`) is each of them.
+ */
+const alternatives = (name: string): string[][] =>
+  snakeCase(name.replace(/\[\]$/, ""))
+    .split("_or_")
+    .map((alternative) => alternative.split("_").map((word, i, all) => (i === all.length - 1 && ID_WORDS.has(word) ? "id" : word)));
+
+/** Whether one name ends with another, word for word: `issue_number` ends with `number`, `AccountSid` with `sid`'s `id`. */
+const endsWith = (name: string, end: string) =>
+  alternatives(name).some((whole) =>
+    alternatives(end).some(
+      (tail) => tail.length <= whole.length && tail.every((word, i) => word === whole[whole.length - tail.length + i]),
+    ),
+  );
+
+/** What a schema says of an id's writing: its component, pattern and type. */
+function idWriting(reader: SchemaReader, at: SchemaAt) {
+  const node = reader.unwrapNullable(at);
+  const pattern = node.schema["pattern"];
+  return {
+    ref: reader.refName(at) ?? reader.refName(node),
+    pattern: typeof pattern === "string" ? pattern : undefined,
+    kind: reader.kind(at),
+  };
+}
+
+/** How a field fits a parameter taking an id of `kind`: by name, by schema, both or neither; undefined where the two cannot be one id. */
+interface Fit {
+  byName: boolean;
+  /** The names are one and the same (`user_id` for `{user_id}`), which beats a shorter name they end with (`id`). */
+  sameName: boolean;
+  bySchema: boolean;
+  /** The field's type can be sent as the parameter's: an integer id passes as text, text does not pass as an integer. */
+  typesAgree: boolean;
+}
+
+/**
+ * The record's own field: the one the parameter's name ends with (`issue_number` takes the
+ * issue's `number`, `{Sid}` its `sid`); another record's id: a field whose name ends with the
+ * parameter's (`ticket_id` for a `/tickets/{id}`); for either, the same `$ref` or `pattern` as
+ * the parameter's (Twilio's `^CA[0-9a-fA-F]{32}$` is a call's sid, whatever the field is named).
+ * Two patterns that differ are two kinds of id, whatever the names say.
+ */
+function fitOf({ reader, distinctive }: Matching, field: SpecField, taker: Taker, own: boolean): Fit | undefined {
+  const byName = own ? endsWith(taker.parameter.name, field.name) : endsWith(field.name, taker.parameter.name);
+  const ours = idWriting(reader, field.at);
+  const theirs = idWriting(reader, taker.parameter.at);
+  if (ours.pattern !== undefined && theirs.pattern !== undefined && ours.pattern !== theirs.pattern) return undefined;
+  const shared = writings(reader, field.at).filter((w) => writings(reader, taker.parameter.at).includes(w));
+  const bySchema = shared.some((w) => distinctive.has(w));
+  const typesAgree =
+    ours.kind === undefined ||
+    theirs.kind === undefined ||
+    ours.kind === theirs.kind ||
+    (ours.kind === "integer" && theirs.kind === "string");
+  return { byName, sameName: snakeCase(field.name) === snakeCase(taker.parameter.name), bySchema, typesAgree };
+}
+
+const rank = (f: Fit) => (f.sameName ? 8 : 0) + (f.byName ? 4 : 0) + (f.bySchema ? 2 : 0) + (f.typesAgree ? 1 : 0);
+const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
+const scalar = (reader: SchemaReader, field: SpecField) => ["string", "integer", undefined].includes(reader.kind(field.at));
+
+/**
+ * The record's own fields that the tools taking an id of its kind take, each tool matched to the
+ * field its parameter names: GitHub's `/issues/{issue_number}` takes the issue's `number`, not
+ * its global `id`. A tool no field matches is left out, and the record's identity says so in a
+ * `todo`: an argument that fetches another record, or none, is worse than no argument.
+ */
+export function ownArguments(matching: Matching, fields: SpecField[], takers: Taker[], identity: string | undefined): Map<string, Guess> {
+  const matched = new Map<string, { taker: Taker; fit: Fit }[]>();
+  const unmatched: Taker[] = [];
+  const { reader } = matching;
+  const candidates = fields.filter((f) => f.path.length === 1 && !f.relationship && scalar(reader, f));
+  for (const taker of takers) {
+    let best: { field: SpecField; fit: Fit } | undefined;
+    for (const field of candidates) {
+      const found = fitOf(matching, field, taker, true);
+      if (found && (found.byName || found.bySchema) && (!best || rank(found) > rank(best.fit))) best = { field, fit: found };
+    }
+    if (!best) unmatched.push(taker);
+    else matched.set(best.field.name, [...(matched.get(best.field.name) ?? []), { taker, fit: best.fit }]);
+  }
+  const guesses = new Map<string, Guess>();
+  for (const [name, found] of matched) {
+    const tools = found.map((m) => m.taker.tool).filter(unique);
+    const odd = found.find((m) => !m.fit.typesAgree);
+    const taken = found[0]!.taker.parameter.name;
+    const reason = odd
+      ? `passed to ${odd.taker.tool} as \`${odd.taker.parameter.name}\`, declared ${idWriting(reader, odd.taker.parameter.at).kind} where the field is ${idWriting(reader, candidates.find((c) => c.name === name)!.at).kind}: check the tool takes this value`
+      : name === identity
+        ? `an id the model passes to ${someOf(tools)}`
+        : `the id ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} as \`${taken}\`: the model passes it`;
+    guesses.set(name, { rule: { argument: tools }, reason, sure: odd === undefined });
+  }
+  if (identity !== undefined && !guesses.has(identity) && unmatched.length > 0) {
+    const tools = unmatched.map((t) => t.tool).filter(unique);
+    const parameters = unmatched.map((t) => `\`${t.parameter.name}\``).filter(unique);
+    guesses.set(identity, {
+      rule: { drop: "no tool takes this id" },
+      reason: `${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} ${someOf(parameters)}, which no field of this record matches by name or schema: make the field that holds it an argument`,
+      sure: false,
+    });
+  }
+  return guesses;
+}
+
+/**
+ * The tools another record's id is an argument of: those taking an id of the kind its name says
+ * (`ticket_id`), or written the same way (`$ref`, `pattern`) as their parameter. The tools that
+ * read that one record come first and alone when there are any: every Twilio list under an
+ * account takes its sid, and naming them all beside each `account_sid` would bury `fetch_account`.
+ */
+export function foreignArgument(
+  matching: Matching,
+  field: SpecField,
+  takersByKind: ReadonlyMap<string, Taker[]>,
+  allTakers: readonly Taker[],
+): ArgumentGuess | undefined {
+  const { reader } = matching;
+  const kind = kindOfKey(field.name);
+  const byKind = takersByKind.get(kind) ?? [];
+  // Only a taker whose parameter is written the same distinctive way can match by schema: found by that writing, not by trying all.
+  const bySchema = isIdSchema(reader, field.at)
+    ? writings(reader, field.at)
+        .filter((w) => matching.distinctive.has(w))
+        .flatMap((w) => takersByWriting(matching, allTakers).get(w) ?? [])
+        .filter((t) => !byKind.includes(t))
+    : [];
+  const fits = [...byKind, ...bySchema].flatMap((taker) => {
+    const found = fitOf(matching, field, taker, false);
+    // A taker of the kind the field's name says takes it in a parameter of a name it ends with; any other, written the same way.
+    return found && (found.bySchema || (byKind.includes(taker) && found.byName)) ? [{ taker, fit: found }] : [];
+  });
+  if (fits.length === 0) return undefined;
+  const fetching = fits.filter((m) => m.taker.fetches);
+  const chosen = (fetching.length > 0 ? fetching : fits).sort((a, b) => allTakers.indexOf(a.taker) - allTakers.indexOf(b.taker));
+  const tools = chosen.map((m) => m.taker.tool).filter(unique);
+  const odd = chosen.find((m) => !m.fit.typesAgree);
+  const named = chosen.some((m) => byKind.includes(m.taker));
+  const of = named ? withArticle(kind) : withArticle(chosen[0]!.taker.kind);
+  return {
+    tools,
+    sure: odd === undefined,
+    reason: odd
+      ? `the id of ${of}, passed to ${odd.taker.tool} as \`${odd.taker.parameter.name}\`, which is declared ${idWriting(reader, odd.taker.parameter.at).kind}: check the tool takes this value`
+      : `the id of ${of}${named ? "" : ` (written as ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} it)`}, which the model passes to ${someOf(tools)}`,
+  };
+}

@@ -1,0 +1,650 @@
+// What init guesses for a field, on small specs built like the real ones it was wrong on: which
+// field a tool's path parameter takes, what names an embedded record carries, what the spec's own
+// schemas say is an id or a date, and the work it does on a spec whose records share one schema.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { parse } from "yaml";
+import { parseAnnotation } from "../src/annotation/parse.js";
+import { buildReport, formatReport } from "../src/evidence/report.js";
+import { countText } from "../src/evidence/tokens.js";
+import { initAnnotation } from "../src/init/init.js";
+import { buildModel } from "../src/model/build.js";
+import { carriedIdsAndUrls } from "../src/model/fields.js";
+import type { ToolModel } from "../src/model/types.js";
+import { pascalCase } from "../src/naming.js";
+import { loadSpec } from "../src/openapi/load.js";
+import { SchemaReader } from "../src/openapi/schema.js";
+import { context } from "../templates/runtime/context.js";
+import { datetime } from "../templates/runtime/dates.js";
+import { generateFrom, importGenerated, ROOT, tempDir } from "./helpers/pipeline.js";
+
+type Schema = Record<string, unknown>;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Schema, example?: unknown) => ({
+  "200": { description: "ok", content: { "application/json": { schema, ...(example !== undefined ? { example } : {}) } } },
+});
+const pathParameter = (name: string, schema: Schema = { type: "string" }) => ({ name, in: "path", required: true, schema });
+/** A GET operation returning `schema`, with an example to project where one is given. */
+const get = (operationId: string, parameters: object[], schema: Schema, example?: unknown) => ({
+  get: { operationId, parameters, responses: json(schema, example) },
+});
+const specOf = (paths: Schema, schemas: Schema) => ({
+  openapi: "3.0.3",
+  info: { title: "Api", version: "1" },
+  paths,
+  components: { schemas },
+});
+
+/** init on a spec: the draft with its todos (or every guess taken), parsed, and where it was written. */
+async function draft(spec: object, acceptGuesses = false) {
+  const dir = tempDir();
+  writeFileSync(join(dir, "spec.json"), JSON.stringify(spec));
+  const loaded = await loadSpec(join(dir, "spec.json"), "spec.json", { allowRemoteRefs: false, allowOutsideRefs: false });
+  const result = initAnnotation(loaded, { file: "projector.yaml", spec: "spec.json", output: "generated/api", acceptGuesses });
+  writeFileSync(join(dir, "projector.yaml"), result.text);
+  const annotation = parse(result.text) as {
+    resolvers: Record<string, unknown>;
+    resources: Record<string, { fields: Record<string, unknown> }>;
+  };
+  return { dir, result, text: result.text, annotation, loaded, fields: (resource: string) => annotation.resources[resource]!.fields };
+}
+
+type Project = (response: unknown, resolvers: unknown, options?: unknown) => Promise<Record<string, unknown>>;
+
+/** Generates the draft with every guess taken and projects `response` through `tool`, with resolvers that record what they are asked. */
+async function projected(dir: string, tool: string, response: unknown) {
+  const generated = await generateFrom(join(dir, "projector.yaml"));
+  expect(generated.problems.map((d) => `${d.code} ${d.message}`)).toEqual([]);
+  const module = await importGenerated<Record<string, Project>>(generated.files);
+  const asked: string[] = [];
+  const resolvers = Object.fromEntries(
+    generated.model!.resolvers.map((r) => [
+      r.name,
+      async (ids: readonly string[]) => {
+        asked.push(...ids.map((id) => `${r.name} ${id}`));
+        return new Map();
+      },
+    ]),
+  );
+  const issues: unknown[] = [];
+  const result = await module[`project${pascalCase(tool)}`]!(response, resolvers, { onIssue: (i: unknown) => issues.push(i) });
+  return { result, asked, issues };
+}
+
+// A code host: an issue has a global `id` and the `number` its path takes; it embeds its author and labels.
+const SimpleUser = {
+  type: "object",
+  required: ["login", "id"],
+  properties: {
+    login: { type: "string" },
+    id: { type: "integer" },
+    avatar_url: { type: "string", format: "uri" },
+    name: { type: "string", nullable: true },
+  },
+};
+const Issue = {
+  type: "object",
+  properties: {
+    id: { type: "integer" },
+    number: { type: "integer" },
+    title: { type: "string" },
+    user: ref("SimpleUser"),
+    labels: { type: "array", items: ref("Label") },
+  },
+};
+const Label = {
+  type: "object",
+  required: ["id", "name"],
+  properties: { id: { type: "integer" }, name: { type: "string" }, color: { type: "string" } },
+};
+const ISSUE_EXAMPLE = {
+  id: 1296269,
+  number: 1347,
+  title: "Found a bug",
+  user: { login: "octocat", id: 1, avatar_url: "https://github.com/images/error/octocat_happy.gif", name: null },
+  labels: [{ id: 208045946, name: "bug", color: "f29513" }],
+};
+const codeHost = () =>
+  specOf(
+    {
+      "/repos/{owner}/{repo}/issues": get("listIssues", [pathParameter("owner"), pathParameter("repo")], {
+        type: "array",
+        items: ref("Issue"),
+      }),
+      "/repos/{owner}/{repo}/issues/{issue_number}": get(
+        "getIssue",
+        [pathParameter("owner"), pathParameter("repo"), pathParameter("issue_number", { type: "integer" })],
+        ref("Issue"),
+        ISSUE_EXAMPLE,
+      ),
+      "/users/{username}": get("getUser", [pathParameter("username")], ref("User")),
+    },
+    {
+      Issue,
+      SimpleUser,
+      Label,
+      User: { type: "object", properties: { login: { type: "string" }, id: { type: "integer" }, bio: { type: "string" } } },
+    },
+  );
+
+describe("the field a tool's path parameter takes", () => {
+  it("is the one its name says: `issue_number` takes the issue's `number`, not its global `id`", async () => {
+    const { fields } = await draft(codeHost(), true);
+    expect(fields("issue").number).toEqual({ argument: ["list_issues", "get_issue"].slice(1) });
+    expect(fields("issue").id).toEqual({ drop: "no tool takes this id" });
+  });
+
+  it("is left a todo, saying which parameter, when no field matches it by name or schema", async () => {
+    const { fields, text } = await draft(codeHost());
+    // `/users/{username}` takes a login; nothing in a user is named `username` or written like it.
+    expect(fields("user").id).toEqual({
+      todo: "get_user takes `username`, which no field of this record matches by name or schema: make the field that holds it an argument",
+      drop: "no tool takes this id",
+    });
+    expect(text).not.toMatch(/argument: \[ get_user \]/);
+  });
+
+  it("is a todo where the field and the parameter are declared as different types", async () => {
+    const spec = specOf(
+      { "/notes/{note_id}": get("getNote", [pathParameter("note_id", { type: "integer" })], ref("Note")) },
+      { Note: { type: "object", properties: { id: { type: "string" }, body: { type: "string" } } } },
+    );
+    const { fields } = await draft(spec);
+    expect(fields("note").id).toEqual({
+      todo: "passed to get_note as `note_id`, declared integer where the field is string: check the tool takes this value",
+      argument: ["get_note"],
+    });
+  });
+});
+
+describe("a record the API embeds", () => {
+  it("is joined through a resolver whose label is the name it carries, with the reason beside it", async () => {
+    const { annotation, fields, text } = await draft(codeHost(), true);
+    expect(fields("issue").user).toEqual({ join: "users" });
+    expect(fields("issue").labels).toEqual({ join: "labels" });
+    // `login` is always there; `name` may be null.
+    expect(annotation.resolvers).toEqual({ users: { label: "login" }, labels: { label: "name" } });
+    expect(text).toContain("  users: { label: login } # `user` embeds one with its name in `login`\n");
+  });
+
+  it("projects to the name it carries, asking no resolver", async () => {
+    const { dir } = await draft(codeHost(), true);
+    const { result, asked, issues } = await projected(dir, "get_issue", ISSUE_EXAMPLE);
+    expect(result).toEqual({ number: 1347, title: "Found a bug", user: "octocat", labels: ["bug"] });
+    expect(asked).toEqual([]);
+    expect(issues).toEqual([]);
+  });
+
+  it("that carries no name is dropped with a todo, not joined to `{ unresolved }` through a resolver nobody wrote", async () => {
+    const spec = specOf(
+      { "/tasks/{id}": get("getTask", [pathParameter("id")], ref("Task")) },
+      {
+        Task: {
+          type: "object",
+          properties: {
+            id: { type: "string" },
+            title: { type: "string" },
+            parent: { type: "object", properties: { id: { type: "string" }, type: { type: "string" } } },
+          },
+        },
+      },
+    );
+    const { fields } = await draft(spec);
+    expect(fields("task").parent).toEqual({
+      todo: "a reference to another record that carries no name: write a resolver and `join: parents` to name it, or keep the drop",
+      drop: "a reference to another record with no name in it",
+    });
+  });
+});
+
+// A chat API: every id is a snowflake, the one schema `id`, `channel_id` and the lists of mentions use.
+const chat = () =>
+  specOf(
+    {
+      "/channels/{channel_id}/messages/{message_id}": get(
+        "getMessage",
+        [pathParameter("channel_id", ref("SnowflakeType")), pathParameter("message_id", ref("SnowflakeType"))],
+        ref("Message"),
+      ),
+    },
+    {
+      SnowflakeType: { type: "string", pattern: "^(0|[1-9][0-9]*)$" },
+      Message: {
+        type: "object",
+        properties: {
+          id: ref("SnowflakeType"),
+          channel_id: ref("SnowflakeType"),
+          content: { type: "string" },
+          mention_roles: { type: "array", items: ref("SnowflakeType") },
+          pinned_by: ref("SnowflakeType"),
+          nonce: { type: "string", format: "uuid" },
+          meta: { type: "object", properties: { note: { type: "string" }, pinned_by: ref("SnowflakeType") } },
+        },
+      },
+    },
+  );
+
+describe("an id not named like one", () => {
+  it("is recognised by the spec's id schema, a list of them too, and never drafted kept", async () => {
+    const { fields } = await draft(chat(), true);
+    expect(fields("message").mention_roles).toEqual({ drop: "no tool takes these ids" });
+    expect(fields("message").pinned_by).toEqual({ drop: "no tool takes this id" });
+    expect(fields("message").nonce).toEqual({ drop: "no tool takes this id" });
+    expect(fields("message")["meta.pinned_by"]).toEqual({ drop: "no tool takes this id" });
+    expect(fields("message")["meta.note"]).toBe("keep");
+  });
+
+  it("says how it is known in the todo", async () => {
+    const { fields } = await draft(chat());
+    expect((fields("message").mention_roles as { todo: string }).todo).toBe(
+      "written with the spec's id schema (SnowflakeType) as a list of ids no drafted tool takes: write a resolver and `join: mention_roles` to name them, or keep the drop",
+    );
+  });
+
+  it("stops generate when a value kept whole would carry it (PRJ022)", async () => {
+    const { loaded } = await draft(chat());
+    const annotation = [
+      "spec: spec.json",
+      "output: generated/api",
+      "resources:",
+      "  message:",
+      "    schema: Message",
+      "    fields:",
+      '      id: { drop: "x" }',
+      '      channel_id: { drop: "x" }',
+      "      content: keep",
+      "      mention_roles: keep",
+      '      pinned_by: { drop: "x" }',
+      '      nonce: { drop: "x" }',
+      "      meta: keep",
+      "tools:",
+      "  get_message:",
+      "    operation: getMessage",
+      "",
+    ].join("\n");
+    const built = buildModel(parseAnnotation(annotation, "projector.yaml"), loaded);
+    expect(built.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`)).toEqual([
+      "PRJ022 message.mention_roles: kept whole, this list would carry `mention_roles[]`, an opaque id",
+      "PRJ022 message.meta: kept whole, this object would carry `meta.pinned_by`, an opaque id",
+    ]);
+  });
+});
+
+describe("an integer enum reached through allOf", () => {
+  it("is dropped with a todo naming the spec's words, never kept as bare codes", async () => {
+    const spec = specOf(
+      { "/tickets/{id}": get("getTicket", [pathParameter("id")], ref("Ticket")) },
+      {
+        Priority: { type: "integer", enum: [1, 2, 3], "x-enum-varnames": ["LOW", "HIGH", "URGENT"] },
+        Ticket: {
+          type: "object",
+          properties: { id: { type: "string" }, priority: { allOf: [ref("Priority")], description: "How urgent it is." } },
+        },
+      },
+    );
+    const unsure = await draft(spec);
+    expect(unsure.fields("ticket").priority).toEqual({
+      todo: "integer enum [1,2,3] reached through `allOf`, whose words the spec gives (low, high, urgent): generate reads neither codes nor words there yet, so it is dropped",
+      drop: "coded values projector cannot read through allOf",
+    });
+    const accepted = await draft(spec, true);
+    expect(accepted.fields("ticket").priority).toEqual({ drop: "coded values projector cannot read through allOf" });
+  });
+});
+
+describe("a point in time", () => {
+  const spec = specOf(
+    { "/charges/{id}": get("getCharge", [pathParameter("id")], ref("Charge")) },
+    {
+      Charge: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          created: { type: "integer", format: "unix-time" },
+          date_created: { type: "string", format: "date-time-rfc-2822" },
+          refunded_at: { type: "string" },
+          growth_time: { type: "integer", description: "The time it takes a tree to grow one stage, in hours." },
+          ripening_time: { type: "integer" },
+        },
+      },
+    },
+  );
+
+  it("is read from the declared format before the name: Stripe's `unix-time` integers are dates", async () => {
+    const { fields } = await draft(spec);
+    expect(fields("charge").created).toEqual({ format: "datetime" });
+    // A string named like a timestamp and declared nothing more is a guess by its name alone.
+    expect(fields("charge").refunded_at).toEqual({
+      todo: "named like a timestamp, by its name alone: to the minute in UTC",
+      format: "datetime",
+    });
+  });
+
+  it("written as RFC 2822 text, which the runtime's date readers do not read, stays text with a todo saying why", async () => {
+    expect(datetime("Thu, 30 Jul 2015 20:12:31 +0000", context("charge", {}), "date_created", true)).toEqual({
+      unusable: 'not a date-time: "Thu, 30 Jul 2015 20:12:31 +0000"',
+    });
+    const { fields } = await draft(spec);
+    expect((fields("charge").date_created as { todo: string }).todo).toMatch(
+      /^a date-time declared `format: date-time-rfc-2822` .*would mark every value unusable, so it is kept as the text it is$/,
+    );
+    expect((await draft(spec, true)).fields("charge").date_created).toBe("keep");
+  });
+
+  it("is not a duration: hours stay a number, and an integer named `*_time` alone is a todo that keeps it", async () => {
+    const { fields } = await draft(spec);
+    expect(fields("charge").growth_time).toBe("keep");
+    expect(fields("charge").ripening_time).toEqual({
+      todo: "named like a time, but an integer so named is as often a duration: write `format: datetime` if it holds unix seconds",
+    });
+    expect((await draft(spec, true)).fields("charge").ripening_time).toBe("keep");
+  });
+});
+
+describe("init on a spec whose records all embed one large schema", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** `fields` properties on each of `records` schemas, all the same deep tree of `depth` levels, two wide, with ids at the leaves. */
+  const sharedSpec = (records: number, fields: number, depth: number) => {
+    const tree = (level: number): Schema =>
+      level === depth
+        ? { type: "object", properties: { id: { type: "string" }, note: { type: "string" } } }
+        : { type: "object", properties: { left: ref(`Level${level + 1}`), right: ref(`Level${level + 1}`) } };
+    const schemas: Schema = Object.fromEntries(Array.from({ length: depth + 1 }, (_, level) => [`Level${level}`, tree(level)]));
+    const paths: Schema = {};
+    for (let r = 0; r < records; r++) {
+      schemas[`Record${r}`] = {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          ...Object.fromEntries(Array.from({ length: fields }, (_, f) => [`part_${f}`, ref("Level0")])),
+        },
+      };
+      paths[`/records${r}/{id}`] = get(`getRecord${r}`, [pathParameter("id")], ref(`Record${r}`));
+    }
+    return specOf(paths, schemas);
+  };
+
+  /** How many times each schema node below the classified levels is walked, counted where every walk reads its properties. */
+  const walksBelow = async (spec: object, level: number) => {
+    const properties = vi.spyOn(SchemaReader.prototype, "properties");
+    await draft(spec);
+    const deep = /^\/components\/schemas\/Level(\d+)$/;
+    const counts = new Map<string, number>();
+    for (const [at] of properties.mock.calls) {
+      const pointer = new SchemaReader({}).unwrapNullable(at).pointer;
+      const match = deep.exec(pointer);
+      if (match && Number(match[1]) >= level) counts.set(pointer, (counts.get(pointer) ?? 0) + 1);
+    }
+    properties.mockRestore();
+    return counts;
+  };
+
+  it("walks each node of the shared schema the same number of times, however many fields share it", async () => {
+    const few = await walksBelow(sharedSpec(2, 3, 10), 4);
+    const many = await walksBelow(sharedSpec(8, 12, 10), 4);
+    expect([...few.keys()].sort()).toEqual([...many.keys()].sort());
+    expect(few.size).toBeGreaterThan(0);
+    // Sixteen times the fields, and not one more walk of the deep levels.
+    expect(many).toEqual(few);
+  });
+
+  it("finds the ids at any depth of the shared schema, from every field, walking it once", () => {
+    const spec = sharedSpec(1, 40, 12);
+    const reader = new SchemaReader(spec as unknown as Record<string, never>);
+    const properties = vi.spyOn(SchemaReader.prototype, "properties");
+    const record = reader.pointer("/components/schemas/Record0")!;
+    const carried = reader.properties(record).map((p) => carriedIdsAndUrls(reader, p.at, p.name));
+    expect(carried[1]!.ids[0]).toBe(`part_0${".left".repeat(12)}.id`);
+    expect(carried.at(-1)!.ids[0]).toBe(`part_39${".left".repeat(12)}.id`);
+    // Thirteen levels walked once each, the record itself read once: not forty times thirteen.
+    expect(properties.mock.calls.length).toBeLessThanOrEqual(13 + 1);
+  });
+});
+
+describe("projector tokens on a page", () => {
+  let tool: ToolModel;
+  beforeAll(async () => {
+    tool = (await generateFrom(join(ROOT, "projector.yaml"))).model!.tools.find((t) => t.name === "search_tickets")!;
+  });
+
+  it("gives the mean over the page's records as the figure per record, and says so", () => {
+    const record = (subject: string) => ({ type: "ticket", id: "tkt_1", attributes: { subject } });
+    const records = [
+      record("Short"),
+      record("A much longer subject than the others, with many more words in it"),
+      record("Mid length one"),
+    ];
+    const texts = records.map((r) => JSON.stringify(r));
+    const report = buildReport({
+      tool,
+      tokenizer: "o200k_base",
+      raw: { data: records },
+      rawRecords: records,
+      projectedText: JSON.stringify(texts),
+      projectedRecordTexts: texts,
+      jsonText: JSON.stringify(texts),
+      followUpsByResolver: {},
+      toolDefinitions: [],
+    });
+    const each = texts.map((text) => countText(text, "o200k_base").tokens);
+    expect(each[0]).not.toBe(Math.round((each[0]! + each[1]! + each[2]!) / 3));
+    expect(report.raw.perRecord!.tokens).toBe(Math.round((each[0]! + each[1]! + each[2]!) / 3));
+    expect(report.projected.perRecord!.tokens).toBe(report.raw.perRecord!.tokens);
+    expect(Object.values(report.raw.perRecord!.parts).reduce((a, b) => a + b, 0)).toBe(report.raw.perRecord!.tokens);
+    const printed = formatReport(report);
+    expect(printed).toMatch(/^per record \(mean of 3\) {2}tokens/m);
+    expect(printed).toContain("raw record (mean of 3) by part (tokens):");
+  });
+});
+
+// Twilio's API v2010: sids in `{Sid}.json` paths, each kind with its own pattern; RFC 2822 dates; maps of URLs.
+const sid = (prefix: string) => ({ type: "string", minLength: 34, maxLength: 34, pattern: `^${prefix}[0-9a-fA-F]{32}$` });
+const rfc2822 = { type: "string", format: "date-time-rfc-2822", nullable: true };
+const twilio = () =>
+  specOf(
+    {
+      "/2010-04-01/Accounts.json": get("ListAccount", [], {
+        type: "object",
+        properties: { accounts: { type: "array", items: ref("api.v2010.account") }, next_page_uri: { type: "string", format: "uri" } },
+      }),
+      "/2010-04-01/Accounts/{Sid}.json": get("FetchAccount", [pathParameter("Sid", sid("AC"))], ref("api.v2010.account")),
+      "/2010-04-01/Accounts/{AccountSid}/Calls.json": get("ListCall", [pathParameter("AccountSid", sid("AC"))], {
+        type: "object",
+        properties: { calls: { type: "array", items: ref("api.v2010.account.call") }, next_page_uri: { type: "string", format: "uri" } },
+      }),
+      "/2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json": get(
+        "FetchCall",
+        [pathParameter("AccountSid", sid("AC")), pathParameter("Sid", sid("CA"))],
+        ref("api.v2010.account.call"),
+      ),
+    },
+    {
+      "api.v2010.account": {
+        type: "object",
+        properties: {
+          sid: sid("AC"),
+          owner_account_sid: sid("AC"),
+          friendly_name: { type: "string" },
+          date_created: rfc2822,
+          subresource_uris: { type: "object", format: "uri-map", nullable: true },
+        },
+      },
+      "api.v2010.account.call": {
+        type: "object",
+        properties: {
+          sid: sid("CA"),
+          account_sid: sid("AC"),
+          parent_call_sid: sid("CA"),
+          call_sid_to_coach: sid("CA"),
+          to: { type: "string" },
+          media: { type: "array", items: {} },
+          date_created: rfc2822,
+        },
+      },
+    },
+  );
+
+describe("Twilio's sids", () => {
+  it("are arguments of the tools whose `{Sid}` paths take them, matched by name and by pattern", async () => {
+    const { fields } = await draft(twilio(), true);
+    expect(fields("api_v2010_account").sid).toEqual({ argument: ["fetch_account", "list_call"] });
+    expect(fields("api_v2010_account").owner_account_sid).toEqual({ argument: ["fetch_account"] });
+    expect(fields("api_v2010_account_call").sid).toEqual({ argument: ["fetch_call"] });
+    expect(fields("api_v2010_account_call").account_sid).toEqual({ argument: ["fetch_account"] });
+    expect(fields("api_v2010_account_call").parent_call_sid).toEqual({ argument: ["fetch_call"] });
+    // Named like nothing in particular, written like a call's sid.
+    expect(fields("api_v2010_account_call").call_sid_to_coach).toEqual({ argument: ["fetch_call"] });
+  });
+
+  it("leave RFC 2822 dates as text to decide, and drop a map of URLs", async () => {
+    const { fields } = await draft(twilio());
+    // A list of items of no declared type may hold media sids and links: kept only once someone decides.
+    expect(fields("api_v2010_account_call").media).toEqual({ todo: "a list of values of no declared type" });
+    expect(Object.keys(fields("api_v2010_account_call").date_created as object)).toEqual(["todo"]);
+    expect(fields("api_v2010_account").subresource_uris).toEqual({ drop: "a link the model cannot open" });
+  });
+});
+
+// PokeAPI: other records are `{ name, url }`, with no id.
+const named = (resource: string) => ({
+  type: "object",
+  required: ["name", "url"],
+  properties: { name: { type: "string" }, url: { type: "string", format: "uri" } },
+  description: `a ${resource}`,
+});
+const ABILITY_EXAMPLE = {
+  id: 1,
+  name: "stench",
+  generation: { name: "generation-iii", url: "https://pokeapi.co/api/v2/generation/3/" },
+  names: [{ name: "Puanteur", language: { name: "fr", url: "https://pokeapi.co/api/v2/language/5/" } }],
+};
+const pokeApi = () =>
+  specOf(
+    { "/api/v2/ability/{id}/": get("ability_retrieve", [pathParameter("id")], ref("AbilityDetail"), ABILITY_EXAMPLE) },
+    {
+      GenerationSummary: named("generation"),
+      LanguageSummary: named("language"),
+      AbilityDetail: {
+        type: "object",
+        properties: {
+          id: { type: "integer" },
+          name: { type: "string" },
+          generation: ref("GenerationSummary"),
+          names: {
+            type: "array",
+            items: { type: "object", properties: { name: { type: "string" }, language: ref("LanguageSummary") } },
+          },
+        },
+      },
+    },
+  );
+
+describe("a reference with a name and a link but no id", () => {
+  it("keeps the name, lifted to the field's place, and drops the link; inside a list it keeps the name in each item", async () => {
+    const { fields } = await draft(pokeApi(), true);
+    expect(fields("ability_detail")).toEqual({
+      id: { argument: ["ability_retrieve"] },
+      name: "keep",
+      "generation.name": { as: "generation" },
+      "generation.url": { drop: "a link the model cannot open" },
+      "names.name": "keep",
+      "names.language.name": "keep",
+      "names.language.url": { drop: "a link the model cannot open" },
+    });
+  });
+
+  it("projects to its name, and no link reaches the model", async () => {
+    const { dir } = await draft(pokeApi(), true);
+    const { result, issues } = await projected(dir, "ability_retrieve", ABILITY_EXAMPLE);
+    expect(result).toEqual({
+      id: 1,
+      name: "stench",
+      names: [{ name: "Puanteur", language: { name: "fr" } }],
+      generation: "generation-iii",
+    });
+    expect(issues).toEqual([]);
+  });
+});
+
+// Spotify: an album embeds its artists as `[{ id, name, uri, href }]`, and a page of its tracks.
+const simplified = {
+  type: "object",
+  properties: { id: { type: "string" }, name: { type: "string" }, uri: { type: "string" }, href: { type: "string" } },
+};
+const ALBUM_EXAMPLE = {
+  id: "4aawyAB9vmqN3uQ7FjRGTy",
+  name: "Discovery",
+  artists: [
+    {
+      id: "4tZwfgrHOc3mvqYlEYSvVi",
+      name: "Daft Punk",
+      uri: "spotify:artist:4tZwfgrHOc3mvqYlEYSvVi",
+      href: "https://api.spotify.com/v1/artists/4tZwfgrHOc3mvqYlEYSvVi",
+    },
+  ],
+  tracks: {
+    href: "https://api.spotify.com/v1/albums/4aawyAB9vmqN3uQ7FjRGTy/tracks",
+    items: [
+      {
+        id: "0DiWol3AO6WpXZgp0goxAV",
+        name: "One More Time",
+        uri: "spotify:track:0DiWol3AO6WpXZgp0goxAV",
+        href: "https://api.spotify.com/v1/tracks/0DiWol3AO6WpXZgp0goxAV",
+      },
+    ],
+    next: null,
+    total: 14,
+  },
+};
+const spotify = () =>
+  specOf(
+    {
+      "/albums/{id}": get("get-an-album", [pathParameter("id")], ref("AlbumObject"), ALBUM_EXAMPLE),
+      "/tracks/{id}": get("get-track", [pathParameter("id")], ref("SimplifiedTrackObject")),
+    },
+    {
+      SimplifiedArtistObject: simplified,
+      SimplifiedTrackObject: simplified,
+      AlbumObject: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          name: { type: "string" },
+          artists: { type: "array", items: ref("SimplifiedArtistObject") },
+          tracks: {
+            type: "object",
+            properties: {
+              href: { type: "string", description: "A link to the Web API endpoint returning the full result of the request" },
+              items: { type: "array", items: ref("SimplifiedTrackObject") },
+              next: { type: "string", nullable: true, description: "URL to the next page of items. ( `null` if none)" },
+              total: { type: "integer" },
+            },
+          },
+        },
+      },
+    },
+  );
+
+describe("a list of embedded records with ids and names", () => {
+  it("is joined to the names, not dropped as a list of records with opaque ids", async () => {
+    const { annotation, fields } = await draft(spotify(), true);
+    expect(fields("album").artists).toEqual({ join: "artists" });
+    expect(fields("album")["tracks.items"]).toEqual({ join: "tracks" });
+    expect(fields("album")["tracks.next"]).toEqual({ drop: "a link the model cannot open" });
+    expect(annotation.resolvers).toEqual({ artists: { label: "name" }, tracks: { label: "name" } });
+  });
+
+  it("projects to the names the records carry, asking no resolver", async () => {
+    const { dir } = await draft(spotify(), true);
+    const { result, asked } = await projected(dir, "get_an_album", ALBUM_EXAMPLE);
+    expect(result).toEqual({
+      id: "4aawyAB9vmqN3uQ7FjRGTy",
+      name: "Discovery",
+      artists: ["Daft Punk"],
+      tracks: { items: ["One More Time"], total: 14 },
+    });
+    expect(asked).toEqual([]);
+  });
+});
