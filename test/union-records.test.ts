@@ -141,3 +141,56 @@ describe("init", () => {
     expect(draft).not.toMatch(/rows: preferred_locales/);
   });
 });
+
+describe("a record whose identity is its sid", () => {
+  const twilio: JsonObject = {
+    openapi: "3.0.3",
+    info: { title: "messages", version: "1" },
+    paths: {
+      "/Accounts/{AccountSid}/Messages/{Sid}.json": {
+        get: {
+          operationId: "FetchMessage",
+          parameters: ["AccountSid", "Sid"].map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+          responses: ok({ $ref: "#/components/schemas/message" }),
+        },
+      },
+    },
+    components: {
+      schemas: {
+        message: {
+          type: "object",
+          properties: {
+            sid: { type: "string" },
+            account_sid: { type: "string" },
+            body: { type: "string" },
+            subresource_uris: { type: "object", additionalProperties: { type: "string" } },
+          },
+        },
+      },
+    },
+  };
+
+  it("is the record, and its other sids are ids generate will not keep as text", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "spec.yaml"), stringify(twilio));
+    const annotation = [
+      "spec: spec.yaml",
+      "output: out",
+      "resources:",
+      "  message:",
+      "    schema: message",
+      "    fields:",
+      "      sid: { argument: [fetch_message] }",
+      "      account_sid: keep",
+      "      body: keep",
+      '      subresource_uris: { drop: "links" }',
+      "tools:",
+      "  fetch_message: { operation: FetchMessage }",
+      "",
+    ].join("\n");
+    writeFileSync(join(dir, "projector.yaml"), annotation);
+    const run = await cli(["generate", "--check"], dir);
+    expect(run.stderr).toMatch(/PRJ022 message\.account_sid/);
+    expect(run.stderr).not.toMatch(/message\.sid/);
+  });
+});

@@ -159,9 +159,7 @@ function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Bud
       resolver: { name: resolver, ...(targetType ? { type: targetType } : {}) },
     };
   }
-  // Box's `sequence_id: { allOf: [{ type: string }] }` is text, though generate reads a one-member `allOf` as an object.
-  const inner = throughAllOf(reader, field.at);
-  const wrapped = inner.pointer !== reader.unwrapNullable(field.at).pointer;
+  const inner = reader.unwrapNullable(field.at);
   const kind = reader.kind(inner);
   const schema = inner.schema;
   // Box's `is_accessible_via_shared_link` is a boolean about a link, not one.
@@ -182,8 +180,7 @@ function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Bud
     return foreignKey(field, kind, ctx);
   const coded = codedGuess(reader, field.at);
   if (coded) return coded;
-  // Generate refuses a format on what it reads as an object: a wrapped date stays the text it is.
-  const timestamp = wrapped ? undefined : timestampGuess(field.name, kind, schema);
+  const timestamp = timestampGuess(field.name, kind, schema);
   if (timestamp) return timestamp;
   if (reader.objectLike(inner)) return objectGuess(field, ctx, depth, budget);
   if (kind === "array") return listGuess(field, ctx, depth, budget);
@@ -247,22 +244,6 @@ function schemaWords(reader: SchemaReader, at: SchemaAt): string {
   return `format ${String(schema["format"])}`;
 }
 
-/** Keys that describe a schema without shaping it: an `allOf` member with only these (`{ nullable: false }`) adds nothing. */
-const ANNOTATIONS = new Set(["description", "nullable", "example", "examples", "title", "deprecated", "readOnly", "writeOnly", "default"]);
-const annotationOnly = (reader: SchemaReader, at: SchemaAt) =>
-  Object.keys(reader.deref(at).schema).every((key) => ANNOTATIONS.has(key) || key.startsWith("x-"));
-
-/** `allOf: [{ $ref: Status }, { description }]`: one schema with words beside it, read through. */
-function throughAllOf(reader: SchemaReader, at: SchemaAt): SchemaAt {
-  let node = reader.unwrapNullable(at);
-  for (let steps = 0; steps < 8; steps++) {
-    const shaping = members(node, "allOf").filter((member) => !annotationOnly(reader, member));
-    if (shaping.length !== 1 || node.schema["properties"] !== undefined) break;
-    node = reader.unwrapNullable(shaping[0]!);
-  }
-  return node;
-}
-
 /** An integer enum: expanded with the spec's words where it gives them, else dropped until someone writes them. */
 function codedGuess(reader: SchemaReader, at: SchemaAt): Guess | undefined {
   const values = reader.enumValues(at);
@@ -274,17 +255,7 @@ function codedGuess(reader: SchemaReader, at: SchemaAt): Guess | undefined {
       sure: false,
     };
   }
-  const wrapped = throughAllOf(reader, at);
-  if (wrapped.pointer === reader.unwrapNullable(at).pointer) return undefined;
-  const inner = reader.enumValues(wrapped);
-  if (!inner || inner.length === 0 || !inner.every((v) => typeof v === "number")) return undefined;
-  // Generate reads neither the codes nor their words through `allOf`, so a `legend` here would be refused.
-  const words = specLegend(reader, wrapped);
-  return {
-    rule: { drop: "coded values projector cannot read through allOf" },
-    reason: `integer enum ${JSON.stringify(inner)} reached through \`allOf\`${words ? `, whose words the spec gives (${someOf(words.map(([, word]) => word))})` : ""}: generate reads neither codes nor words there yet, so it is dropped`,
-    sure: false,
-  };
+  return undefined;
 }
 
 function objectGuess(field: SpecField, ctx: GuessContext, depth: number, budget: Budget): Guess {

@@ -29,7 +29,7 @@ export interface ClassifyContext {
 
 const ENVELOPE = new Set(["type", "links", "meta"]);
 /** Opaque ids: kept only as an argument, a join key, or a fact with its reason. */
-export const ID_LIKE = /^(id|ids|gid|gids)$|(_id|_ids|_gid|_gids|Id|Ids|Gid|Gids)$/;
+export const ID_LIKE = /^(id|ids|gid|gids|uuid|uuids|sid|sids)$|(_id|_ids|_gid|_gids|_uuid|_sid|_sids|Id|Ids|Gid|Gids|Uuid|Sid|Sids)$/;
 
 /** The fields a JSON:API resource object declares: its id, its attributes and its relationships. */
 export function jsonApiFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
@@ -237,8 +237,6 @@ export interface IdSchemas {
   formats: ReadonlySet<string>;
 }
 
-/** Names of ids for telling which schemas the spec uses for ids: {@link ID_LIKE}, and Twilio's `sid`s. */
-const ID_NAMED = /^(id|ids|gid|gids|uuid|uuids|sid|sids)$|(_id|_ids|_gid|_gids|_uuid|_sid|_sids|Id|Ids|Gid|Gids|Uuid|Sid|Sids)$/;
 /** Formats that say how a value is written, never that it is an id, whatever the fields using them are named. */
 const PLAIN_FORMATS = new Set([
   ...["int32", "int64", "integer", "number", "float", "double", "decimal", "string", "text", "byte", "binary", "password"],
@@ -260,7 +258,7 @@ export function idSchemas(reader: SchemaReader): IdSchemas {
   const tally = (name: string, value: unknown) => {
     if (!isJsonObject(value)) return;
     const schema = value["type"] === "array" && isJsonObject(value["items"]) ? value["items"] : value;
-    const vote = ID_NAMED.test(name) ? 1 : -1;
+    const vote = ID_LIKE.test(name) ? 1 : -1;
     const count = (map: Map<string, number>, key: unknown) => {
       if (typeof key === "string") map.set(key, (map.get(key) ?? 0) + vote);
     };

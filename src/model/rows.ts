@@ -127,7 +127,7 @@ export function mayBeNull(reader: SchemaReader, response: SchemaAt, path: readon
 }
 
 /** Names a record's own id goes by; `key` counts only where the record has none of the others. */
-export const IDENTITY_NAMES = ["id", "gid", "uuid"] as const;
+export const IDENTITY_NAMES = ["id", "gid", "uuid", "sid"] as const;
 
 /** The property holding a record's own identity (`id`, `gid`, `uuid`, else `key`), if it declares one. */
 export function identityOf(reader: SchemaReader, record: SchemaAt): string | undefined {

@@ -50,6 +50,25 @@ export function members(at: SchemaAt, key: string): SchemaAt[] {
   return list.flatMap((_, i) => child(at, key, i) ?? []);
 }
 
+/** Keywords that describe a schema without shaping its values or naming its codes. */
+const WORDS_ONLY = new Set([
+  "description",
+  "title",
+  "example",
+  "examples",
+  "default",
+  "nullable",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
+  "externalDocs",
+  "$comment",
+]);
+/** Extensions that say something of an enum's codes: a schema carrying them is not a mere wrapper. */
+const CODE_WORDS = /^x-enum/i;
+const wordsOnly = (schema: JsonObject) =>
+  Object.keys(schema).every((key) => WORDS_ONLY.has(key) || (key.startsWith("x-") && !CODE_WORDS.test(key)));
+
 export class SchemaReader {
   constructor(readonly document: JsonObject) {}
 
@@ -84,9 +103,16 @@ export class SchemaReader {
     return match ? unescapePointer(match[1]!) : undefined;
   }
 
-  /** The non-null branch of `oneOf/anyOf: [X, {type: null}]`, or the schema itself. */
+  /**
+   * The non-null branch of `oneOf/anyOf: [X, {type: null}]`, the one member of an `allOf` that only
+   * has words beside it (`allOf: [{ $ref: Status }], description`, Box's `allOf: [{ type: string }]`),
+   * or the schema itself.
+   */
   unwrapNullable(at: SchemaAt): SchemaAt {
     const resolved = this.deref(at);
+    const { allOf: _wrapped, ...beside } = resolved.schema;
+    const shaping = members(resolved, "allOf").filter((member) => !wordsOnly(this.deref(member).schema));
+    if (_wrapped !== undefined && shaping.length === 1 && wordsOnly(beside)) return this.unwrapNullable(shaping[0]!);
     for (const key of ["oneOf", "anyOf"]) {
       const branches = members(resolved, key);
       const real = branches.filter((branch) => !this.isNullSchema(branch));
