@@ -138,7 +138,7 @@ describe("the model: where each tool's records sit, and whether the spec lets th
       get_note: [[], false, ["body", "id"]],
       get_parent: [[], true, ["body", "id"]],
       folder_notes: [["items"], true, []],
-      get_duplicate: [["data"], true, ["attributes", "id", "type"]],
+      get_duplicate: [["data"], true, ["id"]],
     });
   });
 });

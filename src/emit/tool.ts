@@ -74,6 +74,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
       path: tool.rowsPath,
       nullable: tool.rowsNullable,
       ...(tool.many ? {} : { keys: tool.recordKeys }),
+      ...(tool.recordType !== undefined ? { type: tool.recordType } : {}),
     })};`,
     "",
   ];

@@ -231,13 +231,8 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       many: rows.many,
       rowsPath: rows.path,
       rowsNullable: mayBeNull(reader, response, rows.path),
-      // Sorted, so that reordering the spec's properties changes no byte of the output.
-      recordKeys: rows.many
-        ? []
-        : reader
-            .properties(rows.item)
-            .map((p) => p.name)
-            .sort(),
+      recordKeys: rows.many ? [] : recordKeys(reader, rows),
+      ...recordType(reader, rows),
       ...(list !== undefined ? { list } : {}),
       page,
       response: responseAt,
@@ -322,6 +317,27 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
  */
 function pageByPresence(field: PageField, kind: string | undefined): boolean {
   return field.present || field.source.split(".")[0] === "links" || (field.key === "more" && kind !== "boolean");
+}
+
+/** Keys that sit beside a record's own in an envelope: holding only these, an object is no record. */
+const ENVELOPE_KEYS = new Set(["links", "_links", "meta"]);
+
+/**
+ * The keys of which a single record must hold one, not null, to be the record: a JSON:API resource
+ * object's `id`, a plain-REST record's declared keys but links and meta. Sorted, so that reordering
+ * the spec's properties changes no byte of the output.
+ */
+function recordKeys(reader: SchemaReader, rows: Rows): string[] {
+  const declared = reader.properties(rows.item).map((p) => p.name);
+  if (rows.jsonapi && declared.includes("id")) return ["id"];
+  return declared.filter((name) => !ENVELOPE_KEYS.has(name)).sort();
+}
+
+/** The JSON:API type every record must carry, where the spec fixes one. */
+function recordType(reader: SchemaReader, rows: Rows): { recordType?: string } {
+  if (!rows.jsonapi) return {};
+  const type = jsonApiType(reader, reader.unwrapNullable(rows.item), true);
+  return typeof type === "string" ? { recordType: type } : {};
 }
 
 /** The rows as the tool's `record` says they really are: same place in the response, another schema. */

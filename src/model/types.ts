@@ -137,8 +137,10 @@ export interface ToolModel {
   rowsPath: string[];
   /** The spec lets the records' place, or an object on the way to it, be `null`: no record, or no list. */
   rowsNullable: boolean;
-  /** The keys the spec declares for one record, of which a response's record must hold one. */
+  /** The keys the spec declares for one record, of which a response's record must hold one not null. */
   recordKeys: string[];
+  /** The JSON:API type every record must carry, where the spec fixes one. */
+  recordType?: string;
   /** Key for the rows in the result; absent for a single-record tool, whose result is the record. */
   list?: string;
   page: PageModel[];

@@ -41,7 +41,8 @@ const RECORD: RecordsPlace = {
   resource: "comment",
   path: ["data"],
   nullable: false,
-  keys: ["attributes", "id", "links", "relationships", "type"],
+  keys: ["id"],
+  type: "comment",
 };
 
 const INCLUDED = [

@@ -84,6 +84,7 @@ const RECORDS: RecordsPlace = {
   resource: "ticket",
   path: ["data"],
   nullable: false,
+  type: "ticket",
 };
 
 const INCLUDED = [

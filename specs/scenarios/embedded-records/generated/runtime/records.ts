@@ -18,8 +18,10 @@ export interface RecordsPlace {
   readonly path: readonly string[];
   /** The spec lets that place, or an object on the way to it, be `null`: then there is no record. */
   readonly nullable: boolean;
-  /** For one record: the keys the spec declares for it, of which an object must hold one to be it. */
+  /** For one record: the keys the spec declares for it, of which an object must hold one, not null, to be it. */
   readonly keys?: readonly string[];
+  /** The JSON:API type each record must carry: a record of another type is not this tool's. */
+  readonly type?: string;
 }
 
 /**
@@ -73,16 +75,19 @@ export function recordAt(
 ): Json | null {
   const found = reached(body, place.path);
   const record = found.atEnd ? asObject(found.value) : undefined;
+  const otherType = record && typeProblem(record, place);
   if (
     record &&
-    (!place.keys?.length ||
-      place.keys.some((key) => Object.hasOwn(record, key)))
+    !otherType &&
+    (!place.keys?.length || place.keys.some((key) => read(record, key) != null))
   )
     return record;
   if (found.value === null && place.nullable) return null;
-  const got = record
-    ? `${found.where} is an object with none of the keys a ${place.resource} has`
-    : gotAt(found);
+  const got = !record
+    ? gotAt(found)
+    : otherType
+      ? `${found.where} is ${otherType}`
+      : `${found.where} is an object with none of the keys a ${place.resource} has`;
   throw refused(
     body,
     place,
@@ -104,16 +109,38 @@ export function listAt(
   onIssue: ProjectOptions["onIssue"],
 ): unknown[] {
   const found = reached(body, place.path);
-  if (found.atEnd && Array.isArray(found.value)) return found.value;
+  const declared = `a list of ${place.resource} records`;
+  if (found.atEnd && Array.isArray(found.value)) {
+    const list = found.value;
+    for (let i = 0; i < list.length; i++) {
+      const record = asObject(list[i]);
+      const otherType = record && typeProblem(record, place);
+      if (otherType)
+        throw refused(
+          body,
+          place,
+          declared,
+          `item ${i} is ${otherType}`,
+          list[i],
+          onIssue,
+        );
+    }
+    return list;
+  }
   if (found.value === null && place.nullable) return [];
-  throw refused(
-    body,
-    place,
-    `a list of ${place.resource} records`,
-    gotAt(found),
-    found.value,
-    onIssue,
-  );
+  throw refused(body, place, declared, gotAt(found), found.value, onIssue);
+}
+
+/**
+ * What a record is when it says it is another JSON:API type, or undefined. The type it says is not
+ * quoted: it is API text no rule keeps. A record with no readable type is this tool's, projected
+ * as far as it can be.
+ */
+function typeProblem(record: Json, place: RecordsPlace): string | undefined {
+  const type = place.type === undefined ? undefined : read(record, "type");
+  return typeof type === "string" && type !== place.type
+    ? `a record of another type, not ${place.type}`
+    : undefined;
 }
 
 /** What stands where the records belong, by its JSON type alone: the body's text is not quoted. */

@@ -43,6 +43,7 @@ const RECORDS: RecordsPlace = {
   resource: "memberships",
   path: ["data"],
   nullable: false,
+  type: "memberships",
 };
 
 /**

@@ -46,6 +46,7 @@ const RECORDS: RecordsPlace = {
   resource: "article",
   path: ["data"],
   nullable: false,
+  type: "article",
 };
 
 const INCLUDED = [{ resolver: "tags", type: "tag", label: "label" }] as const;
