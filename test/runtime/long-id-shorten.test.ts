@@ -26,7 +26,6 @@ async function freshRuntime() {
   const result = (given: string[]) =>
     withDistinctShortIds(undefined, given.length, (options) => given.map((id) => ids.short(id, context("charge", options))));
   const sent: unknown[] = [];
-  const notFound = { error: { message: "No such charge" }, response: { status: 404, ok: false } };
   const found = { data: { ok: 1 }, response: { status: 200, ok: true } };
   const api = (answer: object) => ({
     GET: async (_: string, init: { params: unknown }) => {
