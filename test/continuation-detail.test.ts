@@ -382,6 +382,19 @@ describe("a default for the rest of an object", () => {
     ]);
   });
 
+  it("may cover a whole resource, which a re-run of init then leaves as it is", async () => {
+    const annotation = CHARGES.replace(/ {6}payment_method_details\..*\n/g, "").replace(
+      "      amount: keep\n",
+      '      amount: keep\n      "*": { drop: "only the amount and customer are asked about" }\n',
+    );
+    const { dir, output } = await charges(annotation);
+    expect(output.problems).toEqual([]);
+    expect((await cli(["generate"], dir)).stdout).toMatch(/\n {2}payment_method_details +dropped by \*: only the amount/);
+    const rerun = await cli(["init", "openapi.json"], dir);
+    expect(rerun.code).toBe(0);
+    expect(Object.keys(parse(readFileSync(join(dir, "projector.yaml"), "utf8")).resources.charge.fields)).toEqual(["id", "amount", "*", "customer"]);
+  });
+
   it("is accepted, as a drop only, by the annotation's JSON Schema", () => {
     const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, "schema/projector.schema.json"), "utf8")));
     const annotation = parse(CHARGES) as any;
