@@ -3,6 +3,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { cli, generateFrom, importGenerated, recordingResolver, ROOT, tempDir, typecheckFiles } from "./helpers/pipeline.js";
@@ -86,7 +87,13 @@ const TICKETS = {
     {
       type: "ticket",
       id: "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90",
-      attributes: { subject: "Card declined", status_code: 3, priority: 2, created_at: "2026-02-11T09:14:22Z", internal_notes: "Legacy plan." },
+      attributes: {
+        subject: "Card declined",
+        status_code: 3,
+        priority: 2,
+        created_at: "2026-02-11T09:14:22Z",
+        internal_notes: "Legacy plan.",
+      },
       relationships: { assignee: { data: { type: "user", id: PRIYA } }, organization: { data: null } },
     },
     {
@@ -140,7 +147,9 @@ describe("a join key that is also an argument", () => {
     const ticketSchema = (outputSchemaOf(generated!, "search_tickets") as any).$defs.Ticket;
     expect(ticketSchema.properties.assignee_ref).toMatchObject({ description: expect.stringContaining("Pass to get_user.") });
     expect(ticketSchema.required).toContain("assignee_ref");
-    expect(output.files.get("resources/ticket.ts")).toMatch(/assignee: string \| null \| Unresolved \| Unusable;\s+assignee_ref: string \| null \| Unusable;/);
+    expect(output.files.get("resources/ticket.ts")).toMatch(
+      /assignee: string \| null \| Unresolved \| Unusable;\s+assignee_ref: string \| null \| Unusable;/,
+    );
   });
 
   it("is refused where the id beside the name would take another field's output name", async () => {
@@ -151,7 +160,9 @@ describe("a join key that is also an argument", () => {
   });
 
   it("takes `id_as` only beside a join that is also an argument", async () => {
-    const { output } = await supportDesk(TICKET_FIELDS.replace("organization: { as: org, join: orgs }", "organization: { as: org, join: orgs, id_as: org_id }"));
+    const { output } = await supportDesk(
+      TICKET_FIELDS.replace("organization: { as: org, join: orgs }", "organization: { as: org, join: orgs, id_as: org_id }"),
+    );
     expect(output.problems.map((d) => d.code)).toEqual(["PRJ029"]);
     expect(output.problems[0]!.message).toMatch(/`id_as` names the id kept beside a joined name/);
   });
@@ -180,7 +191,10 @@ describe("a field annotated `detail: full`", () => {
       { path: {}, query: {} },
       { path: {}, query: {} },
     ]);
-    expect(inputSchemaOf(generated!, "search_tickets").properties["detail"]).toMatchObject({ enum: ["summary", "full"], default: "summary" });
+    expect(inputSchemaOf(generated!, "search_tickets").properties["detail"]).toMatchObject({
+      enum: ["summary", "full"],
+      default: "summary",
+    });
     expect(await tools["search_tickets"]!({ detail: "everything" })).toMatchObject({ error: expect.stringMatching(/detail/) });
     // A tool with no such field takes no `detail`.
     expect(inputSchemaOf(generated!, "get_user").properties["detail"]).toBeUndefined();
@@ -213,10 +227,16 @@ describe("a field annotated `detail: full`", () => {
   it("is refused on a part inside an object, where the record's schema could not mark it optional", async () => {
     const dir = tempDir("projector-detail-nested-");
     writeFileSync(join(dir, "openapi.json"), JSON.stringify(chargesSpec()));
-    writeFileSync(join(dir, "projector.yaml"), CHARGES.replace("payment_method_details.type: keep", "payment_method_details.type: { detail: full }"));
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      CHARGES.replace("payment_method_details.type: keep", "payment_method_details.type: { detail: full }"),
+    );
     const output = await generateFrom(join(dir, "projector.yaml"));
     expect(output.problems.map((d) => [d.code, d.message])).toEqual([
-      ["PRJ029", "charge.payment_method_details.type: `detail` applies to a field at the top of the result, and this one is a part of `payment_method_details`"],
+      [
+        "PRJ029",
+        "charge.payment_method_details.type: `detail` applies to a field at the top of the result, and this one is a part of `payment_method_details`",
+      ],
     ]);
   });
 });
@@ -346,6 +366,28 @@ describe("an embedded record joined and passed on", () => {
   });
 });
 
+describe("projector tokens", () => {
+  it("says what the handles cost per page: the tokens the JSON result would lose without the ids the model passes on", async () => {
+    const { dir } = await charges();
+    writeFileSync(join(dir, "page.json"), JSON.stringify(CHARGE_PAGE));
+    const json = await cli(["tokens", "--tool", "list_charges", "page.json", "--json"], dir);
+    expect(json.code).toBe(0);
+    const record = {
+      amount: 1200,
+      customer: "Northwind Foods",
+      customer_id: "cus_NffrFeUf",
+      payment_method_details: { type: "card", card: { brand: "visa", last4: "4242" } },
+    };
+    const { customer_id: _, ...withoutHandle } = record;
+    const tokensOf = (charge: object) => encode(JSON.stringify({ charges: [charge], more: false })).length;
+    const tokens = tokensOf(record) - tokensOf(withoutHandle);
+    expect(tokens).toBeGreaterThan(0);
+    expect(JSON.parse(json.stdout).handles).toEqual({ keys: ["customer_id"], tokens });
+    const text = await cli(["tokens", "--tool", "list_charges", "page.json"], dir);
+    expect(text.stdout).toContain(`handles (ids the model can pass to a tool: customer_id): ${tokens} tokens per page, `);
+  });
+});
+
 describe("a default for the rest of an object", () => {
   it("drops every part no rule names, the named ones winning, and generate lists what it covered", async () => {
     const { dir, output } = await charges();
@@ -392,7 +434,12 @@ describe("a default for the rest of an object", () => {
     expect((await cli(["generate"], dir)).stdout).toMatch(/\n {2}payment_method_details +dropped by \*: only the amount/);
     const rerun = await cli(["init", "openapi.json"], dir);
     expect(rerun.code).toBe(0);
-    expect(Object.keys(parse(readFileSync(join(dir, "projector.yaml"), "utf8")).resources.charge.fields)).toEqual(["id", "amount", "*", "customer"]);
+    expect(Object.keys(parse(readFileSync(join(dir, "projector.yaml"), "utf8")).resources.charge.fields)).toEqual([
+      "id",
+      "amount",
+      "*",
+      "customer",
+    ]);
   });
 
   it("is accepted, as a drop only, by the annotation's JSON Schema", () => {

@@ -117,7 +117,8 @@ describe("a long opaque id", () => {
   });
 
   it("tells which whole ids may be another id's short form, so the id book keeps them", () => {
-    for (const form of ["ch_3KpXb2Lk", "SM01234567", "1759288472", "ch_3KpXb2Lkd9", "tkt_9f3a71c4"]) expect(mayBeShortForm(form)).toBe(true);
+    for (const form of ["ch_3KpXb2Lk", "SM01234567", "1759288472", "ch_3KpXb2Lkd9", "tkt_9f3a71c4"])
+      expect(mayBeShortForm(form)).toBe(true);
     for (const whole of ["ch_3KpXb2L", "usr_123", "SM0123456", "2026-02-11", "Café au lait x"]) expect(mayBeShortForm(whole)).toBe(false);
   });
 
