@@ -25,7 +25,8 @@ const RESOURCE_KEYS = ["schema", "fields"];
 const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs"];
 const INPUT_KEYS = ["as", "drop", "fixed", "description", "legend"];
 const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact", "id_as", "detail"];
-const FIELD_HELP = 'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact, id_as, detail';
+const FIELD_HELP =
+  'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact, id_as, detail';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -422,7 +423,7 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
       problem(
         [...path, "detail"],
         `\`detail\` is \`full\`, not ${JSON.stringify(detail)}`,
-        "write `detail: full` to send the field only when the tool is called with detail: \"full\"; leave it out to always send it",
+        'write `detail: full` to send the field only when the tool is called with detail: "full"; leave it out to always send it',
       );
   }
   return rule;

@@ -161,12 +161,7 @@ function projectValue(scope: Scope, field: Field, value: string): string {
 }
 
 /** The id kept beside the name a plain property joins to: the property's id, or its embedded record's. */
-function handleExpression(
-  scope: Scope,
-  field: RelatedIdField,
-  property: NonNullable<RelatedIdField["property"]>,
-  value: string,
-): string {
+function handleExpression(scope: Scope, field: RelatedIdField, property: NonNullable<RelatedIdField["property"]>, value: string): string {
   const reader = `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`;
   const shorten = property.integer ? "" : `, ${field.shorten}`;
   return `${scope.module.runtime(reader)}(${value}, ${literal(property.keys.id)}, ctx, ${literal(field.name)}${shorten})`;
