@@ -224,6 +224,22 @@ describe("a field annotated `detail: full`", () => {
     expect(typecheckFiles((await charges()).output.files)).toEqual([]);
   });
 
+  it("is refused where an API parameter would be passed as `detail` too, until it is renamed", async () => {
+    const spec = chargesSpec() as any;
+    spec.paths["/charges"].get.parameters = [{ name: "detail", in: "query", schema: { type: "string" } }];
+    const annotation = CHARGES.replace("amount: keep", "amount: { detail: full }");
+    const { output } = await charges(annotation, spec);
+    expect(output.problems.map((d) => [d.code, d.message])).toEqual([
+      ["PRJ063", "tool list_charges: its parameter detail is passed as `detail`, the argument its `detail: full` fields take"],
+    ]);
+    const renamed = await charges(
+      annotation.replace("    page: { more: has_more }\n", "    page: { more: has_more }\n    inputs: { detail: { as: level } }\n"),
+      spec,
+    );
+    expect(renamed.output.problems).toEqual([]);
+    expect(Object.keys(inputSchemaOf(renamed.generated!, "list_charges").properties)).toEqual(["level", "detail"]);
+  });
+
   it("is refused on a part inside an object, where the record's schema could not mark it optional", async () => {
     const dir = tempDir("projector-detail-nested-");
     writeFileSync(join(dir, "openapi.json"), JSON.stringify(chargesSpec()));
