@@ -3,7 +3,10 @@ import type { Field, Model, ToolModel } from "./model/types.js";
 function describe(field: Field): string {
   const leaf = field.name.split(".").pop();
   const parts: string[] = [];
+  if (field.kind === "related-id" && field.beside !== undefined)
+    return `its id beside the name as ${field.out}, for ${field.argumentOf.join(", ")}${field.shorten ? ", shortened" : ""}`;
   if (field.out !== leaf) parts.push(`renamed ${field.out}`);
+  if (field.detail) parts.push("only in full detail");
   switch (field.kind) {
     case "join":
       parts.push(`joined through ${field.resolver}${field.many ? " (to-many)" : ""}`);
@@ -42,7 +45,7 @@ function toolSummary(tool: ToolModel): string {
   return [
     `${tool.name}  ${tool.operationLabel}  ->  ${shape}`,
     ...fieldLines(resource.fields, width),
-    ...resource.dropped.map((d) => `  ${d.name.padEnd(width)}  dropped: ${d.reason}`),
+    ...resource.dropped.map((d) => `  ${d.name.padEnd(width)}  dropped${d.by === undefined ? "" : ` by ${d.by}`}: ${d.reason}`),
   ].join("\n");
 }
 

@@ -24,8 +24,9 @@ const RESOLVER_KEYS = ["type", "label", "id", "operation", "ids", "max", "concur
 const RESOURCE_KEYS = ["schema", "fields"];
 const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs"];
 const INPUT_KEYS = ["as", "drop", "fixed", "description", "legend"];
-const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact"];
-const FIELD_HELP = 'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact';
+const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact", "id_as", "detail"];
+const FIELD_HELP =
+  'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact, id_as, detail';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -409,6 +410,21 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
   if (value["legend"] !== undefined) {
     const legend = parseLegend(value["legend"], [...path, "legend"], problem);
     if (legend) rule.legend = legend;
+  }
+  const idAs = value["id_as"];
+  if (idAs !== undefined) {
+    if (typeof idAs === "string" && idAs !== "") rule.id_as = idAs;
+    else problem([...path, "id_as"], "`id_as` must be a non-empty name", "write the output name of the id, e.g. `id_as: assignee_ref`");
+  }
+  const detail = value["detail"];
+  if (detail !== undefined) {
+    if (detail === "full") rule.detail = detail;
+    else
+      problem(
+        [...path, "detail"],
+        `\`detail\` is \`full\`, not ${JSON.stringify(detail)}`,
+        'write `detail: full` to send the field only when the tool is called with detail: "full"; leave it out to always send it',
+      );
   }
   return rule;
 }

@@ -19,6 +19,10 @@ export interface KeepRule {
   shorten?: boolean;
   /** Why a value named like an id is a fact people quote (a ticket number), kept as it is. */
   fact?: string;
+  /** For a join key that is also an argument: the output name of the id kept beside the name (`<name>_id` unless written). */
+  id_as?: string;
+  /** `full`: the field is sent only when the tool is called with `detail: "full"`. */
+  detail?: "full";
 }
 
 export interface DropRule {

@@ -5,6 +5,7 @@ import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
 import { standInResolvers } from "../evidence/stand-ins.js";
 import type { CarriedDefinition } from "../evidence/definitions.js";
 import { loadGenerated } from "../evidence/run-generated.js";
+import { handleKeys, withoutHandles } from "../evidence/handles.js";
 import { buildReport, formatReport } from "../evidence/report.js";
 import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
 import type { Model, ToolModel } from "../model/types.js";
@@ -165,6 +166,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
       rawRecords,
       projectedText: runtime.serializeToolResult(projected),
       jsonText: JSON.stringify(projected),
+      ...(handleKeys(tool.resource.fields).length > 0 ? { jsonTextWithoutHandles: JSON.stringify(withoutHandles(tool, projected)) } : {}),
       ...(layout ? { tableText: runtime.serializeToolResult(runtime.withTableLayout(projected, layout)) } : {}),
       projectedRecordTexts: records.map((r) => runtime.serializeToolResult(r)),
       followUpsByResolver,

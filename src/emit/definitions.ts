@@ -1,3 +1,4 @@
+import { DETAIL_ARGUMENT, detailSchema, takesDetail } from "../model/detail.js";
 import type { InputParameter, JsonSchema, Model, ToolModel } from "../model/types.js";
 import { camelCase, toolModule } from "../naming.js";
 import { clientInterface } from "./client-type.js";
@@ -8,9 +9,11 @@ import { commentText, key, literal } from "./ts.js";
 /** The tool's `inputSchema`: one property per argument the model passes; fixed parameters are not shown. */
 export function inputSchemaOf(tool: ToolModel): JsonSchema {
   const shown = tool.inputs.parameters.filter((p) => p.argument !== undefined && p.fixed === undefined);
+  // `detail` is the tool's own argument: it chooses the fields sent, and no request carries it.
+  const detail = takesDetail(tool) ? [[DETAIL_ARGUMENT, detailSchema(tool)] as const] : [];
   return {
     type: "object",
-    properties: Object.fromEntries(shown.map((p) => [p.argument!, p.schema])),
+    properties: Object.fromEntries([...shown.map((p) => [p.argument!, p.schema] as const), ...detail]),
     required: shown.filter((p) => p.required).map((p) => p.argument!),
     additionalProperties: false,
   };
@@ -71,6 +74,12 @@ function objectType(schema: JsonSchema): string {
         ? ` [key: string]: ${typeOfSchema(additional as JsonSchema)};`
         : " [key: string]: unknown;";
   return `{ ${members.join(" ")}${open} }`;
+}
+
+/** The options a tool call projects its response with: the call's signal, and the detail its arguments ask for. */
+function projectionOptions(tool: ToolModel, run: (name: string) => string): string {
+  const options = "call.signal ? { ...projection, signal: call.signal } : projection";
+  return takesDetail(tool) ? `${run("detailOf")}(${options}, args)` : options;
 }
 
 /** A key of an object literal that is always an own property: written plainly, `__proto__` would set the prototype. */
@@ -182,7 +191,7 @@ export function emitDefinitions(model: Model): string {
     `  return {`,
     ...tools.map(
       (t) =>
-        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, call.signal ? { ...projection, signal: call.signal } : projection), { ...timeout, ...call }),`,
+        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, ${projectionOptions(t, run)}), { ...timeout, ...call }),`,
     ),
     `  };`,
     `}`,

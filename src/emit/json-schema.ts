@@ -33,6 +33,7 @@ function describe(field: Field): Schema {
   const parts = [
     field.description,
     field.kind !== "object" && "argumentOf" in field && field.argumentOf ? `Pass to ${field.argumentOf.join(", ")}.` : undefined,
+    field.detail ? 'Sent only when the tool is called with detail: "full".' : undefined,
   ];
   const text = parts.filter(Boolean).join(" ");
   return text ? { description: text } : {};
@@ -51,13 +52,15 @@ export function fieldSchema(field: Field): Schema {
             ...describe(field),
           }
         : { anyOf: [{ type: "string" }, NULL, marker("unresolved"), marker("unusable")], ...describe(field) };
-    case "related-id":
+    case "related-id": {
+      const id = { type: field.property?.integer ? "integer" : "string" };
       return field.many
         ? {
-            anyOf: [{ type: "array", items: { anyOf: [{ type: "string" }, marker("unusable")] } }, NULL, marker("unusable")],
+            anyOf: [{ type: "array", items: { anyOf: [id, marker("unusable")] } }, NULL, marker("unusable")],
             ...describe(field),
           }
-        : { anyOf: [{ type: "string" }, NULL, marker("unusable")], ...describe(field) };
+        : { anyOf: [id, NULL, marker("unusable")], ...describe(field) };
+    }
     case "object":
       return field.many
         ? {
@@ -82,7 +85,8 @@ export function objectSchema(fields: Field[]): Schema {
   return {
     type: "object",
     properties: Object.fromEntries(fields.map((f) => [f.out, fieldSchema(f)])),
-    required: fields.map((f) => f.out),
+    // A field sent only in full detail may be absent.
+    required: fields.filter((f) => !f.detail).map((f) => f.out),
     additionalProperties: false,
   };
 }

@@ -1,5 +1,5 @@
 import { resolversOf } from "../model/resource-needs.js";
-import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
+import type { Field, RelatedIdField, ResourceModel, SourceRef, ValueField } from "../model/types.js";
 import { isIdentifier, resourceModule, resultSchemaName } from "../naming.js";
 import { objectSchema, schemaCode } from "./json-schema.js";
 import { Locals, ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
@@ -50,8 +50,10 @@ function fieldType(module: ModuleWriter, field: Field): string {
         ? `Array<string | ${unresolved} | ${unusable}> | null | ${unusable}`
         : `string | null | ${unresolved} | ${unusable}`;
     }
-    case "related-id":
-      return field.many ? `Array<string | ${unusable}> | null | ${unusable}` : `string | null | ${unusable}`;
+    case "related-id": {
+      const id = field.property?.integer ? "number" : "string";
+      return field.many ? `Array<${id} | ${unusable}> | null | ${unusable}` : `${id} | null | ${unusable}`;
+    }
     case "object": {
       const object = `{ ${field.children.map((c) => `${key(c.out)}: ${fieldType(module, c)};`).join(" ")} }`;
       return field.many ? `Array<${object} | null | ${unusable}> | null | ${unusable}` : `${object} | null | ${unusable}`;
@@ -149,12 +151,20 @@ function projectValue(scope: Scope, field: Field, value: string): string {
       return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}), ${args}, ctx, ${literal(field.name)}${at})`;
     }
     case "related-id":
+      if (field.property) return handleExpression(scope, field, field.property, value);
       return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}), ctx, ${literal(field.name)})`;
     case "value":
       return valueExpression(scope, field, value);
     case "object":
       return nestedExpression(scope, field, value);
   }
+}
+
+/** The id kept beside the name a plain property joins to: the property's id, or its embedded record's. */
+function handleExpression(scope: Scope, field: RelatedIdField, property: NonNullable<RelatedIdField["property"]>, value: string): string {
+  const reader = `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`;
+  const shorten = property.integer ? "" : `, ${field.shorten}`;
+  return `${scope.module.runtime(reader)}(${value}, ${literal(property.keys.id)}, ctx, ${literal(field.name)}${shorten})`;
 }
 
 /** Nested objects (and each item of a list of them) project their parts from the object itself, so children read relative to it. */
@@ -254,12 +264,15 @@ export function emitResource(resource: ResourceModel): string {
   const constants = constNames(module, resource, resultSchema);
   const project = baseLocals(module, jsonapi);
   const values = resource.fields.map((field) => projectExpression({ module, constants, bases: project.bases }, field));
+  const detailed = resource.fields.some((field) => field.detail);
   // An assignment to a name every object inherits reads Object.prototype first: frozen, it throws,
   // and a setter put there would run. Such a resource's results stay literals.
   const literalResult = resource.fields.length === 0 || resource.fields.some((field) => isInheritedName(field.out));
   const made = literalResult ? "" : module.local(`${T}Results`);
   const construction = literalResult ? [] : resultConstruction(module, T, resource.fields, made);
-  const dropped = resource.dropped.map((d) => ` * - \`${commentText(d.name)}\`: ${commentText(d.reason)}`);
+  const dropped = resource.dropped.map(
+    (d) => ` * - \`${commentText(d.name)}\`${d.by === undefined ? "" : ` (by \`${commentText(d.by)}\`)`}: ${commentText(d.reason)}`,
+  );
   const recordType =
     resource.schemaName === undefined
       ? "unknown"
@@ -269,7 +282,7 @@ export function emitResource(resource: ResourceModel): string {
     `export type ${T}Record = ${recordType};`,
     "",
     `/** ${capitalized(withArticle(commentText(resource.name)))} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
-    `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}: ${fieldType(module, f)};`).join(" ")} }`,
+    `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}${f.detail ? "?" : ""}: ${fieldType(module, f)};`).join(" ")} }`,
     "",
     `/** JSON Schema of {@link ${T}Result}; its markers are in the tool schemas' \`$defs\`. */`,
     `export const ${resultSchema} = ${schemaCode(objectSchema(resource.fields))} as const;`,
@@ -284,10 +297,11 @@ export function emitResource(resource: ResourceModel): string {
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
     `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: ${module.runtimeType("RecordOptions")} = {}): ${T}Result {`,
     `  const ctx = ${module.runtime("context")}(${literal(resource.name)}, options);`,
+    ...(detailed ? [`  const full = options.detail === "full";`] : []),
     ...project.locals.statements().map((s) => `  ${s}`),
     literalResult
-      ? `  return { ${resource.fields.map((field, i) => `${key(field.out)}: ${values[i]},`).join(" ")} };`
-      : `  return new ${made}(${values.join(", ")});`,
+      ? `  return { ${resource.fields.map((field, i) => (field.detail ? `...(full ? { ${key(field.out)}: ${values[i]} } : {}),` : `${key(field.out)}: ${values[i]},`)).join(" ")} };`
+      : `  return new ${made}(${resource.fields.map((field, i) => (field.detail ? `full ? ${values[i]} : undefined` : values[i])).join(", ")});`,
     `}`,
     "",
   ].join("\n");
@@ -300,8 +314,12 @@ export function emitResource(resource: ResourceModel): string {
  */
 function resultConstruction(module: ModuleWriter, T: string, fields: readonly Field[], made: string): string[] {
   const fill = module.local(`fill${T}Result`);
-  const parameters = fields.map((field, i) => `v${i}: ${T}Result[${literal(field.out)}]`);
-  const assignments = fields.map((field, i) => `this${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`} = v${i};`);
+  const parameters = fields.map((field, i) => `v${i}: ${T}Result[${literal(field.out)}]${field.detail ? " | undefined" : ""}`);
+  // A field sent only in full detail is left out, not set to undefined: absent is what the schema says.
+  const assignments = fields.map((field, i) => {
+    const assignment = `this${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`} = v${i};`;
+    return field.detail ? `if (v${i} !== undefined) ${assignment}` : assignment;
+  });
   return [
     `/** Sets a {@link ${T}Result}'s fields, in this order. */`,
     `function ${fill}(this: ${T}Result, ${parameters.join(", ")}): void { ${assignments.join(" ")} }`,

@@ -1,4 +1,5 @@
 import { resolversOf, shortenedPerRecord } from "../model/resource-needs.js";
+import { takesDetail } from "../model/detail.js";
 import { tableLayoutOf } from "../model/table-layout.js";
 import type { ResolverModel, ResponseAt, ToolModel } from "../model/types.js";
 import { camelCase, resourceModule, toolModule } from "../naming.js";
@@ -86,15 +87,19 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   // A row budget cuts before anything is resolved, so the cut records cost no lookups.
   const records = rowCap === undefined ? found : `found.slice(0, ${rowCap})`;
   const joined = names.length > 0;
+  // A tool whose records hold fields sent only in full detail projects each record with the detail its call asked for.
+  const detail = takesDetail(tool);
+  const detailSetup = detail ? [`const detailed = ${run("recordDetail")}(recordOptions, options.detail);`] : [];
   const projectOne = (record: string) =>
-    `${module.value(resource, `project${R}`)}(${record} as ${module.type(resource, `${R}Record`)}, ${joined ? "lookups" : "{}"}, recordOptions)`;
+    `${module.value(resource, `project${R}`)}(${record} as ${module.type(resource, `${R}Record`)}, ${joined ? "lookups" : "{}"}, ${detail ? "detailed" : "recordOptions"})`;
   // Labels given after the walk are filled into each record's result, which `placed` hands them.
   const project = (record: string) => (joined ? `${run("placed")}(${projectOne(record)})` : projectOne(record));
   const pageMembers = tool.page.map((p) => `${key(p.key)}: ${pageExpression(module, p)}`).join(", ");
   const tableLayout = tool.text === "table" ? tableLayoutOf(tool) : undefined;
   const table = tableLayout !== undefined;
+  const textLayout = detail ? `options.detail === "full" ? FULL_TEXT : TEXT` : "TEXT";
   // A table tool marks each result it makes, so that its text (and a budget's count of it) is the table.
-  const asText = (object: string) => (table ? `${run("withTableLayout")}(${object}, TEXT)` : `(${object})`);
+  const asText = (object: string) => (table ? `${run("withTableLayout")}(${object}, ${textLayout})` : `(${object})`);
   const value = budgeted
     ? `${run("fitBudget")}(projected, (kept, truncated) => ${asText(`{ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }`)}, ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
     : tool.list === undefined
@@ -107,12 +112,20 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
         `/** ${commentText(tool.name)} results read as a table: serializeToolResult sets them out so. */`,
         `const TEXT = ${run("tableLayout")}(${literal(tool.name)}, ${literal(tableLayout)});`,
         "",
+        ...(detail
+          ? [
+              `/** ${commentText(tool.name)} results in full detail read as a table with their columns too. */`,
+              `const FULL_TEXT: ${module.runtimeType("TableLayout")} = ${literal(tableLayoutOf(tool, "full"))};`,
+              "",
+            ]
+          : []),
       ]
     : [];
   const usesCtx = tool.page.some((p) => p.mode === "value");
   const perRecord = shortenedPerRecord(tool.resource.fields);
   const expectedIds = perRecord === 0 ? "0" : perRecord === 1 ? "records.length" : `records.length * ${perRecord}`;
   const setup = [
+    ...(budgeted && joined ? [] : detailSetup),
     ...(usesCtx ? [`const ctx = ${run("context")}(${literal(tool.name)}, recordOptions);`] : []),
     // The records before the page keys, so that issues come record by record, then the page's. Joined
     // records are projected in the walk, and measured against the budget once their labels are in.
@@ -120,9 +133,10 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     ...(budgeted && pageMembers ? [`const page = { ${pageMembers} };`] : []),
   ];
   const projection = setup.length ? `{ ${setup.join(" ")} return ${value}; }` : value;
+  const walkRecords = `records.map((record) => ${project("record")})`;
   const inOneWalk =
     budgeted && joined
-      ? `(lookups, recordOptions) => records.map((record) => ${project("record")}), (projected, recordOptions) => ${projection}`
+      ? `(lookups, recordOptions) => ${detail ? `{ ${detailSetup.join(" ")} return ${walkRecords}; }` : walkRecords}, (projected, recordOptions) => ${projection}`
       : `(lookups, recordOptions) => ${projection}`;
   const code = [
     `/** The body ${commentText(tool.operationLabel)} returns. */`,

@@ -1,5 +1,6 @@
 import type { Field, ToolModel } from "../model/types.js";
 import { countDefinitions, type CarriedDefinition, type DefinitionsCount } from "./definitions.js";
+import { handleKeys } from "./handles.js";
 import { classifyJson, PARTS, type Part, type PartRules } from "./parts.js";
 import { countParts, countText, type TextCount, type TokenizerName } from "./tokens.js";
 
@@ -18,6 +19,11 @@ export interface TokensReport {
   /** Distinct join ids the raw payload could not name by itself: one follow-up call each for an agent. */
   followUpsAvoided: number;
   followUpsByResolver: Record<string, number>;
+  /**
+   * What the handles cost per page: the ids the model can pass to a tool (argument ids, and the ids
+   * kept beside joined names), as the tokens the JSON result loses without them. Null when there are none.
+   */
+  handles: { keys: string[]; tokens: number } | null;
   /** Tokens of one sample lookup result, and of all the avoided lookups at that size. */
   lookup: { sampleTokens: number; tokens: number } | null;
   /** The tools' definitions (name, description, inputSchema) the model reads with every request, per tool and all together. */
@@ -61,6 +67,8 @@ export interface ReportInput {
   /** The result as compact JSON, and as a table where the tool returns a list. */
   jsonText: string;
   tableText?: string;
+  /** The result as compact JSON with every handle left out, where the records have handles. */
+  jsonTextWithoutHandles?: string;
   followUpsByResolver: Record<string, number>;
   lookupSample?: string;
   /** The generated `toolDefinitions`. */
@@ -94,6 +102,13 @@ export function buildReport(input: ReportInput): TokensReport {
       json: countText(input.jsonText, input.tokenizer),
       table: input.tableText === undefined ? null : countText(input.tableText, input.tokenizer),
     },
+    handles:
+      input.jsonTextWithoutHandles === undefined
+        ? null
+        : {
+            keys: handleKeys(input.tool.resource.fields),
+            tokens: countText(input.jsonText, input.tokenizer).tokens - countText(input.jsonTextWithoutHandles, input.tokenizer).tokens,
+          },
     followUpsAvoided,
     followUpsByResolver: input.followUpsByResolver,
     lookup: sampleTokens === undefined ? null : { sampleTokens, tokens: sampleTokens * followUpsAvoided },
@@ -169,6 +184,7 @@ export function formatReport(report: TokensReport): string {
     `raw ${report.raw.perRecord ? (report.raw.records > 1 ? `record (mean of ${number(report.raw.records)})` : "record") : "page"} by part (tokens): ${PARTS.map((p) => `${p} ${number(parts[p])}`).join(", ")}`,
   ];
   lines.push(textsLine(report.texts));
+  if (report.handles) lines.push(handlesLine(report.handles, report.texts.json.tokens));
   const byResolver = Object.entries(report.followUpsByResolver).filter(([, n]) => n > 0);
   lines.push(
     `follow-up lookups avoided: ${report.followUpsAvoided}${byResolver.length ? ` (${byResolver.map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}` +
@@ -195,6 +211,12 @@ function definitionsLines(report: TokensReport): string[] {
     `tool definitions, carried by every request to the model: ${number(tokens)} tokens for all ${tools.length} (name, description, inputSchema as JSON)`,
     ...table,
   ];
+}
+
+/** What the ids the model can pass on cost, so that `argument:` and `shorten:` are chosen on figures too. */
+function handlesLine(handles: NonNullable<TokensReport["handles"]>, jsonTokens: number): string {
+  const share = jsonTokens === 0 ? 0 : Math.round((handles.tokens / jsonTokens) * 100);
+  return `handles (ids the model can pass to a tool: ${handles.keys.join(", ")}): ${number(handles.tokens)} tokens per page, ${share}% of the JSON result`;
 }
 
 /** Both texts of the result, marking the one the tool sends, so `text: table` is chosen on figures. */

@@ -124,9 +124,11 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
       });
       continue;
     }
+    // A resource's default (`*: { drop: reason }`) already decides every field not named.
+    const defaulted = holds(["resources", name, "fields", "*"]);
     for (const [f, guess] of resource.fields) {
       const path = ["resources", name, "fields", f];
-      if (!holds(path)) entries.push({ path, paths: [path], lines: [field(f, guess)] });
+      if (!holds(path) && !defaulted) entries.push({ path, paths: [path], lines: [field(f, guess)] });
     }
   }
   for (const [name, tool] of draft.tools) {

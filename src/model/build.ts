@@ -5,6 +5,7 @@ import type { LoadedSpec } from "../openapi/load.js";
 import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { classifyFields, jsonApiFields, restFields } from "./fields.js";
+import { DETAIL_ARGUMENT, detailArgumentClash } from "./detail.js";
 import { buildToolInputs, legendIndex } from "./inputs.js";
 import { idSourcesByTool } from "./short-ids.js";
 import { inResultOrder } from "./order.js";
@@ -252,6 +253,14 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
         locateSpec: spec.locate,
       }),
     });
+    const detailClash = detailArgumentClash(tools.at(-1)!);
+    if (detailClash)
+      error(
+        "PRJ063",
+        `tool ${tool.name}: its parameter ${detailClash} is passed as \`${DETAIL_ARGUMENT}\`, the argument its \`detail: full\` fields take`,
+        `pass the parameter under another name: \`inputs: { ${detailClash}: { as: ${detailClash}_value } }\``,
+        tool.path,
+      );
     if (tool.text === "table" && !rows.many) {
       error(
         "PRJ029",

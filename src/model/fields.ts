@@ -6,7 +6,7 @@ import { didYouMean } from "../suggest.js";
 import { buildLegend, specLegend } from "./legend.js";
 import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
-import type { DroppedField, Field, Shape, SourceBase } from "./types.js";
+import type { DroppedField, Field, JoinField, RelatedIdField, Shape, SourceBase } from "./types.js";
 
 /** A field as the spec declares it, before the annotation says what happens to it. */
 export interface SpecField {
@@ -104,10 +104,11 @@ function classifyLevel(
   const lifted: Field[] = [];
   const fieldsPath = [...ctx.resource.path, "fields"];
   const names = new Set(specFields.map((f) => f.name));
+  const fallback = names.has(DEFAULT_PART) ? undefined : partDefault(ctx, entries, prefix);
 
   for (const entry of entries) {
     const head = entry.relative.split(".")[0]!;
-    if (names.has(entry.relative) || names.has(head)) continue;
+    if (names.has(entry.relative) || names.has(head) || entry.relative === DEFAULT_PART) continue;
     const envelope = prefix === "" && style === "jsonapi" && ENVELOPE.has(head);
     // Dropping the envelope says what already happens; accept it rather than make a person undo it.
     if (envelope && entry.annotation.rule.kind === "drop" && entry.relative === head) continue;
@@ -128,6 +129,11 @@ function classifyLevel(
     const children = entries
       .filter((e) => e.relative.startsWith(`${specField.name}.`) && !names.has(e.relative))
       .map((e) => ({ ...e, relative: e.relative.slice(specField.name.length + 1) }));
+    if (!exact && children.length === 0 && fallback) {
+      // A refused default has its error: the parts it would cover are not each reported again.
+      if (fallback.reason !== undefined) dropped.push({ name, reason: fallback.reason, by: fallback.name });
+      continue;
+    }
     if (!exact && children.length === 0) {
       ctx.diagnostics.push({
         code: "PRJ020",
@@ -164,10 +170,49 @@ function classifyLevel(
       continue;
     }
     const field = keptField(ctx, specField, rule, exact!.annotation, name);
-    if (field) (lifts(exact, prefix, liftable) ? lifted : fields).push(field);
+    if (!field) continue;
+    const lift = lifts(exact, prefix, liftable);
+    if (rule.detail !== undefined && prefix !== "" && !lift) {
+      ctx.diagnostics.push({
+        code: "PRJ029",
+        severity: "error",
+        message: `${ctx.resource.name}.${name}: \`detail\` applies to a field at the top of the result, and this one is a part of \`${prefix.slice(0, -1)}\``,
+        help: "lift the part to the top with `as`, or remove `detail`",
+        location: ctx.locateAnnotation([...exact!.annotation.path, "detail"], "key"),
+      });
+      continue;
+    }
+    const detailed = rule.detail === undefined ? field : { ...field, detail: rule.detail };
+    const handle = field.kind === "join" && rule.argument ? handleField(ctx, specField, rule, detailed as JoinField) : undefined;
+    (lift ? lifted : fields).push(detailed, ...(handle ? [handle] : []));
   }
   if (prefix !== "") checkOutputNames(ctx, fields, entries);
   return { fields, dropped, lifted };
+}
+
+/** The key that classifies every part of an object not named otherwise: `payment_method_details.*`. */
+const DEFAULT_PART = "*";
+
+/**
+ * The default of one level (`x.*: { drop: "reason" }`), which drops every part not named otherwise:
+ * a part the spec gains later is covered by a decision written down. Only a drop: a default keep
+ * would let every part the spec gains reach the model with nobody deciding.
+ */
+function partDefault(ctx: ClassifyContext, entries: Entry[], prefix: string): { name: string; reason?: string } | undefined {
+  const entry = entries.find((e) => e.relative === DEFAULT_PART);
+  if (!entry) return undefined;
+  const name = `${prefix}${DEFAULT_PART}`;
+  const rule = entry.annotation.rule;
+  if (rule.kind === "drop") return { name, reason: rule.reason };
+  const object = prefix === "" ? "the resource" : `\`${prefix.slice(0, -1)}\``;
+  ctx.diagnostics.push({
+    code: "PRJ037",
+    severity: "error",
+    message: `${ctx.resource.name}.${name}: a default may only drop; ${rule.kind === "todo" ? "a guess" : "a keep"} here would let every part ${object} gains in the spec reach the model without anyone deciding`,
+    help: `name each part to keep (\`${prefix}part: keep\`), and drop the rest: \`${name}: { drop: "reason" }\``,
+    location: ctx.locateAnnotation(entry.annotation.path, "key"),
+  });
+  return { name };
 }
 
 function nestedField(
@@ -499,6 +544,13 @@ function keptField(
     const declared = ctx.resolvers.get(resolver);
     return { id: declared?.id ?? "id", ...(declared?.label !== undefined ? { label: declared.label } : {}) };
   };
+  if (rule.id_as !== undefined && !(rule.join && rule.argument))
+    problem(
+      "PRJ029",
+      "`id_as` names the id kept beside a joined name, and this field is not both a join key and an argument",
+      `write \`${name}: { join: RESOLVER, argument: [tool], id_as: ${rule.id_as} }\`, or remove \`id_as\``,
+      "id_as",
+    );
   if (rule.fact !== undefined) {
     for (const key of ["join", "argument", "shorten", "legend"] as const) {
       if (rule[key] !== undefined)
@@ -528,15 +580,6 @@ function keptField(
     }
     const data = child(reader.unwrapNullable(specField.at), "properties", "data");
     const many = data !== undefined && reader.kind(data) === "array";
-    if (rule.join && rule.argument) {
-      problem(
-        "PRJ029",
-        "a relationship is either joined to a name or kept as an argument id, not both",
-        "keep the one the model needs",
-        "argument",
-      );
-      return undefined;
-    }
     if (rule.join) {
       checkResolver(rule.join, "join");
       return ctx.diagnostics.length > errorsBefore
@@ -554,10 +597,17 @@ function keptField(
 
   const kind = reader.kind(specField.at);
   if (rule.join) {
-    for (const key of ["format", "legend", "argument", "shorten"] as const) {
-      if (rule[key] !== undefined)
-        problem("PRJ029", `\`${key}\` does not apply to a join key`, "a join key becomes the resolver's label", key);
+    for (const key of ["format", "legend", "shorten"] as const) {
+      if (rule[key] !== undefined && !(key === "shorten" && rule.argument))
+        problem(
+          "PRJ029",
+          `\`${key}\` does not apply to a join key`,
+          "a join key becomes the resolver's label; with `argument: [tool]` its id is kept beside it too",
+          key,
+        );
     }
+    if (rule.shorten && rule.argument && handleIdKind(ctx, specField, keysOf(rule.join).id) === "integer")
+      problem("PRJ029", "`shorten` applies to string ids only, and this join key's ids are integers", "remove `shorten`", "shorten");
     checkResolver(rule.join, "join");
     return ctx.diagnostics.length > errorsBefore
       ? undefined
@@ -697,6 +747,43 @@ function keptField(
   };
 }
 
+/**
+ * The id kept beside a joined name (`assignee_id` beside `assignee`), read from the same value, for
+ * a join key that is also an argument: the model reads the name and passes the id.
+ */
+function handleField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, join: JoinField): RelatedIdField {
+  const integer = join.via === "property" && handleIdKind(ctx, specField, join.keys.id) === "integer";
+  return {
+    kind: "related-id",
+    out: rule.id_as ?? `${join.out}_id`,
+    name: join.name,
+    source: join.source,
+    description: `The id of ${join.many ? "each record" : "the record"} named in ${join.out}.`,
+    ...(join.detail ? { detail: join.detail } : {}),
+    many: join.many,
+    argumentOf: [...rule.argument!],
+    shorten: rule.shorten === true && !integer,
+    beside: join.out,
+    ...(join.via === "property" ? { property: { keys: { id: join.keys.id }, integer } } : {}),
+  };
+}
+
+/** Whether a plain join key's ids are integers: the value itself, or its embedded records' `id` key, through a list. */
+function handleIdKind(ctx: ClassifyContext, specField: SpecField, idKey: string): string | undefined {
+  const { reader } = ctx;
+  if (specField.relationship) return "string";
+  let at = reader.unwrapNullable(specField.at);
+  if (reader.kind(at) === "array") {
+    const items = reader.items(at);
+    if (!items) return undefined;
+    at = reader.unwrapNullable(items);
+  }
+  const kind = reader.kind(at);
+  if (kind !== "object" && kind !== undefined) return kind;
+  const id = reader.property(at, idKey);
+  return id ? reader.kind(id.at) : undefined;
+}
+
 function checkOutputNames(ctx: ClassifyContext, fields: Field[], entries: Entry[]) {
   const seen = new Map<string, Field>();
   for (const field of fields) {
@@ -722,7 +809,7 @@ function checkOutputNames(ctx: ClassifyContext, fields: Field[], entries: Entry[
         code: "PRJ027",
         severity: "error",
         message: `${ctx.resource.name}: ${other.name} and ${field.name} are both written as "${field.out}"`,
-        help: "give one of them another name with `as`",
+        help: "give one of them another name with `as` (`id_as` for the id kept beside a joined name)",
         location: location(),
       });
     }

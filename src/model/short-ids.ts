@@ -34,6 +34,8 @@ export function idSourcesByTool(resources: readonly ResourceModel[]): Map<string
         const name = normalise(resource.name);
         keys.add(`${name}id`).add(`${name.replace(/s$/, "")}id`);
       } else if (field.kind === "related-id") keys.add(`${own}id`);
+      // The id beside a joined name is also taken under the name the result gives it (`id_as`).
+      if (field.kind === "related-id" && field.beside !== undefined) keys.add(normalise(field.out));
       const source: IdSource = {
         label: `${resource.name}.${field.name}`,
         keys,

@@ -7,13 +7,16 @@ export interface TableLayoutModel {
   page: string[];
 }
 
-/** The table a tool's result can be set out as: only a tool returning a list has rows to set out. */
-export function tableLayoutOf(tool: ToolModel): TableLayoutModel | undefined {
+/**
+ * The table a tool's result can be set out as: only a tool returning a list has rows to set out. Its
+ * records hold the fields annotated `detail: full` only in full detail, and so does the table.
+ */
+export function tableLayoutOf(tool: ToolModel, detail: "summary" | "full" = "summary"): TableLayoutModel | undefined {
   if (tool.list === undefined || !tool.many) return undefined;
   const budgeted = tool.budget !== undefined;
   return {
     list: tool.list,
-    columns: tool.resource.fields.map((f) => f.out),
+    columns: tool.resource.fields.filter((f) => detail === "full" || !f.detail).map((f) => f.out),
     page: [...tool.page.map((p) => p.key), ...(budgeted ? ["truncated"] : [])],
   };
 }

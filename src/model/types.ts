@@ -24,6 +24,8 @@ interface FieldCommon {
   name: string;
   source: SourceRef;
   description?: string;
+  /** `full`: sent only when the tool is called with `detail: "full"`, and absent otherwise. */
+  detail?: "full";
 }
 
 export interface ValueField extends FieldCommon {
@@ -56,6 +58,13 @@ export interface RelatedIdField extends FieldCommon {
   many: boolean;
   argumentOf: string[];
   shorten: boolean;
+  /** The id kept beside a joined name (`assignee_id` beside `assignee`): the output key of that name. */
+  beside?: string;
+  /**
+   * Beside a join of a plain property: how its embedded records hold their ids, and whether the
+   * ids are integers (which stay integers); a relationship's ids are read from its `data`.
+   */
+  property?: { keys: { id: string }; integer: boolean };
 }
 
 export interface ObjectField extends FieldCommon {
@@ -70,6 +79,8 @@ export type Field = ValueField | JoinField | RelatedIdField | ObjectField;
 export interface DroppedField {
   name: string;
   reason: string;
+  /** The default that dropped it (`payment_method_details.*`), where no rule names it. */
+  by?: string;
 }
 
 export interface ResourceModel {

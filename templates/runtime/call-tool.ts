@@ -16,7 +16,7 @@ import {
 import { apiMessage, clipped, described, messageOf } from "./quoting.js";
 import { ResponseShapeError } from "./records.js";
 import { ResolverError } from "./resolvers.js";
-import { shortId } from "./short-ids.js";
+import { mayBeShortForm, shortId } from "./short-ids.js";
 import { serializeToolResult } from "./table-text.js";
 import { checkedTimeoutMs, timerFor } from "./timeouts.js";
 
@@ -455,15 +455,12 @@ function cutLongStrings(result: unknown): void {
   }
 }
 
-/** A form {@link shortId} gives: eight hex digits at the end, or a few more characters of the UUID after them. */
-const SHORT_FORM = /[0-9a-f]{8}(?:-[0-9a-f-]{0,27})?$/i;
-
 /**
  * Whether `id` may be a short id a result gave, that the id book has since forgotten: it has the
  * shape of one, and is not a full id (a full id's short form is shorter than itself).
  */
 function mayBeForgottenShortId(id: unknown): boolean {
-  return typeof id === "string" && SHORT_FORM.test(id) && shortId(id) === id;
+  return typeof id === "string" && mayBeShortForm(id) && shortId(id) === id;
 }
 
 /**

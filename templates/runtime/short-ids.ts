@@ -1,8 +1,24 @@
-// Short ids: `tkt_9f3a71c4` for `tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90`, lengthened where two would collide.
+// Short ids: `tkt_9f3a71c4` for `tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90`, `ch_3KpXb2Lk` for
+// `ch_3KpXb2Lkd9cQ2Tfa1B5e7LmN`; lengthened where two would collide.
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
-/** `tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90` to `tkt_9f3a71c4`: the prefix and the UUID's first eight digits. */
+/** How far into an opaque id its prefix (`ch_`, `cs_test_`, `gid://shop/Product/`) may end. */
+const PREFIX_END = 24;
+/** Characters of an opaque id a short form keeps after its prefix: 47 bits of a base-62 id, 32 of a hex one. */
+const KEPT_AFTER_PREFIX = 8;
+/** Characters a short form keeps of an opaque id without a prefix: 10, so that a Twilio SID keeps 8 hex digits after its `SM`. */
+const KEPT_WITHOUT_PREFIX = 10;
+/** The fewest characters a cut must take off an opaque id: a shorter cut saves less than the ambiguity it risks. */
+const LEAST_CUT = 6;
+
+/**
+ * The short form of an id: where it holds a UUID, the text up to the UUID's first eight digits
+ * (`tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90` to `tkt_9f3a71c4`); else, for an opaque id of
+ * printable ASCII, {@link opaqueFormLength} characters of it (`ch_3KpXb2Lkd9cQ2Tfa1B5e7LmN` to
+ * `ch_3KpXb2Lk`, a Twilio SID to `SM` and 8 hex digits, a snowflake to its first 10 digits), when
+ * that cuts at least {@link LEAST_CUT} characters; else the id whole.
+ */
 export function shortId(id: string): string {
   const dash = id.indexOf("-");
   return shortForm(id, dash, uuidDigits(id, dash));
@@ -16,7 +32,44 @@ export function shortForm(id: string, dash: number, digits: number): string {
 
 function shortFormOfOtherShape(id: string): string {
   const match = UUID.exec(id);
-  return match ? id.slice(0, match.index + 8) : id;
+  if (match) return id.slice(0, match.index + 8);
+  const length = opaqueFormLength(id);
+  return length <= id.length - LEAST_CUT && isPrintableAscii(id)
+    ? id.slice(0, length)
+    : id;
+}
+
+/**
+ * How long an opaque id's short form is: its prefix, through the last separator (`_ - . : /`)
+ * among its first {@link PREFIX_END} characters, then {@link KEPT_AFTER_PREFIX} characters; or,
+ * without a prefix, {@link KEPT_WITHOUT_PREFIX}. It depends on those first characters alone, so
+ * every form that begins with them, plain or lengthened, is at least this long.
+ */
+function opaqueFormLength(text: string): number {
+  let prefix = 0;
+  const end = Math.min(text.length, PREFIX_END);
+  for (let i = 0; i < end; i++)
+    if (isSeparator(text.charCodeAt(i))) prefix = i + 1;
+  return prefix > 0 ? prefix + KEPT_AFTER_PREFIX : KEPT_WITHOUT_PREFIX;
+}
+
+function isSeparator(code: number): boolean {
+  return (
+    code === 95 /* _ */ ||
+    code === 45 /* - */ ||
+    code === 46 /* . */ ||
+    code === 58 /* : */ ||
+    code === 47 /* / */
+  );
+}
+
+/** Whether every character of `text` is printable ASCII, no space: a cut then never splits a character or a word. */
+function isPrintableAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x21 || code > 0x7e) return false;
+  }
+  return true;
 }
 
 /**
@@ -64,10 +117,19 @@ function isHex(text: string, from: number, to: number): boolean {
 
 /**
  * Whether `text` could be a form that {@link shortId} or {@link shortenIds} gives some other id: each
- * begins with that id's plain short form, which ends in eight hex digits, so text without eight hex
- * digits in a row is no other id's form.
+ * begins with that id's plain short form. A UUID's ends in eight hex digits. An opaque id's is as
+ * long as {@link opaqueFormLength} of its first characters, which a longer id beginning with `text`
+ * shares with it (a separator after them would make that form longer than `text`), and is printable
+ * ASCII. Text that is neither is no other id's form.
  */
 export function mayBeShortForm(text: string): boolean {
+  return (
+    hasEightHexDigits(text) ||
+    (opaqueFormLength(text) <= text.length && isPrintableAscii(text))
+  );
+}
+
+function hasEightHexDigits(text: string): boolean {
   let run = 0;
   for (let i = 0; i < text.length; i++) {
     if (hexDigit(text.charCodeAt(i)) < 0) run = 0;

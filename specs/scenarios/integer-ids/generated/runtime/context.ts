@@ -25,7 +25,12 @@ export interface RecordOptions {
    * {@link shortenIds}, or a function. The tools pass one so that no two ids of a result collide.
    */
   readonly shortIds?: ShortIds | undefined;
+  /** `"full"` sends the fields annotated `detail: full` too; they are absent otherwise. */
+  readonly detail?: Detail | undefined;
 }
+
+/** How much of each record a projection sends: the fields annotated `detail: full` only with `"full"`. */
+export type Detail = "summary" | "full";
 
 /** A Map's ids missing from it get the plain {@link shortId}. */
 export type ShortIds = ReadonlyMap<string, string> | ((id: string) => string);
@@ -41,6 +46,8 @@ export interface ProjectOptions {
   readonly timeoutMs?: number;
   /** Counts the tokens of a serialized result, for tools with a token budget; defaults to {@link conservativeTokenCount}. */
   readonly countTokens?: (text: string) => number;
+  /** `"full"` sends the fields annotated `detail: full` too; they are absent otherwise. */
+  readonly detail?: Detail | undefined;
 }
 
 export interface Context {

@@ -30,12 +30,14 @@ export type {
 export { context } from "./context.js";
 export type {
   Context,
+  Detail,
   ProjectionIssue,
   ProjectOptions,
   RecordOptions,
   ShortIds,
 } from "./context.js";
 export { date, datetime, isUtcIso } from "./dates.js";
+export { detailOf, recordDetail } from "./detail.js";
 export { withDistinctShortIds } from "./distinct-short-ids.js";
 export {
   fullId,
@@ -57,6 +59,12 @@ export {
 } from "./ids.js";
 export type { Ids } from "./ids.js";
 export { OPTIONAL, REQUIRED } from "./issues.js";
+export {
+  integerRefIdMany,
+  integerRefIdOne,
+  refIdMany,
+  refIdOne,
+} from "./handles.js";
 export { includedLabels, joinMany, joinOne } from "./joins.js";
 export { asObject, read } from "./json.js";
 export { placed } from "./labels-later.js";

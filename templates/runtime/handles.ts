@@ -1,0 +1,113 @@
+// The id kept beside a joined name (`assignee_id` beside `assignee`): the handle the model passes to a tool.
+
+import type { Context } from "./context.js";
+import { LIST_GOT_ONE, ONE_GOT_LIST, short } from "./ids.js";
+import { unusable } from "./issues.js";
+import { asObject, read } from "./json.js";
+import type { Unusable } from "./markers.js";
+import { typeName } from "./quoting.js";
+/** The id a foreign key holds: itself, or its embedded record's under `idKey`; a reason when it holds none. */
+function heldId(
+  value: unknown,
+  idKey: string,
+): string | number | { readonly reason: string } {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  const object = asObject(value);
+  if (!object)
+    return {
+      reason: `expected an id or a record with \`${idKey}\`, got ${typeName(value)}`,
+    };
+  const id = read(object, idKey);
+  if (typeof id === "string") return id;
+  if (typeof id === "number" && Number.isFinite(id)) return id;
+  return {
+    reason: `expected a record with \`${idKey}\`, got an object without it`,
+  };
+}
+
+/** A string id as the model gets it: shortened when asked, and a number the API sent is its digits, never cut. */
+function stringHandle(
+  value: unknown,
+  idKey: string,
+  ctx: Context,
+  field: string,
+  shorten: boolean,
+): string | Unusable {
+  const id = heldId(value, idKey);
+  if (typeof id === "number") return String(id);
+  if (typeof id !== "string") return unusable(ctx, field, value, id.reason);
+  return shorten ? short(id, ctx) : id;
+}
+
+/** An integer id as the model gets it: a number, as the spec declares it; digits in text are read as one. */
+function integerHandle(
+  value: unknown,
+  idKey: string,
+  ctx: Context,
+  field: string,
+): number | Unusable {
+  const id = heldId(value, idKey);
+  if (typeof id === "number" && Number.isSafeInteger(id)) return id;
+  if (typeof id === "string" && /^-?\d{1,15}$/.test(id)) return Number(id);
+  return unusable(
+    ctx,
+    field,
+    value,
+    typeof id === "object"
+      ? id.reason
+      : `expected an integer id, got ${typeName(id)}`,
+  );
+}
+
+/** The id of the one record a plain join key holds, beside its name. */
+export function refIdOne(
+  value: unknown,
+  idKey: string,
+  ctx: Context,
+  field: string,
+  shorten: boolean,
+): string | null | Unusable {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return unusable(ctx, field, value, ONE_GOT_LIST);
+  return stringHandle(value, idKey, ctx, field, shorten);
+}
+
+/** The ids of the records a plain join key lists, beside their names. */
+export function refIdMany(
+  value: unknown,
+  idKey: string,
+  ctx: Context,
+  field: string,
+  shorten: boolean,
+): (string | Unusable)[] | null | Unusable {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) return unusable(ctx, field, value, LIST_GOT_ONE);
+  return value.map((item: unknown) =>
+    stringHandle(item, idKey, ctx, field, shorten),
+  );
+}
+
+/** The integer id of the one record a plain join key holds, beside its name. */
+export function integerRefIdOne(
+  value: unknown,
+  idKey: string,
+  ctx: Context,
+  field: string,
+): number | null | Unusable {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return unusable(ctx, field, value, ONE_GOT_LIST);
+  return integerHandle(value, idKey, ctx, field);
+}
+
+/** The integer ids of the records a plain join key lists, beside their names. */
+export function integerRefIdMany(
+  value: unknown,
+  idKey: string,
+  ctx: Context,
+  field: string,
+): (number | Unusable)[] | null | Unusable {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) return unusable(ctx, field, value, LIST_GOT_ONE);
+  return value.map((item: unknown) => integerHandle(item, idKey, ctx, field));
+}
