@@ -3,6 +3,7 @@ import { camelCase, toolModule } from "../naming.js";
 import { clientInterface } from "./client-type.js";
 import { schemaCode } from "./json-schema.js";
 import { DEFINITIONS_MODULE, ModuleWriter, RESOLVERS_MODULE } from "./module.js";
+import { NEXT_INPUT_SCHEMA } from "./next-page.js";
 import { commentText, key, literal } from "./ts.js";
 
 /** The tool's `inputSchema`: one property per argument the model passes; fixed parameters are not shown. */
@@ -10,7 +11,7 @@ export function inputSchemaOf(tool: ToolModel): JsonSchema {
   const shown = tool.inputs.parameters.filter((p) => p.argument !== undefined && p.fixed === undefined);
   return {
     type: "object",
-    properties: Object.fromEntries(shown.map((p) => [p.argument!, p.schema])),
+    properties: Object.fromEntries([...shown.map((p) => [p.argument!, p.schema]), ...(tool.next ? [["next", NEXT_INPUT_SCHEMA]] : [])]),
     required: shown.filter((p) => p.required).map((p) => p.argument!),
     additionalProperties: false,
   };
@@ -91,7 +92,14 @@ const callOf = (tool: ToolModel) => ({
     ...(p.propertyLegends ? { propertyLegends: p.propertyLegends } : {}),
   })),
   ...(tool.inputs.bodyMediaType ? { bodyMediaType: tool.inputs.bodyMediaType } : {}),
+  ...(tool.next ? { nextPage: true } : {}),
 });
+
+/** The options a tool's call projects with: the consumer's, the call's signal, and for a tool with `next`, the exchange that tells it. */
+const projectionOptions = (tool: ToolModel) => {
+  const base = "call.signal ? { ...projection, signal: call.signal } : projection";
+  return tool.next ? `{ ...(${base}), exchange }` : base;
+};
 
 /**
  * `definitions.ts`: the input half of every tool. Its definitions for the model, a typed call per
@@ -182,7 +190,7 @@ export function emitDefinitions(model: Model): string {
     `  return {`,
     ...tools.map(
       (t) =>
-        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, call.signal ? { ...projection, signal: call.signal } : projection), { ...timeout, ...call }),`,
+        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (${t.next ? "response, exchange" : "response"}) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, ${projectionOptions(t)}), { ...timeout, ...call }),`,
     ),
     `  };`,
     `}`,

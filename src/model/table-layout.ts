@@ -14,6 +14,6 @@ export function tableLayoutOf(tool: ToolModel): TableLayoutModel | undefined {
   return {
     list: tool.list,
     columns: tool.resource.fields.map((f) => f.out),
-    page: [...tool.page.map((p) => p.key), ...(budgeted ? ["truncated"] : [])],
+    page: [...tool.page.map((p) => p.key), ...(tool.next ? ["next"] : []), ...(budgeted ? ["truncated"] : [])],
   };
 }
