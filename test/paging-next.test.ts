@@ -1,14 +1,19 @@
 // A list tool's `next`, end to end: a node:http API on loopback, the consumer's openapi-fetch
 // client, and the generated createTools. Each paging style is walked page by page by passing the
 // result's `next` back; a `next` that would leave the operation is refused before any request.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { decode } from "@toon-format/toon";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateFrom, importGenerated, ROOT, tempDir, typecheck } from "./helpers/pipeline.js";
+import { parse } from "yaml";
+import { parseAnnotation } from "../src/annotation/parse.js";
+import { initAnnotation } from "../src/init/init.js";
+import { loadSpec } from "../src/openapi/load.js";
+import { cli, generateFrom, importGenerated, ROOT, tempDir, typecheck } from "./helpers/pipeline.js";
 
 type Outcome = { result?: any; text?: string; error?: string };
 type Tool = (args: unknown) => Promise<Outcome>;
@@ -19,6 +24,7 @@ type Generated = {
 };
 
 const FIXTURE = join(ROOT, "test/fixtures/paging/projector.yaml");
+const SPEC = join(ROOT, "test/fixtures/paging/spec.yaml");
 const records = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i + 1}`, name: `${prefix} number ${i + 1}` }));
 const ORDERS = records("o", 6);
@@ -264,5 +270,184 @@ describe("next in the generated types and schemas", () => {
       ].join("\n"),
     );
     expect(typecheck([join(dir, "consumer.ts")])).toEqual([]);
+  });
+});
+
+/** The problems generate reports for one tool of the fixture's spec, annotated as written. */
+async function problemsOf(tool: string) {
+  const dir = tempDir("projector-next-");
+  writeFileSync(
+    join(dir, "projector.yaml"),
+    [
+      `spec: ${JSON.stringify(SPEC)}`,
+      "output: out",
+      "resources:",
+      "  item:",
+      "    schema: Item",
+      "    fields:",
+      '      id: { fact: "the API\'s own short ids" }',
+      "      name: keep",
+      "tools:",
+      ...tool.split("\n").map((line) => `  ${line}`),
+    ].join("\n"),
+  );
+  return (await generateFrom(join(dir, "projector.yaml"))).problems.map((d) => `${d.code} ${d.message}`);
+}
+
+describe("generate checks page.next against the spec and the tool's inputs", () => {
+  it.each([
+    [
+      "a body path the response lacks",
+      "list_tickets:\n  operation: listTickets\n  page: { next: links.nxt }",
+      /PRJ031 .*no links\.nxt \(did you mean "next"\?\)/,
+    ],
+    [
+      "a parameter the operation lacks",
+      "list_events:\n  operation: listEvents\n  page: { next: { path: meta.next_cursor, param: cursr } }",
+      /PRJ090 .*has no query parameter "cursr" \(did you mean "cursor"\?\)/,
+    ],
+    [
+      "a parameter the inputs fix",
+      "list_calls:\n  operation: listCalls\n  page: { next: { offset: offset, limit: limit } }\n  inputs: { offset: { fixed: 0 } }",
+      /PRJ091 .*sets "offset", which the tool's inputs fix/,
+    ],
+    [
+      "a parameter the inputs drop",
+      'list_messages:\n  operation: listMessages\n  page: { next: { after_last: id, param: before } }\n  inputs: { before: { drop: "newest only" } }',
+      /PRJ091 .*sets "before", which the tool's inputs drop/,
+    ],
+    [
+      "a record field the records lack",
+      "list_messages:\n  operation: listMessages\n  page: { next: { after_last: uid, param: before } }",
+      /PRJ090 .*the records have no uid/,
+    ],
+    [
+      "an argument already named next",
+      "list_calls:\n  operation: listCalls\n  page: { next: { offset: offset } }\n  inputs: { limit: { as: next } }",
+      /PRJ091 .*parameter "limit" is passed as `next`/,
+    ],
+    [
+      "a guess left undecided",
+      'list_notes:\n  operation: listNotes\n  page: { next: { todo: "it takes page" } }',
+      /PRJ032 .*page\.next is still a guess: it takes page/,
+    ],
+    [
+      "a header that is no header name",
+      'list_orders:\n  operation: listOrders\n  page: { next: { header: "li nk" } }',
+      /PRJ002 "li nk" is not a header name/,
+    ],
+    [
+      "an after_last without its parameter",
+      "list_messages:\n  operation: listMessages\n  page: { next: { after_last: id } }",
+      /PRJ002 .*needs the query parameter/,
+    ],
+    [
+      "a key page.next does not take",
+      "list_events:\n  operation: listEvents\n  page: { next: { path: meta.next_cursor, parm: cursor } }",
+      /PRJ002 unknown key "parm" in page\.next \(did you mean "param"\?\)/,
+    ],
+  ])("refuses %s", async (_what, tool, message) => {
+    expect(await problemsOf(tool)).toEqual([expect.stringMatching(message)]);
+  });
+
+  it("refuses a cursor in the body when the parameter named like it is dropped", async () => {
+    const dropped = await problemsOf(
+      'list_events:\n  operation: listEvents\n  page: { next: meta.next_cursor }\n  inputs: { cursor: { drop: "first pages only" } }',
+    );
+    expect(dropped).toEqual([expect.stringMatching(/PRJ090 .*cannot tell which query parameter takes the cursor at meta\.next_cursor/)]);
+  });
+});
+
+describe("init drafts page.next from what the spec declares", () => {
+  it("gives the Link header, a next URL, a cursor and offsets for sure, the last id as a guess, and a todo for page numbers alone", async () => {
+    const spec = await loadSpec(SPEC, "spec.yaml");
+    const draft = (acceptGuesses: boolean) =>
+      parse(initAnnotation(spec, { file: "projector.yaml", spec: "spec.yaml", output: "out", acceptGuesses }).text).tools;
+    const next = (tools: Record<string, { page?: { next?: unknown } }>) =>
+      Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, tool.page?.next]));
+    expect(next(draft(false))).toEqual({
+      list_orders: { header: "link" },
+      list_tickets: "links.next",
+      list_events: "meta.next_cursor",
+      list_messages: {
+        todo: "before may take the last record's id; check that the API pages so",
+        after_last: "id",
+        param: "before",
+        limit: "limit",
+      },
+      list_calls: { offset: "offset", limit: "limit" },
+      list_notes: {
+        todo: "it takes page, but the response gives no next URL or cursor; say where the next page comes from, or remove next",
+      },
+    });
+    const accepted = next(draft(true));
+    expect(accepted["list_messages"]).toEqual({ after_last: "id", param: "before", limit: "limit" });
+    expect(accepted["list_notes"]).toBeUndefined();
+  });
+});
+
+describe("projector tokens", () => {
+  it("counts what next adds to each page's text, as JSON and as a table", async () => {
+    const dir = tempDir("projector-next-tokens-");
+    const tokens = async (tool: string, payload: unknown, json: boolean) => {
+      writeFileSync(join(dir, `${tool}.json`), JSON.stringify(payload));
+      const run = await cli(["tokens", "-c", FIXTURE, "--tool", tool, join(dir, `${tool}.json`), ...(json ? ["--json"] : [])], dir);
+      expect(run.stderr).toBe("");
+      return run.stdout;
+    };
+    const events = JSON.parse(await tokens("list_events", { events: EVENTS.slice(0, 2), meta: { next_cursor: "c2" } }, true));
+    expect(events.next).toEqual({ tokens: expect.any(Number), value: "cursor=c2" });
+    expect(events.next.tokens).toBeGreaterThan(2);
+    // A table's next is one line, `next: offset=2`; no request was sent, so the offset starts at 0.
+    const calls = JSON.parse(await tokens("list_calls", { calls: CALLS.slice(0, 2) }, true));
+    expect(calls.next).toEqual({ tokens: expect.any(Number), value: "offset=2" });
+    expect(calls.next.tokens).toBeLessThan(events.next.tokens);
+    expect(await tokens("list_calls", { calls: [] }, false)).toMatch(/^next: \d+ tokens of the page's text, null here \(the last page/m);
+  });
+});
+
+describe("schema/projector.schema.json", () => {
+  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
+    JSON.parse(readFileSync(join(ROOT, "schema/projector.schema.json"), "utf8")),
+  );
+  const withNext = (next: unknown) => ({
+    spec: "a.yaml",
+    output: "out",
+    tools: { t: { operation: "o", page: { total: "meta.total", next } } },
+  });
+  const parses = (next: unknown) => {
+    try {
+      return parseAnnotation(JSON.stringify(withNext(next)), "projector.json").tools[0]!.next !== undefined;
+    } catch {
+      return false;
+    }
+  };
+
+  it.each([
+    "links.next",
+    { path: "meta.next_cursor", param: "cursor" },
+    { path: "links.next" },
+    { header: "link" },
+    { after_last: "id", param: "before" },
+    { after_last: "id", param: "before", limit: "limit" },
+    { offset: "offset", limit: "limit" },
+    { offset: "offset" },
+    { todo: "say where the next page comes from" },
+  ])("accepts page.next %j, as generate does", (next) => {
+    expect(validate(withNext(next)), JSON.stringify(validate.errors)).toBe(true);
+    expect(parses(next)).toBe(true);
+  });
+
+  it.each([
+    "",
+    { header: "li nk" },
+    { after_last: "id" },
+    { path: "links.next", parm: "x" },
+    { offset: "offset", param: "x" },
+    3,
+    { nothing: 1 },
+  ])("refuses page.next %j, as generate does", (next) => {
+    expect(validate(withNext(next))).toBe(false);
+    expect(parses(next)).toBe(false);
   });
 });

@@ -14,6 +14,8 @@ export interface TokensReport {
   projected: Measured & { perRecord: TextCount | null };
   /** The whole result as each text a tool can send: `sent` is the one it does send (`text:` in the annotation). */
   texts: { sent: "json" | "table"; json: TextCount; table: TextCount | null };
+  /** What the result's `next` costs in the text sent for this page, and its value here; null for a tool without one. */
+  next: { tokens: number; value: string | null } | null;
   /** Distinct join ids the raw payload could not name by itself: one follow-up call each for an agent. */
   followUpsAvoided: number;
   followUpsByResolver: Record<string, number>;
@@ -60,6 +62,8 @@ export interface ReportInput {
   /** The result as compact JSON, and as a table where the tool returns a list. */
   jsonText: string;
   tableText?: string;
+  /** The text sent without the result's `next`, for a tool that has one. */
+  withoutNextText?: string;
   followUpsByResolver: Record<string, number>;
   lookupSample?: string;
   /** The generated `toolDefinitions`. */
@@ -92,11 +96,22 @@ export function buildReport(input: ReportInput): TokensReport {
       json: countText(input.jsonText, input.tokenizer),
       table: input.tableText === undefined ? null : countText(input.tableText, input.tokenizer),
     },
+    next: nextCost(input),
     followUpsAvoided,
     followUpsByResolver: input.followUpsByResolver,
     lookup: sampleTokens === undefined ? null : { sampleTokens, tokens: sampleTokens * followUpsAvoided },
     toolDefinitions: countDefinitions(input.toolDefinitions, input.tokenizer),
     definitions: PART_DEFINITIONS,
+  };
+}
+
+/** The tokens `next` adds to the text sent, and its value, read back from the result's JSON. */
+function nextCost(input: ReportInput): TokensReport["next"] {
+  if (input.withoutNextText === undefined) return null;
+  const value = (JSON.parse(input.jsonText) as { next?: unknown }).next;
+  return {
+    tokens: countText(input.projectedText, input.tokenizer).tokens - countText(input.withoutNextText, input.tokenizer).tokens,
+    value: typeof value === "string" ? value : null,
   };
 }
 
@@ -138,6 +153,10 @@ export function formatReport(report: TokensReport): string {
     `raw ${report.raw.perRecord ? "record" : "page"} by part (tokens): ${PARTS.map((p) => `${p} ${number(parts[p])}`).join(", ")}`,
   ];
   lines.push(textsLine(report.texts));
+  if (report.next)
+    lines.push(
+      `next: ${number(report.next.tokens)} tokens of the page's text, ${report.next.value === null ? "null here (the last page, or a next the payload cannot give)" : `here ${JSON.stringify(report.next.value)}`}`,
+    );
   const byResolver = Object.entries(report.followUpsByResolver).filter(([, n]) => n > 0);
   lines.push(
     `follow-up lookups avoided: ${report.followUpsAvoided}${byResolver.length ? ` (${byResolver.map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}` +
