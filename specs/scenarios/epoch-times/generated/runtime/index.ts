@@ -30,6 +30,7 @@ export type {
 export { context } from "./context.js";
 export type {
   Context,
+  PageExchange,
   ProjectionIssue,
   ProjectOptions,
   RecordOptions,
@@ -66,6 +67,12 @@ export type { LabelLoader } from "./loaders.js";
 export { MARKER_SCHEMAS } from "./markers.js";
 export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
 export { projectInOneWalk } from "./one-walk.js";
+export {
+  MAX_NEXT_CHARACTERS,
+  MAX_NEXT_URL_CHARACTERS,
+  nextPage,
+} from "./next-page.js";
+export type { NextPageRule, NextSource } from "./next-page.js";
 export { at, pageValue, present } from "./pages.js";
 export { PATTERN_STEPS } from "./patterns.js";
 export { queryStringFor } from "./query-string.js";
