@@ -175,6 +175,13 @@ describe("walking the pages by passing next back", () => {
     expect(asked).toEqual(["/messages", "/messages?before=m4", "/messages?before=m2"]);
   });
 
+  it("continues after the last record a row budget lets through", async () => {
+    const { pages, ids } = await walk("list_messages_one_by_one", {});
+    expect(ids).toEqual([["m5"], ["m4"], ["m3"], ["m2"], ["m1"]]);
+    expect(pages.map((page) => page.next)).toEqual(["before=m5", "before=m4", "before=m3", "before=m2", null]);
+    expect(pages[0].truncated).toEqual({ shown: 1, total: 2 });
+  });
+
   it("advances the request's own offset by the records of the page", async () => {
     const { pages, asked, ids } = await walk("list_calls", { account: "AC1", limit: 2 });
     expect(ids).toEqual([["c1", "c2"], ["c3", "c4"], ["c5"]]);
