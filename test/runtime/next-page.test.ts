@@ -2,6 +2,7 @@
 // the operation's own query parameters, and read back into arguments, refused otherwise.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { callTool, type ToolCall } from "../../templates/runtime/call-tool.js";
 import { context, type PageExchange, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { nextPageArguments, type NextParameter } from "../../templates/runtime/next-arguments.js";
 import { MAX_NEXT_CHARACTERS, nextLink, nextPage, nextToken, type NextPageRule } from "../../templates/runtime/next-page.js";
@@ -269,5 +270,67 @@ describe("next read back into arguments", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a call with next", () => {
+  const call: ToolCall = {
+    method: "get",
+    path: "/things",
+    nextPage: true,
+    parameters: [
+      { name: "filter", in: "query", argument: "filter", shortIds: false, style: "deepObject", explode: true },
+      { name: "limit", in: "query", argument: "limit", shortIds: false },
+      { name: "tenant", in: "query", fixed: { value: "acme" }, shortIds: false },
+    ],
+  };
+  const schema = {
+    type: "object",
+    properties: {
+      filter: { type: "object", properties: { age: { type: "integer" } }, additionalProperties: false },
+      limit: { type: "integer" },
+      next: { type: "string" },
+    },
+    additionalProperties: false,
+  };
+  const client = (sent: unknown[]) => ({
+    GET: async (path: string, init: { params: { query: Record<string, unknown> } }) => {
+      sent.push(init.params.query);
+      return {
+        data: { things: [] },
+        response: { status: 200, ok: true, url: `https://api.example.com${path}?limit=2`, headers: new Headers({ Link: "<x>; rel=next" }) },
+      };
+    },
+  });
+
+  it("sends the arguments next stands for, and gives the projection the request's URL, the headers and the query sent", async () => {
+    const sent: unknown[] = [];
+    const exchanges: PageExchange[] = [];
+    const outcome = await callTool(
+      client(sent),
+      "list_things",
+      call,
+      schema,
+      { limit: 2, next: "filter[age]=7&tenant=acme" },
+      async (_body, exchange) => {
+        exchanges.push(exchange);
+        return { things: [] };
+      },
+    );
+    expect(outcome).toEqual({ result: { things: [] }, text: '{"things":[]}' });
+    expect(sent).toEqual([{ filter: { age: 7 }, limit: 2, tenant: "acme" }]);
+    expect(exchanges[0]!.url).toBe("https://api.example.com/things?limit=2");
+    expect(exchanges[0]!.query).toEqual({ filter: { age: 7 }, limit: 2, tenant: "acme" });
+    expect(exchanges[0]!.headers!.get("link")).toBe("<x>; rel=next");
+  });
+
+  it("names next when a value it carries does not fit the input schema, and sends nothing", async () => {
+    const sent: unknown[] = [];
+    const outcome = await callTool(client(sent), "list_things", call, schema, { next: "filter[age]=old" }, async () => ({}));
+    expect(outcome).toEqual({
+      error:
+        'list_things: next is not a page this tool can ask for: filter.age must be integer, not "old"; pass the `next` of a list_things result as it was given',
+    });
+    expect(sent).toEqual([]);
   });
 });

@@ -317,7 +317,12 @@ async function callOrError<R>(
     const unknownShortId = [...shortIdsGiven].find(
       ([name, known]) => !known && problem.startsWith(`${name} `),
     );
-    if (page.fromNext.some((name) => problem.startsWith(`${name} `)))
+    if (
+      page.fromNext.some(
+        (name) =>
+          /^[ .[]/.test(problem.slice(name.length)) && problem.startsWith(name),
+      )
+    )
       return {
         error: `${tool}: next is not a page this tool can ask for: ${problem}; pass the \`next\` of a ${tool} result as it was given`,
       };
