@@ -66,6 +66,8 @@ export const CODES = {
   PRJ085: "a pattern the validator cannot compile is left out (a warning)",
   PRJ086: "a tool takes a short id but no parameter of it takes the id (a warning)",
   PRJ087: "a schema too large to spell out is cut, and accepts any value below (a warning)",
+  PRJ090: "a tool's `page.next` names what the spec does not declare, or cannot be followed",
+  PRJ091: "a tool's `page.next` would set a parameter its inputs fix or drop, or its argument name is taken",
 } as const;
 
 export type Code = keyof typeof CODES;

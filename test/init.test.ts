@@ -52,7 +52,7 @@ describe("projector init", () => {
     // The spec's example page reads in fewer tokens as a table, so init proposes one, with the figures beside it.
     expect(annotation.tools.search_tickets).toEqual({
       operation: "searchTickets",
-      page: { total: "meta.page.total", more: "links.next" },
+      page: { total: "meta.page.total", more: "links.next", next: "links.next" },
       text: "table",
       // Every parameter, renamed where its wire name is no argument name; nothing dropped.
       inputs: { q: {}, "filter[status]": { as: "status" }, "page[number]": { as: "page" } },

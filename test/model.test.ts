@@ -278,10 +278,10 @@ describe("page keys", () => {
   it.each([
     ["`more` on an object", "{ more: next_page }", "presence", { type: "boolean" }],
     ["`more` on a boolean", "{ more: has_more }", "value", { type: "boolean" }],
-    ["`{ present: PATH }` under any key", "{ next: { present: cursor } }", "presence", { type: "boolean" }],
-    ["a path under links", "{ next: links.next }", "presence", { type: "boolean" }],
+    ["`{ present: PATH }` under any key", "{ following: { present: cursor } }", "presence", { type: "boolean" }],
+    ["a path under links", "{ following: links.next }", "presence", { type: "boolean" }],
     ["any other key", "{ total: count }", "value", { type: "integer" }],
-    ["any other key on an object", "{ next: next_page }", "value", { type: "object" }],
+    ["any other key on an object", "{ following: next_page }", "value", { type: "object" }],
   ])("%s", (_, page, mode, shape) => {
     const { model, errors } = build(document, annotate(page));
     expect(errors).toEqual([]);

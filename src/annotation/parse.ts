@@ -4,6 +4,7 @@ import { withArticle } from "../indefinite-article.js";
 import { didYouMean } from "../suggest.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
+import { parseNext } from "./next-page.js";
 import { readPlainYaml } from "./plain-yaml.js";
 import type {
   Annotation,
@@ -232,6 +233,11 @@ export function parseAnnotation(text: string, file: string): Annotation {
     }
     for (const [key, source] of Object.entries(map(entry["page"], [...path, "page"], "page"))) {
       const sourcePath = [...path, "page", key];
+      if (key === "next") {
+        const next = parseNext(source, sourcePath, problem);
+        if (next) tool.next = next;
+        continue;
+      }
       if (isObject(source)) {
         checkKeys(source, sourcePath, ["present"], `page.${key}`);
         const dotted = text_(source["present"], [...sourcePath, "present"], `page.${key}.present`);

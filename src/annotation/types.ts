@@ -78,6 +78,17 @@ export interface PageField {
   path: YamlPath;
 }
 
+/**
+ * Where a list tool's next page comes from (`page.next`): a body path holding a next URL or a cursor,
+ * an RFC 8288 header, the last record's value, or the request's own offset; or a guess to decide.
+ */
+export type NextAnnotation =
+  | { kind: "body"; source: string; param?: string; path: YamlPath }
+  | { kind: "header"; header: string; path: YamlPath }
+  | { kind: "after-last"; source: string; param: string; limit?: string; path: YamlPath }
+  | { kind: "offset"; offset: string; limit?: string; path: YamlPath }
+  | { kind: "todo"; note: string; path: YamlPath };
+
 export interface ToolAnnotation {
   name: string;
   operation: string;
@@ -87,6 +98,8 @@ export interface ToolAnnotation {
   /** The schema the records really are, where the response declares a narrower one. */
   record?: string;
   page: PageField[];
+  /** `page.next`: how the tool's next page is found, and the model asks for it. */
+  next?: NextAnnotation;
   budget?: Budget;
   /** How the result reads as text: compact JSON (the default) or, for a list tool, a table. */
   text?: ToolText;

@@ -124,6 +124,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
     const project = modules.index[`project${pascalCase(tool.name)}`] as (
       response: unknown,
       resolvers: unknown,
+      options: unknown,
     ) => Promise<Record<string, unknown>>;
     const atRows = runtime.at(payload, tool.rowsPath);
     const rawRecords = tool.many ? (Array.isArray(atRows) ? atRows : []) : [atRows];
@@ -143,7 +144,8 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
         },
       ]),
     );
-    const projected = await project(payload, counting).catch((error: unknown) => {
+    // No request was sent: a next read from the request's own offset starts from the first page.
+    const projected = await project(payload, counting, { exchange: { query: {} } }).catch((error: unknown) => {
       // A payload without the records where the spec declares them has nothing to count.
       if (!(error instanceof Error) || error.name !== "ResponseShapeError") throw error;
       throw new DiagnosticError([
@@ -169,6 +171,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
       ...(handleKeys(tool.resource.fields).length > 0 ? { jsonTextWithoutHandles: JSON.stringify(withoutHandles(tool, projected)) } : {}),
       ...(layout ? { tableText: runtime.serializeToolResult(runtime.withTableLayout(projected, layout)) } : {}),
       projectedRecordTexts: records.map((r) => runtime.serializeToolResult(r)),
+      ...(tool.next ? { withoutNextText: textWithoutNext(projected, layout, runtime) } : {}),
       followUpsByResolver,
       toolDefinitions: modules.index["toolDefinitions"] as CarriedDefinition[],
       ...(lookupSample !== undefined ? { lookupSample } : {}),
@@ -178,6 +181,18 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
     await modules.dispose();
   }
   return EXIT.ok;
+}
+
+/** The result's text as the tool would send it without its `next`, to tell what `next` costs. */
+function textWithoutNext(
+  projected: Record<string, unknown>,
+  layout: TableLayoutModel | undefined,
+  runtime: { serializeToolResult(value: unknown): string; withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T },
+): string {
+  const { next: _next, ...rest } = projected;
+  const sentAsJson = runtime.serializeToolResult(projected) === JSON.stringify(projected);
+  if (!layout || sentAsJson) return JSON.stringify(rest);
+  return runtime.serializeToolResult(runtime.withTableLayout(rest, { ...layout, page: layout.page.filter((key) => key !== "next") }));
 }
 
 function joinResolvers(tool: ToolModel): string[] {

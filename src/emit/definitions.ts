@@ -4,6 +4,7 @@ import { camelCase, toolModule } from "../naming.js";
 import { clientInterface } from "./client-type.js";
 import { schemaCode } from "./json-schema.js";
 import { DEFINITIONS_MODULE, ModuleWriter, RESOLVERS_MODULE } from "./module.js";
+import { NEXT_INPUT_SCHEMA } from "./next-page.js";
 import { commentText, key, literal } from "./ts.js";
 
 /** The tool's `inputSchema`: one property per argument the model passes; fixed parameters are not shown. */
@@ -13,7 +14,11 @@ export function inputSchemaOf(tool: ToolModel): JsonSchema {
   const detail = takesDetail(tool) ? [[DETAIL_ARGUMENT, detailSchema(tool)] as const] : [];
   return {
     type: "object",
-    properties: Object.fromEntries([...shown.map((p) => [p.argument!, p.schema] as const), ...detail]),
+    properties: Object.fromEntries([
+      ...shown.map((p) => [p.argument!, p.schema] as const),
+      ...(tool.next ? [["next", NEXT_INPUT_SCHEMA] as const] : []),
+      ...detail,
+    ]),
     required: shown.filter((p) => p.required).map((p) => p.argument!),
     additionalProperties: false,
   };
@@ -76,12 +81,6 @@ function objectType(schema: JsonSchema): string {
   return `{ ${members.join(" ")}${open} }`;
 }
 
-/** The options a tool call projects its response with: the call's signal, and the detail its arguments ask for. */
-function projectionOptions(tool: ToolModel, run: (name: string) => string): string {
-  const options = "call.signal ? { ...projection, signal: call.signal } : projection";
-  return takesDetail(tool) ? `${run("detailOf")}(${options}, args)` : options;
-}
-
 /** A key of an object literal that is always an own property: written plainly, `__proto__` would set the prototype. */
 const ownKey = (name: string) => (name === "__proto__" ? `[${literal(name)}]` : key(name));
 
@@ -100,7 +99,18 @@ const callOf = (tool: ToolModel) => ({
     ...(p.propertyLegends ? { propertyLegends: p.propertyLegends } : {}),
   })),
   ...(tool.inputs.bodyMediaType ? { bodyMediaType: tool.inputs.bodyMediaType } : {}),
+  ...(tool.next ? { nextPage: true } : {}),
 });
+
+/**
+ * The options a tool's call projects with: the consumer's, the call's signal, for a tool with `next`
+ * the exchange that tells it, and the fields its `detail` argument asks for.
+ */
+function projectionOptions(tool: ToolModel, run: (name: string) => string): string {
+  const base = "call.signal ? { ...projection, signal: call.signal } : projection";
+  const withExchange = tool.next ? `{ ...(${base}), exchange }` : base;
+  return takesDetail(tool) ? `${run("detailOf")}(${withExchange}, args)` : withExchange;
+}
 
 /**
  * `definitions.ts`: the input half of every tool. Its definitions for the model, a typed call per
@@ -191,7 +201,7 @@ export function emitDefinitions(model: Model): string {
     `  return {`,
     ...tools.map(
       (t) =>
-        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, ${projectionOptions(t, run)}), { ...timeout, ...call }),`,
+        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (${t.next ? "response, exchange" : "response"}) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, ${projectionOptions(t, run)}), { ...timeout, ...call }),`,
     ),
     `  };`,
     `}`,

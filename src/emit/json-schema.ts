@@ -1,6 +1,7 @@
 import type { Field, Shape, ToolModel } from "../model/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
 import type { ModuleWriter } from "./module.js";
+import { NEXT_RESULT_SCHEMA } from "./next-page.js";
 import { literal } from "./ts.js";
 
 type Schema = { [key: string]: unknown };
@@ -118,6 +119,7 @@ export function toolOutputSchemaCode(module: ModuleWriter, tool: ToolModel): str
   const properties: Schema = { [tool.list]: tool.many ? { type: "array", items: recordRef } : recordRef };
   for (const page of tool.page)
     properties[page.key] = page.mode === "presence" ? { type: "boolean" } : { anyOf: [shapeSchema(page.shape), NULL, marker("unusable")] };
+  if (tool.next) properties["next"] = NEXT_RESULT_SCHEMA;
   if (tool.budget && tool.many) {
     properties["truncated"] = {
       description: "false, or how many whole records the budget let through out of how many the response had",

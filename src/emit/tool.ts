@@ -5,6 +5,7 @@ import type { ResolverModel, ResponseAt, ToolModel } from "../model/types.js";
 import { camelCase, resourceModule, toolModule } from "../naming.js";
 import { toolOutputSchemaCode } from "./json-schema.js";
 import { ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
+import { nextPageCode } from "./next-page.js";
 import { commentText, key, literal, presence, typeOfShape } from "./ts.js";
 
 function pageType(module: ModuleWriter, tool: ToolModel): string[] {
@@ -54,6 +55,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     ? `Pick<${module.type(RESOLVERS_MODULE, "Resolvers")}, ${names.map(literal).join(" | ")}>`
     : "Record<never, never>";
   const budgeted = tool.budget !== undefined && tool.list !== undefined && tool.many;
+  const next = nextPageCode(module, tool);
   const recordResult = module.type(resource, `${R}Result`);
   const truncatedType = budgeted ? ` truncated: ${module.runtimeType("Truncated")};` : "";
   // A single record the spec lets be null is no record at all: the whole result is null.
@@ -61,7 +63,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const result =
     (tool.list === undefined
       ? recordResult
-      : `{ ${key(tool.list)}: ${tool.many ? `${recordResult}[]` : recordResult}; ${pageType(module, tool).join(" ")}${truncatedType} }`) +
+      : `{ ${key(tool.list)}: ${tool.many ? `${recordResult}[]` : recordResult}; ${[...pageType(module, tool), ...(next ? [next.type] : [])].join(" ")}${truncatedType} }`) +
     (noRecord ? " | null" : "");
   const rowCap = budgeted ? tool.budget!.rows : undefined;
   const place = tool.many ? "RECORDS" : "RECORD";
@@ -94,7 +96,10 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     `${module.value(resource, `project${R}`)}(${record} as ${module.type(resource, `${R}Record`)}, ${joined ? "lookups" : "{}"}, ${detail ? "detailed" : "recordOptions"})`;
   // Labels given after the walk are filled into each record's result, which `placed` hands them.
   const project = (record: string) => (joined ? `${run("placed")}(${projectOne(record)})` : projectOne(record));
-  const pageMembers = tool.page.map((p) => `${key(p.key)}: ${pageExpression(module, p)}`).join(", ");
+  const pageMembers = [
+    ...tool.page.map((p) => `${key(p.key)}: ${pageExpression(module, p)}`),
+    ...(next ? [next.member("records", rowCap === undefined ? "records.length" : "found.length")] : []),
+  ].join(", ");
   const tableLayout = tool.text === "table" ? tableLayoutOf(tool) : undefined;
   const table = tableLayout !== undefined;
   const textLayout = detail ? `options.detail === "full" ? FULL_TEXT : TEXT` : "TEXT";
@@ -121,7 +126,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
           : []),
       ]
     : [];
-  const usesCtx = tool.page.some((p) => p.mode === "value");
+  const usesCtx = next !== undefined || tool.page.some((p) => p.mode === "value");
   const perRecord = shortenedPerRecord(tool.resource.fields);
   const expectedIds = perRecord === 0 ? "0" : perRecord === 1 ? "records.length" : `records.length * ${perRecord}`;
   const setup = [
@@ -152,6 +157,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     `export const ${camelCase(tool.name)}OutputSchema = ${toolOutputSchemaCode(module, tool)};`,
     "",
     ...layout,
+    ...(next ? next.rule : []),
     ...placeCode,
     ...(names.length
       ? [`const INCLUDED = ${literal(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""]

@@ -16,6 +16,8 @@ export interface TokensReport {
   projected: Measured & { perRecord: TextCount | null };
   /** The whole result as each text a tool can send: `sent` is the one it does send (`text:` in the annotation). */
   texts: { sent: "json" | "table"; json: TextCount; table: TextCount | null };
+  /** What the result's `next` costs in the text sent for this page, and its value here; null for a tool without one. */
+  next: { tokens: number; value: string | null } | null;
   /** Distinct join ids the raw payload could not name by itself: one follow-up call each for an agent. */
   followUpsAvoided: number;
   followUpsByResolver: Record<string, number>;
@@ -69,6 +71,8 @@ export interface ReportInput {
   tableText?: string;
   /** The result as compact JSON with every handle left out, where the records have handles. */
   jsonTextWithoutHandles?: string;
+  /** The text sent without the result's `next`, for a tool that has one. */
+  withoutNextText?: string;
   followUpsByResolver: Record<string, number>;
   lookupSample?: string;
   /** The generated `toolDefinitions`. */
@@ -109,6 +113,7 @@ export function buildReport(input: ReportInput): TokensReport {
             keys: handleKeys(input.tool.resource.fields),
             tokens: countText(input.jsonText, input.tokenizer).tokens - countText(input.jsonTextWithoutHandles, input.tokenizer).tokens,
           },
+    next: nextCost(input),
     followUpsAvoided,
     followUpsByResolver: input.followUpsByResolver,
     lookup: sampleTokens === undefined ? null : { sampleTokens, tokens: sampleTokens * followUpsAvoided },
@@ -142,6 +147,16 @@ function meanRecord(
   const byRemainder = PARTS.map((_, i) => i).sort((a, b) => exact[b]! - parts[b]! - (exact[a]! - parts[a]!) || a - b);
   for (let left = mean.tokens - parts.reduce((a, b) => a + b, 0), i = 0; left > 0; left--, i++) parts[byRemainder[i % PARTS.length]!]!++;
   return { ...mean, parts: Object.fromEntries(PARTS.map((part, i) => [part, parts[i]!])) as Record<Part, number> };
+}
+
+/** The tokens `next` adds to the text sent, and its value, read back from the result's JSON. */
+function nextCost(input: ReportInput): TokensReport["next"] {
+  if (input.withoutNextText === undefined) return null;
+  const value = (JSON.parse(input.jsonText) as { next?: unknown }).next;
+  return {
+    tokens: countText(input.projectedText, input.tokenizer).tokens - countText(input.withoutNextText, input.tokenizer).tokens,
+    value: typeof value === "string" ? value : null,
+  };
 }
 
 const number = (n: number) => n.toLocaleString("en-US");
@@ -185,6 +200,10 @@ export function formatReport(report: TokensReport): string {
   ];
   lines.push(textsLine(report.texts));
   if (report.handles) lines.push(handlesLine(report.handles, report.texts.json.tokens));
+  if (report.next)
+    lines.push(
+      `next: ${number(report.next.tokens)} tokens of the page's text, ${report.next.value === null ? "null here (the last page, or a next the payload cannot give)" : `here ${JSON.stringify(report.next.value)}`}`,
+    );
   const byResolver = Object.entries(report.followUpsByResolver).filter(([, n]) => n > 0);
   lines.push(
     `follow-up lookups avoided: ${report.followUpsAvoided}${byResolver.length ? ` (${byResolver.map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}` +

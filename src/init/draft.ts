@@ -6,6 +6,7 @@ import type { SchemaReader, SchemaAt } from "../openapi/schema.js";
 import { foreignArgument, matchingOf, ownArguments, recordKindOfPath, singular, snakeCase, takerOf, type Taker } from "./arguments.js";
 import { guessField, labelAttribute, someOf, type Guess, type ResolverGuess } from "./guess.js";
 import { draftInputs, type DraftInput } from "./inputs.js";
+import { draftNext, type DraftNext } from "./next-page.js";
 
 export interface DraftOptions {
   /** operationIds or "GET /path"; all GET operations when absent. */
@@ -19,6 +20,8 @@ export interface DraftTool {
   /** Set when the records' resource cannot be told from the spec alone. */
   explicitResource: boolean;
   page: [key: string, path: string][];
+  /** `page.next`, where the spec shows the tool pages. */
+  next?: DraftNext;
   /** Set where the spec's example reads in fewer tokens as a table than as JSON: the figures, for the comment beside it. */
   table?: { json: number; table: number };
   /** The operation's path and query parameters, as the model will pass them. */
@@ -259,11 +262,13 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     }
     if (!sources.has(named)) sources.set(named, { at: item, jsonapi: rows.jsonapi });
     if (!rows.jsonapi && refName && !draft.resources.has(named)) draft.resources.set(named, { schema: refName, fields: [] });
+    const next = rows.many ? draftNext(reader, op, body, rows) : undefined;
     draft.tools.set(toolName, {
       operation: reference,
       resource: named,
       explicitResource,
       page: rows.many ? pageGuess(reader, body.schema, rows.jsonapi) : [],
+      ...(next ? { next } : {}),
     });
     const kind = recordKindOfPath(op.path, rows.many);
     kinds.set(named, [...(kinds.get(named) ?? [singular(named)]), ...(kind ? [kind] : [])].filter(unique));

@@ -3,6 +3,7 @@ import { escapeControlCharacters } from "../control-characters.js";
 import type { Draft } from "./draft.js";
 import type { DraftInput } from "./inputs.js";
 import type { Guess } from "./guess.js";
+import type { DraftNext } from "./next-page.js";
 
 export interface RenderOptions {
   spec: string;
@@ -80,6 +81,13 @@ function inputLine(yaml: YamlWriter, input: DraftInput): string {
   return `${entry} # ${comment}`;
 }
 
+/** A drafted `page.next` as written: the rule, or a `todo` beside the guess; nothing when accepting guesses and there is none. */
+function nextValue(next: DraftNext, acceptGuesses: boolean): unknown {
+  if (next.sure || (acceptGuesses && next.rule !== undefined)) return next.rule;
+  if (acceptGuesses) return undefined;
+  return { todo: next.reason, ...(typeof next.rule === "object" ? next.rule : next.rule !== undefined ? { path: next.rule } : {}) };
+}
+
 interface Entry {
   path: string[];
   /** Every path the entry adds: itself, and the fields of a new resource. */
@@ -135,7 +143,10 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
     if (holds(["tools", name])) continue;
     const lines = [`${yaml.key(name)}:`, `  operation: ${yaml.key(tool.operation)}`];
     if (tool.explicitResource) lines.push(`  resource: ${yaml.key(tool.resource)}`);
-    if (tool.page.length) lines.push(`  page: ${yaml.value(Object.fromEntries(tool.page))}`);
+    const next = tool.next && nextValue(tool.next, acceptGuesses);
+    if (next && !tool.next!.sure && !acceptGuesses) todos++;
+    const page = [...tool.page, ...(next ? [["next", next] as const] : [])];
+    if (page.length) lines.push(`  page: ${yaml.value(Object.fromEntries(page))}`);
     if (tool.table) lines.push(`  text: table # the spec's example: ${tool.table.table} tokens as a table, ${tool.table.json} as JSON`);
     if (tool.inputs?.length) lines.push("  inputs:", ...tool.inputs.map((input) => `    ${inputLine(yaml, input)}`));
     entries.push({ path: ["tools", name], paths: [["tools", name]], lines });

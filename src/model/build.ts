@@ -8,6 +8,7 @@ import { classifyFields, jsonApiFields, restFields } from "./fields.js";
 import { DETAIL_ARGUMENT, detailArgumentClash } from "./detail.js";
 import { buildToolInputs, legendIndex } from "./inputs.js";
 import { idSourcesByTool } from "./short-ids.js";
+import { nextPageOf } from "./next-page.js";
 import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { findRows, jsonApiType, jsonApiTypes, mayBeNull, type Rows } from "./rows.js";
@@ -225,6 +226,24 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     });
     const list = tool.list ?? (rows.many || page.length > 0 ? plural(resource.name) : undefined);
     const example = responseExample(reader, op);
+    const inputs = buildToolInputs({
+      reader,
+      op,
+      tool,
+      legends,
+      idSources,
+      diagnostics,
+      locate: locateAnnotation,
+      locateSpec: spec.locate,
+    });
+    const next =
+      tool.next &&
+      nextPageOf({ reader, op, tool: tool.name, response, rows, parameters: inputs.parameters, error, locateSpec: spec.locate }, tool.next);
+    if (next && list === "next")
+      error("PRJ028", `tool ${tool.name}: the list key "next" is the key of the next page`, "name the list another way", [
+        ...tool.path,
+        "list",
+      ]);
     tools.push({
       name: tool.name,
       typeName: pascalCase(tool.name),
@@ -236,22 +255,14 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       ...recordType(reader, rows),
       ...(list !== undefined ? { list } : {}),
       page,
+      ...(next ? { next } : {}),
       response: responseAt,
       operationLabel: op.operationId ? `${op.operationId} (${operationLabel(op)})` : operationLabel(op),
       jsonapi: rows.jsonapi,
       ...(example !== undefined ? { example } : {}),
       ...(tool.budget ? { budget: tool.budget } : {}),
       text: tool.text ?? "json",
-      inputs: buildToolInputs({
-        reader,
-        op,
-        tool,
-        legends,
-        idSources,
-        diagnostics,
-        locate: locateAnnotation,
-        locateSpec: spec.locate,
-      }),
+      inputs,
     });
     const detailClash = detailArgumentClash(tools.at(-1)!);
     if (detailClash)

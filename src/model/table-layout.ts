@@ -17,6 +17,6 @@ export function tableLayoutOf(tool: ToolModel, detail: "summary" | "full" = "sum
   return {
     list: tool.list,
     columns: tool.resource.fields.filter((f) => detail === "full" || !f.detail).map((f) => f.out),
-    page: [...tool.page.map((p) => p.key), ...(budgeted ? ["truncated"] : [])],
+    page: [...tool.page.map((p) => p.key), ...(tool.next ? ["next"] : []), ...(budgeted ? ["truncated"] : [])],
   };
 }

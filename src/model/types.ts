@@ -103,6 +103,24 @@ export interface PageModel {
   shape: Shape;
 }
 
+/** Where a list tool's next page is read: the runtime's `NextSource`. */
+export type NextSourceModel =
+  | { body: string[]; param?: string }
+  | { header: string }
+  | { afterLast: string[]; param: string; limit?: string }
+  | { offset: string; limit?: string };
+
+/** How a list tool finds its next page, and what a `next` may carry: the runtime's `NextPageRule`. */
+export interface NextPageModel {
+  path: string;
+  source: NextSourceModel;
+  /** The query parameters the model sets, by their names in the spec. */
+  settable: string[];
+  /** The fixed query parameters, each with its value as a URL writes it. */
+  fixed?: [name: string, value: string][];
+  defaultLimit?: number;
+}
+
 export interface ResolverModel {
   name: string;
   /** JSON:API type whose `included` records carry the label. */
@@ -155,6 +173,8 @@ export interface ToolModel {
   /** Key for the rows in the result; absent for a single-record tool, whose result is the record. */
   list?: string;
   page: PageModel[];
+  /** `page.next`: the result carries `next`, and the tool's input takes it back. */
+  next?: NextPageModel;
   /** Where the response body is typed in the openapi-typescript output's `paths`. */
   response: ResponseAt;
   operationLabel: string;

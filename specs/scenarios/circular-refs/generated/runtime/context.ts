@@ -48,6 +48,21 @@ export interface ProjectOptions {
   readonly countTokens?: (text: string) => number;
   /** `"full"` sends the fields annotated `detail: full` too; they are absent otherwise. */
   readonly detail?: Detail | undefined;
+  /**
+   * The request and response the body came from, for a tool whose `next` they tell: the URL, the
+   * response's headers (a `Link` header) and the query sent (an offset). `createTools` passes it.
+   */
+  readonly exchange?: PageExchange;
+}
+
+/** What a call sent and got besides the body: a list tool's next page may be told by them. */
+export interface PageExchange {
+  /** The URL the request went to (openapi-fetch's `response.url`): a next URL must name its origin and path. */
+  readonly url?: string | undefined;
+  /** The response's headers, read for `next: { header: link }`. */
+  readonly headers?: { get(name: string): string | null } | undefined;
+  /** The query parameters the request sent, by their names in the spec, as sent (codes, not words). */
+  readonly query?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface Context {

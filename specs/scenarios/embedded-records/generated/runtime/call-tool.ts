@@ -7,8 +7,10 @@ import {
   argumentsSizeProblem,
   type InputSchema,
 } from "./arguments.js";
+import type { PageExchange } from "./context.js";
 import { fullId, longerForms } from "./id-book.js";
 import { asObject, setOwn } from "./json.js";
+import { nextPageArguments } from "./next-arguments.js";
 import { pathSegmentProblem } from "./path-segments.js";
 import {
   queryObjectProblem,
@@ -54,6 +56,8 @@ export interface ToolCall {
   readonly path: string;
   readonly parameters: readonly CallParameter[];
   readonly bodyMediaType?: string;
+  /** The tool takes `next`, a result's position of the following page. */
+  readonly nextPage?: boolean;
 }
 
 /** A tool's answer: the projected result and its text, or an error the model can read and act on. */
@@ -67,7 +71,12 @@ export type HttpMethod = (
 ) => Promise<{
   data?: unknown;
   error?: unknown;
-  response: { status: number; ok: boolean };
+  response: {
+    status: number;
+    ok: boolean;
+    url?: string;
+    headers?: { get(name: string): string | null };
+  };
 }>;
 
 /** How long a call waits for the API before answering with an error, unless told otherwise. */
@@ -264,7 +273,7 @@ export async function callTool<R>(
   call: ToolCall,
   schema: InputSchema,
   args: unknown,
-  project: (response: unknown) => Promise<R>,
+  project: (response: unknown, exchange: PageExchange) => Promise<R>,
   options: CallOptions = {},
 ): Promise<ToolOutcome<R>> {
   if (options.timeoutMs !== undefined)
@@ -291,12 +300,16 @@ async function callOrError<R>(
   call: ToolCall,
   schema: InputSchema,
   args: unknown,
-  project: (response: unknown) => Promise<R>,
+  project: (response: unknown, exchange: PageExchange) => Promise<R>,
   options: CallOptions,
 ): Promise<ToolOutcome<R>> {
   const tooLarge = argumentsSizeProblem(args);
   if (tooLarge) return { error: `${tool}: ${tooLarge}` };
-  const expanded = withFullIds(tool, call, args ?? {});
+  const page = call.nextPage
+    ? nextPageArguments(tool, call.parameters, schema, args)
+    : { values: args, fromNext: [] };
+  if ("error" in page) return page;
+  const expanded = withFullIds(tool, call, page.values ?? {});
   if ("error" in expanded) return expanded;
   const { values: given, shortIdsGiven } = expanded;
   const problem = argumentProblem(schema, given, "");
@@ -304,6 +317,15 @@ async function callOrError<R>(
     const unknownShortId = [...shortIdsGiven].find(
       ([name, known]) => !known && problem.startsWith(`${name} `),
     );
+    if (
+      page.fromNext.some(
+        (name) =>
+          /^[ .[]/.test(problem.slice(name.length)) && problem.startsWith(name),
+      )
+    )
+      return {
+        error: `${tool}: next is not a page this tool can ask for: ${problem}; pass the \`next\` of a ${tool} result as it was given`,
+      };
     return {
       error: `${tool}: bad arguments: ${problem}${unknownShortId ? `; ${FORGOTTEN}` : ""}`,
     };
@@ -411,7 +433,11 @@ async function callOrError<R>(
     };
   let result: R;
   try {
-    result = await project(answer.data);
+    result = await project(answer.data, {
+      url: typeof response["url"] === "string" ? response["url"] : undefined,
+      headers: headersOf(response["headers"]),
+      query: params.query,
+    });
   } catch (error) {
     if (error instanceof ResponseShapeError)
       return {
@@ -432,6 +458,19 @@ async function callOrError<R>(
       error: `${tool}: the result is ${text.length} characters long, more than the ${MAX_RESULT_TEXT} a result may have; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)`,
     };
   return { result, text };
+}
+
+/** A response's headers, where the client gives them as a `Headers` (or anything with its `get`). */
+function headersOf(headers: unknown): PageExchange["headers"] {
+  const object = asObject(headers);
+  if (!object || typeof object["get"] !== "function") return undefined;
+  const get = object["get"] as (name: string) => unknown;
+  return {
+    get: (name) => {
+      const value = get.call(object, name);
+      return typeof value === "string" ? value : null;
+    },
+  };
 }
 
 /**

@@ -31,6 +31,7 @@ export { context } from "./context.js";
 export type {
   Context,
   Detail,
+  PageExchange,
   ProjectionIssue,
   ProjectOptions,
   RecordOptions,
@@ -74,6 +75,12 @@ export type { LabelLoader } from "./loaders.js";
 export { MARKER_SCHEMAS } from "./markers.js";
 export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
 export { projectInOneWalk } from "./one-walk.js";
+export {
+  MAX_NEXT_CHARACTERS,
+  MAX_NEXT_URL_CHARACTERS,
+  nextPage,
+} from "./next-page.js";
+export type { NextPageRule, NextSource } from "./next-page.js";
 export { at, pageValue, present } from "./pages.js";
 export { PATTERN_STEPS } from "./patterns.js";
 export { queryStringFor } from "./query-string.js";

@@ -19,7 +19,7 @@ export interface QueryParameterStyle {
 }
 
 /** A parameter's name as the query carries it: escaped, but with the brackets of `filter[id]` as the spec writes them. */
-const queryName = (name: string) =>
+export const queryName = (name: string) =>
   encodeURIComponent(name).replace(/%5B/gi, "[").replace(/%5D/gi, "]");
 
 /** An object's member name, from the arguments: every reserved character escaped, brackets too. */

@@ -21,7 +21,7 @@ export function at(response: unknown, path: readonly string[]): unknown {
 }
 
 /** Where a dotted path stops at something that is there but is not an object: the steps before it, and what stood there. */
-function blockedAt(
+export function blockedAt(
   response: unknown,
   path: readonly string[],
 ): { readonly steps: string; readonly found: unknown } | undefined {

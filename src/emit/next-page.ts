@@ -1,0 +1,38 @@
+import type { ToolModel } from "../model/types.js";
+import { commentText, literal } from "./ts.js";
+import type { ModuleWriter } from "./module.js";
+
+/** What `next` adds to a list tool's module: its rule, its member of the result, and its type. */
+export interface NextPageCode {
+  /** The `NEXT` constant, with its comment. */
+  rule: string[];
+  /** The result's `next` member, given the records and how many the API returned. */
+  member: (records: string, returned: string) => string;
+  type: string;
+}
+
+/** The code of a tool's `page.next`, or undefined for a tool without one. */
+export function nextPageCode(module: ModuleWriter, tool: ToolModel): NextPageCode | undefined {
+  if (!tool.next) return undefined;
+  return {
+    rule: [
+      `/** Where a ${commentText(tool.name)} response says its next page is, and the query parameters a \`next\` may carry. */`,
+      `const NEXT: ${module.runtimeType("NextPageRule")} = ${literal(tool.next)};`,
+      "",
+    ],
+    member: (records, returned) => `next: ${module.runtime("nextPage")}(NEXT, response, ${records}, ${returned}, options.exchange, ctx)`,
+    type: "next: string | null;",
+  };
+}
+
+/** The JSON Schema of the result's `next`, which tells the model how to use it. */
+export const NEXT_RESULT_SCHEMA = {
+  anyOf: [{ type: "string" }, { type: "null" }],
+  description: "Pass it as `next`, with the other arguments as before, for the following page; null on the last page.",
+};
+
+/** The JSON Schema of the input's `next`. */
+export const NEXT_INPUT_SCHEMA = {
+  type: "string",
+  description: "The `next` of a result, for the following page; pass the other arguments as before.",
+};
