@@ -6,8 +6,7 @@ import { mayBeShortForm, shortenIds } from "./short-ids.js";
 
 /** A short form given to a call: the full id it stands for, or the ids it was shown for when several. */
 export type Recalled =
-  | string
-  | { readonly ambiguous: string; readonly ids: readonly string[] };
+  string | { readonly ambiguous: string; readonly ids: readonly string[] };
 
 /** Thrown for a shared book's answer that is no list of ids the runtime could have remembered. */
 export class IdBookAnswerError extends Error {

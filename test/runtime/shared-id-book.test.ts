@@ -85,13 +85,18 @@ class FakeApi {
 
   /** The ticket ids the API was asked for, one per request for one ticket or its comments. */
   get ticketIdsSent(): string[] {
-    return this.sent.filter((request) => request.path !== "/tickets").map((request) => (request.params as Record<string, string>)["ticket_id"]!);
+    return this.sent
+      .filter((request) => request.path !== "/tickets")
+      .map((request) => (request.params as Record<string, string>)["ticket_id"]!);
   }
 }
 
 const ok = (data: unknown) => ({ data, response: { status: 200, ok: true } });
 const notFound = () => ({ error: { errors: [{ detail: "no such ticket" }] }, response: { status: 404, ok: false } });
-const resolvers = { users: async () => new Map<string, string>(), orgs: async (ids: readonly string[]) => new Map(ids.map((id) => [id, "Contoso"])) };
+const resolvers = {
+  users: async () => new Map<string, string>(),
+  orgs: async (ids: readonly string[]) => new Map(ids.map((id) => [id, "Contoso"])),
+};
 
 /**
  * A process serving the generated tools: a fresh copy of the generated folder and its runtime, so
@@ -293,7 +298,12 @@ describe("a short form shown for two ids by different processes", () => {
         schema,
         { id: "x" },
         async (_data, projection) =>
-          withDistinctShortIds(undefined, ids.length, (options) => ids.map((id) => short(id, context("ticket", options))), projection.handOuts),
+          withDistinctShortIds(
+            undefined,
+            ids.length,
+            (options) => ids.map((id) => short(id, context("ticket", options))),
+            projection.handOuts,
+          ),
         {},
         { idBook: store },
       );
@@ -311,7 +321,11 @@ describe("a short form shown for two ids by different processes", () => {
 
 describe("a shared id book that fails", () => {
   it.each([
-    ["throws", (store: FakeStore) => void (store.failing = new Error("connect ECONNREFUSED 127.0.0.1:6390")), "connect ECONNREFUSED 127.0.0.1:6390"],
+    [
+      "throws",
+      (store: FakeStore) => void (store.failing = new Error("connect ECONNREFUSED 127.0.0.1:6390")),
+      "connect ECONNREFUSED 127.0.0.1:6390",
+    ],
     ["does not answer", (store: FakeStore) => void (store.hanging = true), "it did not answer within 0.05 seconds"],
     ["answers no list", (store: FakeStore) => void (store.answer = () => "tkt_9f3a71c4"), "its answer is string, not a list of ids"],
     [
@@ -376,10 +390,10 @@ describe("a shared id book that fails", () => {
   });
 
   it.each([
-    [{}, "an object without them"],
-    [{ remember: async () => {} }, "an object without them"],
-    ["redis://localhost", "string"],
-  ])("is refused by createTools when it is no book (%j)", async (idBook, got) => {
+    ["an empty object", {}, "an object without them"],
+    ["an object without recall", { remember: async () => {} }, "an object without them"],
+    ["a URL", "redis://localhost", "string"],
+  ])("is refused by createTools when it is no book: %s", async (_, idBook, got) => {
     vi.resetModules();
     const { createTools } = await import("../../generated/support/index.js");
     expect(() => createTools({ client: new FakeApi().client, resolvers, idBook: idBook as never })).toThrow(

@@ -307,25 +307,34 @@ async function fromSharedBook(
       asked.add(value);
     return value;
   });
-  const read =
-    asked.size === 0
-      ? { answer: [] }
-      : await within(options, () =>
-          Promise.all([...asked].map((value) => recalled(book, value))),
-        );
-  if ("cancelled" in read) return { error: `${tool}: ${CANCELLED}` };
-  if (!("answer" in read))
-    return {
-      error: `${tool}: the short ids given could not be looked up in the id book (${bookFailure(read)}), so no request was sent; try again later`,
-    };
-  const known = new Map<string, Recalled>();
-  [...asked].forEach((value, i) =>
-    known.set(value, (read.answer as readonly Recalled[])[i]!),
+  let known = new Map<string, Recalled>();
+  if (asked.size > 0) {
+    const read = await within(
+      options,
+      async () =>
+        new Map(
+          await Promise.all(
+            [...asked].map(
+              async (value) => [value, await recalled(book, value)] as const,
+            ),
+          ),
+        ),
+    );
+    if ("cancelled" in read) return { error: `${tool}: ${CANCELLED}` };
+    if (!("answer" in read))
+      return {
+        error: `${tool}: the short ids given could not be looked up in the id book (${bookFailure(read)}), so no request was sent; try again later`,
+      };
+    known = read.answer;
+  }
+  const expanded = withFullIds(
+    call,
+    given,
+    (value) => known.get(value) ?? value,
   );
-  const expanded = withFullIds(call, given, (value) => known.get(value) ?? value);
   if (!("ambiguous" in expanded)) return expanded;
   const shared = known.get(expanded.ambiguous.value);
-  const ids = typeof shared === "object" && "ids" in shared ? shared.ids : [];
+  const ids = typeof shared === "object" ? shared.ids : [];
   const told = await within(options, () =>
     rememberLongerForms(book, expanded.ambiguous.value, ids),
   );
@@ -334,7 +343,7 @@ async function fromSharedBook(
     return {
       error: `${tool}: ${expanded.ambiguous.name} ${described(expanded.ambiguous.value)} is ambiguous: it was shown for ${ids.length} different records, and the longer ids that tell them apart could not be stored in the id book (${bookFailure(told)}); try again later`,
     };
-  return ambiguity(tool, expanded.ambiguous, told.answer as string[]);
+  return ambiguity(tool, expanded.ambiguous, told.answer);
 }
 
 /** Why a shared id book gave no answer: what it threw, or that it took longer than the call's timeout. */
@@ -634,8 +643,8 @@ function notFoundNote(
 
 const CANCELLED = "the call was cancelled";
 
-type Sent =
-  | { readonly answer: unknown }
+type Sent<T> =
+  | { readonly answer: T }
   | { readonly thrown: unknown }
   | { readonly timedOut: number }
   | { readonly cancelled: true };
@@ -644,20 +653,20 @@ type Sent =
  * What `start` answers, or why there is none: it threw, it took longer than the call's timeout, or
  * the caller cancelled. The signal `start` is given aborts in the last two cases, so fetch stops too.
  */
-function within(
+function within<T>(
   options: CallOptions,
-  start: (signal: AbortSignal) => Promise<unknown>,
-): Promise<Sent> {
+  start: (signal: AbortSignal) => Promise<T>,
+): Promise<Sent<T>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const controller = new AbortController();
-  return new Promise<Sent>((settle) => {
+  return new Promise<Sent<T>>((settle) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = (sent: Sent) => {
+    const stop = (sent: Sent<T>) => {
       controller.abort();
       done(sent);
     };
     const onAbort = () => stop({ cancelled: true });
-    const done = (sent: Sent) => {
+    const done = (sent: Sent<T>) => {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       settle(sent);
