@@ -41,6 +41,11 @@ export interface ProjectOptions {
   readonly timeoutMs?: number;
   /** Counts the tokens of a serialized result, for tools with a token budget; defaults to {@link conservativeTokenCount}. */
   readonly countTokens?: (text: string) => number;
+  /**
+   * Where the short ids the result hands out go, as short, id pairs, instead of this process's id
+   * book: createTools passes a list when its id book is shared, and remembers the list there.
+   */
+  readonly handOuts?: string[];
 }
 
 export interface Context {
