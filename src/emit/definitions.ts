@@ -102,14 +102,9 @@ const callOf = (tool: ToolModel) => ({
   ...(tool.next ? { nextPage: true } : {}),
 });
 
-/**
- * The options a tool's call projects with: the consumer's, the call's signal, for a tool with `next`
- * the exchange that tells it, and the fields its `detail` argument asks for.
- */
+/** The options a tool's call projects with: those the call made, and the fields its `detail` argument asks for. */
 function projectionOptions(tool: ToolModel, run: (name: string) => string): string {
-  const base = "call.signal ? { ...projection, signal: call.signal } : projection";
-  const withExchange = tool.next ? `{ ...(${base}), exchange }` : base;
-  return takesDetail(tool) ? `${run("detailOf")}(${withExchange}, args)` : withExchange;
+  return takesDetail(tool) ? `${run("detailOf")}(projection, args)` : "projection";
 }
 
 /**
@@ -176,8 +171,13 @@ export function emitDefinitions(model: Model): string {
     `  readonly client: ToolsClient;`,
     ...(hasResolvers ? [`  readonly resolvers: ${module.type(RESOLVERS_MODULE, "Resolvers")};`] : []),
     `  readonly onIssue?: ${runType("ProjectOptions")}["onIssue"];`,
-    `  /** How long a call waits for the API: milliseconds up to the runtime's \`MAX_TIMEOUT_MS\`, or \`Infinity\`; \`DEFAULT_CALL_TIMEOUT_MS\` (30 s) unless given. createTools throws for any other value. */`,
+    `  /** How long a call waits for the API, and for a shared \`idBook\`: milliseconds up to the runtime's \`MAX_TIMEOUT_MS\`, or \`Infinity\`; \`DEFAULT_CALL_TIMEOUT_MS\` (30 s) unless given. createTools throws for any other value. */`,
     `  readonly timeoutMs?: number;`,
+    `  /**`,
+    `   * Where short ids are kept for the next call: a book shared by every process serving these`,
+    `   * tools (\`redisIdBook\` of \`projector/redis-id-book\`); this process's memory when not given.`,
+    `   */`,
+    `  readonly idBook?: ${runType("IdBook")};`,
     `}`,
     "",
     `/** One function per tool: arguments in, \`{ result, text }\` or \`{ error }\` out, never a throw. */`,
@@ -190,18 +190,17 @@ export function emitDefinitions(model: Model): string {
     "",
     `/** Each tool checks its arguments, calls the API through \`client\`, and projects the response; \`call.signal\` cancels the request and the lookups. */`,
     `export function createTools(${tools.length > 0 ? "options" : "_options"}: ToolsOptions): Tools {`,
-    `  ${run("useIdBook")}();`,
     // Declared only for tools that read them: a project with no tools yet compiles under noUnusedLocals.
     ...(tools.length > 0
       ? [
-          `  const projection: ${runType("ProjectOptions")} = options.onIssue ? { onIssue: options.onIssue } : {};`,
+          `  const settings: ${runType("ToolSettings")} = { projection: options.onIssue ? { onIssue: options.onIssue } : {}, idBook: ${run("useIdBook")}(options.idBook) };`,
           `  const timeout: ${runType("CallOptions")} = options.timeoutMs !== undefined ? { timeoutMs: ${run("checkedTimeoutMs")}(options.timeoutMs, "createTools") } : {};`,
         ]
-      : []),
+      : [`  ${run("useIdBook")}(_options.idBook);`]),
     `  return {`,
     ...tools.map(
       (t) =>
-        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (${t.next ? "response, exchange" : "response"}) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, ${projectionOptions(t, run)}), { ...timeout, ...call }),`,
+        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response, projection) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, ${projectionOptions(t, run)}), { ...timeout, ...call }, settings),`,
     ),
     `  };`,
     `}`,

@@ -24,6 +24,7 @@ export type {
   CallParameter,
   ToolCall,
   ToolOutcome,
+  ToolSettings,
 } from "./call-tool.js";
 export { context } from "./context.js";
 export type {
@@ -45,6 +46,7 @@ export {
   ID_BOOK_SIZE,
   useIdBook,
 } from "./id-book.js";
+export type { IdBook } from "./id-book.js";
 export {
   argumentId,
   integerId,

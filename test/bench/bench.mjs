@@ -1,6 +1,6 @@
 // `npm run bench`: projector against the tools users would otherwise reach for, measured side by
 // side in one run on this machine. Figures are medians; ratios are what to compare across machines.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -10,6 +10,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,8 +33,8 @@ const median = (values) =>
  * `npm run bench -- --only generate,init` runs only those groups of rows: generate (every real spec,
  * and a large one made here, against openapi-typescript alone), init (every spec's init against the
  * same), watch (Datadog's regenerate with nothing changed and its watch edit), projection,
- * same-prefix, resolvers. `--specs datadog,constructed` limits the specs; `--rounds 3` sets the runs
- * per spec.
+ * same-prefix, resolvers, id-book (a tool call with the id book on Redis against the one in memory).
+ * `--specs datadog,constructed` limits the specs; `--rounds 3` sets the runs per spec.
  */
 const GROUPS = [
   "generate",
@@ -42,6 +43,7 @@ const GROUPS = [
   "projection",
   "same-prefix",
   "resolvers",
+  "id-book",
 ];
 const flag = (name) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -302,7 +304,12 @@ if (datadogWork) rmSync(datadogWork, { recursive: true, force: true });
 rmSync(constructedSpecs, { recursive: true, force: true });
 
 // 3. Projecting a 10,000-record JSON:API page.
-if (runs("projection") || runs("same-prefix") || runs("resolvers")) {
+if (
+  runs("projection") ||
+  runs("same-prefix") ||
+  runs("resolvers") ||
+  runs("id-book")
+) {
   const generatedDir = mkdtempSync(join(tmpdir(), "projector-bench-gen-"));
   writeFileSync(
     join(generatedDir, "package.json"),
@@ -453,5 +460,101 @@ if (runs("projection") || runs("same-prefix") || runs("resolvers")) {
       );
     print();
   }
+
+  // 6. The id book shared on Redis against the one in the process's memory, per tool call.
+  if (runs("id-book")) await benchIdBook(generatedDir);
   rmSync(generatedDir, { recursive: true, force: true });
+}
+
+/**
+ * A tool call's time with its short ids remembered in, and recalled from, a redis-server started
+ * here on 127.0.0.1, against the same call with the process's own book: a listing of new tickets,
+ * whose short ids the shared book remembers in one transaction, then a fetch by one of them, which
+ * it recalls. Each book runs in its own processes, taken in turns.
+ */
+async function benchIdBook(generatedDir) {
+  const redisServer = spawnSync("sh", ["-c", "command -v redis-server"], {
+    encoding: "utf8",
+  }).stdout.trim();
+  if (!redisServer) {
+    console.log("The id book on Redis: skipped, redis-server is not installed");
+    console.log();
+    return;
+  }
+  const port = await new Promise((resolvePort) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+  const server = spawn(
+    redisServer,
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  await new Promise((ready) =>
+    server.stdout.on("data", (chunk) => {
+      if (String(chunk).includes("Ready to accept connections")) ready();
+    }),
+  );
+  const call = (book, records, rounds) =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          here("id-book-store.mjs"),
+          book,
+          String(records),
+          generatedDir,
+          String(rounds),
+          `redis://127.0.0.1:${port}`,
+        ],
+        { cwd: ROOT, encoding: "utf8" },
+      ),
+    );
+  const CHILDREN = 3;
+  console.log(
+    `A tool call with the id book on Redis (redis-server on this machine, 127.0.0.1) against the book in memory: median of ${CHILDREN} processes, each the mean of its rounds`,
+  );
+  row(
+    "tickets per page",
+    "list, in memory",
+    "list, on Redis",
+    "fetch by short id, in memory",
+    "fetch by short id, on Redis",
+  );
+  try {
+    for (const [records, rounds] of [
+      [25, 200],
+      [100, 100],
+      // About the most tickets a result may show: 800 make more text than MAX_RESULT_TEXT.
+      [500, 40],
+    ]) {
+      const [memory, redis] = inTurns(
+        ["memory", "redis"].map((book) => () => call(book, records, rounds)),
+        CHILDREN,
+      );
+      const listed = (run) => median(run.each.map((each) => each.listMs));
+      const fetched = (run) => median(run.each.map((each) => each.fetchMs));
+      row(
+        records.toLocaleString("en-US"),
+        fmt(listed(memory)),
+        `${fmt(listed(redis))} (+${fmt(listed(redis) - listed(memory))})`,
+        fmt(fetched(memory)),
+        `${fmt(fetched(redis))} (+${fmt(fetched(redis) - fetched(memory))})`,
+      );
+    }
+    print();
+  } finally {
+    server.kill();
+  }
 }

@@ -312,8 +312,8 @@ describe("a call with next", () => {
       call,
       schema,
       { limit: 2, next: "filter[age]=7&tenant=acme" },
-      async (_body, exchange) => {
-        exchanges.push(exchange);
+      async (_body, projection) => {
+        exchanges.push(projection.exchange!);
         return { things: [] };
       },
     );

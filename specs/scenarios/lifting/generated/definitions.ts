@@ -8,12 +8,14 @@ import {
   registerTools as registerOn,
   useIdBook,
   type CallOptions,
+  type IdBook,
   type InputSchema,
   type McpRequestSchemas,
   type ProjectOptions,
   type ToolCall,
   type ToolDefinition,
   type ToolOutcome,
+  type ToolSettings,
 } from "./runtime/index.js";
 import {
   listMessagesOutputSchema,
@@ -64,8 +66,13 @@ export interface ToolsOptions {
   /** The consumer's openapi-fetch client for this spec (`createClient<paths>()`): its base URL, auth and fetch make the requests. */
   readonly client: ToolsClient;
   readonly onIssue?: ProjectOptions["onIssue"];
-  /** How long a call waits for the API: milliseconds up to the runtime's `MAX_TIMEOUT_MS`, or `Infinity`; `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. createTools throws for any other value. */
+  /** How long a call waits for the API, and for a shared `idBook`: milliseconds up to the runtime's `MAX_TIMEOUT_MS`, or `Infinity`; `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. createTools throws for any other value. */
   readonly timeoutMs?: number;
+  /**
+   * Where short ids are kept for the next call: a book shared by every process serving these
+   * tools (`redisIdBook` of `projector/redis-id-book`); this process's memory when not given.
+   */
+  readonly idBook?: IdBook;
 }
 
 /** One function per tool: arguments in, `{ result, text }` or `{ error }` out, never a throw. */
@@ -78,10 +85,10 @@ export type Tools = {
 
 /** Each tool checks its arguments, calls the API through `client`, and projects the response; `call.signal` cancels the request and the lookups. */
 export function createTools(options: ToolsOptions): Tools {
-  useIdBook();
-  const projection: ProjectOptions = options.onIssue
-    ? { onIssue: options.onIssue }
-    : {};
+  const settings: ToolSettings = {
+    projection: options.onIssue ? { onIssue: options.onIssue } : {},
+    idBook: useIdBook(options.idBook),
+  };
   const timeout: CallOptions =
     options.timeoutMs !== undefined
       ? { timeoutMs: checkedTimeoutMs(options.timeoutMs, "createTools") }
@@ -94,13 +101,10 @@ export function createTools(options: ToolsOptions): Tools {
         listMessagesCall,
         listMessagesInputSchema,
         args,
-        (response) =>
-          projectListMessages(
-            response as ListMessagesResponse,
-            {},
-            call.signal ? { ...projection, signal: call.signal } : projection,
-          ),
+        (response, projection) =>
+          projectListMessages(response as ListMessagesResponse, {}, projection),
         { ...timeout, ...call },
+        settings,
       ),
   };
 }

@@ -9,12 +9,14 @@ import {
   registerTools as registerOn,
   useIdBook,
   type CallOptions,
+  type IdBook,
   type InputSchema,
   type McpRequestSchemas,
   type ProjectOptions,
   type ToolCall,
   type ToolDefinition,
   type ToolOutcome,
+  type ToolSettings,
 } from "./runtime/index.js";
 import {
   listArticlesOutputSchema,
@@ -66,8 +68,13 @@ export interface ToolsOptions {
   readonly client: ToolsClient;
   readonly resolvers: Resolvers;
   readonly onIssue?: ProjectOptions["onIssue"];
-  /** How long a call waits for the API: milliseconds up to the runtime's `MAX_TIMEOUT_MS`, or `Infinity`; `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. createTools throws for any other value. */
+  /** How long a call waits for the API, and for a shared `idBook`: milliseconds up to the runtime's `MAX_TIMEOUT_MS`, or `Infinity`; `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. createTools throws for any other value. */
   readonly timeoutMs?: number;
+  /**
+   * Where short ids are kept for the next call: a book shared by every process serving these
+   * tools (`redisIdBook` of `projector/redis-id-book`); this process's memory when not given.
+   */
+  readonly idBook?: IdBook;
 }
 
 /** One function per tool: arguments in, `{ result, text }` or `{ error }` out, never a throw. */
@@ -80,10 +87,10 @@ export type Tools = {
 
 /** Each tool checks its arguments, calls the API through `client`, and projects the response; `call.signal` cancels the request and the lookups. */
 export function createTools(options: ToolsOptions): Tools {
-  useIdBook();
-  const projection: ProjectOptions = options.onIssue
-    ? { onIssue: options.onIssue }
-    : {};
+  const settings: ToolSettings = {
+    projection: options.onIssue ? { onIssue: options.onIssue } : {},
+    idBook: useIdBook(options.idBook),
+  };
   const timeout: CallOptions =
     options.timeoutMs !== undefined
       ? { timeoutMs: checkedTimeoutMs(options.timeoutMs, "createTools") }
@@ -96,13 +103,14 @@ export function createTools(options: ToolsOptions): Tools {
         listArticlesCall,
         listArticlesInputSchema,
         args,
-        (response) =>
+        (response, projection) =>
           projectListArticles(
             response as ListArticlesResponse,
             options.resolvers,
-            call.signal ? { ...projection, signal: call.signal } : projection,
+            projection,
           ),
         { ...timeout, ...call },
+        settings,
       ),
   };
 }

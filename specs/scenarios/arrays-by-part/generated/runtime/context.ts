@@ -53,6 +53,11 @@ export interface ProjectOptions {
    * response's headers (a `Link` header) and the query sent (an offset). `createTools` passes it.
    */
   readonly exchange?: PageExchange;
+  /**
+   * Where the short ids the result hands out go, as short, id pairs, instead of this process's id
+   * book: createTools passes a list when its id book is shared, and remembers the list there.
+   */
+  readonly handOuts?: string[];
 }
 
 /** What a call sent and got besides the body: a list tool's next page may be told by them. */

@@ -206,12 +206,14 @@ function mixed(hash: number): number {
  * form, projects it again with {@link shortenIds} over all of them. Every id given a short form
  * counts, those kept in unresolved markers too. Issues reach `onIssue` once, from the projection
  * that is kept, or from one that threw. `expectedIds`: how many ids will be shortened. `project`
- * runs synchronously: a short id asked for after it has returned fails.
+ * runs synchronously: a short id asked for after it has returned fails. The short ids of the
+ * projection kept go to the id book, or to `handOuts` (ProjectOptions's) when given.
  */
 export function withDistinctShortIds<T>(
   onIssue: ProjectOptions["onIssue"],
   expectedIds: number,
   project: (options: RecordOptions) => T,
+  handOuts?: string[],
 ): T {
   const check = shortIdCheck(expectedIds);
   const issues: ProjectionIssue[] = [];
@@ -232,6 +234,7 @@ export function withDistinctShortIds<T>(
     result = handingOutLater(
       () => project(recordOptions(collect, check.note)),
       () => !check.collided(),
+      handOuts,
     );
   } catch (error) {
     passOn();
@@ -241,7 +244,11 @@ export function withDistinctShortIds<T>(
   if (ids) {
     issues.length = 0;
     try {
-      result = project(recordOptions(collect, shortenIds(ids)));
+      result = handingOutLater(
+        () => project(recordOptions(collect, shortenIds(ids))),
+        () => true,
+        handOuts,
+      );
     } finally {
       passOn();
     }

@@ -26,6 +26,7 @@ export type {
   CallParameter,
   ToolCall,
   ToolOutcome,
+  ToolSettings,
 } from "./call-tool.js";
 export { context } from "./context.js";
 export type {
@@ -47,6 +48,7 @@ export {
   ID_BOOK_SIZE,
   useIdBook,
 } from "./id-book.js";
+export type { IdBook } from "./id-book.js";
 export {
   argumentId,
   integerId,

@@ -50,7 +50,11 @@ export async function projectGetTicket(
   options: ProjectOptions = {},
 ): Promise<GetTicketResult> {
   const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
-  return withDistinctShortIds(options.onIssue, 0, (recordOptions) =>
-    projectTicket(records[0] as TicketRecord, {}, recordOptions),
+  return withDistinctShortIds(
+    options.onIssue,
+    0,
+    (recordOptions) =>
+      projectTicket(records[0] as TicketRecord, {}, recordOptions),
+    options.handOuts,
   );
 }

@@ -52,9 +52,14 @@ export async function projectListFolders(
   options: ProjectOptions = {},
 ): Promise<ListFoldersResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
-  return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
-    folders: records.map((record) =>
-      projectFolder(record as FolderRecord, {}, recordOptions),
-    ),
-  }));
+  return withDistinctShortIds(
+    options.onIssue,
+    0,
+    (recordOptions) => ({
+      folders: records.map((record) =>
+        projectFolder(record as FolderRecord, {}, recordOptions),
+      ),
+    }),
+    options.handOuts,
+  );
 }

@@ -85,17 +85,22 @@ export async function projectInOneWalk<K extends string, W, T>(
   };
   // The plain short forms reach the id book only once no two ids share one.
   const held: string[] = [];
+  const { handOuts } = options;
+  const forSharedBook = handOuts !== undefined;
   const late: (number | ProjectionIssue)[] = [];
   let labels: Record<K, Labels>;
   let result: T;
   try {
     let walked: W;
     try {
-      walked = holdingHandOuts(held, () =>
-        // Each LabelsLater stands for the resolver's Labels: the readers ask it first, and never as a Map.
-        walkingWith(state, () =>
-          walk(lookups as unknown as Record<K, Labels>, walkOptions),
-        ),
+      walked = holdingHandOuts(
+        held,
+        () =>
+          // Each LabelsLater stands for the resolver's Labels: the readers ask it first, and never as a Map.
+          walkingWith(state, () =>
+            walk(lookups as unknown as Record<K, Labels>, walkOptions),
+          ),
+        forSharedBook,
       );
     } catch (error) {
       passOn(issues);
@@ -117,10 +122,14 @@ export async function projectInOneWalk<K extends string, W, T>(
       later.answered = later.wanted.map((id) => answered.get(id));
     }
     try {
-      result = holdingHandOuts(held, () => {
-        fillIn(state, collect && late);
-        return made(walked, walkOptions);
-      });
+      result = holdingHandOuts(
+        held,
+        () => {
+          fillIn(state, collect && late);
+          return made(walked, walkOptions);
+        },
+        forSharedBook,
+      );
     } catch (error) {
       passOn(inPlace(issues, late));
       throw error;
@@ -133,14 +142,20 @@ export async function projectInOneWalk<K extends string, W, T>(
   if (ids) {
     issues.length = 0;
     const again = recordOptions(collect, shortenIds(ids));
+    const lengthened: string[] = [];
     try {
-      result = made(walk(labels, again), again);
+      result = holdingHandOuts(
+        lengthened,
+        () => made(walk(labels, again), again),
+        forSharedBook,
+      );
     } finally {
       passOn(issues);
     }
+    handOutHeld(lengthened, handOuts);
     return result;
   }
-  handOutHeld(held);
+  handOutHeld(held, handOuts);
   passOn(inPlace(issues, late));
   return result;
 }

@@ -58,7 +58,11 @@ export async function projectGetEvent(
   options: ProjectOptions = {},
 ): Promise<GetEventResult> {
   const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
-  return withDistinctShortIds(options.onIssue, 0, (recordOptions) =>
-    projectEvent(records[0] as EventRecord, {}, recordOptions),
+  return withDistinctShortIds(
+    options.onIssue,
+    0,
+    (recordOptions) =>
+      projectEvent(records[0] as EventRecord, {}, recordOptions),
+    options.handOuts,
   );
 }

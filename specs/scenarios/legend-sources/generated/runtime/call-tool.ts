@@ -7,8 +7,13 @@ import {
   argumentsSizeProblem,
   type InputSchema,
 } from "./arguments.js";
-import type { PageExchange } from "./context.js";
-import { fullId, longerForms } from "./id-book.js";
+import type { PageExchange, ProjectOptions } from "./context.js";
+import {
+  fullId,
+  ID_BOOK_LONGEST_ID,
+  type IdBook,
+  longerForms,
+} from "./id-book.js";
 import { asObject, setOwn } from "./json.js";
 import { nextPageArguments } from "./next-arguments.js";
 import { pathSegmentProblem } from "./path-segments.js";
@@ -20,6 +25,12 @@ import {
 import { apiMessage, clipped, described, messageOf } from "./quoting.js";
 import { ResponseShapeError } from "./records.js";
 import { ResolverError } from "./resolvers.js";
+import {
+  entriesToRemember,
+  type Recalled,
+  recalled,
+  rememberLongerForms,
+} from "./shared-id-book.js";
 import { mayBeShortForm, shortId } from "./short-ids.js";
 import { serializeToolResult } from "./table-text.js";
 import { checkedTimeoutMs, timerFor } from "./timeouts.js";
@@ -139,10 +150,24 @@ const RESPONSE_BOUND = {
 };
 
 export interface CallOptions {
-  /** How long to wait for the API's answer, `Infinity` for ever; {@link DEFAULT_CALL_TIMEOUT_MS} unless given. */
+  /**
+   * How long to wait for the API's answer, and for a shared id book's, `Infinity` for ever;
+   * {@link DEFAULT_CALL_TIMEOUT_MS} unless given.
+   */
   readonly timeoutMs?: number;
   /** Cancels the call, as MCP's `extra.signal` does when the client gives up. */
   readonly signal?: AbortSignal;
+}
+
+/** What createTools gives every call of its tools. */
+export interface ToolSettings {
+  /** The options each projection takes; a call adds its signal. */
+  readonly projection?: ProjectOptions;
+  /**
+   * The id book shared by the processes that serve the tools; when not given, the process's own,
+   * in memory, looked up without waiting.
+   */
+  readonly idBook?: IdBook | undefined;
 }
 
 // A tool's call never changes: its query serializer is made once, at its first call, not at every one.
@@ -182,26 +207,22 @@ function urlProblem(
 const FORGOTTEN =
   "if a result gave it, the full id it stands for is no longer remembered; run the tool that listed it again and pass the id it gives now";
 
+/** What a short id given to a call stands for: {@link fullId}, or {@link recalled} from a shared book. */
+type Lookup = (given: string) => Recalled | { readonly ambiguous: string };
+
+type Expanded =
+  | { values: unknown; shortIdsGiven: Map<string, boolean> }
+  | { ambiguous: { readonly name: string; readonly value: string } };
+
 /**
- * The arguments with each short id a result gave replaced by the full id it stands for, so that
- * they are checked as the API will get them; or the error for a short id two records share.
+ * The arguments with each short id a result gave replaced by the full id `lookup` finds for it, so
+ * that they are checked as the API will get them; or the first short id two records share.
  */
-function withFullIds(
-  tool: string,
-  call: ToolCall,
-  given: unknown,
-):
-  { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string } {
+function withFullIds(call: ToolCall, given: unknown, lookup: Lookup): Expanded {
   const shortIdsGiven = new Map<string, boolean>();
   if (typeof given !== "object" || given === null || Array.isArray(given))
     return { values: given, shortIdsGiven };
   let values = given as Record<string, unknown>;
-  const ambiguous = (name: string, value: string) => {
-    const choices = longerForms(value).map((form) => JSON.stringify(form));
-    return {
-      error: `${tool}: ${name} ${described(value)} is ambiguous: it was shown for ${choices.length} different records; pass the longer id of the one you mean: ${choices.join(" or ")}`,
-    };
-  };
   for (const parameter of call.parameters) {
     const name = parameter.argument;
     if (parameter.fixed || name === undefined || !Object.hasOwn(values, name))
@@ -214,9 +235,9 @@ function withFullIds(
       for (const property of parameter.shortIdProperties ?? []) {
         const id = Object.hasOwn(body, property) ? body[property] : undefined;
         if (typeof id !== "string") continue;
-        const full = fullId(id);
+        const full = lookup(id);
         if (typeof full !== "string")
-          return ambiguous(`${name}.${property}`, id);
+          return { ambiguous: { name: `${name}.${property}`, value: id } };
         if (full === id) continue;
         if (expanded === body) expanded = { ...body };
         setOwn(expanded, property, full);
@@ -233,8 +254,8 @@ function withFullIds(
       typeof value !== "string"
     )
       continue;
-    const full = fullId(value);
-    if (typeof full !== "string") return ambiguous(name, value);
+    const full = lookup(value);
+    if (typeof full !== "string") return { ambiguous: { name, value } };
     shortIdsGiven.set(name, full !== value);
     if (full !== value) {
       if (values === given) values = { ...values };
@@ -242,6 +263,104 @@ function withFullIds(
     }
   }
   return { values, shortIdsGiven };
+}
+
+/** The error for a short id shown for several records, with the forms that tell them apart. */
+function ambiguity(
+  tool: string,
+  { name, value }: { readonly name: string; readonly value: string },
+  forms: readonly string[],
+): { error: string } {
+  const choices = forms.map((form) => JSON.stringify(form));
+  return {
+    error: `${tool}: ${name} ${described(value)} is ambiguous: it was shown for ${choices.length} different records; pass the longer id of the one you mean: ${choices.join(" or ")}`,
+  };
+}
+
+/** The arguments with their short ids expanded by this process's id book, which answers at once. */
+function fromProcessBook(
+  tool: string,
+  call: ToolCall,
+  given: unknown,
+):
+  { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string } {
+  const expanded = withFullIds(call, given, fullId);
+  if (!("ambiguous" in expanded)) return expanded;
+  return ambiguity(
+    tool,
+    expanded.ambiguous,
+    longerForms(expanded.ambiguous.value),
+  );
+}
+
+/**
+ * The arguments with their short ids expanded by a shared id book: each text that may be a short
+ * form is recalled, all at once, within the call's timeout. A book that fails or does not answer
+ * fails the call before any request: a short id is never sent as a guess. A text that can be no
+ * other id's short form, or longer than any id remembered, is none the book holds, and is not
+ * asked about.
+ */
+async function fromSharedBook(
+  tool: string,
+  call: ToolCall,
+  given: unknown,
+  book: IdBook,
+  options: CallOptions,
+): Promise<
+  { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string }
+> {
+  const asked = new Set<string>();
+  withFullIds(call, given, (value) => {
+    if (value.length <= ID_BOOK_LONGEST_ID && mayBeShortForm(value))
+      asked.add(value);
+    return value;
+  });
+  let known = new Map<string, Recalled>();
+  if (asked.size > 0) {
+    const read = await within(
+      options,
+      async () =>
+        new Map(
+          await Promise.all(
+            [...asked].map(
+              async (value) => [value, await recalled(book, value)] as const,
+            ),
+          ),
+        ),
+    );
+    if ("cancelled" in read) return { error: `${tool}: ${CANCELLED}` };
+    if (!("answer" in read))
+      return {
+        error: `${tool}: the short ids given could not be looked up in the id book (${bookFailure(read)}), so no request was sent; try again later`,
+      };
+    known = read.answer;
+  }
+  const expanded = withFullIds(
+    call,
+    given,
+    (value) => known.get(value) ?? value,
+  );
+  if (!("ambiguous" in expanded)) return expanded;
+  const shared = known.get(expanded.ambiguous.value);
+  const ids = typeof shared === "object" ? shared.ids : [];
+  const told = await within(options, () =>
+    rememberLongerForms(book, expanded.ambiguous.value, ids),
+  );
+  if ("cancelled" in told) return { error: `${tool}: ${CANCELLED}` };
+  if (!("answer" in told))
+    return {
+      error: `${tool}: ${expanded.ambiguous.name} ${described(expanded.ambiguous.value)} is ambiguous: it was shown for ${ids.length} different records, and the longer ids that tell them apart could not be stored in the id book (${bookFailure(told)}); try again later`,
+    };
+  return ambiguity(tool, expanded.ambiguous, told.answer);
+}
+
+/** Why a shared id book gave no answer: what it threw, or that it took longer than the call's timeout. */
+function bookFailure(
+  sent: { readonly thrown: unknown } | { readonly timedOut: number },
+): string {
+  return "timedOut" in sent
+    ? `it did not answer within ${sent.timedOut / 1000} seconds`
+    : messageOf(sent.thrown);
 }
 
 /** What went wrong when the client threw: a network failure is worth retrying, the rest are not. */
@@ -273,8 +392,9 @@ export async function callTool<R>(
   call: ToolCall,
   schema: InputSchema,
   args: unknown,
-  project: (response: unknown, exchange: PageExchange) => Promise<R>,
+  project: (response: unknown, projection: ProjectOptions) => Promise<R>,
   options: CallOptions = {},
+  settings: ToolSettings = {},
 ): Promise<ToolOutcome<R>> {
   if (options.timeoutMs !== undefined)
     checkedTimeoutMs(options.timeoutMs, `the options of a ${tool} call`);
@@ -287,6 +407,7 @@ export async function callTool<R>(
       args,
       project,
       options,
+      settings,
     );
   } catch (error) {
     // Arguments with throwing getters, a client that is not one: still an answer, never a throw.
@@ -300,8 +421,9 @@ async function callOrError<R>(
   call: ToolCall,
   schema: InputSchema,
   args: unknown,
-  project: (response: unknown, exchange: PageExchange) => Promise<R>,
+  project: (response: unknown, projection: ProjectOptions) => Promise<R>,
   options: CallOptions,
+  { projection = {}, idBook }: ToolSettings,
 ): Promise<ToolOutcome<R>> {
   const tooLarge = argumentsSizeProblem(args);
   if (tooLarge) return { error: `${tool}: ${tooLarge}` };
@@ -309,7 +431,11 @@ async function callOrError<R>(
     ? nextPageArguments(tool, call.parameters, schema, args)
     : { values: args, fromNext: [] };
   if ("error" in page) return page;
-  const expanded = withFullIds(tool, call, page.values ?? {});
+  // This process's book answers at once: the call waits for nothing it does not need.
+  const expanded =
+    idBook === undefined
+      ? fromProcessBook(tool, call, page.values ?? {})
+      : await fromSharedBook(tool, call, page.values ?? {}, idBook, options);
   if ("error" in expanded) return expanded;
   const { values: given, shortIdsGiven } = expanded;
   const problem = argumentProblem(schema, given, "");
@@ -395,10 +521,14 @@ async function callOrError<R>(
         }
       : {}),
   };
-  const sent = await sendWithin(options, (signal) =>
+  const sent = await within(options, (signal) =>
     (send as HttpMethod).call(client, call.path, { ...init, signal }),
   );
-  if ("stopped" in sent) return { error: `${tool}: ${sent.stopped}` };
+  if ("cancelled" in sent) return { error: `${tool}: ${CANCELLED}` };
+  if ("timedOut" in sent)
+    return {
+      error: `${tool}: the API did not answer within ${sent.timedOut / 1000} seconds; try again later`,
+    };
   if ("thrown" in sent) return { error: thrownMessage(tool, sent.thrown) };
   const answer = sent.answer as
     Partial<Awaited<ReturnType<HttpMethod>>> | undefined;
@@ -431,13 +561,28 @@ async function callOrError<R>(
     return {
       error: `${tool}: the API answered ${status} with an empty body, so there is no result to show; this is not an empty list`,
     };
+  const handOuts = idBook === undefined ? undefined : [];
   let result: R;
   try {
-    result = await project(answer.data, {
-      url: typeof response["url"] === "string" ? response["url"] : undefined,
-      headers: headersOf(response["headers"]),
-      query: params.query,
-    });
+    const exchange: PageExchange | undefined = call.nextPage
+      ? {
+          url:
+            typeof response["url"] === "string" ? response["url"] : undefined,
+          headers: headersOf(response["headers"]),
+          query: params.query,
+        }
+      : undefined;
+    result = await project(
+      answer.data,
+      options.signal || handOuts || exchange
+        ? {
+            ...projection,
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(handOuts ? { handOuts } : {}),
+            ...(exchange ? { exchange } : {}),
+          }
+        : projection,
+    );
   } catch (error) {
     if (error instanceof ResponseShapeError)
       return {
@@ -457,6 +602,21 @@ async function callOrError<R>(
     return {
       error: `${tool}: the result is ${text.length} characters long, more than the ${MAX_RESULT_TEXT} a result may have; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)`,
     };
+  const entries = handOuts && entriesToRemember(handOuts);
+  if (idBook && entries && entries.length > 0) {
+    const stored = await within(options, () => idBook.remember(entries));
+    if ("cancelled" in stored) return { error: `${tool}: ${CANCELLED}` };
+    if (!("answer" in stored)) {
+      const method = call.method.toUpperCase();
+      const sentAlready =
+        method === "GET" || method === "HEAD"
+          ? "try again later"
+          : `the ${method} request was made, so check whether it took effect before sending it again`;
+      return {
+        error: `${tool}: the API answered ${status}, but the short ids of its result could not be stored in the id book (${bookFailure(stored)}), so the result is not shown: its short ids could not be passed back; ${sentAlready}`,
+      };
+    }
+  }
   return { result, text };
 }
 
@@ -521,42 +681,41 @@ function notFoundNote(
   return undefined;
 }
 
-type Sent =
-  | { readonly answer: unknown }
+const CANCELLED = "the call was cancelled";
+
+type Sent<T> =
+  | { readonly answer: T }
   | { readonly thrown: unknown }
-  | { readonly stopped: string };
+  | { readonly timedOut: number }
+  | { readonly cancelled: true };
 
 /**
- * The client's answer, or why there is none: it threw, it took longer than the timeout, or the
- * caller cancelled. The request's own signal aborts in the last two cases, so fetch stops too.
+ * What `start` answers, or why there is none: it threw, it took longer than the call's timeout, or
+ * the caller cancelled. The signal `start` is given aborts in the last two cases, so fetch stops too.
  */
-function sendWithin(
+function within<T>(
   options: CallOptions,
-  send: (signal: AbortSignal) => Promise<unknown>,
-): Promise<Sent> {
+  start: (signal: AbortSignal) => Promise<T>,
+): Promise<Sent<T>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const controller = new AbortController();
-  return new Promise<Sent>((settle) => {
+  return new Promise<Sent<T>>((settle) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = (reason: string) => {
+    const stop = (sent: Sent<T>) => {
       controller.abort();
-      done({ stopped: reason });
+      done(sent);
     };
-    const onAbort = () => stop("the call was cancelled");
-    const done = (sent: Sent) => {
+    const onAbort = () => stop({ cancelled: true });
+    const done = (sent: Sent<T>) => {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       settle(sent);
     };
-    if (options.signal?.aborted) return stop("the call was cancelled");
+    if (options.signal?.aborted) return stop({ cancelled: true });
     options.signal?.addEventListener("abort", onAbort);
-    timer = timerFor(timeoutMs, () =>
-      stop(
-        `the API did not answer within ${timeoutMs / 1000} seconds; try again later`,
-      ),
-    );
+    timer = timerFor(timeoutMs, () => stop({ timedOut: timeoutMs }));
     Promise.resolve()
-      .then(() => send(controller.signal))
+      .then(() => start(controller.signal))
       .then(
         (answer) => done({ answer }),
         (thrown: unknown) => done({ thrown }),

@@ -54,9 +54,14 @@ export async function projectListMessages(
   options: ProjectOptions = {},
 ): Promise<ListMessagesResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
-  return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
-    messages: records.map((record) =>
-      projectMessage(record as MessageRecord, {}, recordOptions),
-    ),
-  }));
+  return withDistinctShortIds(
+    options.onIssue,
+    0,
+    (recordOptions) => ({
+      messages: records.map((record) =>
+        projectMessage(record as MessageRecord, {}, recordOptions),
+      ),
+    }),
+    options.handOuts,
+  );
 }

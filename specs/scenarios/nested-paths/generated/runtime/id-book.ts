@@ -2,6 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 // The id book: which full id each short id handed out stands for, so a tool call can send it.
 
+import { asObject } from "./json.js";
+import { typeName } from "./quoting.js";
 import { mayBeShortForm, shortenIds } from "./short-ids.js";
 
 /**
@@ -21,7 +23,25 @@ export const ID_BOOK_CHARACTERS = 8 * 2 ** 20;
  */
 export const ID_BOOK_LONGEST_ID = 1_024;
 /** How many different ids one ambiguous short form remembers: enough to offer each a longer form. */
-const SHARERS_KEPT = 8;
+export const SHARERS_KEPT = 8;
+
+/**
+ * An id book kept outside the process, shared by every process that serves the tools (restarts,
+ * replicas, a client that starts one process per call), such as the Redis adapter of
+ * `projector/redis-id-book`. `createTools({ idBook })` remembers each result's short ids in it
+ * before the result is returned, and recalls the full id of each short id a call is given.
+ */
+export interface IdBook {
+  /** Remembers that each short form stands for its full id: one call per result. */
+  remember(
+    entries: ReadonlyArray<readonly [short: string, full: string]>,
+  ): Promise<void>;
+  /**
+   * Every full id remembered for `short`, the most recently remembered last; none once it has
+   * expired or was never remembered. A form remembered again for an id it already had moves last.
+   */
+  recall(short: string): Promise<readonly string[]>;
+}
 
 type Sharers = string | readonly string[];
 
@@ -37,9 +57,24 @@ let idBookInUse = false;
 /** Hand-outs of a projection that may be thrown away, as short, id pairs; undefined when none is pending. */
 let pending: string[] | undefined;
 
-/** Starts recording the short ids projections hand out; createTools calls it. */
-export function useIdBook(): void {
-  idBookInUse = true;
+/**
+ * The id book createTools's tools use: `shared`, once checked to be one, when given; otherwise this
+ * process's own, which starts recording the short ids projections hand out, and undefined is returned.
+ */
+export function useIdBook(shared?: IdBook): IdBook | undefined {
+  if (shared === undefined) {
+    idBookInUse = true;
+    return undefined;
+  }
+  const book = asObject(shared);
+  if (
+    typeof book?.["remember"] !== "function" ||
+    typeof book["recall"] !== "function"
+  )
+    throw new TypeError(
+      `createTools: idBook must be an object with the methods remember(entries) and recall(short); got ${book ? "an object without them" : typeName(shared)}`,
+    );
+  return shared;
 }
 
 /**
@@ -50,9 +85,11 @@ export function useIdBook(): void {
  */
 export function handOut(short: string, id: string): string {
   if (id.length > ID_BOOK_LONGEST_ID) return id;
-  if (!idBookInUse) return short;
   if (pending) pending.push(short, id);
-  else if (short !== id || mayBeShortForm(id) || idBook.has(id))
+  else if (
+    idBookInUse &&
+    (short !== id || mayBeShortForm(id) || idBook.has(id))
+  )
     note(short, id);
   return short;
 }
@@ -111,26 +148,33 @@ function forgetOldest(): void {
 }
 
 /**
- * Runs a projection whose short ids may be replaced by a second one: its hand-outs reach the book
- * only when `keep` says so, since plain short forms that collide would map one record's id to another.
+ * Runs a projection whose short ids may be replaced by a second one: its hand-outs reach the book,
+ * or `handOuts` (see {@link handOutHeld}), only when `keep` says so, since plain short forms that
+ * collide would map one record's id to another.
  */
 export function handingOutLater<T>(
   project: () => T,
   keep: (result: T) => boolean,
+  handOuts?: string[],
 ): T {
   const held: string[] = [];
-  const result = holdingHandOuts(held, project);
-  if (keep(result)) handOutHeld(held);
+  const result = holdingHandOuts(held, project, handOuts !== undefined);
+  if (keep(result)) handOutHeld(held, handOuts);
   return result;
 }
 
 /**
  * Runs `project`, keeping its hand-outs in `held` instead of noting them, for a projection done in
  * parts (a walk, then what the resolvers answered) whose short ids are known good only at the end.
+ * They are kept once this process's book is in use, or always when `forSharedBook`.
  */
-export function holdingHandOuts<T>(held: string[], project: () => T): T {
+export function holdingHandOuts<T>(
+  held: string[],
+  project: () => T,
+  forSharedBook = false,
+): T {
   const outer = pending;
-  pending = idBookInUse ? held : undefined;
+  pending = idBookInUse || forSharedBook ? held : undefined;
   try {
     return project();
   } finally {
@@ -138,9 +182,16 @@ export function holdingHandOuts<T>(held: string[], project: () => T): T {
   }
 }
 
-/** Notes the hand-outs {@link holdingHandOuts} kept. */
-export function handOutHeld(held: readonly string[]): void {
-  for (let i = 0; i < held.length; i += 2) handOut(held[i]!, held[i + 1]!);
+/**
+ * Notes the hand-outs {@link holdingHandOuts} kept; or, given `handOuts`, the list of a result's
+ * short ids that createTools remembers in a shared book, adds them to it instead.
+ */
+export function handOutHeld(
+  held: readonly string[],
+  handOuts?: string[],
+): void {
+  if (handOuts) for (const part of held) handOuts.push(part);
+  else for (let i = 0; i < held.length; i += 2) handOut(held[i]!, held[i + 1]!);
 }
 
 /** The full id a short form stands for; an id never handed out comes back as given. */

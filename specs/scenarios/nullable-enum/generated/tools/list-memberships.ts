@@ -55,9 +55,14 @@ export async function projectListMemberships(
   options: ProjectOptions = {},
 ): Promise<ListMembershipsResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
-  return withDistinctShortIds(options.onIssue, 0, (recordOptions) => ({
-    memberships: records.map((record) =>
-      projectMemberships(record as MembershipsRecord, {}, recordOptions),
-    ),
-  }));
+  return withDistinctShortIds(
+    options.onIssue,
+    0,
+    (recordOptions) => ({
+      memberships: records.map((record) =>
+        projectMemberships(record as MembershipsRecord, {}, recordOptions),
+      ),
+    }),
+    options.handOuts,
+  );
 }
