@@ -170,6 +170,16 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
           [...input.path, "drop"],
           "PRJ061",
         );
+      // Listed with no argument: never sent, but a query object's member cannot be sent in its name.
+      if (d.in === "query")
+        parameters.push({
+          name: d.name,
+          in: "query",
+          schema: {},
+          required: false,
+          shortIds: false,
+          ...(d.serialization ? { serialization: d.serialization } : {}),
+        });
       continue;
     }
     const where = d.in as InputParameter["in"];

@@ -195,7 +195,7 @@ export interface InputParameter {
   name: string;
   /** A header is sent only as a fixed value. */
   in: "path" | "query" | "header" | "body";
-  /** The name the model passes it under; absent for a fixed parameter. */
+  /** The name the model passes it under; absent for a fixed parameter, and for a dropped one, never sent. */
   argument?: string;
   /** As the model sees it: words where a legend applies. */
   schema: JsonSchema;

@@ -55,3 +55,10 @@ describe("a JSON:API list", () => {
     expect(listAt(body, tickets, undefined)).toBe(body.data);
   });
 });
+
+describe("text from outside, in a message", () => {
+  it("has its line separators, invisible characters and tag characters escaped", async () => {
+    const { printable } = await import("../../templates/runtime/quoting.js");
+    expect(printable("a\u2028b\u2029c\u200bd\ufeffe\u{e0041}f")).toBe("a\\u2028b\\u2029c\\u200bd\\ufeffe\\udb40\\udc41f");
+  });
+});

@@ -50,6 +50,20 @@ function writing(declared: QueryParameterStyle | undefined): {
 }
 
 /**
+ * Whether an API may read two query names as one parameter: the same letters in any case (some
+ * servers fold case), `.` and space read as `_` (PHP), or one the other's base, before its first
+ * bracket (`account` beside `account[id]`, which PHP and Rails read as one value and overwrite).
+ */
+function sameQueryName(declared: string, written: string): boolean {
+  const [one, other] = [plainName(declared), plainName(written)];
+  return (
+    one === other || one.split("[")[0] === other || other.split("[")[0] === one
+  );
+}
+
+const plainName = (name: string) => name.toLowerCase().replace(/[. ]/g, "_");
+
+/**
  * Why `value` cannot be written as the query parameter `name` of an operation with these
  * parameters, or undefined. Only an object's member names can go wrong, where they become names
  * in the query (a `deepObject`'s `name[member]`, an exploded object's `member`): a bracket in one
@@ -72,12 +86,17 @@ export function queryObjectProblem(
     if (inner === undefined || inner === null) continue;
     if (member.includes("[") || member.includes("]"))
       return `cannot have a member named ${described(member)}: the API would read its bracket as another level of the parameter; leave that member out`;
+    if (member === "")
+      return `cannot have a member with an empty name: the API would read it as a list; leave that member out`;
     const written = style === "deepObject" ? `${name}[${member}]` : member;
-    if (
+    const other =
       written !== name &&
-      parameters.some((p) => p.in === "query" && p.name === written)
-    )
-      return `cannot have a member named ${described(member)}: it would be sent as ${written}, another parameter of this operation; leave that member out`;
+      parameters.find(
+        (p) =>
+          p.in === "query" && p.name !== name && sameQueryName(p.name, written),
+      );
+    if (other)
+      return `cannot have a member named ${described(member)}: it would be sent as ${written}, ${other.name === written ? "" : `which the API may read as ${other.name}, `}another parameter of this operation; leave that member out`;
   }
   return undefined;
 }

@@ -2,7 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 // Resolvers the annotation backs with an operation: the labels asked of the API itself.
 
-import type { HttpMethod } from "./call-tool.js";
+import { type HttpMethod, RESPONSE_BOUND } from "./call-tool.js";
 import { idOf } from "./ids.js";
 import { asObject, type Json, read } from "./json.js";
 import { at } from "./pages.js";
@@ -68,7 +68,8 @@ function labelIn(record: Json, source: SpecResolverSource): string | undefined {
  * A resolver that asks the API: one request per batch of at most `max` ids, or one per id, with at
  * most `concurrency` in flight. A request that fails rejects (the call then fails with a
  * {@link ResolverError}); an id the API does not return stays unresolved, and so does an id that
- * would change a get-by-id's path (`..`), with an Error saying why and no request sent.
+ * would change a get-by-id's path (`..`), with an Error saying why and no request sent. Each request
+ * reads at most `MAX_RESPONSE_BYTES` and stops when the call stops waiting.
  */
 export function specResolver(
   client: unknown,
@@ -76,7 +77,7 @@ export function specResolver(
 ): Resolver {
   const method = source.method.toUpperCase();
   const querySerializer = queryStringFor([source.parameter]);
-  return async (ids) => {
+  return async (ids, call) => {
     const send = (client as Record<string, HttpMethod | undefined>)[method];
     if (typeof send !== "function")
       throw new Error(`the client cannot send ${method} requests`);
@@ -107,9 +108,12 @@ export function specResolver(
         source.parameter.in === "query"
           ? { query: { [source.parameter.name]: batch } }
           : { path: { [source.parameter.name]: batch[0] } };
+      // Bounded as a tool's own request is, and stopped when the call stops waiting for the names.
       const answer = await send.call(client, source.path, {
         params,
         querySerializer,
+        middleware: [RESPONSE_BOUND],
+        ...(call?.signal ? { signal: call.signal } : {}),
       });
       // A get-by-id answering 404 has no such record: that id stays unresolved, the others are not lost.
       if (source.parameter.in === "path" && answer.response.status === 404)

@@ -9,8 +9,15 @@ import { checkedTimeoutMs, timerFor } from "./timeouts.js";
 /** Labels by id (or by code, for a legend looked up at run time). An `Error` marks that one id as failed. */
 export type Labels = ReadonlyMap<string, string | Error>;
 
-/** Called at most once per tool call, with the distinct ids still unnamed; never with an empty list. */
-export type Resolver = (ids: readonly string[]) => Promise<Labels> | Labels;
+/**
+ * Called at most once per tool call, with the distinct ids still unnamed; never with an empty list.
+ * Its `signal` aborts when the call stops waiting for it (a timeout, or the call cancelled), so a
+ * request it made can stop too.
+ */
+export type Resolver = (
+  ids: readonly string[],
+  call?: { readonly signal: AbortSignal },
+) => Promise<Labels> | Labels;
 
 /**
  * A resolver rejected, returned something other than a Map, did not answer within the call's
@@ -46,6 +53,8 @@ export async function resolveLabels<K extends string>(
   );
   const names = Object.keys(wanted) as K[];
   const unanswered = new Set<string>();
+  // Aborted once the call stops waiting, so that what a resolver started stops with it.
+  const stopped = new AbortController();
   const answers = Promise.all(
     names.map(async (name): Promise<Labels> => {
       const labels = new Map<string, string | Error>(known.get(name) ?? []);
@@ -66,7 +75,7 @@ export async function resolveLabels<K extends string>(
       let answer: unknown;
       unanswered.add(name);
       try {
-        answer = await resolver(missing);
+        answer = await resolver(missing, { signal: stopped.signal });
       } catch (error) {
         throw new ResolverError(name, error);
       } finally {
@@ -92,6 +101,7 @@ export async function resolveLabels<K extends string>(
     unanswered,
     timeoutMs,
     options.signal,
+    stopped,
   );
   const layout = `lookups:${names.join(",")}`;
   if (!KEPT_LAYOUTS.has(layout))
@@ -106,13 +116,15 @@ export async function resolveLabels<K extends string>(
 
 /**
  * The resolvers' answers, or a {@link ResolverError} naming one still unanswered when the timeout
- * passes or the signal aborts first. The timer and the abort listener go as soon as either happens.
+ * passes or the signal aborts first, when `stopped` aborts too. The timer and the abort listener
+ * go as soon as either happens.
  */
 function withinDeadline<T>(
   answers: Promise<T>,
   unanswered: ReadonlySet<string>,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  stopped: AbortController,
 ): Promise<T> {
   // No resolver was called: nothing to wait for, no timer to set or clear.
   if (unanswered.size === 0) return answers;
@@ -124,6 +136,7 @@ function withinDeadline<T>(
     };
     const fail = (cause: unknown) => {
       finish();
+      stopped.abort(cause);
       // Sorted, so which resolver is named does not depend on which was called first.
       reject(new ResolverError([...unanswered].sort()[0] ?? "", cause));
     };

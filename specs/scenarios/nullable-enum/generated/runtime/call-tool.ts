@@ -10,6 +10,7 @@ import {
 import type { PageExchange, ProjectOptions } from "./context.js";
 import {
   fullId,
+  handOutHeld,
   ID_BOOK_LONGEST_ID,
   type IdBook,
   longerForms,
@@ -120,7 +121,7 @@ class ResponseTooLarge extends Error {
  * to {@link MAX_RESPONSE_BYTES}: a body whose Content-Length says more is cancelled unread, any other
  * is read through a counter that fails the read once it passes the bound. Other clients ignore it.
  */
-const RESPONSE_BOUND = {
+export const RESPONSE_BOUND = {
   onResponse({ response }: { response: Response }): Response | undefined {
     if (Number(response.headers.get("content-length")) > MAX_RESPONSE_BYTES) {
       void response.body?.cancel().catch(() => {});
@@ -561,7 +562,8 @@ async function callOrError<R>(
     return {
       error: `${tool}: the API answered ${status} with an empty body, so there is no result to show; this is not an empty list`,
     };
-  const handOuts = idBook === undefined ? undefined : [];
+  // The result's short ids are kept back until it has passed every check: one refused is never handed out.
+  const handOuts: string[] = [];
   let result: R;
   try {
     const exchange: PageExchange | undefined = call.nextPage
@@ -572,17 +574,12 @@ async function callOrError<R>(
           query: params.query,
         }
       : undefined;
-    result = await project(
-      answer.data,
-      options.signal || handOuts || exchange
-        ? {
-            ...projection,
-            ...(options.signal ? { signal: options.signal } : {}),
-            ...(handOuts ? { handOuts } : {}),
-            ...(exchange ? { exchange } : {}),
-          }
-        : projection,
-    );
+    result = await project(answer.data, {
+      ...projection,
+      ...(options.signal ? { signal: options.signal } : {}),
+      handOuts,
+      ...(exchange ? { exchange } : {}),
+    });
   } catch (error) {
     if (error instanceof ResponseShapeError)
       return {
@@ -602,8 +599,12 @@ async function callOrError<R>(
     return {
       error: `${tool}: the result is ${text.length} characters long, more than the ${MAX_RESULT_TEXT} a result may have; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)`,
     };
-  const entries = handOuts && entriesToRemember(handOuts);
-  if (idBook && entries && entries.length > 0) {
+  if (!idBook) {
+    handOutHeld(handOuts);
+    return { result, text };
+  }
+  const entries = entriesToRemember(handOuts);
+  if (entries.length > 0) {
     const stored = await within(options, () => idBook.remember(entries));
     if ("cancelled" in stored) return { error: `${tool}: ${CANCELLED}` };
     if (!("answer" in stored)) {

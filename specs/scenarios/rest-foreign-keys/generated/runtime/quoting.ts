@@ -22,19 +22,22 @@ export function clipped(text: string, most: number): string {
 /**
  * Characters that act on whatever shows the text rather than being read: C0 controls (line breaks
  * included, so text from outside cannot start a line of its own), DEL, C1 controls (ESC and CSI
- * sequences restyle or rewrite a terminal), and the bidirectional marks, embeddings, overrides and
- * isolates, which reorder the characters around them.
+ * sequences restyle or rewrite a terminal), the line and paragraph separators (a line break to a
+ * Unicode reader), the bidirectional marks, embeddings, overrides and isolates, which reorder the
+ * characters around them, and the invisible ones that hide text from a reader but not from a model:
+ * zero-width spaces and joiners, the word joiner and byte order mark, and the tag characters.
  */
 const UNPRINTABLE =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
 
-/** The text with each character of {@link UNPRINTABLE} written as its six-character escape, `\u001b`. */
+/** The text with each character of {@link UNPRINTABLE} written as its escape, `\u001b` (a tag character as its two halves). */
 export function printable(text: string): string {
-  return text.replace(
-    UNPRINTABLE,
-    (character) =>
-      `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return text.replace(UNPRINTABLE, (character) => {
+    let escaped = "";
+    for (let i = 0; i < character.length; i++)
+      escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, "0")}`;
+    return escaped;
+  });
 }
 
 /**
