@@ -139,15 +139,40 @@ export function boundedPlainSchema(reader: SchemaReader, at: SubschemaAt, option
   return bounded;
 }
 
-/** `allOf`: properties and required names add up; any other keyword the schema itself sets wins. */
+/** Bounds of which the smaller holds when two `allOf` members set one, and those of which the larger does. */
+const UPPER_BOUNDS = new Set(["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"]);
+const LOWER_BOUNDS = new Set(["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"]);
+
+/**
+ * `allOf`: the merged schema takes what every member takes and no more. Properties and required
+ * names add up, a property both declare holding both; of two bounds the stricter holds, of two
+ * enums the codes both list; any other keyword two members set differently (two patterns, two
+ * types) is kept from each, the second under `allOf`, which validators and the tool check alike.
+ */
 function mergeInto(out: JsonSchema, part: JsonSchema): void {
   for (const [key, value] of Object.entries(part)) {
+    const mine = out[key];
     if (key === "properties") {
-      const merged = { ...(out["properties"] as JsonSchema | undefined), ...(value as JsonSchema) };
+      const merged: JsonSchema = { ...(mine as JsonSchema | undefined) };
+      for (const [name, schema] of Object.entries(value as JsonSchema)) {
+        const both = merged[name];
+        if (both === undefined) merged[name] = schema;
+        else {
+          const combined = { ...(both as JsonSchema) };
+          mergeInto(combined, schema as JsonSchema);
+          merged[name] = combined;
+        }
+      }
       out["properties"] = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    } else if (key === "required")
-      out["required"] = [...new Set([...((out["required"] as string[] | undefined) ?? []), ...(value as string[])])];
-    else if (!(key in out)) out[key] = value;
+    } else if (key === "required") out["required"] = [...new Set([...((mine as string[] | undefined) ?? []), ...(value as string[])])];
+    else if (mine === undefined) out[key] = value;
+    else if (JSON.stringify(mine) === JSON.stringify(value)) continue;
+    else if (typeof mine === "number" && typeof value === "number" && UPPER_BOUNDS.has(key)) out[key] = Math.min(mine, value);
+    else if (typeof mine === "number" && typeof value === "number" && LOWER_BOUNDS.has(key)) out[key] = Math.max(mine, value);
+    else if (key === "enum" && Array.isArray(mine) && Array.isArray(value))
+      out["enum"] = mine.filter((code) => value.some((other) => JSON.stringify(other) === JSON.stringify(code)));
+    else if (key === "description" || key === "title" || key === "default" || key === "examples") continue;
+    else out["allOf"] = [...((out["allOf"] as JsonSchema[] | undefined) ?? []), { [key]: value }];
   }
 }
 

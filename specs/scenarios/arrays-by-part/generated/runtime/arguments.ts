@@ -206,6 +206,12 @@ function problemAt(
     return `${subject} must be one of ${allowed.map(shown).join(", ")}, not ${shown(value)}`;
   if ("const" in schema && !sameJson(schema["const"], value))
     return `${subject} must be ${shown(schema["const"])}`;
+  const every = schema["allOf"];
+  if (Array.isArray(every))
+    for (const part of every as InputSchema[]) {
+      const problem = problemAt(part, value, subject, at, budget);
+      if (problem) return problem;
+    }
   const branches = schema["anyOf"];
   if (Array.isArray(branches)) {
     const problems = branches.map((branch: InputSchema) =>
