@@ -8,6 +8,12 @@ type Schema = { [key: string]: unknown };
 const marker = (name: "unresolved" | "unknown_code" | "unusable") => ({ $ref: `#/$defs/${name}` });
 const NULL = { type: "null" };
 
+/**
+ * A date as projections write it. A pattern rather than `format: "date"`: a validator in strict
+ * mode (ajv's) refuses to compile a format it was not given, and every consumer compiles a pattern.
+ */
+const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
+
 export function shapeSchema(shape: Shape): Schema {
   switch (shape.type) {
     case "unknown":
@@ -71,8 +77,7 @@ export function fieldSchema(field: Field): Schema {
         : { anyOf: [objectSchema(field.children), NULL, marker("unusable")], ...describe(field) };
     case "value": {
       const codes = field.legend !== undefined || field.shape.type === "literal";
-      const value = field.format ? { type: "string", format: field.format === "date" ? "date" : undefined } : shapeSchema(field.shape);
-      if (value["format"] === undefined) delete value["format"];
+      const value = field.format ? { type: "string", ...(field.format === "date" ? { pattern: DATE_PATTERN } : {}) } : shapeSchema(field.shape);
       return { anyOf: [value, NULL, ...(codes ? [marker("unknown_code")] : []), marker("unusable")], ...describe(field) };
     }
   }
@@ -107,9 +112,8 @@ export function schemaCode(schema: unknown): string {
 export function toolOutputSchemaCode(module: ModuleWriter, tool: ToolModel): string {
   const record = module.value(resourceModule(tool.resource.name).path, resultSchemaName(tool.resource.typeName));
   const markers = module.runtime("MARKER_SCHEMAS");
-  const head = `$schema: "https://json-schema.org/draft/2020-12/schema"`;
   const defs = `$defs: { ...${markers}, ${tool.resource.typeName}: ${record} }`;
-  if (tool.list === undefined) return `{ ${head}, ...${record}, $defs: ${markers} } as const`;
+  if (tool.list === undefined) return `{ ...${record}, $defs: ${markers} } as const`;
   const recordRef = { $ref: `#/$defs/${tool.resource.typeName}` };
   const properties: Schema = { [tool.list]: tool.many ? { type: "array", items: recordRef } : recordRef };
   for (const page of tool.page)
@@ -128,5 +132,5 @@ export function toolOutputSchemaCode(module: ModuleWriter, tool: ToolModel): str
       ],
     };
   }
-  return `{ ${head}, type: "object", properties: ${schemaCode(properties)}, required: ${literal(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;
+  return `{ type: "object", properties: ${schemaCode(properties)}, required: ${literal(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;
 }

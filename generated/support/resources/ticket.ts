@@ -104,7 +104,7 @@ export const ticketResultSchema = {
     },
     opened: {
       anyOf: [
-        { type: "string", format: "date" },
+        { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
@@ -112,7 +112,7 @@ export const ticketResultSchema = {
     },
     last_update: {
       anyOf: [
-        { type: "string", format: "date" },
+        { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],

@@ -30,7 +30,6 @@ export type AddCommentResolvers = Pick<Resolvers, "users">;
 
 /** JSON Schema of {@link AddCommentResult}, usable as the MCP tool's `outputSchema`. */
 export const addCommentOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   ...commentResultSchema,
   $defs: MARKER_SCHEMAS,
 } as const;

@@ -30,7 +30,6 @@ export type GetTicketResolvers = Pick<Resolvers, "orgs" | "users">;
 
 /** JSON Schema of {@link GetTicketResult}, usable as the MCP tool's `outputSchema`. */
 export const getTicketOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   ...ticketResultSchema,
   $defs: MARKER_SCHEMAS,
 } as const;

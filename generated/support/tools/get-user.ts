@@ -30,7 +30,6 @@ export type GetUserResolvers = Pick<Resolvers, "orgs">;
 
 /** JSON Schema of {@link GetUserResult}, usable as the MCP tool's `outputSchema`. */
 export const getUserOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   ...userResultSchema,
   $defs: MARKER_SCHEMAS,
 } as const;

@@ -43,7 +43,6 @@ export type SearchTicketsResolvers = Pick<Resolvers, "orgs" | "users">;
 
 /** JSON Schema of {@link SearchTicketsResult}, usable as the MCP tool's `outputSchema`. */
 export const searchTicketsOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     tickets: { type: "array", items: { $ref: "#/$defs/Ticket" } },

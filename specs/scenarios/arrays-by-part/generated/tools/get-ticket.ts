@@ -27,7 +27,6 @@ export type GetTicketResolvers = Record<never, never>;
 
 /** JSON Schema of {@link GetTicketResult}, usable as the MCP tool's `outputSchema`. */
 export const getTicketOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   ...ticketResultSchema,
   $defs: MARKER_SCHEMAS,
 } as const;

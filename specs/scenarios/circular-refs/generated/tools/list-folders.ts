@@ -27,7 +27,6 @@ export type ListFoldersResolvers = Record<never, never>;
 
 /** JSON Schema of {@link ListFoldersResult}, usable as the MCP tool's `outputSchema`. */
 export const listFoldersOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: { folders: { type: "array", items: { $ref: "#/$defs/Folder" } } },
   required: ["folders"],

@@ -29,7 +29,10 @@ export const MARKER_SCHEMAS = {
   unknown_code: {
     type: "object",
     description: "A code with no word in its legend; the raw code is kept.",
-    properties: { unknown_code: { type: ["string", "number"] } },
+    // Not `type: ["string", "number"]`: ajv in strict mode refuses a list of types.
+    properties: {
+      unknown_code: { anyOf: [{ type: "string" }, { type: "number" }] },
+    },
     required: ["unknown_code"],
     additionalProperties: false,
   },

@@ -30,7 +30,6 @@ export type GetTasksResolvers = Pick<Resolvers, "projects" | "users">;
 
 /** JSON Schema of {@link GetTasksResult}, usable as the MCP tool's `outputSchema`. */
 export const getTasksOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: { tasks: { type: "array", items: { $ref: "#/$defs/Task" } } },
   required: ["tasks"],

@@ -56,7 +56,7 @@ export const eventResultSchema = {
     },
     due: {
       anyOf: [
-        { type: "string", format: "date" },
+        { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
@@ -64,7 +64,7 @@ export const eventResultSchema = {
     },
     closed: {
       anyOf: [
-        { type: "string", format: "date" },
+        { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
@@ -80,7 +80,7 @@ export const eventResultSchema = {
     },
     archived: {
       anyOf: [
-        { type: "string", format: "date" },
+        { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],

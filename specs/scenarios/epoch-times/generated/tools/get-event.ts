@@ -27,7 +27,6 @@ export type GetEventResolvers = Record<never, never>;
 
 /** JSON Schema of {@link GetEventResult}, usable as the MCP tool's `outputSchema`. */
 export const getEventOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   ...eventResultSchema,
   $defs: MARKER_SCHEMAS,
 } as const;

@@ -41,7 +41,6 @@ export type ListConversationsResolvers = Pick<Resolvers, "admins">;
 
 /** JSON Schema of {@link ListConversationsResult}, usable as the MCP tool's `outputSchema`. */
 export const listConversationsOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     conversations: { type: "array", items: { $ref: "#/$defs/Conversation" } },

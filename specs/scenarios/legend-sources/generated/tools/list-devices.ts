@@ -30,7 +30,6 @@ export type ListDevicesResolvers = Pick<Resolvers, "models">;
 
 /** JSON Schema of {@link ListDevicesResult}, usable as the MCP tool's `outputSchema`. */
 export const listDevicesOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: { devices: { type: "array", items: { $ref: "#/$defs/Device" } } },
   required: ["devices"],

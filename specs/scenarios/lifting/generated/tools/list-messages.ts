@@ -27,7 +27,6 @@ export type ListMessagesResolvers = Record<never, never>;
 
 /** JSON Schema of {@link ListMessagesResult}, usable as the MCP tool's `outputSchema`. */
 export const listMessagesOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     messages: { type: "array", items: { $ref: "#/$defs/Message" } },

@@ -27,7 +27,6 @@ export type GetCustomerResolvers = Record<never, never>;
 
 /** JSON Schema of {@link GetCustomerResult}, usable as the MCP tool's `outputSchema`. */
 export const getCustomerOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   ...customerResultSchema,
   $defs: MARKER_SCHEMAS,
 } as const;

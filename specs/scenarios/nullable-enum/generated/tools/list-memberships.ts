@@ -27,7 +27,6 @@ export type ListMembershipsResolvers = Record<never, never>;
 
 /** JSON Schema of {@link ListMembershipsResult}, usable as the MCP tool's `outputSchema`. */
 export const listMembershipsOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     memberships: { type: "array", items: { $ref: "#/$defs/Memberships" } },

@@ -40,7 +40,6 @@ export type ListIncidentsResolvers = Pick<Resolvers, "services" | "users">;
 
 /** JSON Schema of {@link ListIncidentsResult}, usable as the MCP tool's `outputSchema`. */
 export const listIncidentsOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     incidents: { type: "array", items: { $ref: "#/$defs/Incident" } },

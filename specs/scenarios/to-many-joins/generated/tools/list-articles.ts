@@ -30,7 +30,6 @@ export type ListArticlesResolvers = Pick<Resolvers, "people" | "tags">;
 
 /** JSON Schema of {@link ListArticlesResult}, usable as the MCP tool's `outputSchema`. */
 export const listArticlesOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     articles: { type: "array", items: { $ref: "#/$defs/Article" } },
