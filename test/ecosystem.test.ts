@@ -4,8 +4,22 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import createClient from "openapi-fetch";
 import { describe, expect, it } from "vitest";
-import type { ToolDefinition } from "../generated/support/index.js";
+import { z } from "zod";
+import {
+  createTools,
+  registerTools,
+  type paths,
+  type SearchTicketsResponse,
+  type ToolDefinition,
+  type Tools,
+} from "../generated/support/index.js";
 import { ROOT } from "./helpers/pipeline.js";
 import { SCENARIOS, scenarioNames } from "./helpers/scenarios.js";
 
@@ -74,3 +88,102 @@ describe("JSON Schema validators in strict mode", () => {
     }
   });
 });
+
+const PAGE = JSON.parse(readFileSync(join(ROOT, "specs/examples/search-tickets-page.json"), "utf8")) as SearchTicketsResponse;
+const SCHEMAS = { ListToolsRequestSchema, CallToolRequestSchema };
+
+/** The bundled example's tools over an API that answers every search with the example page. */
+function supportTools<Context = unknown>(): Tools<Context> {
+  return createTools<Context>({
+    client: createClient<paths>({ baseUrl: "https://api.example.com/v1", fetch: async () => Response.json(PAGE) }),
+    resolvers: {
+      users: async (ids) => new Map(ids.map((id) => [id, "Priya Raman"])),
+      orgs: async (ids) => new Map(ids.map((id) => [id, "Contoso Travel"])),
+    },
+  });
+}
+
+/** An MCP client connected to the server in this process, as an agent's client would be. */
+async function connected(server: { connect: Server["connect"] }): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  return client;
+}
+
+const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) => (result.content as { text: string }[])[0]?.text;
+
+/** A tool of the server's own, registered the SDK's recommended way. */
+const registerEcho = (mcp: McpServer) =>
+  mcp.registerTool(
+    "echo",
+    { title: "Echo", description: "Says the words back", inputSchema: { words: z.string() } },
+    async ({ words }) => ({ content: [{ type: "text", text: words }] }),
+  );
+
+describe("MCP SDK McpServer", () => {
+  it.each([
+    ["before", true],
+    ["after", false],
+  ])("serves its own tool registered %s the generated ones, beside them", async (_, ownFirst) => {
+    const mcp = new McpServer({ name: "support-desk", version: "1.0.0" });
+    if (ownFirst) registerEcho(mcp);
+    registerTools(mcp, supportTools(), SCHEMAS);
+    if (!ownFirst) registerEcho(mcp);
+    const agent = await connected(mcp);
+    const { tools } = await agent.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["add_comment", "echo", "get_ticket", "get_user", "search_tickets"]);
+    expect(tools.find((tool) => tool.name === "echo")?.title).toBe("Echo");
+    expect(textOf(await agent.callTool({ name: "echo", arguments: { words: "still here" } }))).toBe("still here");
+    const search = await agent.callTool({ name: "search_tickets", arguments: { query: "refund" } });
+    expect(search.isError).toBeUndefined();
+    expect((search.structuredContent as { total: number }).total).toBe(12);
+    // The server's own checks still run for its own tools.
+    expect((await agent.callTool({ name: "echo", arguments: { words: 3 } })).isError).toBe(true);
+    await agent.close();
+  });
+
+  it("serves the generated tools on a server made without the tools capability", async () => {
+    const agent = await connected(registered(new McpServer({ name: "support-desk", version: "1.0.0" })));
+    expect((await agent.listTools()).tools.map((tool) => tool.name)).toContain("get_ticket");
+    await agent.close();
+  });
+
+  it("refuses a tool of its own that has a generated tool's name, in either order", () => {
+    const mcp = new McpServer({ name: "support-desk", version: "1.0.0" });
+    registerTools(mcp, supportTools(), SCHEMAS);
+    expect(() => mcp.registerTool("get_ticket", { description: "mine" }, async () => ({ content: [] }))).toThrow(
+      "Tool get_ticket is already registered",
+    );
+    const other = new McpServer({ name: "support-desk", version: "1.0.0" });
+    other.registerTool("get_ticket", { description: "mine" }, async () => ({ content: [] }));
+    expect(() => registerTools(other, supportTools(), SCHEMAS)).toThrow("Tool get_ticket is already registered");
+  });
+
+  it("answers a name no tool has with the name quoted, cut and escaped", async () => {
+    const agent = await connected(registered(new Server({ name: "support-desk", version: "1.0.0" })));
+    const name = `\u001b[31m${"x".repeat(5000)}`;
+    const answer = await agent.callTool({ name, arguments: {} });
+    expect(answer.isError).toBe(true);
+    const text = textOf(answer)!;
+    expect(text).toMatch(/^no tool "\\u001b\[31mx+"… \(5005 characters\); tools: add_comment, get_ticket, get_user, search_tickets$/);
+    expect(text.length).toBeLessThan(200);
+    await agent.close();
+  });
+
+  it("sends each tool's title and the hints its method gives", async () => {
+    const agent = await connected(registered(new McpServer({ name: "support-desk", version: "1.0.0" })));
+    const { tools } = await agent.listTools();
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(byName["search_tickets"]).toMatchObject({ title: "Search tickets", annotations: { readOnlyHint: true } });
+    expect(byName["add_comment"]?.title).toBe("Add a comment to a ticket");
+    expect(byName["add_comment"]?.annotations).toBeUndefined();
+    await agent.close();
+  });
+});
+
+function registered<S extends McpServer | Server>(server: S): S {
+  registerTools(server, supportTools(), SCHEMAS);
+  return server;
+}

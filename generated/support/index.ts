@@ -28,6 +28,7 @@ export type {
 export {
   anthropicToolDefinitions,
   createTools,
+  openaiResponsesToolDefinitions,
   openaiToolDefinitions,
   registerTools,
   toolDefinitions,
@@ -39,6 +40,7 @@ export {
   type GetUserArguments,
   searchTicketsInputSchema,
   type SearchTicketsArguments,
+  type CallSetup,
   type Tools,
   type ToolsOptions,
 } from "./definitions.js";
@@ -54,8 +56,16 @@ export {
   type ResolversFromSpec,
 } from "./spec-resolvers.js";
 export type {
+  AnthropicTool,
+  CallInfo,
+  CallOptions,
+  JsonSchema,
   McpRequestSchemas,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
   ToolDefinition,
+  ToolHints,
+  ToolInputSchema,
   ToolOutcome,
 } from "./runtime/index.js";
 export {

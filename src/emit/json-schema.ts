@@ -5,6 +5,14 @@ import { literal } from "./ts.js";
 
 type Schema = { [key: string]: unknown };
 
+/** Code standing in a schema for a subschema written elsewhere: the name of a module constant. */
+export class SchemaCode {
+  constructor(readonly code: string) {}
+}
+
+/** The module constant a value kept whole has its schema in, read by the runtime's check too. */
+type WholeSchemaName = (field: Field) => string | undefined;
+
 const marker = (name: "unresolved" | "unknown_code" | "unusable") => ({ $ref: `#/$defs/${name}` });
 const NULL = { type: "null" };
 
@@ -44,7 +52,7 @@ function describe(field: Field): Schema {
   return text ? { description: text } : {};
 }
 
-export function fieldSchema(field: Field): Schema {
+export function fieldSchema(field: Field, wholeSchema: WholeSchemaName = () => undefined): Schema {
   switch (field.kind) {
     case "join":
       return field.many
@@ -68,25 +76,30 @@ export function fieldSchema(field: Field): Schema {
       return field.many
         ? {
             anyOf: [
-              { type: "array", items: { anyOf: [objectSchema(field.children), NULL, marker("unusable")] } },
+              { type: "array", items: { anyOf: [objectSchema(field.children, wholeSchema), NULL, marker("unusable")] } },
               NULL,
               marker("unusable"),
             ],
             ...describe(field),
           }
-        : { anyOf: [objectSchema(field.children), NULL, marker("unusable")], ...describe(field) };
+        : { anyOf: [objectSchema(field.children, wholeSchema), NULL, marker("unusable")], ...describe(field) };
     case "value": {
       const codes = field.legend !== undefined || field.shape.type === "literal";
-      const value = field.format ? { type: "string", ...(field.format === "date" ? { pattern: DATE_PATTERN } : {}) } : shapeSchema(field.shape);
+      const named = wholeSchema(field);
+      const value = named
+        ? new SchemaCode(named)
+        : field.format
+          ? { type: "string", ...(field.format === "date" ? { pattern: DATE_PATTERN } : {}) }
+          : shapeSchema(field.shape);
       return { anyOf: [value, NULL, ...(codes ? [marker("unknown_code")] : []), marker("unusable")], ...describe(field) };
     }
   }
 }
 
-export function objectSchema(fields: Field[]): Schema {
+export function objectSchema(fields: Field[], wholeSchema?: WholeSchemaName): Schema {
   return {
     type: "object",
-    properties: Object.fromEntries(fields.map((f) => [f.out, fieldSchema(f)])),
+    properties: Object.fromEntries(fields.map((f) => [f.out, fieldSchema(f, wholeSchema)])),
     required: fields.map((f) => f.out),
     additionalProperties: false,
   };
@@ -97,6 +110,7 @@ export function objectSchema(fields: Field[]): Schema {
  * the prototype instead of declaring a property, so that key is written computed.
  */
 export function schemaCode(schema: unknown): string {
+  if (schema instanceof SchemaCode) return schema.code;
   if (Array.isArray(schema)) return `[${schema.map(schemaCode).join(",")}]`;
   if (typeof schema !== "object" || schema === null) return literal(schema);
   const members = Object.entries(schema)
@@ -113,7 +127,8 @@ export function toolOutputSchemaCode(module: ModuleWriter, tool: ToolModel): str
   const record = module.value(resourceModule(tool.resource.name).path, resultSchemaName(tool.resource.typeName));
   const markers = module.runtime("MARKER_SCHEMAS");
   const defs = `$defs: { ...${markers}, ${tool.resource.typeName}: ${record} }`;
-  if (tool.list === undefined) return `{ ...${record}, $defs: ${markers} } as const`;
+  const schema = module.runtimeType("JsonSchema");
+  if (tool.list === undefined) return `{ ...${record}, $defs: ${markers} } satisfies ${schema}`;
   const recordRef = { $ref: `#/$defs/${tool.resource.typeName}` };
   const properties: Schema = { [tool.list]: tool.many ? { type: "array", items: recordRef } : recordRef };
   for (const page of tool.page)
@@ -132,5 +147,5 @@ export function toolOutputSchemaCode(module: ModuleWriter, tool: ToolModel): str
       ],
     };
   }
-  return `{ type: "object", properties: ${schemaCode(properties)}, required: ${literal(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;
+  return `{ type: "object", properties: ${schemaCode(properties)}, required: ${literal(Object.keys(properties))}, additionalProperties: false, ${defs} } satisfies ${schema}`;
 }

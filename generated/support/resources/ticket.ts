@@ -16,6 +16,7 @@ import {
   section,
   shortArgumentId,
   string,
+  type JsonSchema,
   type RecordOptions,
   type UnknownCode,
   type Unresolved,
@@ -139,7 +140,7 @@ export const ticketResultSchema = {
     "sla_due",
   ],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a ticket reads, already resolved. */
 export type TicketLookups = Pick<Lookups, "orgs" | "users">;

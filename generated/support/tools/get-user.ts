@@ -14,6 +14,7 @@ import {
   placed,
   projectInOneWalk,
   recordAt,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -32,7 +33,7 @@ export type GetUserResolvers = Pick<Resolvers, "orgs">;
 export const getUserOutputSchema = {
   ...userResultSchema,
   $defs: MARKER_SCHEMAS,
-} as const;
+} satisfies JsonSchema;
 
 /** Where a get_user response holds its record; a body without one there is an error, not a record. */
 const RECORD: RecordsPlace = {

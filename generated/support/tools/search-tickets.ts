@@ -22,6 +22,7 @@ import {
   projectInOneWalk,
   tableLayout,
   withTableLayout,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
   type Unusable,
@@ -58,7 +59,7 @@ export const searchTicketsOutputSchema = {
   required: ["tickets", "total", "more"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Ticket: ticketResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** search_tickets results read as a table: serializeToolResult sets them out so. */
 const TEXT = tableLayout("search_tickets", {

@@ -5,15 +5,20 @@ import {
   anthropicTools,
   callTool,
   checkedTimeoutMs,
+  openaiResponsesTools,
   openaiTools,
   registerTools as registerOn,
+  setUpEachCall,
   useIdBook,
+  type CallInfo,
   type CallOptions,
-  type InputSchema,
+  type McpHighLevelServer,
+  type McpLowLevelServer,
   type McpRequestSchemas,
   type ProjectOptions,
   type ToolCall,
   type ToolDefinition,
+  type ToolInputSchema,
   type ToolOutcome,
 } from "./runtime/index.js";
 import {
@@ -32,7 +37,7 @@ export const getTasksInputSchema = {
   properties: {},
   required: [],
   additionalProperties: false,
-} as const satisfies InputSchema;
+} satisfies ToolInputSchema;
 
 const getTasksCall: ToolCall = {
   method: "get",
@@ -40,13 +45,14 @@ const getTasksCall: ToolCall = {
   parameters: [],
 };
 
-/** Every tool's name, description, input and output schema, as MCP's `tools/list` carries them. */
+/** Every tool's name, title, description, input and output schema and hints, as MCP's `tools/list` carries them. */
 export const toolDefinitions = [
   {
     name: "get_tasks",
     description: "GET /tasks",
     inputSchema: getTasksInputSchema,
     outputSchema: getTasksOutputSchema,
+    annotations: { readOnlyHint: true },
   },
 ] as const satisfies readonly ToolDefinition[];
 
@@ -56,64 +62,87 @@ export const anthropicToolDefinitions = anthropicTools(toolDefinitions);
 /** The definitions in OpenAI's Chat Completions `tools` shape: `{ type: "function", function: { name, description, parameters } }`. */
 export const openaiToolDefinitions = openaiTools(toolDefinitions);
 
+/** The definitions in OpenAI's Responses API `tools` shape: `{ type: "function", name, description, parameters, strict: false }`. */
+export const openaiResponsesToolDefinitions =
+  openaiResponsesTools(toolDefinitions);
+
 /** What createTools needs of an openapi-fetch client (`createClient<paths>()`): the methods the tools call, for this spec's paths. */
 export interface ToolsClient {
   readonly GET: (url: "/tasks", init: never) => Promise<unknown>;
 }
 
-export interface ToolsOptions {
+/** What a call may use in place of createTools' own options. */
+export type CallSetup = Partial<
+  Pick<ToolsOptions, "client" | "resolvers" | "onIssue">
+>;
+
+export interface ToolsOptions<Context = unknown> {
   /** The consumer's openapi-fetch client for this spec (`createClient<paths>()`): its base URL, auth and fetch make the requests. */
   readonly client: ToolsClient;
   readonly resolvers: Resolvers;
   readonly onIssue?: ProjectOptions["onIssue"];
   /** How long a call waits for the API: milliseconds up to the runtime's `MAX_TIMEOUT_MS`, or `Infinity`; `DEFAULT_CALL_TIMEOUT_MS` (30 s) unless given. createTools throws for any other value. */
   readonly timeoutMs?: number;
+  /**
+   * Called at the start of every call with the call's `context` (registerTools passes the MCP SDK's `extra`:
+   * `authInfo`, `sessionId`, `requestInfo`): the client, resolvers or onIssue it returns serve that call alone.
+   * A throw fails the call with an error for the model.
+   */
+  readonly perCall?: (
+    call: CallInfo<Context>,
+  ) => CallSetup | undefined | Promise<CallSetup | undefined>;
 }
 
 /** One function per tool: arguments in, `{ result, text }` or `{ error }` out, never a throw. */
-export type Tools = {
+export type Tools<Context = unknown> = {
   readonly get_tasks: (
     args: GetTasksArguments,
-    call?: CallOptions,
+    call?: CallOptions<Context>,
   ) => Promise<ToolOutcome<GetTasksResult>>;
 };
 
 /** Each tool checks its arguments, calls the API through `client`, and projects the response; `call.signal` cancels the request and the lookups. */
-export function createTools(options: ToolsOptions): Tools {
+export function createTools<Context = unknown>(
+  options: ToolsOptions<Context>,
+): Tools<Context> {
   useIdBook();
-  const projection: ProjectOptions = options.onIssue
-    ? { onIssue: options.onIssue }
-    : {};
   const timeout: CallOptions =
     options.timeoutMs !== undefined
       ? { timeoutMs: checkedTimeoutMs(options.timeoutMs, "createTools") }
       : {};
-  return {
-    get_tasks: (args, call = {}) =>
-      callTool(
-        options.client,
-        "get_tasks",
-        getTasksCall,
-        getTasksInputSchema,
-        args,
-        (response) =>
-          projectGetTasks(
-            response as GetTasksResponse,
-            options.resolvers,
-            call.signal ? { ...projection, signal: call.signal } : projection,
-          ),
-        { ...timeout, ...call },
-      ),
-  };
+  // A call's options: these, or with `perCall`, the call's own laid over them.
+  return setUpEachCall(options, options.perCall, (options): Tools<Context> => {
+    const projection: ProjectOptions = options.onIssue
+      ? { onIssue: options.onIssue }
+      : {};
+    return {
+      get_tasks: (args, call = {}) =>
+        callTool(
+          options.client,
+          "get_tasks",
+          getTasksCall,
+          getTasksInputSchema,
+          args,
+          (response) =>
+            projectGetTasks(
+              response as GetTasksResponse,
+              options.resolvers,
+              call.signal ? { ...projection, signal: call.signal } : projection,
+            ),
+          { ...timeout, ...call },
+        ),
+    };
+  });
 }
 
 /**
- * Serves the tools on the MCP SDK's low-level `Server`; pass the SDK's `ListToolsRequestSchema` and
- * `CallToolRequestSchema`, so this folder does not depend on the SDK.
+ * Serves the tools on the MCP SDK's `McpServer`, beside its own, or its low-level `Server`; pass the SDK's
+ * `ListToolsRequestSchema` and `CallToolRequestSchema`, so this folder does not depend on the SDK. Each call's
+ * `context` is the SDK's `extra` (`RequestHandlerExtra<ServerRequest, ServerNotification>`).
  */
-export function registerTools(
-  server: { setRequestHandler: (...args: never[]) => unknown },
-  tools: Tools,
+export function registerTools<Context>(
+  server: McpLowLevelServer | McpHighLevelServer,
+  tools: Tools<Context>,
   schemas: McpRequestSchemas,
 ): void {
   registerOn(server, toolDefinitions, tools, schemas);

@@ -28,11 +28,13 @@ export type {
 export {
   anthropicToolDefinitions,
   createTools,
+  openaiResponsesToolDefinitions,
   openaiToolDefinitions,
   registerTools,
   toolDefinitions,
   listIncidentsInputSchema,
   type ListIncidentsArguments,
+  type CallSetup,
   type Tools,
   type ToolsOptions,
 } from "./definitions.js";
@@ -48,8 +50,16 @@ export {
   type ResolversFromSpec,
 } from "./spec-resolvers.js";
 export type {
+  AnthropicTool,
+  CallInfo,
+  CallOptions,
+  JsonSchema,
   McpRequestSchemas,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
   ToolDefinition,
+  ToolHints,
+  ToolInputSchema,
   ToolOutcome,
 } from "./runtime/index.js";
 export {

@@ -11,6 +11,7 @@ import {
   MARKER_SCHEMAS,
   listAt,
   withDistinctShortIds,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -32,7 +33,7 @@ export const listFoldersOutputSchema = {
   required: ["folders"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Folder: folderResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_folders response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

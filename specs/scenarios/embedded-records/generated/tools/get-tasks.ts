@@ -14,6 +14,7 @@ import {
   listAt,
   placed,
   projectInOneWalk,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -35,7 +36,7 @@ export const getTasksOutputSchema = {
   required: ["tasks"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Task: taskResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a get_tasks response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

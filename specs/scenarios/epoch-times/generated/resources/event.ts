@@ -9,6 +9,7 @@ import {
   plainObjects,
   recordObject,
   string,
+  type JsonSchema,
   type RecordOptions,
   type Unusable,
 } from "../runtime/index.js";
@@ -97,7 +98,7 @@ export const eventResultSchema = {
     "archived",
   ],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting an event reads, already resolved. */
 export type EventLookups = Record<never, never>;

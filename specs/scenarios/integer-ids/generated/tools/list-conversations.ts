@@ -20,6 +20,7 @@ import {
   placed,
   present,
   projectInOneWalk,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
   type Unusable,
@@ -56,7 +57,7 @@ export const listConversationsOutputSchema = {
   required: ["conversations", "more", "total"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Conversation: conversationResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_conversations response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

@@ -129,11 +129,13 @@ const RESPONSE_BOUND = {
   },
 };
 
-export interface CallOptions {
+export interface CallOptions<Context = unknown> {
   /** How long to wait for the API's answer, `Infinity` for ever; {@link DEFAULT_CALL_TIMEOUT_MS} unless given. */
   readonly timeoutMs?: number;
   /** Cancels the call, as MCP's `extra.signal` does when the client gives up. */
   readonly signal?: AbortSignal;
+  /** Handed to createTools' `perCall` (registerTools passes the MCP SDK's `extra`); the call itself does not read it. */
+  readonly context?: Context;
 }
 
 // A tool's call never changes: its query serializer is made once, at its first call, not at every one.

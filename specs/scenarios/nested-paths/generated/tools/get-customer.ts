@@ -11,6 +11,7 @@ import {
   MARKER_SCHEMAS,
   recordAt,
   withDistinctShortIds,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -29,7 +30,7 @@ export type GetCustomerResolvers = Record<never, never>;
 export const getCustomerOutputSchema = {
   ...customerResultSchema,
   $defs: MARKER_SCHEMAS,
-} as const;
+} satisfies JsonSchema;
 
 /** Where a get_customer response holds its record; a body without one there is an error, not a record. */
 const RECORD: RecordsPlace = {

@@ -11,6 +11,7 @@ import {
   MARKER_SCHEMAS,
   listAt,
   withDistinctShortIds,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -34,7 +35,7 @@ export const listMembershipsOutputSchema = {
   required: ["memberships"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Memberships: membershipsResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_memberships response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

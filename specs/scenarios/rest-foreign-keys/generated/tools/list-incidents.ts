@@ -19,6 +19,7 @@ import {
   pageValue,
   placed,
   projectInOneWalk,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
   type Unusable,
@@ -61,7 +62,7 @@ export const listIncidentsOutputSchema = {
   required: ["incidents", "total", "more"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Incident: incidentResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_incidents response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {
