@@ -1,6 +1,6 @@
 // The generated tools wired into the clients and libraries consumers use them with: the MCP SDK's
 // servers, JSON Schema validators, and the model SDKs' own types.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -20,7 +20,7 @@ import {
   type ToolDefinition,
   type Tools,
 } from "../generated/support/index.js";
-import { ROOT } from "./helpers/pipeline.js";
+import { generateFrom, importGenerated, ROOT, tempDir } from "./helpers/pipeline.js";
 import { SCENARIOS, scenarioNames } from "./helpers/scenarios.js";
 
 const FOLDERS = ["generated/support", ...scenarioNames.map((name) => `specs/scenarios/${name}/generated`)];
@@ -85,6 +85,10 @@ describe("JSON Schema validators in strict mode", () => {
       const resolvers = { users: { type: "user", operation: "listUsers" } };
       expect(validate({ spec: "a.yaml", output: "out", resolvers })).toBe(false);
       expect(validate({ spec: "a.yaml", output: "out", resolvers: { users: { ...resolvers.users, label: "name" } } })).toBe(true);
+      const tool = (entry: object) => ({ spec: "a.yaml", output: "out", tools: { t: { operation: "o", ...entry } } });
+      expect(validate(tool({ title: "Archive a note", hints: { destructive: false, openWorld: false } }))).toBe(true);
+      expect(validate(tool({ hints: { fast: true } }))).toBe(false);
+      expect(validate(tool({ hints: { readOnly: "yes" } }))).toBe(false);
     }
   });
 });
@@ -187,3 +191,169 @@ function registered<S extends McpServer | Server>(server: S): S {
   registerTools(server, supportTools(), SCHEMAS);
   return server;
 }
+
+const NOTES_SPEC = `openapi: 3.0.3
+info: { title: Notes, version: "1" }
+paths:
+  /notes/{note_id}:
+    parameters: [{ name: note_id, in: path, required: true, schema: { type: integer } }]
+    get:
+      operationId: getNote
+      summary: Read a note
+      responses: { "200": { description: a note, content: { application/json: { schema: { $ref: "#/components/schemas/Note" } } } } }
+    put:
+      operationId: replaceNote
+      summary: "Replace a note:\\nevery field"
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Note" } } } }
+      responses: { "200": { description: a note, content: { application/json: { schema: { $ref: "#/components/schemas/Note" } } } } }
+    delete:
+      operationId: deleteNote
+      responses: { "200": { description: the note deleted, content: { application/json: { schema: { $ref: "#/components/schemas/Note" } } } } }
+    patch:
+      operationId: editNote
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Note" } } } }
+      responses: { "200": { description: a note, content: { application/json: { schema: { $ref: "#/components/schemas/Note" } } } } }
+components:
+  schemas:
+    Note: { type: object, required: [id, body], properties: { id: { type: integer }, body: { type: string } } }
+`;
+
+async function notesTools(tools: string): Promise<ReturnType<typeof generateFrom>> {
+  const dir = tempDir();
+  writeFileSync(join(dir, "notes.yaml"), NOTES_SPEC);
+  writeFileSync(
+    join(dir, "projector.yaml"),
+    `spec: notes.yaml\noutput: out\nresources:\n  note: { schema: Note, fields: { id: { drop: the model names notes by their words }, body: keep } }\ntools:\n${tools}`,
+  );
+  return generateFrom(join(dir, "projector.yaml"));
+}
+
+describe("tool titles and hints", () => {
+  it("take the title from a one-line summary and the hints from the method, as HTTP defines it", async () => {
+    const output = await notesTools(
+      [
+        "get_note: { operation: getNote }",
+        "replace_note: { operation: replaceNote }",
+        "delete_note: { operation: deleteNote }",
+        "edit_note: { operation: editNote }",
+      ]
+        .map((line) => `  ${line}`)
+        .join("\n"),
+    );
+    expect(output.problems).toEqual([]);
+    const { toolDefinitions } = await importGenerated<{ toolDefinitions: ToolDefinition[] }>(output.files);
+    const byName = Object.fromEntries(toolDefinitions.map(({ name, title, annotations }) => [name, { title, annotations }]));
+    expect(byName).toEqual({
+      get_note: { title: "Read a note", annotations: { readOnlyHint: true } },
+      // A summary of two lines is no title.
+      replace_note: { title: undefined, annotations: { idempotentHint: true } },
+      delete_note: { title: undefined, annotations: { destructiveHint: true, idempotentHint: true } },
+      edit_note: { title: undefined, annotations: undefined },
+    });
+  });
+
+  it("take the annotation's title and hints over the operation's", async () => {
+    const output = await notesTools(
+      [
+        "  get_note: { operation: getNote, title: Note, hints: { openWorld: false } }",
+        "  delete_note: { operation: deleteNote, title: Archive a note, hints: { destructive: false, readOnly: false } }",
+      ].join("\n"),
+    );
+    expect(output.problems).toEqual([]);
+    const { toolDefinitions } = await importGenerated<{ toolDefinitions: ToolDefinition[] }>(output.files);
+    expect(toolDefinitions.map(({ name, title, annotations }) => ({ name, title, annotations }))).toEqual([
+      { name: "delete_note", title: "Archive a note", annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true } },
+      { name: "get_note", title: "Note", annotations: { readOnlyHint: true, openWorldHint: false } },
+    ]);
+  });
+
+  it("refuse hints that are not true or false, and names that are no hint", async () => {
+    const output = await notesTools('  get_note: { operation: getNote, hints: { readOnly: "yes", fast: true }, title: "" }');
+    expect(output.problems.map((problem) => problem.message)).toEqual([
+      "title must be a non-empty string",
+      'unknown key "fast" in hints',
+      "hints.readOnly must be true or false",
+    ]);
+  });
+});
+
+describe("createTools perCall", () => {
+  /** The example's tools, each call's client and resolvers set up from its context: a user id. */
+  function perUserTools(seen: string[]) {
+    return createTools<{ user: string }>({
+      client: createClient<paths>({ baseUrl: "https://api.example.com/v1", fetch: async () => Response.json(PAGE, { status: 500 }) }),
+      resolvers: { users: async () => new Map(), orgs: async () => new Map() },
+      perCall: ({ tool, context }) => {
+        seen.push(`${tool} for ${context?.user}`);
+        const token = `token-of-${context?.user}`;
+        return {
+          client: createClient<paths>({
+            baseUrl: "https://api.example.com/v1",
+            headers: { Authorization: `Bearer ${token}` },
+            fetch: async (request) => {
+              seen.push(request.headers.get("authorization")!);
+              return Response.json(PAGE);
+            },
+          }),
+          resolvers: {
+            users: async (ids) => new Map(ids.map((id) => [id, `a user ${context?.user} may see`])),
+            orgs: async (ids) => new Map(ids.map((id) => [id, "Contoso Travel"])),
+          },
+        };
+      },
+    });
+  }
+
+  it("gives each call the client and resolvers set up from its context", async () => {
+    const seen: string[] = [];
+    const tools = perUserTools(seen);
+    const priya = await tools.search_tickets({ query: "refund" }, { context: { user: "priya" } });
+    const mei = await tools.search_tickets({ query: "refund" }, { context: { user: "mei" } });
+    expect(seen).toEqual(["search_tickets for priya", "Bearer token-of-priya", "search_tickets for mei", "Bearer token-of-mei"]);
+    expect("result" in priya && priya.result.tickets[0]).toMatchObject({ assignee: "a user priya may see" });
+    expect("result" in mei && mei.result.tickets[0]).toMatchObject({ assignee: "a user mei may see" });
+  });
+
+  it("passes the MCP SDK's extra as the context of calls registerTools serves", async () => {
+    const seen: string[] = [];
+    const mcp = new McpServer({ name: "support-desk", version: "1.0.0" });
+    registerTools(
+      mcp,
+      createTools<{ requestId: string | number; signal: AbortSignal }>({
+        client: createClient<paths>({ baseUrl: "https://api.example.com/v1", fetch: async () => Response.json(PAGE) }),
+        resolvers: { users: async () => new Map(), orgs: async () => new Map() },
+        perCall: ({ context, signal }) => {
+          seen.push(`request ${context?.requestId}, ${signal === context?.signal ? "its" : "another"} signal`);
+          return undefined;
+        },
+      }),
+      SCHEMAS,
+    );
+    const agent = await connected(mcp);
+    await agent.callTool({ name: "search_tickets", arguments: {} });
+    expect(seen).toEqual([expect.stringMatching(/^request \d+, its signal$/)]);
+    await agent.close();
+  });
+
+  it("fails a call whose setup throws or is not options, with an error for the model", async () => {
+    const failing = (perCall: () => unknown) =>
+      createTools({
+        client: createClient<paths>({ baseUrl: "https://api.example.com/v1", fetch: async () => Response.json(PAGE) }),
+        resolvers: { users: async () => new Map(), orgs: async () => new Map() },
+        perCall: perCall as never,
+      });
+    expect(
+      await failing(() => {
+        throw new Error("no session\u001b[2J");
+      }).get_ticket({ ticket_id: "tkt_1" }),
+    ).toEqual({ error: "get_ticket: the call could not be set up (no session\\u001b[2J)" });
+    expect(await failing(async () => "client").get_ticket({ ticket_id: "tkt_1" })).toEqual({
+      error: "get_ticket: the call could not be set up (perCall returned string, not options)",
+    });
+  });
+
+  it("leaves createTools' own options serving every call without perCall", async () => {
+    const search = await supportTools().search_tickets({ query: "refund" }, { context: "ignored" });
+    expect("result" in search && search.result.total).toBe(12);
+  });
+});
