@@ -1,7 +1,8 @@
 // The generated tools wired into the clients and libraries consumers use them with: the MCP SDK's
 // servers, JSON Schema validators, and the model SDKs' own types.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { format } from "node:util";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -10,7 +11,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import createClient from "openapi-fetch";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   createTools,
@@ -20,7 +21,7 @@ import {
   type ToolDefinition,
   type Tools,
 } from "../generated/support/index.js";
-import { generateFrom, importGenerated, ROOT, tempDir } from "./helpers/pipeline.js";
+import { generateFrom, importGenerated, ROOT, tempDir, typecheck } from "./helpers/pipeline.js";
 import { SCENARIOS, scenarioNames } from "./helpers/scenarios.js";
 
 const FOLDERS = ["generated/support", ...scenarioNames.map((name) => `specs/scenarios/${name}/generated`)];
@@ -355,5 +356,56 @@ describe("createTools perCall", () => {
   it("leaves createTools' own options serving every call without perCall", async () => {
     const search = await supportTools().search_tickets({ query: "refund" }, { context: "ignored" });
     expect("result" in search && search.result.total).toBe(12);
+  });
+});
+
+/** The sections of docs/integrations.md for each client and library, each snippet run by this file. */
+const SECTIONS = [
+  "Use with McpServer, beside your own tools",
+  "Per-call context: auth, DataLoader, tracing",
+  "Use with the Anthropic SDK",
+  "Use with the OpenAI SDK",
+  "Use with the AI SDK",
+  "Use with JSON Schema validators",
+];
+const SNIPPETS = join(ROOT, "test/.ecosystem");
+
+describe("the snippets of docs/integrations.md for each client and library", () => {
+  const docs = readFileSync(join(ROOT, "docs/integrations.md"), "utf8");
+  const snippets = SECTIONS.map((section) => {
+    const start = docs.indexOf(`\n## ${section}\n`);
+    const end = docs.indexOf("\n## ", start + 1);
+    const body = docs.slice(start, end === -1 ? undefined : end);
+    const pair = /```ts\n([\s\S]*?)```\n+[^`\n]*\n+```text\n([\s\S]*?)```/.exec(body);
+    const file = join(SNIPPETS, `${section.toLowerCase().replace(/\W+/g, "-")}.ts`);
+    return { section, found: start > -1 && pair !== null, file, code: pair?.[1] ?? "", prints: pair?.[2]?.trimEnd() ?? "" };
+  });
+  mkdirSync(SNIPPETS, { recursive: true });
+  writeFileSync(join(SNIPPETS, "package.json"), JSON.stringify({ type: "module" }));
+  for (const snippet of snippets) writeFileSync(snippet.file, snippet.code.replaceAll('"./generated/', '"../../generated/'));
+  afterAll(() => rmSync(SNIPPETS, { recursive: true, force: true }));
+
+  it("are each a ts snippet followed by the text it prints", () => {
+    expect(snippets.filter((snippet) => !snippet.found).map((snippet) => snippet.section)).toEqual([]);
+  });
+
+  it("type-check against each SDK's own types, under the strictest flags", () => {
+    expect(
+      typecheck(
+        snippets.map((snippet) => snippet.file),
+        ["node"],
+      ),
+    ).toEqual([]);
+  });
+
+  it.each(snippets.map((snippet) => [snippet.section, snippet] as const))("%s: runs and prints what the docs say", async (_, snippet) => {
+    const lines: string[] = [];
+    const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(format(...args)));
+    try {
+      await import(snippet.file);
+    } finally {
+      log.mockRestore();
+    }
+    expect(lines.join("\n")).toBe(snippet.prints);
   });
 });

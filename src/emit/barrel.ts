@@ -24,6 +24,7 @@ export function emitIndex(model: Model): string {
   ];
   const definitions = [
     "anthropicToolDefinitions",
+    "callToolByName",
     "createTools",
     "openaiResponsesToolDefinitions",
     "openaiToolDefinitions",

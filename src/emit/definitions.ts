@@ -211,6 +211,11 @@ export function emitDefinitions(model: Model): string {
     `  ${module.runtime("registerTools", "registerOn")}(server, toolDefinitions, tools, schemas);`,
     `}`,
     "",
+    `/** Calls the tool a model named, with the arguments it gave; a name no tool has is an \`{ error }\` for the model. */`,
+    `export function callToolByName<Context>(tools: Tools<Context>, name: string, args: unknown, call?: ${runType("CallOptions")}<Context>): Promise<${runType("ToolOutcome")}<unknown>> {`,
+    `  return ${module.runtime("callToolByName", "callNamed")}(tools, name, args, call);`,
+    `}`,
+    "",
   );
   return module.render(lines.join("\n"));
 }

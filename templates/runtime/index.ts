@@ -4,6 +4,7 @@
 
 export {
   anthropicTools,
+  callToolByName,
   openaiResponsesTools,
   openaiTools,
   registerTools,

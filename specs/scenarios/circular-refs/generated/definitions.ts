@@ -4,6 +4,7 @@ import type { Resolvers } from "./resolvers.js";
 import {
   anthropicTools,
   callTool,
+  callToolByName as callNamed,
   checkedTimeoutMs,
   openaiResponsesTools,
   openaiTools,
@@ -146,4 +147,14 @@ export function registerTools<Context>(
   schemas: McpRequestSchemas,
 ): void {
   registerOn(server, toolDefinitions, tools, schemas);
+}
+
+/** Calls the tool a model named, with the arguments it gave; a name no tool has is an `{ error }` for the model. */
+export function callToolByName<Context>(
+  tools: Tools<Context>,
+  name: string,
+  args: unknown,
+  call?: CallOptions<Context>,
+): Promise<ToolOutcome<unknown>> {
+  return callNamed(tools, name, args, call);
 }

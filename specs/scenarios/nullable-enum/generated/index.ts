@@ -27,6 +27,7 @@ export type {
 } from "./runtime/index.js";
 export {
   anthropicToolDefinitions,
+  callToolByName,
   createTools,
   openaiResponsesToolDefinitions,
   openaiToolDefinitions,

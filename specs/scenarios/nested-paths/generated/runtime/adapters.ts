@@ -64,6 +64,24 @@ type CallRequest = {
 type RequestExtra = { signal?: AbortSignal } | undefined;
 type Handler = (request: CallRequest, extra: RequestExtra) => unknown;
 
+/**
+ * Calls the tool a model named with the arguments it gave. A name no tool has is an error for the
+ * model, the name quoted bounded and escaped, since the model wrote it.
+ */
+export function callToolByName(
+  tools: { readonly [name: string]: AnyTool },
+  name: string,
+  args: unknown,
+  call: CallOptions = {},
+): Promise<ToolOutcome<unknown>> {
+  const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
+  if (!tool)
+    return Promise.resolve({
+      error: `no tool ${described(name)}; tools: ${Object.keys(tools).join(", ")}`,
+    });
+  return tool(args as never, call as CallOptions<never>);
+}
+
 /** The tool's outcome, or an error as soon as `signal` aborts, since a tool that ignores it must not keep the request open. */
 function untilCancelled(
   outcome: Promise<ToolOutcome<unknown>>,
@@ -184,23 +202,12 @@ export function registerTools(
     };
   });
   on.call(server, schemas.CallToolRequestSchema, async (request, extra) => {
-    const name = request.params.name;
-    const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
-    if (!tool && ownCall) return ownCall(request, extra);
-    if (!tool)
-      return {
-        content: [
-          {
-            type: "text",
-            text: `no tool ${described(name)}; tools: ${Object.keys(tools).join(", ")}`,
-          },
-        ],
-        isError: true,
-      };
+    const { name, arguments: args = {} } = request.params;
+    if (!Object.hasOwn(tools, name) && ownCall) return ownCall(request, extra);
     const signal = extra?.signal;
     const outcome = await untilCancelled(
       Promise.resolve().then(() =>
-        tool((request.params.arguments ?? {}) as never, {
+        callToolByName(tools, name, args, {
           ...(signal ? { signal } : {}),
           context: extra as never,
         }),

@@ -6,6 +6,7 @@
 
 export {
   anthropicTools,
+  callToolByName,
   openaiResponsesTools,
   openaiTools,
   registerTools,
