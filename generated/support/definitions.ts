@@ -13,6 +13,7 @@ import {
   useIdBook,
   type CallInfo,
   type CallOptions,
+  type ClientAnswer,
   type McpHighLevelServer,
   type McpLowLevelServer,
   type McpRequestSchemas,
@@ -266,11 +267,11 @@ export interface ToolsClient {
   readonly GET: (
     url: "/tickets" | "/tickets/{ticket_id}" | "/users/{user_id}",
     init: never,
-  ) => Promise<unknown>;
+  ) => Promise<ClientAnswer>;
   readonly POST: (
     url: "/tickets/{ticket_id}/comments",
     init: never,
-  ) => Promise<unknown>;
+  ) => Promise<ClientAnswer>;
 }
 
 /** What a call may use in place of createTools' own options. */

@@ -154,6 +154,7 @@ export function emitDefinitions(model: Model): string {
       "ToolsClient",
       "What createTools needs of an openapi-fetch client (`createClient<paths>()`): the methods the tools call, for this spec's paths.",
       tools.map((t) => t.inputs),
+      runType("ClientAnswer"),
     ),
     `/** What a call may use in place of createTools' own options. */`,
     `export type CallSetup = Partial<Pick<ToolsOptions, "client"${hasResolvers ? ` | "resolvers"` : ""} | "onIssue">>;`,

@@ -38,6 +38,7 @@ export {
 export type {
   CallOptions,
   CallParameter,
+  ClientAnswer,
   ToolCall,
   ToolOutcome,
 } from "./call-tool.js";

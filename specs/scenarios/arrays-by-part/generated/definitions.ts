@@ -12,6 +12,7 @@ import {
   useIdBook,
   type CallInfo,
   type CallOptions,
+  type ClientAnswer,
   type McpHighLevelServer,
   type McpLowLevelServer,
   type McpRequestSchemas,
@@ -70,7 +71,10 @@ export const openaiResponsesToolDefinitions =
 
 /** What createTools needs of an openapi-fetch client (`createClient<paths>()`): the methods the tools call, for this spec's paths. */
 export interface ToolsClient {
-  readonly GET: (url: "/tickets/{ticket_id}", init: never) => Promise<unknown>;
+  readonly GET: (
+    url: "/tickets/{ticket_id}",
+    init: never,
+  ) => Promise<ClientAnswer>;
 }
 
 /** What a call may use in place of createTools' own options. */

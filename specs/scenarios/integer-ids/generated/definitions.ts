@@ -13,6 +13,7 @@ import {
   useIdBook,
   type CallInfo,
   type CallOptions,
+  type ClientAnswer,
   type McpHighLevelServer,
   type McpLowLevelServer,
   type McpRequestSchemas,
@@ -69,7 +70,7 @@ export const openaiResponsesToolDefinitions =
 
 /** What createTools needs of an openapi-fetch client (`createClient<paths>()`): the methods the tools call, for this spec's paths. */
 export interface ToolsClient {
-  readonly GET: (url: "/conversations", init: never) => Promise<unknown>;
+  readonly GET: (url: "/conversations", init: never) => Promise<ClientAnswer>;
 }
 
 /** What a call may use in place of createTools' own options. */

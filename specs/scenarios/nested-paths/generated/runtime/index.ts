@@ -40,6 +40,7 @@ export {
 export type {
   CallOptions,
   CallParameter,
+  ClientAnswer,
   ToolCall,
   ToolOutcome,
 } from "./call-tool.js";

@@ -60,6 +60,11 @@ export interface ToolCall {
 export type ToolOutcome<R> =
   { readonly result: R; readonly text: string } | { readonly error: string };
 
+/** What an openapi-fetch client's `GET` and its siblings answer, as far as the generated types require it. */
+export type ClientAnswer = {
+  readonly response: { readonly status: number; readonly ok: boolean };
+};
+
 /** The part of an openapi-fetch client a call uses: `client.GET(path, init)` and its siblings. */
 export type HttpMethod = (
   path: string,
