@@ -1,6 +1,6 @@
 // The generated tools wired into the clients and libraries consumers use them with: the MCP SDK's
 // servers, JSON Schema validators, and the model SDKs' own types.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { format } from "node:util";
 import { Ajv } from "ajv";
@@ -21,7 +21,8 @@ import {
   type ToolDefinition,
   type Tools,
 } from "../generated/support/index.js";
-import { generateFrom, importGenerated, ROOT, tempDir, typecheck } from "./helpers/pipeline.js";
+import { schemaReference } from "../src/commands/init.js";
+import { cli, generateFrom, importGenerated, ROOT, tempDir, typecheck } from "./helpers/pipeline.js";
 import { SCENARIOS, scenarioNames } from "./helpers/scenarios.js";
 
 const FOLDERS = ["generated/support", ...scenarioNames.map((name) => `specs/scenarios/${name}/generated`)];
@@ -407,5 +408,48 @@ describe("the snippets of docs/integrations.md for each client and library", () 
       log.mockRestore();
     }
     expect(lines.join("\n")).toBe(snippet.prints);
+  });
+});
+
+describe("the annotation init drafts", () => {
+  it("points the YAML language server at the annotation schema of the installed package", async () => {
+    const project = tempDir();
+    mkdirSync(join(project, "specs"));
+    cpSync(join(ROOT, "specs/support-tickets.openapi.yaml"), join(project, "specs/support-tickets.openapi.yaml"));
+    const { code } = await cli(["init", "specs/support-tickets.openapi.yaml", "-o", "projector.yaml"], project);
+    expect(code).toBe(0);
+    const [first, second] = readFileSync(join(project, "projector.yaml"), "utf8").split("\n");
+    expect(first).toBe("# yaml-language-server: $schema=./node_modules/projector/schema/projector.schema.json");
+    expect(second).toMatch(/^# Drafted by `projector init`/);
+  });
+
+  it("finds the schema wherever the annotation sits in the project that installed projector", () => {
+    const project = tempDir();
+    const installed = join(project, "node_modules/projector");
+    mkdirSync(installed, { recursive: true });
+    writeFileSync(join(installed, "package.json"), JSON.stringify({ name: "projector" }));
+    expect(schemaReference(join(project, "projector.yaml"), installed)).toBe("./node_modules/projector/schema/projector.schema.json");
+    expect(schemaReference(join(project, "config/api/projector.yaml"), installed)).toBe(
+      "../../node_modules/projector/schema/projector.schema.json",
+    );
+    // Run from its own checkout, as the bundled example is.
+    expect(schemaReference(join(ROOT, "projector.yaml"))).toBe("./schema/projector.schema.json");
+    expect(readFileSync(join(ROOT, "projector.yaml"), "utf8").split("\n")[0]).toBe(
+      "# yaml-language-server: $schema=./schema/projector.schema.json",
+    );
+  });
+});
+
+describe("the package", () => {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+
+  it("runs no script when installed, and builds when packed", () => {
+    // The scripts npm runs on installing a package, which it warns about unless the consumer allows them.
+    expect(Object.keys(scripts).filter((name) => ["preinstall", "install", "postinstall", "prepare"].includes(name))).toEqual([]);
+    expect(scripts["prepack"]).toBe("npm run build");
+  });
+
+  it("builds before npm start runs the built CLI, so npm ci && npm start works from a clean checkout", () => {
+    expect(scripts["start"]).toMatch(/^npm run --silent build && node dist\/cli\.js /);
   });
 });
