@@ -1,6 +1,6 @@
 // The generated tools and resolvers with every openapi-fetch version the peer range takes: each
 // compiles against that version's own types and sends the same requests.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createResolvers, createTools, type SearchTicketsResponse } from "../../generated/support/index.js";
@@ -94,7 +94,7 @@ describe("openapi-fetch versions in the peer range", () => {
 });
 
 describe("a consumer with openapi-fetch 0.13", () => {
-  it("installs projector beside it, and compiles the tools with its client", () => {
+  it("installs projector beside it, compiles the tools with its client, and drafts an annotation editors check", () => {
     const consumer = consumerProject({
       type: "module",
       compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" },
@@ -113,6 +113,16 @@ describe("a consumer with openapi-fetch 0.13", () => {
       ].join("\n"),
     );
     consumerTsc(consumer);
+    // An annotation init drafts there points editors at the schema the installed package ships.
+    mkdirSync(join(consumer, "config"));
+    run(
+      "node",
+      ["node_modules/projector/dist/cli.js", "init", "specs/support-tickets.openapi.yaml", "-o", "config/drafted.yaml"],
+      consumer,
+    );
+    const modeline = readFileSync(join(consumer, "config/drafted.yaml"), "utf8").split("\n")[0]!;
+    expect(modeline).toBe("# yaml-language-server: $schema=../node_modules/projector/schema/projector.schema.json");
+    expect(existsSync(join(consumer, "config", modeline.slice(modeline.indexOf("=") + 1)))).toBe(true);
   }, 300_000);
 });
 
