@@ -453,3 +453,24 @@ describe("the package", () => {
     expect(scripts["start"]).toMatch(/^npm run --silent build && node dist\/cli\.js /);
   });
 });
+
+describe("input schemas from a lax spec", () => {
+  it("leave out a keyword whose value is not of its JSON Schema type, so the definitions still fit the SDKs' types", async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "notes.yaml"),
+      NOTES_SPEC.replace("openapi: 3.0.3", "openapi: 3.1.0").replace(
+        "schema: { type: integer } }]",
+        'schema: { type: integer, minimum: "1", maximum: 9, description: 7, format: int64 } }]',
+      ),
+    );
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      "spec: notes.yaml\noutput: out\nresources:\n  note: { schema: Note, fields: { id: { drop: not needed }, body: keep } }\ntools:\n  get_note: { operation: getNote }\n",
+    );
+    const output = await generateFrom(join(dir, "projector.yaml"));
+    expect(output.problems).toEqual([]);
+    const { toolDefinitions } = await importGenerated<{ toolDefinitions: ToolDefinition[] }>(output.files);
+    expect(toolDefinitions[0]!.inputSchema.properties["note_id"]).toEqual({ type: "integer", maximum: 9, format: "int64" });
+  });
+});
