@@ -11,7 +11,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import createClient from "openapi-fetch";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   createTools,
@@ -381,9 +381,11 @@ describe("the snippets of docs/integrations.md for each client and library", () 
     const file = join(SNIPPETS, `${section.toLowerCase().replace(/\W+/g, "-")}.ts`);
     return { section, found: start > -1 && pair !== null, file, code: pair?.[1] ?? "", prints: pair?.[2]?.trimEnd() ?? "" };
   });
-  mkdirSync(SNIPPETS, { recursive: true });
-  writeFileSync(join(SNIPPETS, "package.json"), JSON.stringify({ type: "module" }));
-  for (const snippet of snippets) writeFileSync(snippet.file, snippet.code.replaceAll('"./generated/', '"../../generated/'));
+  beforeAll(() => {
+    mkdirSync(SNIPPETS, { recursive: true });
+    writeFileSync(join(SNIPPETS, "package.json"), JSON.stringify({ type: "module" }));
+    for (const snippet of snippets) writeFileSync(snippet.file, snippet.code.replaceAll('"./generated/', '"../../generated/'));
+  });
   afterAll(() => rmSync(SNIPPETS, { recursive: true, force: true }));
 
   it("are each a ts snippet followed by the text it prints", () => {

@@ -2,7 +2,7 @@
 // compiles against that version's own types and sends the same requests.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResolvers, createTools, type SearchTicketsResponse } from "../../generated/support/index.js";
 import { consumerProject, consumerTsc, installedVersion, run } from "../helpers/consumer.js";
 import { BUNDLED_FILES, ROOT, typecheck } from "../helpers/pipeline.js";
@@ -49,8 +49,10 @@ async function requestsWith(version: string): Promise<string[]> {
 }
 
 describe("openapi-fetch versions in the peer range", () => {
-  mkdirSync(FILES, { recursive: true });
-  writeFileSync(join(FILES, "package.json"), JSON.stringify({ type: "module" }));
+  beforeAll(() => {
+    mkdirSync(FILES, { recursive: true });
+    writeFileSync(join(FILES, "package.json"), JSON.stringify({ type: "module" }));
+  });
   afterAll(() => rmSync(FILES, { recursive: true, force: true }));
 
   it("type-check as the client of createTools and createResolvers, each against its own types", () => {
