@@ -7,7 +7,12 @@ import { literal } from "./ts.js";
  * rather than `Client<paths>` imported, so the folder compiles without openapi-fetch; only the code
  * that makes the client needs it, any version from 0.13 to 0.17.
  */
-export function clientInterface(name: string, doc: string, calls: readonly { method: string; path: string }[], answer: string): string[] {
+export function clientInterface(
+  name: string,
+  doc: string,
+  calls: readonly { method: string; path: string }[],
+  answer: () => string,
+): string[] {
   const byMethod = new Map<string, Set<string>>();
   for (const call of calls) {
     const method = call.method.toUpperCase();
@@ -23,7 +28,7 @@ export function clientInterface(name: string, doc: string, calls: readonly { met
         `  readonly ${method}: (url: ${[...paths]
           .sort()
           .map((p) => literal(p))
-          .join(" | ")}, init: never) => Promise<${answer}>;`,
+          .join(" | ")}, init: never) => Promise<${answer()}>;`,
     ),
     `}`,
     "",

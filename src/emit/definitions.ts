@@ -117,7 +117,7 @@ export function emitDefinitions(model: Model): string {
       `export type ${t.typeName}Arguments = ${typeOfSchema(schema)};`,
       "",
       `/** JSON Schema of {@link ${t.typeName}Arguments}: the MCP tool's \`inputSchema\`. */`,
-      `export const ${camelCase(t.name)}InputSchema = ${schemaCode(schema)} satisfies ${runType("ToolInputSchema")};`,
+      `export const ${camelCase(t.name)}InputSchema = ${schemaCode(schema, () => runType("JsonSchema"))} satisfies ${runType("ToolInputSchema")};`,
       "",
       `const ${camelCase(t.name)}Call: ${runType("ToolCall")} = ${schemaCode(callOf(t))};`,
       "",
@@ -154,7 +154,7 @@ export function emitDefinitions(model: Model): string {
       "ToolsClient",
       "What createTools needs of an openapi-fetch client (`createClient<paths>()`): the methods the tools call, for this spec's paths.",
       tools.map((t) => t.inputs),
-      runType("ClientAnswer"),
+      () => runType("ClientAnswer"),
     ),
     `/** What a call may use in place of createTools' own options. */`,
     `export type CallSetup = Partial<Pick<ToolsOptions, "client"${hasResolvers ? ` | "resolvers"` : ""} | "onIssue">>;`,
@@ -175,7 +175,8 @@ export function emitDefinitions(model: Model): string {
     `}`,
     "",
     `/** One function per tool: arguments in, \`{ result, text }\` or \`{ error }\` out, never a throw. */`,
-    `export type Tools<Context = unknown> = {`,
+    // A project with no tools yet has no member to use the parameter, which noUnusedParameters allows by its name.
+    `export type Tools<${tools.length > 0 ? "Context" : "_Context"} = unknown> = {`,
     ...tools.map(
       (t) =>
         `  readonly ${key(t.name)}: (args: ${t.typeName}Arguments, call?: ${runType("CallOptions")}<Context>) => Promise<${runType("ToolOutcome")}<${fromTool(t).type(`${t.typeName}Result`)}>>;`,

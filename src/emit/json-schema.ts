@@ -105,17 +105,34 @@ export function objectSchema(fields: Field[], wholeSchema?: WholeSchemaName): Sc
   };
 }
 
+/** The names every object has (`constructor`, `toString`, ...). */
+const OBJECT_MEMBER_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS = new Set(["enum", "const", "default"]);
+
+const isObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
+
 /**
  * A schema as code: JSON text is an object literal, except that a `"__proto__"` key there would set
- * the prototype instead of declaring a property, so that key is written computed.
+ * the prototype instead of declaring a property, so that key is written computed. With `schemaType`
+ * (the name of the runtime's `JsonSchema`, asked for only when needed), a schema under a property or
+ * definition name every object has (`constructor`, `toString`) is written `{...} satisfies JsonSchema`:
+ * TypeScript types a member of that name by `Object`'s, so the schema would otherwise lose its
+ * literal `type`, and the whole no longer satisfy `JsonSchema`. `byName`: `schema` is such a map.
  */
-export function schemaCode(schema: unknown): string {
+export function schemaCode(schema: unknown, schemaType?: () => string, byName = false): string {
   if (schema instanceof SchemaCode) return schema.code;
-  if (Array.isArray(schema)) return `[${schema.map(schemaCode).join(",")}]`;
+  if (Array.isArray(schema)) return `[${schema.map((item) => schemaCode(item, schemaType)).join(",")}]`;
   if (typeof schema !== "object" || schema === null) return literal(schema);
   const members = Object.entries(schema)
     .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => `${name === "__proto__" ? `[${literal(name)}]` : literal(name)}:${schemaCode(value)}`);
+    .map(([name, value]) => {
+      const inner = byName || !DATA_KEYWORDS.has(name) ? schemaType : undefined;
+      const code = schemaCode(value, inner, !byName && (name === "properties" || name === "$defs"));
+      const typed = byName && schemaType !== undefined && OBJECT_MEMBER_NAMES.has(name) && isObject(value);
+      return `${name === "__proto__" ? `[${literal(name)}]` : literal(name)}:${typed ? `${code} satisfies ${schemaType()}` : code}`;
+    });
   return `{${members.join(",")}}`;
 }
 
@@ -147,5 +164,5 @@ export function toolOutputSchemaCode(module: ModuleWriter, tool: ToolModel): str
       ],
     };
   }
-  return `{ type: "object", properties: ${schemaCode(properties)}, required: ${literal(Object.keys(properties))}, additionalProperties: false, ${defs} } satisfies ${schema}`;
+  return `{ type: "object", properties: ${schemaCode(properties, () => schema, true)}, required: ${literal(Object.keys(properties))}, additionalProperties: false, ${defs} } satisfies ${schema}`;
 }

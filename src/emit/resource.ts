@@ -42,7 +42,7 @@ function wholeSchemaConstants(module: ModuleWriter, constants: Map<string, strin
     if (field.kind !== "value" || !keptWhole(field)) return [];
     return [
       `/** The schema ${commentText(field.name)} is kept whole to. */`,
-      `const ${constants.get(field.name)!} = ${schemaCode(shapeSchema(field.shape))} satisfies ${module.runtimeType("JsonSchema")};`,
+      `const ${constants.get(field.name)!} = ${schemaCode(shapeSchema(field.shape), () => module.runtimeType("JsonSchema"))} satisfies ${module.runtimeType("JsonSchema")};`,
       "",
     ];
   });
@@ -281,7 +281,10 @@ export function emitResource(resource: ResourceModel): string {
     "",
     ...wholeSchemaConstants(module, constants, resource.fields),
     `/** JSON Schema of {@link ${T}Result}; its markers are in the tool schemas' \`$defs\`. */`,
-    `export const ${resultSchema} = ${schemaCode(objectSchema(resource.fields, (field) => (field.kind === "value" && keptWhole(field) ? constants.get(field.name) : undefined)))} satisfies ${module.runtimeType("JsonSchema")};`,
+    `export const ${resultSchema} = ${schemaCode(
+      objectSchema(resource.fields, (field) => (field.kind === "value" && keptWhole(field) ? constants.get(field.name) : undefined)),
+      () => module.runtimeType("JsonSchema"),
+    )} satisfies ${module.runtimeType("JsonSchema")};`,
     "",
     `/** The labels projecting ${withArticle(commentText(resource.name))} reads, already resolved. */`,
     `export type ${T}Lookups = ${lookups};`,
