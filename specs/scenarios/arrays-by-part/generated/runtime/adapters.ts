@@ -196,9 +196,10 @@ export function registerTools(
     const own = ownList
       ? ((await ownList(request, extra)) as { tools?: unknown })
       : undefined;
+    const ownTools = own?.tools;
     return {
       ...own,
-      tools: [...(Array.isArray(own?.tools) ? own.tools : []), ...definitions],
+      tools: [...(Array.isArray(ownTools) ? ownTools : []), ...definitions],
     };
   });
   on.call(server, schemas.CallToolRequestSchema, async (request, extra) => {
