@@ -111,6 +111,8 @@ function supportTools<Context = unknown>(): Tools<Context> {
   });
 }
 
+type LiftingPaths = import("../specs/scenarios/lifting/generated/index.js").paths;
+
 /** An MCP client connected to the server in this process, as an agent's client would be. */
 async function connected(server: { connect: Server["connect"] }): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -149,6 +151,33 @@ describe("MCP SDK McpServer", () => {
     expect((search.structuredContent as { total: number }).total).toBe(12);
     // The server's own checks still run for its own tools.
     expect((await agent.callTool({ name: "echo", arguments: { words: 3 } })).isError).toBe(true);
+    await agent.close();
+  });
+
+  it("serves the tools of two generated folders, two APIs, on one server", async () => {
+    const lifting = (await import(
+      join(ROOT, "specs/scenarios/lifting/generated/index.ts")
+    )) as typeof import("../specs/scenarios/lifting/generated/index.js");
+    const mcp = new McpServer({ name: "desk-and-chat", version: "1.0.0" });
+    registerTools(mcp, supportTools(), SCHEMAS);
+    lifting.registerTools(
+      mcp,
+      lifting.createTools({ client: createClient<LiftingPaths>({ baseUrl: "https://chat.example.com" }) }),
+      SCHEMAS,
+    );
+    registerEcho(mcp);
+    const agent = await connected(mcp);
+    expect((await agent.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "echo",
+      "add_comment",
+      "get_ticket",
+      "get_user",
+      "search_tickets",
+      "list_messages",
+    ]);
+    const search = await agent.callTool({ name: "search_tickets", arguments: {} });
+    expect((search.structuredContent as { total: number }).total).toBe(12);
+    expect(textOf(await agent.callTool({ name: "echo", arguments: { words: "both" } }))).toBe("both");
     await agent.close();
   });
 
