@@ -2,7 +2,7 @@ import { escapeControlCharacters } from "./control-characters.js";
 import { printJsonLiteral } from "./json-literal-print.js";
 
 /**
- * The JSON literals of a generated file (`export const xInputSchema = {...} as const;`, `const xCall: ToolCall = {...};`) and
+ * The JSON literals of a generated file (`export const xInputSchema = {...} satisfies ToolInputSchema;`, `const xCall: ToolCall = {...};`) and
  * its named imports and exports are a quarter of what a large spec makes prettier read, and their
  * layout needs none of its rules but a few: they are printed here as prettier would print them, and
  * prettier formats the file with each one replaced by a placeholder, a literal by a small object
@@ -17,12 +17,12 @@ export interface SetAside {
 }
 
 /**
- * `export const x = {...} as const;`, `const xCall: ToolCall = {...};`: a one-line JSON object bound
+ * `export const x = {...} satisfies T;`, `const xCall: ToolCall = {...};`: a one-line JSON object bound
  * to a name, as the emitter writes it. Here and below a line ends at a line feed only: a lone
  * carriage return or U+2028 inside a comment starts no statement.
  */
 const STATEMENT =
-  /((?:export )?const [A-Za-z_$][\w$]*(?:: [A-Za-z_$][\w$]*)? = )(\{.*\})((?: as const(?: satisfies [A-Za-z_$][\w$]*)?)?;)(?=\n|$)/y;
+  /((?:export )?const [A-Za-z_$][\w$]*(?:: [A-Za-z_$][\w$]*)? = )(\{.*\})((?: as const)?(?: satisfies [A-Za-z_$][\w$]*)?;)(?=\n|$)/y;
 const PLACEHOLDER_NAME = "projector_literal_";
 /** Where a placeholder starts, by how it stands: flat, broken over lines by prettier, or a whole statement. */
 const PLACEHOLDER = /\{ projector_literal_(\d+): 0 \}|\{\n *projector_literal_(\d+): 0,\n *\}|import "projector_literal_(\d+)";(?=\n|$)/y;

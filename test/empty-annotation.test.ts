@@ -12,7 +12,7 @@ describe("an annotation with no resources and no tools", () => {
     writeFileSync(join(dir, "projector.yaml"), "spec: openapi.yaml\noutput: generated/api\nresources: {}\ntools: {}\n");
     const { problems, files } = await generateFrom(join(dir, "projector.yaml"));
     expect(problems).toEqual([]);
-    expect(files.get("index.ts")).toContain("toolDefinitions,\n  type Tools,");
+    expect(files.get("index.ts")).toContain("toolDefinitions,\n  type CallSetup,\n  type Tools,");
     expect(typecheckFiles(files)).toEqual([]);
   });
 });

@@ -120,13 +120,14 @@ describe("JSON literals printed as prettier prints them", () => {
       'import { projectListTickets, listTicketsOutputSchema, type ListTicketsResponse, type ListTicketsResult } from "./tools/list-tickets.js";',
       `export const listTicketsInputSchema = ${literal(schema)} as const satisfies InputSchema;`,
       `export const getTicketInputSchema = ${literal({ type: "object", properties: { id: { type: "string" } }, required: ["id"] })} as const satisfies InputSchema;`,
+      `export const outputSchema = ${JSON.stringify({ type: "object", properties: { id: { anyOf: [{ type: "string" }, { $ref: "#/$defs/unusable" }] } }, required: ["id"] })} satisfies JsonSchema;`,
       `export const aVeryLongNameThatLeavesNoRoomForTheOpeningBraceOfItsLiteralSchemaX = ${literal({ a: 1 })} as const;`,
       `export const computed = { ["__proto__"]: {"type":"string"} } as const;`,
       "export function project(value: unknown) { return { value, schema: listTicketsInputSchema }; }",
       "",
     ].join("\n");
     const aside = setLiteralsAside(file, width);
-    expect(aside?.literals.map((l) => l.column)).toEqual([36, 2, 0, 0]);
+    expect(aside?.literals.map((l) => l.column)).toEqual([36, 28, 2, 0, 0]);
     const files = new Map([["tools/list-tickets.ts", file]]);
     expect((await formatFiles(files, null)).get("tools/list-tickets.ts")).toBe(await byPrettier(file));
   });

@@ -98,7 +98,7 @@ describe("projector init", () => {
     expect(generate.code).toBe(0);
     // The drafted inputs reach the definitions: the model passes `status` in words and `page`.
     const definitions = readFileSync(join(dir, "generated/support-desk/definitions.ts"), "utf8");
-    const schema = /export const searchTicketsInputSchema = (\{[\s\S]*?\n\}) as const/.exec(definitions)![1]!;
+    const schema = /export const searchTicketsInputSchema = (\{[\s\S]*?\n\}) satisfies/.exec(definitions)![1]!;
     expect(schema).toMatch(/\bstatus: \{\s*type: "string",\s*enum: \["new", "pending", "open", "resolved", "closed"\]/);
     expect(schema).toMatch(/\bpage: \{ type: "integer"/);
     expect(schema).not.toContain("page_number");

@@ -105,6 +105,8 @@ describe("generated modules", () => {
       "plainObjects",
       "recordObject",
       "string",
+      // The result schema satisfies it.
+      "type JsonSchema",
       "type RecordOptions",
       "type Unusable",
     ]);

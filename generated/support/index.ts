@@ -27,7 +27,9 @@ export type {
 } from "./runtime/index.js";
 export {
   anthropicToolDefinitions,
+  callToolByName,
   createTools,
+  openaiResponsesToolDefinitions,
   openaiToolDefinitions,
   registerTools,
   toolDefinitions,
@@ -39,6 +41,7 @@ export {
   type GetUserArguments,
   searchTicketsInputSchema,
   type SearchTicketsArguments,
+  type CallSetup,
   type Tools,
   type ToolsOptions,
 } from "./definitions.js";
@@ -54,8 +57,16 @@ export {
   type ResolversFromSpec,
 } from "./spec-resolvers.js";
 export type {
+  AnthropicTool,
+  CallInfo,
+  CallOptions,
+  JsonSchema,
   McpRequestSchemas,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
   ToolDefinition,
+  ToolHints,
+  ToolInputSchema,
   ToolOutcome,
 } from "./runtime/index.js";
 export {

@@ -23,7 +23,8 @@ import type {
 const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools"];
 const RESOLVER_KEYS = ["type", "label", "id", "operation", "ids", "max", "concurrency"];
 const RESOURCE_KEYS = ["schema", "fields"];
-const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs"];
+const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs", "title", "hints"];
+const HINT_KEYS = ["readOnly", "destructive", "idempotent", "openWorld"] as const;
 const INPUT_KEYS = ["as", "drop", "fixed", "description", "legend"];
 const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact", "id_as", "detail"];
 const FIELD_HELP =
@@ -223,6 +224,20 @@ export function parseAnnotation(text: string, file: string): Annotation {
     const tool: ToolAnnotation = { name, path, operation: operation ?? "", page: [], inputs: [] };
     const description = text_(entry["description"], [...path, "description"], "description");
     if (description !== undefined) tool.description = description;
+    const title = text_(entry["title"], [...path, "title"], "title");
+    if (title !== undefined) tool.title = title;
+    if (entry["hints"] !== undefined) {
+      const hintsPath = [...path, "hints"];
+      const hints = map(entry["hints"], hintsPath, "hints");
+      checkKeys(hints, hintsPath, [...HINT_KEYS], "hints");
+      tool.hints = {};
+      for (const key of HINT_KEYS) {
+        const value = hints[key];
+        if (typeof value === "boolean") tool.hints[key] = value;
+        else if (value !== undefined)
+          problem([...hintsPath, key], `hints.${key} must be true or false`, `write \`hints: { ${key}: true }\``);
+      }
+    }
     for (const [input, rule] of Object.entries(map(entry["inputs"], [...path, "inputs"], "inputs"))) {
       const parsed = parseInput(input, rule, [...path, "inputs", input], problem, checkKeys);
       if (parsed) tool.inputs.push(parsed);

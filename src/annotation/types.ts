@@ -105,9 +105,21 @@ export interface ToolAnnotation {
   text?: ToolText;
   /** What the model reads about the tool; else the operation's summary and description. */
   description?: string;
+  /** The tool's name for people, shown by MCP clients; else the operation's one-line summary. */
+  title?: string;
+  /** What a client may assume of the tool, over what the operation's method says. */
+  hints?: ToolHintsAnnotation;
   /** How the operation's parameters are shown to the model and sent, by parameter name. */
   inputs: InputAnnotation[];
   path: YamlPath;
+}
+
+/** A tool's `hints:`, each MCP's `…Hint` annotation under its short name. */
+export interface ToolHintsAnnotation {
+  readOnly?: boolean;
+  destructive?: boolean;
+  idempotent?: boolean;
+  openWorld?: boolean;
 }
 
 /** One entry of a tool's `inputs:`: a parameter (by its spec name, or `body`) renamed, dropped, fixed or explained. */

@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
 import { textFigureCounter, type TextFigureCounter } from "../evidence/text-choice.js";
 import { acceptedModel, initAnnotation, proposeTables, type InitOptions, type InitResult } from "../init/init.js";
@@ -92,6 +94,7 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   const initOptions = {
     file: display(annotationPath),
     spec: posix(relative(dirname(annotationPath), specPath)),
+    schema: schemaReference(annotationPath),
     output: `generated/${slug(title)}`,
     acceptGuesses: options.acceptGuesses,
     ...(existing !== undefined ? { existing } : {}),
@@ -133,6 +136,26 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
     todos ? "Next: decide each todo, then run `projector generate`.\n" : "Next: review the guesses, then run `projector generate`.\n",
   );
   return EXIT.ok;
+}
+
+/** This package's folder: two above `dist/commands` (or `src/commands`). */
+const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * Where the annotation finds this package's JSON Schema, relative to it, for editors: the installed
+ * package's (`./node_modules/projector/schema/projector.schema.json`) when the annotation sits in the
+ * project that installed it, or in this package's own folder; otherwise where installing it will put it.
+ */
+export function schemaReference(annotationPath: string, packageRoot = PACKAGE_ROOT): string {
+  const { name } = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { name: string };
+  const folder = dirname(annotationPath);
+  const installed = join("node_modules", name);
+  const root = packageRoot.replace(/[\\/]+$/, "");
+  const project = root.endsWith(`${sep}${installed}`) ? root.slice(0, -installed.length - 1) : root;
+  const inside = relative(project, folder);
+  const schema = join(!inside.startsWith("..") && !isAbsolute(inside) ? root : join(folder, installed), "schema", "projector.schema.json");
+  const path = posix(relative(folder, schema));
+  return path.startsWith(".") ? path : `./${path}`;
 }
 
 /**

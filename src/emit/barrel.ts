@@ -24,13 +24,16 @@ export function emitIndex(model: Model): string {
   ];
   const definitions = [
     "anthropicToolDefinitions",
+    "callToolByName",
     "createTools",
+    "openaiResponsesToolDefinitions",
     "openaiToolDefinitions",
     "registerTools",
     "toolDefinitions",
     ...[...model.tools]
       .sort((a, b) => a.name.localeCompare(b.name))
       .flatMap((t) => [`${camelCase(t.name)}InputSchema`, `type ${t.typeName}Arguments`]),
+    "type CallSetup",
     "type Tools",
     "type ToolsOptions",
   ];
@@ -40,7 +43,7 @@ export function emitIndex(model: Model): string {
     ...(hasSpecResolvers(model)
       ? [`export { createResolvers, type ResolversClient, type ResolversFromSpec } from ${from(SPEC_RESOLVERS_MODULE)};`]
       : []),
-    `export type { McpRequestSchemas, ToolDefinition, ToolOutcome } from ${from(RUNTIME_MODULE)};`,
+    `export type { AnthropicTool, CallInfo, CallOptions, JsonSchema, McpRequestSchemas, OpenAIChatTool, OpenAIResponsesTool, ToolDefinition, ToolHints, ToolInputSchema, ToolOutcome } from ${from(RUNTIME_MODULE)};`,
   );
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
   for (const r of byName(model.resources)) lines.push(reexport(resourceModule(r.name)));

@@ -2,10 +2,17 @@ import { literal } from "./ts.js";
 
 /**
  * The part of an openapi-fetch client some generated code calls, one method per HTTP verb, typed by
- * the paths it sends to: a client made for another spec does not fit. Written out rather than
- * imported, so the folder compiles without openapi-fetch; only the code that makes the client needs it.
+ * the paths it sends to, and answering as openapi-fetch does (`answer`, a response with its status):
+ * a client made for another spec, or an object that only has the methods, does not fit. Written out
+ * rather than `Client<paths>` imported, so the folder compiles without openapi-fetch; only the code
+ * that makes the client needs it, any version from 0.13 to 0.17.
  */
-export function clientInterface(name: string, doc: string, calls: readonly { method: string; path: string }[]): string[] {
+export function clientInterface(
+  name: string,
+  doc: string,
+  calls: readonly { method: string; path: string }[],
+  answer: () => string,
+): string[] {
   const byMethod = new Map<string, Set<string>>();
   for (const call of calls) {
     const method = call.method.toUpperCase();
@@ -21,7 +28,7 @@ export function clientInterface(name: string, doc: string, calls: readonly { met
         `  readonly ${method}: (url: ${[...paths]
           .sort()
           .map((p) => literal(p))
-          .join(" | ")}, init: never) => Promise<unknown>;`,
+          .join(" | ")}, init: never) => Promise<${answer()}>;`,
     ),
     `}`,
     "",

@@ -131,7 +131,7 @@ export function emitDefinitions(model: Model): string {
       `export type ${t.typeName}Arguments = ${typeOfSchema(schema)};`,
       "",
       `/** JSON Schema of {@link ${t.typeName}Arguments}: the MCP tool's \`inputSchema\`. */`,
-      `export const ${camelCase(t.name)}InputSchema = ${schemaCode(schema)} as const satisfies ${runType("InputSchema")};`,
+      `export const ${camelCase(t.name)}InputSchema = ${schemaCode(schema, () => runType("JsonSchema"))} satisfies ${runType("ToolInputSchema")};`,
       "",
       `const ${camelCase(t.name)}Call: ${runType("ToolCall")} = ${schemaCode(callOf(t))};`,
       "",
@@ -147,11 +147,11 @@ export function emitDefinitions(model: Model): string {
     }
   }
   lines.push(
-    `/** Every tool's name, description, input and output schema, as MCP's \`tools/list\` carries them. */`,
+    `/** Every tool's name, title, description, input and output schema and hints, as MCP's \`tools/list\` carries them. */`,
     `export const toolDefinitions = [${tools
       .map(
         (t) =>
-          `{ name: ${literal(t.name)}, description: ${literal(t.inputs.description)}, inputSchema: ${camelCase(t.name)}InputSchema, outputSchema: ${fromTool(t).value(`${camelCase(t.name)}OutputSchema`)} }`,
+          `{ name: ${literal(t.name)}, ${t.inputs.title !== undefined ? `title: ${literal(t.inputs.title)}, ` : ""}description: ${literal(t.inputs.description)}, inputSchema: ${camelCase(t.name)}InputSchema, outputSchema: ${fromTool(t).value(`${camelCase(t.name)}OutputSchema`)}${Object.keys(t.inputs.hints).length > 0 ? `, annotations: ${schemaCode(t.inputs.hints)}` : ""} }`,
       )
       .join(", ")}] as const satisfies readonly ${runType("ToolDefinition")}[];`,
     "",
@@ -161,12 +161,19 @@ export function emitDefinitions(model: Model): string {
     `/** The definitions in OpenAI's Chat Completions \`tools\` shape: \`{ type: "function", function: { name, description, parameters } }\`. */`,
     `export const openaiToolDefinitions = ${run("openaiTools")}(toolDefinitions);`,
     "",
+    `/** The definitions in OpenAI's Responses API \`tools\` shape: \`{ type: "function", name, description, parameters, strict: false }\`. */`,
+    `export const openaiResponsesToolDefinitions = ${run("openaiResponsesTools")}(toolDefinitions);`,
+    "",
     ...clientInterface(
       "ToolsClient",
       "What createTools needs of an openapi-fetch client (`createClient<paths>()`): the methods the tools call, for this spec's paths.",
       tools.map((t) => t.inputs),
+      () => runType("ClientAnswer"),
     ),
-    `export interface ToolsOptions {`,
+    `/** What a call may use in place of createTools' own options. */`,
+    `export type CallSetup = Partial<Pick<ToolsOptions, "client"${hasResolvers ? ` | "resolvers"` : ""} | "onIssue">>;`,
+    "",
+    `export interface ToolsOptions<Context = unknown> {`,
     `  /** The consumer's openapi-fetch client for this spec (\`createClient<paths>()\`): its base URL, auth and fetch make the requests. */`,
     `  readonly client: ToolsClient;`,
     ...(hasResolvers ? [`  readonly resolvers: ${module.type(RESOLVERS_MODULE, "Resolvers")};`] : []),
@@ -178,23 +185,33 @@ export function emitDefinitions(model: Model): string {
     `   * tools (\`redisIdBook\` of \`projector/redis-id-book\`); this process's memory when not given.`,
     `   */`,
     `  readonly idBook?: ${runType("IdBook")};`,
+    `  /**`,
+    `   * Called at the start of every call with the call's \`context\` (registerTools passes the MCP SDK's \`extra\`:`,
+    `   * \`authInfo\`, \`sessionId\`, \`requestInfo\`): the client, resolvers or onIssue it returns serve that call alone.`,
+    `   * A throw fails the call with an error for the model.`,
+    `   */`,
+    `  readonly perCall?: (call: ${runType("CallInfo")}<Context>) => CallSetup | undefined | Promise<CallSetup | undefined>;`,
     `}`,
     "",
     `/** One function per tool: arguments in, \`{ result, text }\` or \`{ error }\` out, never a throw. */`,
-    `export type Tools = {`,
+    // A project with no tools yet has no member to use the parameter, which noUnusedParameters allows by its name.
+    `export type Tools<${tools.length > 0 ? "Context" : "_Context"} = unknown> = {`,
     ...tools.map(
       (t) =>
-        `  readonly ${key(t.name)}: (args: ${t.typeName}Arguments, call?: ${runType("CallOptions")}) => Promise<${runType("ToolOutcome")}<${fromTool(t).type(`${t.typeName}Result`)}>>;`,
+        `  readonly ${key(t.name)}: (args: ${t.typeName}Arguments, call?: ${runType("CallOptions")}<Context>) => Promise<${runType("ToolOutcome")}<${fromTool(t).type(`${t.typeName}Result`)}>>;`,
     ),
     `};`,
     "",
     `/** Each tool checks its arguments, calls the API through \`client\`, and projects the response; \`call.signal\` cancels the request and the lookups. */`,
-    `export function createTools(${tools.length > 0 ? "options" : "_options"}: ToolsOptions): Tools {`,
+    `export function createTools<Context = unknown>(${tools.length > 0 ? "options" : "_options"}: ToolsOptions<Context>): Tools<Context> {`,
     // Declared only for tools that read them: a project with no tools yet compiles under noUnusedLocals.
     ...(tools.length > 0
       ? [
-          `  const settings: ${runType("ToolSettings")} = { projection: options.onIssue ? { onIssue: options.onIssue } : {}, idBook: ${run("useIdBook")}(options.idBook) };`,
+          `  const idBook = ${run("useIdBook")}(options.idBook);`,
           `  const timeout: ${runType("CallOptions")} = options.timeoutMs !== undefined ? { timeoutMs: ${run("checkedTimeoutMs")}(options.timeoutMs, "createTools") } : {};`,
+          `  // A call's options: these, or with \`perCall\`, the call's own laid over them.`,
+          `  return ${run("setUpEachCall")}(options, options.perCall, (options): Tools<Context> => {`,
+          `  const settings: ${runType("ToolSettings")} = { projection: options.onIssue ? { onIssue: options.onIssue } : {}, idBook };`,
         ]
       : [`  ${run("useIdBook")}(_options.idBook);`]),
     `  return {`,
@@ -203,14 +220,21 @@ export function emitDefinitions(model: Model): string {
         `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response, projection) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, ${projectionOptions(t, run)}), { ...timeout, ...call }, settings),`,
     ),
     `  };`,
+    ...(tools.length > 0 ? [`  });`] : []),
     `}`,
     "",
     `/**`,
-    ` * Serves the tools on the MCP SDK's low-level \`Server\`; pass the SDK's \`ListToolsRequestSchema\` and`,
-    ` * \`CallToolRequestSchema\`, so this folder does not depend on the SDK.`,
+    ` * Serves the tools on the MCP SDK's \`McpServer\`, beside its own, or its low-level \`Server\`; pass the SDK's`,
+    ` * \`ListToolsRequestSchema\` and \`CallToolRequestSchema\`, so this folder does not depend on the SDK. Each call's`,
+    ` * \`context\` is the SDK's \`extra\` (\`RequestHandlerExtra<ServerRequest, ServerNotification>\`).`,
     ` */`,
-    `export function registerTools(server: { setRequestHandler: (...args: never[]) => unknown }, tools: Tools, schemas: ${runType("McpRequestSchemas")}): void {`,
+    `export function registerTools<Context>(server: ${runType("McpLowLevelServer")} | ${runType("McpHighLevelServer")}, tools: Tools<Context>, schemas: ${runType("McpRequestSchemas")}): void {`,
     `  ${module.runtime("registerTools", "registerOn")}(server, toolDefinitions, tools, schemas);`,
+    `}`,
+    "",
+    `/** Calls the tool a model named, with the arguments it gave; a name no tool has is an \`{ error }\` for the model. */`,
+    `export function callToolByName<Context>(tools: Tools<Context>, name: string, args: unknown, call?: ${runType("CallOptions")}<Context>): Promise<${runType("ToolOutcome")}<unknown>> {`,
+    `  return ${module.runtime("callToolByName", "callNamed")}(tools, name, args, call);`,
     `}`,
     "",
   );

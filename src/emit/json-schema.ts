@@ -6,8 +6,22 @@ import { literal } from "./ts.js";
 
 type Schema = { [key: string]: unknown };
 
+/** Code standing in a schema for a subschema written elsewhere: the name of a module constant. */
+export class SchemaCode {
+  constructor(readonly code: string) {}
+}
+
+/** The module constant a value kept whole has its schema in, read by the runtime's check too. */
+type WholeSchemaName = (field: Field) => string | undefined;
+
 const marker = (name: "unresolved" | "unknown_code" | "unusable") => ({ $ref: `#/$defs/${name}` });
 const NULL = { type: "null" };
+
+/**
+ * A date as projections write it. A pattern rather than `format: "date"`: a validator in strict
+ * mode (ajv's) refuses to compile a format it was not given, and every consumer compiles a pattern.
+ */
+const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 
 export function shapeSchema(shape: Shape): Schema {
   switch (shape.type) {
@@ -40,7 +54,7 @@ function describe(field: Field): Schema {
   return text ? { description: text } : {};
 }
 
-export function fieldSchema(field: Field): Schema {
+export function fieldSchema(field: Field, wholeSchema: WholeSchemaName = () => undefined): Schema {
   switch (field.kind) {
     case "join":
       return field.many
@@ -66,42 +80,64 @@ export function fieldSchema(field: Field): Schema {
       return field.many
         ? {
             anyOf: [
-              { type: "array", items: { anyOf: [objectSchema(field.children), NULL, marker("unusable")] } },
+              { type: "array", items: { anyOf: [objectSchema(field.children, wholeSchema), NULL, marker("unusable")] } },
               NULL,
               marker("unusable"),
             ],
             ...describe(field),
           }
-        : { anyOf: [objectSchema(field.children), NULL, marker("unusable")], ...describe(field) };
+        : { anyOf: [objectSchema(field.children, wholeSchema), NULL, marker("unusable")], ...describe(field) };
     case "value": {
       const codes = field.legend !== undefined || field.shape.type === "literal";
-      const value = field.format ? { type: "string", format: field.format === "date" ? "date" : undefined } : shapeSchema(field.shape);
-      if (value["format"] === undefined) delete value["format"];
+      const named = wholeSchema(field);
+      const value = named
+        ? new SchemaCode(named)
+        : field.format
+          ? { type: "string", ...(field.format === "date" ? { pattern: DATE_PATTERN } : {}) }
+          : shapeSchema(field.shape);
       return { anyOf: [value, NULL, ...(codes ? [marker("unknown_code")] : []), marker("unusable")], ...describe(field) };
     }
   }
 }
 
-export function objectSchema(fields: Field[]): Schema {
+export function objectSchema(fields: Field[], wholeSchema?: WholeSchemaName): Schema {
   return {
     type: "object",
-    properties: Object.fromEntries(fields.map((f) => [f.out, fieldSchema(f)])),
+    properties: Object.fromEntries(fields.map((f) => [f.out, fieldSchema(f, wholeSchema)])),
     // A field sent only in full detail may be absent.
     required: fields.filter((f) => !f.detail).map((f) => f.out),
     additionalProperties: false,
   };
 }
 
+/** The names every object has (`constructor`, `toString`, ...). */
+const OBJECT_MEMBER_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS = new Set(["enum", "const", "default"]);
+
+const isObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
+
 /**
  * A schema as code: JSON text is an object literal, except that a `"__proto__"` key there would set
- * the prototype instead of declaring a property, so that key is written computed.
+ * the prototype instead of declaring a property, so that key is written computed. With `schemaType`
+ * (the name of the runtime's `JsonSchema`, asked for only when needed), a schema under a property or
+ * definition name every object has (`constructor`, `toString`) is written `{...} satisfies JsonSchema`:
+ * TypeScript types a member of that name by `Object`'s, so the schema would otherwise lose its
+ * literal `type`, and the whole no longer satisfy `JsonSchema`. `byName`: `schema` is such a map.
  */
-export function schemaCode(schema: unknown): string {
-  if (Array.isArray(schema)) return `[${schema.map(schemaCode).join(",")}]`;
+export function schemaCode(schema: unknown, schemaType?: () => string, byName = false): string {
+  if (schema instanceof SchemaCode) return schema.code;
+  if (Array.isArray(schema)) return `[${schema.map((item) => schemaCode(item, schemaType)).join(",")}]`;
   if (typeof schema !== "object" || schema === null) return literal(schema);
   const members = Object.entries(schema)
     .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => `${name === "__proto__" ? `[${literal(name)}]` : literal(name)}:${schemaCode(value)}`);
+    .map(([name, value]) => {
+      const inner = byName || !DATA_KEYWORDS.has(name) ? schemaType : undefined;
+      const code = schemaCode(value, inner, !byName && (name === "properties" || name === "$defs"));
+      const typed = byName && schemaType !== undefined && OBJECT_MEMBER_NAMES.has(name) && isObject(value);
+      return `${name === "__proto__" ? `[${literal(name)}]` : literal(name)}:${typed ? `${code} satisfies ${schemaType()}` : code}`;
+    });
   return `{${members.join(",")}}`;
 }
 
@@ -112,9 +148,9 @@ export function schemaCode(schema: unknown): string {
 export function toolOutputSchemaCode(module: ModuleWriter, tool: ToolModel): string {
   const record = module.value(resourceModule(tool.resource.name).path, resultSchemaName(tool.resource.typeName));
   const markers = module.runtime("MARKER_SCHEMAS");
-  const head = `$schema: "https://json-schema.org/draft/2020-12/schema"`;
   const defs = `$defs: { ...${markers}, ${tool.resource.typeName}: ${record} }`;
-  if (tool.list === undefined) return `{ ${head}, ...${record}, $defs: ${markers} } as const`;
+  const schema = module.runtimeType("JsonSchema");
+  if (tool.list === undefined) return `{ ...${record}, $defs: ${markers} } satisfies ${schema}`;
   const recordRef = { $ref: `#/$defs/${tool.resource.typeName}` };
   const properties: Schema = { [tool.list]: tool.many ? { type: "array", items: recordRef } : recordRef };
   for (const page of tool.page)
@@ -134,5 +170,5 @@ export function toolOutputSchemaCode(module: ModuleWriter, tool: ToolModel): str
       ],
     };
   }
-  return `{ ${head}, type: "object", properties: ${schemaCode(properties)}, required: ${literal(Object.keys(properties))}, additionalProperties: false, ${defs} } as const`;
+  return `{ type: "object", properties: ${schemaCode(properties, () => schema, true)}, required: ${literal(Object.keys(properties))}, additionalProperties: false, ${defs} } satisfies ${schema}`;
 }

@@ -1,7 +1,7 @@
 import { resolversOf } from "../model/resource-needs.js";
 import type { Field, RelatedIdField, ResourceModel, SourceRef, ValueField } from "../model/types.js";
 import { isIdentifier, resourceModule, resultSchemaName } from "../naming.js";
-import { objectSchema, schemaCode } from "./json-schema.js";
+import { objectSchema, schemaCode, shapeSchema } from "./json-schema.js";
 import { Locals, ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
 import { capitalized, withArticle } from "../indefinite-article.js";
 import { access, commentText, isInheritedName, key, literal, presence, typeOfShape } from "./ts.js";
@@ -15,20 +15,15 @@ const keptWhole = (field: ValueField) =>
 
 /**
  * What each value field's check reads: a module-level legend or enum constant, or for a value kept
- * whole, its schema inside the resource's result schema (one schema serves both the model and the
- * run time).
+ * whole, the constant holding its schema, which the resource's result schema refers to (one schema
+ * serves both the model and the run time).
  */
-function constNames(module: ModuleWriter, resource: ResourceModel, resultSchema: string): Map<string, string> {
+function constNames(module: ModuleWriter, resource: ResourceModel): Map<string, string> {
   const names = new Map<string, string>();
-  const visit = (fields: Field[], schema: string) => {
+  const visit = (fields: Field[]) => {
     for (const field of fields) {
-      const at = `${schema}.properties${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`}.anyOf[0]`;
-      if (field.kind === "object") visit(field.children, field.many ? `${at}.items.anyOf[0]` : at);
+      if (field.kind === "object") visit(field.children);
       if (field.kind !== "value") continue;
-      if (keptWhole(field)) {
-        names.set(field.name, at);
-        continue;
-      }
       const base = `${resource.typeName}_${field.name}`
         .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
         .replace(/[^A-Za-z0-9]+/g, "_")
@@ -36,8 +31,21 @@ function constNames(module: ModuleWriter, resource: ResourceModel, resultSchema:
       names.set(field.name, module.local(base));
     }
   };
-  visit(resource.fields, resultSchema);
+  visit(resource.fields);
   return names;
+}
+
+/** The schema of each value kept whole, as a constant the result schema and the value's check share. */
+function wholeSchemaConstants(module: ModuleWriter, constants: Map<string, string>, fields: Field[]): string[] {
+  return fields.flatMap((field) => {
+    if (field.kind === "object") return wholeSchemaConstants(module, constants, field.children);
+    if (field.kind !== "value" || !keptWhole(field)) return [];
+    return [
+      `/** The schema ${commentText(field.name)} is kept whole to. */`,
+      `const ${constants.get(field.name)!} = ${schemaCode(shapeSchema(field.shape), () => module.runtimeType("JsonSchema"))} satisfies ${module.runtimeType("JsonSchema")};`,
+      "",
+    ];
+  });
 }
 
 /** The result type of a field, naming the runtime's marker types through `module`. */
@@ -261,7 +269,7 @@ export function emitResource(resource: ResourceModel): string {
   const resultSchema = resultSchemaName(resource.typeName);
   // Declared first, so a field constant that folds to its name takes a number instead.
   const recordKeysLines = recordKeysConstant(module, resource.fields);
-  const constants = constNames(module, resource, resultSchema);
+  const constants = constNames(module, resource);
   const project = baseLocals(module, jsonapi);
   const values = resource.fields.map((field) => projectExpression({ module, constants, bases: project.bases }, field));
   const detailed = resource.fields.some((field) => field.detail);
@@ -284,8 +292,12 @@ export function emitResource(resource: ResourceModel): string {
     `/** ${capitalized(withArticle(commentText(resource.name)))} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
     `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}${f.detail ? "?" : ""}: ${fieldType(module, f)};`).join(" ")} }`,
     "",
+    ...wholeSchemaConstants(module, constants, resource.fields),
     `/** JSON Schema of {@link ${T}Result}; its markers are in the tool schemas' \`$defs\`. */`,
-    `export const ${resultSchema} = ${schemaCode(objectSchema(resource.fields))} as const;`,
+    `export const ${resultSchema} = ${schemaCode(
+      objectSchema(resource.fields, (field) => (field.kind === "value" && keptWhole(field) ? constants.get(field.name) : undefined)),
+      () => module.runtimeType("JsonSchema"),
+    )} satisfies ${module.runtimeType("JsonSchema")};`,
     "",
     `/** The labels projecting ${withArticle(commentText(resource.name))} reads, already resolved. */`,
     `export type ${T}Lookups = ${lookups};`,

@@ -42,6 +42,7 @@ export function emitSpecResolvers(model: Model): string {
       "ResolversClient",
       "What createResolvers needs of an openapi-fetch client (`createClient<paths>()`): the methods its operations use, for their paths.",
       resolvers.map((r) => r.source),
+      () => module.runtimeType("ClientAnswer"),
     ),
     `/** The resolvers the annotation backs with an operation; any others are written by hand. */`,
     `export type ResolversFromSpec = Pick<${module.type(RESOLVERS_MODULE, "Resolvers")}, ${names}>;`,

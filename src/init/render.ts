@@ -8,6 +8,8 @@ import type { DraftNext } from "./next-page.js";
 export interface RenderOptions {
   spec: string;
   output: string;
+  /** The annotation schema, relative to the annotation: a new file's first line points the YAML language server at it. */
+  schema?: string;
   acceptGuesses: boolean;
   /** The annotation file as it is: every entry in it is a decision and is kept as written. */
   existing?: string;
@@ -162,7 +164,7 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
 export function renderDraft(draft: Draft, options: RenderOptions): Rendered {
   if (options.existing === undefined) {
     const doc = new Document({ spec: options.spec, output: options.output, resolvers: {}, resources: {}, tools: {} });
-    doc.commentBefore = HEADER;
+    doc.commentBefore = options.schema === undefined ? HEADER : ` yaml-language-server: $schema=${options.schema}\n${HEADER}`;
     const { entries, todos } = missingEntries(draft, () => false, options.acceptGuesses);
     return { text: fillSections(String(doc), entries), added: entries.flatMap((e) => e.paths), todos };
   }

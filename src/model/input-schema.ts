@@ -23,6 +23,36 @@ const KEPT = [
 ];
 const MAX_DEPTH = 8;
 
+const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
+
+/**
+ * Whether a kept keyword's value is of the type JSON Schema gives it. The definitions are typed for
+ * the consumers' own schema types (`JSONSchema7`, zod's), so a value of another type, which a lax
+ * spec may hold (`minimum: "1"`, `type: file`), is left out rather than break their compile.
+ */
+function keywordFits(key: string, value: unknown): boolean {
+  switch (key) {
+    case "type":
+      return Array.isArray(value) ? value.every((type) => TYPE_NAMES.has(type as string)) : TYPE_NAMES.has(value as string);
+    case "description":
+    case "format":
+    case "pattern":
+      return typeof value === "string";
+    case "enum":
+      return Array.isArray(value);
+    case "required":
+      return Array.isArray(value) && value.every((name) => typeof name === "string");
+    case "const":
+    case "default":
+      return true;
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+      return typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+    default:
+      return typeof value === "number" && Number.isFinite(value);
+  }
+}
+
 export interface PlainSchemaOptions {
   /** A request body: properties the server sets (`readOnly`) are not the caller's to send. */
   writing?: boolean;
@@ -66,7 +96,7 @@ export function plainSchema(reader: SchemaReader, at: SubschemaAt, options: Plai
   const resolved = reader.deref(at);
   const schema = resolved.schema;
   const out: JsonSchema = {};
-  for (const key of KEPT) if (key in schema) out[key] = schema[key];
+  for (const key of KEPT) if (key in schema && keywordFits(key, schema[key])) out[key] = schema[key];
   // OpenAPI 3.0's `nullable` is JSON Schema's null type.
   if (schema["nullable"] === true && typeof out["type"] === "string") out["type"] = [out["type"], "null"];
   exclusiveBounds(out);

@@ -7,7 +7,7 @@ import { boundedPlainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
 import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
 import { type IdSource, parameterKey, takesId } from "./short-ids.js";
-import type { InputParameter, JsonSchema, ResourceModel, ToolInputs } from "./types.js";
+import type { InputParameter, JsonSchema, ResourceModel, ToolHints, ToolInputs } from "./types.js";
 import { cutWarning } from "./schema-budget.js";
 import { valueFields } from "./value-fields.js";
 
@@ -272,13 +272,56 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   const summary = [op.at.schema["summary"], op.at.schema["description"]].filter(
     (t): t is string => typeof t === "string" && t.trim() !== "",
   );
+  const title = tool.title ?? titleOf(op.at.schema["summary"]);
   return {
     method: op.method,
     path: op.path,
     description: tool.description ?? (summary.join("\n\n") || `${op.method.toUpperCase()} ${op.path}`),
+    ...(title !== undefined ? { title } : {}),
+    hints: { ...methodHints(op.method), ...annotatedHints(tool.hints) },
     parameters,
     ...(bodyMediaType ? { bodyMediaType } : {}),
   };
+}
+
+/** The most characters of an operation's summary that makes the tool's title. */
+const TITLE_CHARACTERS = 80;
+
+/** An operation's summary as a title: one line of text, not too long to be one; else none. */
+function titleOf(summary: unknown): string | undefined {
+  if (typeof summary !== "string") return undefined;
+  const title = summary.trim();
+  return title !== "" && title.length <= TITLE_CHARACTERS && !/[\u0000-\u001f\u007f-\u009f]/.test(title) ? title : undefined;
+}
+
+/**
+ * What the HTTP method says of an operation (RFC 9110): GET and HEAD change nothing, PUT and DELETE
+ * may be repeated to the same effect, DELETE destroys. POST and PATCH say nothing: a client then
+ * assumes the tool may change and destroy things, and is not idempotent.
+ */
+function methodHints(method: string): ToolHints {
+  switch (method) {
+    case "get":
+    case "head":
+      return { readOnlyHint: true };
+    case "put":
+      return { idempotentHint: true };
+    case "delete":
+      return { destructiveHint: true, idempotentHint: true };
+    default:
+      return {};
+  }
+}
+
+/** The annotation's `hints`, under MCP's names. */
+function annotatedHints(hints: ToolAnnotation["hints"]): ToolHints {
+  if (!hints) return {};
+  const named: ToolHints = {};
+  if (hints.readOnly !== undefined) named.readOnlyHint = hints.readOnly;
+  if (hints.destructive !== undefined) named.destructiveHint = hints.destructive;
+  if (hints.idempotent !== undefined) named.idempotentHint = hints.idempotent;
+  if (hints.openWorld !== undefined) named.openWorldHint = hints.openWorld;
+  return named;
 }
 
 /** Header parameters OpenAPI says to ignore: the client sets them. */

@@ -230,9 +230,20 @@ export interface ToolInputs {
   method: string;
   path: string;
   description: string;
+  /** The tool's name for people (MCP's `title`). */
+  title?: string;
+  /** MCP's tool annotations: from the method, then the annotation's `hints`. */
+  hints: ToolHints;
   parameters: InputParameter[];
   /** The request body's media type, when the operation takes a JSON body. */
   bodyMediaType?: string;
+}
+
+export interface ToolHints {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export interface Model {

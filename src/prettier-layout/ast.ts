@@ -51,6 +51,7 @@ const KINDS = [
   "InterfaceDeclaration",
   "FunctionDeclaration",
   "Parameter",
+  "TypeParameter",
   "ReturnStatement",
   "ExpressionStatement",
   "ForOfStatement",
@@ -155,6 +156,8 @@ export class Node {
   declare initializer: Node;
   declare exclamationToken: Node | undefined;
   declare typeParameters: Node[] | undefined;
+  declare constraint: Node | undefined;
+  declare default: Node | undefined;
   declare heritageClauses: Node[] | undefined;
   declare members: Node[];
   declare body: Node;

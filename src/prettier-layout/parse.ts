@@ -358,28 +358,29 @@ class Parser {
       node = new Node("TypeAliasDeclaration", start.pos, start.start, start.end);
       this.take("type");
       node.name = this.identifier();
-      if (this.is("<")) throw new Unsure("type parameters");
+      if (this.is("<")) node.typeParameters = this.typeParameters();
       this.take("=");
       node.type = this.type();
       this.take(";");
-      this.adopt(node, node.name, node.type);
+      this.adopt(node, node.name, node.typeParameters, node.type);
     } else if (keyword === "interface") {
       node = new Node("InterfaceDeclaration", start.pos, start.start, start.end);
       this.take("interface");
       node.name = this.identifier();
+      if (this.is("<")) node.typeParameters = this.typeParameters();
       if (!this.is("{")) throw new Unsure("interface form");
       node.members = this.members();
-      this.adopt(node, node.name, node.members);
+      this.adopt(node, node.name, node.typeParameters, node.members);
     } else if (keyword === "function") {
       node = new Node("FunctionDeclaration", start.pos, start.start, start.end);
       this.take("function");
       if (this.is("*")) throw new Unsure("generator");
       node.name = this.identifier();
-      if (this.is("<")) throw new Unsure("type parameters");
+      if (this.is("<")) node.typeParameters = this.typeParameters();
       node.parameters = this.parameters();
       if (this.eat(":")) node.type = this.type();
       node.body = this.block();
-      this.adopt(node, node.name, node.parameters, node.type, node.body);
+      this.adopt(node, node.name, node.typeParameters, node.parameters, node.type, node.body);
     } else throw new Unsure(`declaration ${keyword}`);
     node.modifiers = modifiers.length > 0 ? modifiers : undefined;
     this.adopt(node, modifiers);
@@ -931,6 +932,23 @@ class Parser {
       }
     }
     return false;
+  }
+
+  /** A declaration's `<Name extends Constraint = Default, …>`. */
+  private typeParameters(): Node[] {
+    this.take("<");
+    const params: Node[] = [];
+    while (!this.is(">")) {
+      const node = this.open("TypeParameter");
+      node.name = this.identifier();
+      if (this.eat("extends")) node.constraint = this.type();
+      if (this.eat("=")) node.default = this.type();
+      this.adopt(node, node.name, node.constraint, node.default);
+      params.push(this.close(node));
+      if (!this.eat(",")) break;
+    }
+    this.take(">");
+    return params;
   }
 
   private typeArguments(): Node[] {

@@ -323,18 +323,24 @@ export class Printer {
   // ---- declarations
 
   private typeAlias(node: ts.TypeAliasDeclaration): Doc {
-    if (node.typeParameters) throw new Unsure("type parameters");
-    const left: Doc = [this.exported(node), "type ", node.name.text];
+    const left: Doc = [this.exported(node), "type ", node.name.text, this.typeParameters(node.typeParameters)];
     return [this.assignment(node, left, " =", node.type), ";"];
   }
 
   private interfaceDeclaration(node: ts.InterfaceDeclaration): Doc {
-    if (node.typeParameters || node.heritageClauses) throw new Unsure("interface form");
-    return [this.exported(node), "interface ", node.name.text, " ", this.members(node, node.members, true)];
+    if (node.heritageClauses) throw new Unsure("interface form");
+    return [
+      this.exported(node),
+      "interface ",
+      node.name.text,
+      this.typeParameters(node.typeParameters),
+      " ",
+      this.members(node, node.members, true),
+    ];
   }
 
   private functionDeclaration(node: ts.FunctionDeclaration): Doc {
-    if (!node.name || !node.body || node.asteriskToken || node.typeParameters) throw new Unsure("function form");
+    if (!node.name || !node.body || node.asteriskToken) throw new Unsure("function form");
     const isAsync = (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === K.AsyncKeyword);
     const returnType = this.returnType(node);
     const params = this.functionParameters(node, false);
@@ -344,6 +350,7 @@ export class Printer {
       isAsync ? "async " : "",
       "function ",
       node.name.text,
+      this.typeParameters(node.typeParameters),
       group([grouped ? group(params) : params, returnType]),
       " ",
       this.block(node.body, true),
@@ -357,7 +364,9 @@ export class Printer {
   private shouldGroupFunctionParameters(node: ts.SignatureDeclarationBase, returnType: Doc): boolean {
     const type = node.type;
     if (!type) return false;
-    if (node.typeParameters && node.typeParameters.length > 0) throw new Unsure("type parameters");
+    // Prettier groups them only for one type parameter at most, and one without a constraint or default.
+    const typeParameters = node.typeParameters ?? [];
+    if (typeParameters.length > 1 || typeParameters.some((param) => param.constraint || param.default)) return false;
     return node.parameters.length === 1 && (type.kind === K.TypeLiteral || type.kind === K.MappedType || willBreak(returnType));
   }
 
@@ -473,6 +482,7 @@ export class Printer {
   declare expression: (node: ts.Expression, args?: Args) => Doc;
   declare type: (node: ts.TypeNode, args?: Args) => Doc;
   declare typeArguments: (params: readonly ts.TypeNode[]) => Doc;
+  declare typeParameters: (params: readonly ts.Node[] | undefined) => Doc;
   declare members: (node: ts.Node, members: readonly ts.TypeElement[], isInterface: boolean) => Doc;
   declare shouldHugUnion: (node: ts.UnionTypeNode) => boolean;
   declare shouldInlineLogical: (node: ts.BinaryExpression) => boolean;

@@ -128,6 +128,21 @@ Printer.prototype.typeArguments = function (this: Printer, params: readonly ts.T
   return group(["<", indent([softline, join([",", line], printed)]), softline, ">"]);
 };
 
+/**
+ * A declaration's type parameters as prettier prints them: never hugged, a group that breaks to one
+ * a line, with a trailing comma, only when it must. A constraint is left to prettier, which breaks
+ * it on its own line.
+ */
+Printer.prototype.typeParameters = function (this: Printer, params: readonly ts.Node[] | undefined): Doc {
+  if (params === undefined) return "";
+  if (params.length === 0) throw new Unsure("empty type parameters");
+  const printed = params.map((param) => {
+    if (param.constraint) throw new Unsure("type parameter constraint");
+    return group([param.name.text, param.default ? [" = ", this.type(param.default)] : ""]);
+  });
+  return group(["<", indent([softline, join([",", line], printed)]), ifBreak(","), softline, ">"]);
+};
+
 Printer.prototype.functionType = function (this: Printer, node: ts.FunctionTypeNode): Doc {
   if (node.typeParameters) throw new Unsure("generic function type");
   const params = this.functionParameters(node, false);

@@ -2,8 +2,24 @@
 // generated code needs no runtime package. Generated modules import them from here; the other
 // modules' own exports not listed here are shared between them, not offered to the consumer.
 
-export { anthropicTools, openaiTools, registerTools } from "./adapters.js";
-export type { AnyTool, McpRequestSchemas, ToolDefinition } from "./adapters.js";
+export {
+  anthropicTools,
+  callToolByName,
+  openaiResponsesTools,
+  openaiTools,
+  registerTools,
+} from "./adapters.js";
+export type {
+  AnthropicTool,
+  AnyTool,
+  McpHighLevelServer,
+  McpLowLevelServer,
+  McpRequestSchemas,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+  ToolDefinition,
+  ToolHints,
+} from "./adapters.js";
 export {
   argumentProblem,
   MAX_ARGUMENT_CHARACTERS,
@@ -22,6 +38,7 @@ export {
 export type {
   CallOptions,
   CallParameter,
+  ClientAnswer,
   ToolCall,
   ToolOutcome,
   ToolSettings,
@@ -69,6 +86,12 @@ export {
 export { includedLabels, joinMany, joinOne } from "./joins.js";
 export { asObject, read } from "./json.js";
 export { placed } from "./labels-later.js";
+export type {
+  JsonSchema,
+  JsonSchemaType,
+  JsonValue,
+  ToolInputSchema,
+} from "./json-schema.js";
 export { legend, legendLookup, member } from "./legends.js";
 export { batchFunction, resolverFromLoader } from "./loaders.js";
 export type { LabelLoader } from "./loaders.js";
@@ -83,6 +106,8 @@ export {
 export type { NextPageRule, NextSource } from "./next-page.js";
 export { at, pageValue, present } from "./pages.js";
 export { PATTERN_STEPS } from "./patterns.js";
+export { setUpEachCall } from "./per-call.js";
+export type { CallInfo } from "./per-call.js";
 export { queryStringFor } from "./query-string.js";
 export type { QueryParameterStyle, QueryStyle } from "./query-string.js";
 export { ISSUE_VALUE_CHARACTERS } from "./quoting.js";

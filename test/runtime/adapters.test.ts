@@ -3,14 +3,21 @@ import { describe, expect, it } from "vitest";
 import { anthropicTools, openaiTools, registerTools, type ToolDefinition } from "../../templates/runtime/adapters.js";
 
 const definitions: ToolDefinition[] = [
-  { name: "get_ticket", description: "One ticket.", inputSchema: { type: "object" }, outputSchema: { type: "object" } },
+  {
+    name: "get_ticket",
+    description: "One ticket.",
+    inputSchema: { type: "object", properties: {}, required: [], additionalProperties: false },
+    outputSchema: { type: "object" },
+  },
 ];
 
 describe("adapters", () => {
   it("writes the definitions as each API takes them", () => {
-    expect(anthropicTools(definitions)).toEqual([{ name: "get_ticket", description: "One ticket.", input_schema: { type: "object" } }]);
+    expect(anthropicTools(definitions)).toEqual([
+      { name: "get_ticket", description: "One ticket.", input_schema: definitions[0]!.inputSchema },
+    ]);
     expect(openaiTools(definitions)).toEqual([
-      { type: "function", function: { name: "get_ticket", description: "One ticket.", parameters: { type: "object" } } },
+      { type: "function", function: { name: "get_ticket", description: "One ticket.", parameters: definitions[0]!.inputSchema } },
     ]);
   });
 
@@ -28,7 +35,7 @@ describe("adapters", () => {
       schemas,
     );
     const call = (name: string) => handlers.get("call")!({ params: { name, arguments: {} } });
-    expect(handlers.get("list")!({})).toEqual({ tools: definitions });
+    expect(await handlers.get("list")!({})).toEqual({ tools: definitions });
     expect(await call("get_ticket")).toEqual({ content: [{ type: "text", text: '{"id":"t1"}' }], structuredContent: { id: "t1" } });
     expect(await call("add_comment")).toEqual({
       content: [{ type: "text", text: "add_comment: bad arguments: body is required" }],

@@ -157,7 +157,8 @@ describe("calls that get no answer", () => {
     const answer = handlers[1]!({ params: { name: "slow", arguments: {} } }, { signal: cancel.signal });
     cancel.abort();
     expect(await answer).toEqual({ content: [{ type: "text", text: "the call was cancelled" }], isError: true });
-    expect(given).toEqual([{ signal: cancel.signal }]);
+    // The tool gets the request's extra as its call's context, beside the signal.
+    expect(given).toEqual([{ signal: cancel.signal, context: { signal: cancel.signal } }]);
   });
 });
 

@@ -14,6 +14,7 @@ import {
   section,
   shortRelatedOne,
   string,
+  type JsonSchema,
   type RecordOptions,
   type Unresolved,
   type Unusable,
@@ -80,7 +81,7 @@ export const commentResultSchema = {
   },
   required: ["body", "public", "created", "ticket", "author"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a comment reads, already resolved. */
 export type CommentLookups = Pick<Lookups, "users">;

@@ -16,6 +16,7 @@ import {
   section,
   shortArgumentId,
   string,
+  type JsonSchema,
   type RecordOptions,
   type UnknownCode,
   type Unresolved,
@@ -104,7 +105,7 @@ export const ticketResultSchema = {
     },
     opened: {
       anyOf: [
-        { type: "string", format: "date" },
+        { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
@@ -112,7 +113,7 @@ export const ticketResultSchema = {
     },
     last_update: {
       anyOf: [
-        { type: "string", format: "date" },
+        { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
@@ -139,7 +140,7 @@ export const ticketResultSchema = {
     "sla_due",
   ],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a ticket reads, already resolved. */
 export type TicketLookups = Pick<Lookups, "orgs" | "users">;

@@ -14,6 +14,7 @@ import {
   section,
   shortArgumentId,
   string,
+  type JsonSchema,
   type RecordOptions,
   type UnknownCode,
   type Unresolved,
@@ -77,7 +78,7 @@ export const userResultSchema = {
   },
   required: ["id", "name", "email", "role", "org"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a user reads, already resolved. */
 export type UserLookups = Pick<Lookups, "orgs">;

@@ -14,6 +14,7 @@ import {
   placed,
   projectInOneWalk,
   recordAt,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -30,10 +31,9 @@ export type GetTicketResolvers = Pick<Resolvers, "orgs" | "users">;
 
 /** JSON Schema of {@link GetTicketResult}, usable as the MCP tool's `outputSchema`. */
 export const getTicketOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   ...ticketResultSchema,
   $defs: MARKER_SCHEMAS,
-} as const;
+} satisfies JsonSchema;
 
 /** Where a get_ticket response holds its record; a body without one there is an error, not a record. */
 const RECORD: RecordsPlace = {

@@ -22,6 +22,7 @@ import {
   projectInOneWalk,
   tableLayout,
   withTableLayout,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
   type Unusable,
@@ -43,7 +44,6 @@ export type SearchTicketsResolvers = Pick<Resolvers, "orgs" | "users">;
 
 /** JSON Schema of {@link SearchTicketsResult}, usable as the MCP tool's `outputSchema`. */
 export const searchTicketsOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     tickets: { type: "array", items: { $ref: "#/$defs/Ticket" } },
@@ -59,7 +59,7 @@ export const searchTicketsOutputSchema = {
   required: ["tickets", "total", "more"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Ticket: ticketResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** search_tickets results read as a table: serializeToolResult sets them out so. */
 const TEXT = tableLayout("search_tickets", {

@@ -27,12 +27,15 @@ export type {
 } from "./runtime/index.js";
 export {
   anthropicToolDefinitions,
+  callToolByName,
   createTools,
+  openaiResponsesToolDefinitions,
   openaiToolDefinitions,
   registerTools,
   toolDefinitions,
   getCustomerInputSchema,
   type GetCustomerArguments,
+  type CallSetup,
   type Tools,
   type ToolsOptions,
 } from "./definitions.js";
@@ -43,8 +46,16 @@ export {
   ID_BOOK_SIZE,
 } from "./runtime/index.js";
 export type {
+  AnthropicTool,
+  CallInfo,
+  CallOptions,
+  JsonSchema,
   McpRequestSchemas,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
   ToolDefinition,
+  ToolHints,
+  ToolInputSchema,
   ToolOutcome,
 } from "./runtime/index.js";
 export {

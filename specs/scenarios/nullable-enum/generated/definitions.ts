@@ -3,17 +3,24 @@
 import {
   anthropicTools,
   callTool,
+  callToolByName as callNamed,
   checkedTimeoutMs,
+  openaiResponsesTools,
   openaiTools,
   registerTools as registerOn,
+  setUpEachCall,
   useIdBook,
+  type CallInfo,
   type CallOptions,
+  type ClientAnswer,
   type IdBook,
-  type InputSchema,
+  type McpHighLevelServer,
+  type McpLowLevelServer,
   type McpRequestSchemas,
   type ProjectOptions,
   type ToolCall,
   type ToolDefinition,
+  type ToolInputSchema,
   type ToolOutcome,
   type ToolSettings,
 } from "./runtime/index.js";
@@ -33,7 +40,7 @@ export const listMembershipsInputSchema = {
   properties: {},
   required: [],
   additionalProperties: false,
-} as const satisfies InputSchema;
+} satisfies ToolInputSchema;
 
 const listMembershipsCall: ToolCall = {
   method: "get",
@@ -41,13 +48,14 @@ const listMembershipsCall: ToolCall = {
   parameters: [],
 };
 
-/** Every tool's name, description, input and output schema, as MCP's `tools/list` carries them. */
+/** Every tool's name, title, description, input and output schema and hints, as MCP's `tools/list` carries them. */
 export const toolDefinitions = [
   {
     name: "list_memberships",
     description: "GET /memberships",
     inputSchema: listMembershipsInputSchema,
     outputSchema: listMembershipsOutputSchema,
+    annotations: { readOnlyHint: true },
   },
 ] as const satisfies readonly ToolDefinition[];
 
@@ -57,12 +65,19 @@ export const anthropicToolDefinitions = anthropicTools(toolDefinitions);
 /** The definitions in OpenAI's Chat Completions `tools` shape: `{ type: "function", function: { name, description, parameters } }`. */
 export const openaiToolDefinitions = openaiTools(toolDefinitions);
 
+/** The definitions in OpenAI's Responses API `tools` shape: `{ type: "function", name, description, parameters, strict: false }`. */
+export const openaiResponsesToolDefinitions =
+  openaiResponsesTools(toolDefinitions);
+
 /** What createTools needs of an openapi-fetch client (`createClient<paths>()`): the methods the tools call, for this spec's paths. */
 export interface ToolsClient {
-  readonly GET: (url: "/memberships", init: never) => Promise<unknown>;
+  readonly GET: (url: "/memberships", init: never) => Promise<ClientAnswer>;
 }
 
-export interface ToolsOptions {
+/** What a call may use in place of createTools' own options. */
+export type CallSetup = Partial<Pick<ToolsOptions, "client" | "onIssue">>;
+
+export interface ToolsOptions<Context = unknown> {
   /** The consumer's openapi-fetch client for this spec (`createClient<paths>()`): its base URL, auth and fetch make the requests. */
   readonly client: ToolsClient;
   readonly onIssue?: ProjectOptions["onIssue"];
@@ -73,54 +88,79 @@ export interface ToolsOptions {
    * tools (`redisIdBook` of `projector/redis-id-book`); this process's memory when not given.
    */
   readonly idBook?: IdBook;
+  /**
+   * Called at the start of every call with the call's `context` (registerTools passes the MCP SDK's `extra`:
+   * `authInfo`, `sessionId`, `requestInfo`): the client, resolvers or onIssue it returns serve that call alone.
+   * A throw fails the call with an error for the model.
+   */
+  readonly perCall?: (
+    call: CallInfo<Context>,
+  ) => CallSetup | undefined | Promise<CallSetup | undefined>;
 }
 
 /** One function per tool: arguments in, `{ result, text }` or `{ error }` out, never a throw. */
-export type Tools = {
+export type Tools<Context = unknown> = {
   readonly list_memberships: (
     args: ListMembershipsArguments,
-    call?: CallOptions,
+    call?: CallOptions<Context>,
   ) => Promise<ToolOutcome<ListMembershipsResult>>;
 };
 
 /** Each tool checks its arguments, calls the API through `client`, and projects the response; `call.signal` cancels the request and the lookups. */
-export function createTools(options: ToolsOptions): Tools {
-  const settings: ToolSettings = {
-    projection: options.onIssue ? { onIssue: options.onIssue } : {},
-    idBook: useIdBook(options.idBook),
-  };
+export function createTools<Context = unknown>(
+  options: ToolsOptions<Context>,
+): Tools<Context> {
+  const idBook = useIdBook(options.idBook);
   const timeout: CallOptions =
     options.timeoutMs !== undefined
       ? { timeoutMs: checkedTimeoutMs(options.timeoutMs, "createTools") }
       : {};
-  return {
-    list_memberships: (args, call = {}) =>
-      callTool(
-        options.client,
-        "list_memberships",
-        listMembershipsCall,
-        listMembershipsInputSchema,
-        args,
-        (response, projection) =>
-          projectListMemberships(
-            response as ListMembershipsResponse,
-            {},
-            projection,
-          ),
-        { ...timeout, ...call },
-        settings,
-      ),
-  };
+  // A call's options: these, or with `perCall`, the call's own laid over them.
+  return setUpEachCall(options, options.perCall, (options): Tools<Context> => {
+    const settings: ToolSettings = {
+      projection: options.onIssue ? { onIssue: options.onIssue } : {},
+      idBook,
+    };
+    return {
+      list_memberships: (args, call = {}) =>
+        callTool(
+          options.client,
+          "list_memberships",
+          listMembershipsCall,
+          listMembershipsInputSchema,
+          args,
+          (response, projection) =>
+            projectListMemberships(
+              response as ListMembershipsResponse,
+              {},
+              projection,
+            ),
+          { ...timeout, ...call },
+          settings,
+        ),
+    };
+  });
 }
 
 /**
- * Serves the tools on the MCP SDK's low-level `Server`; pass the SDK's `ListToolsRequestSchema` and
- * `CallToolRequestSchema`, so this folder does not depend on the SDK.
+ * Serves the tools on the MCP SDK's `McpServer`, beside its own, or its low-level `Server`; pass the SDK's
+ * `ListToolsRequestSchema` and `CallToolRequestSchema`, so this folder does not depend on the SDK. Each call's
+ * `context` is the SDK's `extra` (`RequestHandlerExtra<ServerRequest, ServerNotification>`).
  */
-export function registerTools(
-  server: { setRequestHandler: (...args: never[]) => unknown },
-  tools: Tools,
+export function registerTools<Context>(
+  server: McpLowLevelServer | McpHighLevelServer,
+  tools: Tools<Context>,
   schemas: McpRequestSchemas,
 ): void {
   registerOn(server, toolDefinitions, tools, schemas);
+}
+
+/** Calls the tool a model named, with the arguments it gave; a name no tool has is an `{ error }` for the model. */
+export function callToolByName<Context>(
+  tools: Tools<Context>,
+  name: string,
+  args: unknown,
+  call?: CallOptions<Context>,
+): Promise<ToolOutcome<unknown>> {
+  return callNamed(tools, name, args, call);
 }

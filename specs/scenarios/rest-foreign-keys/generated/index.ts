@@ -27,12 +27,15 @@ export type {
 } from "./runtime/index.js";
 export {
   anthropicToolDefinitions,
+  callToolByName,
   createTools,
+  openaiResponsesToolDefinitions,
   openaiToolDefinitions,
   registerTools,
   toolDefinitions,
   listIncidentsInputSchema,
   type ListIncidentsArguments,
+  type CallSetup,
   type Tools,
   type ToolsOptions,
 } from "./definitions.js";
@@ -48,8 +51,16 @@ export {
   type ResolversFromSpec,
 } from "./spec-resolvers.js";
 export type {
+  AnthropicTool,
+  CallInfo,
+  CallOptions,
+  JsonSchema,
   McpRequestSchemas,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
   ToolDefinition,
+  ToolHints,
+  ToolInputSchema,
   ToolOutcome,
 } from "./runtime/index.js";
 export {

@@ -8,6 +8,7 @@ import {
   plainObjects,
   recordObject,
   string,
+  type JsonSchema,
   type RecordOptions,
   type Unusable,
 } from "../runtime/index.js";
@@ -118,7 +119,7 @@ export const ticketResultSchema = {
   },
   required: ["subject", "custom_fields"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a ticket reads, already resolved. */
 export type TicketLookups = Record<never, never>;

@@ -10,6 +10,7 @@ import {
   recordObject,
   string,
   whole,
+  type JsonSchema,
   type RecordOptions,
   type Unusable,
 } from "../runtime/index.js";
@@ -43,6 +44,32 @@ export interface FolderResult {
     | Unusable;
   labels: Array<{ narrower?: Array<unknown>; text?: string }> | null | Unusable;
 }
+
+/** The schema children.labels is kept whole to. */
+const FOLDER_CHILDREN_LABELS = {
+  type: "array",
+  items: {
+    type: "object",
+    properties: {
+      narrower: { type: "array", items: {} },
+      text: { type: "string" },
+    },
+    additionalProperties: false,
+  },
+} satisfies JsonSchema;
+
+/** The schema labels is kept whole to. */
+const FOLDER_LABELS = {
+  type: "array",
+  items: {
+    type: "object",
+    properties: {
+      narrower: { type: "array", items: {} },
+      text: { type: "string" },
+    },
+    additionalProperties: false,
+  },
+} satisfies JsonSchema;
 
 /** JSON Schema of {@link FolderResult}; its markers are in the tool schemas' `$defs`. */
 export const folderResultSchema = {
@@ -89,17 +116,7 @@ export const folderResultSchema = {
                   },
                   labels: {
                     anyOf: [
-                      {
-                        type: "array",
-                        items: {
-                          type: "object",
-                          properties: {
-                            narrower: { type: "array", items: {} },
-                            text: { type: "string" },
-                          },
-                          additionalProperties: false,
-                        },
-                      },
+                      FOLDER_CHILDREN_LABELS,
                       { type: "null" },
                       { $ref: "#/$defs/unusable" },
                     ],
@@ -118,26 +135,12 @@ export const folderResultSchema = {
       ],
     },
     labels: {
-      anyOf: [
-        {
-          type: "array",
-          items: {
-            type: "object",
-            properties: {
-              narrower: { type: "array", items: {} },
-              text: { type: "string" },
-            },
-            additionalProperties: false,
-          },
-        },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
+      anyOf: [FOLDER_LABELS, { type: "null" }, { $ref: "#/$defs/unusable" }],
     },
   },
   required: ["id", "name", "children", "labels"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a folder reads, already resolved. */
 export type FolderLookups = Record<never, never>;
@@ -178,8 +181,7 @@ export function projectFolder(
         ctx,
         "children.labels",
         OPTIONAL,
-        folderResultSchema.properties.children.anyOf[0].items.anyOf[0]
-          .properties.labels.anyOf[0],
+        FOLDER_CHILDREN_LABELS,
       ),
     })),
     whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
@@ -187,7 +189,7 @@ export function projectFolder(
       ctx,
       "labels",
       OPTIONAL,
-      folderResultSchema.properties.labels.anyOf[0],
+      FOLDER_LABELS,
     ),
   );
 }

@@ -11,6 +11,7 @@ import {
   MARKER_SCHEMAS,
   listAt,
   withDistinctShortIds,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -27,13 +28,12 @@ export type ListFoldersResolvers = Record<never, never>;
 
 /** JSON Schema of {@link ListFoldersResult}, usable as the MCP tool's `outputSchema`. */
 export const listFoldersOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: { folders: { type: "array", items: { $ref: "#/$defs/Folder" } } },
   required: ["folders"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Folder: folderResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_folders response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

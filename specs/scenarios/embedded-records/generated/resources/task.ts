@@ -13,6 +13,7 @@ import {
   refMany,
   refOne,
   string,
+  type JsonSchema,
   type RecordOptions,
   type Unresolved,
   type Unusable,
@@ -178,7 +179,7 @@ export const taskResultSchema = {
     "memberships",
   ],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a task reads, already resolved. */
 export type TaskLookups = Pick<Lookups, "projects" | "users">;

@@ -84,7 +84,9 @@ export interface ValueSchema {
   readonly items?: ValueSchema;
   readonly properties?: {
     readonly [name: string]:
-      ValueSchema | { readonly anyOf: readonly [ValueSchema, unknown] };
+      | ValueSchema
+      /** A nullable property: its schema first, then `{ type: "null" }`. */
+      | { readonly anyOf: readonly unknown[] };
   };
 }
 
@@ -164,7 +166,7 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
         }
         const result = conform(
           inner,
-          nullable ? declared.anyOf[0] : declared,
+          nullable ? (declared.anyOf[0] as ValueSchema) : declared,
           path ? `${path}.${name}` : name,
         );
         if (

@@ -14,6 +14,7 @@ import {
   listAt,
   placed,
   projectInOneWalk,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -30,13 +31,12 @@ export type GetTasksResolvers = Pick<Resolvers, "projects" | "users">;
 
 /** JSON Schema of {@link GetTasksResult}, usable as the MCP tool's `outputSchema`. */
 export const getTasksOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: { tasks: { type: "array", items: { $ref: "#/$defs/Task" } } },
   required: ["tasks"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Task: taskResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a get_tasks response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

@@ -9,6 +9,7 @@ import {
   plainObjects,
   recordObject,
   string,
+  type JsonSchema,
   type RecordOptions,
   type Unusable,
 } from "../runtime/index.js";
@@ -56,7 +57,7 @@ export const eventResultSchema = {
     },
     due: {
       anyOf: [
-        { type: "string", format: "date" },
+        { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
@@ -64,7 +65,7 @@ export const eventResultSchema = {
     },
     closed: {
       anyOf: [
-        { type: "string", format: "date" },
+        { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
@@ -80,7 +81,7 @@ export const eventResultSchema = {
     },
     archived: {
       anyOf: [
-        { type: "string", format: "date" },
+        { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
@@ -97,7 +98,7 @@ export const eventResultSchema = {
     "archived",
   ],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting an event reads, already resolved. */
 export type EventLookups = Record<never, never>;

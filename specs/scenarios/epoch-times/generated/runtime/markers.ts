@@ -2,6 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 // The markers a projection writes in place of a value it cannot give: typed, never null.
 
+import type { JsonSchema } from "./json-schema.js";
+
 /** A join id the resolver gave no label for. Keeps the (shortened) id, so it is never mistaken for a name or for null. */
 export interface Unresolved {
   readonly unresolved: string;
@@ -29,7 +31,10 @@ export const MARKER_SCHEMAS = {
   unknown_code: {
     type: "object",
     description: "A code with no word in its legend; the raw code is kept.",
-    properties: { unknown_code: { type: ["string", "number"] } },
+    // Not `type: ["string", "number"]`: ajv in strict mode refuses a list of types.
+    properties: {
+      unknown_code: { anyOf: [{ type: "string" }, { type: "number" }] },
+    },
     required: ["unknown_code"],
     additionalProperties: false,
   },
@@ -40,7 +45,7 @@ export const MARKER_SCHEMAS = {
     required: ["unusable"],
     additionalProperties: false,
   },
-} as const;
+} satisfies { [kind: string]: JsonSchema };
 
 /** A marker's name: the one key of the object it writes. */
 export type MarkerKind = keyof typeof MARKER_SCHEMAS;

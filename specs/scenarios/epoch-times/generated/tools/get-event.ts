@@ -11,6 +11,7 @@ import {
   MARKER_SCHEMAS,
   recordAt,
   withDistinctShortIds,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -27,10 +28,9 @@ export type GetEventResolvers = Record<never, never>;
 
 /** JSON Schema of {@link GetEventResult}, usable as the MCP tool's `outputSchema`. */
 export const getEventOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   ...eventResultSchema,
   $defs: MARKER_SCHEMAS,
-} as const;
+} satisfies JsonSchema;
 
 /** Where a get_event response holds its record; a body without one there is an error, not a record. */
 const RECORD: RecordsPlace = {

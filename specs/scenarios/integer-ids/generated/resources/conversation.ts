@@ -11,6 +11,7 @@ import {
   recordObject,
   refOne,
   string,
+  type JsonSchema,
   type RecordOptions,
   type Unresolved,
   type Unusable,
@@ -65,7 +66,7 @@ export const conversationResultSchema = {
   },
   required: ["id", "ticket_number", "subject", "assignee"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a conversation reads, already resolved. */
 export type ConversationLookups = Pick<Lookups, "admins">;

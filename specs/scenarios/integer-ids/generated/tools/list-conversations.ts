@@ -20,6 +20,7 @@ import {
   placed,
   present,
   projectInOneWalk,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
   type Unusable,
@@ -41,7 +42,6 @@ export type ListConversationsResolvers = Pick<Resolvers, "admins">;
 
 /** JSON Schema of {@link ListConversationsResult}, usable as the MCP tool's `outputSchema`. */
 export const listConversationsOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     conversations: { type: "array", items: { $ref: "#/$defs/Conversation" } },
@@ -57,7 +57,7 @@ export const listConversationsOutputSchema = {
   required: ["conversations", "more", "total"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Conversation: conversationResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_conversations response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

@@ -11,6 +11,7 @@ import {
   legendLookup,
   plainObjects,
   recordObject,
+  type JsonSchema,
   type RecordOptions,
   type UnknownCode,
   type Unusable,
@@ -99,7 +100,7 @@ export const deviceResultSchema = {
   },
   required: ["serial", "state", "power", "tier", "region", "alarm", "model"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a device reads, already resolved. */
 export type DeviceLookups = Pick<Lookups, "models">;

@@ -14,6 +14,7 @@ import {
   listAt,
   placed,
   projectInOneWalk,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -30,13 +31,12 @@ export type ListDevicesResolvers = Pick<Resolvers, "models">;
 
 /** JSON Schema of {@link ListDevicesResult}, usable as the MCP tool's `outputSchema`. */
 export const listDevicesOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: { devices: { type: "array", items: { $ref: "#/$defs/Device" } } },
   required: ["devices"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Device: deviceResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_devices response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

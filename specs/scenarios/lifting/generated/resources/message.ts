@@ -9,6 +9,7 @@ import {
   plainObjects,
   recordObject,
   string,
+  type JsonSchema,
   type RecordOptions,
   type Unusable,
 } from "../runtime/index.js";
@@ -67,7 +68,7 @@ export const messageResultSchema = {
   },
   required: ["body", "source", "author"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a message reads, already resolved. */
 export type MessageLookups = Record<never, never>;

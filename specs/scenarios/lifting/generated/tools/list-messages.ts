@@ -11,6 +11,7 @@ import {
   MARKER_SCHEMAS,
   listAt,
   withDistinctShortIds,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -27,7 +28,6 @@ export type ListMessagesResolvers = Record<never, never>;
 
 /** JSON Schema of {@link ListMessagesResult}, usable as the MCP tool's `outputSchema`. */
 export const listMessagesOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     messages: { type: "array", items: { $ref: "#/$defs/Message" } },
@@ -35,7 +35,7 @@ export const listMessagesOutputSchema = {
   required: ["messages"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Message: messageResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_messages response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

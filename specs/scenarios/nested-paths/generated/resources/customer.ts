@@ -13,6 +13,7 @@ import {
   recordObject,
   string,
   whole,
+  type JsonSchema,
   type RecordOptions,
   type Unusable,
 } from "../runtime/index.js";
@@ -42,6 +43,22 @@ export interface CustomerResult {
   preferences:
     { language?: string | null; newsletter?: boolean } | null | Unusable;
 }
+
+/** The schema tags is kept whole to. */
+const CUSTOMER_TAGS = {
+  type: "array",
+  items: { type: "string" },
+} satisfies JsonSchema;
+
+/** The schema preferences is kept whole to. */
+const CUSTOMER_PREFERENCES = {
+  type: "object",
+  properties: {
+    language: { anyOf: [{ type: "string" }, { type: "null" }] },
+    newsletter: { type: "boolean" },
+  },
+  additionalProperties: false,
+} satisfies JsonSchema;
 
 /** JSON Schema of {@link CustomerResult}; its markers are in the tool schemas' `$defs`. */
 export const customerResultSchema = {
@@ -117,22 +134,11 @@ export const customerResultSchema = {
       ],
     },
     tags: {
-      anyOf: [
-        { type: "array", items: { type: "string" } },
-        { type: "null" },
-        { $ref: "#/$defs/unusable" },
-      ],
+      anyOf: [CUSTOMER_TAGS, { type: "null" }, { $ref: "#/$defs/unusable" }],
     },
     preferences: {
       anyOf: [
-        {
-          type: "object",
-          properties: {
-            language: { anyOf: [{ type: "string" }, { type: "null" }] },
-            newsletter: { type: "boolean" },
-          },
-          additionalProperties: false,
-        },
+        CUSTOMER_PREFERENCES,
         { type: "null" },
         { $ref: "#/$defs/unusable" },
       ],
@@ -140,7 +146,7 @@ export const customerResultSchema = {
   },
   required: ["id", "name", "address", "country", "tags", "preferences"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a customer reads, already resolved. */
 export type CustomerLookups = Record<never, never>;
@@ -191,19 +197,13 @@ export function projectCustomer(
       "address.country_code",
       (lift2) => string(lift2, ctx, "address.country_code", OPTIONAL),
     ),
-    whole<Array<string>>(
-      root?.["tags"],
-      ctx,
-      "tags",
-      OPTIONAL,
-      customerResultSchema.properties.tags.anyOf[0],
-    ),
+    whole<Array<string>>(root?.["tags"], ctx, "tags", OPTIONAL, CUSTOMER_TAGS),
     whole<{ language?: string | null; newsletter?: boolean }>(
       root?.["preferences"],
       ctx,
       "preferences",
       OPTIONAL,
-      customerResultSchema.properties.preferences.anyOf[0],
+      CUSTOMER_PREFERENCES,
     ),
   );
 }

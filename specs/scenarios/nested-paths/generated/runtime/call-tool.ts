@@ -76,6 +76,11 @@ export interface ToolCall {
 export type ToolOutcome<R> =
   { readonly result: R; readonly text: string } | { readonly error: string };
 
+/** What an openapi-fetch client's `GET` and its siblings answer, as far as the generated types require it. */
+export type ClientAnswer = {
+  readonly response: { readonly status: number; readonly ok: boolean };
+};
+
 /** The part of an openapi-fetch client a call uses: `client.GET(path, init)` and its siblings. */
 export type HttpMethod = (
   path: string,
@@ -150,7 +155,7 @@ export const RESPONSE_BOUND = {
   },
 };
 
-export interface CallOptions {
+export interface CallOptions<Context = unknown> {
   /**
    * How long to wait for the API's answer, and for a shared id book's, `Infinity` for ever;
    * {@link DEFAULT_CALL_TIMEOUT_MS} unless given.
@@ -158,6 +163,8 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** Cancels the call, as MCP's `extra.signal` does when the client gives up. */
   readonly signal?: AbortSignal;
+  /** Handed to createTools' `perCall` (registerTools passes the MCP SDK's `extra`); the call itself does not read it. */
+  readonly context?: Context;
 }
 
 /** What createTools gives every call of its tools. */

@@ -8,6 +8,7 @@ import {
   plainObjects,
   recordObject,
   section,
+  type JsonSchema,
   type RecordOptions,
   type UnknownCode,
   type Unusable,
@@ -40,7 +41,7 @@ export const membershipsResultSchema = {
   },
   required: ["role"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting a memberships reads, already resolved. */
 export type MembershipsLookups = Record<never, never>;

@@ -11,6 +11,7 @@ import {
   MARKER_SCHEMAS,
   listAt,
   withDistinctShortIds,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -27,7 +28,6 @@ export type ListMembershipsResolvers = Record<never, never>;
 
 /** JSON Schema of {@link ListMembershipsResult}, usable as the MCP tool's `outputSchema`. */
 export const listMembershipsOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     memberships: { type: "array", items: { $ref: "#/$defs/Memberships" } },
@@ -35,7 +35,7 @@ export const listMembershipsOutputSchema = {
   required: ["memberships"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Memberships: membershipsResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_memberships response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

@@ -15,6 +15,7 @@ import {
   refMany,
   refOne,
   string,
+  type JsonSchema,
   type RecordOptions,
   type UnknownCode,
   type Unresolved,
@@ -125,7 +126,7 @@ export const incidentResultSchema = {
     "opened",
   ],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting an incident reads, already resolved. */
 export type IncidentLookups = Pick<Lookups, "services" | "users">;

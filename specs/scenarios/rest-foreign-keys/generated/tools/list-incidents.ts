@@ -19,6 +19,7 @@ import {
   pageValue,
   placed,
   projectInOneWalk,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
   type Unusable,
@@ -40,7 +41,6 @@ export type ListIncidentsResolvers = Pick<Resolvers, "services" | "users">;
 
 /** JSON Schema of {@link ListIncidentsResult}, usable as the MCP tool's `outputSchema`. */
 export const listIncidentsOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     incidents: { type: "array", items: { $ref: "#/$defs/Incident" } },
@@ -62,7 +62,7 @@ export const listIncidentsOutputSchema = {
   required: ["incidents", "total", "more"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Incident: incidentResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_incidents response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {

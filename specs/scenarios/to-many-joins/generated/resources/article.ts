@@ -13,6 +13,7 @@ import {
   relationshipIds,
   section,
   string,
+  type JsonSchema,
   type RecordOptions,
   type Unresolved,
   type Unusable,
@@ -83,7 +84,7 @@ export const articleResultSchema = {
   },
   required: ["id", "title", "tags", "reviewers"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /** The labels projecting an article reads, already resolved. */
 export type ArticleLookups = Pick<Lookups, "people" | "tags">;

@@ -14,6 +14,7 @@ import {
   listAt,
   placed,
   projectInOneWalk,
+  type JsonSchema,
   type ProjectOptions,
   type RecordsPlace,
 } from "../runtime/index.js";
@@ -30,7 +31,6 @@ export type ListArticlesResolvers = Pick<Resolvers, "people" | "tags">;
 
 /** JSON Schema of {@link ListArticlesResult}, usable as the MCP tool's `outputSchema`. */
 export const listArticlesOutputSchema = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {
     articles: { type: "array", items: { $ref: "#/$defs/Article" } },
@@ -38,7 +38,7 @@ export const listArticlesOutputSchema = {
   required: ["articles"],
   additionalProperties: false,
   $defs: { ...MARKER_SCHEMAS, Article: articleResultSchema },
-} as const;
+} satisfies JsonSchema;
 
 /** Where a list_articles response holds its list of records; a body without one there is an error, not an empty list. */
 const RECORDS: RecordsPlace = {
