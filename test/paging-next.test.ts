@@ -281,7 +281,7 @@ describe("next in the generated types and schemas", () => {
 });
 
 /** The problems generate reports for one tool of the fixture's spec, annotated as written. */
-async function problemsOf(tool: string) {
+async function problemsOf(tool: string, nameRule = "keep") {
   const dir = tempDir("projector-next-");
   writeFileSync(
     join(dir, "projector.yaml"),
@@ -293,7 +293,7 @@ async function problemsOf(tool: string) {
       "    schema: Item",
       "    fields:",
       '      id: { fact: "the API\'s own short ids" }',
-      "      name: keep",
+      `      name: ${nameRule}`,
       "tools:",
       ...tool.split("\n").map((line) => `  ${line}`),
     ].join("\n"),
@@ -302,6 +302,15 @@ async function problemsOf(tool: string) {
 }
 
 describe("generate checks page.next against the spec and the tool's inputs", () => {
+  it.each([
+    ['{ drop: "staff only" }', "dropped"],
+    ["{ detail: full }", "sent only in full detail"],
+  ])("refuses after_last on a field the model is not shown (%s)", async (rule, why) => {
+    expect(
+      await problemsOf("list_messages:\n  operation: listMessages\n  page: { next: { after_last: name, param: before } }", rule),
+    ).toContainEqual(expect.stringMatching(new RegExp(`PRJ090 .*after_last: name is ${why}, and next would show its value`)));
+  });
+
   it.each([
     [
       "a body path the response lacks",

@@ -11,7 +11,7 @@ import { idSourcesByTool } from "./short-ids.js";
 import { nextPageOf } from "./next-page.js";
 import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
-import { findRows, jsonApiType, jsonApiTypes, mayBeNull, type Rows } from "./rows.js";
+import { findRows, IDENTITY_NAMES, jsonApiType, jsonApiTypes, mayBeNull, type Rows } from "./rows.js";
 import { resolverSource } from "./resolver-sources.js";
 import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
@@ -239,6 +239,15 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     const next =
       tool.next &&
       nextPageOf({ reader, op, tool: tool.name, response, rows, parameters: inputs.parameters, error, locateSpec: spec.locate }, tool.next);
+    const afterLast = tool.next?.kind === "after-last" ? tool.next : undefined;
+    const unshown = afterLast && notShown(resource, afterLast.source);
+    if (next && afterLast && unshown)
+      error(
+        "PRJ090",
+        `tool ${tool.name}: page.next.after_last: ${afterLast.source} is ${unshown}, and next would show its value to the model`,
+        "continue after a field every result shows, usually the record's id",
+        [...afterLast.path, "after_last"],
+      );
     if (next && list === "next")
       error("PRJ028", `tool ${tool.name}: the list key "next" is the key of the next page`, "name the list another way", [
         ...tool.path,
@@ -337,6 +346,17 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
  */
 function pageByPresence(field: PageField, kind: string | undefined): boolean {
   return field.present || field.source.split(".")[0] === "links" || (field.key === "more" && kind !== "boolean");
+}
+
+/**
+ * Why `next` may not carry a record's field: dropped, or sent only in full detail. The record's own
+ * id is the exception: dropped, it is still only a cursor the model passes back, never read.
+ */
+function notShown(resource: ResourceModel, name: string): string | undefined {
+  const identity = name === "id" || (IDENTITY_NAMES as readonly string[]).includes(name);
+  if (!identity && resource.dropped.some((d) => d.name === name || name.startsWith(`${d.name}.`))) return "dropped";
+  if (resource.fields.some((f) => f.name === name && f.detail === "full")) return "sent only in full detail";
+  return undefined;
 }
 
 /** Keys that sit beside a record's own in an envelope: holding only these, an object is no record. */

@@ -401,3 +401,34 @@ describe("a shared id book that fails", () => {
     );
   });
 });
+
+describe("a shared id book's answer for a short form", () => {
+  it("is refused when an id does not begin with that form, and nothing is sent", async () => {
+    const { callTool } = await import("../../templates/runtime/call-tool.js");
+    const sent: unknown[] = [];
+    const client = {
+      GET: async (_path: string, init: unknown) => {
+        sent.push(init);
+        return { data: { id: "x" }, response: { status: 200, ok: true } };
+      },
+    };
+    const book = { remember: async () => {}, recall: async () => ["../../admin"] };
+    const call = {
+      method: "get",
+      path: "/charges/{id}",
+      parameters: [{ name: "id", in: "path" as const, argument: "id", shortIds: true }],
+    };
+    const outcome = await callTool(
+      client,
+      "get_charge",
+      call,
+      { type: "object", properties: { id: { type: "string" } } },
+      { id: "ch_3KpXb2Lk" },
+      async (r) => r,
+      {},
+      { idBook: book },
+    );
+    expect(outcome).toEqual({ error: expect.stringContaining("does not begin with the short form asked for") });
+    expect(sent).toEqual([]);
+  });
+});

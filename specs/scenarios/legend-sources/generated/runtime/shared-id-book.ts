@@ -47,7 +47,7 @@ export function entriesToRemember(
  * for itself after them, it stands for that id, as in the process's own book.
  */
 export async function recalled(book: IdBook, given: string): Promise<Recalled> {
-  const ids = checkedIds(await book.recall(given));
+  const ids = checkedIds(await book.recall(given), given);
   if (ids.length === 0) return given;
   if (ids.length === 1) return ids[0]!;
   if (ids[ids.length - 1] === given && (await toldApart(book, given, ids)))
@@ -66,7 +66,7 @@ async function toldApart(
     ids.map(async (id) => {
       const form = longer.get(id) ?? id;
       if (id === given || form === id) return true;
-      return checkedIds(await book.recall(form)).includes(id);
+      return checkedIds(await book.recall(form), form).includes(id);
     }),
   );
   return found.every(Boolean);
@@ -96,9 +96,9 @@ export async function rememberLongerForms(
 
 /**
  * The book's answer for one short form, checked: a list of ids, each one the runtime could have
- * remembered. Only the last {@link SHARERS_KEPT} count, as in the process's own book, each once.
+ * remembered for it (its form is the start of every id). Only the last {@link SHARERS_KEPT} count, as in the process's own book, each once.
  */
-function checkedIds(answer: unknown): readonly string[] {
+function checkedIds(answer: unknown, given: string): readonly string[] {
   if (!Array.isArray(answer))
     throw new IdBookAnswerError(`is ${typeName(answer)}, not a list of ids`);
   const ids: string[] = [];
@@ -106,6 +106,11 @@ function checkedIds(answer: unknown): readonly string[] {
     if (typeof id !== "string" || id === "" || id.length > ID_BOOK_LONGEST_ID)
       throw new IdBookAnswerError(
         `holds ${typeof id === "string" ? `an id of ${id.length} characters` : typeName(id)}, which no result could have given`,
+      );
+    // Every form the runtime hands out is the start of its id: any other answer is not one it remembered.
+    if (!id.startsWith(given))
+      throw new IdBookAnswerError(
+        "holds an id that does not begin with the short form asked for, which no result could have given",
       );
     if (!ids.includes(id)) ids.push(id);
   }
