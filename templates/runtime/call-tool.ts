@@ -26,6 +26,7 @@ import { ResponseShapeError } from "./records.js";
 import { ResolverError } from "./resolvers.js";
 import {
   entriesToRemember,
+  IdBookAnswerError,
   type Recalled,
   recalled,
   rememberLongerForms,
@@ -364,9 +365,12 @@ async function fromSharedBook(
 function bookFailure(
   sent: { readonly thrown: unknown } | { readonly timedOut: number },
 ): string {
-  return "timedOut" in sent
-    ? `it did not answer within ${sent.timedOut / 1000} seconds`
-    : messageOf(sent.thrown);
+  if ("timedOut" in sent)
+    return `it did not answer within ${sent.timedOut / 1000} seconds`;
+  // A store's own words may name its host or credentials: the model hears that it failed, not what it said.
+  return sent.thrown instanceof IdBookAnswerError
+    ? messageOf(sent.thrown)
+    : "the store failed";
 }
 
 /** What went wrong when the client threw: a network failure is worth retrying, the rest are not. */

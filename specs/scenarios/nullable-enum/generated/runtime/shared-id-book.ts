@@ -11,7 +11,7 @@ export type Recalled =
   string | { readonly ambiguous: string; readonly ids: readonly string[] };
 
 /** Thrown for a shared book's answer that is no list of ids the runtime could have remembered. */
-class IdBookAnswerError extends Error {
+export class IdBookAnswerError extends Error {
   constructor(problem: string) {
     super(`its answer ${problem}`);
     this.name = "IdBookAnswerError";
