@@ -112,19 +112,21 @@ export function listAt(
   const declared = `a list of ${place.resource} records`;
   if (found.atEnd && Array.isArray(found.value)) {
     const list = found.value;
-    for (let i = 0; i < list.length; i++) {
-      const record = asObject(list[i]);
-      const otherType = record && typeProblem(record, place);
-      if (otherType)
-        throw refused(
-          body,
-          place,
-          declared,
-          `item ${i} is ${otherType}`,
-          list[i],
-          onIssue,
-        );
-    }
+    // Only a JSON:API list names its records' type: a plain list is not walked here at all.
+    if (place.type !== undefined)
+      for (let i = 0; i < list.length; i++) {
+        const record = asObject(list[i]);
+        const otherType = record && typeProblem(record, place);
+        if (otherType)
+          throw refused(
+            body,
+            place,
+            declared,
+            `item ${i} is ${otherType}`,
+            list[i],
+            onIssue,
+          );
+      }
     return list;
   }
   if (found.value === null && place.nullable) return [];
