@@ -452,18 +452,18 @@ describe("the annotation init drafts", () => {
     const { code } = await cli(["init", "specs/support-tickets.openapi.yaml", "-o", "projector.yaml"], project);
     expect(code).toBe(0);
     const [first, second] = readFileSync(join(project, "projector.yaml"), "utf8").split("\n");
-    expect(first).toBe("# yaml-language-server: $schema=./node_modules/projector/schema/projector.schema.json");
+    expect(first).toBe("# yaml-language-server: $schema=./node_modules/openapi-projector/schema/projector.schema.json");
     expect(second).toMatch(/^# Drafted by `projector init`/);
   });
 
   it("finds the schema wherever the annotation sits in the project that installed projector", () => {
     const project = tempDir();
-    const installed = join(project, "node_modules/projector");
+    const installed = join(project, "node_modules/openapi-projector");
     mkdirSync(installed, { recursive: true });
-    writeFileSync(join(installed, "package.json"), JSON.stringify({ name: "projector" }));
-    expect(schemaReference(join(project, "projector.yaml"), installed)).toBe("./node_modules/projector/schema/projector.schema.json");
+    writeFileSync(join(installed, "package.json"), JSON.stringify({ name: "openapi-projector" }));
+    expect(schemaReference(join(project, "projector.yaml"), installed)).toBe("./node_modules/openapi-projector/schema/projector.schema.json");
     expect(schemaReference(join(project, "config/api/projector.yaml"), installed)).toBe(
-      "../../node_modules/projector/schema/projector.schema.json",
+      "../../node_modules/openapi-projector/schema/projector.schema.json",
     );
     // Run from its own checkout, as the bundled example is.
     expect(schemaReference(join(ROOT, "projector.yaml"))).toBe("./schema/projector.schema.json");

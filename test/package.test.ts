@@ -37,7 +37,7 @@ describe("npm pack, install into a consumer, generate from an npm script", () =>
       readFileSync(join(ROOT, "generated/support/index.ts"), "utf8"),
     );
     consumerTsc(consumer);
-    expect(run("node", [join(consumer, "node_modules/projector/dist/cli.js"), "--version"], consumer).trim()).toBe(
+    expect(run("node", [join(consumer, "node_modules/openapi-projector/dist/cli.js"), "--version"], consumer).trim()).toBe(
       (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version,
     );
   }, 240_000);

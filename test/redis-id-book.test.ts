@@ -256,7 +256,7 @@ describe.skipIf(!redisServer)(redisServer ? "short ids on Redis" : "short ids on
     writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(
       file,
-      code!.replace('"projector/redis-id-book"', '"../../dist/redis-id-book.js"').replaceAll('"./generated/', '"../../generated/'),
+      code!.replace('"openapi-projector/redis-id-book"', '"../../dist/redis-id-book.js"').replaceAll('"./generated/', '"../../generated/'),
     );
     const lines: string[] = [];
     const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(format(...args)));

@@ -143,7 +143,7 @@ const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * Where the annotation finds this package's JSON Schema, relative to it, for editors: the installed
- * package's (`./node_modules/projector/schema/projector.schema.json`) when the annotation sits in the
+ * package's (`./node_modules/openapi-projector/schema/projector.schema.json`) when the annotation sits in the
  * project that installed it, or in this package's own folder; otherwise where installing it will put it.
  */
 export function schemaReference(annotationPath: string, packageRoot = PACKAGE_ROOT): string {

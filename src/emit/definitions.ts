@@ -182,7 +182,7 @@ export function emitDefinitions(model: Model): string {
     `  readonly timeoutMs?: number;`,
     `  /**`,
     `   * Where short ids are kept for the next call: a book shared by every process serving these`,
-    `   * tools (\`redisIdBook\` of \`projector/redis-id-book\`); this process's memory when not given.`,
+    `   * tools (\`redisIdBook\` of \`openapi-projector/redis-id-book\`); this process's memory when not given.`,
     `   */`,
     `  readonly idBook?: ${runType("IdBook")};`,
     `  /**`,

@@ -119,11 +119,11 @@ describe("a consumer with openapi-fetch 0.13", () => {
     mkdirSync(join(consumer, "config"));
     run(
       "node",
-      ["node_modules/projector/dist/cli.js", "init", "specs/support-tickets.openapi.yaml", "-o", "config/drafted.yaml"],
+      ["node_modules/openapi-projector/dist/cli.js", "init", "specs/support-tickets.openapi.yaml", "-o", "config/drafted.yaml"],
       consumer,
     );
     const modeline = readFileSync(join(consumer, "config/drafted.yaml"), "utf8").split("\n")[0]!;
-    expect(modeline).toBe("# yaml-language-server: $schema=../node_modules/projector/schema/projector.schema.json");
+    expect(modeline).toBe("# yaml-language-server: $schema=../node_modules/openapi-projector/schema/projector.schema.json");
     expect(existsSync(join(consumer, "config", modeline.slice(modeline.indexOf("=") + 1)))).toBe(true);
   }, 300_000);
 });

@@ -89,7 +89,7 @@ export interface ToolsOptions<Context = unknown> {
   readonly timeoutMs?: number;
   /**
    * Where short ids are kept for the next call: a book shared by every process serving these
-   * tools (`redisIdBook` of `projector/redis-id-book`); this process's memory when not given.
+   * tools (`redisIdBook` of `openapi-projector/redis-id-book`); this process's memory when not given.
    */
   readonly idBook?: IdBook;
   /**

@@ -28,7 +28,7 @@ export const SHARERS_KEPT = 8;
 /**
  * An id book kept outside the process, shared by every process that serves the tools (restarts,
  * replicas, a client that starts one process per call), such as the Redis adapter of
- * `projector/redis-id-book`. `createTools({ idBook })` remembers each result's short ids in it
+ * `openapi-projector/redis-id-book`. `createTools({ idBook })` remembers each result's short ids in it
  * before the result is returned, and recalls the full id of each short id a call is given.
  */
 export interface IdBook {
