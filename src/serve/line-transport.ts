@@ -148,7 +148,7 @@ export class LineTransport implements Transport {
       // A notification is never answered, not even with an error.
       if (id === null)
         this.log(
-          `support-desk: ignored notification ${fields["method"]}: its params are not an object`,
+          `projector serve: ignored notification ${fields["method"]}: its params are not an object`,
         );
       else
         this.refuse(
@@ -166,7 +166,7 @@ export class LineTransport implements Transport {
   }
 
   private refuse(id: RequestId | null, code: ErrorCode, text: string) {
-    this.log(`support-desk: answered ${code}: ${text}`);
+    this.log(`projector serve: answered ${code}: ${text}`);
     // JSON-RPC answers with a null id when the request's id cannot be read; the SDK's types want one.
     void this.send({
       jsonrpc: "2.0",
