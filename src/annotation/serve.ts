@@ -77,7 +77,8 @@ function parseBaseUrl(value: unknown, path: YamlPath, problem: Problem, checkKey
 }
 
 function parseAuth(value: unknown, path: YamlPath, problem: Problem, checkKeys: CheckKeys): ServeAuth | undefined {
-  const help = "write `auth: { bearer: { env: API_TOKEN } }`, `{ api_key: { env: API_KEY, header: X-API-Key } }` or `{ basic: { username: { env: API_USER }, password: { env: API_PASSWORD } } }`";
+  const help =
+    "write `auth: { bearer: { env: API_TOKEN } }`, `{ api_key: { env: API_KEY, header: X-API-Key } }` or `{ basic: { username: { env: API_USER }, password: { env: API_PASSWORD } } }`";
   if (!isObject(value)) {
     problem(path, "serve.auth must be a mapping with one of bearer, api_key, basic", help);
     return undefined;
@@ -117,7 +118,11 @@ function parseAuth(value: unknown, path: YamlPath, problem: Problem, checkKeys: 
   const key = secret(entry, at, "the API key");
   const header = isObject(entry) ? entry["header"] : undefined;
   if (header !== undefined && (typeof header !== "string" || !HEADER_NAME.test(header))) {
-    problem([...at, "header"], `serve.auth.api_key.header must be a header name, not ${JSON.stringify(header)}`, "write `header: X-API-Key`");
+    problem(
+      [...at, "header"],
+      `serve.auth.api_key.header must be a header name, not ${JSON.stringify(header)}`,
+      "write `header: X-API-Key`",
+    );
     return undefined;
   }
   return key ? { scheme, key, ...(header !== undefined ? { header } : {}), path: at } : undefined;
@@ -126,6 +131,10 @@ function parseAuth(value: unknown, path: YamlPath, problem: Problem, checkKeys: 
 function variable(value: unknown, path: YamlPath, what: string, problem: Problem): FromEnvironment | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "string" && VARIABLE_NAME.test(value)) return { env: value, path };
-  problem(path, `${what} must be an environment variable's name (letters, digits and _), not ${JSON.stringify(value)}`, "write `env: API_TOKEN`");
+  problem(
+    path,
+    `${what} must be an environment variable's name (letters, digits and _), not ${JSON.stringify(value)}`,
+    "write `env: API_TOKEN`",
+  );
   return undefined;
 }

@@ -130,12 +130,12 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
   const register = (server: unknown, schemas: unknown) => index.registerTools(server, tools, schemas);
   const names = index.toolDefinitions.map((tool) => tool.name).join(", ");
   const running = place ? await loaded.mcp.serveHttp(identity, register, place) : await loaded.mcp.serveStdio(identity, register);
-  say(`serving ${names} ${"url" in running ? `at ${running.url}` : "over stdio"}, calling ${shownUrl(access.baseUrl)}`);
   let stopped = false;
   const removeSignals = stopSignals(() => {
     stopped = true;
     void running.close();
   });
+  say(`serving ${names} ${"url" in running ? `at ${running.url}` : "over stdio"}, calling ${shownUrl(access.baseUrl)}`);
   try {
     await running.closed;
   } finally {

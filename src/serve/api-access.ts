@@ -78,14 +78,17 @@ function authHeaders(auth: ServeAuth, spec: SpecDocument, env: Environment, file
     case "basic": {
       const username = secret(auth.username.env, "the basic username");
       const password = secret(auth.password.env, "the basic password");
-      if (username?.includes(":")) problems.push(`${auth.username.env} holds a ":", which HTTP basic authentication does not allow in a username`);
+      if (username?.includes(":"))
+        problems.push(`${auth.username.env} holds a ":", which HTTP basic authentication does not allow in a username`);
       if (username === undefined || password === undefined) return {};
       return { Authorization: `Basic ${Buffer.from(`${username}:${password}`, "utf8").toString("base64")}` };
     }
     case "api_key": {
       const header = auth.header ?? specApiKeyHeader(spec);
       if (header === undefined)
-        problems.push(`serve.auth.api_key in ${file} names no header, and the spec has no single apiKey scheme in a header to take it from; write \`header: X-API-Key\``);
+        problems.push(
+          `serve.auth.api_key in ${file} names no header, and the spec has no single apiKey scheme in a header to take it from; write \`header: X-API-Key\``,
+        );
       const key = secret(auth.key.env, "the API key");
       return header === undefined || key === undefined ? {} : { [header]: key };
     }
