@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -330,6 +331,34 @@ describe("projector serve: refusals at start-up", () => {
     expect(stderr).toContain("DESK_TOKEN holds a control character");
     expect(stderr).not.toContain("hunter2");
     expect(stderr).not.toContain(TOKEN);
+  });
+
+  it("says which packages to install when the MCP SDK or openapi-fetch is missing", async () => {
+    const dir = tempDir();
+    const hooks = join(dir, "hooks.mjs");
+    writeFileSync(
+      hooks,
+      `export async function resolve(specifier, context, next) {
+  if (specifier === "openapi-fetch") throw Object.assign(new Error("not installed"), { code: "ERR_MODULE_NOT_FOUND" });
+  return next(specifier, context);
+}
+`,
+    );
+    const register = `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});`;
+    const serve = spawn(process.execPath, [
+      "--import",
+      `data:text/javascript,${encodeURIComponent(register)}`,
+      CLI,
+      "serve",
+      join(BEARER, "projector.yaml"),
+    ]);
+    let stderr = "";
+    serve.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await new Promise((exited) => serve.on("exit", exited))).toBe(1);
+    expect(stderr).toBe(
+      "projector serve: it runs on the MCP SDK and openapi-fetch, which are not installed beside projector\n" +
+        "projector serve: install them: npm install --save-dev @modelcontextprotocol/sdk openapi-fetch\n",
+    );
   });
 
   it("refuses an output folder that is stale, naming projector generate", async () => {
