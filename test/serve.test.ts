@@ -277,7 +277,7 @@ describe("projector serve --http: Streamable HTTP, loopback unless told otherwis
     expect(orgs.url.searchParams.get("filter[id]")!.split(",").length).toBeGreaterThan(1);
   });
 
-  it("refuses a request whose Host names another machine, as a DNS-rebinding page would send", async () => {
+  it("refuses a request whose Host names another machine (DNS rebinding), a body over 4 MiB, and a GET", async () => {
     const status = await new Promise<number>((answered, failed) => {
       const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
       const sent = httpRequest(
@@ -295,6 +295,13 @@ describe("projector serve --http: Streamable HTTP, loopback unless told otherwis
       sent.end(body);
     });
     expect(status).toBe(403);
+    const oversized = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { pad: "x".repeat(5 * 1024 * 1024) } }),
+    });
+    expect(oversized.status).toBe(413);
+    expect((await fetch(url)).status).toBe(405);
   });
 
   it("closes on SIGTERM and exits 0", async () => {
