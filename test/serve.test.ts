@@ -17,6 +17,7 @@ import { AccessProblems, apiAccess } from "../src/serve/api-access.js";
 import { parseAnnotation } from "../src/annotation/parse.js";
 import { exampleProject } from "./helpers/example-project.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
+import { redisServer, startRedis } from "./helpers/redis-server.js";
 
 // `projector serve` started as an MCP client starts it: the built CLI in a child process, over
 // stdio or Streamable HTTP, its tools calling the support desk's API served in this process, so
@@ -220,6 +221,52 @@ describe("projector serve: a token the API does not take, and stopping", () => {
     }, 60_000);
 });
 
+describe.skipIf(!redisServer)("projector serve: short ids across processes through PROJECTOR_ID_BOOK_URL", () => {
+  let db: Database.Database;
+  let api: Awaited<ReturnType<typeof startApi>>;
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    db = openDatabase(join(tempDir(), "desk.db"));
+    api = await startApi(db, `Bearer ${TOKEN}`);
+    redis = await startRedis();
+  });
+
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+    await redis.stop();
+    await stop(api.server);
+    db.close();
+  });
+
+  /** A new serve process, as a client that starts one per call would start it. */
+  async function connect(): Promise<Client> {
+    const client = new Client({ name: "serve-test", version: "1.0.0" });
+    clients.push(client);
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", join(BEARER, "projector.yaml")],
+        env: { ...(process.env as Record<string, string>), DESK_API_URL: api.baseUrl, DESK_TOKEN: TOKEN, PROJECTOR_ID_BOOK_URL: redis.url },
+        stderr: "pipe",
+      }),
+    );
+    return client;
+  }
+
+  it("takes in one process a short id another process gave", async () => {
+    const listed = await callTool(await connect(), "search_tickets", { status: "pending" });
+    const short = (listed.structuredContent as { tickets: { id: string }[] }).tickets[0]!.id;
+    const second = await connect();
+    const before = api.received.length;
+    const fetched = await callTool(second, "get_ticket", { ticket_id: short });
+    expect(fetched.isError).toBe(false);
+    const sent = api.received.slice(before).find((request) => request.url.pathname.startsWith("/v1/tickets/"));
+    expect(sent!.url.pathname).toMatch(new RegExp(`^/v1/tickets/${short}-[0-9a-f-]{27}$`));
+  }, 60_000);
+});
+
 describe("projector serve --http: Streamable HTTP, loopback unless told otherwise", () => {
   const BASIC = projectServing(
     [
@@ -366,6 +413,15 @@ describe("projector serve: refusals at start-up", () => {
       "projector serve: it runs on the MCP SDK and openapi-fetch, which are not installed beside projector\n" +
         "projector serve: install them: npm install --save-dev @modelcontextprotocol/sdk openapi-fetch\n",
     );
+  });
+
+  it("refuses an id book URL that is not redis://, without quoting it", async () => {
+    vi.stubEnv("DESK_API_URL", "http://127.0.0.1:9/v1");
+    vi.stubEnv("DESK_TOKEN", TOKEN);
+    vi.stubEnv("PROJECTOR_ID_BOOK_URL", "http://user:hunter2@cache.example");
+    const { code, stderr } = await cli(["serve"], BEARER);
+    expect(code).toBe(1);
+    expect(stderr).toBe('projector serve: PROJECTOR_ID_BOOK_URL must be a redis:// or rediss:// URL, not "http:"\n');
   });
 
   it("refuses an output folder that is stale, naming projector generate", async () => {
