@@ -410,7 +410,7 @@ describe("projector serve: refusals at start-up", () => {
     serve.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     expect(await new Promise((exited) => serve.on("exit", exited))).toBe(1);
     expect(stderr).toBe(
-      "projector serve: it runs on the MCP SDK and openapi-fetch, which are not installed beside projector\n" +
+      "projector serve: it runs on the MCP SDK (1.32 or later 1.x) and openapi-fetch, which are not installed beside projector\n" +
         "projector serve: install them: npm install --save-dev @modelcontextprotocol/sdk openapi-fetch\n",
     );
   });

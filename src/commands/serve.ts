@@ -71,7 +71,9 @@ async function peers() {
     const [mcp, openapiFetch] = await Promise.all([import("../serve/mcp-server.js"), import("openapi-fetch")]);
     return { mcp, createClient: openapiFetch.default };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND") return undefined;
+    // Not installed, or an SDK too old to have the Streamable HTTP transport.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "ERR_PACKAGE_PATH_NOT_EXPORTED") return undefined;
     throw error;
   }
 }
@@ -89,7 +91,7 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
   const say = (line: string) => io.stderr.write(`projector serve: ${line}\n`);
   const loaded = await peers();
   if (!loaded) {
-    say("it runs on the MCP SDK and openapi-fetch, which are not installed beside projector");
+    say("it runs on the MCP SDK (1.32 or later 1.x) and openapi-fetch, which are not installed beside projector");
     say("install them: npm install --save-dev @modelcontextprotocol/sdk openapi-fetch");
     return EXIT.problems;
   }
