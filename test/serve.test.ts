@@ -458,6 +458,9 @@ describe("projector serve: refusals at start-up", () => {
     const fallback = { path: ["serve"], baseUrl: { env: { env: "API_URL", path: [] }, url: "https://fallback.example", path: [] } };
     expect(apiAccess(fallback, spec, {}, "projector.yaml").baseUrl).toBe("https://fallback.example");
     expect(apiAccess(fallback, spec, { API_URL: "http://127.0.0.1:8080" }, "projector.yaml").baseUrl).toBe("http://127.0.0.1:8080");
+    expect(() => apiAccess(fallback, spec, { API_URL: "https://agent:hunter2@api.example.com" }, "projector.yaml")).toThrow(
+      new AccessProblems(["API_URL holds a user name or password; give them through serve.auth in projector.yaml"]),
+    );
   });
 
   it("sends an API key in the header the annotation names, or the spec's single apiKey scheme's", () => {
@@ -501,6 +504,7 @@ describe("the annotation's serve section", () => {
     );
     expect(parse("serve:\n  auth: { bearer: { env: 'A-B' } }\n")).toThrow(/must be an environment variable's name/);
     expect(parse("serve:\n  base_url: file:///etc/passwd\n")).toThrow(/serve\.base_url must be an absolute http\(s\) URL/);
+    expect(parse("serve:\n  base_url: https://agent:hunter2@api.example.com\n")).toThrow(/serve\.base_url holds a user name or password/);
     expect(parse("serve:\n  auth: { api_key: { env: K, header: 'X Key' } }\n")).toThrow(
       /serve\.auth\.api_key\.header must be a header name/,
     );

@@ -23,6 +23,12 @@ export function isHttpUrl(text: string): boolean {
   }
 }
 
+/** A URL that carries a user name or password, which are secrets and belong in `serve.auth`. */
+export function holdsCredentials(text: string): boolean {
+  const { username, password } = new URL(text);
+  return username !== "" || password !== "";
+}
+
 /** Reads the `serve:` section, reporting every shape problem; undefined when it cannot be read. */
 export function parseServe(value: unknown, problem: Problem): ServeAnnotation | undefined {
   const path = ["serve"];
@@ -56,6 +62,14 @@ type CheckKeys = (object: { [key: string]: unknown }, at: YamlPath, allowed: rea
 function parseBaseUrl(value: unknown, path: YamlPath, problem: Problem, checkKeys: CheckKeys): ServeAnnotation["baseUrl"] {
   const help = "write `base_url: https://api.example.com/v1`, or `base_url: { env: API_URL, default: https://api.example.com/v1 }`";
   const url = (text: unknown, at: YamlPath): string | undefined => {
+    if (typeof text === "string" && isHttpUrl(text) && holdsCredentials(text)) {
+      problem(
+        at,
+        `serve.base_url holds a user name or password; ${NO_SECRETS}`,
+        "write them in `auth: { basic: ... }`, each from a variable",
+      );
+      return undefined;
+    }
     if (typeof text === "string" && isHttpUrl(text)) return text;
     problem(at, `serve.base_url must be an absolute http(s) URL, not ${JSON.stringify(text)}`, help);
     return undefined;

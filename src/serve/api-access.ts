@@ -1,5 +1,5 @@
 import type { ServeAnnotation, ServeAuth } from "../annotation/types.js";
-import { isHttpUrl } from "../annotation/serve.js";
+import { holdsCredentials, isHttpUrl } from "../annotation/serve.js";
 
 /** How the served tools reach the API: its base URL and the headers every request carries. */
 export interface ApiAccess {
@@ -42,9 +42,11 @@ function baseUrlOf(serve: ServeAnnotation | undefined, spec: SpecDocument, env: 
     const name = written.env.env;
     const value = env[name];
     if (value !== undefined && value !== "") {
-      if (isHttpUrl(value)) return value;
-      // The value is not quoted: a URL may hold a password.
-      problems.push(`${name} is not an absolute http(s) URL; serve.base_url in ${file} reads the API's base URL from it`);
+      // The value is never quoted: a URL may hold a password.
+      if (!isHttpUrl(value))
+        problems.push(`${name} is not an absolute http(s) URL; serve.base_url in ${file} reads the API's base URL from it`);
+      else if (holdsCredentials(value)) problems.push(`${name} holds a user name or password; give them through serve.auth in ${file}`);
+      else return value;
       return undefined;
     }
     if (written.url !== undefined) return written.url;
