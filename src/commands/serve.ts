@@ -137,7 +137,7 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
     stopped = true;
     void running.close();
   });
-  say(`serving ${names} ${"url" in running ? `at ${running.url}` : "over stdio"}, calling ${shownUrl(access.baseUrl)}`);
+  say(`serving ${names} ${"url" in running ? `at ${running.url}` : "over stdio"}, calling ${access.baseUrl}`);
   try {
     await running.closed;
   } finally {
@@ -181,12 +181,4 @@ function specVersion(project: Project): string {
   const info = project.spec.document["info"];
   const version = typeof info === "object" && info !== null ? (info as { version?: unknown }).version : undefined;
   return typeof version === "string" ? version : "0.0.0";
-}
-
-/** A base URL as printed: without any user name or password it carries. */
-function shownUrl(url: string): string {
-  const shown = new URL(url);
-  shown.username = "";
-  shown.password = "";
-  return shown.href;
 }
