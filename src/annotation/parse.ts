@@ -6,6 +6,7 @@ import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
 import { parseNext } from "./next-page.js";
 import { readPlainYaml } from "./plain-yaml.js";
+import { parseServe } from "./serve.js";
 import type {
   Annotation,
   FieldAnnotation,
@@ -20,7 +21,7 @@ import type {
   YamlPath,
 } from "./types.js";
 
-const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools"];
+const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools", "serve"];
 const RESOLVER_KEYS = ["type", "label", "id", "operation", "ids", "max", "concurrency"];
 const RESOURCE_KEYS = ["schema", "fields"];
 const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs", "title", "hints"];
@@ -291,8 +292,10 @@ export function parseAnnotation(text: string, file: string): Annotation {
     return tool;
   });
 
+  const serve = root["serve"] === undefined ? undefined : parseServe(root["serve"], problem);
+
   if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
-  return { file, spec: spec ?? "", output: output ?? "", resolvers, resources, tools, locate };
+  return { file, spec: spec ?? "", output: output ?? "", resolvers, resources, tools, ...(serve ? { serve } : {}), locate };
 }
 
 /**

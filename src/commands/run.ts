@@ -15,6 +15,7 @@ Commands:
   generate    write the output folder from the spec and projector.yaml (--check for CI)
   tokens      count a tool's raw response against its projection with a real tokenizer
   eval        say whether the projection carries what each of the agent's questions needs
+  serve       run the tools as an MCP server (stdio, or Streamable HTTP with --http), calling the API
 
 Run \`projector <command> --help\` for a command's options; \`projector --version\` prints the version.
 
@@ -149,6 +150,21 @@ const COMMANDS: Record<string, Command> = {
       const configPath = text(values["config"]);
       return (await import("./eval.js")).runEval(
         { questions: positionals[0], json: values["json"] === true, ...(configPath !== undefined ? { config: configPath } : {}) },
+        io,
+      );
+    },
+  },
+  serve: {
+    help: async () => (await import("./serve.js")).SERVE_HELP,
+    positionals: 1,
+    options: { ...config, http: { type: "string" } },
+    run: async (values, positionals, io) => {
+      const http = text(values["http"]);
+      const configPath = text(values["config"]);
+      if (configPath !== undefined && positionals[0] !== undefined)
+        throw new UsageError("serve takes the annotation file once: as its argument or with -c, not both");
+      return (await import("./serve.js")).runServe(
+        { config: positionals[0] ?? configPath ?? "projector.yaml", ...(http !== undefined ? { http } : {}) },
         io,
       );
     },

@@ -1,11 +1,6 @@
 import process from "node:process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ErrorCode,
-  JSONRPCMessageSchema,
-  type JSONRPCMessage,
-  type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 
 /** The longest request line read, as the SDK's own stdio transport allows (10 MiB). */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -34,8 +29,7 @@ export class LineTransport implements Transport {
   constructor(
     private readonly input: NodeJS.ReadableStream = process.stdin,
     private readonly output: NodeJS.WritableStream = process.stdout,
-    private readonly log: (text: string) => void = (text) =>
-      process.stderr.write(`${text}\n`),
+    private readonly log: (text: string) => void = (text) => process.stderr.write(`${text}\n`),
     private readonly maxLineBytes = MAX_LINE_BYTES,
   ) {}
 
@@ -49,6 +43,8 @@ export class LineTransport implements Transport {
     this.input.off("data", this.read);
     this.input.off("error", this.fail);
     this.input.off("end", this.ended);
+    // A stdin still flowing keeps the process alive after the server closed.
+    this.input.pause();
     this.line = [];
     this.lineBytes = 0;
     this.onclose?.();
@@ -68,11 +64,7 @@ export class LineTransport implements Transport {
   private readonly read = (chunk: Buffer | string) => {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
     let start = 0;
-    for (
-      let newline = bytes.indexOf(NEWLINE);
-      newline !== -1;
-      newline = bytes.indexOf(NEWLINE, start)
-    ) {
+    for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, start)) {
       this.take(bytes.subarray(start, newline));
       this.endLine();
       start = newline + 1;
@@ -95,16 +87,10 @@ export class LineTransport implements Transport {
   private endLine() {
     if (this.skipping) {
       this.skipping = false;
-      this.refuse(
-        null,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: a request line is longer than ${this.maxLineBytes} bytes`,
-      );
+      this.refuse(null, ErrorCode.InvalidRequest, `Invalid Request: a request line is longer than ${this.maxLineBytes} bytes`);
       return;
     }
-    const text = Buffer.concat(this.line, this.lineBytes)
-      .toString("utf8")
-      .replace(/\r$/, "");
+    const text = Buffer.concat(this.line, this.lineBytes).toString("utf8").replace(/\r$/, "");
     this.line = [];
     this.lineBytes = 0;
     if (text.trim() !== "") this.receive(text);
@@ -115,11 +101,7 @@ export class LineTransport implements Transport {
     try {
       parsed = JSON.parse(text);
     } catch {
-      this.refuse(
-        null,
-        ErrorCode.ParseError,
-        "Parse error: the line is not JSON",
-      );
+      this.refuse(null, ErrorCode.ParseError, "Parse error: the line is not JSON");
       return;
     }
     const message = JSONRPCMessageSchema.safeParse(parsed);
@@ -127,46 +109,27 @@ export class LineTransport implements Transport {
       this.onmessage?.(message.data);
       return;
     }
-    const fields =
-      typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
-        ? (parsed as Record<string, unknown>)
-        : {};
+    const fields = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
     const id =
-      typeof fields["id"] === "string" ||
-      (typeof fields["id"] === "number" && Number.isInteger(fields["id"]))
+      typeof fields["id"] === "string" || (typeof fields["id"] === "number" && Number.isInteger(fields["id"]))
         ? (fields["id"] as RequestId)
         : null;
-    const isCall =
-      fields["jsonrpc"] === "2.0" && typeof fields["method"] === "string";
+    const isCall = fields["jsonrpc"] === "2.0" && typeof fields["method"] === "string";
     if (
       isCall &&
       "params" in fields &&
-      (typeof fields["params"] !== "object" ||
-        fields["params"] === null ||
-        Array.isArray(fields["params"]))
+      (typeof fields["params"] !== "object" || fields["params"] === null || Array.isArray(fields["params"]))
     ) {
       // A notification is never answered, not even with an error.
-      if (id === null)
-        this.log(
-          `support-desk: ignored notification ${fields["method"]}: its params are not an object`,
-        );
-      else
-        this.refuse(
-          id,
-          ErrorCode.InvalidParams,
-          "Invalid params: params must be an object",
-        );
+      if (id === null) this.log(`projector serve: ignored notification ${fields["method"]}: its params are not an object`);
+      else this.refuse(id, ErrorCode.InvalidParams, "Invalid params: params must be an object");
       return;
     }
-    this.refuse(
-      id,
-      ErrorCode.InvalidRequest,
-      "Invalid Request: not a JSON-RPC 2.0 request, notification or response",
-    );
+    this.refuse(id, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 request, notification or response");
   }
 
   private refuse(id: RequestId | null, code: ErrorCode, text: string) {
-    this.log(`support-desk: answered ${code}: ${text}`);
+    this.log(`projector serve: answered ${code}: ${text}`);
     // JSON-RPC answers with a null id when the request's id cannot be read; the SDK's types want one.
     void this.send({
       jsonrpc: "2.0",
