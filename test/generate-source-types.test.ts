@@ -10,7 +10,7 @@ import { sourceTypes } from "../src/emit/source-types.js";
 import { generate, takeSourceTypesFromFile, type GenerateInput } from "../src/generate.js";
 import { createGenerateCache } from "../src/generate-cache.js";
 import { loadSpec } from "../src/openapi/load.js";
-import { readRuntimeTemplate } from "../src/project/runtime-template.js";
+import { readRuntimeTemplate } from "../src/emit/runtime-template.js";
 import { ROOT } from "./helpers/pipeline.js";
 
 const TEXT = readFileSync(join(ROOT, "projector.yaml"), "utf8");

@@ -263,7 +263,7 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
 }
 
 /** What openapi-typescript is to read of the spec; a failure to make it (a spec nested past the stack) is its PRJ008 too. */
-export function sourceTypesInput(document: JsonObject, specFile: string): SourceTypesInput {
+function sourceTypesInput(document: JsonObject, specFile: string): SourceTypesInput {
   try {
     return forSourceTypes(document);
   } catch (error) {

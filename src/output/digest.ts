@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { readSpecBytes, UnreadableFile } from "../openapi/files.js";
@@ -17,7 +18,7 @@ const hash = (parts: readonly (string | Uint8Array)[]) => {
  * The spec's files, each named and hashed by content. A file that cannot be read counts by its
  * reason, so a spec that went missing or became a folder is a changed input, not a crash.
  */
-async function specFileContents(files: readonly string[]): Promise<(string | Uint8Array)[]> {
+async function specFileContents(files: readonly string[], name: (path: string) => string = (path) => path): Promise<(string | Uint8Array)[]> {
   const sorted = [...new Set(files)].sort();
   const contents = await Promise.all(
     sorted.map((path) =>
@@ -27,7 +28,7 @@ async function specFileContents(files: readonly string[]): Promise<(string | Uin
       }),
     ),
   );
-  return sorted.flatMap((path, i) => [path, contents[i]!]);
+  return sorted.flatMap((path, i) => [name(path), contents[i]!]);
 }
 
 let codeDigest: Promise<string> | undefined;
@@ -70,16 +71,34 @@ export interface DigestInputs {
 
 /** Everything a generate's output depends on, as one short hash. */
 export async function inputsDigest(inputs: DigestInputs): Promise<string> {
+  return digestOf(await projectorCode(), inputs, inputs.specFilesRead?.contents ?? (await specFileContents(inputs.specFiles)));
+}
+
+/**
+ * The inputs' digest a generate records in its output folder, which is checked in: the same on
+ * every clone of the repository, wherever it is. The spec's files are named relative to the
+ * annotation's folder, and projector by its release rather than its code, which only a
+ * development build changes between releases.
+ */
+export async function portableInputsDigest(inputs: Omit<DigestInputs, "specFilesRead">, annotationFolder: string): Promise<string> {
+  const name = (path: string) => relative(annotationFolder, path).split(sep).join("/");
+  return digestOf(`projector ${projectorRelease()}`, inputs, await specFileContents(inputs.specFiles, name));
+}
+
+function digestOf(projector: string, inputs: Omit<DigestInputs, "specFiles">, specContents: readonly (string | Uint8Array)[]): string {
   return hash([
-    await projectorCode(),
+    projector,
     inputs.annotationText,
     ...[...inputs.runtimeTemplate].flat(),
     JSON.stringify(inputs.prettierOptions ?? null),
     inputs.prettierRelease,
     inputs.typesRelease,
-    ...(inputs.specFilesRead?.contents ?? (await specFileContents(inputs.specFiles))),
+    ...specContents,
   ]);
 }
+
+/** projector's release, from its package.json (two folders above this module, in dist/ as in src/). */
+const projectorRelease = () => (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 /** The files of an output folder, as one hash. */
 export function filesDigest(files: ReadonlyMap<string, string | Uint8Array>): string {
