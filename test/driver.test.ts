@@ -10,7 +10,14 @@ import { runGenerate } from "../src/project/driver.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
 
 const SPEC = "specs/support-tickets.openapi.yaml";
-const OPTIONS = { config: "projector.yaml", check: false, force: false, allowRemoteRefs: false, allowOutsideRefs: false, allowOutsideOutput: false };
+const OPTIONS = {
+  config: "projector.yaml",
+  check: false,
+  force: false,
+  allowRemoteRefs: false,
+  allowOutsideRefs: false,
+  allowOutsideOutput: false,
+};
 
 /** The bundled example with search_tickets given a token budget its spec example does not fit. */
 function overBudgetProject(): string {
@@ -40,10 +47,7 @@ describe("the generate driver", () => {
     });
     const overBudget = output.diagnostics.filter((d) => d.code === "PRJ042");
     expect(overBudget.map((d) => [d.severity, d.message])).toEqual([
-      [
-        "warning",
-        "tool search_tickets: the spec's example response does not fit its budget of 60 tokens; 0 of 2 records would be shown",
-      ],
+      ["warning", "tool search_tickets: the spec's example response does not fit its budget of 60 tokens; 0 of 2 records would be shown"],
     ]);
     expect(output.files.size).toBeGreaterThan(0);
 

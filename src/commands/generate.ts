@@ -20,11 +20,13 @@ generates of one folder take turns: the second waits up to PROJECTOR_LOCK_TIMEOU
 Options:
   -c, --config FILE         annotation file (default ./projector.yaml)
       --check               write nothing; exit 1 if the folder is stale or a field is unclassified
+                            (vouched for by the record in its .projector when nothing changed)
       --watch               generate, then again whenever the annotation, the spec, a file its
                             $refs reach or the prettier config changes; Ctrl-C stops
       --silent              print only problems
       --verbose             print every stage and its time (on a terminal, shown anyway past one second)
-      --force               regenerate even when no input changed since the last generate
+      --force               regenerate even when no input changed since the last generate;
+                            with --check, generate and compare even when the record vouches
       --allow-remote-refs   let the spec's $refs fetch http(s) documents (off: no network access)
       --allow-outside-refs  let the spec's $refs read files outside the spec's folder
       --allow-outside-output  let \`output\` point outside the annotation file's folder

@@ -18,7 +18,10 @@ const hash = (parts: readonly (string | Uint8Array)[]) => {
  * The spec's files, each named and hashed by content. A file that cannot be read counts by its
  * reason, so a spec that went missing or became a folder is a changed input, not a crash.
  */
-async function specFileContents(files: readonly string[], name: (path: string) => string = (path) => path): Promise<(string | Uint8Array)[]> {
+async function specFileContents(
+  files: readonly string[],
+  name: (path: string) => string = (path) => path,
+): Promise<(string | Uint8Array)[]> {
   const sorted = [...new Set(files)].sort();
   const contents = await Promise.all(
     sorted.map((path) =>

@@ -119,7 +119,9 @@ export async function runGenerate(
   const writing = hooks?.write ?? ((work) => work());
   const sameFiles = specFiles.join("\0") === [...digested].sort().join("\0");
   const inputs = sameFiles ? digest : await digestOf(specFiles);
-  const diff = await writing(() => writeOutput(place, files, { digest: inputs, specFiles, cache, stage, onWait: (holder) => events.waiting(holder, outputDir) }));
+  const diff = await writing(() =>
+    writeOutput(place, files, { digest: inputs, specFiles, cache, stage, onWait: (holder) => events.waiting(holder, outputDir) }),
+  );
   return { ...ended, kind: "written", diagnostics, model, diff, fileCount: files.size };
 }
 

@@ -53,7 +53,8 @@ export async function vouchedByRecord(config: string, cwd: string): Promise<stri
   if (!record) return undefined;
   const specFiles = record.specFiles.map((file) => resolve(plain.configDir, file));
   const extras = await readExtras(plain, true);
-  if ((await portableInputsDigest({ annotationText: plain.text, specFiles, ...extras }, plain.configDir)) !== record.inputs) return undefined;
+  if ((await portableInputsDigest({ annotationText: plain.text, specFiles, ...extras }, plain.configDir)) !== record.inputs)
+    return undefined;
   return (await folderFilesDigest(plain.outputDir)) === record.files ? plain.outputDir : undefined;
 }
 
