@@ -5,11 +5,20 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { folderRecord, MARKER, MARKER_TEXT, markerText } from "../src/output/ownership.js";
+import { runGenerate } from "../src/project/driver.js";
 import { exampleProject } from "./helpers/example-project.js";
 import { cli } from "./helpers/pipeline.js";
 
 const SPEC = "specs/support-tickets.openapi.yaml";
 const OUT = "generated/support";
+const OPTIONS = {
+  config: "projector.yaml",
+  check: false,
+  force: false,
+  allowRemoteRefs: false,
+  allowOutsideRefs: false,
+  allowOutsideOutput: false,
+};
 
 /** The example project with its TicketId parameter in a file of its own, reached by $ref. */
 function projectWithReferencedFile(): string {
@@ -89,6 +98,23 @@ describe("generate --check from a clean clone", () => {
     expect(check.stderr).toContain(`  stale    ${OUT}/index.ts\n`);
     expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
     expect((await cli(["generate", "--check"], dir)).code).toBe(0);
+  });
+
+  it("is left stale, never falsely fresh, by a spec saved while generate runs", async () => {
+    const saved = readFileSync(join(dir, SPEC), "utf8").replace("description: No such record", "description: No such record here");
+    // The driver asks a watcher for its last spec after it read the inputs, just before the load: the spec is saved then.
+    const outcome = await runGenerate(OPTIONS, dir, undefined, {
+      read: () => undefined,
+      write: (work) => work(),
+      unchangedSpec: () => {
+        writeFileSync(join(dir, SPEC), saved);
+        return undefined;
+      },
+    });
+    expect(outcome.kind).toBe("written");
+    const check = await cli(["generate", "--check"], dir);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain(`  stale    ${OUT}/${MARKER}\n`);
   });
 
   it("does not trust a record edited by hand: the full check names the marker", async () => {

@@ -14,24 +14,37 @@ const hash = (parts: readonly (string | Uint8Array)[]) => {
   return digest.digest("hex").slice(0, 32);
 };
 
+/** The spec's files by path, as read; see readSpecFiles. */
+export type SpecFilesRead = ReadonlyMap<string, string | Uint8Array>;
+
 /**
- * The spec's files, each named and hashed by content. A file that cannot be read counts by its
- * reason, so a spec that went missing or became a folder is a changed input, not a crash.
+ * Reads the spec's files for a digest made later. A file that cannot be read counts by its reason,
+ * so a spec that went missing or became a folder is a changed input, not a crash. Read before the
+ * spec is loaded, they leave the digest stale, never falsely fresh, when one is edited while
+ * generate runs.
  */
-async function specFileContents(
-  files: readonly string[],
-  name: (path: string) => string = (path) => path,
-): Promise<(string | Uint8Array)[]> {
-  const sorted = [...new Set(files)].sort();
+export async function readSpecFiles(files: readonly string[]): Promise<SpecFilesRead> {
+  const paths = [...new Set(files)];
   const contents = await Promise.all(
-    sorted.map((path) =>
+    paths.map((path) =>
       readSpecBytes(path).catch((error: unknown) => {
         if (error instanceof UnreadableFile) return `\0unreadable: ${error.message}`;
         throw error;
       }),
     ),
   );
-  return sorted.flatMap((path, i) => [name(path), contents[i]!]);
+  return new Map(paths.map((path, i) => [path, contents[i]!]));
+}
+
+/** The spec's files, each named and hashed by content: as read earlier where `read` has them, read now otherwise. */
+async function specFileContents(
+  files: readonly string[],
+  read: SpecFilesRead | undefined,
+  name: (path: string) => string = (path) => path,
+): Promise<(string | Uint8Array)[]> {
+  const sorted = [...new Set(files)].sort();
+  const now = await readSpecFiles(sorted.filter((path) => !read?.has(path)));
+  return sorted.flatMap((path) => [name(path), read?.get(path) ?? now.get(path)!]);
 }
 
 let codeDigest: Promise<string> | undefined;
@@ -46,25 +59,11 @@ function projectorCode(): Promise<string> {
   return codeDigest;
 }
 
-/** The spec's files as they were when read, to be hashed later. */
-export interface SpecFilesRead {
-  files: readonly string[];
-  contents: readonly (string | Uint8Array)[];
-}
-
-/**
- * Reads the spec's files for a digest made later: read before the spec is loaded, they leave the
- * cache stale, never falsely fresh, when one is edited while generate runs.
- */
-export async function readSpecFiles(files: readonly string[]): Promise<SpecFilesRead> {
-  return { files, contents: await specFileContents(files) };
-}
-
 export interface DigestInputs {
   annotationText: string;
   /** The spec and every file its `$ref`s reach, as the loader listed them (LoadedSpec.files). */
   specFiles: readonly string[];
-  /** Their contents as read earlier (readSpecFiles of the same files); read now when absent. */
+  /** Some of them as read earlier (readSpecFiles); the others are read now. */
   specFilesRead?: SpecFilesRead;
   runtimeTemplate: RuntimeTemplate;
   prettierOptions: unknown;
@@ -74,7 +73,7 @@ export interface DigestInputs {
 
 /** Everything a generate's output depends on, as one short hash. */
 export async function inputsDigest(inputs: DigestInputs): Promise<string> {
-  return digestOf(await projectorCode(), inputs, inputs.specFilesRead?.contents ?? (await specFileContents(inputs.specFiles)));
+  return digestOf(await projectorCode(), inputs, await specFileContents(inputs.specFiles, inputs.specFilesRead));
 }
 
 /**
@@ -83,12 +82,12 @@ export async function inputsDigest(inputs: DigestInputs): Promise<string> {
  * annotation's folder, and projector by its release rather than its code, which only a
  * development build changes between releases.
  */
-export async function portableInputsDigest(inputs: Omit<DigestInputs, "specFilesRead">, annotationFolder: string): Promise<string> {
+export async function portableInputsDigest(inputs: DigestInputs, annotationFolder: string): Promise<string> {
   const name = (path: string) => relative(annotationFolder, path).split(sep).join("/");
-  return digestOf(`projector ${projectorRelease()}`, inputs, await specFileContents(inputs.specFiles, name));
+  return digestOf(`projector ${projectorRelease()}`, inputs, await specFileContents(inputs.specFiles, inputs.specFilesRead, name));
 }
 
-function digestOf(projector: string, inputs: Omit<DigestInputs, "specFiles">, specContents: readonly (string | Uint8Array)[]): string {
+function digestOf(projector: string, inputs: DigestInputs, specContents: readonly (string | Uint8Array)[]): string {
   return hash([
     projector,
     inputs.annotationText,

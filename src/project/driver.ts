@@ -6,7 +6,15 @@ import { takeSourceTypesFromFile } from "../generate.js";
 import type { GenerateCache } from "../generate-cache.js";
 import type { Model } from "../model/types.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
-import { cachePath, filesDigest, inputsDigest, portableInputsDigest, readCache } from "../output/digest.js";
+import {
+  cachePath,
+  filesDigest,
+  inputsDigest,
+  portableInputsDigest,
+  readCache,
+  readSpecFiles,
+  type DigestInputs,
+} from "../output/digest.js";
 import type { LockHolder } from "../output/lock.js";
 import { withMarker, type FolderRecord } from "../output/ownership.js";
 import type { FolderDiff } from "../output/write.js";
@@ -76,10 +84,13 @@ export async function runGenerate(
   await guardOutput(place);
   const cache = cachePath(annotated.configDir, outputDir);
   const extras = await readExtras(annotated, true);
-  const digestOf = (specFiles: readonly string[]) => inputsDigest({ annotationText: annotated.annotationText, specFiles, ...extras });
   const last = options.check || options.force ? undefined : await readCache(cache);
-  // Hashed as read before the spec is loaded, so an edit made while generate runs leaves the cache stale, never falsely fresh.
+  // Read before the spec is loaded, so that an edit made while generate runs leaves the cache entry
+  // and the folder's record stale, never falsely fresh.
   const digested = last?.specFiles ?? [annotated.specPath];
+  const specFilesRead = await readSpecFiles(digested);
+  const digestOf = (specFiles: readonly string[]) =>
+    inputsDigest({ annotationText: annotated.annotationText, specFiles, specFilesRead, ...extras });
   const digest = await stage("digest", () => digestOf(digested));
   const upToDateFiles = last && last.inputs === digest ? await filesIfExactly(outputDir, last.files) : undefined;
   const ended = { folder: outputDir, display };
@@ -92,7 +103,8 @@ export async function runGenerate(
       // The folder's source types, as the files digest just vouched for them, are this spec's only if
       // its files hash as they did for the inputs digest: a spec saved since was loaded as it is now.
       const sourceTypes = upToDateFiles.get(SOURCE_TYPES_FILE)?.toString("utf8");
-      if (hooks.cache && sourceTypes !== undefined && (await digestOf([...(spec.files ?? [annotated.specPath])])) === digest)
+      const asLoaded = { annotationText: annotated.annotationText, specFiles: spec.files ?? [annotated.specPath], ...extras };
+      if (hooks.cache && sourceTypes !== undefined && (await inputsDigest(asLoaded)) === digest)
         takeSourceTypesFromFile(hooks.cache, spec.document, sourceTypes, annotated.names);
       hooks.foundUpToDate?.({ ...annotated, spec }, extras);
     }
@@ -113,7 +125,7 @@ export async function runGenerate(
   });
   const { diagnostics, model } = result;
   if (hasErrors(diagnostics) || !model) return { ...ended, kind: "problems", diagnostics };
-  const record = await folderRecord(project, specFiles, extras, result.files, diagnostics);
+  const record = await folderRecord(project, { specFiles, specFilesRead, ...extras }, result.files, diagnostics);
   const files = withMarker(result.files, record);
   if (options.check) return { ...ended, kind: "checked", diagnostics, check: await compareOutput(outputDir, files) };
   const writing = hooks?.write ?? ((work) => work());
@@ -132,15 +144,14 @@ export async function runGenerate(
  */
 async function folderRecord(
   project: Project,
-  specFiles: readonly string[],
-  extras: GenerateExtras,
+  inputs: Omit<DigestInputs, "annotationText">,
   files: ReadonlyMap<string, string>,
   diagnostics: readonly Diagnostic[],
 ): Promise<FolderRecord | undefined> {
+  const { specFiles } = inputs;
   if (diagnostics.some((d) => d.code === "PRJ042") || specFiles.some((file) => /^https?:/i.test(file))) return undefined;
-  const inputs = await portableInputsDigest({ annotationText: project.annotationText, specFiles, ...extras }, project.configDir);
   return {
-    inputs,
+    inputs: await portableInputsDigest({ annotationText: project.annotationText, ...inputs }, project.configDir),
     files: filesDigest(files),
     specFiles: specFiles.map((file) => relative(project.configDir, file).split(sep).join("/")),
   };
