@@ -1,4 +1,4 @@
-// generate() takes the spec's typing as an input (the CLI types in a worker thread): it asks for the
+// generate() takes the spec's typing as an input (a caller may type it elsewhere): it asks for the
 // types before the check, but a failed check still returns only its findings, and a typing that
 // failed is not kept in the cache of `generate --watch`, which would otherwise fail every later run.
 // A watcher started on an up-to-date folder takes the types from the folder's file instead.
