@@ -130,7 +130,7 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
    * After a run that found the folder up to date, as the first run usually does, emits and formats
    * the project while nobody waits, writing nothing and printing nothing: the first edit is then
    * answered from the cache as every later one is, instead of laying out every file again. Only
-   * with the source types known, so that it never types the spec on this thread.
+   * with the source types known (taken from the folder): typing the spec would hold up the first edit's run.
    */
   const prepare = async () => {
     const ready = unprepared;
