@@ -8,7 +8,7 @@ import { banner } from "../src/emit/emit.js";
 import { stripTypes, typescript } from "../src/evidence/strip-types.js";
 import { readStrippedRuntime, stripRuntime, strippedAlready } from "../src/evidence/stripped-runtime.js";
 import { writeStrippedAlready } from "../src/evidence/write-stripped.js";
-import { readRuntimeTemplate } from "../src/project/runtime-template.js";
+import { readRuntimeTemplate } from "../src/emit/runtime-template.js";
 import { ROOT } from "./helpers/pipeline.js";
 
 const ts = typescript();

@@ -2,7 +2,6 @@ import { createRequire } from "node:module";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
-import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
 import { printRefusal } from "./print.js";
 import { EXIT, type Io, printInternalError, UsageError } from "./io.js";
 
@@ -36,7 +35,7 @@ interface Command {
   help(): Promise<string>;
   options: Options;
   positionals: number;
-  run(values: Values, positionals: string[], io: Io, threads?: SourceTypesThreads): Promise<number>;
+  run(values: Values, positionals: string[], io: Io): Promise<number>;
 }
 
 const config: Options = { config: { type: "string", short: "c" }, help: { type: "boolean", short: "h" } };
@@ -57,7 +56,7 @@ const COMMANDS: Record<string, Command> = {
       "allow-outside-refs": { type: "boolean" },
       "allow-outside-output": { type: "boolean" },
     },
-    run: async (values, _, io, threads) => {
+    run: async (values, _, io) => {
       const options = {
         config: text(values["config"]) ?? "projector.yaml",
         check: values["check"] === true,
@@ -70,12 +69,12 @@ const COMMANDS: Record<string, Command> = {
       };
       if (values["watch"] !== true) {
         // Nothing to do is told before generate's modules load: they take longer than the answer.
-        const answered = options.check || options.force ? undefined : await (await import("./up-to-date.js")).answerIfUpToDate(options, io);
-        return answered ?? (await import("./generate.js")).runGenerate(options, io, undefined, threads);
+        const answered = options.force ? undefined : await (await import("./up-to-date.js")).answerIfUpToDate(options, io);
+        return answered ?? (await import("./generate.js")).runGenerate(options, io);
       }
       if (options.check)
         throw new UsageError("--watch and --check cannot be combined: --check checks once, for CI; --watch keeps writing the output");
-      return (await import("./watch.js")).runWatch(options, io, threads);
+      return (await import("./watch.js")).runWatch(options, io);
     },
   },
   init: {
@@ -180,11 +179,8 @@ function printable(terminal: Io): Io {
   };
 }
 
-/**
- * Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage, 3 internal error.
- * `threads`, started by the process ahead of the command, type a generate's spec in a worker thread.
- */
-export async function runCli(argv: string[], terminal: Io, threads?: SourceTypesThreads): Promise<number> {
+/** Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage, 3 internal error. */
+export async function runCli(argv: string[], terminal: Io): Promise<number> {
   const io = printable(terminal);
   const [name, ...rest] = argv;
   if (name === "--version" || name === "-v") {
@@ -209,7 +205,7 @@ export async function runCli(argv: string[], terminal: Io, threads?: SourceTypes
       return EXIT.ok;
     }
     if (positionals.length > command.positionals) throw new UsageError(`${name} takes at most ${command.positionals} file argument(s)`);
-    return await command.run(values as Values, positionals, io, threads);
+    return await command.run(values as Values, positionals, io);
   } catch (error) {
     if (error instanceof DiagnosticError) {
       printRefusal(io, error.diagnostics);

@@ -2,12 +2,13 @@ import { basename } from "node:path";
 import { hasErrors } from "../diagnostics.js";
 import { loadGenerated } from "../evidence/run-generated.js";
 import { entryKind } from "../output/listing.js";
-import { withMarker } from "../output/ownership.js";
+import { MARKER, withMarker } from "../output/ownership.js";
 import { generateProject } from "../project/generate.js";
 import { loadProject, type Project } from "../project/read.js";
 import { ID_BOOK_URL_VARIABLE, idBookSettingsFrom, redisIdBook } from "../redis-id-book.js";
 import { AccessProblems, apiAccess, type ApiAccess } from "../serve/api-access.js";
-import { checkOutput } from "./output-folder.js";
+import { compareOutput, type FolderCheck } from "../project/output-folder.js";
+import { tellCheck } from "./generate.js";
 import { printDiagnostics } from "./print.js";
 import { EXIT, UsageError, type Io } from "./io.js";
 
@@ -155,9 +156,16 @@ async function generatedFiles(project: Project, options: ServeOptions, io: Io): 
   if (hasErrors(generated.diagnostics)) return undefined;
   const files = withMarker(generated.files);
   if ((await entryKind(project.outputDir)) === "absent") return files;
-  const place = { folder: project.outputDir, location: () => project.annotation.locate(["output"]), display: project.display };
-  const current = await checkOutput(place, files, { config: options.config, silent: true }, io);
+  const check = apartFromRecord(await compareOutput(project.outputDir, files));
+  const current = tellCheck(check, project.display, project.outputDir, { config: options.config, silent: true }, io);
   return current ? files : undefined;
+}
+
+/** The check with the folder's marker left out: its record of the run that wrote it is generate's, not what serve runs. */
+function apartFromRecord(check: FolderCheck): FolderCheck {
+  if (check.kind !== "stale") return check;
+  const diff = { ...check.diff, changed: check.diff.changed.filter((path) => path !== MARKER) };
+  return diff.changed.length + diff.added.length + diff.removed.length === 0 ? { kind: "up to date" } : { kind: "stale", diff };
 }
 
 /** The store of {@link ID_BOOK_URL_VARIABLE}, through ioredis; null after saying why it cannot be used. */

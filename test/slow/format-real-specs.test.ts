@@ -11,7 +11,7 @@ import { formatFiles } from "../../src/format.js";
 import { generate } from "../../src/generate.js";
 import { initAnnotation } from "../../src/init/init.js";
 import { loadSpec } from "../../src/openapi/load.js";
-import { readRuntimeTemplate } from "../../src/project/runtime-template.js";
+import { readRuntimeTemplate } from "../../src/emit/runtime-template.js";
 import { REAL_SPECS } from "../helpers/pipeline.js";
 
 const SPECS = [

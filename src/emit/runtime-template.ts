@@ -1,5 +1,5 @@
 import { readdir, readFile } from "node:fs/promises";
-import type { RuntimeTemplate } from "../emit/runtime-folder.js";
+import type { RuntimeTemplate } from "./runtime-folder.js";
 
 const templateUrl = new URL("../../templates/runtime/", import.meta.url);
 

@@ -1,11 +1,9 @@
-import { resolve } from "node:path";
 import { entryKind, readFolder, readFolderBytes } from "../output/listing.js";
 import { filesDigest, writeCache } from "../output/digest.js";
 import { LockBusyError, LockNotAFileError, withFolderLock, type LockHolder } from "../output/lock.js";
 import { backupFolder, diffFolder, isClean, recoverInterruptedWrite, writeFolder, type FolderDiff } from "../output/write.js";
-import type { Progress } from "../progress.js";
+import type { Stage } from "../progress.js";
 import { guardOutput, isSystemError, lockPathRefusal, lockRefusal, writeRefusal, type OutputPlace } from "./output-guard.js";
-import type { Io } from "./io.js";
 
 // What generate does with the output folder once the files are ready: compare them (--check) or write them.
 
@@ -24,39 +22,19 @@ export async function filesIfExactly(folder: string, digest: string): Promise<Ma
   }
 }
 
-const commandLine = (options: { config: string; silent: boolean }) =>
-  options.config === "projector.yaml" ? "projector generate" : `projector generate -c ${options.config}`;
+/** What --check found in the output folder, against the files generate would write. */
+export type FolderCheck =
+  | { kind: "up to date" }
+  | { kind: "stale"; diff: FolderDiff }
+  /** Between the two renames of a write the folder is gone, the previous output left in the backup. */
+  | { kind: "mid-swap"; backup: string };
 
-/** --check: whether the folder holds exactly the files generate would write, saying how it differs if not; reads only. */
-export async function checkOutput(
-  place: OutputPlace,
-  files: ReadonlyMap<string, string>,
-  options: { config: string; silent: boolean },
-  io: Io,
-): Promise<boolean> {
-  const { folder, display } = place;
-  if ((await entryKind(folder)) === "absent" && (await entryKind(backupFolder(folder))) === "folder") {
-    // Between the two renames of a write the folder is gone; whatever the backup holds, the folder the build reads is not there.
-    io.stderr.write(
-      `${display(folder)} is not there: a generate was cut off while swapping it and left the previous output in ${display(backupFolder(folder))}\n` +
-        `run \`${commandLine(options)}\` to put it back and bring it up to date\n`,
-    );
-    return false;
-  }
+/** --check: how the folder differs from the files generate would write; reads only. */
+export async function compareOutput(folder: string, files: ReadonlyMap<string, string>): Promise<FolderCheck> {
+  if ((await entryKind(folder)) === "absent" && (await entryKind(backupFolder(folder))) === "folder")
+    return { kind: "mid-swap", backup: backupFolder(folder) };
   const diff = diffFolder(await readFolder(folder), files);
-  if (isClean(diff)) {
-    if (!options.silent) io.stdout.write(`${display(folder)} is up to date\n`);
-    return true;
-  }
-  const stale = [
-    ...diff.changed.map((p) => `  stale    ${display(resolve(folder, p))}`),
-    ...diff.added.map((p) => `  missing  ${display(resolve(folder, p))}`),
-    ...diff.removed.map((p) => `  extra    ${display(resolve(folder, p))}`),
-  ];
-  io.stderr.write(
-    `${display(folder)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`${commandLine(options)}\` and commit the result\n`,
-  );
-  return false;
+  return isClean(diff) ? { kind: "up to date" } : { kind: "stale", diff };
 }
 
 /** How long a generate waits for another one writing the same folder: PROJECTOR_LOCK_TIMEOUT seconds, 60 by default. */
@@ -70,9 +48,9 @@ export interface WriteContext {
   /** The files the spec was read from, so the next run can hash them without loading it. */
   specFiles: readonly string[];
   cache: string | undefined;
-  progress: Progress;
-  silent: boolean;
-  io: Io;
+  stage: Stage;
+  /** Told when another generate holds the folder's lock, before waiting for it. */
+  onWait: (holder: LockHolder | undefined) => void;
 }
 
 /**
@@ -80,19 +58,13 @@ export interface WriteContext {
  * once. The folder is checked again under the lock: the run that held it may have changed it.
  */
 export async function writeOutput(place: OutputPlace, files: ReadonlyMap<string, string>, context: WriteContext): Promise<FolderDiff> {
-  const { folder, display } = place;
-  const onWait = (holder: LockHolder | undefined) => {
-    if (!context.silent)
-      context.io.stderr.write(
-        `projector: waiting for another generate${holder ? ` (process ${holder.pid})` : ""} to finish writing ${display(folder)}\n`,
-      );
-  };
+  const { folder } = place;
   try {
-    return await withFolderLock(folder, { waitMs: lockWaitMs(), onWait }, async () => {
+    return await withFolderLock(folder, { waitMs: lockWaitMs(), onWait: context.onWait }, async () => {
       await guardOutput(place);
       await recoverInterruptedWrite(folder);
       const diff = diffFolder(await readFolder(folder), files);
-      await context.progress.stage("write", () => writeFolder(folder, files, diff));
+      await context.stage("write", () => writeFolder(folder, files, diff));
       await writeCache(context.cache, { inputs: context.digest, files: filesDigest(files), specFiles: [...context.specFiles] });
       return diff;
     });
