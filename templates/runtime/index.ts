@@ -73,6 +73,10 @@ export {
   shortArgumentId,
   shortRelatedMany,
   shortRelatedOne,
+  shortTextOrNumberId,
+  TEXT_IDS,
+  TEXT_OR_NUMBER_IDS,
+  textOrNumberId,
   Unreadable,
 } from "./ids.js";
 export type { Ids } from "./ids.js";
