@@ -143,7 +143,9 @@ describe("numbers JSON cannot write", () => {
     expect(refOne(value, TEXT_OR_NUMBER_IDS, new Map(), "users", { id: "id" }, ctx, "owner", "owner")).toEqual({
       unusable: expect.stringContaining(String(value)),
     });
-    expect(joinOne(relationshipIds({ data: { type: "user", id: value } }, TEXT_OR_NUMBER_IDS), new Map(), "users", ctx, "assignee", "assignee")).toEqual({
+    expect(
+      joinOne(relationshipIds({ data: { type: "user", id: value } }, TEXT_OR_NUMBER_IDS), new Map(), "users", ctx, "assignee", "assignee"),
+    ).toEqual({
       unusable: expect.stringContaining(String(value)),
     });
   });
@@ -197,12 +199,16 @@ describe("present but unreadable is a marker, never null", () => {
     ["a string", "usr_41c2be09", "expected a relationship object, got string"],
     ["a number", 7, "expected a relationship object, got number"],
     ["an array", [{ type: "user", id: U1 }], "expected a relationship object, got array"],
-    ["data that is a string", { data: U1 }, "expected a resource identifier { type, id }, got string"],
-    ["data without an id", { data: { type: "user" } }, "expected a resource identifier { type, id }, got an object without an id"],
+    ["data that is a string", { data: U1 }, "expected a resource identifier { type, id } with a text id, got string"],
+    [
+      "data without an id",
+      { data: { type: "user" } },
+      "expected a resource identifier { type, id } with a text id, got an object without an id",
+    ],
     [
       "data whose id is an object",
       { data: { type: "user", id: { secret: "x" } } },
-      "expected a resource identifier { type, id }, got an id that is object",
+      "expected a resource identifier { type, id } with a text id, got an id that is object",
     ],
   ])("a relationship that is %s is marked and reported", async (_, relationship, reason) => {
     const { result, issues } = await searchTickets(JSON.stringify({ data: [ticket({}, { assignee: relationship })] }));
@@ -224,7 +230,9 @@ describe("present but unreadable is a marker, never null", () => {
     const { ctx, issues } = recording();
     const labels = new Map([["a", "A"]]);
     const keys = { id: "id" };
-    expect(refMany("a", TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "watchers")).toEqual({ unusable: "expected a list of ids or records, got string" });
+    expect(refMany("a", TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "watchers")).toEqual({
+      unusable: "expected a list of ids or records, got string",
+    });
     expect(refMany(["a", { id: "a" }, null], TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "watchers")).toEqual([
       "A",
       "A",
@@ -244,7 +252,9 @@ describe("present but unreadable is a marker, never null", () => {
     expect(relatedOne(relationshipIds({ data: [] }, TEXT_OR_NUMBER_IDS), ctx, "parent")).toEqual({
       unusable: "expected one related record, got a list",
     });
-    expect(relatedOne(relationshipIds("p1", TEXT_OR_NUMBER_IDS), ctx, "parent")).toEqual({ unusable: "expected a relationship object, got string" });
+    expect(relatedOne(relationshipIds("p1", TEXT_OR_NUMBER_IDS), ctx, "parent")).toEqual({
+      unusable: "expected a relationship object, got string",
+    });
     expect(issues.map((issue) => issue.field)).toEqual(["watchers", "watchers", "watchers", "members", "members", "parent", "parent"]);
   });
 

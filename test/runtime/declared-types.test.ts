@@ -105,11 +105,9 @@ function listOrders(): Promise<ListOrders> {
 async function project(order: Record<string, unknown>) {
   const { resolver, calls } = recordingResolver({ c1: "Carla", "12345": "Numbered" });
   const issues: ProjectionIssue[] = [];
-  const result = await (await listOrders())(
-    { orders: [order] },
-    { customers: resolver },
-    { onIssue: (issue: ProjectionIssue) => issues.push(issue) },
-  );
+  const result = await (
+    await listOrders()
+  )({ orders: [order] }, { customers: resolver }, { onIssue: (issue: ProjectionIssue) => issues.push(issue) });
   return { order: result.orders[0]!, asked: calls.flat(), issues };
 }
 

@@ -24,7 +24,12 @@ describe("foreign keys", () => {
   });
 
   it("reads a list of ids or records, and never one id as a list of one", () => {
-    expect(refMany(["12", { gid: "1", name: "Ann" }], TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "followers")).toEqual(["Greg Sanchez", "Ann"]);
-    expect(refMany("12", TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "followers")).toEqual({ unusable: "expected a list of ids or records, got string" });
+    expect(refMany(["12", { gid: "1", name: "Ann" }], TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "followers")).toEqual([
+      "Greg Sanchez",
+      "Ann",
+    ]);
+    expect(refMany("12", TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "followers")).toEqual({
+      unusable: "expected a list of ids or records, got string",
+    });
   });
 });

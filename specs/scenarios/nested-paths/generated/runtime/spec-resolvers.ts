@@ -132,7 +132,9 @@ export function specResolver(
         );
       for (const item of records) {
         const record = asObject(item);
-        const id = record ? idOf(record[source.id], TEXT_OR_NUMBER_IDS) : undefined;
+        const id = record
+          ? idOf(record[source.id], TEXT_OR_NUMBER_IDS)
+          : undefined;
         const text =
           record && id !== undefined && asked.has(id)
             ? labelIn(record, source)
