@@ -50,6 +50,12 @@ export function shortArgumentId(
     : argumentId(value, ctx, field, required);
 }
 
+/** A number's digits, for an id the spec lets be a number; undefined for anything else. */
+const digits = (value: unknown): string | undefined =>
+  typeof value === "number" && Number.isFinite(value)
+    ? String(value)
+    : undefined;
+
 /** An id the model can pass to a tool, whole, that the spec lets be text or a number: a number is its digits. */
 export function textOrNumberId(
   value: unknown,
@@ -57,9 +63,7 @@ export function textOrNumberId(
   field: string,
   required: boolean,
 ): string | null | Unusable {
-  return typeof value === "number" && Number.isFinite(value)
-    ? String(value)
-    : argumentId(value, ctx, field, required);
+  return digits(value) ?? argumentId(value, ctx, field, required);
 }
 
 /** {@link textOrNumberId} in its short form; a numeric id stays whole. */
@@ -69,9 +73,7 @@ export function shortTextOrNumberId(
   field: string,
   required: boolean,
 ): string | null | Unusable {
-  return typeof value === "number" && Number.isFinite(value)
-    ? String(value)
-    : shortArgumentId(value, ctx, field, required);
+  return digits(value) ?? shortArgumentId(value, ctx, field, required);
 }
 
 /** An integer id the model can pass to a tool: it stays a number, as the spec declares it. */
