@@ -113,6 +113,13 @@ describe("a next URL the tool would not take back", () => {
     expect(issues[0]!.message).toMatch(/holds a lone surrogate/);
   });
 
+  it("quotes the API's value in its issue with every character that acts on a reader escaped", () => {
+    const { next: token, issues } = next(BY_URL, { next_url: "?page=%E2%80%A8%1B%5B31m" });
+    expect(token).toBeNull();
+    expect(issues[0]!.message).toContain('page must be integer, not "\\u2028\\u001b[31m"');
+    expect(issues[0]!.message).not.toMatch(/[\u001b\u2028]/);
+  });
+
   it("gives no next for a cursor the tool would refuse", () => {
     const { next: token, issues } = next(BY_CURSOR, { meta: { cursor: "c".repeat(21) } });
     expect(token).toBeNull();

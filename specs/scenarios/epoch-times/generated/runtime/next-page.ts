@@ -11,7 +11,7 @@ import { asObject, read } from "./json.js";
 import { type NextParameter, nextProblem } from "./next-arguments.js";
 import { at, blockedAt } from "./pages.js";
 import { queryName } from "./query-string.js";
-import { typeName } from "./quoting.js";
+import { printable, typeName } from "./quoting.js";
 
 /** The most characters of a next URL or a `Link` header read. */
 export const MAX_NEXT_URL_CHARACTERS = 8_192;
@@ -327,9 +327,9 @@ function fromPairs(
     );
   const token = nextToken(kept);
   const problem = nextProblem(rule.parameters, rule.schema, token);
-  return problem === undefined
-    ? token
-    : refused(ctx, token, `the next page ${problem}`);
+  if (problem === undefined) return token;
+  // The input schema's messages quote the API's value, JSON-escaped but not every character.
+  return refused(ctx, token, `the next page ${printable(problem)}`);
 }
 
 /** Whether the request sent `name` with these values already: a `next` leaves out what the other arguments send again. */
