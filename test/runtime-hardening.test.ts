@@ -21,6 +21,7 @@ import {
   relatedMany,
   relatedOne,
   relationshipIds,
+  TEXT_OR_NUMBER_IDS,
   listAt,
   ResolverError,
   ResponseShapeError,
@@ -139,10 +140,12 @@ describe("numbers JSON cannot write", () => {
     expect(issues).toHaveLength(readers.length);
     for (const issue of issues) expect(issue.kind).toBe("unusable");
     // As an id it is no id: the join is marked, not null.
-    expect(refOne(value, new Map(), "users", { id: "id" }, ctx, "owner", "owner")).toEqual({
+    expect(refOne(value, TEXT_OR_NUMBER_IDS, new Map(), "users", { id: "id" }, ctx, "owner", "owner")).toEqual({
       unusable: expect.stringContaining(String(value)),
     });
-    expect(joinOne(relationshipIds({ data: { type: "user", id: value } }), new Map(), "users", ctx, "assignee", "assignee")).toEqual({
+    expect(
+      joinOne(relationshipIds({ data: { type: "user", id: value } }, TEXT_OR_NUMBER_IDS), new Map(), "users", ctx, "assignee", "assignee"),
+    ).toEqual({
       unusable: expect.stringContaining(String(value)),
     });
   });
@@ -196,12 +199,16 @@ describe("present but unreadable is a marker, never null", () => {
     ["a string", "usr_41c2be09", "expected a relationship object, got string"],
     ["a number", 7, "expected a relationship object, got number"],
     ["an array", [{ type: "user", id: U1 }], "expected a relationship object, got array"],
-    ["data that is a string", { data: U1 }, "expected a resource identifier { type, id }, got string"],
-    ["data without an id", { data: { type: "user" } }, "expected a resource identifier { type, id }, got an object without an id"],
+    ["data that is a string", { data: U1 }, "expected a resource identifier { type, id } with a text id, got string"],
+    [
+      "data without an id",
+      { data: { type: "user" } },
+      "expected a resource identifier { type, id } with a text id, got an object without an id",
+    ],
     [
       "data whose id is an object",
       { data: { type: "user", id: { secret: "x" } } },
-      "expected a resource identifier { type, id }, got an id that is object",
+      "expected a resource identifier { type, id } with a text id, got an id that is object",
     ],
   ])("a relationship that is %s is marked and reported", async (_, relationship, reason) => {
     const { result, issues } = await searchTickets(JSON.stringify({ data: [ticket({}, { assignee: relationship })] }));
@@ -223,27 +230,31 @@ describe("present but unreadable is a marker, never null", () => {
     const { ctx, issues } = recording();
     const labels = new Map([["a", "A"]]);
     const keys = { id: "id" };
-    expect(refMany("a", labels, "users", keys, ctx, "watchers")).toEqual({ unusable: "expected a list of ids or records, got string" });
-    expect(refMany(["a", { id: "a" }, null], labels, "users", keys, ctx, "watchers")).toEqual([
+    expect(refMany("a", TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "watchers")).toEqual({
+      unusable: "expected a list of ids or records, got string",
+    });
+    expect(refMany(["a", { id: "a" }, null], TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "watchers")).toEqual([
       "A",
       "A",
       { unusable: "expected an id or a record with `id`, got null" },
     ]);
-    expect(refMany(["a", { id: "a" }], labels, "users", keys, ctx, "watchers")).toEqual(["A", "A"]);
-    expect(joinMany(relationshipIds({ data: { type: "user", id: "a" } }), labels, "users", ctx, "watchers")).toEqual({
+    expect(refMany(["a", { id: "a" }], TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "watchers")).toEqual(["A", "A"]);
+    expect(joinMany(relationshipIds({ data: { type: "user", id: "a" } }, TEXT_OR_NUMBER_IDS), labels, "users", ctx, "watchers")).toEqual({
       unusable: "expected a list of related records, got one",
     });
-    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }), ctx, "members")).toEqual({
+    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }, TEXT_OR_NUMBER_IDS), ctx, "members")).toEqual({
       unusable: "expected a list of related records, got one",
     });
-    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }), ctx, "members")).toEqual([
+    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }, TEXT_OR_NUMBER_IDS), ctx, "members")).toEqual([
       "a",
       { unusable: "expected a resource identifier { type, id }, got string" },
     ]);
-    expect(relatedOne(relationshipIds({ data: [] }), ctx, "parent")).toEqual({
+    expect(relatedOne(relationshipIds({ data: [] }, TEXT_OR_NUMBER_IDS), ctx, "parent")).toEqual({
       unusable: "expected one related record, got a list",
     });
-    expect(relatedOne(relationshipIds("p1"), ctx, "parent")).toEqual({ unusable: "expected a relationship object, got string" });
+    expect(relatedOne(relationshipIds("p1", TEXT_OR_NUMBER_IDS), ctx, "parent")).toEqual({
+      unusable: "expected a relationship object, got string",
+    });
     expect(issues.map((issue) => issue.field)).toEqual(["watchers", "watchers", "watchers", "members", "members", "parent", "parent"]);
   });
 

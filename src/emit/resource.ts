@@ -107,8 +107,7 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
   const { module, constants } = scope;
   const call = (name: string) => module.runtime(name);
   const args = `ctx, ${literal(field.name)}, ${presence(module, field.required)}`;
-  if (field.argumentOf)
-    return `${call(field.shape.type === "integer" ? "integerId" : field.shorten ? "shortArgumentId" : "argumentId")}(${value}, ${args})`;
+  if (field.argumentOf) return `${call(argumentIdReader(field))}(${value}, ${args})`;
   if (field.format) return `${call(field.format)}(${value}, ${args})`;
   if (field.legend?.kind === "static") return `${call("legend")}(${value}, ${constants.get(field.name)!}, ${args})`;
   if (field.legend?.kind === "resolver")
@@ -130,6 +129,18 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
       return `${call("whole")}<${typeOfShape(shape)}>(${value}, ${args}, ${constants.get(field.name)!})`;
   }
 }
+
+/** The reader of an id the model passes back, by the type the spec declares: an integer, text, or either. */
+function argumentIdReader(field: ValueField): string {
+  const shape = field.shape;
+  if (shape.type === "integer") return "integerId";
+  const text = shape.type === "string" || (shape.type === "literal" && shape.values.every((v) => typeof v === "string"));
+  const reader = text ? "ArgumentId" : "TextOrNumberId";
+  return field.shorten ? `short${reader}` : reader[0]!.toLowerCase() + reader.slice(1);
+}
+
+/** The constant saying whether a field's ids are text only, or text or numbers. */
+const idTypes = (module: ModuleWriter, textIds: boolean) => module.runtime(textIds ? "TEXT_IDS" : "TEXT_OR_NUMBER_IDS");
 
 /** The constant holding how a resolver reads embedded records. */
 const RECORD_KEYS = "RECORD_KEYS";
@@ -155,12 +166,12 @@ function projectValue(scope: Scope, field: Field, value: string): string {
       // A label the resolvers give after the walk is filled in at this key of the object built here.
       const at = field.many ? "" : `, ${literal(field.out)}`;
       if (field.via === "property")
-        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)}${at})`;
-      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}), ${args}, ctx, ${literal(field.name)}${at})`;
+        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${idTypes(scope.module, field.textIds)}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)}${at})`;
+      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}), ${args}, ctx, ${literal(field.name)}${at})`;
     }
     case "related-id":
       if (field.property) return handleExpression(scope, field, field.property, value);
-      return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}), ctx, ${literal(field.name)})`;
+      return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}), ctx, ${literal(field.name)})`;
     case "value":
       return valueExpression(scope, field, value);
     case "object":
@@ -171,8 +182,9 @@ function projectValue(scope: Scope, field: Field, value: string): string {
 /** The id kept beside the name a plain property joins to: the property's id, or its embedded record's. */
 function handleExpression(scope: Scope, field: RelatedIdField, property: NonNullable<RelatedIdField["property"]>, value: string): string {
   const reader = `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`;
+  const textIds = property.integer ? "" : `, ${idTypes(scope.module, field.textIds)}`;
   const shorten = property.integer ? "" : `, ${field.shorten}`;
-  return `${scope.module.runtime(reader)}(${value}, ${literal(property.keys.id)}, ctx, ${literal(field.name)}${shorten})`;
+  return `${scope.module.runtime(reader)}(${value}, ${literal(property.keys.id)}${textIds}, ctx, ${literal(field.name)}${shorten})`;
 }
 
 /** Nested objects (and each item of a list of them) project their parts from the object itself, so children read relative to it. */

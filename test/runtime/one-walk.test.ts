@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue, type RecordOptions } from "../../templates/runtime/context.js";
 import { withDistinctShortIds } from "../../templates/runtime/distinct-short-ids.js";
-import { relationshipIds, shortArgumentId } from "../../templates/runtime/ids.js";
+import { relationshipIds, shortArgumentId, TEXT_OR_NUMBER_IDS } from "../../templates/runtime/ids.js";
 import { OPTIONAL, REQUIRED } from "../../templates/runtime/issues.js";
 import { joinMany, joinOne } from "../../templates/runtime/joins.js";
 import { placed } from "../../templates/runtime/labels-later.js";
@@ -26,12 +26,12 @@ function projectRecord(record: unknown, lookups: Readonly<Record<Names, Labels>>
   return {
     id: shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
     subject: string(root?.["subject"], ctx, "subject", REQUIRED),
-    assignee: joinOne(relationshipIds(root?.["assignee"]), lookups["users"], "users", ctx, "assignee", "assignee"),
-    watchers: joinMany(relationshipIds(root?.["watchers"]), lookups["users"], "users", ctx, "watchers"),
-    org: refOne(root?.["org"], lookups["orgs"], "orgs", KEYS, ctx, "org", "org"),
+    assignee: joinOne(relationshipIds(root?.["assignee"], TEXT_OR_NUMBER_IDS), lookups["users"], "users", ctx, "assignee", "assignee"),
+    watchers: joinMany(relationshipIds(root?.["watchers"], TEXT_OR_NUMBER_IDS), lookups["users"], "users", ctx, "watchers"),
+    org: refOne(root?.["org"], TEXT_OR_NUMBER_IDS, lookups["orgs"], "orgs", KEYS, ctx, "org", "org"),
     model: legendLookup(root?.["model_code"], lookups["models"], "models", ctx, "model_code", OPTIONAL, "model"),
     lines: objects(root?.["lines"], ctx, "lines", OPTIONAL, (part) => ({
-      by: refOne(part["by"], lookups["users"], "users", KEYS, ctx, "lines.by", "by"),
+      by: refOne(part["by"], TEXT_OR_NUMBER_IDS, lookups["users"], "users", KEYS, ctx, "lines.by", "by"),
     })),
   };
 }

@@ -4,6 +4,7 @@ import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
   REQUIRED,
+  TEXT_IDS,
   boolean,
   context,
   datetime,
@@ -119,9 +120,13 @@ export function projectComment(
     string(attributes?.["body"], ctx, "body", REQUIRED),
     boolean(attributes?.["public"], ctx, "public", REQUIRED),
     datetime(attributes?.["created_at"], ctx, "created_at", REQUIRED),
-    shortRelatedOne(relationshipIds(relationships?.["ticket"]), ctx, "ticket"),
+    shortRelatedOne(
+      relationshipIds(relationships?.["ticket"], TEXT_IDS),
+      ctx,
+      "ticket",
+    ),
     joinOne(
-      relationshipIds(relationships?.["author"]),
+      relationshipIds(relationships?.["author"], TEXT_IDS),
       lookups["users"],
       "users",
       ctx,

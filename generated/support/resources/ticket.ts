@@ -5,6 +5,7 @@ import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
   REQUIRED,
+  TEXT_IDS,
   context,
   date,
   datetime,
@@ -216,7 +217,7 @@ export function projectTicket(
       REQUIRED,
     ),
     joinOne(
-      relationshipIds(relationships?.["assignee"]),
+      relationshipIds(relationships?.["assignee"], TEXT_IDS),
       lookups["users"],
       "users",
       ctx,
@@ -224,7 +225,7 @@ export function projectTicket(
       "assignee",
     ),
     joinOne(
-      relationshipIds(relationships?.["organization"]),
+      relationshipIds(relationships?.["organization"], TEXT_IDS),
       lookups["orgs"],
       "orgs",
       ctx,

@@ -5,6 +5,7 @@ import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
   REQUIRED,
+  TEXT_IDS,
   context,
   joinOne,
   member,
@@ -126,7 +127,7 @@ export function projectUser(
       OPTIONAL,
     ),
     joinOne(
-      relationshipIds(relationships?.["organization"]),
+      relationshipIds(relationships?.["organization"], TEXT_IDS),
       lookups["orgs"],
       "orgs",
       ctx,

@@ -4,6 +4,7 @@ import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
+  TEXT_IDS,
   argumentId,
   context,
   nested,
@@ -226,6 +227,7 @@ export function projectTask(
     string(root?.["name"], ctx, "name", OPTIONAL),
     refOne(
       root?.["assignee"],
+      TEXT_IDS,
       lookups["users"],
       "users",
       RECORD_KEYS["users"],
@@ -235,6 +237,7 @@ export function projectTask(
     ),
     refMany(
       root?.["followers"],
+      TEXT_IDS,
       lookups["users"],
       "users",
       RECORD_KEYS["users"],
@@ -243,6 +246,7 @@ export function projectTask(
     ),
     refOne(
       root?.["completed_by"],
+      TEXT_IDS,
       lookups["users"],
       "users",
       RECORD_KEYS["users"],
@@ -254,6 +258,7 @@ export function projectTask(
       name: string(part1?.["name"], ctx, "parent.name", OPTIONAL),
       created_by: refOne(
         part1?.["created_by"],
+        TEXT_IDS,
         lookups["users"],
         "users",
         RECORD_KEYS["users"],
@@ -265,6 +270,7 @@ export function projectTask(
     objects(root?.["memberships"], ctx, "memberships", OPTIONAL, (part1) => ({
       project: refOne(
         part1?.["project"],
+        TEXT_IDS,
         lookups["projects"],
         "projects",
         RECORD_KEYS["projects"],

@@ -4,6 +4,7 @@ import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
+  TEXT_OR_NUMBER_IDS,
   context,
   integer,
   integerId,
@@ -105,6 +106,7 @@ export function projectConversation(
     string(root?.["subject"], ctx, "subject", OPTIONAL),
     refOne(
       root?.["assignee_id"],
+      TEXT_OR_NUMBER_IDS,
       lookups["admins"],
       "admins",
       RECORD_KEYS["admins"],

@@ -5,6 +5,7 @@ import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
   REQUIRED,
+  TEXT_IDS,
   argumentId,
   context,
   datetime,
@@ -185,6 +186,7 @@ export function projectIncident(
     ),
     refOne(
       root?.["service"],
+      TEXT_IDS,
       lookups["services"],
       "services",
       RECORD_KEYS["services"],
@@ -194,6 +196,7 @@ export function projectIncident(
     ),
     refOne(
       root?.["owner_id"],
+      TEXT_IDS,
       lookups["users"],
       "users",
       RECORD_KEYS["users"],
@@ -203,6 +206,7 @@ export function projectIncident(
     ),
     refMany(
       root?.["watcher_ids"],
+      TEXT_IDS,
       lookups["users"],
       "users",
       RECORD_KEYS["users"],

@@ -5,6 +5,7 @@ import type { Lookups } from "../resolvers.js";
 import {
   OPTIONAL,
   REQUIRED,
+  TEXT_IDS,
   argumentId,
   context,
   joinMany,
@@ -120,14 +121,14 @@ export function projectArticle(
     argumentId(root?.["id"], ctx, "id", REQUIRED),
     string(attributes?.["title"], ctx, "title", OPTIONAL),
     joinMany(
-      relationshipIds(relationships?.["tags"]),
+      relationshipIds(relationships?.["tags"], TEXT_IDS),
       lookups["tags"],
       "tags",
       ctx,
       "tags",
     ),
     joinMany(
-      relationshipIds(relationships?.["reviewers"]),
+      relationshipIds(relationships?.["reviewers"], TEXT_IDS),
       lookups["people"],
       "people",
       ctx,
