@@ -4,7 +4,6 @@ import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schema.js";
 import { overflowedStack, TOO_DEEP_HELP } from "../openapi/too-deep.js";
-import { typedWithoutRedocly } from "./without-redocly.js";
 
 // openapi-typescript's side of a generate, in a module of its own: the worker thread that types
 // the spec loads only this, not the emitters.
@@ -299,9 +298,9 @@ export async function typeForSource(source: SourceTypesInput, specFile: string):
   let printed: string;
   try {
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
-    // Parsed once here, for both ways of typing it: openapi-typescript reads an object as it reads its JSON text.
+    // openapi-typescript reads an object as it reads its JSON text.
     const document = typeof source.document === "string" ? JSON.parse(source.document) : source.document;
-    const nodes = (await typedWithoutRedocly(document)) ?? (await openapiTS(document, { silent: true, alphabetize: true }));
+    const nodes = await openapiTS(document, { silent: true, alphabetize: true });
     // The transform walks every node of the types: only worth it when a name needs putting back.
     printed = astToString(
       source.placeholders.length > 0 ? ts.transform(nodes, [inheritedNamesBack(ts, new Map(source.placeholders))]).transformed : nodes,
