@@ -12,7 +12,7 @@ export const typescript = (): typeof TypeScript => createRequire(import.meta.url
 
 /**
  * Writes each module as JavaScript into `dir`, by TypeScript's own transpiler. Synchronous: a few
- * hundred small files are written faster without a promise per step. The source types
+ * hundred small files are written without a promise per step. The source types
  * (`openapi.ts`) are types only and are skipped.
  */
 export function writeJavaScript(dir: string, files: Iterable<readonly [path: string, text: string]>): void {
