@@ -305,7 +305,35 @@ if (runs("typical") || runs("generate") || runs("init")) {
     );
     generates.forEach((run, i) => (run.result = measured[i]));
     const initialized = runs("init") ? measured.at(-1) : undefined;
-    table.push({ spec, draft, typical, base, generates, initialized });
+    const find = (workload, prettierrc) =>
+      generates.find(
+        (run) => run.workload === workload && run.prettierrc === prettierrc,
+      )?.result;
+    const cell = (run) => (run ? `${fmt(run.ms)}: ${x(ratio(run, base))}` : "");
+    const memory = (run) => (run ? x(ratio(run, base, "peakMb")) : "");
+    const cells = [
+      `${spec.name} (${spec.size})`,
+      `${typical === undefined ? "-" : countTools(typical)}, ${countTools(draft.annotation)}`,
+      `${fmt(base.ms)}, ${mb(base)}`,
+      ...(runs("typical")
+        ? [
+            cell(find("typical", true)),
+            cell(find("typical", false)),
+            memory(find("typical", true)),
+          ]
+        : []),
+      ...(runs("generate")
+        ? [
+            cell(find("whole", true)),
+            cell(find("whole", false)),
+            memory(find("whole", true)),
+          ]
+        : []),
+      ...(initialized ? [cell(initialized)] : []),
+    ];
+    // Each spec's figures as soon as they are measured: a long run cut short keeps them.
+    console.error(cells.join(" | "));
+    table.push(cells);
     for (const run of generates)
       if (
         spec.name === "Datadog v2" &&
@@ -319,13 +347,6 @@ if (runs("typical") || runs("generate") || runs("init")) {
   console.log(
     `Real specs and one constructed here (test/bench/large-spec.mjs): generate with the typical annotation (test/bench/typical/, 25 tools) and with init --accept-guesses's whole draft, each with a consumer .prettierrc ${CONSUMER_PRETTIERRC.trim()} and with prettier's defaults, against openapi-typescript alone on the same spec: median of ${rounds} runs each, taken in turns; ratios are medians of each round's ratio`,
   );
-  const find = (generates, workload, prettierrc) =>
-    generates.find(
-      (run) => run.workload === workload && run.prettierrc === prettierrc,
-    )?.result;
-  const cell = (run, base) =>
-    run ? `${fmt(run.ms)}: ${x(ratio(run, base))}` : "";
-  const memory = (run, base) => (run ? x(ratio(run, base, "peakMb")) : "");
   row(
     "spec",
     "tools (typical, whole)",
@@ -338,27 +359,7 @@ if (runs("typical") || runs("generate") || runs("init")) {
       : []),
     ...(runs("init") ? ["init (< 1x)"] : []),
   );
-  for (const { spec, draft, typical, base, generates, initialized } of table)
-    row(
-      `${spec.name} (${spec.size})`,
-      `${typical === undefined ? "-" : countTools(typical)}, ${countTools(draft.annotation)}`,
-      `${fmt(base.ms)}, ${mb(base)}`,
-      ...(runs("typical")
-        ? [
-            cell(find(generates, "typical", true), base),
-            cell(find(generates, "typical", false), base),
-            memory(find(generates, "typical", true), base),
-          ]
-        : []),
-      ...(runs("generate")
-        ? [
-            cell(find(generates, "whole", true), base),
-            cell(find(generates, "whole", false), base),
-            memory(find(generates, "whole", true), base),
-          ]
-        : []),
-      ...(initialized ? [cell(initialized, base)] : []),
-    );
+  for (const cells of table) row(...cells);
   print();
 }
 
