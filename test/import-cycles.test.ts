@@ -25,7 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["evidence/"],
   ["output/"],
   ["generate.ts", "generate-cache.ts", "summary.ts"],
-  ["format.ts", "format-literals.ts", "json-literal-print.ts", "prettier-config.ts", "prettier-layout/"],
+  ["format.ts", "prettier-config.ts"],
   ["emit/"],
   ["model/"],
   ["openapi/"],

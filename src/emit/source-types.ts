@@ -5,7 +5,6 @@ import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schema.js";
 import { overflowedStack, TOO_DEEP_HELP } from "../openapi/too-deep.js";
-import { typedWithoutRedocly } from "./without-redocly.js";
 
 // openapi-typescript's side of a generate, in a module of its own.
 /**
@@ -291,9 +290,7 @@ async function typeForSource(source: SourceTypesInput, specFile: string): Promis
   let printed: string;
   try {
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
-    const document = source.document as JsonObject;
-    const nodes =
-      (await typedWithoutRedocly(document)) ?? (await openapiTS(document as unknown as OpenAPI3, { silent: true, alphabetize: true }));
+    const nodes = await openapiTS(source.document as unknown as OpenAPI3, { silent: true, alphabetize: true });
     // The transform walks every node of the types: only worth it when a name needs putting back.
     printed = astToString(
       source.placeholders.length > 0 ? ts.transform(nodes, [inheritedNamesBack(ts, new Map(source.placeholders))]).transformed : nodes,

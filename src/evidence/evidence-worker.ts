@@ -1,9 +1,8 @@
-// The thread behind a runnable folder (run-generated.ts): TypeScript's parser loads here, and the
-// modules are blanked and written here, while the main thread goes on drafting.
+// The thread behind a runnable folder (run-generated.ts): TypeScript loads here, and the modules
+// are transpiled and written here, while the main thread goes on drafting.
 import { parentPort, workerData } from "node:worker_threads";
-import { typescript } from "./strip-types.js";
 import { serveRequests, type Batch } from "./worker-client.js";
-import { writeStripped } from "./write-stripped.js";
+import { typescript, writeJavaScript } from "./write-javascript.js";
 
 export interface WriteRequest {
   files: [path: string, text: string][];
@@ -14,6 +13,6 @@ const { dir } = workerData as { dir: string };
 typescript();
 if (parentPort)
   serveRequests<WriteRequest & Batch>(parentPort, ({ files }) => {
-    writeStripped(dir, files);
+    writeJavaScript(dir, files);
     return {};
   });
