@@ -34,7 +34,7 @@ function formatInWorker(files: [string, string][], options: Prettier.Options): P
 export async function formatFiles(files: Map<string, string>, options: Prettier.Options | null): Promise<Map<string, string>> {
   const todo = [...files];
   const formatted = new Map<string, string>();
-  // One core stays free for openapi-typescript, which types the spec meanwhile in its own thread.
+  // One core stays with the main thread, which types the spec meanwhile.
   const workers = Math.max(1, Math.min(availableParallelism() - 1, 4));
   if (todo.length >= PARALLEL_FROM) {
     const shares = Array.from({ length: workers }, (_, i) => todo.filter((_, j) => j % workers === i));
