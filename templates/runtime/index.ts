@@ -47,11 +47,14 @@ export { context } from "./context.js";
 export type {
   Context,
   Detail,
+  FieldRead,
+  LabelsRead,
   PageExchange,
   ProjectionIssue,
   ProjectOptions,
   RecordOptions,
   ShortIds,
+  ValueRead,
 } from "./context.js";
 export { date, datetime, isUtcIso } from "./dates.js";
 export { detailOf, recordDetail } from "./detail.js";
@@ -76,7 +79,6 @@ export {
   Unreadable,
 } from "./ids.js";
 export type { Ids } from "./ids.js";
-export { OPTIONAL, REQUIRED } from "./issues.js";
 export {
   integerRefIdMany,
   integerRefIdOne,
@@ -116,7 +118,6 @@ export {
   listAt,
   nested,
   objects,
-  plainObjects,
   recordAt,
   recordObject,
   ResponseShapeError,

@@ -2,7 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 // Related records named through a resolver: JSON:API relationships, and labels in `included`.
 
-import type { Context } from "./context.js";
+import type { Context, FieldRead, LabelsRead } from "./context.js";
 import {
   idOf,
   LIST_GOT_ONE,
@@ -75,11 +75,7 @@ function labelOrMarker(
 
 export function joinOne(
   ids: Ids,
-  labels: Labels,
-  resolver: string,
-  ctx: Context,
-  field: string,
-  key: string,
+  { labels, resolver, key, ctx, field }: FieldRead & LabelsRead,
 ): string | null | Unresolved | Unusable {
   return typeof ids === "string"
     ? label(ids, labels, resolver, ctx, field, key)
@@ -95,10 +91,7 @@ export function joinOne(
 
 export function joinMany(
   ids: Ids,
-  labels: Labels,
-  resolver: string,
-  ctx: Context,
-  field: string,
+  { labels, resolver, ctx, field }: FieldRead & Omit<LabelsRead, "key">,
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (ids === null) return null;
   if (ids instanceof Unreadable)

@@ -49,11 +49,14 @@ export { context } from "./context.js";
 export type {
   Context,
   Detail,
+  FieldRead,
+  LabelsRead,
   PageExchange,
   ProjectionIssue,
   ProjectOptions,
   RecordOptions,
   ShortIds,
+  ValueRead,
 } from "./context.js";
 export { date, datetime, isUtcIso } from "./dates.js";
 export { detailOf, recordDetail } from "./detail.js";
@@ -78,7 +81,6 @@ export {
   Unreadable,
 } from "./ids.js";
 export type { Ids } from "./ids.js";
-export { OPTIONAL, REQUIRED } from "./issues.js";
 export {
   integerRefIdMany,
   integerRefIdOne,
@@ -118,7 +120,6 @@ export {
   listAt,
   nested,
   objects,
-  plainObjects,
   recordAt,
   recordObject,
   ResponseShapeError,

@@ -2,7 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 // Foreign keys named through a resolver: a plain id, an embedded record, or a list of either.
 
-import type { Context } from "./context.js";
+import type { Context, FieldRead, LabelsRead } from "./context.js";
 import { idOf } from "./ids.js";
 import { unusable } from "./issues.js";
 import { label } from "./joins.js";
@@ -65,12 +65,14 @@ function refLabel(
 /** A foreign key holding one record: an id, or an embedded record. */
 export function refOne(
   value: unknown,
-  labels: Labels,
-  resolver: string,
-  keys: RecordKeys,
-  ctx: Context,
-  field: string,
-  key: string,
+  {
+    labels,
+    resolver,
+    keys,
+    key,
+    ctx,
+    field,
+  }: FieldRead & LabelsRead & { readonly keys: RecordKeys },
 ): string | null | Unresolved | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value))
@@ -81,11 +83,13 @@ export function refOne(
 /** A foreign key holding a list of ids or records. */
 export function refMany(
   value: unknown,
-  labels: Labels,
-  resolver: string,
-  keys: RecordKeys,
-  ctx: Context,
-  field: string,
+  {
+    labels,
+    resolver,
+    keys,
+    ctx,
+    field,
+  }: FieldRead & Omit<LabelsRead, "key"> & { readonly keys: RecordKeys },
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   // One id or record where the spec declares a list is not read as a list of one: never a silent guess.

@@ -2,7 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 // The id kept beside a joined name (`assignee_id` beside `assignee`): the handle the model passes to a tool.
 
-import type { Context } from "./context.js";
+import type { Context, FieldRead } from "./context.js";
 import { LIST_GOT_ONE, ONE_GOT_LIST, short } from "./ids.js";
 import { unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
@@ -65,10 +65,12 @@ function integerHandle(
 /** The id of the one record a plain join key holds, beside its name. */
 export function refIdOne(
   value: unknown,
-  idKey: string,
-  ctx: Context,
-  field: string,
-  shorten: boolean,
+  {
+    idKey,
+    shorten,
+    ctx,
+    field,
+  }: FieldRead & { readonly idKey: string; readonly shorten: boolean },
 ): string | null | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return unusable(ctx, field, value, ONE_GOT_LIST);
@@ -78,10 +80,12 @@ export function refIdOne(
 /** The ids of the records a plain join key lists, beside their names. */
 export function refIdMany(
   value: unknown,
-  idKey: string,
-  ctx: Context,
-  field: string,
-  shorten: boolean,
+  {
+    idKey,
+    shorten,
+    ctx,
+    field,
+  }: FieldRead & { readonly idKey: string; readonly shorten: boolean },
 ): (string | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) return unusable(ctx, field, value, LIST_GOT_ONE);
@@ -93,9 +97,7 @@ export function refIdMany(
 /** The integer id of the one record a plain join key holds, beside its name. */
 export function integerRefIdOne(
   value: unknown,
-  idKey: string,
-  ctx: Context,
-  field: string,
+  { idKey, ctx, field }: FieldRead & { readonly idKey: string },
 ): number | null | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return unusable(ctx, field, value, ONE_GOT_LIST);
@@ -105,9 +107,7 @@ export function integerRefIdOne(
 /** The integer ids of the records a plain join key lists, beside their names. */
 export function integerRefIdMany(
   value: unknown,
-  idKey: string,
-  ctx: Context,
-  field: string,
+  { idKey, ctx, field }: FieldRead & { readonly idKey: string },
 ): (number | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) return unusable(ctx, field, value, LIST_GOT_ONE);

@@ -2,7 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 // Ids the model can pass back to a tool: a record's own, and related records' ids.
 
-import type { Context } from "./context.js";
+import type { Context, FieldRead, ValueRead } from "./context.js";
 import { handOut } from "./id-book.js";
 import { unusable } from "./issues.js";
 import { asObject } from "./json.js";
@@ -21,36 +21,30 @@ export function short(id: string, ctx: Context): string {
 /** An id the model can pass to a tool, whole. */
 export function argumentId(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): string | null | Unusable {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return string(value, ctx, field, required);
+  return string(value, at);
 }
 
 /** An id the model can pass to a tool, in its short form; a numeric id stays whole. */
 export function shortArgumentId(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): string | null | Unusable {
   return typeof value === "string"
-    ? short(value, ctx)
-    : argumentId(value, ctx, field, required);
+    ? short(value, at.ctx)
+    : argumentId(value, at);
 }
 
 /** An integer id the model can pass to a tool: it stays a number, as the spec declares it. */
 export function integerId(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): number | null | Unusable {
   if (typeof value === "string" && /^-?\d{1,15}$/.test(value))
     return Number(value);
-  return integer(value, ctx, field, required);
+  return integer(value, at);
 }
 
 /** A related id that is there but cannot be read as one; becomes an {@link Unusable} marker where it is projected. */
@@ -151,8 +145,7 @@ function manyRelated(
 /** The id of a related record, whole. */
 export function relatedOne(
   ids: Ids,
-  ctx: Context,
-  field: string,
+  { ctx, field }: FieldRead,
 ): string | null | Unusable {
   return oneRelated(ids, ctx, field, false);
 }
@@ -160,8 +153,7 @@ export function relatedOne(
 /** The id of a related record, in its short form. */
 export function shortRelatedOne(
   ids: Ids,
-  ctx: Context,
-  field: string,
+  { ctx, field }: FieldRead,
 ): string | null | Unusable {
   return oneRelated(ids, ctx, field, true);
 }
@@ -169,8 +161,7 @@ export function shortRelatedOne(
 /** The ids of related records, whole. */
 export function relatedMany(
   ids: Ids,
-  ctx: Context,
-  field: string,
+  { ctx, field }: FieldRead,
 ): (string | Unusable)[] | null | Unusable {
   return manyRelated(ids, ctx, field, false);
 }
@@ -178,8 +169,7 @@ export function relatedMany(
 /** The ids of related records, in their short forms. */
 export function shortRelatedMany(
   ids: Ids,
-  ctx: Context,
-  field: string,
+  { ctx, field }: FieldRead,
 ): (string | Unusable)[] | null | Unusable {
   return manyRelated(ids, ctx, field, true);
 }

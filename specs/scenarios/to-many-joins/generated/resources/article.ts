@@ -3,12 +3,9 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  OPTIONAL,
-  REQUIRED,
   argumentId,
   context,
   joinMany,
-  plainObjects,
   recordObject,
   relationshipIds,
   section,
@@ -89,23 +86,6 @@ export const articleResultSchema = {
 /** The labels projecting an article reads, already resolved. */
 export type ArticleLookups = Pick<Lookups, "people" | "tags">;
 
-/** Sets a {@link ArticleResult}'s fields, in this order. */
-function fillArticleResult(
-  this: ArticleResult,
-  v0: ArticleResult["id"],
-  v1: ArticleResult["title"],
-  v2: ArticleResult["tags"],
-  v3: ArticleResult["reviewers"],
-): void {
-  this.id = v0;
-  this.title = v1;
-  this.tags = v2;
-  this.reviewers = v3;
-}
-
-/** Makes each {@link ArticleResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const ArticleResults = plainObjects(fillArticleResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectArticle(
   record: ArticleRecord,
@@ -116,22 +96,24 @@ export function projectArticle(
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
-  return new ArticleResults(
-    argumentId(root?.["id"], ctx, "id", REQUIRED),
-    string(attributes?.["title"], ctx, "title", OPTIONAL),
-    joinMany(
-      relationshipIds(relationships?.["tags"]),
-      lookups["tags"],
-      "tags",
+  return {
+    id: argumentId(root?.["id"], { field: "id", required: true, ctx }),
+    title: string(attributes?.["title"], {
+      field: "title",
+      required: false,
       ctx,
-      "tags",
-    ),
-    joinMany(
-      relationshipIds(relationships?.["reviewers"]),
-      lookups["people"],
-      "people",
+    }),
+    tags: joinMany(relationshipIds(relationships?.["tags"]), {
+      labels: lookups.tags,
+      resolver: "tags",
+      field: "tags",
       ctx,
-      "reviewers",
-    ),
-  );
+    }),
+    reviewers: joinMany(relationshipIds(relationships?.["reviewers"]), {
+      labels: lookups.people,
+      resolver: "people",
+      field: "reviewers",
+      ctx,
+    }),
+  };
 }
