@@ -126,7 +126,8 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
     return `${call(field.shape.type === "integer" ? "integerId" : field.shorten ? "shortArgumentId" : "argumentId")}(${value}, ${read()})`;
   if (field.format) return `${call(field.format)}(${value}, ${read()})`;
   if (field.legend?.kind === "static") return `${call("legend")}(${value}, ${read([["words", constants.get(field.name)!]])})`;
-  if (field.legend?.kind === "resolver") return `${call("legendLookup")}(${value}, ${read(labelsOptions(field.legend.resolver, field.out))})`;
+  if (field.legend?.kind === "resolver")
+    return `${call("legendLookup")}(${value}, ${read(labelsOptions(field.legend.resolver, field.out))})`;
   const shape = field.shape;
   switch (shape.type) {
     case "string":
@@ -182,7 +183,10 @@ function projectValue(scope: Scope, field: Field, value: string): string {
 /** The id kept beside the name a plain property joins to: the property's id, or its embedded record's. */
 function handleExpression(scope: Scope, field: RelatedIdField, property: NonNullable<RelatedIdField["property"]>, value: string): string {
   const reader = `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`;
-  const own: [string, string][] = [["idKey", literal(property.keys.id)], ...(property.integer ? [] : [["shorten", String(field.shorten)] as [string, string]])];
+  const own: [string, string][] = [
+    ["idKey", literal(property.keys.id)],
+    ...(property.integer ? [] : [["shorten", String(field.shorten)] as [string, string]]),
+  ];
   return `${scope.module.runtime(reader)}(${value}, ${readOptions(field, own)})`;
 }
 
