@@ -1,6 +1,7 @@
 import type { Diagnostic, FilePosition, SourceLocation } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { withArticle } from "../indefinite-article.js";
+import { FORMAT_KEYS, parseFormat } from "../rules/format.js";
 import { didYouMean } from "../suggest.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
@@ -26,7 +27,7 @@ const RESOURCE_KEYS = ["schema", "fields"];
 const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs", "title", "hints"];
 const HINT_KEYS = ["readOnly", "destructive", "idempotent", "openWorld"] as const;
 const INPUT_KEYS = ["as", "drop", "fixed", "description", "legend"];
-const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact", "id_as", "detail"];
+const KEEP_KEYS = ["as", "format", ...FORMAT_KEYS, "legend", "join", "argument", "shorten", "fact", "id_as", "detail"];
 const FIELD_HELP =
   'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact, id_as, detail';
 
@@ -397,16 +398,8 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
     if (typeof as === "string" && as !== "") rule.as = as;
     else problem([...path, "as"], "`as` must be a non-empty name", "write the output name, e.g. `as: status`");
   }
-  const format = value["format"];
-  if (format !== undefined) {
-    if (format === "date" || format === "datetime") rule.format = format;
-    else
-      problem(
-        [...path, "format"],
-        `unknown format ${JSON.stringify(format)}${didYouMean(String(format), ["date", "datetime"])}`,
-        "format is `date` (2026-02-11) or `datetime` (2026-02-14T16:02Z)",
-      );
-  }
+  const format = parseFormat(value, path, problem);
+  if (format) rule.format = format;
   const join = value["join"];
   if (join !== undefined) {
     if (typeof join === "string" && join !== "") rule.join = join;

@@ -1,6 +1,7 @@
 import { resolversOf } from "../model/resource-needs.js";
 import type { Field, RelatedIdField, ResourceModel, SourceRef, ValueField } from "../model/types.js";
 import { isIdentifier, resourceModule, resultSchemaName } from "../naming.js";
+import { formatNamed } from "../rules/format.js";
 import { objectSchema, schemaCode, shapeSchema } from "./json-schema.js";
 import { Locals, ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
 import { capitalized, withArticle } from "../indefinite-article.js";
@@ -124,7 +125,12 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
   const read = (own: [string, string][] = []) => readOptions(field, own, field.required);
   if (field.argumentOf)
     return `${call(field.shape.type === "integer" ? "integerId" : field.shorten ? "shortArgumentId" : "argumentId")}(${value}, ${read()})`;
-  if (field.format) return `${call(field.format)}(${value}, ${read()})`;
+  if (field.format) {
+    const parent = field.source.path.slice(0, -1);
+    const sibling = (path: readonly string[]) => sourceExpression(scope, { base: field.source.base, path: [...parent, ...path] });
+    const reading = formatNamed(field.format.name)!.read(field.format.options, sibling);
+    return `${call(reading.reader)}(${value}, ${read(reading.options)})`;
+  }
   if (field.legend?.kind === "static") return `${call("legend")}(${value}, ${read([["words", constants.get(field.name)!]])})`;
   if (field.legend?.kind === "resolver")
     return `${call("legendLookup")}(${value}, ${read(labelsOptions(field.legend.resolver, field.out))})`;
