@@ -27,7 +27,8 @@ const RESOURCE_KEYS = ["schema", "fields"];
 const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs", "title", "hints"];
 const HINT_KEYS = ["readOnly", "destructive", "idempotent", "openWorld"] as const;
 const INPUT_KEYS = ["as", "drop", "fixed", "description", "legend"];
-const KEEP_KEYS = ["as", "format", ...FORMAT_KEYS, "legend", "join", "argument", "shorten", "fact", "id_as", "detail"];
+// A format's own keys (money's `currency`) come last, after `drop`, in what a refusal lists.
+const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact", "id_as", "detail"];
 const FIELD_HELP =
   'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact, id_as, detail';
 
@@ -367,7 +368,7 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
     const extra = Object.keys(value).filter((key) => key !== "drop");
     const reason = value["drop"];
     // `{ drop: staff only, never shown }` reads as two keys: the comma ended the reason.
-    const cut = extra.filter((key) => value[key] === null && !KEEP_KEYS.includes(key));
+    const cut = extra.filter((key) => value[key] === null && !KEEP_KEYS.includes(key) && !FORMAT_KEYS.includes(key));
     if (cut.length > 0 && typeof reason === "string") {
       const whole = [reason, ...cut].join(", ");
       problem(
@@ -391,7 +392,7 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
     }
     return { kind: "drop", reason };
   }
-  checkKeys(value, path, [...KEEP_KEYS, "drop"], "a field rule");
+  checkKeys(value, path, [...KEEP_KEYS, "drop", ...FORMAT_KEYS], "a field rule");
   const rule: KeepRule = { kind: "keep" };
   const as = value["as"];
   if (as !== undefined) {
