@@ -100,6 +100,7 @@ export { legend, legendLookup, member } from "./legends.js";
 export { batchFunction, resolverFromLoader } from "./loaders.js";
 export type { LabelLoader } from "./loaders.js";
 export { MARKER_SCHEMAS } from "./markers.js";
+export { money } from "./money.js";
 export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
 export { projectInOneWalk } from "./one-walk.js";
 export {
