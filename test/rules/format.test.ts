@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FORMATS } from "../../src/rules/format.js";
-import { ROOT } from "../helpers/pipeline.js";
+import { summarize } from "../../src/summary.js";
+import { generateFrom, ROOT } from "../helpers/pipeline.js";
 import { fieldProblems } from "./field-problems.js";
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -41,5 +42,12 @@ describe("the format rule's registry", () => {
         .join(", ")
         .replace(/, ([^,]*)$/, " or $1")}`,
     ]);
+  });
+
+  it("names a field's format in generate's summary", async () => {
+    const { model } = await generateFrom(join(ROOT, "specs/scenarios/money/projector.yaml"));
+    const summary = summarize(model!);
+    expect(summary).toMatch(/amount +formatted as money\n/);
+    expect(summary).not.toContain("[object Object]");
   });
 });
