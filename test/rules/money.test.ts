@@ -1,7 +1,10 @@
 // `format: money`: an integer amount in minor units, with its currency's decimals and code.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { currencyDecimals, money } from "../../templates/runtime/money.js";
+import { generateFrom, ROOT, tempDir } from "../helpers/pipeline.js";
 import { fieldProblems } from "./field-problems.js";
 
 const issues: ProjectionIssue[] = [];
@@ -51,5 +54,33 @@ describe("the money rule in an annotation", () => {
       "`currency` goes with `format: money`",
     ]);
     expect(fieldProblems("      a: { format: money, currency: USD }\n      b: { format: money, currency: price.currency }\n")).toEqual([]);
+  });
+
+  it("is refused where the amount is no integer, the code unknown, or the path names nothing beside it", async () => {
+    const dir = tempDir();
+    const fields = {
+      amount: "{ format: money, currency: price.currency }",
+      currency: '{ drop: "written with the amount" }',
+      fee: "{ format: money, currency: XYZ }",
+      description: "{ format: money, currency: USD }",
+    };
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      [
+        `spec: ${join(ROOT, "specs/scenarios/money/openapi.yaml")}`,
+        "output: out",
+        "resources:",
+        "  payment:",
+        "    schema: Payment",
+        "    fields:",
+        ...Object.entries(fields).map(([name, rule]) => `      ${name}: ${rule}`),
+      ].join("\n"),
+    );
+    const { problems } = await generateFrom(join(dir, "projector.yaml"));
+    expect(problems.map((d) => [d.code, d.message])).toEqual([
+      ["PRJ029", "payment.amount: the spec declares no `price.currency` beside this amount"],
+      ["PRJ029", "payment.fee: XYZ is not an ISO 4217 currency code"],
+      ["PRJ029", "payment.description: format money applies to integer amounts in minor units, not string"],
+    ]);
   });
 });
