@@ -9,7 +9,7 @@ import { asObject } from "./json.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 import { shortId } from "./short-ids.js";
-import { integer, string } from "./values.js";
+import { notRead } from "./values.js";
 
 export function short(id: string, ctx: Context): string {
   const given = ctx.shortIds;
@@ -23,8 +23,9 @@ export function argumentId(
   value: unknown,
   at: ValueRead,
 ): string | null | Unusable {
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return string(value, at);
+  return typeof value === "string"
+    ? value
+    : numericId(value, at.ctx, at.field, at.required);
 }
 
 /** An id the model can pass to a tool, in its short form; a numeric id stays whole. */
@@ -34,7 +35,23 @@ export function shortArgumentId(
 ): string | null | Unusable {
   return typeof value === "string"
     ? short(value, at.ctx)
-    : argumentId(value, at);
+    : numericId(value, at.ctx, at.field, at.required);
+}
+
+/**
+ * An argument id that is no string: a number is written as text, anything else is not read. It
+ * takes the read's parts, not the read, so that a reader inlined into a projection makes no
+ * options object.
+ */
+function numericId(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): string | null | Unusable {
+  return typeof value === "number" && Number.isFinite(value)
+    ? String(value)
+    : notRead(value, ctx, field, required, "a string");
 }
 
 /** An integer id the model can pass to a tool: it stays a number, as the spec declares it. */
@@ -42,9 +59,10 @@ export function integerId(
   value: unknown,
   at: ValueRead,
 ): number | null | Unusable {
-  if (typeof value === "string" && /^-?\d{1,15}$/.test(value))
-    return Number(value);
-  return integer(value, at);
+  if (Number.isInteger(value)) return value as number;
+  return typeof value === "string" && /^-?\d{1,15}$/.test(value)
+    ? Number(value)
+    : notRead(value, at.ctx, at.field, at.required, "an integer");
 }
 
 /** A related id that is there but cannot be read as one; becomes an {@link Unusable} marker where it is projected. */

@@ -75,18 +75,23 @@ function labelOrMarker(
 
 export function joinOne(
   ids: Ids,
-  { labels, resolver, key, ctx, field }: FieldRead & LabelsRead,
+  at: FieldRead & LabelsRead,
 ): string | null | Unresolved | Unusable {
   return typeof ids === "string"
-    ? label(ids, labels, resolver, ctx, field, key)
-    : ids === null
-      ? null
-      : unusable(
-          ctx,
-          field,
-          Array.isArray(ids) ? ids : ids.value,
-          Array.isArray(ids) ? ONE_GOT_LIST : ids.reason,
-        );
+    ? label(ids, at.labels, at.resolver, at.ctx, at.field, at.key)
+    : notOneId(ids, at.ctx, at.field);
+}
+
+/** No related record, a list, or an id that could not be read; kept apart so that {@link joinOne} inlines. */
+function notOneId(
+  ids: Exclude<Ids, string>,
+  ctx: Context,
+  field: string,
+): null | Unusable {
+  if (ids === null) return null;
+  return Array.isArray(ids)
+    ? unusable(ctx, field, ids, ONE_GOT_LIST)
+    : unusable(ctx, field, ids.value, ids.reason);
 }
 
 export function joinMany(

@@ -71,15 +71,21 @@ export function unknownCode(
 /** A coded value expanded to its word. */
 export function legend<W extends string>(
   value: unknown,
-  {
-    words,
-    ctx,
-    field,
-    required,
-  }: ValueRead & { readonly words: ReadonlyMap<unknown, W> },
+  at: ValueRead & { readonly words: ReadonlyMap<unknown, W> },
 ): W | null | UnknownCode | Unusable {
-  const word = words.get(value);
-  if (word !== undefined) return word;
+  const word = at.words.get(value);
+  return word !== undefined
+    ? word
+    : noWord(value, at.ctx, at.field, at.required);
+}
+
+/** A code the legend has no word for, or none at all; kept apart so that {@link legend} inlines. */
+function noWord(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): null | UnknownCode | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   return unknownCode(ctx, field, value);
