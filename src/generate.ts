@@ -11,8 +11,11 @@ import { buildModel } from "./model/build.js";
 import type { Model } from "./model/types.js";
 import { untimed, type Stage } from "./progress.js";
 import type { LoadedSpec } from "./openapi/load.js";
-import type { TypeSpec } from "./openapi/source-types-thread.js";
+import type { JsonObject } from "./openapi/schema.js";
 import { validateSpec } from "./openapi/validate.js";
+
+/** Types a bundled spec document: openapi-typescript's output, as `generate` writes it. */
+export type TypeSpec = (document: JsonObject, specFile: string) => Promise<string>;
 
 export interface GenerateInput {
   annotation: Annotation;
@@ -27,7 +30,7 @@ export interface GenerateInput {
   stage?: Stage;
   /** Results of earlier runs in this process to reuse where their inputs are unchanged (generate --watch). */
   cache?: GenerateCache;
-  /** Types the spec; openapi-typescript on this thread unless given (the CLI runs it in a worker thread). */
+  /** Types the spec; openapi-typescript unless given. */
   sourceTypes?: TypeSpec;
 }
 

@@ -135,7 +135,7 @@ function refused(dir: string, expected: Expected, stderr: string) {
 
 async function accepted(name: string, dir: string, expected: Expected) {
   const files = readFolder(resolve(dir, expected.output ?? "generated"));
-  expect(files.get(MARKER), "the folder bears generate's marker").toBe(MARKER_TEXT);
+  expect(files.get(MARKER)?.startsWith(MARKER_TEXT), "the folder bears generate's marker").toBe(true);
   files.delete(MARKER);
   expect(files.has("index.ts")).toBe(true);
   for (const [path, text] of files) expect(CONTROL_CHARACTER.exec(text)?.index, `${path} holds a raw control character`).toBeUndefined();

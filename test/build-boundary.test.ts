@@ -9,7 +9,6 @@ import * as fs from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { parseAnnotation } from "../src/annotation/parse.js";
-import { readPlainYaml } from "../src/annotation/plain-yaml.js";
 import { sourceTypes } from "../src/emit/source-types.js";
 import { carriedIdsAndUrls } from "../src/model/fields.js";
 import { SCHEMA_BUDGET } from "../src/model/schema-budget.js";
@@ -236,10 +235,8 @@ describe("a long scalar in the annotation", () => {
   it.each([
     ["double", `"${half}\\"${half}"`],
     ["single", `'${half}''${half}'`],
-  ])("reads a %s-quoted scalar of 12 million characters, on the fast path as in full", (_, scalar) => {
+  ])("reads a %s-quoted scalar of 12 million characters", (_, scalar) => {
     const text = taskAnnotation(`  get_task:\n    operation: getTask\n    description: ${scalar}\n`);
-    const read = readPlainYaml(text) as { tools: { get_task: { description: string } } } | undefined;
-    expect(read?.tools.get_task.description).toHaveLength(12e6 + 1);
     const annotation = parseAnnotation(text, "projector.yaml");
     expect(annotation.tools[0]!.description).toHaveLength(12e6 + 1);
   });

@@ -21,9 +21,7 @@ import {
   type ToolDefinition,
   type Tools,
 } from "../generated/support/index.js";
-import * as prettier from "prettier";
 import { schemaReference } from "../src/commands/init.js";
-import { printLikePrettier } from "../src/prettier-layout/index.js";
 import { cli, generateFrom, importGenerated, ROOT, tempDir, typecheck } from "./helpers/pipeline.js";
 import { SCENARIOS, scenarioNames } from "./helpers/scenarios.js";
 
@@ -461,7 +459,9 @@ describe("the annotation init drafts", () => {
     const installed = join(project, "node_modules/openapi-projector");
     mkdirSync(installed, { recursive: true });
     writeFileSync(join(installed, "package.json"), JSON.stringify({ name: "openapi-projector" }));
-    expect(schemaReference(join(project, "projector.yaml"), installed)).toBe("./node_modules/openapi-projector/schema/projector.schema.json");
+    expect(schemaReference(join(project, "projector.yaml"), installed)).toBe(
+      "./node_modules/openapi-projector/schema/projector.schema.json",
+    );
     expect(schemaReference(join(project, "config/api/projector.yaml"), installed)).toBe(
       "../../node_modules/openapi-projector/schema/projector.schema.json",
     );
@@ -505,28 +505,5 @@ describe("input schemas from a lax spec", () => {
     expect(output.problems).toEqual([]);
     const { toolDefinitions } = await importGenerated<{ toolDefinitions: ToolDefinition[] }>(output.files);
     expect(toolDefinitions[0]!.inputSchema.properties["note_id"]).toEqual({ type: "integer", maximum: 9, format: "int64" });
-  });
-});
-
-describe("the layout printer, on the generic declarations the definitions have", () => {
-  const long = "ContextOfEveryCallThatTheServerHandsOn";
-  it.each([
-    ["an interface", "export interface ToolsOptions<Context = unknown> {\n  readonly perCall?: (call: CallInfo<Context>) => void;\n}\n"],
-    [
-      "a type alias",
-      "export type Tools<Context = unknown> = {\n  readonly get: (args: A, call?: CallOptions<Context>) => Promise<B>;\n};\n",
-    ],
-    [
-      "a function with a default",
-      "export function createTools<Context = unknown>(options: ToolsOptions<Context>): Tools<Context> {\n  return make(options);\n}\n",
-    ],
-    [
-      "a function without one",
-      "export function registerTools<Context>(server: Server, tools: Tools<Context>): void {\n  on(server, tools);\n}\n",
-    ],
-    ["a list too long for its line", `export function f<${long} = unknown, Other${long} = string>(a: ${long}): void {\n  g(a);\n}\n`],
-  ])("lays out %s as prettier does", async (_, code) => {
-    const byPrettier = await prettier.format(code, { parser: "typescript" });
-    expect(printLikePrettier(byPrettier)).toBe(byPrettier);
   });
 });

@@ -1,4 +1,4 @@
-// generate() takes the spec's typing as an input (the CLI types in a worker thread): it asks for the
+// generate() takes the spec's typing as an input (a caller may type it elsewhere): it asks for the
 // types before the check, but a failed check still returns only its findings, and a typing that
 // failed is not kept in the cache of `generate --watch`, which would otherwise fail every later run.
 // A watcher started on an up-to-date folder takes the types from the folder's file instead.
@@ -10,7 +10,7 @@ import { sourceTypes } from "../src/emit/source-types.js";
 import { generate, takeSourceTypesFromFile, type GenerateInput } from "../src/generate.js";
 import { createGenerateCache } from "../src/generate-cache.js";
 import { loadSpec } from "../src/openapi/load.js";
-import { readRuntimeTemplate } from "../src/project/runtime-template.js";
+import { readRuntimeTemplate } from "../src/emit/runtime-template.js";
 import { ROOT } from "./helpers/pipeline.js";
 
 const TEXT = readFileSync(join(ROOT, "projector.yaml"), "utf8");

@@ -1,6 +1,6 @@
-// The layers of src/ form no circle: annotation, openapi, model, emit, the pure generate, the
-// project layer that reads files, and the commands on top. A cycle anywhere, even through a
-// type-only import, fails here with the modules on it.
+// The layers of src/ form no circle: each module imports only from its own layer or those below
+// it (LAYERS), and within a layer no modules import each other in a circle. A cycle anywhere, even
+// through a type-only import, fails here with the modules on it.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -8,6 +8,52 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/pipeline.js";
 
 const SRC = join(ROOT, "src");
+
+/**
+ * src/'s layers, top first, each a list of folders (ending in `/`) and files. The CLI and the
+ * library's entry on top; the commands, which parse arguments and print; the driver that runs a
+ * generate (project/); the evidence tools; the output folder's safe writes; the pure generator and
+ * its stages, format, emit, model, openapi and annotation, in the order they depend on each other;
+ * and the small modules everyone shares.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ["cli.ts", "index.ts"],
+  ["commands/"],
+  ["serve/"],
+  ["project/"],
+  ["init/"],
+  ["evidence/"],
+  ["output/"],
+  ["generate.ts", "generate-cache.ts", "summary.ts"],
+  ["format.ts", "prettier-config.ts"],
+  ["emit/"],
+  ["model/"],
+  ["openapi/"],
+  ["annotation/"],
+  [
+    "control-characters.ts",
+    "diagnostics.ts",
+    "indefinite-article.ts",
+    "json-locate.ts",
+    "naming.ts",
+    "progress.ts",
+    "redis-id-book.ts",
+    "suggest.ts",
+    "yaml-aliases.ts",
+    "yaml-source.ts",
+  ],
+];
+
+/** The index in LAYERS of a module (a path relative to src/), or -1 when no layer names it. */
+const layerOf = (module: string): number =>
+  LAYERS.findIndex((layer) => layer.some((entry) => (entry.endsWith("/") ? module.startsWith(entry) : module === entry)));
+
+/** Every import that goes up the layers, as `from -> to`. */
+function importsUpward(graph: Map<string, string[]>): string[] {
+  return [...graph].flatMap(([module, targets]) =>
+    targets.filter((target) => layerOf(target) < layerOf(module)).map((target) => `${module} -> ${target}`),
+  );
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -83,5 +129,17 @@ describe("import graph of src/", () => {
 
   it("has no cycle", () => {
     expect(findCycle(importGraph(sourceFiles(SRC)))).toBeUndefined();
+  });
+
+  it("places every module in a layer", () => {
+    expect([...importGraph(sourceFiles(SRC)).keys()].filter((module) => layerOf(module) < 0)).toEqual([]);
+  });
+
+  it("finds an import that goes up the layers", () => {
+    expect(importsUpward(new Map([["emit/emit.ts", ["model/types.ts", "project/read.ts"]]]))).toEqual(["emit/emit.ts -> project/read.ts"]);
+  });
+
+  it("imports only from a module's own layer or those below it", () => {
+    expect(importsUpward(importGraph(sourceFiles(SRC)))).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { textFigureCounter } from "../src/evidence/text-choice.js";
 import { initAnnotation } from "../src/init/init.js";
-import { readRuntimeTemplate } from "../src/project/runtime-template.js";
+import { readRuntimeTemplate } from "../src/emit/runtime-template.js";
 import { loadSpec } from "../src/openapi/load.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
 

@@ -10,7 +10,7 @@ import { exampleProject } from "./helpers/example-project.js";
 import { ROOT, tempDir } from "./helpers/pipeline.js";
 
 const CLI = join(ROOT, "dist/cli.js");
-const COMMANDS = ["generate", "init", "eval", "tokens", "watch"];
+const COMMANDS = ["generate", "init", "eval", "tokens", "watch", "serve"];
 
 /** The command modules of dist/commands/ that running the CLI with `args` in `cwd` loaded. */
 function commandModulesLoaded(args: string[], cwd = tempDir()): string[] {
@@ -52,8 +52,9 @@ describe("the CLI's start-up", () => {
     expect(commandModulesLoaded(["generate", "--silent"], project)).toEqual(["generate"]);
   });
 
-  it("loads init's module alone for init, and no command's for --version", () => {
+  it("loads init's module alone for init, serve's for serve, and no command's for --version", () => {
     expect(commandModulesLoaded(["init", "--help"])).toEqual(["init"]);
+    expect(commandModulesLoaded(["serve", "--help"])).toEqual(["serve"]);
     expect(commandModulesLoaded(["--version"])).toEqual([]);
   });
 });

@@ -228,7 +228,7 @@ describe("a next that would leave the operation", () => {
       "with an undeclared parameter",
       { body: "/teams/t1/tickets?page=2&size=2&debug=1" },
       "list_tickets",
-      /sets debug, which is not a query parameter/,
+      /carries "debug", which is not a query parameter this tool takes/,
     ],
     ["changing a fixed parameter", { body: "/teams/t1/tickets?page=2&size=50" }, "list_tickets", /changes size, which this tool fixes/],
     [

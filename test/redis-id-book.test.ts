@@ -1,9 +1,8 @@
 // Short ids on a real Redis: processes serving the generated tools, started and stopped as replicas
 // and restarts are, share one book; the ambiguity rule holds across them; a stopped server is an
 // error for the model, never a guessed id.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { format } from "node:util";
@@ -17,55 +16,11 @@ import {
   redisIdBook,
 } from "../src/redis-id-book.js";
 import { ROOT } from "./helpers/pipeline.js";
+import { redisServer, startRedis } from "./helpers/redis-server.js";
 import { typecheck } from "./helpers/typecheck.js";
 
-const redisServer = (() => {
-  try {
-    return execFileSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).trim();
-  } catch {
-    return "";
-  }
-})();
 const TOOL_PROCESS = join(ROOT, "test/fixtures/id-book-process.mjs");
 const BUILT = [join(ROOT, "dist/redis-id-book.js"), join(ROOT, "examples/support-desk/build/generated/support/index.js")];
-
-/** A port no one listens on now: the system's pick for a server bound to port 0, closed again. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A redis-server of its own, on 127.0.0.1, keeping nothing on disk; resolves once it accepts connections. */
-async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const server = spawn(redisServer, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes("Ready to accept connections")) resolve();
-    };
-    server.stdout.on("data", read);
-    server.stderr.on("data", read);
-    server.on("exit", (code) => reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`)));
-  });
-  const exited = new Promise<void>((resolve) => server.on("exit", () => resolve()));
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: async () => {
-      server.kill();
-      await exited;
-    },
-  };
-}
 
 interface Answer {
   outcome: { result?: { tickets?: { id: string }[] }; error?: string };

@@ -21,6 +21,7 @@ import {
   relatedMany,
   relatedOne,
   relationshipIds,
+  TEXT_OR_NUMBER_IDS,
   listAt,
   ResolverError,
   ResponseShapeError,
@@ -147,11 +148,21 @@ describe("numbers JSON cannot write", () => {
     expect(issues).toHaveLength(readers.length);
     for (const issue of issues) expect(issue.kind).toBe("unusable");
     // As an id it is no id: the join is marked, not null.
-    expect(refOne(value, { labels: new Map(), resolver: "users", key: "owner", keys: { id: "id" }, field: "owner", ctx })).toEqual({
+    expect(
+      refOne(value, {
+        ids: TEXT_OR_NUMBER_IDS,
+        labels: new Map(),
+        resolver: "users",
+        key: "owner",
+        keys: { id: "id" },
+        field: "owner",
+        ctx,
+      }),
+    ).toEqual({
       unusable: expect.stringContaining(String(value)),
     });
     expect(
-      joinOne(relationshipIds({ data: { type: "user", id: value } }), {
+      joinOne(relationshipIds({ data: { type: "user", id: value } }, TEXT_OR_NUMBER_IDS), {
         labels: new Map(),
         resolver: "users",
         key: "assignee",
@@ -212,12 +223,16 @@ describe("present but unreadable is a marker, never null", () => {
     ["a string", "usr_41c2be09", "expected a relationship object, got string"],
     ["a number", 7, "expected a relationship object, got number"],
     ["an array", [{ type: "user", id: U1 }], "expected a relationship object, got array"],
-    ["data that is a string", { data: U1 }, "expected a resource identifier { type, id }, got string"],
-    ["data without an id", { data: { type: "user" } }, "expected a resource identifier { type, id }, got an object without an id"],
+    ["data that is a string", { data: U1 }, "expected a resource identifier { type, id } with a text id, got string"],
+    [
+      "data without an id",
+      { data: { type: "user" } },
+      "expected a resource identifier { type, id } with a text id, got an object without an id",
+    ],
     [
       "data whose id is an object",
       { data: { type: "user", id: { secret: "x" } } },
-      "expected a resource identifier { type, id }, got an id that is object",
+      "expected a resource identifier { type, id } with a text id, got an id that is object",
     ],
   ])("a relationship that is %s is marked and reported", async (_, relationship, reason) => {
     const { result, issues } = await searchTickets(JSON.stringify({ data: [ticket({}, { assignee: relationship })] }));
@@ -239,29 +254,38 @@ describe("present but unreadable is a marker, never null", () => {
     const { ctx, issues } = recording();
     const labels = new Map([["a", "A"]]);
     const keys = { id: "id" };
-    expect(refMany("a", { labels, resolver: "users", keys, field: "watchers", ctx })).toEqual({
+    expect(refMany("a", { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", keys, field: "watchers", ctx })).toEqual({
       unusable: "expected a list of ids or records, got string",
     });
-    expect(refMany(["a", { id: "a" }, null], { labels, resolver: "users", keys, field: "watchers", ctx })).toEqual([
+    expect(refMany(["a", { id: "a" }, null], { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", keys, field: "watchers", ctx })).toEqual(
+      ["A", "A", { unusable: "expected an id or a record with `id`, got null" }],
+    );
+    expect(refMany(["a", { id: "a" }], { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", keys, field: "watchers", ctx })).toEqual([
       "A",
       "A",
-      { unusable: "expected an id or a record with `id`, got null" },
     ]);
-    expect(refMany(["a", { id: "a" }], { labels, resolver: "users", keys, field: "watchers", ctx })).toEqual(["A", "A"]);
-    expect(joinMany(relationshipIds({ data: { type: "user", id: "a" } }), { labels, resolver: "users", field: "watchers", ctx })).toEqual({
+    expect(
+      joinMany(relationshipIds({ data: { type: "user", id: "a" } }, TEXT_OR_NUMBER_IDS), {
+        labels,
+        resolver: "users",
+        field: "watchers",
+        ctx,
+      }),
+    ).toEqual({
       unusable: "expected a list of related records, got one",
     });
-    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }), { field: "members", ctx })).toEqual({
+    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }, TEXT_OR_NUMBER_IDS), { field: "members", ctx })).toEqual({
       unusable: "expected a list of related records, got one",
     });
-    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }), { field: "members", ctx })).toEqual([
-      "a",
-      { unusable: "expected a resource identifier { type, id }, got string" },
-    ]);
-    expect(relatedOne(relationshipIds({ data: [] }), { field: "parent", ctx })).toEqual({
+    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }, TEXT_OR_NUMBER_IDS), { field: "members", ctx })).toEqual(
+      ["a", { unusable: "expected a resource identifier { type, id }, got string" }],
+    );
+    expect(relatedOne(relationshipIds({ data: [] }, TEXT_OR_NUMBER_IDS), { field: "parent", ctx })).toEqual({
       unusable: "expected one related record, got a list",
     });
-    expect(relatedOne(relationshipIds("p1"), { field: "parent", ctx })).toEqual({ unusable: "expected a relationship object, got string" });
+    expect(relatedOne(relationshipIds("p1", TEXT_OR_NUMBER_IDS), { field: "parent", ctx })).toEqual({
+      unusable: "expected a relationship object, got string",
+    });
     expect(issues.map((issue) => issue.field)).toEqual(["watchers", "watchers", "watchers", "members", "members", "parent", "parent"]);
   });
 

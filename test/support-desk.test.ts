@@ -11,14 +11,16 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../examples/support-desk/database.js";
 import { createApiServer, listen } from "../examples/support-desk/http-api.js";
-import { LineTransport, MAX_LINE_BYTES } from "../examples/support-desk/stdio-transport.js";
+import { LineTransport, MAX_LINE_BYTES } from "../src/serve/line-transport.js";
 import { searchTicketsOutputSchema, toolDefinitions } from "../generated/support/index.js";
+import { readMarkerCells } from "./helpers/marker-cells.js";
 import { ROOT, tempDir } from "./helpers/pipeline.js";
 
-// The example MCP server, started as a user's MCP client starts it: a child process over stdio. Its
-// tools are the generated ones; the API they call is served here, in the test's process, so every
-// request it receives is counted and the API can be stopped under the server.
-const SERVER = join(ROOT, "examples/support-desk/build/examples/support-desk/server.js");
+// The example's MCP server is `projector serve`, started as a user's MCP client starts it: a child
+// process over stdio, pointed at the API by SUPPORT_API_URL. Its tools are the generated ones; the
+// API they call is served here, in the test's process, so every request it receives is counted and
+// the API can be stopped under the server.
+const SERVE = [join(ROOT, "dist/cli.js"), "serve", join(ROOT, "projector.yaml")];
 
 interface Ticket {
   id: string;
@@ -85,8 +87,8 @@ describe("examples/support-desk: generated tools calling the API over HTTP", () 
     const baseUrl = await listen(api);
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [SERVER],
-      env: { ...(process.env as Record<string, string>), SUPPORT_API: baseUrl },
+      args: SERVE,
+      env: { ...(process.env as Record<string, string>), SUPPORT_API_URL: baseUrl },
       stderr: "pipe",
     });
     transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -114,12 +116,13 @@ describe("examples/support-desk: generated tools calling the API over HTTP", () 
     expect({ users, orgs, all: requests.length }).toEqual({ users: 1, orgs: 1, all: 3 });
     const validate = ajv.compile(searchTicketsOutputSchema);
     expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
-    // search_tickets is annotated `text: table`, but this page names some assignees and marks others
-    // unresolved, and TOON has no table for a column of both: the text block is the JSON result.
+    // search_tickets is annotated `text: table`, and this page names some assignees and marks others
+    // unresolved: the table holds those as marker cells, which read back into the JSON result.
     const assignees = (result.structuredContent as { tickets: Ticket[] }).tickets.map((t) => t.assignee);
     expect(assignees.filter((a) => typeof a === "object" && a !== null).length).toBeGreaterThan(0);
     expect(assignees.filter((a) => typeof a === "string").length).toBeGreaterThan(0);
-    expect(JSON.parse(result.text)).toEqual(result.structuredContent);
+    expect(result.text).toMatch(/^tickets\[25\]\{/);
+    expect(readMarkerCells(decode(result.text))).toEqual(result.structuredContent);
     const page = result.structuredContent as { tickets: Ticket[]; total: number; more: boolean };
     expect(page).toMatchObject({ total: 400, more: true });
     expect(page.tickets).toHaveLength(25);
@@ -303,11 +306,9 @@ describe("examples/support-desk: generated tools calling the API over HTTP", () 
 });
 
 /** The server spoken to line by line, as a client that gets JSON-RPC wrong would. */
-function rawServer() {
-  // No SUPPORT_API: the server serves the API from the example's database itself, logging each request.
-  const { SUPPORT_API: _, ...env } = process.env;
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...env, SUPPORT_DESK_DB: join(tempDir(), "desk.db"), SUPPORT_DESK_LOG_HTTP: "1" },
+function rawServer(baseUrl: string) {
+  const child = spawn(process.execPath, SERVE, {
+    env: { ...process.env, SUPPORT_API_URL: baseUrl },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";
@@ -337,9 +338,24 @@ function rawServer() {
 }
 
 describe("examples/support-desk: requests a client gets wrong", () => {
-  const server = rawServer();
+  let db: Database.Database;
+  let api: HttpServer;
+  const logged: string[] = [];
+  let server: ReturnType<typeof rawServer>;
   const ask = async (line: string) => (await server.write(`${line}\n`), JSON.parse(await server.line()) as Record<string, unknown>);
-  afterAll(() => server.stop());
+
+  beforeAll(async () => {
+    db = openDatabase(join(tempDir(), "desk.db"));
+    api = createApiServer(db, (method, url) => logged.push(`${method} ${url}`));
+    server = rawServer(await listen(api));
+  });
+
+  afterAll(async () => {
+    server.stop();
+    api.closeAllConnections();
+    await new Promise((closed) => api.close(closed));
+    db.close();
+  });
 
   it("answers a line that is not JSON with a parse error, and goes on serving", async () => {
     const init = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
@@ -377,8 +393,7 @@ describe("examples/support-desk: requests a client gets wrong", () => {
       JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "search_tickets", arguments: { query: "refund" } } }),
     );
     expect(call).toMatchObject({ id: 7, result: { structuredContent: { tickets: expect.any(Array) } } });
-    // The call went to the API the server serves itself, which logged it.
-    expect(server.stderr()).toMatch(/^http: GET http:\/\/127\.0\.0\.1:\d+\/v1\/tickets\?q=refund$/m);
+    expect(logged).toContainEqual(expect.stringMatching(/^GET http:\/\/127\.0\.0\.1:\d+\/v1\/tickets\?q=refund$/));
   });
 
   it("answers a line over 10 MiB with an invalid request instead of exiting, and serves the next one", async () => {

@@ -7,7 +7,7 @@ const FORMS =
   "`next` is a body path (`links.next`), `{ path: meta.next_cursor, param: cursor }`, `{ header: link }`, `{ after_last: id, param: before }` or `{ offset: offset, limit: limit }`";
 
 /** An HTTP header name (RFC 9110's token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const isObject = (value: unknown): value is { [key: string]: unknown } =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,4 +1,4 @@
-import type { Diagnostic, FilePosition, SourceLocation } from "../diagnostics.js";
+import type { Diagnostic } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { withArticle } from "../indefinite-article.js";
 import { FORMAT_KEYS, parseFormat } from "../rules/format.js";
@@ -6,7 +6,7 @@ import { didYouMean } from "../suggest.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
 import { parseNext } from "./next-page.js";
-import { readPlainYaml } from "./plain-yaml.js";
+import { parseServe } from "./serve.js";
 import type {
   Annotation,
   FieldAnnotation,
@@ -21,7 +21,7 @@ import type {
   YamlPath,
 } from "./types.js";
 
-const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools"];
+const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools", "serve"];
 const RESOLVER_KEYS = ["type", "label", "id", "operation", "ids", "max", "concurrency"];
 const RESOURCE_KEYS = ["schema", "fields"];
 const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs", "title", "hints"];
@@ -35,32 +35,6 @@ const FIELD_HELP =
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const isObject = (value: unknown): value is { [key: string]: Json } => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/**
- * A place in the annotation whose line and column are found when first read: finding them parses
- * the whole text again with positions (365 ms for init's draft of PagerDuty's 209 tools), which a
- * warning nobody reads need not cost. Own enumerable accessors, so that a copy or JSON text holds the
- * values and a caller can still set them.
- */
-function placeFoundWhenRead(file: string, find: () => FilePosition): SourceLocation {
-  let found: FilePosition | undefined;
-  const place = () => (found ??= find());
-  return {
-    file,
-    get line() {
-      return place().line;
-    },
-    set line(line) {
-      place().line = line;
-    },
-    get column() {
-      return place().column;
-    },
-    set column(column) {
-      place().column = column;
-    },
-  };
-}
 
 /**
  * Reads `projector.yaml` (YAML or JSON) into a typed annotation. Every shape problem is collected,
@@ -80,14 +54,9 @@ export function parseAnnotation(text: string, file: string): Annotation {
       },
     ]);
   }
-  const plain = json ? undefined : readPlainYaml(text);
-  // The full parser, which keeps every node's position, runs only where the fast read could not
-  // vouch for the text, or once a diagnostic needs a line.
-  let full: YamlSource | undefined;
-  const source = () => (full ??= parseYamlSource(text, file));
-  const locate: Annotation["locate"] = (path, part) =>
-    full ? full.locate(path, part) : placeFoundWhenRead(file, () => source().locate(path, part));
-  const root = plain ?? readFully(source(), file, json);
+  const source = parseYamlSource(text, file);
+  const locate: Annotation["locate"] = (path, part) => source.locate(path, part);
+  const root = readFully(source, file, json);
   const diagnostics: Diagnostic[] = [];
   const problem = (path: YamlPath, message: string, help: string, part: "key" | "value" = "value") =>
     diagnostics.push({ code: "PRJ002", severity: "error", message, help, location: locate(path, part) });
@@ -293,8 +262,10 @@ export function parseAnnotation(text: string, file: string): Annotation {
     return tool;
   });
 
+  const serve = root["serve"] === undefined ? undefined : parseServe(root["serve"], problem);
+
   if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
-  return { file, spec: spec ?? "", output: output ?? "", resolvers, resources, tools, locate };
+  return { file, spec: spec ?? "", output: output ?? "", resolvers, resources, tools, ...(serve ? { serve } : {}), locate };
 }
 
 /**

@@ -150,6 +150,30 @@ export interface Annotation {
   resolvers: ResolverAnnotation[];
   resources: ResourceAnnotation[];
   tools: ToolAnnotation[];
+  /** How `projector serve` reaches the API; absent when the file has no `serve:`. */
+  serve?: ServeAnnotation;
   /** Where a node of the file is, for diagnostics; `key` points at the key rather than its value. */
   locate(path: YamlPath, part?: "key" | "value"): SourceLocation;
+}
+
+/** Where a setting of `projector serve` is read at start-up: an environment variable, by name. */
+export interface FromEnvironment {
+  env: string;
+  path: YamlPath;
+}
+
+/** How `projector serve` authenticates to the API, each secret read from the environment. */
+export type ServeAuth =
+  | { scheme: "bearer"; token: FromEnvironment; path: YamlPath }
+  | { scheme: "api_key"; key: FromEnvironment; header?: string; path: YamlPath }
+  | { scheme: "basic"; username: FromEnvironment; password: FromEnvironment; path: YamlPath };
+
+/** The `serve:` section: how `projector serve` reaches the API. Never a secret itself, only the names of the variables holding them. */
+export interface ServeAnnotation {
+  /** The MCP server's name, as `initialize` tells clients. */
+  name?: string;
+  /** The API's base URL: written here, read from a variable (with a default), or the spec's single server. */
+  baseUrl?: { env?: FromEnvironment; url?: string; path: YamlPath };
+  auth?: ServeAuth;
+  path: YamlPath;
 }

@@ -1,23 +1,13 @@
-import { hasErrors } from "../diagnostics.js";
-import { SOURCE_TYPES_FILE } from "../emit/emit.js";
-import { takeSourceTypesFromFile } from "../generate.js";
-import { withMarker } from "../output/ownership.js";
-import { checkBudgets } from "../evidence/budget-check.js";
-import { cachePath, inputsDigest, readCache, type SpecFilesRead } from "../output/digest.js";
-import { typesKnown, type GenerateCache } from "../generate-cache.js";
+import { resolve } from "node:path";
+import type { LockHolder } from "../output/lock.js";
+import { displayPath } from "../project/display-path.js";
+import { runGenerate as drive, type GenerateHooks } from "../project/driver.js";
+import type { FolderCheck } from "../project/output-folder.js";
 import { commandProgress } from "../progress.js";
-import { loadSpec, type LoadedSpec } from "../openapi/load.js";
-import type { SourceTypesThreads, TypeSpec } from "../openapi/source-types-thread.js";
-import { checkOutput, filesIfExactly, writeOutput } from "./output-folder.js";
-import { guardOutput, type OutputPlace } from "./output-guard.js";
-import { readExtras, type GenerateExtras } from "../project/extras.js";
-import { generateProject } from "../project/generate.js";
-import { readProject, type AnnotatedProject, type Project } from "../project/read.js";
-import { loadSpecAhead } from "../project/spec-ahead.js";
-import { upToDate } from "./up-to-date.js";
-import { printDiagnostics } from "./print.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./io.js";
+import { printDiagnostics } from "./print.js";
+import { upToDate } from "./up-to-date.js";
 
 export const GENERATE_HELP = `Usage: projector generate [-c projector.yaml] [--check | --watch]
 
@@ -30,11 +20,13 @@ generates of one folder take turns: the second waits up to PROJECTOR_LOCK_TIMEOU
 Options:
   -c, --config FILE         annotation file (default ./projector.yaml)
       --check               write nothing; exit 1 if the folder is stale or a field is unclassified
+                            (vouched for by the record in its .projector when nothing changed)
       --watch               generate, then again whenever the annotation, the spec, a file its
                             $refs reach or the prettier config changes; Ctrl-C stops
       --silent              print only problems
       --verbose             print every stage and its time (on a terminal, shown anyway past one second)
-      --force               regenerate even when no input changed since the last generate
+      --force               regenerate even when no input changed since the last generate;
+                            with --check, generate and compare even when the record vouches
       --allow-remote-refs   let the spec's $refs fetch http(s) documents (off: no network access)
       --allow-outside-refs  let the spec's $refs read files outside the spec's folder
       --allow-outside-output  let \`output\` point outside the annotation file's folder
@@ -56,126 +48,78 @@ export interface GenerateOptions {
   allowOutsideOutput: boolean;
 }
 
-/** How --watch follows a run: which files it read, and when it swaps the output folder. */
-export interface GenerateHooks {
-  /** Called once the annotation is read, and again with the spec once it is loaded. */
-  read: (project: AnnotatedProject, spec?: LoadedSpec) => void;
-  /** Wraps every write to the output folder and the cache, so a stopping watcher can wait for it to end. */
-  write: <T>(work: () => Promise<T>) => Promise<T>;
-  /** The spec as last loaded, when none of its files changed since: a watcher does not parse it again. */
-  unchangedSpec?: (specPath: string) => LoadedSpec | undefined;
-  /** Results of earlier runs to reuse where their inputs are unchanged. */
-  cache?: GenerateCache;
-  /** Called when the output folder was found up to date with the project, which a watcher may prepare its next run from. */
-  foundUpToDate?: (project: Project, extras: GenerateExtras) => void;
-}
-
-/** One generate; `threads`, when given, type the spec in a worker thread, and are all ended when it returns. */
-export async function runGenerate(options: GenerateOptions, io: Io, hooks?: GenerateHooks, threads?: SourceTypesThreads): Promise<number> {
-  try {
-    return await generateOnce(options, io, hooks, threads);
-  } finally {
-    await threads?.close();
-  }
-}
-
-async function generateOnce(options: GenerateOptions, io: Io, hooks?: GenerateHooks, threads?: SourceTypesThreads): Promise<number> {
+/** One generate, told on the console; its exit code. */
+export async function runGenerate(options: GenerateOptions, io: Io, hooks?: GenerateHooks): Promise<number> {
   const progress = commandProgress(options, io.stderr);
-  // With work to do, openapi-typescript's thread loads while the annotation and the spec are read.
-  // A watcher's run starts it later, once it knows there is work and a spec to type (below).
-  if (!hooks) threads?.prestart();
-  const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };
-  // A watcher knows which spec it loaded last, and so loads only a changed one, after the annotation.
-  const early = hooks
-    ? undefined
-    : await loadSpecAhead(
-        { config: options.config, readsCache: !options.check && !options.force, load: loadOptions, stage: progress.stage },
-        io.cwd,
-        threads,
+  const waiting = (holder: LockHolder | undefined, folder: string) => {
+    if (!options.silent)
+      io.stderr.write(
+        `projector: waiting for another generate${holder ? ` (process ${holder.pid})` : ""} to finish writing ${displayPath(io.cwd, folder)}\n`,
       );
-  const annotated = await progress.stage("annotation", () => readProject(options, io.cwd));
-  hooks?.read(annotated);
-  const ahead = early?.specPath === annotated.specPath ? early : undefined;
-  const { display, outputDir } = annotated;
-  const place: OutputPlace = { folder: outputDir, location: () => annotated.annotation.locate(["output"]), display };
-  // Before any work, and before any lock file: a folder generate may not replace is refused untouched.
-  await guardOutput(place);
-  const cache = cachePath(annotated.configDir, outputDir);
-  const extras = await readExtras(annotated, true);
-  const digestOf = (specFiles: readonly string[], specFilesRead?: SpecFilesRead) =>
-    inputsDigest({ annotationText: annotated.annotationText, specFiles, ...(specFilesRead ? { specFilesRead } : {}), ...extras });
-  const last = options.check || options.force ? undefined : await readCache(cache);
-  // Hashed as read before the spec is loaded, so an edit made while generate runs leaves the cache stale, never falsely fresh.
-  const digested = last?.specFiles ?? [annotated.specPath];
-  const digest = await progress.stage("digest", () => digestOf(digested, last ? undefined : ahead?.read));
-  const upToDateFiles = last && last.inputs === digest ? await filesIfExactly(outputDir, last.files) : undefined;
-  if (upToDateFiles) {
-    // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
-    if (hooks) {
-      const spec =
-        hooks.unchangedSpec?.(annotated.specPath) ?? (await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
-      hooks.read(annotated, spec);
-      // The folder's source types, as the files digest just vouched for them, are this spec's only if
-      // its files hash as they did for the inputs digest: a spec saved since was loaded as it is now.
-      const sourceTypes = upToDateFiles.get(SOURCE_TYPES_FILE)?.toString("utf8");
-      if (hooks.cache && sourceTypes !== undefined && (await digestOf([...(spec.files ?? [annotated.specPath])])) === digest)
-        takeSourceTypesFromFile(hooks.cache, spec.document, sourceTypes, annotated.names);
-      hooks.foundUpToDate?.({ ...annotated, spec }, extras);
+  };
+  const outcome = await drive(options, io.cwd, { stage: progress.stage, waiting }, hooks);
+  const { display, folder } = outcome;
+  if (outcome.kind !== "up to date") printDiagnostics(io, outcome.diagnostics);
+  switch (outcome.kind) {
+    case "up to date":
+      progress.finish();
+      if (!options.silent) io.stdout.write(upToDate(display(folder)));
+      return EXIT.ok;
+    case "problems": {
+      const errors = outcome.diagnostics.filter((d) => d.severity === "error");
+      // A tool over its budget (an error only for --check) is found once the files are made: the inputs themselves passed.
+      if (errors.some((d) => d.code !== "PRJ042"))
+        io.stderr.write(`projector: ${errors.length} problem(s); ${display(folder)} was not touched\n`);
+      return EXIT.problems;
     }
-    progress.finish();
-    if (!options.silent) io.stdout.write(upToDate(display(outputDir)));
-    return EXIT.ok;
+    case "checked":
+      progress.finish();
+      return tellCheck(outcome.check, display, folder, options, io) ? EXIT.ok : EXIT.problems;
+    case "written": {
+      progress.finish();
+      if (!options.silent) {
+        io.stdout.write(`${summarize(outcome.model)}\n\n`);
+        const { diff, fileCount } = outcome;
+        const written = diff.changed.length + diff.added.length;
+        io.stdout.write(
+          `${display(folder)}: ${written} file(s) written, ${fileCount - written} unchanged${diff.removed.length ? `, ${diff.removed.length} removed` : ""}\n`,
+        );
+      }
+      return EXIT.ok;
+    }
   }
-  const reused = hooks?.unchangedSpec?.(annotated.specPath);
-  // A watcher's spec typed before needs no thread: loading openapi-typescript would take a core for nothing.
-  if (hooks && (reused === undefined || !typesKnown(hooks.cache, reused.document))) threads?.prestart();
-  const spec =
-    reused ?? (await (ahead?.spec ?? progress.stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions))));
-  const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
-  const sameFiles = specFiles.join("\0") === [...digested].sort().join("\0");
-  hooks?.read(annotated, spec);
-  const project = { ...annotated, spec };
-  const result = await generateProject(project, {
-    format: true,
-    stage: progress.stage,
-    extras,
-    ...(hooks?.cache ? { cache: hooks.cache } : {}),
-    ...(ahead?.types ? { sourceTypes: typedAhead(ahead.types) } : threads ? { sourceTypes: threads.type } : {}),
-  });
-  printDiagnostics(io, result.diagnostics);
-  if (hasErrors(result.diagnostics) || !result.model) {
-    io.stderr.write(
-      `projector: ${result.diagnostics.filter((d) => d.severity === "error").length} problem(s); ${display(outputDir)} was not touched\n`,
-    );
-    return EXIT.problems;
-  }
-  const model = result.model;
-  const budgets = await progress.stage("budgets", () =>
-    checkBudgets(model, result.files, project.annotation, options.check ? "error" : "warning"),
-  );
-  printDiagnostics(io, budgets);
-  if (hasErrors(budgets)) return EXIT.problems;
-  const files = withMarker(result.files);
-  if (options.check) {
-    progress.finish();
-    return (await checkOutput(place, files, options, io)) ? EXIT.ok : EXIT.problems;
-  }
-  const writing = hooks?.write ?? ((work) => work());
-  const inputs = sameFiles ? digest : await digestOf(specFiles);
-  const diff = await writing(() => writeOutput(place, files, { digest: inputs, specFiles, cache, progress, silent: options.silent, io }));
-  progress.finish();
-  if (!options.silent) {
-    io.stdout.write(`${summarize(model)}\n\n`);
-    const written = diff.changed.length + diff.added.length;
-    io.stdout.write(
-      `${display(outputDir)}: ${written} file(s) written, ${files.size - written} unchanged${diff.removed.length ? `, ${diff.removed.length} removed` : ""}\n`,
-    );
-  }
-  return EXIT.ok;
 }
 
-/** The types a worker thread was asked for when the spec was loaded ahead: that spec is the one generate types. */
-const typedAhead =
-  (types: Promise<string>): TypeSpec =>
-  () =>
-    types;
+const commandLine = (options: { config: string }) =>
+  options.config === "projector.yaml" ? "projector generate" : `projector generate -c ${options.config}`;
+
+/** --check's verdict on the folder, said; whether it is up to date. */
+export function tellCheck(
+  check: FolderCheck,
+  display: (path: string) => string,
+  folder: string,
+  options: Pick<GenerateOptions, "config" | "silent">,
+  io: Io,
+): boolean {
+  if (check.kind === "up to date") {
+    if (!options.silent) io.stdout.write(`${display(folder)} is up to date\n`);
+    return true;
+  }
+  if (check.kind === "mid-swap") {
+    io.stderr.write(
+      `${display(folder)} is not there: a generate was cut off while swapping it and left the previous output in ${display(check.backup)}\n` +
+        `run \`${commandLine(options)}\` to put it back and bring it up to date\n`,
+    );
+    return false;
+  }
+  const { diff } = check;
+  const stale = [
+    ...diff.changed.map((p) => `  stale    ${display(resolve(folder, p))}`),
+    ...diff.added.map((p) => `  missing  ${display(resolve(folder, p))}`),
+    ...diff.removed.map((p) => `  extra    ${display(resolve(folder, p))}`),
+  ];
+  io.stderr.write(
+    `${display(folder)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`${commandLine(options)}\` and commit the result\n`,
+  );
+  return false;
+}

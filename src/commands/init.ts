@@ -11,8 +11,8 @@ import { findOperation, listOperations, operationLabel, responseExample } from "
 import type { LoadedSpec } from "../openapi/load.js";
 import { SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
-import { isSystemError } from "./output-guard.js";
-import { readRuntimeTemplate } from "../project/runtime-template.js";
+import { isSystemError } from "../project/output-guard.js";
+import { readRuntimeTemplate } from "../emit/runtime-template.js";
 import { EXIT, UsageError, type Io } from "./io.js";
 
 export const INIT_HELP = `Usage: projector init SPEC [-o projector.yaml] [--operations a,b] [--tag T] [--accept-guesses]

@@ -2,7 +2,6 @@ import { createRequire } from "node:module";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
-import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
 import { printRefusal } from "./print.js";
 import { EXIT, type Io, printInternalError, UsageError } from "./io.js";
 
@@ -15,6 +14,7 @@ Commands:
   generate    write the output folder from the spec and projector.yaml (--check for CI)
   tokens      count a tool's raw response against its projection with a real tokenizer
   eval        say whether the projection carries what each of the agent's questions needs
+  serve       run the tools as an MCP server (stdio, or Streamable HTTP with --http), calling the API
 
 Run \`projector <command> --help\` for a command's options; \`projector --version\` prints the version.
 
@@ -35,7 +35,7 @@ interface Command {
   help(): Promise<string>;
   options: Options;
   positionals: number;
-  run(values: Values, positionals: string[], io: Io, threads?: SourceTypesThreads): Promise<number>;
+  run(values: Values, positionals: string[], io: Io): Promise<number>;
 }
 
 const config: Options = { config: { type: "string", short: "c" }, help: { type: "boolean", short: "h" } };
@@ -56,7 +56,7 @@ const COMMANDS: Record<string, Command> = {
       "allow-outside-refs": { type: "boolean" },
       "allow-outside-output": { type: "boolean" },
     },
-    run: async (values, _, io, threads) => {
+    run: async (values, _, io) => {
       const options = {
         config: text(values["config"]) ?? "projector.yaml",
         check: values["check"] === true,
@@ -69,12 +69,12 @@ const COMMANDS: Record<string, Command> = {
       };
       if (values["watch"] !== true) {
         // Nothing to do is told before generate's modules load: they take longer than the answer.
-        const answered = options.check || options.force ? undefined : await (await import("./up-to-date.js")).answerIfUpToDate(options, io);
-        return answered ?? (await import("./generate.js")).runGenerate(options, io, undefined, threads);
+        const answered = options.force ? undefined : await (await import("./up-to-date.js")).answerIfUpToDate(options, io);
+        return answered ?? (await import("./generate.js")).runGenerate(options, io);
       }
       if (options.check)
         throw new UsageError("--watch and --check cannot be combined: --check checks once, for CI; --watch keeps writing the output");
-      return (await import("./watch.js")).runWatch(options, io, threads);
+      return (await import("./watch.js")).runWatch(options, io);
     },
   },
   init: {
@@ -153,6 +153,21 @@ const COMMANDS: Record<string, Command> = {
       );
     },
   },
+  serve: {
+    help: async () => (await import("./serve.js")).SERVE_HELP,
+    positionals: 1,
+    options: { ...config, http: { type: "string" } },
+    run: async (values, positionals, io) => {
+      const http = text(values["http"]);
+      const configPath = text(values["config"]);
+      if (configPath !== undefined && positionals[0] !== undefined)
+        throw new UsageError("serve takes the annotation file once: as its argument or with -c, not both");
+      return (await import("./serve.js")).runServe(
+        { config: positionals[0] ?? configPath ?? "projector.yaml", ...(http !== undefined ? { http } : {}) },
+        io,
+      );
+    },
+  },
 };
 
 /** The terminal as commands write to it: names, descriptions and reasons from the inputs are printed, and their control characters must not drive it. */
@@ -164,11 +179,8 @@ function printable(terminal: Io): Io {
   };
 }
 
-/**
- * Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage, 3 internal error.
- * `threads`, started by the process ahead of the command, type a generate's spec in a worker thread.
- */
-export async function runCli(argv: string[], terminal: Io, threads?: SourceTypesThreads): Promise<number> {
+/** Runs one command line; returns the exit code. 0 ok, 1 problems, 2 usage, 3 internal error. */
+export async function runCli(argv: string[], terminal: Io): Promise<number> {
   const io = printable(terminal);
   const [name, ...rest] = argv;
   if (name === "--version" || name === "-v") {
@@ -193,7 +205,7 @@ export async function runCli(argv: string[], terminal: Io, threads?: SourceTypes
       return EXIT.ok;
     }
     if (positionals.length > command.positionals) throw new UsageError(`${name} takes at most ${command.positionals} file argument(s)`);
-    return await command.run(values as Values, positionals, io, threads);
+    return await command.run(values as Values, positionals, io);
   } catch (error) {
     if (error instanceof DiagnosticError) {
       printRefusal(io, error.diagnostics);

@@ -4,8 +4,8 @@ import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
 import { createGenerateCache, typesKnown } from "../generate-cache.js";
 import type { LoadedSpec } from "../openapi/load.js";
-import type { SourceTypesThreads } from "../openapi/source-types-thread.js";
-import { runGenerate, type GenerateHooks, type GenerateOptions } from "./generate.js";
+import { runGenerate, type GenerateOptions } from "./generate.js";
+import type { GenerateHooks } from "../project/driver.js";
 import type { AnnotatedProject, Project } from "../project/read.js";
 import type { GenerateExtras } from "../project/extras.js";
 import { generateProject } from "../project/generate.js";
@@ -49,7 +49,7 @@ function linkChain(file: string): string[] {
  * `generate --watch`: one generate, then one more after each burst of changes to what it read.
  * Problems are printed and watching goes on. Only SIGINT or SIGTERM end it, with exit code 0.
  */
-export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypesThreads): Promise<number> {
+export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
   const configPath = resolve(io.cwd, options.config);
   const display = (path: string) => relative(io.cwd, path).split(sep).join("/") || ".";
   const say = (line: string) => options.silent || io.stdout.write(`${line}\n`);
@@ -115,8 +115,7 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
     // prettier caches the config files it found; a long-lived process must look again each run.
     await prettier.clearConfigCache();
     try {
-      // Each run ends its threads; one whose spec is not typed yet types it in a thread started then.
-      await runGenerate(options, io, hooks, threads);
+      await runGenerate(options, io, hooks);
     } catch (error) {
       if (!(error instanceof DiagnosticError)) {
         printInternalError(io, error, options.verbose);
@@ -131,7 +130,7 @@ export function runWatch(options: GenerateOptions, io: Io, threads?: SourceTypes
    * After a run that found the folder up to date, as the first run usually does, emits and formats
    * the project while nobody waits, writing nothing and printing nothing: the first edit is then
    * answered from the cache as every later one is, instead of laying out every file again. Only
-   * with the source types known, so that it never types the spec on this thread.
+   * with the source types known (taken from the folder): typing the spec would hold up the first edit's run.
    */
   const prepare = async () => {
     const ready = unprepared;

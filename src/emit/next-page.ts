@@ -1,4 +1,4 @@
-import type { ToolModel } from "../model/types.js";
+import type { JsonSchema, ToolModel } from "../model/types.js";
 import { commentText, literal } from "./ts.js";
 import type { ModuleWriter } from "./module.js";
 
@@ -11,13 +11,39 @@ export interface NextPageCode {
   type: string;
 }
 
+/**
+ * The runtime's `NextPageRule` for a tool: with the query parameters the model sets as the tool's
+ * call reads and sends them, and their arguments' schemas, so that a `next` is handed out only
+ * where the tool takes it back.
+ */
+function nextPageRule(tool: ToolModel & { next: NonNullable<ToolModel["next"]> }) {
+  const { path, source, settable, fixed, defaultLimit } = tool.next;
+  const parameters = tool.inputs.parameters.filter((p) => p.in === "query" && settable.includes(p.name));
+  const schema: JsonSchema = { properties: Object.fromEntries(parameters.map((p) => [p.argument!, p.schema])) };
+  return {
+    path,
+    source,
+    parameters: parameters.map((p) => ({
+      name: p.name,
+      in: p.in,
+      argument: p.argument!,
+      ...(p.legend ? { legend: p.legend } : {}),
+      ...(p.serialization ? { style: p.serialization.style, explode: p.serialization.explode } : {}),
+    })),
+    schema,
+    ...(fixed ? { fixed } : {}),
+    ...(defaultLimit !== undefined ? { defaultLimit } : {}),
+  };
+}
+
 /** The code of a tool's `page.next`, or undefined for a tool without one. */
 export function nextPageCode(module: ModuleWriter, tool: ToolModel): NextPageCode | undefined {
   if (!tool.next) return undefined;
+  const rule = nextPageRule({ ...tool, next: tool.next });
   return {
     rule: [
       `/** Where a ${commentText(tool.name)} response says its next page is, and the query parameters a \`next\` may carry. */`,
-      `const NEXT: ${module.runtimeType("NextPageRule")} = ${literal(tool.next)};`,
+      `const NEXT: ${module.runtimeType("NextPageRule")} = ${literal(rule)};`,
       "",
     ],
     member: (records, returned) => `next: ${module.runtime("nextPage")}(NEXT, response, ${records}, ${returned}, options.exchange, ctx)`,

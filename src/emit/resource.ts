@@ -123,8 +123,7 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
   const { module, constants } = scope;
   const call = (name: string) => module.runtime(name);
   const read = (own: [string, string][] = []) => readOptions(field, own, field.required);
-  if (field.argumentOf)
-    return `${call(field.shape.type === "integer" ? "integerId" : field.shorten ? "shortArgumentId" : "argumentId")}(${value}, ${read()})`;
+  if (field.argumentOf) return `${call(argumentIdReader(field))}(${value}, ${read()})`;
   if (field.format) {
     const parent = field.source.path.slice(0, -1);
     const sibling = (path: readonly string[]) => sourceExpression(scope, { base: field.source.base, path: [...parent, ...path] });
@@ -150,6 +149,21 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
   }
 }
 
+/** The reader of an id the model passes back, by the type the spec declares: an integer, text, or either. */
+function argumentIdReader(field: ValueField): string {
+  const shape = field.shape;
+  if (shape.type === "integer") return "integerId";
+  const text = shape.type === "string" || (shape.type === "literal" && shape.values.every((v) => typeof v === "string"));
+  const reader = text ? "ArgumentId" : "TextOrNumberId";
+  return field.shorten ? `short${reader}` : reader[0]!.toLowerCase() + reader.slice(1);
+}
+
+/** The constant saying whether a field's ids are text only, or text or numbers. */
+const idTypes = (module: ModuleWriter, textIds: boolean) => module.runtime(textIds ? "TEXT_IDS" : "TEXT_OR_NUMBER_IDS");
+
+/** A reader's `ids` option: the id type the spec declares for the ids it reads. */
+const idsOption = (module: ModuleWriter, textIds: boolean): [string, string] => ["ids", idTypes(module, textIds)];
+
 /** The constant holding how a resolver reads embedded records. */
 const RECORD_KEYS = "RECORD_KEYS";
 const recordKeys = (resolver: string) => (isIdentifier(resolver) ? `${RECORD_KEYS}.${resolver}` : `${RECORD_KEYS}[${literal(resolver)}]`);
@@ -173,12 +187,12 @@ function projectValue(scope: Scope, field: Field, value: string): string {
       // A label the resolvers give after the walk is filled in at this key of the object built here.
       const labels = labelsOptions(field.resolver, field.many ? undefined : field.out);
       if (field.via === "property")
-        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [...labels, ["keys", recordKeys(field.resolver)]])})`;
-      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}), ${readOptions(field, labels)})`;
+        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field.textIds), ...labels, ["keys", recordKeys(field.resolver)]])})`;
+      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}), ${readOptions(field, labels)})`;
     }
     case "related-id":
       if (field.property) return handleExpression(scope, field, field.property, value);
-      return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}), ${readOptions(field, [])})`;
+      return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}), ${readOptions(field, [])})`;
     case "value":
       return valueExpression(scope, field, value);
     case "object":
@@ -191,7 +205,7 @@ function handleExpression(scope: Scope, field: RelatedIdField, property: NonNull
   const reader = `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`;
   const own: [string, string][] = [
     ["idKey", literal(property.keys.id)],
-    ...(property.integer ? [] : [["shorten", String(field.shorten)] as [string, string]]),
+    ...(property.integer ? [] : [idsOption(scope.module, field.textIds), ["shorten", String(field.shorten)] as [string, string]]),
   ];
   return `${scope.module.runtime(reader)}(${value}, ${readOptions(field, own)})`;
 }

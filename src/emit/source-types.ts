@@ -1,13 +1,12 @@
 import { createRequire } from "node:module";
+import type { OpenAPI3 } from "openapi-typescript";
 import type TypeScript from "typescript";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schema.js";
 import { overflowedStack, TOO_DEEP_HELP } from "../openapi/too-deep.js";
-import { typedWithoutRedocly } from "./without-redocly.js";
 
-// openapi-typescript's side of a generate, in a module of its own: the worker thread that types
-// the spec loads only this, not the emitters.
+// openapi-typescript's side of a generate, in a module of its own.
 /**
  * The document as openapi-typescript should see it. Examples never affect types, and `externalValue`
  * ones make it try to read files. Maps of Example Objects (a media type's, parameter's or header's
@@ -112,24 +111,17 @@ function placeOf(parent: Place, key: string): Place {
 /** Where a value's examples are a map of Example Objects, which openapi-typescript never reads. */
 const HOLDS_EXAMPLES = new Set<Place>(["mediaType", "parameter", "header"]);
 
-/**
- * What openapi-typescript reads of a spec, and whether any property name travels under a placeholder.
- * The CLI makes it on the main thread and types it in a worker thread: the copy crosses smaller than
- * the document, while the thread is still loading openapi-typescript.
- */
+/** What openapi-typescript reads of a spec, and whether any property name travels under a placeholder. */
 export interface SourceTypesInput {
-  /** The copy, or its JSON text, which openapi-typescript reads alike. */
+  /** The copy. */
   document: unknown;
   /** Each placeholder the copy holds, with the property name it stands for. */
   placeholders: [placeholder: string, name: string][];
-  /** No number in it is NaN or infinite (YAML's `.nan`, `.inf`): its JSON text reads back the same. */
-  finite: boolean;
 }
 
 export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 0): SourceTypesInput {
   const prefix = placeholderPrefix(attempt);
   const placeholders = new Map<string, string>();
-  let finite = true;
   let refIntoLeftOut = false;
   let prefixTaken = false;
   const inherited = (name: string) => {
@@ -146,7 +138,6 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
   const walk = (value: unknown, inlining: readonly string[], place: Place): unknown => {
     if (Array.isArray(value)) return value.map((item) => walk(item, inlining, place === "parameters" ? "parameter" : "other"));
     if (typeof value !== "object" || value === null) {
-      if (typeof value === "number" && !Number.isFinite(value)) finite = false;
       return typeof value === "string" ? specText(value) : value;
     }
     const ref = (value as JsonObject)["$ref"];
@@ -208,7 +199,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
   // Left out, the examples or samples would leave that `$ref` leading nowhere.
   if (refIntoLeftOut && leaveOut) return forSourceTypes(document, false, attempt);
   if (prefixTaken && placeholders.size > 0) return forSourceTypes(document, leaveOut, attempt + 1);
-  return { document: copy, placeholders: [...placeholders], finite };
+  return { document: copy, placeholders: [...placeholders] };
 }
 
 /** The document without `components.examples`, when that is a map of Example Objects; shallow copies, the rest shared. */
@@ -263,7 +254,7 @@ export async function sourceTypes(document: JsonObject, specFile: string): Promi
 }
 
 /** What openapi-typescript is to read of the spec; a failure to make it (a spec nested past the stack) is its PRJ008 too. */
-export function sourceTypesInput(document: JsonObject, specFile: string): SourceTypesInput {
+function sourceTypesInput(document: JsonObject, specFile: string): SourceTypesInput {
   try {
     return forSourceTypes(document);
   } catch (error) {
@@ -289,7 +280,7 @@ function cannotType(error: unknown, specFile: string): DiagnosticError {
 }
 
 /** The source types of what {@link forSourceTypes} made of the spec. */
-export async function typeForSource(source: SourceTypesInput, specFile: string): Promise<string> {
+async function typeForSource(source: SourceTypesInput, specFile: string): Promise<string> {
   // Loaded on first use: it pulls in the TypeScript compiler, which a no-op regenerate never needs.
   // Required, not imported: as an ES import, Node parses TypeScript's 9 MB three times to learn that
   // it is CommonJS and what it exports (half a second); openapi-typescript's CommonJS build is the same code.
@@ -299,9 +290,7 @@ export async function typeForSource(source: SourceTypesInput, specFile: string):
   let printed: string;
   try {
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
-    // Parsed once here, for both ways of typing it: openapi-typescript reads an object as it reads its JSON text.
-    const document = typeof source.document === "string" ? JSON.parse(source.document) : source.document;
-    const nodes = (await typedWithoutRedocly(document)) ?? (await openapiTS(document, { silent: true, alphabetize: true }));
+    const nodes = await openapiTS(source.document as unknown as OpenAPI3, { silent: true, alphabetize: true });
     // The transform walks every node of the types: only worth it when a name needs putting back.
     printed = astToString(
       source.placeholders.length > 0 ? ts.transform(nodes, [inheritedNamesBack(ts, new Map(source.placeholders))]).transformed : nodes,

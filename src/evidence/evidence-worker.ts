@@ -1,23 +1,18 @@
-// The thread behind a runnable folder (run-generated.ts): TypeScript's parser loads here, and the
-// modules are blanked and written here, while the main thread goes on drafting.
+// The thread behind a runnable folder (run-generated.ts): TypeScript loads here, and the modules
+// are transpiled and written here, while the main thread goes on drafting.
 import { parentPort, workerData } from "node:worker_threads";
-import { typescriptFromCodeCache } from "../code-cache.js";
-import { typescript } from "./strip-types.js";
 import { serveRequests, type Batch } from "./worker-client.js";
-import { writeStripped } from "./write-stripped.js";
+import { typescript, writeJavaScript } from "./write-javascript.js";
 
 export interface WriteRequest {
   files: [path: string, text: string][];
 }
 
 const { dir } = workerData as { dir: string };
-// Loaded at once, before the first modules arrive: from V8's code cache where there is one, which
-// is saved once the first modules are blanked, with the parser's functions compiled.
-const cached = typescriptFromCodeCache();
-if (!cached) typescript();
+// Loaded at once, before the first modules arrive.
+typescript();
 if (parentPort)
   serveRequests<WriteRequest & Batch>(parentPort, ({ files }) => {
-    writeStripped(dir, files);
-    cached?.save();
+    writeJavaScript(dir, files);
     return {};
   });

@@ -5,8 +5,7 @@ import { join } from "node:path";
 import { RUNTIME_MODULE } from "../emit/module.js";
 import type { WriteRequest } from "./evidence-worker.js";
 import { startWorker, type BatchReply } from "./worker-client.js";
-import { builtStrippedRuntime } from "./stripped-runtime.js";
-import { importFrom, writeStripped, writeStrippedAlready } from "./write-stripped.js";
+import { importFrom, writeJavaScript } from "./write-javascript.js";
 
 export type Module = Record<string, unknown>;
 
@@ -27,10 +26,9 @@ export interface GeneratedModules {
 }
 
 /**
- * Makes generated TypeScript runnable: each module, its types blanked out, is written as
- * JavaScript to a temporary folder, to be imported from there. The runtime's modules the build
- * blanked already are written at once; the others in a worker thread, started at once, so that
- * loading TypeScript's parser overlaps whatever the caller does next.
+ * Makes generated TypeScript runnable: each module is written as JavaScript to a temporary folder,
+ * to be imported from there, in a worker thread, started at once, so that loading TypeScript
+ * overlaps whatever the caller does next.
  */
 export function runnableFolder(): RunnableFolder {
   const dir = mkdtempSync(join(tmpdir(), "projector-run-"));
@@ -38,10 +36,8 @@ export function runnableFolder(): RunnableFolder {
   const worker = startWorker<WriteRequest, BatchReply>(new URL("./evidence-worker.js", import.meta.url), { dir });
   return {
     add: async (files) => {
-      const rest = writeStrippedAlready(dir, files, builtStrippedRuntime());
-      if (rest.length === 0) return;
-      if (worker) await worker.ask({ files: rest });
-      else writeStripped(dir, rest);
+      if (worker) await worker.ask({ files: [...files] });
+      else writeJavaScript(dir, files);
     },
     load: importFrom(dir),
     dispose: async () => {

@@ -14,11 +14,10 @@ export type { TextFigures } from "./example-figures.js";
 
 export interface TextFigureCounter {
   /**
-   * Starts making the runtime runnable (written at once where the build blanked it) and the worker
-   * thread that blanks the rest, so that loading TypeScript's parser overlaps the drafting that
-   * decides which tools to count; `count` starts it otherwise. The tokenizer loads in a thread of
-   * its own once counting begins: loading it beside the drafting and the parser, three threads on
-   * two cores, slowed both (PagerDuty's init, 2.84 to 2.68 s).
+   * Starts making the runtime runnable in the worker thread that transpiles the modules, so that
+   * loading TypeScript overlaps the drafting that decides which tools to count; `count` starts it
+   * otherwise. The tokenizer loads in a thread of its own once counting begins: loading it beside
+   * the drafting and TypeScript, three threads on two cores, slowed both.
    */
   start(): void;
   /**
@@ -55,7 +54,7 @@ export function textFigureCounter(runtimeTemplate: RuntimeTemplate, names: Input
       const begun = start();
       begun.tokens ??= startTokenCounter();
       const tokens = begun.tokens;
-      // In batches: the main thread projects one batch's examples while the worker blanks the next.
+      // In batches: the main thread projects one batch's examples while the worker transpiles the next.
       const batches = inBatches(candidates, BATCHES);
       const sentResources = new Set<string>();
       const written = batches.map((batch) => {
@@ -65,7 +64,7 @@ export function textFigureCounter(runtimeTemplate: RuntimeTemplate, names: Input
         return sent;
       });
       await begun.runtimeWritten;
-      // Imported while the worker blanks the first batch: each batch's projections find it loaded.
+      // Imported while the worker transpiles the first batch: each batch's projections find it loaded.
       begun.folder.load(RUNTIME_MODULE).catch(() => undefined);
       const counted = await Promise.all(
         batches.map(async (batch, i) => {

@@ -594,9 +594,25 @@ function keptField(
       checkResolver(rule.join, "join");
       return ctx.diagnostics.length > errorsBefore
         ? undefined
-        : { kind: "join", ...common, resolver: rule.join, many, via: "relationship", keys: keysOf(rule.join) };
+        : {
+            kind: "join",
+            ...common,
+            resolver: rule.join,
+            many,
+            via: "relationship",
+            keys: keysOf(rule.join),
+            textIds: declaresTextIds(ctx, specField, "id"),
+          };
     }
-    if (rule.argument) return { kind: "related-id", ...common, many, argumentOf: [...rule.argument], shorten: rule.shorten === true };
+    if (rule.argument)
+      return {
+        kind: "related-id",
+        ...common,
+        many,
+        argumentOf: [...rule.argument],
+        shorten: rule.shorten === true,
+        textIds: declaresTextIds(ctx, specField, "id"),
+      };
     problem(
       "PRJ022",
       "a relationship must be joined to a name, kept as an argument id, or dropped",
@@ -621,7 +637,15 @@ function keptField(
     checkResolver(rule.join, "join");
     return ctx.diagnostics.length > errorsBefore
       ? undefined
-      : { kind: "join", ...common, resolver: rule.join, many: kind === "array", via: "property", keys: keysOf(rule.join) };
+      : {
+          kind: "join",
+          ...common,
+          resolver: rule.join,
+          many: kind === "array",
+          via: "property",
+          keys: keysOf(rule.join),
+          textIds: declaresTextIds(ctx, specField, keysOf(rule.join).id),
+        };
   }
   if (ID_LIKE.test(specField.name) && !rule.argument && rule.fact === undefined) {
     problem(
@@ -768,6 +792,7 @@ function handleField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule,
     argumentOf: [...rule.argument!],
     shorten: rule.shorten === true && !integer,
     beside: join.out,
+    textIds: join.textIds,
     ...(join.via === "property" ? { property: { keys: { id: join.keys.id }, integer } } : {}),
   };
 }
@@ -786,6 +811,26 @@ function handleIdKind(ctx: ClassifyContext, specField: SpecField, idKey: string)
   if (kind !== "object" && kind !== undefined) return kind;
   const id = reader.property(at, idKey);
   return id ? reader.kind(id.at) : undefined;
+}
+
+/**
+ * Whether the spec declares a join key's or a relationship's ids text and nothing else: the key
+ * itself or its embedded records' `idKey`, or a relationship's `data.id`, through a list. Ids it
+ * declares as both text and numbers, or with no type, are read either way.
+ */
+function declaresTextIds(ctx: ClassifyContext, specField: SpecField, idKey: string): boolean {
+  if (!specField.relationship) return handleIdKind(ctx, specField, idKey) === "string";
+  const { reader } = ctx;
+  const data = reader.property(reader.unwrapNullable(specField.at), "data");
+  if (!data) return false;
+  let linkage = reader.unwrapNullable(data.at);
+  if (reader.kind(linkage) === "array") {
+    const items = reader.items(linkage);
+    if (!items) return false;
+    linkage = reader.unwrapNullable(items);
+  }
+  const id = reader.property(linkage, "id");
+  return id !== undefined && reader.kind(id.at) === "string";
 }
 
 function checkOutputNames(ctx: ClassifyContext, fields: Field[], entries: Entry[]) {

@@ -51,6 +51,8 @@ export interface JoinField extends FieldCommon {
   via: "relationship" | "property";
   /** How an embedded record is read: the key of its id, and of the name it may carry. */
   keys: { id: string; label?: string };
+  /** The spec declares the ids text (not also numbers, nor no type): a number there is no id. */
+  textIds: boolean;
 }
 
 /** A relationship whose related ids are arguments to a tool, kept as ids. */
@@ -61,6 +63,8 @@ export interface RelatedIdField extends FieldCommon {
   shorten: boolean;
   /** The id kept beside a joined name (`assignee_id` beside `assignee`): the output key of that name. */
   beside?: string;
+  /** The spec declares the ids text (not also numbers, nor no type): a number there is no id. */
+  textIds: boolean;
   /**
    * Beside a join of a plain property: how its embedded records hold their ids, and whether the
    * ids are integers (which stay integers); a relationship's ids are read from its `data`.

@@ -7,10 +7,7 @@ import { DiagnosticError } from "../diagnostics.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { locateInJson } from "../json-locate.js";
 import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
-import { bundleResolved } from "./bundle.js";
-import { refParserLibrary } from "./ref-parser.js";
-import { stripHash, urlResolver } from "./ref-urls.js";
-import { resolveExternal, type ExternalRefs } from "./resolve-external.js";
+import { refParser } from "./ref-parser.js";
 import { guardedFileResolver, localPath, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { escapePointer, isJsonObject, type JsonObject } from "./schema.js";
@@ -117,7 +114,6 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     refused: (refusal) => refusals.push(refusal),
   });
   /** The first `$ref`, in the order the documents were read, whose target is this file. */
-  const resolvedAsTheLibraryDoes = urlResolver();
   const refLeadingTo = (documents: Record<string, unknown>, path: string) =>
     refSites(documents).find((site) => {
       const target = new URL(site.target.href.replace(/#.*$/s, ""));
@@ -125,7 +121,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       // The library resolves a few `$ref`s otherwise (`file:../x.yaml`, against a path, names `/x.yaml`),
       // and what it asked for is what was refused.
       try {
-        return localPath(stripHash(resolvedAsTheLibraryDoes(site.document, site.ref))) === path;
+        return localPath(resolvedAsTheLibraryDoes(site.document, site.ref)) === path;
       } catch {
         return false;
       }
@@ -165,14 +161,12 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   };
 
   let document: unknown;
-  const library = refParserLibrary();
-  const parser = new library.$RefParser();
+  const parser = new (refParser())();
   const parserOptions = {
     resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false },
   } as unknown as SwaggerParser.Options;
   // A JSON document already parsed above, whose every `$ref` stays inside it, is handed to the parser
-  // as it is, and the parser's crawl for other files is skipped: a second parse and a walk of the
-  // whole document (100 ms on PagerDuty) on the way to the source types' thread.
+  // as it is, with no other file to look for.
   const ownSites = isJsonObject(parsedJson) ? refSites({ [absolutePath]: parsedJson }) : undefined;
   const selfContained = ownSites?.every((site) => site.ref.startsWith("#")) === true;
   try {
@@ -185,16 +179,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
           resolve: { ...parserOptions.resolve, external: false },
         } as SwaggerParser.Options,
       );
-    else {
-      // The library's resolve, its crawl for other files ported (./resolve-external.ts).
-      await parser.parse(absolutePath, parserOptions);
-      await resolveExternal(
-        parser.schema,
-        parser.$refs as unknown as ExternalRefs,
-        library.normalizedOptions(absolutePath, parserOptions),
-        library.parseFile,
-      );
-    }
+    else await parser.resolve(absolutePath, parserOptions);
   } catch (error) {
     const documents = parser.$refs.values() as Record<string, unknown>;
     const refusal = refusals[0];
@@ -275,10 +260,10 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   document = parser.schema;
   const straight = refsPointStraight(document, sites);
   try {
-    // Bundling changes nothing in a spec whose every $ref already names where it leads. Otherwise
-    // the documents resolved above are bundled as they are: the library's `bundle()` would resolve
-    // the spec again, every file read and parsed twice.
-    if (!straight) document = bundleResolved(parser.schema, parser.$refs as unknown as ExternalRefs, parserOptions);
+    // Bundling changes nothing in a spec whose every $ref already names where it leads. Otherwise the
+    // library bundles the document resolved above, reading the files it pulls in again, through the
+    // same guarded resolver.
+    if (!straight) document = await parser.bundle(absolutePath, parser.schema as never, parserOptions);
   } catch (error) {
     cannotLoad(String((error as Error).message ?? error).replaceAll(absolutePath, file));
   }
@@ -349,6 +334,18 @@ function filePath(url: URL): string {
   } catch {
     return resolve(decodeURIComponent(url.pathname));
   }
+}
+
+/**
+ * Where json-schema-ref-parser looks for a `$ref` written in `document`: resolved as a URL against the
+ * document's path on a stand-in host, so that `file:../x.yaml` names `/x.yaml` from the root of the
+ * disk, as the library asks its resolver for it.
+ */
+function resolvedAsTheLibraryDoes(document: string, ref: string): string {
+  const standIn = "https://stand-in.invalid";
+  const url = new URL(ref.replaceAll("\\", "/"), new URL(document.replaceAll("\\", "/"), standIn));
+  url.hash = "";
+  return url.origin === standIn ? url.pathname : url.href;
 }
 
 /** The first `$ref` key in the text whose value names this target, as file:line:col. */

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { readSpecBytes, UnreadableFile } from "../openapi/files.js";
@@ -13,21 +14,37 @@ const hash = (parts: readonly (string | Uint8Array)[]) => {
   return digest.digest("hex").slice(0, 32);
 };
 
+/** The spec's files by path, as read; see readSpecFiles. */
+export type SpecFilesRead = ReadonlyMap<string, string | Uint8Array>;
+
 /**
- * The spec's files, each named and hashed by content. A file that cannot be read counts by its
- * reason, so a spec that went missing or became a folder is a changed input, not a crash.
+ * Reads the spec's files for a digest made later. A file that cannot be read counts by its reason,
+ * so a spec that went missing or became a folder is a changed input, not a crash. Read before the
+ * spec is loaded, they leave the digest stale, never falsely fresh, when one is edited while
+ * generate runs.
  */
-async function specFileContents(files: readonly string[]): Promise<(string | Uint8Array)[]> {
-  const sorted = [...new Set(files)].sort();
+export async function readSpecFiles(files: readonly string[]): Promise<SpecFilesRead> {
+  const paths = [...new Set(files)];
   const contents = await Promise.all(
-    sorted.map((path) =>
+    paths.map((path) =>
       readSpecBytes(path).catch((error: unknown) => {
         if (error instanceof UnreadableFile) return `\0unreadable: ${error.message}`;
         throw error;
       }),
     ),
   );
-  return sorted.flatMap((path, i) => [path, contents[i]!]);
+  return new Map(paths.map((path, i) => [path, contents[i]!]));
+}
+
+/** The spec's files, each named and hashed by content: as read earlier where `read` has them, read now otherwise. */
+async function specFileContents(
+  files: readonly string[],
+  read: SpecFilesRead | undefined,
+  name: (path: string) => string = (path) => path,
+): Promise<(string | Uint8Array)[]> {
+  const sorted = [...new Set(files)].sort();
+  const now = await readSpecFiles(sorted.filter((path) => !read?.has(path)));
+  return sorted.flatMap((path) => [name(path), read?.get(path) ?? now.get(path)!]);
 }
 
 let codeDigest: Promise<string> | undefined;
@@ -42,25 +59,11 @@ function projectorCode(): Promise<string> {
   return codeDigest;
 }
 
-/** The spec's files as they were when read, to be hashed later. */
-export interface SpecFilesRead {
-  files: readonly string[];
-  contents: readonly (string | Uint8Array)[];
-}
-
-/**
- * Reads the spec's files for a digest made later: read before the spec is loaded, they leave the
- * cache stale, never falsely fresh, when one is edited while generate runs.
- */
-export async function readSpecFiles(files: readonly string[]): Promise<SpecFilesRead> {
-  return { files, contents: await specFileContents(files) };
-}
-
 export interface DigestInputs {
   annotationText: string;
   /** The spec and every file its `$ref`s reach, as the loader listed them (LoadedSpec.files). */
   specFiles: readonly string[];
-  /** Their contents as read earlier (readSpecFiles of the same files); read now when absent. */
+  /** Some of them as read earlier (readSpecFiles); the others are read now. */
   specFilesRead?: SpecFilesRead;
   runtimeTemplate: RuntimeTemplate;
   prettierOptions: unknown;
@@ -70,16 +73,34 @@ export interface DigestInputs {
 
 /** Everything a generate's output depends on, as one short hash. */
 export async function inputsDigest(inputs: DigestInputs): Promise<string> {
+  return digestOf(await projectorCode(), inputs, await specFileContents(inputs.specFiles, inputs.specFilesRead));
+}
+
+/**
+ * The inputs' digest a generate records in its output folder, which is checked in: the same on
+ * every clone of the repository, wherever it is. The spec's files are named relative to the
+ * annotation's folder, and projector by its release rather than its code, which only a
+ * development build changes between releases.
+ */
+export async function portableInputsDigest(inputs: DigestInputs, annotationFolder: string): Promise<string> {
+  const name = (path: string) => relative(annotationFolder, path).split(sep).join("/");
+  return digestOf(`projector ${projectorRelease()}`, inputs, await specFileContents(inputs.specFiles, inputs.specFilesRead, name));
+}
+
+function digestOf(projector: string, inputs: DigestInputs, specContents: readonly (string | Uint8Array)[]): string {
   return hash([
-    await projectorCode(),
+    projector,
     inputs.annotationText,
     ...[...inputs.runtimeTemplate].flat(),
     JSON.stringify(inputs.prettierOptions ?? null),
     inputs.prettierRelease,
     inputs.typesRelease,
-    ...(inputs.specFilesRead?.contents ?? (await specFileContents(inputs.specFiles))),
+    ...specContents,
   ]);
 }
+
+/** projector's release, from its package.json (two folders above this module, in dist/ as in src/). */
+const projectorRelease = () => (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 /** The files of an output folder, as one hash. */
 export function filesDigest(files: ReadonlyMap<string, string | Uint8Array>): string {

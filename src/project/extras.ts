@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { consumerPrettierConfig, prettierVersion } from "../prettier-config.js";
 import type { AnnotatedProject } from "./read.js";
-import { readRuntimeTemplate } from "./runtime-template.js";
+import { readRuntimeTemplate } from "../emit/runtime-template.js";
 
 /** What a generate reads besides the spec and annotation; read once, shared by the digest and the run. */
 export interface GenerateExtras {

@@ -1,17 +1,37 @@
-import { generate, type GenerateOutput } from "../generate.js";
+import type { Diagnostic } from "../diagnostics.js";
+import { hasErrors } from "../diagnostics.js";
+import { checkBudgets } from "../evidence/budget-check.js";
+import * as core from "../generate.js";
+import type { GenerateInput, GenerateOutput } from "../generate.js";
 import type { GenerateCache } from "../generate-cache.js";
-import type { TypeSpec } from "../openapi/source-types-thread.js";
-import type { Stage } from "../progress.js";
+import { untimed, type Stage } from "../progress.js";
 import { readExtras, type GenerateExtras } from "./extras.js";
 import type { Project } from "./read.js";
 
-/** Runs the generator over a loaded project; `format: false` skips prettier when the files are only executed. */
+/**
+ * The generator over loaded inputs, as every caller runs it (the library, the CLI, `--watch`): the
+ * model and its check, emit and format (`src/generate.ts`), then the budget check, which runs the
+ * emitted projectors over the spec's examples (PRJ042, a warning here, an error for --check).
+ */
+export async function generate(input: GenerateInput, budgets: Diagnostic["severity"] = "warning"): Promise<GenerateOutput> {
+  const output = await core.generate(input);
+  const { model } = output;
+  if (!model || hasErrors(output.diagnostics)) return output;
+  const stage = input.stage ?? untimed;
+  const overBudget = await stage("budgets", () => checkBudgets(model, output.files, input.annotation, budgets));
+  return { ...output, diagnostics: [...output.diagnostics, ...overBudget] };
+}
+
+/**
+ * Runs the generator over a loaded project; `format: false` skips prettier when the files are only
+ * executed, and the budget check runs only when `budgets` says how to report a tool over budget.
+ */
 export async function generateProject(
   project: Project,
-  options: { format: boolean; stage?: Stage; extras?: GenerateExtras; cache?: GenerateCache; sourceTypes?: TypeSpec },
+  options: { format: boolean; budgets?: Diagnostic["severity"]; stage?: Stage; extras?: GenerateExtras; cache?: GenerateCache },
 ): Promise<GenerateOutput> {
   const extras = options.extras ?? (await readExtras(project, options.format));
-  return generate({
+  const input: GenerateInput = {
     annotation: project.annotation,
     spec: project.spec,
     runtimeTemplate: extras.runtimeTemplate,
@@ -20,6 +40,6 @@ export async function generateProject(
     format: options.format,
     ...(options.stage ? { stage: options.stage } : {}),
     ...(options.cache ? { cache: options.cache } : {}),
-    ...(options.sourceTypes ? { sourceTypes: options.sourceTypes } : {}),
-  });
+  };
+  return options.budgets === undefined ? core.generate(input) : generate(input, options.budgets);
 }

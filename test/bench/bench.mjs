@@ -30,13 +30,15 @@ const median = (values) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
- * `npm run bench -- --only generate,init` runs only those groups of rows: generate (every real spec,
- * and a large one made here, against openapi-typescript alone), init (every spec's init against the
- * same), watch (Datadog's regenerate with nothing changed and its watch edit), projection,
+ * `npm run bench -- --only typical,generate` runs only those groups of rows: typical (every real
+ * spec with the annotation of 25 tools in test/bench/typical/, against openapi-typescript alone),
+ * generate (every real spec's whole draft, and a large spec made here, against the same), init
+ * (every spec's init against the same), watch (Datadog's regenerate with nothing changed and its watch edit), projection,
  * same-prefix, resolvers, id-book (a tool call with the id book on Redis against the one in memory).
  * `--specs datadog,constructed` limits the specs; `--rounds 3` sets the runs per spec.
  */
 const GROUPS = [
+  "typical",
   "generate",
   "init",
   "watch",
@@ -59,13 +61,34 @@ const runs = (group) => only.includes(group);
 
 /** The whole real specs, run as a new user would: `init --accept-guesses`, then `generate`. */
 const SPECS = [
-  { name: "Datadog v2", entry: "datadog_v2_openapi.yaml", size: "4.2 MB" },
-  { name: "TIDAL", entry: "tidal_api_oas.json", size: "1.5 MB" },
-  { name: "PagerDuty", entry: "pagerduty_rest_openapiv3.json", size: "2.8 MB" },
-  { name: "Sentry", entry: "sentry_openapi_derefed.json", size: "3.9 MB" },
-  { name: "Box", entry: "box_openapi.json", size: "1.8 MB" },
+  {
+    name: "Datadog v2",
+    entry: "datadog_v2_openapi.yaml",
+    size: "4.2 MB",
+    typical: "datadog",
+  },
+  {
+    name: "TIDAL",
+    entry: "tidal_api_oas.json",
+    size: "1.5 MB",
+    typical: "tidal",
+  },
+  {
+    name: "PagerDuty",
+    entry: "pagerduty_rest_openapiv3.json",
+    size: "2.8 MB",
+    typical: "pagerduty",
+  },
+  {
+    name: "Sentry",
+    entry: "sentry_openapi_derefed.json",
+    size: "3.9 MB",
+    typical: "sentry",
+  },
+  { name: "Box", entry: "box_openapi.json", size: "1.8 MB", typical: "box" },
   {
     name: "DigitalOcean",
+    typical: "digitalocean",
     entry: "digitalocean/specification/DigitalOcean-public.v2.yaml",
     size: "2.7 MB in 2,900 files",
     multiFile: true,
@@ -154,23 +177,45 @@ console.log(
   `versions: projector ${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}, openapi-typescript ${version("openapi-typescript")}, prettier ${version("prettier")}, typescript ${version("typescript")}, kitsu-core ${version("kitsu-core")}\n`,
 );
 
-/** A folder holding the spec's `init --accept-guesses` draft, and how many tools it drafted. */
-function drafted(specPath) {
+/** The consumer's own prettier config in the typical workload: not prettier's defaults. */
+const CONSUMER_PRETTIERRC = '{ "singleQuote": true, "printWidth": 100 }\n';
+
+const countTools = (annotation) =>
+  (annotation.match(/^ {4}operation:/gm) ?? []).length;
+
+/**
+ * A work folder holding `annotation` as its projector.yaml, with the consumer's .prettierrc beside
+ * it or none (prettier's defaults); `node_modules` is there so that generate writes its cache there.
+ */
+function workFolder(annotation, prettierrc) {
   const work = mkdtempSync(join(tmpdir(), "projector-bench-"));
+  mkdirSync(join(work, "node_modules"));
+  writeFileSync(join(work, "projector.yaml"), annotation);
+  if (prettierrc) writeFileSync(join(work, ".prettierrc"), CONSUMER_PRETTIERRC);
+  return work;
+}
+
+/** The spec's `init --accept-guesses` draft of every tool. */
+function drafted(specPath) {
+  const work = mkdtempSync(join(tmpdir(), "projector-bench-draft-"));
   mkdirSync(join(work, "node_modules"));
   execFileSync(process.execPath, [CLI, "init", specPath, "--accept-guesses"], {
     cwd: work,
     stdio: "ignore",
   });
-  const tools = (
-    readFileSync(join(work, "projector.yaml"), "utf8").match(
-      /^ {4}operation:/gm,
-    ) ?? []
-  ).length;
-  return { work, tools };
+  const annotation = readFileSync(join(work, "projector.yaml"), "utf8");
+  return { work, annotation };
 }
 
-// 1. Generate and init on every whole real spec, against openapi-typescript alone.
+/** The typical annotation of a real spec (test/bench/typical/), its `spec:` made absolute. */
+const typicalAnnotation = (spec, specPath) =>
+  readFileSync(here(`typical/${spec.typical}.yaml`), "utf8").replace(
+    /^spec: .*$/m,
+    `spec: ${JSON.stringify(specPath)}`,
+  );
+
+// 1. Generate and init on every real spec, against openapi-typescript alone: the typical annotation
+// (25 tools) and the whole draft, each with the consumer's .prettierrc and with prettier's defaults.
 const x = (value) => `${value.toFixed(2)}x`;
 /** Where a spec's entry file is: a real spec's in ../shared/real-specs, the constructed one written here. */
 const constructedSpecs = mkdtempSync(join(tmpdir(), "projector-bench-spec-"));
@@ -190,25 +235,54 @@ if (benchSpecs.length < SPECS.length)
     `Real specs: ${SPECS.length - benchSpecs.length} skipped, ../shared/real-specs is not here\n`,
   );
 let datadogWork;
-if (runs("generate") || runs("init")) {
+if (runs("typical") || runs("generate") || runs("init")) {
   const rounds = Number(flag("rounds") ?? 5);
   const table = [];
   for (const spec of benchSpecs) {
     const specPath = specPathOf(spec);
-    const { work, tools } = drafted(specPath);
+    const draft = drafted(specPath);
+    const typical =
+      runs("typical") && spec.typical !== undefined
+        ? typicalAnnotation(spec, specPath)
+        : undefined;
+    const generates = [
+      ...(typical === undefined
+        ? []
+        : [
+            { workload: "typical", annotation: typical, prettierrc: true },
+            { workload: "typical", annotation: typical, prettierrc: false },
+          ]),
+      ...(runs("generate")
+        ? [
+            {
+              workload: "whole",
+              annotation: draft.annotation,
+              prettierrc: true,
+            },
+            {
+              workload: "whole",
+              annotation: draft.annotation,
+              prettierrc: false,
+            },
+          ]
+        : []),
+    ].map((run) => ({
+      ...run,
+      work: workFolder(run.annotation, run.prettierrc),
+    }));
     const alone = () =>
       timedOnce(
         [
           here("source-types-alone.mjs"),
           specPath,
-          join(work, "alone.ts"),
+          join(draft.work, "alone.ts"),
           ...(spec.multiFile ? ["--url"] : []),
         ],
         { cwd: ROOT },
       );
-    const full = () =>
+    const generate = (work) => () =>
       timedOnce([CLI, "generate", "--force", "--silent"], { cwd: work });
-    // Each init drafts a new file, as on a first run; the draft generate reads stays as it is.
+    // Each init drafts a new file, as on a first run.
     const init = (round) =>
       timedOnce(
         [
@@ -219,59 +293,85 @@ if (runs("generate") || runs("init")) {
           "-o",
           `again-${round}.yaml`,
         ],
-        { cwd: work },
+        { cwd: draft.work },
       );
-    const tasks = [
-      alone,
-      ...(runs("generate") ? [full] : []),
-      ...(runs("init") ? [init] : []),
+    const [base, ...measured] = inTurns(
+      [
+        alone,
+        ...generates.map((run) => generate(run.work)),
+        ...(runs("init") ? [init] : []),
+      ],
+      rounds,
+    );
+    generates.forEach((run, i) => (run.result = measured[i]));
+    const initialized = runs("init") ? measured.at(-1) : undefined;
+    const find = (workload, prettierrc) =>
+      generates.find(
+        (run) => run.workload === workload && run.prettierrc === prettierrc,
+      )?.result;
+    const cell = (run) => (run ? `${fmt(run.ms)}: ${x(ratio(run, base))}` : "");
+    const memory = (run) => (run ? x(ratio(run, base, "peakMb")) : "");
+    const cells = [
+      `${spec.name} (${spec.size})`,
+      `${typical === undefined ? "-" : countTools(typical)}, ${countTools(draft.annotation)}`,
+      `${fmt(base.ms)}, ${mb(base)}`,
+      ...(runs("typical")
+        ? [
+            cell(find("typical", true)),
+            cell(find("typical", false)),
+            memory(find("typical", true)),
+          ]
+        : []),
+      ...(runs("generate")
+        ? [
+            cell(find("whole", true)),
+            cell(find("whole", false)),
+            memory(find("whole", true)),
+          ]
+        : []),
+      ...(initialized ? [cell(initialized)] : []),
     ];
-    const [base, ...measured] = inTurns(tasks, rounds);
-    const generated = runs("generate") ? measured.shift() : undefined;
-    const initialized = runs("init") ? measured.shift() : undefined;
-    table.push({ spec, tools, base, generated, initialized });
-    if (spec.name === "Datadog v2") datadogWork = work;
-    else rmSync(work, { recursive: true, force: true });
+    // Each spec's figures as soon as they are measured: a long run cut short keeps them.
+    console.error(cells.join(" | "));
+    table.push(cells);
+    for (const run of generates)
+      if (
+        spec.name === "Datadog v2" &&
+        run.workload === "whole" &&
+        !run.prettierrc
+      )
+        datadogWork = run.work;
+      else rmSync(run.work, { recursive: true, force: true });
+    rmSync(draft.work, { recursive: true, force: true });
   }
   console.log(
-    `Whole real specs and one constructed here (test/bench/large-spec.mjs), init --accept-guesses then generate, against openapi-typescript alone on the same spec: median of ${rounds} runs each, taken in turns; ratios are medians of each round's ratio`,
+    `Real specs and one constructed here (test/bench/large-spec.mjs): generate with the typical annotation (test/bench/typical/, 25 tools) and with init --accept-guesses's whole draft, each with a consumer .prettierrc ${CONSUMER_PRETTIERRC.trim()} and with prettier's defaults, against openapi-typescript alone on the same spec: median of ${rounds} runs each, taken in turns; ratios are medians of each round's ratio`,
   );
   row(
     "spec",
-    "tools",
+    "tools (typical, whole)",
     "openapi-typescript alone",
-    ...(runs("generate")
-      ? ["generate", "time (<= 1.5x)", "CPU time", "peak memory (<= 1.5x)"]
+    ...(runs("typical")
+      ? ["typical, .prettierrc (<= 1.5x)", "typical, defaults", "its memory"]
       : []),
-    ...(runs("init") ? ["init", "time (< 1x)"] : []),
+    ...(runs("generate")
+      ? ["whole, .prettierrc (<= 2x)", "whole, defaults", "its memory"]
+      : []),
+    ...(runs("init") ? ["init (< 1x)"] : []),
   );
-  for (const { spec, tools, base, generated, initialized } of table)
-    row(
-      `${spec.name} (${spec.size})`,
-      tools,
-      `${fmt(base.ms)}, ${fmt(base.cpuMs)} CPU, ${mb(base)}`,
-      ...(generated
-        ? [
-            `${fmt(generated.ms)}, ${fmt(generated.cpuMs)} CPU, ${mb(generated)}`,
-            x(ratio(generated, base)),
-            x(ratio(generated, base, "cpuMs")),
-            x(ratio(generated, base, "peakMb")),
-          ]
-        : []),
-      ...(initialized
-        ? [
-            `${fmt(initialized.ms)}, ${mb(initialized)}`,
-            x(ratio(initialized, base)),
-          ]
-        : []),
-    );
+  for (const cells of table) row(...cells);
   print();
 }
 
 // 2. Regenerating Datadog v2: with nothing changed, and after an edit to the annotation alone.
 const datadog = benchSpecs.find((spec) => spec.name === "Datadog v2");
 if (runs("watch") && datadog) {
-  const work = datadogWork ?? drafted(join(REAL_SPECS, datadog.entry)).work;
+  if (datadogWork === undefined) {
+    const draft = drafted(join(REAL_SPECS, datadog.entry));
+    datadogWork = workFolder(draft.annotation, false);
+    rmSync(draft.work, { recursive: true, force: true });
+  }
+  const work = datadogWork;
   const [full, noop] = inTurns(
     [
       () => timedOnce([CLI, "generate", "--force", "--silent"], { cwd: work }),

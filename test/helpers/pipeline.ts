@@ -7,7 +7,7 @@ import { parseAnnotation } from "../../src/annotation/parse.js";
 import { DiagnosticError, type Diagnostic } from "../../src/diagnostics.js";
 import { generate, type GenerateInput, type GenerateOutput } from "../../src/generate.js";
 import { loadSpec } from "../../src/openapi/load.js";
-import { readRuntimeTemplate } from "../../src/project/runtime-template.js";
+import { readRuntimeTemplate } from "../../src/emit/runtime-template.js";
 import { runCli } from "../../src/commands/run.js";
 
 export { typecheck, typecheckFiles } from "./typecheck.js";

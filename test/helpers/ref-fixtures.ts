@@ -1,13 +1,10 @@
-// Specs spread over several files, for the ports of json-schema-ref-parser's resolve and bundle
-// steps (src/openapi/resolve-external.ts, src/openapi/bundle.ts), each checked against the library.
+// Specs spread over several files, loaded by the loader and by json-schema-ref-parser's own bundle().
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { localPath } from "../../src/openapi/files.js";
-import { refParserLibrary } from "../../src/openapi/ref-parser.js";
-import { resolveExternal, type ExternalRefs } from "../../src/openapi/resolve-external.js";
+import { refParser } from "../../src/openapi/ref-parser.js";
 import { tempDir } from "./pipeline.js";
 
-export const library = refParserLibrary();
 /**
  * The library's options as the loader sets them: local files only, each read at once, as the
  * loader reads them. The library's own reader reads files in parallel and crawls each as its read
@@ -17,22 +14,13 @@ export const OPTIONS = {
   resolve: { external: true, http: false, file: { read: (file: { url: string }) => readFileSync(localPath(file.url) ?? file.url) } },
 };
 
-/** What `run` gives, or its error's message: the ports and the library are compared on either. */
-export async function outcome(run: () => Promise<string>): Promise<string> {
+/** The library's bundle of the spec, as JSON text, or its error's message. */
+export async function libraryBundle(entry: string): Promise<string> {
   try {
-    return await run();
+    return JSON.stringify(await new (refParser())().bundle(entry, OPTIONS as never));
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }
-}
-
-/** A parser whose documents the resolve port read, as the loader runs it; throws as the port does. */
-export async function resolvedByPort(entry: string) {
-  const parser = new library.$RefParser();
-  await parser.parse(entry, OPTIONS as never);
-  const refs = parser.$refs as unknown as ExternalRefs;
-  await resolveExternal(parser.schema, refs, library.normalizedOptions(entry, OPTIONS), library.parseFile);
-  return { schema: parser.schema, refs };
 }
 
 const openapi = (body: string) => `openapi: 3.0.3\ninfo: { title: t, version: "1" }\n${body}`;

@@ -30,7 +30,7 @@ describe("the bundled ticket projection", () => {
     );
     expect(projection).toContain(
       [
-        '    org: joinOne(relationshipIds(relationships?.["organization"]), {',
+        '    org: joinOne(relationshipIds(relationships?.["organization"], TEXT_IDS), {',
         "      labels: lookups.orgs,",
         '      resolver: "orgs",',
         '      key: "org",',

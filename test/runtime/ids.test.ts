@@ -10,6 +10,9 @@ import {
   shortArgumentId,
   shortRelatedMany,
   shortRelatedOne,
+  shortTextOrNumberId,
+  TEXT_OR_NUMBER_IDS,
+  textOrNumberId,
   Unreadable,
 } from "../../templates/runtime/ids.js";
 
@@ -22,8 +25,10 @@ describe("argument ids", () => {
   it.each([
     [argumentId, A, A],
     [shortArgumentId, A, "tkt_9f3a71c4"],
-    [argumentId, 42, "42"],
-    [shortArgumentId, 42, "42"],
+    [argumentId, 42, { unusable: "expected a string, got number" }],
+    [shortArgumentId, 42, { unusable: "expected a string, got number" }],
+    [textOrNumberId, 42, "42"],
+    [shortTextOrNumberId, 42, "42"],
     [shortArgumentId, true, { unusable: "expected a string, got boolean" }],
     [argumentId, null, null],
   ] as const)("%o reads %j as %j", (reader, value, expected) => {
@@ -58,12 +63,12 @@ describe("relationship ids", () => {
     [{ links: {} }, null],
     [undefined, null],
   ])("reads %j as %j", (relationship, ids) => {
-    expect(relationshipIds(relationship)).toEqual(ids);
+    expect(relationshipIds(relationship, TEXT_OR_NUMBER_IDS)).toEqual(ids);
   });
 
   it("keeps what cannot be read, with why", () => {
-    expect(relationshipIds("x")).toEqual(new Unreadable("x", "expected a relationship object, got string"));
-    expect(relationshipIds({ data: { type: "ticket" } })).toEqual(
+    expect(relationshipIds("x", TEXT_OR_NUMBER_IDS)).toEqual(new Unreadable("x", "expected a relationship object, got string"));
+    expect(relationshipIds({ data: { type: "ticket" } }, TEXT_OR_NUMBER_IDS)).toEqual(
       new Unreadable({ type: "ticket" }, "expected a resource identifier { type, id }, got an object without an id"),
     );
   });

@@ -1,7 +1,7 @@
 // Generated modules import the runtime through its barrel, which offers only what generated code may use.
 import { describe, expect, it } from "vitest";
 import { moduleSpecifier, RUNTIME_MODULE } from "../../src/emit/module.js";
-import { readRuntimeTemplate } from "../../src/project/runtime-template.js";
+import { readRuntimeTemplate } from "../../src/emit/runtime-template.js";
 import { inputsDigest } from "../../src/output/digest.js";
 import * as barrel from "../../templates/runtime/index.js";
 

@@ -7,6 +7,7 @@ import { decode } from "@toon-format/toon";
 import { beforeAll, describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { whole } from "../../templates/runtime/values.js";
+import { readMarkerCells } from "../helpers/marker-cells.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
 const issues: ProjectionIssue[] = [];
@@ -140,7 +141,7 @@ describe("a projected result", () => {
 
     // Every object shaped like a marker in what the model reads, JSON or table, is one projector wrote.
     const text = tools.serializeToolResult(result);
-    const read = text.startsWith("{") ? JSON.parse(text) : decode(text);
+    const read = text.startsWith("{") ? JSON.parse(text) : readMarkerCells(decode(text));
     expect(read).toEqual(JSON.parse(JSON.stringify(result)));
     expect(markersIn(read)).toEqual([
       { unresolved: "usr_gone" },

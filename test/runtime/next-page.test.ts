@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { callTool, type ToolCall } from "../../templates/runtime/call-tool.js";
 import { context, type PageExchange, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { nextPageArguments, type NextParameter } from "../../templates/runtime/next-arguments.js";
-import { MAX_NEXT_CHARACTERS, nextLink, nextPage, nextToken, type NextPageRule } from "../../templates/runtime/next-page.js";
+import { MAX_NEXT_CHARACTERS } from "../../templates/runtime/next-arguments.js";
+import { nextLink, nextPage, nextToken, type NextPageRule } from "../../templates/runtime/next-page.js";
 
 /** Projects `next` for a response, with the issues it reports. */
 function next(rule: NextPageRule, response: unknown, exchange?: PageExchange, records: unknown[] = [{ id: "a" }]) {
@@ -14,10 +15,18 @@ function next(rule: NextPageRule, response: unknown, exchange?: PageExchange, re
   return { next: nextPage(rule, response, records, records.length, exchange, ctx), issues };
 }
 
+/** Query parameters the model sets, each its own argument: text, but a `filter` object sent as `filter[member]`. */
+const settable = (...names: string[]): Pick<NextPageRule, "parameters" | "schema"> => ({
+  parameters: names.map((name) =>
+    name === "filter" ? { name, in: "query", argument: name, style: "deepObject", explode: true } : { name, in: "query", argument: name },
+  ),
+  schema: { properties: Object.fromEntries(names.map((name) => [name, { type: name === "filter" ? "object" : "string" }])) },
+});
+
 const byUrl: NextPageRule = {
   path: "/accounts/{account}/things.json",
   source: { body: ["next_page_uri"] },
-  settable: ["page", "limit", "q", "filter"],
+  ...settable("page", "limit", "q", "filter"),
   fixed: [["size", "25"]],
 };
 const REQUEST = "https://api.example.com/v1/accounts/AC1/things.json?limit=20";
@@ -60,7 +69,7 @@ describe("next from a next URL", () => {
     ["another path", "/v1/accounts/AC2/things.json?page=2", /another path/],
     ["a scheme that is not http", "javascript:alert(1)", /not http\(s\) but javascript:/],
     ["credentials", "https://user:pw@api.example.com/v1/accounts/AC1/things.json?page=2", /carries credentials/],
-    ["an undeclared parameter", "?page=2&admin=true", /sets admin, which is not a query parameter this tool sets/],
+    ["an undeclared parameter", "?page=2&admin=true", /carries "admin", which is not a query parameter this tool takes/],
     ["a fixed parameter changed", "?page=2&size=1000", /changes size, which this tool fixes/],
     ["this very page", "?limit=20", /is this page again/],
     ["a number", 7, /expected a next URL, got number/],
@@ -82,7 +91,7 @@ describe("next from a next URL", () => {
 });
 
 describe("next from a cursor", () => {
-  const byCursor: NextPageRule = { path: "/things", source: { body: ["meta", "cursor"], param: "after" }, settable: ["after"] };
+  const byCursor: NextPageRule = { path: "/things", source: { body: ["meta", "cursor"], param: "after" }, ...settable("after") };
 
   it("sends text or a number under the parameter, escaped", () => {
     expect(next(byCursor, { meta: { cursor: "abc+/=" } }).next).toBe("after=abc%2B%2F%3D");
@@ -97,7 +106,7 @@ describe("next from a cursor", () => {
 });
 
 describe("next from the Link header", () => {
-  const byLink: NextPageRule = { path: "/things", source: { header: "link" }, settable: ["page"] };
+  const byLink: NextPageRule = { path: "/things", source: { header: "link" }, ...settable("page") };
   const headers = (link: string | null) => ({ get: (name: string) => (name === "link" ? link : null) });
 
   it("follows the link whose relation types include next", () => {
@@ -136,10 +145,10 @@ describe("next from the records and the request", () => {
   const afterLast: NextPageRule = {
     path: "/messages",
     source: { afterLast: ["id"], param: "before", limit: "limit" },
-    settable: ["before", "limit"],
+    ...settable("before", "limit"),
     defaultLimit: 2,
   };
-  const byOffset: NextPageRule = { path: "/calls", source: { offset: "offset", limit: "limit" }, settable: ["offset", "limit"] };
+  const byOffset: NextPageRule = { path: "/calls", source: { offset: "offset", limit: "limit" }, ...settable("offset", "limit") };
   const two = [{ id: "m9" }, { id: "m8" }];
 
   it("continues after the last record, and stops at an empty page or one shorter than the limit", () => {
@@ -248,11 +257,11 @@ describe("next read back into arguments", () => {
   });
 
   it("reads back every next it makes, whatever the values hold", () => {
-    const settable = ["q", "page[number]", "filter[owner]"];
+    const names = ["q", "page[number]", "filter[owner]"];
     fc.assert(
       fc.property(
         fc
-          .uniqueArray(fc.constantFrom(...settable), { minLength: 1 })
+          .uniqueArray(fc.constantFrom(...names), { minLength: 1 })
           .chain((names) =>
             fc.tuple(fc.constant(names), fc.array(fc.string({ unit: "grapheme" }), { minLength: names.length, maxLength: names.length })),
           ),

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue, type RecordOptions } from "../../templates/runtime/context.js";
 import { withDistinctShortIds } from "../../templates/runtime/distinct-short-ids.js";
-import { relationshipIds, shortArgumentId } from "../../templates/runtime/ids.js";
+import { relationshipIds, shortArgumentId, TEXT_OR_NUMBER_IDS } from "../../templates/runtime/ids.js";
 import { joinMany, joinOne } from "../../templates/runtime/joins.js";
 import { placed } from "../../templates/runtime/labels-later.js";
 import { legendLookup } from "../../templates/runtime/legends.js";
@@ -25,15 +25,28 @@ function projectRecord(record: unknown, lookups: Readonly<Record<Names, Labels>>
   return {
     id: shortArgumentId(root?.["id"], { field: "id", required: true, ctx }),
     subject: string(root?.["subject"], { field: "subject", required: true, ctx }),
-    assignee: joinOne(relationshipIds(root?.["assignee"]), {
+    assignee: joinOne(relationshipIds(root?.["assignee"], TEXT_OR_NUMBER_IDS), {
       labels: lookups["users"],
       resolver: "users",
       key: "assignee",
       field: "assignee",
       ctx,
     }),
-    watchers: joinMany(relationshipIds(root?.["watchers"]), { labels: lookups["users"], resolver: "users", field: "watchers", ctx }),
-    org: refOne(root?.["org"], { labels: lookups["orgs"], resolver: "orgs", key: "org", keys: KEYS, field: "org", ctx }),
+    watchers: joinMany(relationshipIds(root?.["watchers"], TEXT_OR_NUMBER_IDS), {
+      labels: lookups["users"],
+      resolver: "users",
+      field: "watchers",
+      ctx,
+    }),
+    org: refOne(root?.["org"], {
+      ids: TEXT_OR_NUMBER_IDS,
+      labels: lookups["orgs"],
+      resolver: "orgs",
+      key: "org",
+      keys: KEYS,
+      field: "org",
+      ctx,
+    }),
     model: legendLookup(root?.["model_code"], {
       labels: lookups["models"],
       resolver: "models",
@@ -43,7 +56,15 @@ function projectRecord(record: unknown, lookups: Readonly<Record<Names, Labels>>
       ctx,
     }),
     lines: objects(root?.["lines"], { field: "lines", required: false, ctx }, (part) => ({
-      by: refOne(part["by"], { labels: lookups["users"], resolver: "users", key: "by", keys: KEYS, field: "lines.by", ctx }),
+      by: refOne(part["by"], {
+        ids: TEXT_OR_NUMBER_IDS,
+        labels: lookups["users"],
+        resolver: "users",
+        key: "by",
+        keys: KEYS,
+        field: "lines.by",
+        ctx,
+      }),
     })),
   };
 }

@@ -1,6 +1,6 @@
-// The loader's resolve and bundle (src/openapi/resolve-external.ts, bundle.ts) against json-schema-ref-parser's own bundle() on the
-// real public specs in ../shared/real-specs, DigitalOcean's 2,900 files first; each skipped cleanly
-// where its file is absent.
+// The loader (json-schema-ref-parser's resolve, then its bundle only where a $ref does not already
+// point straight) against the library's own bundle() on the real public specs in ../shared/real-specs,
+// DigitalOcean's 2,900 files first; each skipped cleanly where its file is absent.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";

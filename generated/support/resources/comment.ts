@@ -3,6 +3,7 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  TEXT_IDS,
   boolean,
   context,
   datetime,
@@ -106,11 +107,11 @@ export function projectComment(
       required: true,
       ctx,
     }),
-    ticket: shortRelatedOne(relationshipIds(relationships?.["ticket"]), {
-      field: "ticket",
-      ctx,
-    }),
-    author: joinOne(relationshipIds(relationships?.["author"]), {
+    ticket: shortRelatedOne(
+      relationshipIds(relationships?.["ticket"], TEXT_IDS),
+      { field: "ticket", ctx },
+    ),
+    author: joinOne(relationshipIds(relationships?.["author"], TEXT_IDS), {
       labels: lookups.users,
       resolver: "users",
       key: "author",

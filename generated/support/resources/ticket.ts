@@ -3,6 +3,7 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  TEXT_IDS,
   context,
   date,
   datetime,
@@ -187,14 +188,14 @@ export function projectTicket(
       required: true,
       ctx,
     }),
-    assignee: joinOne(relationshipIds(relationships?.["assignee"]), {
+    assignee: joinOne(relationshipIds(relationships?.["assignee"], TEXT_IDS), {
       labels: lookups.users,
       resolver: "users",
       key: "assignee",
       field: "assignee",
       ctx,
     }),
-    org: joinOne(relationshipIds(relationships?.["organization"]), {
+    org: joinOne(relationshipIds(relationships?.["organization"], TEXT_IDS), {
       labels: lookups.orgs,
       resolver: "orgs",
       key: "org",

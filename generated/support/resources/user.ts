@@ -3,6 +3,7 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  TEXT_IDS,
   context,
   joinOne,
   member,
@@ -110,7 +111,7 @@ export function projectUser(
       required: false,
       ctx,
     }),
-    org: joinOne(relationshipIds(relationships?.["organization"]), {
+    org: joinOne(relationshipIds(relationships?.["organization"], TEXT_IDS), {
       labels: lookups.orgs,
       resolver: "orgs",
       key: "org",

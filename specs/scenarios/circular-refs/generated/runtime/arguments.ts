@@ -8,6 +8,21 @@ import { clipped } from "./quoting.js";
 /** The JSON Schema subset tool definitions use, as data. */
 export type InputSchema = { readonly [keyword: string]: unknown };
 
+/** Words to codes, as a parameter or body property takes them. */
+export type Legend = ReadonlyArray<readonly [word: string, code: unknown]>;
+
+/** The code for a word, or the value as given when it is no word of the legend. */
+export const codeOf = (legend: Legend, value: unknown): unknown =>
+  legend.find(([word]) => word === value)?.[1] ?? value;
+
+/** A parameter's value as the API takes it: a word its code, and a list of words the list of codes. */
+export function coded(legend: Legend | undefined, value: unknown): unknown {
+  if (!legend) return value;
+  return Array.isArray(value)
+    ? value.map((word) => codeOf(legend, word))
+    : codeOf(legend, value);
+}
+
 const typeMatches = (type: unknown, value: unknown): boolean => {
   switch (type) {
     case "null":
@@ -114,7 +129,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** A string that is not well-formed UTF-16 (a lone surrogate) cannot be sent in a URL or as JSON text. */
-const LONE_SURROGATE = /\p{Cs}/u;
+export const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * What is wrong with `value` against `schema`, said so the model can correct it, or undefined when

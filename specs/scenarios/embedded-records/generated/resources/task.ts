@@ -3,6 +3,7 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  TEXT_IDS,
   argumentId,
   context,
   nested,
@@ -200,6 +201,7 @@ export function projectTask(
     gid: argumentId(root?.["gid"], { field: "gid", required: false, ctx }),
     name: string(root?.["name"], { field: "name", required: false, ctx }),
     assignee: refOne(root?.["assignee"], {
+      ids: TEXT_IDS,
       labels: lookups.users,
       resolver: "users",
       key: "assignee",
@@ -208,6 +210,7 @@ export function projectTask(
       ctx,
     }),
     followers: refMany(root?.["followers"], {
+      ids: TEXT_IDS,
       labels: lookups.users,
       resolver: "users",
       keys: RECORD_KEYS.users,
@@ -215,6 +218,7 @@ export function projectTask(
       ctx,
     }),
     completed_by: refOne(root?.["completed_by"], {
+      ids: TEXT_IDS,
       labels: lookups.users,
       resolver: "users",
       key: "completed_by",
@@ -232,6 +236,7 @@ export function projectTask(
           ctx,
         }),
         created_by: refOne(part1?.["created_by"], {
+          ids: TEXT_IDS,
           labels: lookups.users,
           resolver: "users",
           key: "created_by",
@@ -246,6 +251,7 @@ export function projectTask(
       { field: "memberships", required: false, ctx },
       (part1) => ({
         project: refOne(part1?.["project"], {
+          ids: TEXT_IDS,
           labels: lookups.projects,
           resolver: "projects",
           key: "project",

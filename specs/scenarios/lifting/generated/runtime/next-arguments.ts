@@ -3,10 +3,17 @@
 // The model's `next` read back into arguments: only the operation's own query parameters, those
 // the model sets, each checked as the argument it stands for.
 
-import type { InputSchema } from "./arguments.js";
+import { argumentProblem, coded, type InputSchema } from "./arguments.js";
 import { asObject, setOwn } from "./json.js";
-import { MAX_NEXT_CHARACTERS, settableName } from "./next-page.js";
+import {
+  queryObjectProblem,
+  type QueryStyle,
+  queryStringFor,
+} from "./query-string.js";
 import { described } from "./quoting.js";
+
+/** The most characters of a `next`: a longer one is not made, and not taken back. */
+export const MAX_NEXT_CHARACTERS = 2_000;
 
 /** The part of a call's parameter a `next` is read against. */
 export interface NextParameter {
@@ -16,7 +23,7 @@ export interface NextParameter {
   readonly fixed?: { readonly value: unknown };
   /** Word to code: a `next` carries the code, the argument takes the word. */
   readonly legend?: ReadonlyArray<readonly [word: string, code: unknown]>;
-  readonly style?: string;
+  readonly style?: QueryStyle;
   readonly explode?: boolean;
 }
 
@@ -24,6 +31,14 @@ export interface NextParameter {
 export type NextArguments =
   | { readonly values: unknown; readonly fromNext: readonly string[] }
   | { readonly error: string };
+
+/** The arguments a `next` alone stands for, in the order it gives them; or what is wrong with it, said of the `next`. */
+type NextReading =
+  | {
+      readonly values: Readonly<Record<string, unknown>>;
+      readonly fromNext: readonly string[];
+    }
+  | { readonly problem: string };
 
 const DELIMITERS: Readonly<Record<string, string>> = {
   form: ",",
@@ -52,6 +67,16 @@ function argumentValue(
   return text;
 }
 
+/** The parameter a query name of a `next` sets: its own, or the object parameter whose member `name[member]` is. */
+function settableName(
+  settable: readonly string[],
+  name: string,
+): string | undefined {
+  if (settable.includes(name)) return name;
+  const member = /^(.+)\[[^\]]*\]$/.exec(name);
+  return member && settable.includes(member[1]!) ? member[1] : undefined;
+}
+
 const schemaOf = (schema: InputSchema | undefined, key: string) => {
   const inner = asObject(schema?.[key]);
   return inner as InputSchema | undefined;
@@ -73,11 +98,32 @@ export function nextPageArguments(
   if (!given || !Object.hasOwn(given, "next") || given["next"] === undefined)
     return { values: args, fromNext: [] };
   const token = given["next"];
-  const refuse = (problem: string): NextArguments => ({
-    error: `${tool}: next ${problem}; pass the \`next\` of a ${tool} result as it was given, with the other arguments as before`,
-  });
-  if (typeof token !== "string")
-    return refuse(`must be text, not ${described(token)}`);
+  const reading =
+    typeof token === "string"
+      ? readNext(parameters, schema, token)
+      : { problem: `must be text, not ${described(token)}` };
+  if ("problem" in reading)
+    return {
+      error: `${tool}: next ${reading.problem}; pass the \`next\` of a ${tool} result as it was given, with the other arguments as before`,
+    };
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(given))
+    if (key !== "next") setOwn(values, key, value);
+  for (const argument of reading.fromNext)
+    setOwn(values, argument, reading.values[argument]);
+  return { values, fromNext: reading.fromNext };
+}
+
+/**
+ * The arguments a `next` stands for, as the tool reads it back: the one reading of a `next`, which
+ * the result's `next` is checked by before it is handed out (see {@link nextProblem}).
+ */
+function readNext(
+  parameters: readonly NextParameter[],
+  schema: InputSchema,
+  token: string,
+): NextReading {
+  const refuse = (problem: string): NextReading => ({ problem });
   if (token === "") return refuse("is empty");
   if (token.length > MAX_NEXT_CHARACTERS)
     return refuse(`is longer than ${MAX_NEXT_CHARACTERS} characters`);
@@ -116,18 +162,18 @@ export function nextPageArguments(
       return refuse(
         `carries ${described(name)}, which is not a query parameter this tool takes`,
       );
-    texts.set(owner, [
-      ...(texts.get(owner) ?? []),
-      owner === name
-        ? { text }
-        : { member: name.slice(owner.length + 1, -1), text },
-    ]);
+    const items = texts.get(owner) ?? [];
+    const member =
+      owner === name ? undefined : name.slice(owner.length + 1, -1);
+    // A member given twice would be read as its last value, a page the API did not name.
+    if (member !== undefined && items.some((item) => item.member === member))
+      return refuse(`gives ${described(name)} twice`);
+    items.push(member === undefined ? { text } : { member, text });
+    texts.set(owner, items);
   }
   if (texts.size === 0)
     return refuse(`${described(token)} sets no parameter this tool takes`);
   const values: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(given))
-    if (key !== "next") setOwn(values, key, value);
   const fromNext: string[] = [];
   const properties = schemaOf(schema, "properties") ?? {};
   for (const [name, items] of texts) {
@@ -177,3 +223,66 @@ export function nextPageArguments(
   }
   return { values, fromNext };
 }
+
+/**
+ * Why the tool would not take a `next` back and send the page it names: what it refuses reading it
+ * ({@link readNext}), a value its input schema refuses, a query object the query would not carry,
+ * or a value that would be sent otherwise than the `next` writes it (`page=1e3` sent as
+ * `page=1000`, a list's items given apart that the query joins). Undefined for a `next` the tool
+ * takes back and sends as it is written. `parameters` are the query parameters the model sets, and
+ * `schema` holds their arguments' schemas.
+ */
+export function nextProblem(
+  parameters: readonly NextParameter[],
+  schema: InputSchema,
+  token: string,
+): string | undefined {
+  const reading = readNext(parameters, schema, token);
+  if ("problem" in reading) return reading.problem;
+  const properties = schemaOf(schema, "properties") ?? {};
+  const names = parameters.map((p) => p.name);
+  const written = queryPairs(token);
+  const sending = queryStringFor(parameters);
+  for (const argument of reading.fromNext) {
+    const parameter = parameters.find((p) => p.argument === argument)!;
+    const value = reading.values[argument];
+    const sent = coded(parameter.legend, value);
+    const problem =
+      argumentProblem(
+        Object.hasOwn(properties, argument)
+          ? (properties[argument] as InputSchema)
+          : {},
+        value,
+        argument,
+      ) ?? queryObjectProblem(parameters, parameter.name, sent);
+    if (problem) return `is not a page this tool can ask for: ${problem}`;
+    const query = queryText(queryPairs(sending({ [parameter.name]: sent })));
+    const named = queryText(
+      written.filter(([name]) => settableName(names, name) === parameter.name),
+    );
+    if (query !== named)
+      return `would be sent as ${described(query)}, not as the API named it, ${described(named)}`;
+  }
+  return undefined;
+}
+
+/** A query's `name=value` pairs, decoded. */
+function queryPairs(query: string): [name: string, text: string][] {
+  return query
+    .split("&")
+    .filter((pair) => pair !== "")
+    .map((pair) => {
+      const equals = pair.indexOf("=");
+      return [
+        decodeURIComponent(pair.slice(0, equals)),
+        decodeURIComponent(pair.slice(equals + 1)),
+      ];
+    });
+}
+
+/** Decoded pairs as one text, in order of their text: the same pairs in any order are the same query. */
+const queryText = (pairs: readonly (readonly [string, string])[]) =>
+  pairs
+    .map(([name, text]) => `${name}=${text}`)
+    .sort()
+    .join("&");

@@ -5,6 +5,8 @@
 import {
   argumentProblem,
   argumentsSizeProblem,
+  codeOf,
+  coded,
   type InputSchema,
 } from "./arguments.js";
 import type { PageExchange, ProjectOptions } from "./context.js";
@@ -39,10 +41,6 @@ import { checkedTimeoutMs, timerFor } from "./timeouts.js";
 
 /** Words to codes, as a parameter or body property takes them. */
 type Legend = ReadonlyArray<readonly [word: string, code: string | number]>;
-
-/** The code for a word, or the value as given when it is no word of the legend. */
-const codeOf = (legend: Legend, value: unknown): unknown =>
-  legend.find(([word]) => word === value)?.[1] ?? value;
 
 /** How one operation parameter is filled from the model's arguments. */
 export interface CallParameter {
@@ -488,19 +486,14 @@ async function callOrError<R>(
         ? undefined
         : values[name];
     if (value === undefined) continue;
-    const legend = parameter.legend;
-    // An array parameter with a legend takes a list of words and sends the list of codes.
-    if (legend)
-      value = Array.isArray(value)
-        ? value.map((word) => codeOf(legend, word))
-        : codeOf(legend, value);
+    value = coded(parameter.legend, value);
     const object = parameter.propertyLegends && asObject(value);
     if (object) {
-      const coded: Record<string, unknown> = { ...object };
+      const withCodes: Record<string, unknown> = { ...object };
       for (const [property, words] of parameter.propertyLegends ?? [])
         if (Object.hasOwn(object, property))
-          setOwn(coded, property, codeOf(words, object[property]));
-      value = coded;
+          setOwn(withCodes, property, codeOf(words, object[property]));
+      value = withCodes;
     }
     const unwritable = urlProblem(call, parameter, value);
     if (unwritable)

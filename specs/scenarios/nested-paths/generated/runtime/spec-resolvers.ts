@@ -3,7 +3,7 @@
 // Resolvers the annotation backs with an operation: the labels asked of the API itself.
 
 import { type HttpMethod, RESPONSE_BOUND } from "./call-tool.js";
-import { idOf } from "./ids.js";
+import { idOf, TEXT_OR_NUMBER_IDS } from "./ids.js";
 import { asObject, type Json, read } from "./json.js";
 import { at } from "./pages.js";
 import { pathSegmentProblem } from "./path-segments.js";
@@ -132,7 +132,9 @@ export function specResolver(
         );
       for (const item of records) {
         const record = asObject(item);
-        const id = record ? idOf(record[source.id]) : undefined;
+        const id = record
+          ? idOf(record[source.id], TEXT_OR_NUMBER_IDS)
+          : undefined;
         const text =
           record && id !== undefined && asked.has(id)
             ? labelIn(record, source)

@@ -3,6 +3,7 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  TEXT_IDS,
   argumentId,
   context,
   datetime,
@@ -159,6 +160,7 @@ export function projectIncident(
       ctx,
     }),
     service: refOne(root?.["service"], {
+      ids: TEXT_IDS,
       labels: lookups.services,
       resolver: "services",
       key: "service",
@@ -167,6 +169,7 @@ export function projectIncident(
       ctx,
     }),
     owner: refOne(root?.["owner_id"], {
+      ids: TEXT_IDS,
       labels: lookups.users,
       resolver: "users",
       key: "owner",
@@ -175,6 +178,7 @@ export function projectIncident(
       ctx,
     }),
     watchers: refMany(root?.["watcher_ids"], {
+      ids: TEXT_IDS,
       labels: lookups.users,
       resolver: "users",
       keys: RECORD_KEYS.users,

@@ -9,7 +9,7 @@ import { asObject } from "./json.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 import { shortId } from "./short-ids.js";
-import { notRead } from "./values.js";
+import { notRead, string } from "./values.js";
 
 export function short(id: string, ctx: Context): string {
   const given = ctx.shortIds;
@@ -18,40 +18,56 @@ export function short(id: string, ctx: Context): string {
   return handOut(short, id);
 }
 
-/** An id the model can pass to a tool, whole. */
+/** For a reader of related ids: the spec declares them text, so a number there is no id. */
+export const TEXT_IDS = true;
+/** For a reader of related ids: the spec lets them be text or numbers (it declares both, or no type); a number is read as its digits. */
+export const TEXT_OR_NUMBER_IDS = false;
+/** The id type the spec declares for a reader's related ids: {@link TEXT_IDS} or {@link TEXT_OR_NUMBER_IDS}. */
+export type IdType = typeof TEXT_IDS | typeof TEXT_OR_NUMBER_IDS;
+
+/** Why an empty string is no id: it names no record, so it is never looked up or shortened. */
+const EMPTY_ID = "expected an id, got an empty string";
+
+/** An id the model can pass to a tool, whole: text, as the spec declares it. */
 export function argumentId(
   value: unknown,
   at: ValueRead,
 ): string | null | Unusable {
-  return typeof value === "string"
-    ? value
-    : numericId(value, at.ctx, at.field, at.required);
+  return value === ""
+    ? unusable(at.ctx, at.field, value, EMPTY_ID)
+    : string(value, at);
 }
 
-/** An id the model can pass to a tool, in its short form; a numeric id stays whole. */
+/** An id the model can pass to a tool, in its short form: text, as the spec declares it. */
 export function shortArgumentId(
   value: unknown,
   at: ValueRead,
 ): string | null | Unusable {
-  return typeof value === "string"
+  return typeof value === "string" && value !== ""
     ? short(value, at.ctx)
-    : numericId(value, at.ctx, at.field, at.required);
+    : argumentId(value, at);
 }
 
-/**
- * An argument id that is no string: a number is written as text, anything else is not read. It
- * takes the read's parts, not the read, so that a reader inlined into a projection makes no
- * options object.
- */
-function numericId(
-  value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
-): string | null | Unusable {
-  return typeof value === "number" && Number.isFinite(value)
+/** A number's digits, for an id the spec lets be a number; undefined for anything else. */
+const digits = (value: unknown): string | undefined =>
+  typeof value === "number" && Number.isFinite(value)
     ? String(value)
-    : notRead(value, ctx, field, required, "a string");
+    : undefined;
+
+/** An id the model can pass to a tool, whole, that the spec lets be text or a number: a number is its digits. */
+export function textOrNumberId(
+  value: unknown,
+  at: ValueRead,
+): string | null | Unusable {
+  return digits(value) ?? argumentId(value, at);
+}
+
+/** {@link textOrNumberId} in its short form; a numeric id stays whole. */
+export function shortTextOrNumberId(
+  value: unknown,
+  at: ValueRead,
+): string | null | Unusable {
+  return digits(value) ?? shortArgumentId(value, at);
 }
 
 /** An integer id the model can pass to a tool: it stays a number, as the spec declares it. */
@@ -76,12 +92,15 @@ export class Unreadable {
 /** The ids of a relationship or a foreign key: one, several, none (`null`), or what could not be read. */
 export type Ids = string | Unreadable | Array<string | Unreadable> | null;
 
-/** The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all). */
-export function relationshipIds(relationship: unknown): Ids {
+/**
+ * The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all).
+ * `textOnly` ({@link TEXT_IDS}) where the spec declares the ids text.
+ */
+export function relationshipIds(relationship: unknown, textOnly: boolean): Ids {
   const object = asObject(relationship);
   return object === undefined
     ? notRelationship(relationship)
-    : linkageIds(object["data"]);
+    : linkageIds(object["data"], textOnly);
 }
 
 // The cases kept apart so that relationshipIds is small enough to inline.
@@ -95,31 +114,42 @@ function notRelationship(relationship: unknown): null | Unreadable {
       );
 }
 
-function linkageIds(data: unknown): Ids {
-  if (Array.isArray(data)) return data.map(linkageId);
+function linkageIds(data: unknown, textOnly: boolean): Ids {
+  if (Array.isArray(data))
+    return data.map((linkage) => linkageId(linkage, textOnly));
   if (data === undefined || data === null) return null;
-  return linkageId(data);
+  return linkageId(data, textOnly);
 }
 
-function linkageId(linkage: unknown): string | Unreadable {
+function linkageId(linkage: unknown, textOnly: boolean): string | Unreadable {
   const object = asObject(linkage);
-  const id = idOf(object?.["id"]);
+  const id = idOf(object?.["id"], textOnly);
   if (id !== undefined) return id;
   const got = !object
     ? typeName(linkage)
     : object["id"] === undefined
       ? "an object without an id"
-      : `an id that is ${typeName(object["id"])}`;
+      : `an id that is ${notAnId(object["id"])}`;
   return new Unreadable(
     linkage,
-    `expected a resource identifier { type, id }, got ${got}`,
+    `expected a resource identifier { type, id }${textOnly ? " with a text id" : ""}, got ${got}`,
   );
 }
 
-export function idOf(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+/**
+ * The id a value names: text, or where the spec lets ids be numbers (`textOnly` false) a number's
+ * digits; never an empty string, which names no record.
+ */
+export function idOf(value: unknown, textOnly: boolean): string | undefined {
+  if (typeof value === "string") return value === "" ? undefined : value;
+  if (!textOnly && typeof value === "number" && Number.isFinite(value))
+    return String(value);
   return undefined;
+}
+
+/** What a value {@link idOf} reads no id from is, as a marker says it: `an empty string`, or its JSON type. */
+export function notAnId(value: unknown): string {
+  return value === "" ? "an empty string" : typeName(value);
 }
 
 export const ONE_GOT_LIST = "expected one related record, got a list";

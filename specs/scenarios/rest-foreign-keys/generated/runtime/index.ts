@@ -78,6 +78,10 @@ export {
   shortArgumentId,
   shortRelatedMany,
   shortRelatedOne,
+  shortTextOrNumberId,
+  TEXT_IDS,
+  TEXT_OR_NUMBER_IDS,
+  textOrNumberId,
   Unreadable,
 } from "./ids.js";
 export type { Ids } from "./ids.js";
@@ -103,11 +107,8 @@ export { MARKER_SCHEMAS } from "./markers.js";
 export { money } from "./money.js";
 export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
 export { projectInOneWalk } from "./one-walk.js";
-export {
-  MAX_NEXT_CHARACTERS,
-  MAX_NEXT_URL_CHARACTERS,
-  nextPage,
-} from "./next-page.js";
+export { MAX_NEXT_CHARACTERS } from "./next-arguments.js";
+export { MAX_NEXT_URL_CHARACTERS, nextPage } from "./next-page.js";
 export type { NextPageRule, NextSource } from "./next-page.js";
 export { at, pageValue, present } from "./pages.js";
 export { PATTERN_STEPS } from "./patterns.js";

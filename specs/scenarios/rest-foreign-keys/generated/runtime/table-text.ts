@@ -2,6 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 // The text a tool sends the model: compact JSON, or TOON for a tool annotated `text: table`.
 
+import { markerShape } from "./markers.js";
+
 /**
  * The text a tool sends the model: use it for the tool_result block and MCP text content alike.
  * Compact JSON, or TOON for a tool annotated `text: table`: known from the result when it came
@@ -97,15 +99,27 @@ const BARE_KEY = /^[A-Za-z_][\w.]*$/;
 /** A UTF-16 half with no other half: text in transit cannot carry it, JSON escapes it. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
+/**
+ * A string a marker cell would read as: `{` (or more), a marker's name, `: `, then `}` (or more).
+ * Such a string from the API is written with one more pair of braces, so that a marker cell,
+ * which has one, is always projector's own.
+ */
+const MARKER_CELL_LIKE = /^\{+(?:unresolved|unknown_code|unusable): [\s\S]*\}$/;
+
 const quoted = (text: string) =>
   `"${text.replace(ESCAPED, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
 
 const tableKey = (key: string) => (BARE_KEY.test(key) ? key : quoted(key));
 
-/** A primitive as TOON writes it: a string bare only where TOON reads it back as that string. */
+/**
+ * A primitive as TOON writes it: a string bare only where TOON reads it back as that string, and
+ * one shaped like a marker cell with one more pair of braces.
+ */
 function primitive(value: unknown): string {
-  if (typeof value === "string")
-    return NOT_BARE.test(value) || LITERAL.test(value) ? quoted(value) : value;
+  if (typeof value === "string") {
+    const text = MARKER_CELL_LIKE.test(value) ? `{${value}}` : value;
+    return NOT_BARE.test(text) || LITERAL.test(text) ? quoted(text) : text;
+  }
   // JSON writes a number it cannot write as null, and the table says what JSON says.
   if (typeof value === "number")
     return Number.isFinite(value) ? String(value) : "null";
@@ -113,10 +127,29 @@ function primitive(value: unknown): string {
 }
 
 /**
+ * A marker in a table cell among values (a name where another record's join is unresolved): the
+ * text `{unresolved: usr_9}`, the marker's one key and its value as TOON writes a primitive, which
+ * TOON's decoder reads as that string. Undefined for anything but one of projector's markers.
+ */
+function markerCell(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined;
+  const kind = markerShape(value);
+  const inner = kind === undefined ? undefined : value[kind];
+  return typeof inner === "string" ||
+    (typeof inner === "number" && Number.isFinite(inner))
+    ? `{${kind}: ${primitive(inner)}}`
+    : undefined;
+}
+
+const isCell = (value: unknown) =>
+  isPrimitive(value) || markerCell(value) !== undefined;
+
+/**
  * The columns of `rows` (objects with exactly `names` as keys) as a TOON table: a column of
- * primitives, or a group for objects with the same keys in every row, as TOON's tabular form
- * allows. Undefined when a row holds anything else, such as a list, a marker among strings, or an
- * object another row does not have: TOON has no table for those.
+ * primitives, a group for objects with the same keys in every row, as TOON's tabular form allows,
+ * or a column of primitives and markers, each marker a marker cell. Undefined when a row holds
+ * anything else, such as a list, or an object another row does not have: TOON has no table for
+ * those.
  */
 function columnsOf(
   rows: readonly unknown[],
@@ -137,8 +170,9 @@ function columnsOf(
     const group = isObject(first)
       ? columnsOf(values, Object.keys(first), depth + 1)
       : undefined;
-    if (group === undefined) return undefined;
-    columns.push({ name, group });
+    if (group !== undefined) columns.push({ name, group });
+    else if (values.every(isCell)) columns.push({ name });
+    else return undefined;
   }
   return columns;
 }
@@ -156,7 +190,11 @@ function cells(row: Fields, columns: readonly Column[], into: string[]): void {
   for (const column of columns) {
     const value = row[column.name];
     if (column.group) cells(value as Fields, column.group, into);
-    else into.push(primitive(value));
+    else {
+      // A marker cell always holds `{`, so TOON quotes it.
+      const marker = markerCell(value);
+      into.push(marker === undefined ? primitive(value) : quoted(marker));
+    }
   }
 }
 
@@ -220,13 +258,15 @@ function writeField(
 
 /**
  * The result as TOON (https://github.com/toon-format/spec), which TOON's decoders read back into
- * the JSON result exactly: the list in TOON's tabular form (a header naming the list, its length
- * and its columns, then one line per record), then the page keys. Models read the table as well as
- * JSON for flat records, at a fraction of the keys. Undefined, so the result is sent as JSON, when
- * TOON has no table for the list (a record holding a list, or a marker where other records hold a
- * value: TOON writes those as an indented list, which costs more than JSON), when the result no
- * longer has the tool's shape (copied, or edited on the way), when its objects nest deeper than
- * TABLE_TEXT_DEPTH, or when it holds what text in transit cannot carry.
+ * the JSON result: the list in TOON's tabular form (a header naming the list, its length and its
+ * columns, then one line per record), then the page keys. Models read the table as well as JSON
+ * for flat records, at a fraction of the keys. Read back exactly, but for the marker cells: a
+ * marker where other records hold a value is the string `{unresolved: usr_9}` (TOON's tabular
+ * form holds only primitives, and its list form spells out every record's keys, which costs more
+ * than JSON), and a string of the API's shaped like one has one more pair of braces. Undefined, so
+ * the result is sent as JSON, when TOON has no table for the list (a record holding a list), when
+ * the result no longer has the tool's shape (copied, or edited on the way), when its objects nest
+ * deeper than TABLE_TEXT_DEPTH, or when it holds what text in transit cannot carry.
  */
 function tableText(result: unknown, layout: TableLayout): string | undefined {
   if (!isObject(result) || !hasExactly(result, [layout.list, ...layout.page]))

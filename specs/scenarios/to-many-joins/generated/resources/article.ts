@@ -3,6 +3,7 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
+  TEXT_IDS,
   argumentId,
   context,
   joinMany,
@@ -103,17 +104,15 @@ export function projectArticle(
       required: false,
       ctx,
     }),
-    tags: joinMany(relationshipIds(relationships?.["tags"]), {
+    tags: joinMany(relationshipIds(relationships?.["tags"], TEXT_IDS), {
       labels: lookups.tags,
       resolver: "tags",
       field: "tags",
       ctx,
     }),
-    reviewers: joinMany(relationshipIds(relationships?.["reviewers"]), {
-      labels: lookups.people,
-      resolver: "people",
-      field: "reviewers",
-      ctx,
-    }),
+    reviewers: joinMany(
+      relationshipIds(relationships?.["reviewers"], TEXT_IDS),
+      { labels: lookups.people, resolver: "people", field: "reviewers", ctx },
+    ),
   };
 }

@@ -8,6 +8,7 @@ import {
   LIST_GOT_ONE,
   ONE_GOT_LIST,
   short,
+  TEXT_OR_NUMBER_IDS,
   Unreadable,
   type Ids,
 } from "./ids.js";
@@ -122,7 +123,8 @@ export function includedLabels(
   for (const item of included) {
     const record = asObject(item);
     if (!record) continue;
-    const id = idOf(record["id"]);
+    // Any id the API labels is kept: a relationship's own ids are checked where they are read.
+    const id = idOf(record["id"], TEXT_OR_NUMBER_IDS);
     if (id === undefined) continue;
     for (const source of sources) {
       if (record["type"] !== source.type) continue;

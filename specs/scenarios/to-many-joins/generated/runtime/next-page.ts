@@ -4,15 +4,14 @@
 // record, the request's own offset), written as a short `next` of the operation's own query
 // parameters that the model passes back.
 
+import { type InputSchema, LONE_SURROGATE } from "./arguments.js";
 import type { Context, PageExchange } from "./context.js";
 import { report, unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
+import { type NextParameter, nextProblem } from "./next-arguments.js";
 import { at, blockedAt } from "./pages.js";
 import { queryName } from "./query-string.js";
-import { typeName } from "./quoting.js";
-
-/** The most characters of a `next`: a longer one is not made, and not taken back. */
-export const MAX_NEXT_CHARACTERS = 2_000;
+import { printable, typeName } from "./quoting.js";
 
 /** The most characters of a next URL or a `Link` header read. */
 export const MAX_NEXT_URL_CHARACTERS = 8_192;
@@ -37,8 +36,16 @@ export interface NextPageRule {
   /** The operation's path template, `/accounts/{sid}/calls.json`: a next URL must name it. */
   readonly path: string;
   readonly source: NextSource;
-  /** The query parameters the model sets, by their names in the spec: the only ones a `next` carries. */
-  readonly settable: readonly string[];
+  /**
+   * The query parameters the model sets, as the tool's call reads and sends them: the only ones a
+   * `next` carries.
+   */
+  readonly parameters: readonly NextParameter[];
+  /**
+   * Their arguments' schemas, as the tool's input schema gives them (`{ properties }`): a `next` is
+   * handed out only where the tool takes it back and sends the page it names.
+   */
+  readonly schema: InputSchema;
   /** The parameters the tool fixes, each with its value as a URL writes it: a next URL may repeat them, never change them. */
   readonly fixed?: ReadonlyArray<readonly [name: string, value: string]>;
   /** How many records a page holds when the request sends no limit: the spec's default. */
@@ -57,21 +64,13 @@ export function nextToken(
     .join("&");
 }
 
-/** The parameter a query name of a `next` sets: its own, or the object parameter whose member `name[member]` is. */
-export function settableName(
-  settable: readonly string[],
-  name: string,
-): string | undefined {
-  if (settable.includes(name)) return name;
-  const member = /^(.+)\[[^\]]*\]$/.exec(name);
-  return member && settable.includes(member[1]!) ? member[1] : undefined;
-}
-
 /**
  * The result's `next`: the following page's position as a short string of the operation's own
  * query parameters, or null on the last page. A position the tool cannot follow (a next URL on
- * another host or path, a parameter it does not set or fixes otherwise, a cursor it cannot read)
- * is null too, and reported as `unusable` through `onIssue`: no `next` ever leaves the operation.
+ * another host or path, a parameter it does not set or fixes otherwise, a cursor it cannot read,
+ * anything the tool would not take back, or would send otherwise than the API named it) is null
+ * too, and reported as `unusable` through `onIssue`: no `next` ever leaves the operation, and every
+ * `next` handed out is one the tool takes back.
  */
 export function nextPage(
   rule: NextPageRule,
@@ -290,9 +289,9 @@ function endsWithTemplate(path: string, template: string): boolean {
 }
 
 /**
- * The `next` for the query parameters of the following page: each one the model sets and the
- * request did not already send with that value, the fixed ones left out where they keep their
- * value. Null, reported, when a parameter cannot be carried, or nothing would change.
+ * The `next` for the query parameters of the following page: each one the request did not already
+ * send with that value, the fixed ones left out where they keep their value. Null, reported, when
+ * nothing would change, or when the tool would not take it back as it is (see `nextProblem`).
  */
 function fromPairs(
   rule: NextPageRule,
@@ -315,25 +314,22 @@ function fromPairs(
         `the next page changes ${name}, which this tool fixes`,
       );
     }
-    if (settableName(rule.settable, name) === undefined)
-      return refused(
-        ctx,
-        name,
-        `the next page sets ${name}, which is not a query parameter this tool sets`,
-      );
     if (sentAlready(exchange, name, given)) continue;
     for (const value of given) kept.push([name, value]);
   }
   if (kept.length === 0)
     return refused(ctx, undefined, "the next page is this page again");
-  const token = nextToken(kept);
-  if (token.length > MAX_NEXT_CHARACTERS)
+  if (kept.some((pair) => pair.some((text) => LONE_SURROGATE.test(text))))
     return refused(
       ctx,
-      token,
-      `the next page's parameters are longer than ${MAX_NEXT_CHARACTERS} characters`,
+      undefined,
+      "the next page holds a lone surrogate (half of a UTF-16 pair), which a URL cannot carry",
     );
-  return token;
+  const token = nextToken(kept);
+  const problem = nextProblem(rule.parameters, rule.schema, token);
+  if (problem === undefined) return token;
+  // The input schema's messages quote the API's value, JSON-escaped but not every character.
+  return refused(ctx, token, `the next page ${printable(problem)}`);
 }
 
 /** Whether the request sent `name` with these values already: a `next` leaves out what the other arguments send again. */

@@ -3,7 +3,7 @@
 // Foreign keys named through a resolver: a plain id, an embedded record, or a list of either.
 
 import type { Context, FieldRead, LabelsRead } from "./context.js";
-import { idOf } from "./ids.js";
+import { type IdType, idOf, notAnId } from "./ids.js";
 import { unusable } from "./issues.js";
 import { label } from "./joins.js";
 import { asObject, read, type Json } from "./json.js";
@@ -28,9 +28,13 @@ function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
   return typeof found === "string" ? found : undefined;
 }
 
-/** One foreign key's name: the one its embedded record carries, else the resolver's; a value with no readable id is marked. */
+/**
+ * One foreign key's name: the one its embedded record carries, else the resolver's; a value with no
+ * id of the type the spec declares (text only, where `textOnly`) is marked, never looked up.
+ */
 function refLabel(
   value: unknown,
+  textOnly: boolean,
   labels: Labels,
   resolver: string,
   keys: RecordKeys,
@@ -38,7 +42,7 @@ function refLabel(
   field: string,
   key: string | number,
 ): string | Unresolved | Unusable {
-  const id = idOf(value);
+  const id = idOf(value, textOnly);
   if (id !== undefined) return label(id, labels, resolver, ctx, field, key);
   const object = asObject(value);
   if (!object)
@@ -46,13 +50,21 @@ function refLabel(
       ctx,
       field,
       value,
-      `expected an id or a record with \`${keys.id}\`, got ${typeName(value)}`,
+      `expected ${textOnly ? "a text id" : "an id"} or a record with \`${keys.id}\`, got ${notAnId(value)}`,
     );
   const carried = carriedLabel(object, keys);
   if (carried !== undefined) return carried;
-  const embedded = idOf(read(object, keys.id));
+  const held = read(object, keys.id);
+  const embedded = idOf(held, textOnly);
   if (embedded !== undefined)
     return label(embedded, labels, resolver, ctx, field, key);
+  if (held !== undefined && held !== null)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a record with \`${keys.id}\`${textOnly ? " as text" : ""}, got one whose \`${keys.id}\` is ${notAnId(held)}`,
+    );
   // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
   return unusable(
     ctx,
@@ -66,30 +78,40 @@ function refLabel(
 export function refOne(
   value: unknown,
   {
+    ids,
     labels,
     resolver,
     keys,
     key,
     ctx,
     field,
-  }: FieldRead & LabelsRead & { readonly keys: RecordKeys },
+  }: FieldRead &
+    LabelsRead & {
+      readonly ids: IdType;
+      readonly keys: RecordKeys;
+    },
 ): string | null | Unresolved | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value))
     return unusable(ctx, field, value, "expected one id or record, got a list");
-  return refLabel(value, labels, resolver, keys, ctx, field, key);
+  return refLabel(value, ids, labels, resolver, keys, ctx, field, key);
 }
 
 /** A foreign key holding a list of ids or records. */
 export function refMany(
   value: unknown,
   {
+    ids,
     labels,
     resolver,
     keys,
     ctx,
     field,
-  }: FieldRead & Omit<LabelsRead, "key"> & { readonly keys: RecordKeys },
+  }: FieldRead &
+    Omit<LabelsRead, "key"> & {
+      readonly ids: IdType;
+      readonly keys: RecordKeys;
+    },
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   // One id or record where the spec declares a list is not read as a list of one: never a silent guess.
@@ -103,7 +125,7 @@ export function refMany(
   const from = placesSoFar();
   return hold(
     value.map((item: unknown, i) =>
-      refLabel(item, labels, resolver, keys, ctx, field, i),
+      refLabel(item, ids, labels, resolver, keys, ctx, field, i),
     ),
     from,
   );

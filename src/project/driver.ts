@@ -1,0 +1,158 @@
+import { relative, sep } from "node:path";
+import type { Diagnostic } from "../diagnostics.js";
+import { hasErrors } from "../diagnostics.js";
+import { SOURCE_TYPES_FILE } from "../emit/emit.js";
+import { takeSourceTypesFromFile } from "../generate.js";
+import type { GenerateCache } from "../generate-cache.js";
+import type { Model } from "../model/types.js";
+import { loadSpec, type LoadedSpec } from "../openapi/load.js";
+import {
+  cachePath,
+  filesDigest,
+  inputsDigest,
+  portableInputsDigest,
+  readCache,
+  readSpecFiles,
+  type DigestInputs,
+} from "../output/digest.js";
+import type { LockHolder } from "../output/lock.js";
+import { withMarker, type FolderRecord } from "../output/ownership.js";
+import type { FolderDiff } from "../output/write.js";
+import { untimed, type Stage } from "../progress.js";
+import { readExtras, type GenerateExtras } from "./extras.js";
+import { generateProject } from "./generate.js";
+import { compareOutput, filesIfExactly, writeOutput, type FolderCheck } from "./output-folder.js";
+import { guardOutput, type OutputPlace } from "./output-guard.js";
+import { readProject, type AnnotatedProject, type Project } from "./read.js";
+
+// The one generate: load (annotation, spec, templates, prettier config), the generator over them
+// (model, check, emit, format, budgets: ./generate.ts), then write the output folder or, for
+// --check, compare it. It prints nothing: the CLI and the watcher tell the outcome.
+
+export interface DriverOptions {
+  config: string;
+  check: boolean;
+  force: boolean;
+  allowRemoteRefs: boolean;
+  allowOutsideRefs: boolean;
+  allowOutsideOutput: boolean;
+}
+
+/** How a run tells what it is doing while it runs. */
+export interface DriverEvents {
+  stage: Stage;
+  /** Another generate holds the output folder's lock; this one waits for it. */
+  waiting: (holder: LockHolder | undefined, folder: string) => void;
+}
+
+/** How --watch follows a run: which files it read, and when it swaps the output folder. */
+export interface GenerateHooks {
+  /** Called once the annotation is read, and again with the spec once it is loaded. */
+  read: (project: AnnotatedProject, spec?: LoadedSpec) => void;
+  /** Wraps every write to the output folder and the cache, so a stopping watcher can wait for it to end. */
+  write: <T>(work: () => Promise<T>) => Promise<T>;
+  /** The spec as last loaded, when none of its files changed since: a watcher does not parse it again. */
+  unchangedSpec?: (specPath: string) => LoadedSpec | undefined;
+  /** Results of earlier runs to reuse where their inputs are unchanged. */
+  cache?: GenerateCache;
+  /** Called when the output folder was found up to date with the project, which a watcher may prepare its next run from. */
+  foundUpToDate?: (project: Project, extras: GenerateExtras) => void;
+}
+
+/** What a run came to; `display` names files as messages do. */
+export type DriverOutcome = { folder: string; display: (path: string) => string } & (
+  | { kind: "up to date" }
+  | { kind: "problems"; diagnostics: Diagnostic[] }
+  | { kind: "checked"; diagnostics: Diagnostic[]; check: FolderCheck }
+  | { kind: "written"; diagnostics: Diagnostic[]; model: Model; diff: FolderDiff; fileCount: number }
+);
+
+/** One generate of the project the annotation file names. Throws DiagnosticError where an input is refused. */
+export async function runGenerate(
+  options: DriverOptions,
+  cwd: string,
+  events: DriverEvents = { stage: untimed, waiting: () => {} },
+  hooks?: GenerateHooks,
+): Promise<DriverOutcome> {
+  const { stage } = events;
+  const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };
+  const annotated = await stage("annotation", () => readProject(options, cwd));
+  hooks?.read(annotated);
+  const { display, outputDir } = annotated;
+  const place: OutputPlace = { folder: outputDir, location: () => annotated.annotation.locate(["output"]), display };
+  // Before any work, and before any lock file: a folder generate may not replace is refused untouched.
+  await guardOutput(place);
+  const cache = cachePath(annotated.configDir, outputDir);
+  const extras = await readExtras(annotated, true);
+  const last = options.check || options.force ? undefined : await readCache(cache);
+  // Read before the spec is loaded, so that an edit made while generate runs leaves the cache entry
+  // and the folder's record stale, never falsely fresh.
+  const digested = last?.specFiles ?? [annotated.specPath];
+  const specFilesRead = await readSpecFiles(digested);
+  const digestOf = (specFiles: readonly string[]) =>
+    inputsDigest({ annotationText: annotated.annotationText, specFiles, specFilesRead, ...extras });
+  const digest = await stage("digest", () => digestOf(digested));
+  const upToDateFiles = last && last.inputs === digest ? await filesIfExactly(outputDir, last.files) : undefined;
+  const ended = { folder: outputDir, display };
+  if (upToDateFiles) {
+    // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
+    if (hooks) {
+      const spec =
+        hooks.unchangedSpec?.(annotated.specPath) ?? (await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
+      hooks.read(annotated, spec);
+      // The folder's source types, as the files digest just vouched for them, are this spec's only if
+      // its files hash as they did for the inputs digest: a spec saved since was loaded as it is now.
+      const sourceTypes = upToDateFiles.get(SOURCE_TYPES_FILE)?.toString("utf8");
+      const asLoaded = { annotationText: annotated.annotationText, specFiles: spec.files ?? [annotated.specPath], ...extras };
+      if (hooks.cache && sourceTypes !== undefined && (await inputsDigest(asLoaded)) === digest)
+        takeSourceTypesFromFile(hooks.cache, spec.document, sourceTypes, annotated.names);
+      hooks.foundUpToDate?.({ ...annotated, spec }, extras);
+    }
+    return { ...ended, kind: "up to date" };
+  }
+  const spec =
+    hooks?.unchangedSpec?.(annotated.specPath) ??
+    (await stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions)));
+  const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
+  hooks?.read(annotated, spec);
+  const project = { ...annotated, spec };
+  const result = await generateProject(project, {
+    format: true,
+    budgets: options.check ? "error" : "warning",
+    stage,
+    extras,
+    ...(hooks?.cache ? { cache: hooks.cache } : {}),
+  });
+  const { diagnostics, model } = result;
+  if (hasErrors(diagnostics) || !model) return { ...ended, kind: "problems", diagnostics };
+  const record = await folderRecord(project, { specFiles, specFilesRead, ...extras }, result.files, diagnostics);
+  const files = withMarker(result.files, record);
+  if (options.check) return { ...ended, kind: "checked", diagnostics, check: await compareOutput(outputDir, files) };
+  const writing = hooks?.write ?? ((work) => work());
+  const sameFiles = specFiles.join("\0") === [...digested].sort().join("\0");
+  const inputs = sameFiles ? digest : await digestOf(specFiles);
+  const diff = await writing(() =>
+    writeOutput(place, files, { digest: inputs, specFiles, cache, stage, onWait: (holder) => events.waiting(holder, outputDir) }),
+  );
+  return { ...ended, kind: "written", diagnostics, model, diff, fileCount: files.size };
+}
+
+/**
+ * What the folder records of the run that wrote it, for `generate --check` to vouch for it later
+ * without generating. None when a tool is over its budget (--check fails on that, so it must
+ * generate to say so) or when the spec reaches remote documents, which only fetching them hashes.
+ */
+async function folderRecord(
+  project: Project,
+  inputs: Omit<DigestInputs, "annotationText">,
+  files: ReadonlyMap<string, string>,
+  diagnostics: readonly Diagnostic[],
+): Promise<FolderRecord | undefined> {
+  const { specFiles } = inputs;
+  if (diagnostics.some((d) => d.code === "PRJ042") || specFiles.some((file) => /^https?:/i.test(file))) return undefined;
+  return {
+    inputs: await portableInputsDigest({ annotationText: project.annotationText, ...inputs }, project.configDir),
+    files: filesDigest(files),
+    specFiles: specFiles.map((file) => relative(project.configDir, file).split(sep).join("/")),
+  };
+}

@@ -1,0 +1,85 @@
+import { open, readFile } from "node:fs/promises";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { cachePath, filesDigest, inputsDigest, portableInputsDigest, readCache } from "../output/digest.js";
+import { readFolderBytes } from "../output/listing.js";
+import { folderRecord, MARKER, MAX_MARKER_BYTES, type FolderRecord } from "../output/ownership.js";
+import { readExtras } from "./extras.js";
+import { holdsOnly } from "./output-folder.js";
+import { topLevelScalar } from "./top-level-scalar.js";
+
+// Whether a generate has anything to do, told before the generator's own modules load: this module
+// loads only what the answer needs, a tenth of what a generate loads.
+
+/** The annotation's text and the output folder it names, when both are plain to read without parsing it. */
+async function plainOutput(config: string, cwd: string): Promise<{ text: string; configDir: string; outputDir: string } | undefined> {
+  const configPath = resolve(cwd, config);
+  const text = await readFile(configPath, "utf8").catch(() => undefined);
+  const output = text === undefined ? undefined : topLevelScalar(text, "output");
+  if (text === undefined || output === undefined) return undefined;
+  const configDir = dirname(configPath);
+  const outputDir = resolve(configDir, output);
+  const inside = relative(configDir, outputDir);
+  if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) return undefined;
+  return { text, configDir, outputDir };
+}
+
+/**
+ * The output folder, when a regenerate has nothing to do, told without parsing the annotation: its
+ * `output:` read off the text, and the digest of the text as it is against the cache entry for that
+ * folder. An entry whose digest matches was written by a generate of this very text, which wrote to
+ * that folder; anything less plain (an output written another way, or outside the annotation's
+ * folder, where options decide) takes the ordinary way.
+ */
+export async function unchangedSinceLastGenerate(config: string, cwd: string): Promise<string | undefined> {
+  const plain = await plainOutput(config, cwd);
+  if (!plain) return undefined;
+  const last = await readCache(cachePath(plain.configDir, plain.outputDir));
+  if (!last) return undefined;
+  const digest = await inputsDigest({ annotationText: plain.text, specFiles: last.specFiles, ...(await readExtras(plain, true)) });
+  return digest === last.inputs && (await holdsOnly(plain.outputDir, last.files)) ? plain.outputDir : undefined;
+}
+
+/**
+ * The output folder, when the record in its marker vouches for it (`generate --check` on any clone,
+ * with no cache): the inputs hash as they did for the generate that wrote it, and every other file
+ * in the folder hashes as that generate wrote it, with nothing added. The same reasoning as for the
+ * cache entry holds: a record whose inputs' digest matches was written by a generate of this very
+ * annotation text. Undefined whenever anything differs; the full check then names what.
+ */
+export async function vouchedByRecord(config: string, cwd: string): Promise<string | undefined> {
+  const plain = await plainOutput(config, cwd);
+  if (!plain) return undefined;
+  const record = await readRecord(plain.outputDir);
+  if (!record) return undefined;
+  const specFiles = record.specFiles.map((file) => resolve(plain.configDir, file));
+  const extras = await readExtras(plain, true);
+  if ((await portableInputsDigest({ annotationText: plain.text, specFiles, ...extras }, plain.configDir)) !== record.inputs)
+    return undefined;
+  return (await folderFilesDigest(plain.outputDir)) === record.files ? plain.outputDir : undefined;
+}
+
+async function readRecord(outputDir: string): Promise<FolderRecord | undefined> {
+  try {
+    const file = await open(resolve(outputDir, MARKER), "r");
+    try {
+      const { buffer, bytesRead } = await file.read(Buffer.alloc(MAX_MARKER_BYTES + 1), 0, MAX_MARKER_BYTES + 1, 0);
+      return bytesRead > MAX_MARKER_BYTES ? undefined : folderRecord(buffer.subarray(0, bytesRead).toString("utf8"));
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** The digest of every file of the folder but its marker; undefined when it holds anything besides files. */
+async function folderFilesDigest(folder: string): Promise<string | undefined> {
+  try {
+    const { files, strays } = await readFolderBytes(folder);
+    if (strays.length > 0) return undefined;
+    files.delete(MARKER);
+    return filesDigest(files);
+  } catch {
+    return undefined;
+  }
+}
