@@ -43,7 +43,7 @@ describe("joins", () => {
     const response = {
       included: [
         { type: "user", id: U1, attributes: { name: "Ana Lima" } },
-        { type: "org", id: 7, attributes: { title: "Northwind" } },
+        { type: "org", id: "7", attributes: { title: "Northwind" } },
         { type: "user", id: U2, attributes: { name: 3 } },
         "junk",
       ],
