@@ -21,7 +21,7 @@ function describe(field: Field): string {
       if (field.argumentOf) parts.push(`kept as argument to ${field.argumentOf.join(", ")}${field.shorten ? ", shortened" : ""}`);
       else if (field.legend?.kind === "static") parts.push(`expanded to words (${field.legend.entries.length} codes)`);
       else if (field.legend?.kind === "resolver") parts.push(`expanded through ${field.legend.resolver}`);
-      else if (field.format) parts.push(`formatted as ${field.format}`);
+      else if (field.format) parts.push(`formatted as ${field.format.name}`);
       else parts.push("kept");
   }
   return parts.join(", ");

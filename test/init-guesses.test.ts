@@ -316,7 +316,7 @@ describe("a point in time", () => {
   });
 
   it("written as RFC 2822 text, which the runtime's date readers do not read, stays text with a todo saying why", async () => {
-    expect(datetime("Thu, 30 Jul 2015 20:12:31 +0000", context("charge", {}), "date_created", true)).toEqual({
+    expect(datetime("Thu, 30 Jul 2015 20:12:31 +0000", { field: "date_created", required: true, ctx: context("charge", {}) })).toEqual({
       unusable: 'not a date-time: "Thu, 30 Jul 2015 20:12:31 +0000"',
     });
     const { fields } = await draft(spec);

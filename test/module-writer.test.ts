@@ -98,11 +98,9 @@ describe("generated modules", () => {
       ?.split(",")
       .map((name) => name.trim());
     expect(runtimeImport?.filter(Boolean)).toEqual([
-      "OPTIONAL",
       "argumentId",
       "boolean",
       "context",
-      "plainObjects",
       "recordObject",
       "string",
       // The result schema satisfies it.
@@ -130,6 +128,6 @@ describe("generated modules", () => {
     expect(project.match(/const attributes = /g)).toEqual(["const attributes = "]);
     expect(project).toContain('const attributes = section(root?.["attributes"], "attributes", ctx);');
     expect(project).toContain('const relationships = section(root?.["relationships"], "relationships", ctx);');
-    expect(project).toContain('lookups["attributes"]');
+    expect(project).toContain("labels: lookups.attributes,");
   });
 });

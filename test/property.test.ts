@@ -894,7 +894,7 @@ describe("short ids of one result", () => {
         projections++;
         options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: `projection ${projections}` });
         const ctx = context("ticket", options);
-        return ids.map((full) => shortArgumentId(full, ctx, "id", true));
+        return ids.map((full) => shortArgumentId(full, { field: "id", required: true, ctx }));
       },
     );
     return { shorts, projections, issues };

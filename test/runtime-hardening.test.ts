@@ -92,7 +92,7 @@ describe("ids sharing one short form", () => {
     const shorts = withDistinctShortIds(undefined, ids.length, (options) => {
       projections++;
       const ctx = context("ticket", options);
-      return ids.map((id) => shortArgumentId(id, ctx, "id", true) as string);
+      return ids.map((id) => shortArgumentId(id, { field: "id", required: true, ctx }) as string);
     });
     expect(projections).toBe(2);
     expect(new Set(shorts).size).toBe(ids.length);
@@ -127,24 +127,48 @@ describe("numbers JSON cannot write", () => {
   it.each([Infinity, -Infinity, NaN])("%s is unusable under every numeric rule", (value) => {
     const { ctx, issues } = recording();
     const readers = [
-      () => legend(value, new Map([[1, "low"]]), ctx, "priority", true),
-      () => legendLookup(value, new Map([[String(value), "a word"]]), "codes", ctx, "code", true, "code"),
-      () => member(value, new Set([1, 2]), ctx, "level", true),
-      () => number(value, ctx, "count", true),
-      () => integer(value, ctx, "count", true),
-      () => shortArgumentId(value, ctx, "id", true),
-      () => date(value, ctx, "created_at", true),
-      () => datetime(value, ctx, "created_at", true),
+      () => legend(value, { words: new Map([[1, "low"]]), field: "priority", required: true, ctx }),
+      () =>
+        legendLookup(value, {
+          labels: new Map([[String(value), "a word"]]),
+          resolver: "codes",
+          key: "code",
+          field: "code",
+          required: true,
+          ctx,
+        }),
+      () => member(value, { allowed: new Set([1, 2]), field: "level", required: true, ctx }),
+      () => number(value, { field: "count", required: true, ctx }),
+      () => integer(value, { field: "count", required: true, ctx }),
+      () => shortArgumentId(value, { field: "id", required: true, ctx }),
+      () => date(value, { field: "created_at", required: true, ctx }),
+      () => datetime(value, { field: "created_at", required: true, ctx }),
     ];
     for (const read of readers) expect(read()).toEqual({ unusable: expect.stringContaining(String(value)) });
     expect(issues).toHaveLength(readers.length);
     for (const issue of issues) expect(issue.kind).toBe("unusable");
     // As an id it is no id: the join is marked, not null.
-    expect(refOne(value, TEXT_OR_NUMBER_IDS, new Map(), "users", { id: "id" }, ctx, "owner", "owner")).toEqual({
+    expect(
+      refOne(value, {
+        ids: TEXT_OR_NUMBER_IDS,
+        labels: new Map(),
+        resolver: "users",
+        key: "owner",
+        keys: { id: "id" },
+        field: "owner",
+        ctx,
+      }),
+    ).toEqual({
       unusable: expect.stringContaining(String(value)),
     });
     expect(
-      joinOne(relationshipIds({ data: { type: "user", id: value } }, TEXT_OR_NUMBER_IDS), new Map(), "users", ctx, "assignee", "assignee"),
+      joinOne(relationshipIds({ data: { type: "user", id: value } }, TEXT_OR_NUMBER_IDS), {
+        labels: new Map(),
+        resolver: "users",
+        key: "assignee",
+        field: "assignee",
+        ctx,
+      }),
     ).toEqual({
       unusable: expect.stringContaining(String(value)),
     });
@@ -230,29 +254,36 @@ describe("present but unreadable is a marker, never null", () => {
     const { ctx, issues } = recording();
     const labels = new Map([["a", "A"]]);
     const keys = { id: "id" };
-    expect(refMany("a", TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "watchers")).toEqual({
+    expect(refMany("a", { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", keys, field: "watchers", ctx })).toEqual({
       unusable: "expected a list of ids or records, got string",
     });
-    expect(refMany(["a", { id: "a" }, null], TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "watchers")).toEqual([
+    expect(refMany(["a", { id: "a" }, null], { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", keys, field: "watchers", ctx })).toEqual(
+      ["A", "A", { unusable: "expected an id or a record with `id`, got null" }],
+    );
+    expect(refMany(["a", { id: "a" }], { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", keys, field: "watchers", ctx })).toEqual([
       "A",
       "A",
-      { unusable: "expected an id or a record with `id`, got null" },
     ]);
-    expect(refMany(["a", { id: "a" }], TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "watchers")).toEqual(["A", "A"]);
-    expect(joinMany(relationshipIds({ data: { type: "user", id: "a" } }, TEXT_OR_NUMBER_IDS), labels, "users", ctx, "watchers")).toEqual({
+    expect(
+      joinMany(relationshipIds({ data: { type: "user", id: "a" } }, TEXT_OR_NUMBER_IDS), {
+        labels,
+        resolver: "users",
+        field: "watchers",
+        ctx,
+      }),
+    ).toEqual({
       unusable: "expected a list of related records, got one",
     });
-    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }, TEXT_OR_NUMBER_IDS), ctx, "members")).toEqual({
+    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }, TEXT_OR_NUMBER_IDS), { field: "members", ctx })).toEqual({
       unusable: "expected a list of related records, got one",
     });
-    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }, TEXT_OR_NUMBER_IDS), ctx, "members")).toEqual([
-      "a",
-      { unusable: "expected a resource identifier { type, id }, got string" },
-    ]);
-    expect(relatedOne(relationshipIds({ data: [] }, TEXT_OR_NUMBER_IDS), ctx, "parent")).toEqual({
+    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }, TEXT_OR_NUMBER_IDS), { field: "members", ctx })).toEqual(
+      ["a", { unusable: "expected a resource identifier { type, id }, got string" }],
+    );
+    expect(relatedOne(relationshipIds({ data: [] }, TEXT_OR_NUMBER_IDS), { field: "parent", ctx })).toEqual({
       unusable: "expected one related record, got a list",
     });
-    expect(relatedOne(relationshipIds("p1", TEXT_OR_NUMBER_IDS), ctx, "parent")).toEqual({
+    expect(relatedOne(relationshipIds("p1", TEXT_OR_NUMBER_IDS), { field: "parent", ctx })).toEqual({
       unusable: "expected a relationship object, got string",
     });
     expect(issues.map((issue) => issue.field)).toEqual(["watchers", "watchers", "watchers", "members", "members", "parent", "parent"]);
@@ -278,10 +309,12 @@ describe("present but unreadable is a marker, never null", () => {
 
   it("a code too long to be a code is unusable, not copied into an unknown_code marker", () => {
     const { ctx, issues } = recording();
-    expect(legend("z".repeat(65), new Map([["a", "A"]]), ctx, "status", true)).toEqual({
+    expect(legend("z".repeat(65), { words: new Map([["a", "A"]]), field: "status", required: true, ctx })).toEqual({
       unusable: "expected a code, got a string of 65 characters",
     });
-    expect(legend("z".repeat(64), new Map([["a", "A"]]), ctx, "status", true)).toEqual({ unknown_code: "z".repeat(64) });
+    expect(legend("z".repeat(64), { words: new Map([["a", "A"]]), field: "status", required: true, ctx })).toEqual({
+      unknown_code: "z".repeat(64),
+    });
     expect(issues[1]!.message.length).toBeLessThan(120);
   });
 });

@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { withArticle } from "../indefinite-article.js";
+import { FORMAT_KEYS, parseFormat } from "../rules/format.js";
 import { didYouMean } from "../suggest.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
@@ -26,6 +27,7 @@ const RESOURCE_KEYS = ["schema", "fields"];
 const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs", "title", "hints"];
 const HINT_KEYS = ["readOnly", "destructive", "idempotent", "openWorld"] as const;
 const INPUT_KEYS = ["as", "drop", "fixed", "description", "legend"];
+// A format's own keys (money's `currency`) come last, after `drop`, in what a refusal lists.
 const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact", "id_as", "detail"];
 const FIELD_HELP =
   'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact, id_as, detail';
@@ -337,7 +339,7 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
     const extra = Object.keys(value).filter((key) => key !== "drop");
     const reason = value["drop"];
     // `{ drop: staff only, never shown }` reads as two keys: the comma ended the reason.
-    const cut = extra.filter((key) => value[key] === null && !KEEP_KEYS.includes(key));
+    const cut = extra.filter((key) => value[key] === null && !KEEP_KEYS.includes(key) && !FORMAT_KEYS.includes(key));
     if (cut.length > 0 && typeof reason === "string") {
       const whole = [reason, ...cut].join(", ");
       problem(
@@ -361,23 +363,15 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
     }
     return { kind: "drop", reason };
   }
-  checkKeys(value, path, [...KEEP_KEYS, "drop"], "a field rule");
+  checkKeys(value, path, [...KEEP_KEYS, "drop", ...FORMAT_KEYS], "a field rule");
   const rule: KeepRule = { kind: "keep" };
   const as = value["as"];
   if (as !== undefined) {
     if (typeof as === "string" && as !== "") rule.as = as;
     else problem([...path, "as"], "`as` must be a non-empty name", "write the output name, e.g. `as: status`");
   }
-  const format = value["format"];
-  if (format !== undefined) {
-    if (format === "date" || format === "datetime") rule.format = format;
-    else
-      problem(
-        [...path, "format"],
-        `unknown format ${JSON.stringify(format)}${didYouMean(String(format), ["date", "datetime"])}`,
-        "format is `date` (2026-02-11) or `datetime` (2026-02-14T16:02Z)",
-      );
-  }
+  const format = parseFormat(value, path, problem);
+  if (format) rule.format = format;
   const join = value["join"];
   if (join !== undefined) {
     if (typeof join === "string" && join !== "") rule.join = join;

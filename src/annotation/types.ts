@@ -1,4 +1,5 @@
 import type { SourceLocation } from "../diagnostics.js";
+import type { FormatUse } from "../rules/types.js";
 
 export type YamlPath = readonly (string | number)[];
 
@@ -7,12 +8,10 @@ export type Legend =
   | { source: "inline"; words: ReadonlyArray<readonly [code: string, word: string]> }
   | { source: "resolver"; resolver: string };
 
-export type DateFormat = "date" | "datetime";
-
 export interface KeepRule {
   kind: "keep";
   as?: string;
-  format?: DateFormat;
+  format?: FormatUse;
   legend?: Legend;
   join?: string;
   argument?: readonly string[];

@@ -1,5 +1,6 @@
 import type { Field, Shape, ToolModel } from "../model/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
+import { formatNamed } from "../rules/format.js";
 import type { ModuleWriter } from "./module.js";
 import { NEXT_RESULT_SCHEMA } from "./next-page.js";
 import { literal } from "./ts.js";
@@ -16,12 +17,6 @@ type WholeSchemaName = (field: Field) => string | undefined;
 
 const marker = (name: "unresolved" | "unknown_code" | "unusable") => ({ $ref: `#/$defs/${name}` });
 const NULL = { type: "null" };
-
-/**
- * A date as projections write it. A pattern rather than `format: "date"`: a validator in strict
- * mode (ajv's) refuses to compile a format it was not given, and every consumer compiles a pattern.
- */
-const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 
 export function shapeSchema(shape: Shape): Schema {
   switch (shape.type) {
@@ -93,7 +88,7 @@ export function fieldSchema(field: Field, wholeSchema: WholeSchemaName = () => u
       const value = named
         ? new SchemaCode(named)
         : field.format
-          ? { type: "string", ...(field.format === "date" ? { pattern: DATE_PATTERN } : {}) }
+          ? formatNamed(field.format.name)!.schema(field.format.options)
           : shapeSchema(field.shape);
       return { anyOf: [value, NULL, ...(codes ? [marker("unknown_code")] : []), marker("unusable")], ...describe(field) };
     }

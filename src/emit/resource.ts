@@ -1,10 +1,11 @@
 import { resolversOf } from "../model/resource-needs.js";
 import type { Field, RelatedIdField, ResourceModel, SourceRef, ValueField } from "../model/types.js";
 import { isIdentifier, resourceModule, resultSchemaName } from "../naming.js";
+import { formatNamed } from "../rules/format.js";
 import { objectSchema, schemaCode, shapeSchema } from "./json-schema.js";
 import { Locals, ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
 import { capitalized, withArticle } from "../indefinite-article.js";
-import { access, commentText, isInheritedName, key, literal, presence, typeOfShape } from "./ts.js";
+import { access, commentText, key, literal, typeOfShape } from "./ts.js";
 
 /** A value kept as it is: checked against its place in the result schema, and trimmed to it. */
 const keptWhole = (field: ValueField) =>
@@ -103,30 +104,48 @@ function sourceExpression(scope: Scope, source: SourceRef, depth = source.path.l
   return expression;
 }
 
+/**
+ * A reader's options, named: what the rule gives it first, then the field as the annotation names
+ * it, and the record's context. Each reader is always given the same keys in the same order.
+ */
+function readOptions(field: Field, own: [name: string, code: string][], required?: boolean): string {
+  const named = [...own, ["field", literal(field.name)], ...(required === undefined ? [] : [["required", String(required)]])];
+  return `{ ${named.map(([name, code]) => `${name}: ${code}`).join(", ")}, ctx }`;
+}
+
+/** The resolver's labels a join or looked-up legend reads, and the key its label is filled in at later. */
+function labelsOptions(resolver: string, key?: string): [string, string][] {
+  const labels = isIdentifier(resolver) ? `lookups.${resolver}` : `lookups[${literal(resolver)}]`;
+  return [["labels", labels], ["resolver", literal(resolver)], ...(key === undefined ? [] : [["key", literal(key)] as [string, string]])];
+}
+
 function valueExpression(scope: Scope, field: ValueField, value: string): string {
   const { module, constants } = scope;
   const call = (name: string) => module.runtime(name);
-  const args = `ctx, ${literal(field.name)}, ${presence(module, field.required)}`;
-  if (field.argumentOf) return `${call(argumentIdReader(field))}(${value}, ${args})`;
-  if (field.format) return `${call(field.format)}(${value}, ${args})`;
-  if (field.legend?.kind === "static") return `${call("legend")}(${value}, ${constants.get(field.name)!}, ${args})`;
+  const read = (own: [string, string][] = []) => readOptions(field, own, field.required);
+  if (field.argumentOf) return `${call(argumentIdReader(field))}(${value}, ${read()})`;
+  if (field.format) {
+    const parent = field.source.path.slice(0, -1);
+    const sibling = (path: readonly string[]) => sourceExpression(scope, { base: field.source.base, path: [...parent, ...path] });
+    const reading = formatNamed(field.format.name)!.read(field.format.options, sibling);
+    return `${call(reading.reader)}(${value}, ${read(reading.options)})`;
+  }
+  if (field.legend?.kind === "static") return `${call("legend")}(${value}, ${read([["words", constants.get(field.name)!]])})`;
   if (field.legend?.kind === "resolver")
-    return `${call("legendLookup")}(${value}, lookups[${literal(field.legend.resolver)}], ${literal(field.legend.resolver)}, ${args}, ${literal(field.out)})`;
+    return `${call("legendLookup")}(${value}, ${read(labelsOptions(field.legend.resolver, field.out))})`;
   const shape = field.shape;
   switch (shape.type) {
     case "string":
-      return `${call("string")}(${value}, ${args})`;
     case "number":
     case "integer":
-      return `${call(shape.type)}(${value}, ${args})`;
     case "boolean":
-      return `${call("boolean")}(${value}, ${args})`;
+      return `${call(shape.type)}(${value}, ${read()})`;
     case "literal":
-      return `${call("member")}<${typeOfShape(shape)}>(${value}, ${constants.get(field.name)!}, ${args})`;
+      return `${call("member")}<${typeOfShape(shape)}>(${value}, ${read([["allowed", constants.get(field.name)!]])})`;
     case "array":
     case "object":
     case "unknown":
-      return `${call("whole")}<${typeOfShape(shape)}>(${value}, ${args}, ${constants.get(field.name)!})`;
+      return `${call("whole")}<${typeOfShape(shape)}>(${value}, ${read([["schema", constants.get(field.name)!]])})`;
   }
 }
 
@@ -142,9 +161,12 @@ function argumentIdReader(field: ValueField): string {
 /** The constant saying whether a field's ids are text only, or text or numbers. */
 const idTypes = (module: ModuleWriter, textIds: boolean) => module.runtime(textIds ? "TEXT_IDS" : "TEXT_OR_NUMBER_IDS");
 
+/** A reader's `ids` option: the id type the spec declares for the ids it reads. */
+const idsOption = (module: ModuleWriter, textIds: boolean): [string, string] => ["ids", idTypes(module, textIds)];
+
 /** The constant holding how a resolver reads embedded records. */
 const RECORD_KEYS = "RECORD_KEYS";
-const recordKeys = (resolver: string) => `${RECORD_KEYS}[${literal(resolver)}]`;
+const recordKeys = (resolver: string) => (isIdentifier(resolver) ? `${RECORD_KEYS}.${resolver}` : `${RECORD_KEYS}[${literal(resolver)}]`);
 
 function projectExpression(scope: Scope, field: Field): string {
   const depth = field.source.path.length;
@@ -153,7 +175,7 @@ function projectExpression(scope: Scope, field: Field): string {
     const variable = `lift${depth}`;
     const base = scope.bases[field.source.base]();
     const inner = projectValue(scope, field, variable);
-    return `${scope.module.runtime("lifted")}(${base}, ${literal(field.source.path)}, ctx, ${literal(field.name)}, (${variable}) => ${inner})`;
+    return `${scope.module.runtime("lifted")}(${base}, ${readOptions(field, [["path", literal(field.source.path)]])}, (${variable}) => ${inner})`;
   }
   return projectValue(scope, field, sourceExpression(scope, field.source));
 }
@@ -162,16 +184,15 @@ function projectValue(scope: Scope, field: Field, value: string): string {
   const call = (name: string) => scope.module.runtime(name);
   switch (field.kind) {
     case "join": {
-      const args = `lookups[${literal(field.resolver)}], ${literal(field.resolver)}`;
       // A label the resolvers give after the walk is filled in at this key of the object built here.
-      const at = field.many ? "" : `, ${literal(field.out)}`;
+      const labels = labelsOptions(field.resolver, field.many ? undefined : field.out);
       if (field.via === "property")
-        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${idTypes(scope.module, field.textIds)}, ${args}, ${recordKeys(field.resolver)}, ctx, ${literal(field.name)}${at})`;
-      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}), ${args}, ctx, ${literal(field.name)}${at})`;
+        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field.textIds), ...labels, ["keys", recordKeys(field.resolver)]])})`;
+      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}), ${readOptions(field, labels)})`;
     }
     case "related-id":
       if (field.property) return handleExpression(scope, field, field.property, value);
-      return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}), ctx, ${literal(field.name)})`;
+      return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}), ${readOptions(field, [])})`;
     case "value":
       return valueExpression(scope, field, value);
     case "object":
@@ -182,9 +203,11 @@ function projectValue(scope: Scope, field: Field, value: string): string {
 /** The id kept beside the name a plain property joins to: the property's id, or its embedded record's. */
 function handleExpression(scope: Scope, field: RelatedIdField, property: NonNullable<RelatedIdField["property"]>, value: string): string {
   const reader = `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`;
-  const textIds = property.integer ? "" : `, ${idTypes(scope.module, field.textIds)}`;
-  const shorten = property.integer ? "" : `, ${field.shorten}`;
-  return `${scope.module.runtime(reader)}(${value}, ${literal(property.keys.id)}${textIds}, ctx, ${literal(field.name)}${shorten})`;
+  const own: [string, string][] = [
+    ["idKey", literal(property.keys.id)],
+    ...(property.integer ? [] : [idsOption(scope.module, field.textIds), ["shorten", String(field.shorten)] as [string, string]]),
+  ];
+  return `${scope.module.runtime(reader)}(${value}, ${readOptions(field, own)})`;
 }
 
 /** Nested objects (and each item of a list of them) project their parts from the object itself, so children read relative to it. */
@@ -195,7 +218,7 @@ function nestedExpression(scope: Scope, field: Field & { kind: "object" }, value
     const relative = rebase(child, depth);
     return `${key(child.out)}: ${projectExpression(withBase(scope, child.source.base, variable), relative)}`;
   });
-  return `${scope.module.runtime(field.many ? "objects" : "nested")}(${value}, ctx, ${literal(field.name)}, ${presence(scope.module, false)}, (${variable}) => ({ ${parts.join(", ")} }))`;
+  return `${scope.module.runtime(field.many ? "objects" : "nested")}(${value}, ${readOptions(field, [], false)}, (${variable}) => ({ ${parts.join(", ")} }))`;
 }
 
 /** The field with `depth` leading segments cut from its source path and its parts'. */
@@ -285,11 +308,6 @@ export function emitResource(resource: ResourceModel): string {
   const project = baseLocals(module, jsonapi);
   const values = resource.fields.map((field) => projectExpression({ module, constants, bases: project.bases }, field));
   const detailed = resource.fields.some((field) => field.detail);
-  // An assignment to a name every object inherits reads Object.prototype first: frozen, it throws,
-  // and a setter put there would run. Such a resource's results stay literals.
-  const literalResult = resource.fields.length === 0 || resource.fields.some((field) => isInheritedName(field.out));
-  const made = literalResult ? "" : module.local(`${T}Results`);
-  const construction = literalResult ? [] : resultConstruction(module, T, resource.fields, made);
   const dropped = resource.dropped.map(
     (d) => ` * - \`${commentText(d.name)}\`${d.by === undefined ? "" : ` (by \`${commentText(d.by)}\`)`}: ${commentText(d.reason)}`,
   );
@@ -317,39 +335,14 @@ export function emitResource(resource: ResourceModel): string {
     ...legendConstants(constants, resource.fields),
     "",
     ...recordKeysLines,
-    ...construction,
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
     `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: ${module.runtimeType("RecordOptions")} = {}): ${T}Result {`,
     `  const ctx = ${module.runtime("context")}(${literal(resource.name)}, options);`,
     ...(detailed ? [`  const full = options.detail === "full";`] : []),
     ...project.locals.statements().map((s) => `  ${s}`),
-    literalResult
-      ? `  return { ${resource.fields.map((field, i) => (field.detail ? `...(full ? { ${key(field.out)}: ${values[i]} } : {}),` : `${key(field.out)}: ${values[i]},`)).join(" ")} };`
-      : `  return new ${made}(${resource.fields.map((field, i) => (field.detail ? `full ? ${values[i]} : undefined` : values[i])).join(", ")});`,
+    `  return { ${resource.fields.map((field, i) => (field.detail ? `...(full ? { ${key(field.out)}: ${values[i]} } : {}),` : `${key(field.out)}: ${values[i]},`)).join(" ")} };`,
     `}`,
     "",
   ].join("\n");
   return module.render(code);
-}
-
-/**
- * The function that sets a result's fields in order, and the constructor of plain objects made from
- * it (see the runtime's plainObjects for why results are not written as literals).
- */
-function resultConstruction(module: ModuleWriter, T: string, fields: readonly Field[], made: string): string[] {
-  const fill = module.local(`fill${T}Result`);
-  const parameters = fields.map((field, i) => `v${i}: ${T}Result[${literal(field.out)}]${field.detail ? " | undefined" : ""}`);
-  // A field sent only in full detail is left out, not set to undefined: absent is what the schema says.
-  const assignments = fields.map((field, i) => {
-    const assignment = `this${isIdentifier(field.out) ? `.${field.out}` : `[${literal(field.out)}]`} = v${i};`;
-    return field.detail ? `if (v${i} !== undefined) ${assignment}` : assignment;
-  });
-  return [
-    `/** Sets a {@link ${T}Result}'s fields, in this order. */`,
-    `function ${fill}(this: ${T}Result, ${parameters.join(", ")}): void { ${assignments.join(" ")} }`,
-    "",
-    `/** Makes each {@link ${T}Result}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */`,
-    `const ${made} = ${module.runtime("plainObjects")}(${fill});`,
-    "",
-  ];
 }

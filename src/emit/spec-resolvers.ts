@@ -24,6 +24,7 @@ const sourceData = (r: SpecBacked) => ({
   concurrency: r.source.concurrency,
   records: r.source.records,
   jsonapi: r.source.jsonapi,
+  ...(r.source.jsonapi && r.type !== undefined ? { type: r.type } : {}),
   id: r.source.jsonapi ? "id" : r.id,
   label: r.source.label,
 });

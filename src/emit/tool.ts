@@ -6,7 +6,7 @@ import { camelCase, resourceModule, toolModule } from "../naming.js";
 import { toolOutputSchemaCode } from "./json-schema.js";
 import { ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
 import { nextPageCode } from "./next-page.js";
-import { commentText, key, literal, presence, typeOfShape } from "./ts.js";
+import { commentText, key, literal, typeOfShape } from "./ts.js";
 
 function pageType(module: ModuleWriter, tool: ToolModel): string[] {
   return tool.page.map(
@@ -16,22 +16,21 @@ function pageType(module: ModuleWriter, tool: ToolModel): string[] {
 
 function pageExpression(module: ModuleWriter, page: ToolModel["page"][number]): string {
   if (page.mode === "presence") return `${module.runtime("present")}(${module.runtime("at")}(response, ${literal(page.path)}))`;
-  const args = `ctx, ${literal(page.key)}, ${presence(module, false)}`;
-  return `${module.runtime("pageValue")}(response, ${literal(page.path)}, ctx, ${literal(page.key)}, (value) => ${pageRead(module, page.shape, args)})`;
+  const field = literal(page.key);
+  return `${module.runtime("pageValue")}(response, { path: ${literal(page.path)}, field: ${field}, ctx }, (value) => ${pageRead(module, page.shape, field)})`;
 }
 
 /** The reader of a page value, given the value as `value`. */
-function pageRead(module: ModuleWriter, shape: ToolModel["page"][number]["shape"], args: string): string {
+function pageRead(module: ModuleWriter, shape: ToolModel["page"][number]["shape"], field: string): string {
+  const read = `field: ${field}, required: false, ctx }`;
   switch (shape.type) {
     case "string":
-      return `${module.runtime("string")}(value, ${args})`;
     case "number":
     case "integer":
-      return `${module.runtime(shape.type)}(value, ${args})`;
     case "boolean":
-      return `${module.runtime("boolean")}(value, ${args})`;
+      return `${module.runtime(shape.type)}(value, { ${read})`;
     default:
-      return `${module.runtime("whole")}<${typeOfShape(shape)}>(value, ${args}, {})`;
+      return `${module.runtime("whole")}<${typeOfShape(shape)}>(value, { schema: {}, ${read})`;
   }
 }
 

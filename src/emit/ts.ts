@@ -14,9 +14,6 @@ export const key = (name: string): string => (isIdentifier(name) ? name : litera
 
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 
-/** Whether every object inherits `name` (`constructor`, `toString`): an assignment to it reads the prototype first. */
-export const isInheritedName = (name: string): boolean => PROTOTYPE_NAMES.has(name);
-
 /**
  * Reads `name` from an object that may be undefined. Bracket access keeps consumers on
  * `noPropertyAccessFromIndexSignature` compiling; names an object inherits (`constructor`,
@@ -53,6 +50,3 @@ export function typeOfShape(shape: Shape): string {
       return `{ ${shape.properties.map((p) => `${key(p.name)}?: ${typeOfShape(p.shape)}${p.nullable ? " | null" : ""};`).join(" ")} }`;
   }
 }
-
-/** A reader's last argument: whether the spec promises the value, named so a reviewer need not count booleans. */
-export const presence = (module: ModuleWriter, required: boolean): string => module.runtime(required ? "REQUIRED" : "OPTIONAL");

@@ -2,6 +2,7 @@ import type { FieldAnnotation, KeepRule, ResolverAnnotation, ResourceAnnotation 
 import type { Diagnostic } from "../diagnostics.js";
 import { RESERVED_KEYS } from "../naming.js";
 import { child, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { formatNamed } from "../rules/format.js";
 import { didYouMean } from "../suggest.js";
 import { buildLegend, specLegend } from "./legend.js";
 import { cutWarning } from "./schema-budget.js";
@@ -169,7 +170,7 @@ function classifyLevel(
       });
       continue;
     }
-    const field = keptField(ctx, specField, rule, exact!.annotation, name);
+    const field = keptField(ctx, specField, rule, exact!.annotation, name, specFields);
     if (!field) continue;
     const lift = lifts(exact, prefix, liftable);
     if (rule.detail !== undefined && prefix !== "" && !lift) {
@@ -508,12 +509,22 @@ function describe(at: SchemaAt): string | undefined {
   return typeof description === "string" && description.trim() !== "" ? description.trim() : undefined;
 }
 
+/** The kind the spec declares at `path` beside a field, on its level: `"absent"` where it declares nothing. */
+function siblingKind(ctx: ClassifyContext, field: SpecField, siblings: readonly SpecField[], path: readonly string[]) {
+  const [first, ...rest] = path;
+  const sibling = siblings.find((s) => s.name === first && s.base === field.base) ?? siblings.find((s) => s.name === first);
+  let at: SchemaAt | undefined = sibling?.at;
+  for (const name of rest) at = at && ctx.reader.property(at, name)?.at;
+  return at ? ctx.reader.kind(at) : "absent";
+}
+
 function keptField(
   ctx: ClassifyContext,
   specField: SpecField,
   rule: KeepRule,
   annotation: FieldAnnotation,
   name: string,
+  siblings: readonly SpecField[],
 ): Field | undefined {
   const { reader } = ctx;
   const errorsBefore = ctx.diagnostics.length;
@@ -559,10 +570,9 @@ function keptField(
   }
   const out = rule.as ?? specField.name;
   // A reformatted or expanded value no longer matches the spec's description of it ("unix seconds").
-  const description = rule.format
-    ? rule.format === "date"
-      ? "Date, YYYY-MM-DD, in UTC."
-      : "Date and time to the minute, YYYY-MM-DDTHH:MMZ, in UTC."
+  const format = rule.format && { use: rule.format, rule: formatNamed(rule.format.name)! };
+  const description = format
+    ? format.rule.description(format.use.options)
     : rule.legend
       ? undefined
       : (describe(specField.at) ?? describe(reader.deref(specField.at)));
@@ -649,14 +659,8 @@ function keptField(
     problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
   if (rule.shorten && kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
   if (rule.format && rule.legend) problem("PRJ029", "a field takes a format or a legend, not both", "remove one of them", "format");
-  if (rule.format && kind !== "string" && kind !== "integer") {
-    problem(
-      "PRJ029",
-      `format ${rule.format} applies to date-time strings or integer epoch timestamps, not ${kind ?? "this schema"}`,
-      "remove `format`",
-      "format",
-    );
-  }
+  const formatProblem = format?.rule.check({ kind, sibling: (path) => siblingKind(ctx, specField, siblings, path) }, format.use.options);
+  if (formatProblem) problem("PRJ029", formatProblem.message, formatProblem.help, formatProblem.key);
 
   const enumValues = reader.enumValues(specField.at);
   const numericEnum = enumValues !== undefined && enumValues.length > 0 && enumValues.every((v) => typeof v === "number");
@@ -762,7 +766,7 @@ function keptField(
     kind: "value",
     ...common,
     shape,
-    ...(rule.format ? { format: rule.format } : {}),
+    ...(format ? { format: format.use } : {}),
     ...(legend ? { legend } : {}),
     ...((legend || rule.argument) && reader.refName(specField.at) !== undefined ? { schemaRef: reader.refName(specField.at)! } : {}),
     ...(rule.argument ? { argumentOf: [...rule.argument] } : {}),

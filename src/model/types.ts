@@ -1,4 +1,5 @@
-import type { Budget, DateFormat, ToolText } from "../annotation/types.js";
+import type { Budget, ToolText } from "../annotation/types.js";
+import type { FormatUse } from "../rules/types.js";
 
 /** The projected value's type, used for the result types, the JSON Schema and run-time checks. */
 export type Shape =
@@ -31,7 +32,7 @@ interface FieldCommon {
 export interface ValueField extends FieldCommon {
   kind: "value";
   shape: Shape;
-  format?: DateFormat;
+  format?: FormatUse;
   legend?: LegendModel;
   /** The component schema the field's values follow, so a parameter of the same schema takes the same words, or the same ids. */
   schemaRef?: string;

@@ -15,7 +15,7 @@ export function readMarkerCells(value: unknown): unknown {
   if (typeof value === "string") {
     if (value.startsWith("{{")) return ESCAPED_STRING.exec(value)?.[1] ?? value;
     const cell = MARKER_CELL.exec(value);
-    return cell ? { [cell[1]!]: readMarkerCells((decode(`value: ${cell[2]}`) as { value: unknown }).value) } : value;
+    return cell ? { [cell[1]!]: (decode(`value: ${cell[2]}`) as { value: unknown }).value } : value;
   }
   if (Array.isArray(value)) return value.map(readMarkerCells);
   if (typeof value === "object" && value !== null)

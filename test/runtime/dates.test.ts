@@ -20,23 +20,25 @@ describe("epoch timestamps", () => {
     [0, "1970-01-01T00:00Z"],
     [-86_400, "1969-12-31T00:00Z"],
   ])("reads %j as %s", (value, expected) => {
-    expect(datetime(value, ctx, "at", false)).toBe(expected);
-    expect(date(value, ctx, "at", false)).toBe(expected.slice(0, 10));
+    expect(datetime(value, { field: "at", required: false, ctx })).toBe(expected);
+    expect(date(value, { field: "at", required: false, ctx })).toBe(expected.slice(0, 10));
   });
 
   it.each([["20260211"], [9e16], [Number.NaN], [Number.POSITIVE_INFINITY], ["1e12"], [" 1663597223"], [true], [{ seconds: 1663597223 }]])(
     "marks %j as unusable, and reports it",
     (value) => {
       issues.length = 0;
-      expect(datetime(value, ctx, "at", false)).toMatchObject({ unusable: expect.stringContaining("not a date-time") });
-      expect(date(value, ctx, "at", false)).toMatchObject({ unusable: expect.stringContaining("not a date") });
+      expect(datetime(value, { field: "at", required: false, ctx })).toMatchObject({
+        unusable: expect.stringContaining("not a date-time"),
+      });
+      expect(date(value, { field: "at", required: false, ctx })).toMatchObject({ unusable: expect.stringContaining("not a date") });
       expect(issues).toHaveLength(2);
     },
   );
 
   it("keeps null and absence as null", () => {
-    expect(datetime(null, ctx, "at", false)).toBeNull();
-    expect(date(undefined, ctx, "at", false)).toBeNull();
+    expect(datetime(null, { field: "at", required: false, ctx })).toBeNull();
+    expect(date(undefined, { field: "at", required: false, ctx })).toBeNull();
   });
 });
 
@@ -58,9 +60,9 @@ describe("UTC ISO text", () => {
   });
 
   it("reads a date-time with an offset in UTC", () => {
-    expect(datetime("2026-02-11T23:30:00-02:00", ctx, "at", false)).toBe("2026-02-12T01:30Z");
-    expect(date("2026-02-11T23:30:00-02:00", ctx, "at", false)).toBe("2026-02-12");
-    expect(date("2026-02-30", ctx, "at", false)).toEqual({ unusable: 'not a date: "2026-02-30"' });
+    expect(datetime("2026-02-11T23:30:00-02:00", { field: "at", required: false, ctx })).toBe("2026-02-12T01:30Z");
+    expect(date("2026-02-11T23:30:00-02:00", { field: "at", required: false, ctx })).toBe("2026-02-12");
+    expect(date("2026-02-30", { field: "at", required: false, ctx })).toEqual({ unusable: 'not a date: "2026-02-30"' });
   });
 });
 
@@ -87,8 +89,8 @@ describe("the text of recent days and minutes, shared between records", () => {
       fc.property(fc.array(isoText, { minLength: 1, maxLength: 40 }), (values) => {
         for (const value of values) {
           const read = new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toISOString();
-          expect(date(value, ctx, "at", true)).toBe(read.slice(0, 10));
-          if (value.length > 10) expect(datetime(value, ctx, "at", true)).toBe(`${read.slice(0, 16)}Z`);
+          expect(date(value, { field: "at", required: true, ctx })).toBe(read.slice(0, 10));
+          if (value.length > 10) expect(datetime(value, { field: "at", required: true, ctx })).toBe(`${read.slice(0, 16)}Z`);
         }
       }),
       { numRuns: 500 },
@@ -96,14 +98,14 @@ describe("the text of recent days and minutes, shared between records", () => {
   });
 
   it("hands out one text for one day and one minute, and never a neighbour's", () => {
-    const first = date("2026-02-11T09:14:22.481Z", ctx, "at", true);
-    expect(date("2026-02-14T16:02:07.113Z", ctx, "at", true)).toBe("2026-02-14");
-    expect(date("2026-02-11T23:59:59Z", ctx, "at", true)).toBe(first);
-    expect(datetime("2026-02-11T09:14:59Z", ctx, "at", true)).toBe("2026-02-11T09:14Z");
-    expect(datetime("2026-02-11T09:15:00Z", ctx, "at", true)).toBe("2026-02-11T09:15Z");
+    const first = date("2026-02-11T09:14:22.481Z", { field: "at", required: true, ctx });
+    expect(date("2026-02-14T16:02:07.113Z", { field: "at", required: true, ctx })).toBe("2026-02-14");
+    expect(date("2026-02-11T23:59:59Z", { field: "at", required: true, ctx })).toBe(first);
+    expect(datetime("2026-02-11T09:14:59Z", { field: "at", required: true, ctx })).toBe("2026-02-11T09:14Z");
+    expect(datetime("2026-02-11T09:15:00Z", { field: "at", required: true, ctx })).toBe("2026-02-11T09:15Z");
     // 2026-02-27 and 2026-03-11 are 16 day numbers apart in the key, and fall in one slot.
-    expect(date("2026-03-11", ctx, "at", true)).toBe("2026-03-11");
-    expect(date("2026-02-27", ctx, "at", true)).toBe("2026-02-27");
-    expect(date("2026-03-11", ctx, "at", true)).toBe("2026-03-11");
+    expect(date("2026-03-11", { field: "at", required: true, ctx })).toBe("2026-03-11");
+    expect(date("2026-02-27", { field: "at", required: true, ctx })).toBe("2026-02-27");
+    expect(date("2026-03-11", { field: "at", required: true, ctx })).toBe("2026-03-11");
   });
 });

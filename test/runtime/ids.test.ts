@@ -15,7 +15,6 @@ import {
   textOrNumberId,
   Unreadable,
 } from "../../templates/runtime/ids.js";
-import { OPTIONAL, REQUIRED } from "../../templates/runtime/issues.js";
 
 const A = "tkt_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90";
 const B = "tkt_0b1c2d3e-2d18-4b6e-9c05-8ab3f2e17d90";
@@ -33,18 +32,18 @@ describe("argument ids", () => {
     [shortArgumentId, true, { unusable: "expected a string, got boolean" }],
     [argumentId, null, null],
   ] as const)("%o reads %j as %j", (reader, value, expected) => {
-    expect(reader(value, ctx, "id", OPTIONAL)).toEqual(expected);
+    expect(reader(value, { field: "id", required: false, ctx })).toEqual(expected);
   });
 
   it("keeps an integer id a number, reading digits as one", () => {
-    expect(integerId("17", ctx, "id", REQUIRED)).toBe(17);
-    expect(integerId(17, ctx, "id", REQUIRED)).toBe(17);
-    expect(integerId("1.5", ctx, "id", REQUIRED)).toEqual({ unusable: "expected an integer, got string" });
+    expect(integerId("17", { field: "id", required: true, ctx })).toBe(17);
+    expect(integerId(17, { field: "id", required: true, ctx })).toBe(17);
+    expect(integerId("1.5", { field: "id", required: true, ctx })).toEqual({ unusable: "expected an integer, got string" });
   });
 
   it("gives a short id the context's own short form when it has one", () => {
     const own = context("ticket", { shortIds: new Map([[A, "tkt_9f3a71c4-2d"]]) });
-    expect(shortArgumentId(A, own, "id", REQUIRED)).toBe("tkt_9f3a71c4-2d");
+    expect(shortArgumentId(A, { field: "id", required: true, ctx: own })).toBe("tkt_9f3a71c4-2d");
   });
 });
 
@@ -75,11 +74,11 @@ describe("relationship ids", () => {
   });
 
   it("projects one or many related ids, whole or short, and marks the wrong shape", () => {
-    expect(relatedOne(A, ctx, "parent")).toBe(A);
-    expect(shortRelatedOne(A, ctx, "parent")).toBe("tkt_9f3a71c4");
-    expect(relatedOne([A], ctx, "parent")).toEqual({ unusable: "expected one related record, got a list" });
-    expect(relatedMany([A, B], ctx, "links")).toEqual([A, B]);
-    expect(shortRelatedMany([A, B], ctx, "links")).toEqual(["tkt_9f3a71c4", "tkt_0b1c2d3e"]);
-    expect(shortRelatedMany(A, ctx, "links")).toEqual({ unusable: "expected a list of related records, got one" });
+    expect(relatedOne(A, { field: "parent", ctx })).toBe(A);
+    expect(shortRelatedOne(A, { field: "parent", ctx })).toBe("tkt_9f3a71c4");
+    expect(relatedOne([A], { field: "parent", ctx })).toEqual({ unusable: "expected one related record, got a list" });
+    expect(relatedMany([A, B], { field: "links", ctx })).toEqual([A, B]);
+    expect(shortRelatedMany([A, B], { field: "links", ctx })).toEqual(["tkt_9f3a71c4", "tkt_0b1c2d3e"]);
+    expect(shortRelatedMany(A, { field: "links", ctx })).toEqual({ unusable: "expected a list of related records, got one" });
   });
 });

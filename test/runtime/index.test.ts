@@ -25,8 +25,6 @@ describe("the runtime folder", () => {
       "placed",
       "MARKER_SCHEMAS",
       "ID_BOOK_SIZE",
-      "REQUIRED",
-      "OPTIONAL",
     ])
       expect(barrel).toHaveProperty(name);
     for (const name of ["ResolverError", "Unreadable"]) expect(typeof (barrel as Record<string, unknown>)[name]).toBe("function");

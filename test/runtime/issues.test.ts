@@ -1,7 +1,7 @@
 // What a projection reports: a missing promised value, an unusable one, with bounded values.
 import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
-import { absent, issueValue, OPTIONAL, report, REQUIRED, unusable } from "../../templates/runtime/issues.js";
+import { absent, issueValue, report, unusable } from "../../templates/runtime/issues.js";
 
 function recorder() {
   const issues: ProjectionIssue[] = [];
@@ -11,8 +11,8 @@ function recorder() {
 describe("issues", () => {
   it("reports a required value that is missing, and nothing for an optional one", () => {
     const { issues, ctx } = recorder();
-    expect(absent(ctx, "subject", null, REQUIRED)).toBeNull();
-    expect(absent(ctx, "sla_due_at", undefined, OPTIONAL)).toBeNull();
+    expect(absent(ctx, "subject", null, true)).toBeNull();
+    expect(absent(ctx, "sla_due_at", undefined, false)).toBeNull();
     expect(issues).toEqual([
       {
         kind: "missing",

@@ -15,11 +15,13 @@ const labels = new Map<string, string | Error>([
 describe("joins", () => {
   it("names one related record, or marks it", () => {
     issues.length = 0;
-    expect(joinOne(U1, labels, "users", ctx, "assignee", "assignee")).toBe("Ana Lima");
-    expect(joinOne(null, labels, "users", ctx, "assignee", "assignee")).toBeNull();
-    expect(joinOne("usr_gone", labels, "users", ctx, "assignee", "assignee")).toEqual({ unresolved: "usr_gone" });
-    expect(joinOne(U2, labels, "users", ctx, "assignee", "assignee")).toEqual({ unresolved: "usr_5d8804f1" });
-    expect(joinOne([U1], labels, "users", ctx, "assignee", "assignee")).toEqual({ unusable: "expected one related record, got a list" });
+    expect(joinOne(U1, { labels, resolver: "users", key: "assignee", field: "assignee", ctx })).toBe("Ana Lima");
+    expect(joinOne(null, { labels, resolver: "users", key: "assignee", field: "assignee", ctx })).toBeNull();
+    expect(joinOne("usr_gone", { labels, resolver: "users", key: "assignee", field: "assignee", ctx })).toEqual({ unresolved: "usr_gone" });
+    expect(joinOne(U2, { labels, resolver: "users", key: "assignee", field: "assignee", ctx })).toEqual({ unresolved: "usr_5d8804f1" });
+    expect(joinOne([U1], { labels, resolver: "users", key: "assignee", field: "assignee", ctx })).toEqual({
+      unusable: "expected one related record, got a list",
+    });
     expect(issues.map((i) => i.message)).toEqual([
       'ticket.assignee: usr_gone: resolver "users" has no label for it',
       `ticket.assignee: ${U2}: resolver "users" failed for it: timed out`,
@@ -28,15 +30,20 @@ describe("joins", () => {
   });
 
   it("names each of many related records, and never reads one as a list of one", () => {
-    expect(joinMany([U1, "usr_gone"], labels, "users", ctx, "watchers")).toEqual(["Ana Lima", { unresolved: "usr_gone" }]);
-    expect(joinMany(U1, labels, "users", ctx, "watchers")).toEqual({ unusable: "expected a list of related records, got one" });
+    expect(joinMany([U1, "usr_gone"], { labels, resolver: "users", field: "watchers", ctx })).toEqual([
+      "Ana Lima",
+      { unresolved: "usr_gone" },
+    ]);
+    expect(joinMany(U1, { labels, resolver: "users", field: "watchers", ctx })).toEqual({
+      unusable: "expected a list of related records, got one",
+    });
   });
 
   it("takes the labels a JSON:API response already includes, per resolver", () => {
     const response = {
       included: [
         { type: "user", id: U1, attributes: { name: "Ana Lima" } },
-        { type: "org", id: 7, attributes: { title: "Northwind" } },
+        { type: "org", id: "7", attributes: { title: "Northwind" } },
         { type: "user", id: U2, attributes: { name: 3 } },
         "junk",
       ],

@@ -75,10 +75,10 @@ describe("labels given later", () => {
     const state = walk();
     const record = walkingWith(state, () =>
       placed({
-        assignee: joinOne(U1, lookups, "users", ctx, "assignee", "assignee"),
-        watchers: joinMany([U2, U1], lookups, "users", ctx, "watchers"),
-        parent: nested({ owner: U2 }, ctx, "parent", false, (part) => ({
-          owner: joinOne(part["owner"] as string, lookups, "users", ctx, "parent.owner", "owner"),
+        assignee: joinOne(U1, { labels: lookups, resolver: "users", key: "assignee", field: "assignee", ctx }),
+        watchers: joinMany([U2, U1], { labels: lookups, resolver: "users", field: "watchers", ctx }),
+        parent: nested({ owner: U2 }, { field: "parent", required: false, ctx }, (part) => ({
+          owner: joinOne(part["owner"] as string, { labels: lookups, resolver: "users", key: "owner", field: "parent.owner", ctx }),
         })),
       }),
     );

@@ -1,7 +1,6 @@
 // Coded values: a known code becomes its word, an unknown one a marker keeping the code, a non-code unusable.
 import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
-import { OPTIONAL, REQUIRED } from "../../templates/runtime/issues.js";
 import { legend, legendLookup, member } from "../../templates/runtime/legends.js";
 
 const issues: ProjectionIssue[] = [];
@@ -22,12 +21,12 @@ describe("legends", () => {
     ["c".repeat(65), { unusable: "expected a code, got a string of 65 characters" }],
     [null, null],
   ])("legend reads %j as %j", (value, expected) => {
-    expect(legend(value, PRIORITY, ctx, "priority", OPTIONAL)).toEqual(expected);
+    expect(legend(value, { words: PRIORITY, field: "priority", required: false, ctx })).toEqual(expected);
   });
 
   it("reports an unknown code with the code quoted", () => {
     issues.length = 0;
-    legend(9, PRIORITY, ctx, "priority", REQUIRED);
+    legend(9, { words: PRIORITY, field: "priority", required: true, ctx });
     expect(issues).toEqual([
       { kind: "unknown_code", resource: "ticket", field: "priority", value: 9, message: "ticket.priority: no word for code 9" },
     ]);
@@ -35,15 +34,17 @@ describe("legends", () => {
 
   it("keeps an enum's own values and marks others", () => {
     const allowed = new Set<unknown>(["open", "closed"]);
-    expect(member("open", allowed, ctx, "status", OPTIONAL)).toBe("open");
-    expect(member("lost", allowed, ctx, "status", OPTIONAL)).toEqual({ unknown_code: "lost" });
+    expect(member("open", { allowed, field: "status", required: false, ctx })).toBe("open");
+    expect(member("lost", { allowed, field: "status", required: false, ctx })).toEqual({ unknown_code: "lost" });
   });
 
   it("looks a code up in the resolver's labels, naming the resolver when it has none", () => {
     issues.length = 0;
     const labels = new Map([["7", "Europe"]]);
-    expect(legendLookup(7, labels, "regions", ctx, "region", OPTIONAL, "region")).toBe("Europe");
-    expect(legendLookup(8, labels, "regions", ctx, "region", OPTIONAL, "region")).toEqual({ unknown_code: 8 });
+    expect(legendLookup(7, { labels, resolver: "regions", key: "region", field: "region", required: false, ctx })).toBe("Europe");
+    expect(legendLookup(8, { labels, resolver: "regions", key: "region", field: "region", required: false, ctx })).toEqual({
+      unknown_code: 8,
+    });
     expect(issues[0]?.resolver).toBe("regions");
   });
 });

@@ -136,7 +136,7 @@ describe("an integer id", () => {
     const runtime = await freshRuntime();
     const { context } = await import("../../templates/runtime/context.js");
     const ctx = context("message", {});
-    expect(runtime.shortTextOrNumberId(1759288472991170, ctx, "id", true)).toBe("1759288472991170");
-    expect(runtime.integerId(1759288472991170, ctx, "id", true)).toBe(1759288472991170);
+    expect(runtime.shortTextOrNumberId(1759288472991170, { field: "id", required: true, ctx })).toBe("1759288472991170");
+    expect(runtime.integerId(1759288472991170, { field: "id", required: true, ctx })).toBe(1759288472991170);
   });
 });

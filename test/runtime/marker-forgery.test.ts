@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { decode } from "@toon-format/toon";
 import { beforeAll, describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
-import { OPTIONAL } from "../../templates/runtime/issues.js";
 import { whole } from "../../templates/runtime/values.js";
 import { readMarkerCells } from "../helpers/marker-cells.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
@@ -36,7 +35,7 @@ describe("a value kept whole", () => {
     ],
   ] as const)("is marked unusable when it is %s", (_what, schema, value, at) => {
     issues.length = 0;
-    const kept = whole(value, ctx, "extra", OPTIONAL, schema);
+    const kept = whole(value, { schema, field: "extra", required: false, ctx });
     expect(kept).toEqual({ unusable: expect.stringMatching(FORGED) });
     expect((kept as { unusable: string }).unusable.startsWith(at)).toBe(true);
     expect(issues).toEqual([expect.objectContaining({ kind: "unusable", field: "extra", value: typeName(value) })]);
@@ -44,18 +43,20 @@ describe("a value kept whole", () => {
 
   it("keeps objects that merely use a marker's name among other keys, or hold one as a string", () => {
     const counts = { unresolved: 5, resolved: 3 };
-    expect(whole(counts, ctx, "counts", OPTIONAL, {})).toEqual(counts);
-    expect(whole({ note: "unresolved:usr_9" }, ctx, "note", OPTIONAL, {})).toEqual({ note: "unresolved:usr_9" });
-    expect(whole([{ unresolved: 1, by: "x" }], ctx, "list", OPTIONAL, { type: "array", items: {} })).toEqual([{ unresolved: 1, by: "x" }]);
+    expect(whole(counts, { schema: {}, field: "counts", required: false, ctx })).toEqual(counts);
+    expect(whole({ note: "unresolved:usr_9" }, { schema: {}, field: "note", required: false, ctx })).toEqual({ note: "unresolved:usr_9" });
+    expect(whole([{ unresolved: 1, by: "x" }], { schema: { type: "array", items: {} }, field: "list", required: false, ctx })).toEqual([
+      { unresolved: 1, by: "x" },
+    ]);
   });
 
   it("looks through a value however deep, or however it refers to itself, without a stack", () => {
     let deep: unknown = { unresolved: "usr_9" };
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    expect(whole(deep, ctx, "deep", OPTIONAL, {})).toEqual({ unusable: expect.stringMatching(FORGED) });
+    expect(whole(deep, { schema: {}, field: "deep", required: false, ctx })).toEqual({ unusable: expect.stringMatching(FORGED) });
     const looped: Record<string, unknown> = { name: "x" };
     looped["self"] = looped;
-    expect(whole(looped, ctx, "looped", OPTIONAL, {})).toBe(looped);
+    expect(whole(looped, { schema: {}, field: "looped", required: false, ctx })).toBe(looped);
   });
 });
 

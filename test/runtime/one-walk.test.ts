@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue, type RecordOptions } from "../../templates/runtime/context.js";
 import { withDistinctShortIds } from "../../templates/runtime/distinct-short-ids.js";
 import { relationshipIds, shortArgumentId, TEXT_OR_NUMBER_IDS } from "../../templates/runtime/ids.js";
-import { OPTIONAL, REQUIRED } from "../../templates/runtime/issues.js";
 import { joinMany, joinOne } from "../../templates/runtime/joins.js";
 import { placed } from "../../templates/runtime/labels-later.js";
 import { legendLookup } from "../../templates/runtime/legends.js";
@@ -24,14 +23,48 @@ function projectRecord(record: unknown, lookups: Readonly<Record<Names, Labels>>
   const ctx = context("ticket", options);
   const root = recordObject(record, ctx);
   return {
-    id: shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
-    subject: string(root?.["subject"], ctx, "subject", REQUIRED),
-    assignee: joinOne(relationshipIds(root?.["assignee"], TEXT_OR_NUMBER_IDS), lookups["users"], "users", ctx, "assignee", "assignee"),
-    watchers: joinMany(relationshipIds(root?.["watchers"], TEXT_OR_NUMBER_IDS), lookups["users"], "users", ctx, "watchers"),
-    org: refOne(root?.["org"], TEXT_OR_NUMBER_IDS, lookups["orgs"], "orgs", KEYS, ctx, "org", "org"),
-    model: legendLookup(root?.["model_code"], lookups["models"], "models", ctx, "model_code", OPTIONAL, "model"),
-    lines: objects(root?.["lines"], ctx, "lines", OPTIONAL, (part) => ({
-      by: refOne(part["by"], TEXT_OR_NUMBER_IDS, lookups["users"], "users", KEYS, ctx, "lines.by", "by"),
+    id: shortArgumentId(root?.["id"], { field: "id", required: true, ctx }),
+    subject: string(root?.["subject"], { field: "subject", required: true, ctx }),
+    assignee: joinOne(relationshipIds(root?.["assignee"], TEXT_OR_NUMBER_IDS), {
+      labels: lookups["users"],
+      resolver: "users",
+      key: "assignee",
+      field: "assignee",
+      ctx,
+    }),
+    watchers: joinMany(relationshipIds(root?.["watchers"], TEXT_OR_NUMBER_IDS), {
+      labels: lookups["users"],
+      resolver: "users",
+      field: "watchers",
+      ctx,
+    }),
+    org: refOne(root?.["org"], {
+      ids: TEXT_OR_NUMBER_IDS,
+      labels: lookups["orgs"],
+      resolver: "orgs",
+      key: "org",
+      keys: KEYS,
+      field: "org",
+      ctx,
+    }),
+    model: legendLookup(root?.["model_code"], {
+      labels: lookups["models"],
+      resolver: "models",
+      key: "model",
+      field: "model_code",
+      required: false,
+      ctx,
+    }),
+    lines: objects(root?.["lines"], { field: "lines", required: false, ctx }, (part) => ({
+      by: refOne(part["by"], {
+        ids: TEXT_OR_NUMBER_IDS,
+        labels: lookups["users"],
+        resolver: "users",
+        key: "by",
+        keys: KEYS,
+        field: "lines.by",
+        ctx,
+      }),
     })),
   };
 }

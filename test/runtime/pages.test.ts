@@ -22,10 +22,10 @@ describe("pages", () => {
 
   it("marks a page value whose path is blocked by something that is not an object", () => {
     const ctx = context("search_tickets", {});
-    expect(pageValue({ meta: { total: 3 } }, ["meta", "total"], ctx, "total", (v) => v)).toBe(3);
-    expect(pageValue({ meta: "x" }, ["meta", "total"], ctx, "total", (v) => v)).toEqual({
+    expect(pageValue({ meta: { total: 3 } }, { path: ["meta", "total"], field: "total", ctx }, (v) => v)).toBe(3);
+    expect(pageValue({ meta: "x" }, { path: ["meta", "total"], field: "total", ctx }, (v) => v)).toEqual({
       unusable: "expected an object at meta, got string",
     });
-    expect(pageValue({}, ["meta", "total"], ctx, "total", (v) => v ?? null)).toBeNull();
+    expect(pageValue({}, { path: ["meta", "total"], field: "total", ctx }, (v) => v ?? null)).toBeNull();
   });
 });

@@ -1,8 +1,7 @@
 // A record and its parts: what is not an object is reported or marked, absent parts are null.
 import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
-import { OPTIONAL, REQUIRED } from "../../templates/runtime/issues.js";
-import { lifted, nested, objects, plainObjects, recordObject, section } from "../../templates/runtime/records.js";
+import { lifted, nested, objects, recordObject, section } from "../../templates/runtime/records.js";
 
 function recorder() {
   const issues: ProjectionIssue[] = [];
@@ -26,42 +25,28 @@ describe("records", () => {
 
   it("builds a nested object, and marks one that is not", () => {
     const { issues, ctx } = recorder();
-    expect(nested({ city: "Porto" }, ctx, "address", OPTIONAL, (o) => o["city"])).toBe("Porto");
-    expect(nested(null, ctx, "address", REQUIRED, () => 1)).toBeNull();
-    expect(nested(5, ctx, "address", OPTIONAL, () => 1)).toEqual({ unusable: "expected an object, got number" });
+    expect(nested({ city: "Porto" }, { field: "address", required: false, ctx }, (o) => o["city"])).toBe("Porto");
+    expect(nested(null, { field: "address", required: true, ctx }, () => 1)).toBeNull();
+    expect(nested(5, { field: "address", required: false, ctx }, () => 1)).toEqual({ unusable: "expected an object, got number" });
     expect(issues.map((i) => i.kind)).toEqual(["missing", "unusable"]);
   });
 
   it("builds each object of a list: null stays null, anything else is marked at its index", () => {
     const { issues, ctx } = recorder();
-    expect(objects([{ n: 1 }, null, "x"], ctx, "lines", OPTIONAL, (o) => o["n"])).toEqual([
+    expect(objects([{ n: 1 }, null, "x"], { field: "lines", required: false, ctx }, (o) => o["n"])).toEqual([
       1,
       null,
       { unusable: "expected an object, got string" },
     ]);
-    expect(objects({}, ctx, "lines", OPTIONAL, () => 1)).toEqual({ unusable: "expected a list of objects, got object" });
+    expect(objects({}, { field: "lines", required: false, ctx }, () => 1)).toEqual({ unusable: "expected a list of objects, got object" });
     expect(issues.map((i) => i.field)).toEqual(["lines[2]", "lines"]);
   });
 
   it("lifts a part through objects on its way: absent on the way is null, anything else is marked", () => {
     const { ctx } = recorder();
-    const name = (root: Record<string, unknown>) => lifted(root, ["source", "author", "name"], ctx, "author", (v) => v);
+    const name = (root: Record<string, unknown>) => lifted(root, { path: ["source", "author", "name"], field: "author", ctx }, (v) => v);
     expect(name({ source: { author: { name: "Ana" } } })).toBe("Ana");
     expect(name({ source: { author: null } })).toBeNull();
     expect(name({ source: { author: "Ana" } })).toEqual({ unusable: "source.author is string, not an object" });
-  });
-});
-
-describe("plainObjects", () => {
-  it("makes objects whose prototype is Object.prototype, with the fields the function sets, in its order", () => {
-    const Pairs = plainObjects(function (this: { a: number; b: string }, a: number, b: string) {
-      this.a = a;
-      this.b = b;
-    });
-    const made = new Pairs(1, "x");
-    expect(Object.getPrototypeOf(made)).toBe(Object.prototype);
-    expect(Object.keys(made)).toEqual(["a", "b"]);
-    expect(made).toStrictEqual({ a: 1, b: "x" });
-    expect(made.constructor).toBe(Object);
   });
 });

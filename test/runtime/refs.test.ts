@@ -20,15 +20,16 @@ describe("foreign keys", () => {
     [["12"], { unusable: "expected one id or record, got a list" }],
     [null, null],
   ])("refOne reads %j as %j", (value, expected) => {
-    expect(refOne(value, TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "assignee", "assignee")).toEqual(expected);
+    expect(refOne(value, { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", key: "assignee", keys, field: "assignee", ctx })).toEqual(
+      expected,
+    );
   });
 
   it("reads a list of ids or records, and never one id as a list of one", () => {
-    expect(refMany(["12", { gid: "1", name: "Ann" }], TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "followers")).toEqual([
-      "Greg Sanchez",
-      "Ann",
-    ]);
-    expect(refMany("12", TEXT_OR_NUMBER_IDS, labels, "users", keys, ctx, "followers")).toEqual({
+    expect(
+      refMany(["12", { gid: "1", name: "Ann" }], { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", keys, field: "followers", ctx }),
+    ).toEqual(["Greg Sanchez", "Ann"]);
+    expect(refMany("12", { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", keys, field: "followers", ctx })).toEqual({
       unusable: "expected a list of ids or records, got string",
     });
   });

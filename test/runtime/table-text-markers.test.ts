@@ -75,9 +75,19 @@ const text = fc.oneof(
   fc.string(),
   fc.string({ unit: fc.constantFrom("{", "}", ":", " ", "u", "unresolved", "unusable", '"', ",", "\\") }),
 );
+/** A marker's value shaped like a marker cell itself, `{unusable: a}b}`, with any braces before it. */
+const markerCellLike = fc
+  .tuple(
+    fc.string({ unit: fc.constant("{"), minLength: 1, maxLength: 3 }),
+    fc.constantFrom(...KINDS),
+    text,
+    fc.constantFrom("}", "}}", "}b}"),
+  )
+  .map(([braces, kind, inner, end]) => `${braces}${kind}: ${inner}${end}`);
+const markerValue = fc.oneof(text, markerCellLike);
 const marker = fc
   .constantFrom(...KINDS)
-  .chain((kind) => fc.record({ [kind]: kind === "unknown_code" ? fc.oneof(text, fc.integer()) : text }));
+  .chain((kind) => fc.record({ [kind]: kind === "unknown_code" ? fc.oneof(markerValue, fc.integer()) : markerValue }));
 const cell = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), marker);
 
 describe("table text with markers among values (property)", () => {

@@ -235,13 +235,24 @@ describe("table text (properties)", () => {
         const text = textOf(result, of);
         const tabular = new RegExp(`^${escapeRegExp(referenceKey(of.list))}\\[\\d+\\]\\{`).test(referenceEncode(asJson(result)));
         const cells = (result[of.list] as Record<string, unknown>[]).every((record) => Object.values(record).every(isCell));
-        if (tabular || cells) expect(text).not.toBe(JSON.stringify(result));
-        if (text !== JSON.stringify(result)) expect(readMarkerCells(decode(text))).toStrictEqual(asJson(result));
+        const sentAsJson = isJsonText(text);
+        if (tabular || cells) expect(sentAsJson).toBe(false);
+        expect(sentAsJson ? JSON.parse(text) : readMarkerCells(decode(text))).toStrictEqual(asJson(result));
       }),
       { numRuns: 400 },
     );
   });
 });
+
+/** Whether a tool's text is JSON (where TOON has no table), not table text. */
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A value or a marker: what a table cell holds. */
 const isCell = (value: unknown) =>

@@ -1,7 +1,6 @@
 // Plain values as the spec declares them; anything else is a marker, absence is null.
 import { describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
-import { OPTIONAL, REQUIRED } from "../../templates/runtime/issues.js";
 import { boolean, integer, number, string, whole } from "../../templates/runtime/values.js";
 
 const issues: ProjectionIssue[] = [];
@@ -22,12 +21,12 @@ describe("values", () => {
     [string, null, null],
     [integer, undefined, null],
   ] as const)("%o reads %j as %j", (reader, value, expected) => {
-    expect(reader(value, ctx, "field", OPTIONAL)).toEqual(expected);
+    expect(reader(value, { field: "field", required: false, ctx })).toEqual(expected);
   });
 
   it("reports a required value that is absent", () => {
     issues.length = 0;
-    expect(number(undefined, ctx, "count", REQUIRED)).toBeNull();
+    expect(number(undefined, { field: "count", required: true, ctx })).toBeNull();
     expect(issues.map((i) => i.kind)).toEqual(["missing"]);
   });
 
@@ -36,8 +35,15 @@ describe("values", () => {
       type: "object",
       properties: { tags: { type: "array", items: { type: "string" } }, note: { anyOf: [{ type: "string" }, { type: "null" }] } },
     } as const;
-    expect(whole({ tags: ["a"], note: null, internal: "x" }, ctx, "meta", OPTIONAL, schema)).toEqual({ tags: ["a"], note: null });
-    expect(whole({ tags: ["a", 2] }, ctx, "meta", OPTIONAL, schema)).toEqual({ unusable: "tags[1]: expected a string, got number" });
-    expect(whole("x", ctx, "meta", OPTIONAL, { enum: ["y"] })).toEqual({ unusable: 'expected one of ["y"], got string' });
+    expect(whole({ tags: ["a"], note: null, internal: "x" }, { schema, field: "meta", required: false, ctx })).toEqual({
+      tags: ["a"],
+      note: null,
+    });
+    expect(whole({ tags: ["a", 2] }, { schema, field: "meta", required: false, ctx })).toEqual({
+      unusable: "tags[1]: expected a string, got number",
+    });
+    expect(whole("x", { schema: { enum: ["y"] }, field: "meta", required: false, ctx })).toEqual({
+      unusable: 'expected one of ["y"], got string',
+    });
   });
 });

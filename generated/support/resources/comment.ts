@@ -3,13 +3,11 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  REQUIRED,
   TEXT_IDS,
   boolean,
   context,
   datetime,
   joinOne,
-  plainObjects,
   recordObject,
   relationshipIds,
   section,
@@ -87,25 +85,6 @@ export const commentResultSchema = {
 /** The labels projecting a comment reads, already resolved. */
 export type CommentLookups = Pick<Lookups, "users">;
 
-/** Sets a {@link CommentResult}'s fields, in this order. */
-function fillCommentResult(
-  this: CommentResult,
-  v0: CommentResult["body"],
-  v1: CommentResult["public"],
-  v2: CommentResult["created"],
-  v3: CommentResult["ticket"],
-  v4: CommentResult["author"],
-): void {
-  this.body = v0;
-  this.public = v1;
-  this.created = v2;
-  this.ticket = v3;
-  this.author = v4;
-}
-
-/** Makes each {@link CommentResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const CommentResults = plainObjects(fillCommentResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectComment(
   record: CommentRecord,
@@ -116,22 +95,28 @@ export function projectComment(
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
-  return new CommentResults(
-    string(attributes?.["body"], ctx, "body", REQUIRED),
-    boolean(attributes?.["public"], ctx, "public", REQUIRED),
-    datetime(attributes?.["created_at"], ctx, "created_at", REQUIRED),
-    shortRelatedOne(
+  return {
+    body: string(attributes?.["body"], { field: "body", required: true, ctx }),
+    public: boolean(attributes?.["public"], {
+      field: "public",
+      required: true,
+      ctx,
+    }),
+    created: datetime(attributes?.["created_at"], {
+      field: "created_at",
+      required: true,
+      ctx,
+    }),
+    ticket: shortRelatedOne(
       relationshipIds(relationships?.["ticket"], TEXT_IDS),
-      ctx,
-      "ticket",
+      { field: "ticket", ctx },
     ),
-    joinOne(
-      relationshipIds(relationships?.["author"], TEXT_IDS),
-      lookups["users"],
-      "users",
+    author: joinOne(relationshipIds(relationships?.["author"], TEXT_IDS), {
+      labels: lookups.users,
+      resolver: "users",
+      key: "author",
+      field: "author",
       ctx,
-      "author",
-      "author",
-    ),
-  );
+    }),
+  };
 }

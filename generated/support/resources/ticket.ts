@@ -3,15 +3,12 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  OPTIONAL,
-  REQUIRED,
   TEXT_IDS,
   context,
   date,
   datetime,
   joinOne,
   legend,
-  plainObjects,
   recordObject,
   relationshipIds,
   section,
@@ -162,33 +159,6 @@ const TICKET_PRIORITY = new Map<unknown, "low" | "high" | "urgent">([
   [3, "urgent"],
 ]);
 
-/** Sets a {@link TicketResult}'s fields, in this order. */
-function fillTicketResult(
-  this: TicketResult,
-  v0: TicketResult["id"],
-  v1: TicketResult["subject"],
-  v2: TicketResult["status"],
-  v3: TicketResult["priority"],
-  v4: TicketResult["assignee"],
-  v5: TicketResult["org"],
-  v6: TicketResult["opened"],
-  v7: TicketResult["last_update"],
-  v8: TicketResult["sla_due"],
-): void {
-  this.id = v0;
-  this.subject = v1;
-  this.status = v2;
-  this.priority = v3;
-  this.assignee = v4;
-  this.org = v5;
-  this.opened = v6;
-  this.last_update = v7;
-  this.sla_due = v8;
-}
-
-/** Makes each {@link TicketResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const TicketResults = plainObjects(fillTicketResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectTicket(
   record: TicketRecord,
@@ -199,41 +169,53 @@ export function projectTicket(
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
-  return new TicketResults(
-    shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
-    string(attributes?.["subject"], ctx, "subject", REQUIRED),
-    legend(
-      attributes?.["status_code"],
-      TICKET_STATUS_CODE,
+  return {
+    id: shortArgumentId(root?.["id"], { field: "id", required: true, ctx }),
+    subject: string(attributes?.["subject"], {
+      field: "subject",
+      required: true,
       ctx,
-      "status_code",
-      REQUIRED,
-    ),
-    legend(
-      attributes?.["priority"],
-      TICKET_PRIORITY,
+    }),
+    status: legend(attributes?.["status_code"], {
+      words: TICKET_STATUS_CODE,
+      field: "status_code",
+      required: true,
       ctx,
-      "priority",
-      REQUIRED,
-    ),
-    joinOne(
-      relationshipIds(relationships?.["assignee"], TEXT_IDS),
-      lookups["users"],
-      "users",
+    }),
+    priority: legend(attributes?.["priority"], {
+      words: TICKET_PRIORITY,
+      field: "priority",
+      required: true,
       ctx,
-      "assignee",
-      "assignee",
-    ),
-    joinOne(
-      relationshipIds(relationships?.["organization"], TEXT_IDS),
-      lookups["orgs"],
-      "orgs",
+    }),
+    assignee: joinOne(relationshipIds(relationships?.["assignee"], TEXT_IDS), {
+      labels: lookups.users,
+      resolver: "users",
+      key: "assignee",
+      field: "assignee",
       ctx,
-      "organization",
-      "org",
-    ),
-    date(attributes?.["created_at"], ctx, "created_at", REQUIRED),
-    date(attributes?.["updated_at"], ctx, "updated_at", REQUIRED),
-    datetime(attributes?.["sla_due_at"], ctx, "sla_due_at", OPTIONAL),
-  );
+    }),
+    org: joinOne(relationshipIds(relationships?.["organization"], TEXT_IDS), {
+      labels: lookups.orgs,
+      resolver: "orgs",
+      key: "org",
+      field: "organization",
+      ctx,
+    }),
+    opened: date(attributes?.["created_at"], {
+      field: "created_at",
+      required: true,
+      ctx,
+    }),
+    last_update: date(attributes?.["updated_at"], {
+      field: "updated_at",
+      required: true,
+      ctx,
+    }),
+    sla_due: datetime(attributes?.["sla_due_at"], {
+      field: "sla_due_at",
+      required: false,
+      ctx,
+    }),
+  };
 }

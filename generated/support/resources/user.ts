@@ -3,13 +3,10 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  OPTIONAL,
-  REQUIRED,
   TEXT_IDS,
   context,
   joinOne,
   member,
-  plainObjects,
   recordObject,
   relationshipIds,
   section,
@@ -86,25 +83,6 @@ export type UserLookups = Pick<Lookups, "orgs">;
 
 const USER_ROLE = new Set<unknown>(["agent", "admin", "viewer"]);
 
-/** Sets a {@link UserResult}'s fields, in this order. */
-function fillUserResult(
-  this: UserResult,
-  v0: UserResult["id"],
-  v1: UserResult["name"],
-  v2: UserResult["email"],
-  v3: UserResult["role"],
-  v4: UserResult["org"],
-): void {
-  this.id = v0;
-  this.name = v1;
-  this.email = v2;
-  this.role = v3;
-  this.org = v4;
-}
-
-/** Makes each {@link UserResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const UserResults = plainObjects(fillUserResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectUser(
   record: UserRecord,
@@ -115,24 +93,30 @@ export function projectUser(
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
-  return new UserResults(
-    shortArgumentId(root?.["id"], ctx, "id", REQUIRED),
-    string(attributes?.["display_name"], ctx, "display_name", REQUIRED),
-    string(attributes?.["email"], ctx, "email", OPTIONAL),
-    member<"agent" | "admin" | "viewer">(
-      attributes?.["role"],
-      USER_ROLE,
+  return {
+    id: shortArgumentId(root?.["id"], { field: "id", required: true, ctx }),
+    name: string(attributes?.["display_name"], {
+      field: "display_name",
+      required: true,
       ctx,
-      "role",
-      OPTIONAL,
-    ),
-    joinOne(
-      relationshipIds(relationships?.["organization"], TEXT_IDS),
-      lookups["orgs"],
-      "orgs",
+    }),
+    email: string(attributes?.["email"], {
+      field: "email",
+      required: false,
       ctx,
-      "organization",
-      "org",
-    ),
-  );
+    }),
+    role: member<"agent" | "admin" | "viewer">(attributes?.["role"], {
+      allowed: USER_ROLE,
+      field: "role",
+      required: false,
+      ctx,
+    }),
+    org: joinOne(relationshipIds(relationships?.["organization"], TEXT_IDS), {
+      labels: lookups.orgs,
+      resolver: "orgs",
+      key: "org",
+      field: "organization",
+      ctx,
+    }),
+  };
 }

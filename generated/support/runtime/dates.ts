@@ -2,7 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 // Dates and date-times, read from ISO text or unix epochs, written in UTC.
 
-import type { Context } from "./context.js";
+import type { Context, ValueRead } from "./context.js";
 import { absent, unusable } from "./issues.js";
 import type { Unusable } from "./markers.js";
 import { described } from "./quoting.js";
@@ -176,27 +176,20 @@ function readMinuteText(value: string): string {
 }
 
 /** `2026-02-11`, in UTC. */
-export function date(
-  value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
-): string | null | Unusable {
+export function date(value: unknown, at: ValueRead): string | null | Unusable {
   return typeof value === "string" && isUtcIso(value)
     ? readDayText(value)
-    : otherDate(value, ctx, field, required);
+    : otherDate(value, at.ctx, at.field, at.required);
 }
 
 /** `2026-02-14T16:02Z`: minute precision, in UTC. */
 export function datetime(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): string | null | Unusable {
   return typeof value === "string" && value.length > 10 && isUtcIso(value)
     ? readMinuteText(value)
-    : otherDatetime(value, ctx, field, required);
+    : otherDatetime(value, at.ctx, at.field, at.required);
 }
 
 // The readers' other cases, kept apart so that the readers are small enough to inline.

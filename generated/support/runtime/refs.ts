@@ -2,8 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 // Foreign keys named through a resolver: a plain id, an embedded record, or a list of either.
 
-import type { Context } from "./context.js";
-import { idOf, notAnId } from "./ids.js";
+import type { Context, FieldRead, LabelsRead } from "./context.js";
+import { type IdType, idOf, notAnId } from "./ids.js";
 import { unusable } from "./issues.js";
 import { label } from "./joins.js";
 import { asObject, read, type Json } from "./json.js";
@@ -77,29 +77,41 @@ function refLabel(
 /** A foreign key holding one record: an id, or an embedded record. */
 export function refOne(
   value: unknown,
-  textOnly: boolean,
-  labels: Labels,
-  resolver: string,
-  keys: RecordKeys,
-  ctx: Context,
-  field: string,
-  key: string,
+  {
+    ids,
+    labels,
+    resolver,
+    keys,
+    key,
+    ctx,
+    field,
+  }: FieldRead &
+    LabelsRead & {
+      readonly ids: IdType;
+      readonly keys: RecordKeys;
+    },
 ): string | null | Unresolved | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value))
     return unusable(ctx, field, value, "expected one id or record, got a list");
-  return refLabel(value, textOnly, labels, resolver, keys, ctx, field, key);
+  return refLabel(value, ids, labels, resolver, keys, ctx, field, key);
 }
 
 /** A foreign key holding a list of ids or records. */
 export function refMany(
   value: unknown,
-  textOnly: boolean,
-  labels: Labels,
-  resolver: string,
-  keys: RecordKeys,
-  ctx: Context,
-  field: string,
+  {
+    ids,
+    labels,
+    resolver,
+    keys,
+    ctx,
+    field,
+  }: FieldRead &
+    Omit<LabelsRead, "key"> & {
+      readonly ids: IdType;
+      readonly keys: RecordKeys;
+    },
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   // One id or record where the spec declares a list is not read as a list of one: never a silent guess.
@@ -113,7 +125,7 @@ export function refMany(
   const from = placesSoFar();
   return hold(
     value.map((item: unknown, i) =>
-      refLabel(item, textOnly, labels, resolver, keys, ctx, field, i),
+      refLabel(item, ids, labels, resolver, keys, ctx, field, i),
     ),
     from,
   );

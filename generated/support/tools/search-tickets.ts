@@ -10,7 +10,6 @@ import {
 } from "../resources/ticket.js";
 import {
   MARKER_SCHEMAS,
-  OPTIONAL,
   at,
   context,
   includedLabels,
@@ -120,10 +119,8 @@ export async function projectSearchTickets(
           ),
           total: pageValue(
             response,
-            ["meta", "page", "total"],
-            ctx,
-            "total",
-            (value) => integer(value, ctx, "total", OPTIONAL),
+            { path: ["meta", "page", "total"], field: "total", ctx },
+            (value) => integer(value, { field: "total", required: false, ctx }),
           ),
           more: present(at(response, ["links", "next"])),
         },

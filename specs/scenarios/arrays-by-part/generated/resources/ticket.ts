@@ -2,10 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
-  OPTIONAL,
   context,
   objects,
-  plainObjects,
   recordObject,
   string,
   type JsonSchema,
@@ -124,19 +122,6 @@ export const ticketResultSchema = {
 /** The labels projecting a ticket reads, already resolved. */
 export type TicketLookups = Record<never, never>;
 
-/** Sets a {@link TicketResult}'s fields, in this order. */
-function fillTicketResult(
-  this: TicketResult,
-  v0: TicketResult["subject"],
-  v1: TicketResult["custom_fields"],
-): void {
-  this.subject = v0;
-  this.custom_fields = v1;
-}
-
-/** Makes each {@link TicketResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const TicketResults = plainObjects(fillTicketResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectTicket(
   record: TicketRecord,
@@ -145,31 +130,38 @@ export function projectTicket(
 ): TicketResult {
   const ctx = context("ticket", options);
   const root = recordObject(record, ctx);
-  return new TicketResults(
-    string(root?.["subject"], ctx, "subject", OPTIONAL),
-    objects(
-      root?.["custom_fields"],
+  return {
+    subject: string(root?.["subject"], {
+      field: "subject",
+      required: false,
       ctx,
-      "custom_fields",
-      OPTIONAL,
+    }),
+    custom_fields: objects(
+      root?.["custom_fields"],
+      { field: "custom_fields", required: false, ctx },
       (part1) => ({
-        name: string(part1?.["name"], ctx, "custom_fields.name", OPTIONAL),
-        answer: string(part1?.["value"], ctx, "custom_fields.value", OPTIONAL),
+        name: string(part1?.["name"], {
+          field: "custom_fields.name",
+          required: false,
+          ctx,
+        }),
+        answer: string(part1?.["value"], {
+          field: "custom_fields.value",
+          required: false,
+          ctx,
+        }),
         options: objects(
           part1?.["options"],
-          ctx,
-          "custom_fields.options",
-          OPTIONAL,
+          { field: "custom_fields.options", required: false, ctx },
           (part1) => ({
-            label: string(
-              part1?.["label"],
+            label: string(part1?.["label"], {
+              field: "custom_fields.options.label",
+              required: false,
               ctx,
-              "custom_fields.options.label",
-              OPTIONAL,
-            ),
+            }),
           }),
         ),
       }),
     ),
-  );
+  };
 }

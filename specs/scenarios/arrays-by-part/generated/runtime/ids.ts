@@ -2,14 +2,14 @@
 // Do not edit: change those files and run `projector generate`.
 // Ids the model can pass back to a tool: a record's own, and related records' ids.
 
-import type { Context } from "./context.js";
+import type { Context, FieldRead, ValueRead } from "./context.js";
 import { handOut } from "./id-book.js";
 import { unusable } from "./issues.js";
 import { asObject } from "./json.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 import { shortId } from "./short-ids.js";
-import { integer, string } from "./values.js";
+import { notRead, string } from "./values.js";
 
 export function short(id: string, ctx: Context): string {
   const given = ctx.shortIds;
@@ -22,6 +22,8 @@ export function short(id: string, ctx: Context): string {
 export const TEXT_IDS = true;
 /** For a reader of related ids: the spec lets them be text or numbers (it declares both, or no type); a number is read as its digits. */
 export const TEXT_OR_NUMBER_IDS = false;
+/** The id type the spec declares for a reader's related ids: {@link TEXT_IDS} or {@link TEXT_OR_NUMBER_IDS}. */
+export type IdType = typeof TEXT_IDS | typeof TEXT_OR_NUMBER_IDS;
 
 /** Why an empty string is no id: it names no record, so it is never looked up or shortened. */
 const EMPTY_ID = "expected an id, got an empty string";
@@ -29,25 +31,21 @@ const EMPTY_ID = "expected an id, got an empty string";
 /** An id the model can pass to a tool, whole: text, as the spec declares it. */
 export function argumentId(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): string | null | Unusable {
   return value === ""
-    ? unusable(ctx, field, value, EMPTY_ID)
-    : string(value, ctx, field, required);
+    ? unusable(at.ctx, at.field, value, EMPTY_ID)
+    : string(value, at);
 }
 
 /** An id the model can pass to a tool, in its short form: text, as the spec declares it. */
 export function shortArgumentId(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): string | null | Unusable {
   return typeof value === "string" && value !== ""
-    ? short(value, ctx)
-    : argumentId(value, ctx, field, required);
+    ? short(value, at.ctx)
+    : argumentId(value, at);
 }
 
 /** A number's digits, for an id the spec lets be a number; undefined for anything else. */
@@ -59,33 +57,28 @@ const digits = (value: unknown): string | undefined =>
 /** An id the model can pass to a tool, whole, that the spec lets be text or a number: a number is its digits. */
 export function textOrNumberId(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): string | null | Unusable {
-  return digits(value) ?? argumentId(value, ctx, field, required);
+  return digits(value) ?? argumentId(value, at);
 }
 
 /** {@link textOrNumberId} in its short form; a numeric id stays whole. */
 export function shortTextOrNumberId(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): string | null | Unusable {
-  return digits(value) ?? shortArgumentId(value, ctx, field, required);
+  return digits(value) ?? shortArgumentId(value, at);
 }
 
 /** An integer id the model can pass to a tool: it stays a number, as the spec declares it. */
 export function integerId(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): number | null | Unusable {
-  if (typeof value === "string" && /^-?\d{1,15}$/.test(value))
-    return Number(value);
-  return integer(value, ctx, field, required);
+  if (Number.isInteger(value)) return value as number;
+  return typeof value === "string" && /^-?\d{1,15}$/.test(value)
+    ? Number(value)
+    : notRead(value, at.ctx, at.field, at.required, "an integer");
 }
 
 /** A related id that is there but cannot be read as one; becomes an {@link Unusable} marker where it is projected. */
@@ -200,8 +193,7 @@ function manyRelated(
 /** The id of a related record, whole. */
 export function relatedOne(
   ids: Ids,
-  ctx: Context,
-  field: string,
+  { ctx, field }: FieldRead,
 ): string | null | Unusable {
   return oneRelated(ids, ctx, field, false);
 }
@@ -209,8 +201,7 @@ export function relatedOne(
 /** The id of a related record, in its short form. */
 export function shortRelatedOne(
   ids: Ids,
-  ctx: Context,
-  field: string,
+  { ctx, field }: FieldRead,
 ): string | null | Unusable {
   return oneRelated(ids, ctx, field, true);
 }
@@ -218,8 +209,7 @@ export function shortRelatedOne(
 /** The ids of related records, whole. */
 export function relatedMany(
   ids: Ids,
-  ctx: Context,
-  field: string,
+  { ctx, field }: FieldRead,
 ): (string | Unusable)[] | null | Unusable {
   return manyRelated(ids, ctx, field, false);
 }
@@ -227,8 +217,7 @@ export function relatedMany(
 /** The ids of related records, in their short forms. */
 export function shortRelatedMany(
   ids: Ids,
-  ctx: Context,
-  field: string,
+  { ctx, field }: FieldRead,
 ): (string | Unusable)[] | null | Unusable {
   return manyRelated(ids, ctx, field, true);
 }

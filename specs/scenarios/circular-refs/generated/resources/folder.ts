@@ -2,11 +2,9 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
-  OPTIONAL,
   argumentId,
   context,
   objects,
-  plainObjects,
   recordObject,
   string,
   whole,
@@ -145,23 +143,6 @@ export const folderResultSchema = {
 /** The labels projecting a folder reads, already resolved. */
 export type FolderLookups = Record<never, never>;
 
-/** Sets a {@link FolderResult}'s fields, in this order. */
-function fillFolderResult(
-  this: FolderResult,
-  v0: FolderResult["id"],
-  v1: FolderResult["name"],
-  v2: FolderResult["children"],
-  v3: FolderResult["labels"],
-): void {
-  this.id = v0;
-  this.name = v1;
-  this.children = v2;
-  this.labels = v3;
-}
-
-/** Makes each {@link FolderResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const FolderResults = plainObjects(fillFolderResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectFolder(
   record: FolderRecord,
@@ -170,26 +151,37 @@ export function projectFolder(
 ): FolderResult {
   const ctx = context("folder", options);
   const root = recordObject(record, ctx);
-  return new FolderResults(
-    argumentId(root?.["id"], ctx, "id", OPTIONAL),
-    string(root?.["name"], ctx, "name", OPTIONAL),
-    objects(root?.["children"], ctx, "children", OPTIONAL, (part1) => ({
-      id: argumentId(part1?.["id"], ctx, "children.id", OPTIONAL),
-      name: string(part1?.["name"], ctx, "children.name", OPTIONAL),
-      labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
-        part1?.["labels"],
-        ctx,
-        "children.labels",
-        OPTIONAL,
-        FOLDER_CHILDREN_LABELS,
-      ),
-    })),
-    whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
-      root?.["labels"],
-      ctx,
-      "labels",
-      OPTIONAL,
-      FOLDER_LABELS,
+  return {
+    id: argumentId(root?.["id"], { field: "id", required: false, ctx }),
+    name: string(root?.["name"], { field: "name", required: false, ctx }),
+    children: objects(
+      root?.["children"],
+      { field: "children", required: false, ctx },
+      (part1) => ({
+        id: argumentId(part1?.["id"], {
+          field: "children.id",
+          required: false,
+          ctx,
+        }),
+        name: string(part1?.["name"], {
+          field: "children.name",
+          required: false,
+          ctx,
+        }),
+        labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
+          part1?.["labels"],
+          {
+            schema: FOLDER_CHILDREN_LABELS,
+            field: "children.labels",
+            required: false,
+            ctx,
+          },
+        ),
+      }),
     ),
-  );
+    labels: whole<Array<{ narrower?: Array<unknown>; text?: string }>>(
+      root?.["labels"],
+      { schema: FOLDER_LABELS, field: "labels", required: false, ctx },
+    ),
+  };
 }

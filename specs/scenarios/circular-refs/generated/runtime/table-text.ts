@@ -15,8 +15,27 @@ export function serializeToolResult(result: unknown, tool?: string): string {
       ? MARKED_LAYOUTS.get(result)
       : undefined) ??
     (tool === undefined ? undefined : TABLE_LAYOUTS.get(tool));
-  return (layout && tableText(result, layout)) ?? JSON.stringify(result);
+  return (
+    (layout && tableText(result, layout)) ??
+    escapeUnseen(JSON.stringify(result))
+  );
 }
+
+/**
+ * Characters JSON may leave raw in a string that a reader of the text may not see as written: C1
+ * controls (NEL among them, which some readers take as a line break), the line and paragraph
+ * separators, and the bidirectional overrides and isolates, which reorder the text around them as
+ * it is shown. JSON text holds them only inside strings, where `\uXXXX` reads back the same.
+ */
+const UNSEEN = /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const unicodeEscape = (c: string) =>
+  `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/** JSON text with every {@link UNSEEN} character written as its `\uXXXX` escape. */
+const escapeUnseen = (json: string): string =>
+  // JSON.stringify gives undefined for undefined, whatever its declared type says.
+  typeof json === "string" ? json.replace(UNSEEN, unicodeEscape) : json;
 
 /** How a list tool's result reads as a table: the list's key, its columns and the page keys, in result order. */
 export interface TableLayout {
@@ -80,9 +99,11 @@ const hasExactly = (object: object, keys: readonly string[]) =>
 /**
  * Characters written as escapes inside quotes: TOON's five, and as `\uXXXX` every other control
  * character (C0, DEL, C1 with NEL) and the line and paragraph separators, so that the text breaks
- * lines only where TOON does, for a reader that splits on any of them too.
+ * lines only where TOON does, for a reader that splits on any of them too, and the bidirectional
+ * overrides and isolates, so that no cell reorders how the text around it is shown.
  */
-const ESCAPED = /[\\"\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const ESCAPED =
+  /[\\"\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   "\\": "\\\\",
   '"': '\\"',
@@ -92,7 +113,7 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = {
 };
 /** A string TOON would read as something else (empty, spaced, a line's start, a delimiter, a key's end, an escape) unless quoted. */
 const NOT_BARE =
-  /^$|^[\s#-]|\s$|[,:"\\[\]{}\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+  /^$|^[\s#-]|\s$|[,:"\\[\]{}\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 /** A string TOON would read as `true`, `false`, `null` or a number unless quoted. */
 const LITERAL = /^(?:true|false|null)$|^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const BARE_KEY = /^[A-Za-z_][\w.]*$/;
@@ -107,7 +128,7 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const MARKER_CELL_LIKE = /^\{+(?:unresolved|unknown_code|unusable): [\s\S]*\}$/;
 
 const quoted = (text: string) =>
-  `"${text.replace(ESCAPED, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+  `"${text.replace(ESCAPED, (c) => SHORT_ESCAPES[c] ?? unicodeEscape(c))}"`;
 
 const tableKey = (key: string) => (BARE_KEY.test(key) ? key : quoted(key));
 
@@ -116,10 +137,15 @@ const tableKey = (key: string) => (BARE_KEY.test(key) ? key : quoted(key));
  * one shaped like a marker cell with one more pair of braces.
  */
 function primitive(value: unknown): string {
-  if (typeof value === "string") {
-    const text = MARKER_CELL_LIKE.test(value) ? `{${value}}` : value;
-    return NOT_BARE.test(text) || LITERAL.test(text) ? quoted(text) : text;
-  }
+  return typeof value === "string" && MARKER_CELL_LIKE.test(value)
+    ? toonPrimitive(`{${value}}`)
+    : toonPrimitive(value);
+}
+
+/** A primitive as TOON writes it, and nothing more: a string bare only where TOON reads it back as that string. */
+function toonPrimitive(value: unknown): string {
+  if (typeof value === "string")
+    return NOT_BARE.test(value) || LITERAL.test(value) ? quoted(value) : value;
   // JSON writes a number it cannot write as null, and the table says what JSON says.
   if (typeof value === "number")
     return Number.isFinite(value) ? String(value) : "null";
@@ -129,7 +155,9 @@ function primitive(value: unknown): string {
 /**
  * A marker in a table cell among values (a name where another record's join is unresolved): the
  * text `{unresolved: usr_9}`, the marker's one key and its value as TOON writes a primitive, which
- * TOON's decoder reads as that string. Undefined for anything but one of projector's markers.
+ * TOON's decoder reads as that string. The value never gets the extra braces of a string shaped
+ * like a marker cell: the reading takes it as TOON reads a primitive, and nothing more. Undefined
+ * for anything but one of projector's markers.
  */
 function markerCell(value: unknown): string | undefined {
   if (!isObject(value)) return undefined;
@@ -137,7 +165,7 @@ function markerCell(value: unknown): string | undefined {
   const inner = kind === undefined ? undefined : value[kind];
   return typeof inner === "string" ||
     (typeof inner === "number" && Number.isFinite(inner))
-    ? `{${kind}: ${primitive(inner)}}`
+    ? `{${kind}: ${toonPrimitive(inner)}}`
     : undefined;
 }
 

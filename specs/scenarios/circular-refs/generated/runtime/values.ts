@@ -2,7 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 // Plain values: strings, numbers, booleans, and values kept whole, checked against the spec.
 
-import type { Context } from "./context.js";
+import type { Context, ValueRead } from "./context.js";
 import { absent, unusable } from "./issues.js";
 import { asObject, read, setOwn, type Json } from "./json.js";
 import { markerShape, type MarkerKind, type Unusable } from "./markers.js";
@@ -10,51 +10,44 @@ import { typeName } from "./quoting.js";
 
 export function string(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): string | null | Unusable {
   return typeof value === "string"
     ? value
-    : notRead(value, ctx, field, required, "a string");
+    : notRead(value, at.ctx, at.field, at.required, "a string");
 }
 
 export function number(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): number | null | Unusable {
   return typeof value === "number" && Number.isFinite(value)
     ? value
-    : notRead(value, ctx, field, required, "a number");
+    : notRead(value, at.ctx, at.field, at.required, "a number");
 }
 
 export function integer(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): number | null | Unusable {
   return Number.isInteger(value)
     ? (value as number)
-    : notRead(value, ctx, field, required, "an integer");
+    : notRead(value, at.ctx, at.field, at.required, "an integer");
 }
 
 export function boolean(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  at: ValueRead,
 ): boolean | null | Unusable {
   return typeof value === "boolean"
     ? value
-    : notRead(value, ctx, field, required, "true or false");
+    : notRead(value, at.ctx, at.field, at.required, "true or false");
 }
 
 /**
  * A value that is not what its reader reads: `null` when absent, else a marker. Kept out of the
- * readers, so that each is small enough for V8 to inline into a record's projection.
+ * readers, so that each is small enough for V8 to inline into a record's projection; it takes the
+ * read's parts, not the read itself, so that an inlined reader's options object need not be made.
  */
 export function notRead(
   value: unknown,
@@ -190,10 +183,7 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
 /** A value the annotation keeps whole: checked against the spec's schema, and trimmed to it. */
 export function whole<T>(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
-  schema: ValueSchema,
+  { schema, ctx, field, required }: ValueRead & { schema: ValueSchema },
 ): T | null | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);

@@ -3,13 +3,11 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  OPTIONAL,
   TEXT_IDS,
   argumentId,
   context,
   nested,
   objects,
-  plainObjects,
   recordObject,
   refMany,
   refOne,
@@ -191,29 +189,6 @@ const RECORD_KEYS = {
   users: { id: "gid", label: "name" },
 } as const;
 
-/** Sets a {@link TaskResult}'s fields, in this order. */
-function fillTaskResult(
-  this: TaskResult,
-  v0: TaskResult["gid"],
-  v1: TaskResult["name"],
-  v2: TaskResult["assignee"],
-  v3: TaskResult["followers"],
-  v4: TaskResult["completed_by"],
-  v5: TaskResult["parent"],
-  v6: TaskResult["memberships"],
-): void {
-  this.gid = v0;
-  this.name = v1;
-  this.assignee = v2;
-  this.followers = v3;
-  this.completed_by = v4;
-  this.parent = v5;
-  this.memberships = v6;
-}
-
-/** Makes each {@link TaskResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const TaskResults = plainObjects(fillTaskResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectTask(
   record: TaskRecord,
@@ -222,68 +197,74 @@ export function projectTask(
 ): TaskResult {
   const ctx = context("task", options);
   const root = recordObject(record, ctx);
-  return new TaskResults(
-    argumentId(root?.["gid"], ctx, "gid", OPTIONAL),
-    string(root?.["name"], ctx, "name", OPTIONAL),
-    refOne(
-      root?.["assignee"],
-      TEXT_IDS,
-      lookups["users"],
-      "users",
-      RECORD_KEYS["users"],
+  return {
+    gid: argumentId(root?.["gid"], { field: "gid", required: false, ctx }),
+    name: string(root?.["name"], { field: "name", required: false, ctx }),
+    assignee: refOne(root?.["assignee"], {
+      ids: TEXT_IDS,
+      labels: lookups.users,
+      resolver: "users",
+      key: "assignee",
+      keys: RECORD_KEYS.users,
+      field: "assignee",
       ctx,
-      "assignee",
-      "assignee",
-    ),
-    refMany(
-      root?.["followers"],
-      TEXT_IDS,
-      lookups["users"],
-      "users",
-      RECORD_KEYS["users"],
+    }),
+    followers: refMany(root?.["followers"], {
+      ids: TEXT_IDS,
+      labels: lookups.users,
+      resolver: "users",
+      keys: RECORD_KEYS.users,
+      field: "followers",
       ctx,
-      "followers",
-    ),
-    refOne(
-      root?.["completed_by"],
-      TEXT_IDS,
-      lookups["users"],
-      "users",
-      RECORD_KEYS["users"],
+    }),
+    completed_by: refOne(root?.["completed_by"], {
+      ids: TEXT_IDS,
+      labels: lookups.users,
+      resolver: "users",
+      key: "completed_by",
+      keys: RECORD_KEYS.users,
+      field: "completed_by",
       ctx,
-      "completed_by",
-      "completed_by",
+    }),
+    parent: nested(
+      root?.["parent"],
+      { field: "parent", required: false, ctx },
+      (part1) => ({
+        name: string(part1?.["name"], {
+          field: "parent.name",
+          required: false,
+          ctx,
+        }),
+        created_by: refOne(part1?.["created_by"], {
+          ids: TEXT_IDS,
+          labels: lookups.users,
+          resolver: "users",
+          key: "created_by",
+          keys: RECORD_KEYS.users,
+          field: "parent.created_by",
+          ctx,
+        }),
+      }),
     ),
-    nested(root?.["parent"], ctx, "parent", OPTIONAL, (part1) => ({
-      name: string(part1?.["name"], ctx, "parent.name", OPTIONAL),
-      created_by: refOne(
-        part1?.["created_by"],
-        TEXT_IDS,
-        lookups["users"],
-        "users",
-        RECORD_KEYS["users"],
-        ctx,
-        "parent.created_by",
-        "created_by",
-      ),
-    })),
-    objects(root?.["memberships"], ctx, "memberships", OPTIONAL, (part1) => ({
-      project: refOne(
-        part1?.["project"],
-        TEXT_IDS,
-        lookups["projects"],
-        "projects",
-        RECORD_KEYS["projects"],
-        ctx,
-        "memberships.project",
-        "project",
-      ),
-      section: string(
-        part1?.["section_name"],
-        ctx,
-        "memberships.section_name",
-        OPTIONAL,
-      ),
-    })),
-  );
+    memberships: objects(
+      root?.["memberships"],
+      { field: "memberships", required: false, ctx },
+      (part1) => ({
+        project: refOne(part1?.["project"], {
+          ids: TEXT_IDS,
+          labels: lookups.projects,
+          resolver: "projects",
+          key: "project",
+          keys: RECORD_KEYS.projects,
+          field: "memberships.project",
+          ctx,
+        }),
+        section: string(part1?.["section_name"], {
+          field: "memberships.section_name",
+          required: false,
+          ctx,
+        }),
+      }),
+    ),
+  };
 }

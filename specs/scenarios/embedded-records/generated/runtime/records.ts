@@ -2,7 +2,12 @@
 // Do not edit: change those files and run `projector generate`.
 // A record and its parts: the record object, JSON:API sections, nested objects, lifted parts.
 
-import type { Context, ProjectOptions } from "./context.js";
+import type {
+  Context,
+  FieldRead,
+  ProjectOptions,
+  ValueRead,
+} from "./context.js";
 import { absent, issueValue, report, unusable } from "./issues.js";
 import { asObject, read, type Json } from "./json.js";
 import { hold, placesSoFar } from "./labels-later.js";
@@ -202,22 +207,6 @@ function errorWords(body: unknown): string {
   return words === undefined ? " with no message" : `: ${words}`;
 }
 
-/**
- * A constructor of a resource's results from the function that sets their fields. What it makes is
- * a plain object, as an object literal is (its prototype is Object.prototype, so it equals a
- * literal, strictly too), but made by `new`: V8 tracks a literal's allocation site and, once the
- * objects made there outlive a young collection, as a page's results do, allocates them straight
- * into the old generation, where each young string written into one costs a write barrier and the
- * dead results wait for a full collection: a 10,000-record page projected in 10.2 ms instead of
- * 13.4. `fill` is a function declaration or expression, which `new` can call; never an arrow.
- */
-export function plainObjects<A extends unknown[], T>(
-  fill: (this: T, ...args: A) => void,
-): new (...args: A) => T {
-  fill.prototype = Object.prototype;
-  return fill as unknown as new (...args: A) => T;
-}
-
 /** The record as an object, or undefined with a report when it is something else. */
 export function recordObject(record: unknown, ctx: Context): Json | undefined {
   const found = asObject(record);
@@ -263,9 +252,7 @@ function notASection(value: unknown, key: string, ctx: Context): void {
 /** An object whose parts are classified one by one. */
 export function nested<T>(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  { ctx, field, required }: ValueRead,
   build: (object: Json) => T,
 ): T | null | Unusable {
   if (value === undefined || value === null)
@@ -289,9 +276,7 @@ export function nested<T>(
  */
 export function objects<T>(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  { ctx, field, required }: ValueRead,
   build: (object: Json) => T,
 ): (T | null | Unusable)[] | null | Unusable {
   if (value === undefined || value === null)
@@ -324,9 +309,7 @@ export function objects<T>(
  */
 export function lifted<T>(
   root: Json | undefined,
-  path: readonly string[],
-  ctx: Context,
-  field: string,
+  { path, ctx, field }: FieldRead & { readonly path: readonly string[] },
   project: (value: unknown) => T,
 ): T | null | Unusable {
   let object = root;

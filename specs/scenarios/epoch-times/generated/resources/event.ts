@@ -2,11 +2,9 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
-  OPTIONAL,
   context,
   date,
   datetime,
-  plainObjects,
   recordObject,
   string,
   type JsonSchema,
@@ -103,29 +101,6 @@ export const eventResultSchema = {
 /** The labels projecting an event reads, already resolved. */
 export type EventLookups = Record<never, never>;
 
-/** Sets a {@link EventResult}'s fields, in this order. */
-function fillEventResult(
-  this: EventResult,
-  v0: EventResult["title"],
-  v1: EventResult["created"],
-  v2: EventResult["updated"],
-  v3: EventResult["due"],
-  v4: EventResult["closed"],
-  v5: EventResult["snoozed"],
-  v6: EventResult["archived"],
-): void {
-  this.title = v0;
-  this.created = v1;
-  this.updated = v2;
-  this.due = v3;
-  this.closed = v4;
-  this.snoozed = v5;
-  this.archived = v6;
-}
-
-/** Makes each {@link EventResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const EventResults = plainObjects(fillEventResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectEvent(
   record: EventRecord,
@@ -134,13 +109,33 @@ export function projectEvent(
 ): EventResult {
   const ctx = context("event", options);
   const root = recordObject(record, ctx);
-  return new EventResults(
-    string(root?.["title"], ctx, "title", OPTIONAL),
-    datetime(root?.["created_at"], ctx, "created_at", OPTIONAL),
-    datetime(root?.["updated_at"], ctx, "updated_at", OPTIONAL),
-    date(root?.["due_on"], ctx, "due_on", OPTIONAL),
-    date(root?.["closed_at"], ctx, "closed_at", OPTIONAL),
-    datetime(root?.["snoozed_until"], ctx, "snoozed_until", OPTIONAL),
-    date(root?.["archived_at"], ctx, "archived_at", OPTIONAL),
-  );
+  return {
+    title: string(root?.["title"], { field: "title", required: false, ctx }),
+    created: datetime(root?.["created_at"], {
+      field: "created_at",
+      required: false,
+      ctx,
+    }),
+    updated: datetime(root?.["updated_at"], {
+      field: "updated_at",
+      required: false,
+      ctx,
+    }),
+    due: date(root?.["due_on"], { field: "due_on", required: false, ctx }),
+    closed: date(root?.["closed_at"], {
+      field: "closed_at",
+      required: false,
+      ctx,
+    }),
+    snoozed: datetime(root?.["snoozed_until"], {
+      field: "snoozed_until",
+      required: false,
+      ctx,
+    }),
+    archived: date(root?.["archived_at"], {
+      field: "archived_at",
+      required: false,
+      ctx,
+    }),
+  };
 }

@@ -3,12 +3,10 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  OPTIONAL,
   TEXT_OR_NUMBER_IDS,
   context,
   integer,
   integerId,
-  plainObjects,
   recordObject,
   refOne,
   string,
@@ -75,23 +73,6 @@ export type ConversationLookups = Pick<Lookups, "admins">;
 /** How each resolver reads an embedded record: the key of its id, and of the name it carries. */
 const RECORD_KEYS = { admins: { id: "id" } } as const;
 
-/** Sets a {@link ConversationResult}'s fields, in this order. */
-function fillConversationResult(
-  this: ConversationResult,
-  v0: ConversationResult["id"],
-  v1: ConversationResult["ticket_number"],
-  v2: ConversationResult["subject"],
-  v3: ConversationResult["assignee"],
-): void {
-  this.id = v0;
-  this.ticket_number = v1;
-  this.subject = v2;
-  this.assignee = v3;
-}
-
-/** Makes each {@link ConversationResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const ConversationResults = plainObjects(fillConversationResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectConversation(
   record: ConversationRecord,
@@ -100,19 +81,26 @@ export function projectConversation(
 ): ConversationResult {
   const ctx = context("conversation", options);
   const root = recordObject(record, ctx);
-  return new ConversationResults(
-    integerId(root?.["id"], ctx, "id", OPTIONAL),
-    integer(root?.["ticket_id"], ctx, "ticket_id", OPTIONAL),
-    string(root?.["subject"], ctx, "subject", OPTIONAL),
-    refOne(
-      root?.["assignee_id"],
-      TEXT_OR_NUMBER_IDS,
-      lookups["admins"],
-      "admins",
-      RECORD_KEYS["admins"],
+  return {
+    id: integerId(root?.["id"], { field: "id", required: false, ctx }),
+    ticket_number: integer(root?.["ticket_id"], {
+      field: "ticket_id",
+      required: false,
       ctx,
-      "assignee_id",
-      "assignee",
-    ),
-  );
+    }),
+    subject: string(root?.["subject"], {
+      field: "subject",
+      required: false,
+      ctx,
+    }),
+    assignee: refOne(root?.["assignee_id"], {
+      ids: TEXT_OR_NUMBER_IDS,
+      labels: lookups.admins,
+      resolver: "admins",
+      key: "assignee",
+      keys: RECORD_KEYS.admins,
+      field: "assignee_id",
+      ctx,
+    }),
+  };
 }

@@ -2,8 +2,14 @@
 // Do not edit: change those files and run `projector generate`.
 // The id kept beside a joined name (`assignee_id` beside `assignee`): the handle the model passes to a tool.
 
-import type { Context } from "./context.js";
-import { LIST_GOT_ONE, notAnId, ONE_GOT_LIST, short } from "./ids.js";
+import type { Context, FieldRead } from "./context.js";
+import {
+  type IdType,
+  LIST_GOT_ONE,
+  notAnId,
+  ONE_GOT_LIST,
+  short,
+} from "./ids.js";
 import { unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
 import type { Unusable } from "./markers.js";
@@ -78,39 +84,49 @@ function integerHandle(
 /** The id of the one record a plain join key holds, beside its name. */
 export function refIdOne(
   value: unknown,
-  idKey: string,
-  textOnly: boolean,
-  ctx: Context,
-  field: string,
-  shorten: boolean,
+  {
+    idKey,
+    ids,
+    shorten,
+    ctx,
+    field,
+  }: FieldRead & {
+    readonly idKey: string;
+    readonly ids: IdType;
+    readonly shorten: boolean;
+  },
 ): string | null | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return unusable(ctx, field, value, ONE_GOT_LIST);
-  return stringHandle(value, idKey, textOnly, ctx, field, shorten);
+  return stringHandle(value, idKey, ids, ctx, field, shorten);
 }
 
 /** The ids of the records a plain join key lists, beside their names. */
 export function refIdMany(
   value: unknown,
-  idKey: string,
-  textOnly: boolean,
-  ctx: Context,
-  field: string,
-  shorten: boolean,
+  {
+    idKey,
+    ids,
+    shorten,
+    ctx,
+    field,
+  }: FieldRead & {
+    readonly idKey: string;
+    readonly ids: IdType;
+    readonly shorten: boolean;
+  },
 ): (string | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) return unusable(ctx, field, value, LIST_GOT_ONE);
   return value.map((item: unknown) =>
-    stringHandle(item, idKey, textOnly, ctx, field, shorten),
+    stringHandle(item, idKey, ids, ctx, field, shorten),
   );
 }
 
 /** The integer id of the one record a plain join key holds, beside its name. */
 export function integerRefIdOne(
   value: unknown,
-  idKey: string,
-  ctx: Context,
-  field: string,
+  { idKey, ctx, field }: FieldRead & { readonly idKey: string },
 ): number | null | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return unusable(ctx, field, value, ONE_GOT_LIST);
@@ -120,9 +136,7 @@ export function integerRefIdOne(
 /** The integer ids of the records a plain join key lists, beside their names. */
 export function integerRefIdMany(
   value: unknown,
-  idKey: string,
-  ctx: Context,
-  field: string,
+  { idKey, ctx, field }: FieldRead & { readonly idKey: string },
 ): (number | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) return unusable(ctx, field, value, LIST_GOT_ONE);

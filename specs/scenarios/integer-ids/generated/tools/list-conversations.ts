@@ -10,7 +10,6 @@ import {
 } from "../resources/conversation.js";
 import {
   MARKER_SCHEMAS,
-  OPTIONAL,
   at,
   context,
   includedLabels,
@@ -99,8 +98,10 @@ export async function projectListConversations(
           ),
         ),
         more: present(at(response, ["next_page"])),
-        total: pageValue(response, ["count"], ctx, "total", (value) =>
-          integer(value, ctx, "total", OPTIONAL),
+        total: pageValue(
+          response,
+          { path: ["count"], field: "total", ctx },
+          (value) => integer(value, { field: "total", required: false, ctx }),
         ),
       };
     },

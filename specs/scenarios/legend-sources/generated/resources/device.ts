@@ -3,13 +3,10 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  OPTIONAL,
-  REQUIRED,
   argumentId,
   context,
   legend,
   legendLookup,
-  plainObjects,
   recordObject,
   type JsonSchema,
   type RecordOptions,
@@ -132,29 +129,6 @@ const DEVICE_ALARM = new Map<unknown, "info" | "warning" | "critical">([
   [3, "critical"],
 ]);
 
-/** Sets a {@link DeviceResult}'s fields, in this order. */
-function fillDeviceResult(
-  this: DeviceResult,
-  v0: DeviceResult["serial"],
-  v1: DeviceResult["state"],
-  v2: DeviceResult["power"],
-  v3: DeviceResult["tier"],
-  v4: DeviceResult["region"],
-  v5: DeviceResult["alarm"],
-  v6: DeviceResult["model"],
-): void {
-  this.serial = v0;
-  this.state = v1;
-  this.power = v2;
-  this.tier = v3;
-  this.region = v4;
-  this.alarm = v5;
-  this.model = v6;
-}
-
-/** Makes each {@link DeviceResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const DeviceResults = plainObjects(fillDeviceResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectDevice(
   record: DeviceRecord,
@@ -163,21 +137,49 @@ export function projectDevice(
 ): DeviceResult {
   const ctx = context("device", options);
   const root = recordObject(record, ctx);
-  return new DeviceResults(
-    argumentId(root?.["serial"], ctx, "serial", REQUIRED),
-    legend(root?.["state"], DEVICE_STATE, ctx, "state", OPTIONAL),
-    legend(root?.["power"], DEVICE_POWER, ctx, "power", OPTIONAL),
-    legend(root?.["tier"], DEVICE_TIER, ctx, "tier", OPTIONAL),
-    legend(root?.["region"], DEVICE_REGION, ctx, "region", OPTIONAL),
-    legend(root?.["alarm"], DEVICE_ALARM, ctx, "alarm", OPTIONAL),
-    legendLookup(
-      root?.["model_code"],
-      lookups["models"],
-      "models",
+  return {
+    serial: argumentId(root?.["serial"], {
+      field: "serial",
+      required: true,
       ctx,
-      "model_code",
-      OPTIONAL,
-      "model",
-    ),
-  );
+    }),
+    state: legend(root?.["state"], {
+      words: DEVICE_STATE,
+      field: "state",
+      required: false,
+      ctx,
+    }),
+    power: legend(root?.["power"], {
+      words: DEVICE_POWER,
+      field: "power",
+      required: false,
+      ctx,
+    }),
+    tier: legend(root?.["tier"], {
+      words: DEVICE_TIER,
+      field: "tier",
+      required: false,
+      ctx,
+    }),
+    region: legend(root?.["region"], {
+      words: DEVICE_REGION,
+      field: "region",
+      required: false,
+      ctx,
+    }),
+    alarm: legend(root?.["alarm"], {
+      words: DEVICE_ALARM,
+      field: "alarm",
+      required: false,
+      ctx,
+    }),
+    model: legendLookup(root?.["model_code"], {
+      labels: lookups.models,
+      resolver: "models",
+      key: "model",
+      field: "model_code",
+      required: false,
+      ctx,
+    }),
+  };
 }

@@ -6,11 +6,6 @@ import type { Context, ProjectionIssue } from "./context.js";
 import type { Unusable } from "./markers.js";
 import { clipped, ISSUE_VALUE_CHARACTERS, typeName } from "./quoting.js";
 
-/** For a reader's `required`: the spec promises a value, so an absent or null one is reported as `missing`. */
-export const REQUIRED = true;
-/** For a reader's `required`: the spec lets the value be absent or null, which projects to null unreported. */
-export const OPTIONAL = false;
-
 export function report(
   ctx: Context,
   kind: ProjectionIssue["kind"],

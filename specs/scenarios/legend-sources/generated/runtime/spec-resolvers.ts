@@ -3,7 +3,7 @@
 // Resolvers the annotation backs with an operation: the labels asked of the API itself.
 
 import { type HttpMethod, RESPONSE_BOUND } from "./call-tool.js";
-import { idOf, TEXT_OR_NUMBER_IDS } from "./ids.js";
+import { idOf, TEXT_IDS, TEXT_OR_NUMBER_IDS } from "./ids.js";
 import { asObject, type Json, read } from "./json.js";
 import { at } from "./pages.js";
 import { pathSegmentProblem } from "./path-segments.js";
@@ -26,8 +26,10 @@ export interface SpecResolverSource {
   readonly concurrency: number;
   /** Where the records sit in the response: `["data"]` for JSON:API. */
   readonly records: readonly string[];
-  /** JSON:API records: the label is read under `attributes`. */
+  /** JSON:API records: the label is read under `attributes`, and the id is text. */
   readonly jsonapi: boolean;
+  /** For JSON:API records, the type a record must have to name an id; records of another type are skipped. */
+  readonly type?: string;
   /** The key of a record's id. */
   readonly id: string;
   /** The dotted path of the label in a record (under `attributes` for JSON:API). */
@@ -65,10 +67,51 @@ function labelIn(record: Json, source: SpecResolverSource): string | undefined {
 }
 
 /**
+ * The id and label one record of an answer gives, if it gives both: a JSON:API record only with a
+ * text id and, where the resolver names a type, of that type.
+ */
+function recordLabel(
+  item: unknown,
+  source: SpecResolverSource,
+): { id: string; text: string } | undefined {
+  const record = asObject(item);
+  if (!record) return undefined;
+  if (
+    source.jsonapi &&
+    source.type !== undefined &&
+    record["type"] !== source.type
+  )
+    return undefined;
+  const id = idOf(
+    record[source.id],
+    source.jsonapi ? TEXT_IDS : TEXT_OR_NUMBER_IDS,
+  );
+  const text = id === undefined ? undefined : labelIn(record, source);
+  return id === undefined || text === undefined ? undefined : { id, text };
+}
+
+/** Why an id the answer labels twice, differently, gets neither label. */
+const TWO_LABELS =
+  "the API answered two different labels for this id; neither is used";
+
+/** Records an id's label; an id given two different labels is ambiguous and gets an Error instead. */
+function settle(
+  labels: Map<string, string | Error>,
+  id: string,
+  text: string,
+): void {
+  const earlier = labels.get(id);
+  if (earlier === undefined) labels.set(id, text);
+  else if (earlier !== text && !(earlier instanceof Error))
+    labels.set(id, new Error(TWO_LABELS));
+}
+
+/**
  * A resolver that asks the API: one request per batch of at most `max` ids, or one per id, with at
  * most `concurrency` in flight. A request that fails rejects (the call then fails with a
  * {@link ResolverError}); an id the API does not return stays unresolved, and so does an id that
- * would change a get-by-id's path (`..`), with an Error saying why and no request sent. Each request
+ * would change a get-by-id's path (`..`), with an Error saying why and no request sent; so does an id
+ * the answer gives two different labels. Each request
  * reads at most `MAX_RESPONSE_BYTES` and stops when the call stops waiting.
  */
 export function specResolver(
@@ -131,15 +174,8 @@ export function specResolver(
           `${method} ${source.path} answered without a list of records at ${source.records.join(".") || "its top"}`,
         );
       for (const item of records) {
-        const record = asObject(item);
-        const id = record
-          ? idOf(record[source.id], TEXT_OR_NUMBER_IDS)
-          : undefined;
-        const text =
-          record && id !== undefined && asked.has(id)
-            ? labelIn(record, source)
-            : undefined;
-        if (id !== undefined && text !== undefined) labels.set(id, text);
+        const found = recordLabel(item, source);
+        if (found && asked.has(found.id)) settle(labels, found.id, found.text);
       }
     });
     return labels;

@@ -2,11 +2,9 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
-  OPTIONAL,
   context,
   lifted,
   nested,
-  plainObjects,
   recordObject,
   string,
   type JsonSchema,
@@ -73,21 +71,6 @@ export const messageResultSchema = {
 /** The labels projecting a message reads, already resolved. */
 export type MessageLookups = Record<never, never>;
 
-/** Sets a {@link MessageResult}'s fields, in this order. */
-function fillMessageResult(
-  this: MessageResult,
-  v0: MessageResult["body"],
-  v1: MessageResult["source"],
-  v2: MessageResult["author"],
-): void {
-  this.body = v0;
-  this.source = v1;
-  this.author = v2;
-}
-
-/** Makes each {@link MessageResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const MessageResults = plainObjects(fillMessageResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectMessage(
   record: MessageRecord,
@@ -96,17 +79,24 @@ export function projectMessage(
 ): MessageResult {
   const ctx = context("message", options);
   const root = recordObject(record, ctx);
-  return new MessageResults(
-    string(root?.["body"], ctx, "body", OPTIONAL),
-    nested(root?.["source"], ctx, "source", OPTIONAL, (part1) => ({
-      channel: string(part1?.["channel"], ctx, "source.channel", OPTIONAL),
-    })),
-    lifted(
-      root,
-      ["source", "author", "name"],
-      ctx,
-      "source.author.name",
-      (lift3) => string(lift3, ctx, "source.author.name", OPTIONAL),
+  return {
+    body: string(root?.["body"], { field: "body", required: false, ctx }),
+    source: nested(
+      root?.["source"],
+      { field: "source", required: false, ctx },
+      (part1) => ({
+        channel: string(part1?.["channel"], {
+          field: "source.channel",
+          required: false,
+          ctx,
+        }),
+      }),
     ),
-  );
+    author: lifted(
+      root,
+      { path: ["source", "author", "name"], field: "source.author.name", ctx },
+      (lift3) =>
+        string(lift3, { field: "source.author.name", required: false, ctx }),
+    ),
+  };
 }

@@ -2,14 +2,11 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
-  OPTIONAL,
-  REQUIRED,
   argumentId,
   context,
   lifted,
   nested,
   number,
-  plainObjects,
   recordObject,
   string,
   whole,
@@ -151,27 +148,6 @@ export const customerResultSchema = {
 /** The labels projecting a customer reads, already resolved. */
 export type CustomerLookups = Record<never, never>;
 
-/** Sets a {@link CustomerResult}'s fields, in this order. */
-function fillCustomerResult(
-  this: CustomerResult,
-  v0: CustomerResult["id"],
-  v1: CustomerResult["name"],
-  v2: CustomerResult["address"],
-  v3: CustomerResult["country"],
-  v4: CustomerResult["tags"],
-  v5: CustomerResult["preferences"],
-): void {
-  this.id = v0;
-  this.name = v1;
-  this.address = v2;
-  this.country = v3;
-  this.tags = v4;
-  this.preferences = v5;
-}
-
-/** Makes each {@link CustomerResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const CustomerResults = plainObjects(fillCustomerResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectCustomer(
   record: CustomerRecord,
@@ -180,30 +156,56 @@ export function projectCustomer(
 ): CustomerResult {
   const ctx = context("customer", options);
   const root = recordObject(record, ctx);
-  return new CustomerResults(
-    argumentId(root?.["id"], ctx, "id", REQUIRED),
-    string(root?.["name"], ctx, "name", REQUIRED),
-    nested(root?.["address"], ctx, "address", OPTIONAL, (part1) => ({
-      city: string(part1?.["city"], ctx, "address.city", OPTIONAL),
-      geo: nested(part1?.["geo"], ctx, "address.geo", OPTIONAL, (part1) => ({
-        lat: number(part1?.["lat"], ctx, "address.geo.lat", OPTIONAL),
-        lng: number(part1?.["lng"], ctx, "address.geo.lng", OPTIONAL),
-      })),
-    })),
-    lifted(
+  return {
+    id: argumentId(root?.["id"], { field: "id", required: true, ctx }),
+    name: string(root?.["name"], { field: "name", required: true, ctx }),
+    address: nested(
+      root?.["address"],
+      { field: "address", required: false, ctx },
+      (part1) => ({
+        city: string(part1?.["city"], {
+          field: "address.city",
+          required: false,
+          ctx,
+        }),
+        geo: nested(
+          part1?.["geo"],
+          { field: "address.geo", required: false, ctx },
+          (part1) => ({
+            lat: number(part1?.["lat"], {
+              field: "address.geo.lat",
+              required: false,
+              ctx,
+            }),
+            lng: number(part1?.["lng"], {
+              field: "address.geo.lng",
+              required: false,
+              ctx,
+            }),
+          }),
+        ),
+      }),
+    ),
+    country: lifted(
       root,
-      ["address", "country_code"],
-      ctx,
-      "address.country_code",
-      (lift2) => string(lift2, ctx, "address.country_code", OPTIONAL),
+      { path: ["address", "country_code"], field: "address.country_code", ctx },
+      (lift2) =>
+        string(lift2, { field: "address.country_code", required: false, ctx }),
     ),
-    whole<Array<string>>(root?.["tags"], ctx, "tags", OPTIONAL, CUSTOMER_TAGS),
-    whole<{ language?: string | null; newsletter?: boolean }>(
+    tags: whole<Array<string>>(root?.["tags"], {
+      schema: CUSTOMER_TAGS,
+      field: "tags",
+      required: false,
+      ctx,
+    }),
+    preferences: whole<{ language?: string | null; newsletter?: boolean }>(
       root?.["preferences"],
-      ctx,
-      "preferences",
-      OPTIONAL,
-      CUSTOMER_PREFERENCES,
+      {
+        schema: CUSTOMER_PREFERENCES,
+        field: "preferences",
+        required: false,
+        ctx,
+      },
     ),
-  );
+  };
 }

@@ -49,11 +49,14 @@ export { context } from "./context.js";
 export type {
   Context,
   Detail,
+  FieldRead,
+  LabelsRead,
   PageExchange,
   ProjectionIssue,
   ProjectOptions,
   RecordOptions,
   ShortIds,
+  ValueRead,
 } from "./context.js";
 export { date, datetime, isUtcIso } from "./dates.js";
 export { detailOf, recordDetail } from "./detail.js";
@@ -82,7 +85,6 @@ export {
   Unreadable,
 } from "./ids.js";
 export type { Ids } from "./ids.js";
-export { OPTIONAL, REQUIRED } from "./issues.js";
 export {
   integerRefIdMany,
   integerRefIdOne,
@@ -102,6 +104,7 @@ export { legend, legendLookup, member } from "./legends.js";
 export { batchFunction, resolverFromLoader } from "./loaders.js";
 export type { LabelLoader } from "./loaders.js";
 export { MARKER_SCHEMAS } from "./markers.js";
+export { money } from "./money.js";
 export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
 export { projectInOneWalk } from "./one-walk.js";
 export { MAX_NEXT_CHARACTERS } from "./next-arguments.js";
@@ -119,7 +122,6 @@ export {
   listAt,
   nested,
   objects,
-  plainObjects,
   recordAt,
   recordObject,
   ResponseShapeError,

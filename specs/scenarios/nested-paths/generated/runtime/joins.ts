@@ -2,13 +2,13 @@
 // Do not edit: change those files and run `projector generate`.
 // Related records named through a resolver: JSON:API relationships, and labels in `included`.
 
-import type { Context } from "./context.js";
+import type { Context, FieldRead, LabelsRead } from "./context.js";
 import {
   idOf,
   LIST_GOT_ONE,
   ONE_GOT_LIST,
   short,
-  TEXT_OR_NUMBER_IDS,
+  TEXT_IDS,
   Unreadable,
   type Ids,
 } from "./ids.js";
@@ -76,30 +76,28 @@ function labelOrMarker(
 
 export function joinOne(
   ids: Ids,
-  labels: Labels,
-  resolver: string,
-  ctx: Context,
-  field: string,
-  key: string,
+  at: FieldRead & LabelsRead,
 ): string | null | Unresolved | Unusable {
   return typeof ids === "string"
-    ? label(ids, labels, resolver, ctx, field, key)
-    : ids === null
-      ? null
-      : unusable(
-          ctx,
-          field,
-          Array.isArray(ids) ? ids : ids.value,
-          Array.isArray(ids) ? ONE_GOT_LIST : ids.reason,
-        );
+    ? label(ids, at.labels, at.resolver, at.ctx, at.field, at.key)
+    : notOneId(ids, at.ctx, at.field);
+}
+
+/** No related record, a list, or an id that could not be read; kept apart so that {@link joinOne} inlines. */
+function notOneId(
+  ids: Exclude<Ids, string>,
+  ctx: Context,
+  field: string,
+): null | Unusable {
+  if (ids === null) return null;
+  return Array.isArray(ids)
+    ? unusable(ctx, field, ids, ONE_GOT_LIST)
+    : unusable(ctx, field, ids.value, ids.reason);
 }
 
 export function joinMany(
   ids: Ids,
-  labels: Labels,
-  resolver: string,
-  ctx: Context,
-  field: string,
+  { labels, resolver, ctx, field }: FieldRead & Omit<LabelsRead, "key">,
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (ids === null) return null;
   if (ids instanceof Unreadable)
@@ -113,25 +111,42 @@ export function joinMany(
   );
 }
 
-/** Labels already present in a JSON:API `included` array, per resolver. */
+/**
+ * Labels already present in a JSON:API `included` array, per resolver. JSON:API ids are text, so a
+ * record whose id is a number labels nothing. An id two records of a type label differently is
+ * ambiguous: `included` names it with neither, and the resolver is asked.
+ */
 export function includedLabels(
   response: unknown,
   sources: readonly { resolver: string; type: string; label: string }[],
 ): Map<string, Map<string, string>> {
   const result = new Map<string, Map<string, string>>();
-  for (const source of sources) result.set(source.resolver, new Map());
+  const ambiguous = new Map<string, Set<string>>();
+  for (const source of sources) {
+    result.set(source.resolver, new Map());
+    ambiguous.set(source.resolver, new Set());
+  }
   const included = asObject(response)?.["included"];
   if (!Array.isArray(included)) return result;
   for (const item of included) {
     const record = asObject(item);
     if (!record) continue;
-    // Any id the API labels is kept: a relationship's own ids are checked where they are read.
-    const id = idOf(record["id"], TEXT_OR_NUMBER_IDS);
+    // Any text id the API labels is kept: a relationship's own ids are checked where they are read.
+    const id = idOf(record["id"], TEXT_IDS);
     if (id === undefined) continue;
     for (const source of sources) {
       if (record["type"] !== source.type) continue;
       const text = asObject(record["attributes"])?.[source.label];
-      if (typeof text === "string") result.get(source.resolver)!.set(id, text);
+      if (typeof text !== "string") continue;
+      const labels = result.get(source.resolver)!;
+      const unsure = ambiguous.get(source.resolver)!;
+      if (unsure.has(id)) continue;
+      const earlier = labels.get(id);
+      if (earlier === undefined || earlier === text) labels.set(id, text);
+      else {
+        labels.delete(id);
+        unsure.add(id);
+      }
     }
   }
   return result;

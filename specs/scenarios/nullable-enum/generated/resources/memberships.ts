@@ -2,10 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 import type { components } from "../openapi.js";
 import {
-  OPTIONAL,
   context,
   member,
-  plainObjects,
   recordObject,
   section,
   type JsonSchema,
@@ -48,17 +46,6 @@ export type MembershipsLookups = Record<never, never>;
 
 const MEMBERSHIPS_ROLE = new Set<unknown>(["admin", "member"]);
 
-/** Sets a {@link MembershipsResult}'s fields, in this order. */
-function fillMembershipsResult(
-  this: MembershipsResult,
-  v0: MembershipsResult["role"],
-): void {
-  this.role = v0;
-}
-
-/** Makes each {@link MembershipsResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const MembershipsResults = plainObjects(fillMembershipsResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectMemberships(
   record: MembershipsRecord,
@@ -68,13 +55,12 @@ export function projectMemberships(
   const ctx = context("memberships", options);
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
-  return new MembershipsResults(
-    member<"admin" | "member">(
-      attributes?.["role"],
-      MEMBERSHIPS_ROLE,
+  return {
+    role: member<"admin" | "member">(attributes?.["role"], {
+      allowed: MEMBERSHIPS_ROLE,
+      field: "role",
+      required: false,
       ctx,
-      "role",
-      OPTIONAL,
-    ),
-  );
+    }),
+  };
 }

@@ -2,12 +2,11 @@
 // Do not edit: change those files and run `projector generate`.
 // Coded values: enums, codes expanded to words by a legend, codes looked up at run time.
 
-import type { Context } from "./context.js";
+import type { Context, LabelsRead, ValueRead } from "./context.js";
 import { absent, report, unusable } from "./issues.js";
 import type { UnknownCode, Unusable } from "./markers.js";
 import { described, typeName } from "./quoting.js";
 import { later, LabelsLater } from "./labels-later.js";
-import type { Labels } from "./resolvers.js";
 
 /** The longest string taken for a code: a longer one is no code, and is not copied into a marker. */
 export const CODE_CHARACTERS = 64;
@@ -15,10 +14,12 @@ export const CODE_CHARACTERS = 64;
 /** An enum kept as its own values: one outside the spec's list is marked, not passed off as valid. */
 export function member<T extends string | number | boolean>(
   value: unknown,
-  allowed: ReadonlySet<unknown>,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  {
+    allowed,
+    ctx,
+    field,
+    required,
+  }: ValueRead & { readonly allowed: ReadonlySet<unknown> },
 ): T | null | UnknownCode | Unusable {
   if (allowed.has(value)) return value as T;
   if (value === undefined || value === null)
@@ -70,13 +71,21 @@ export function unknownCode(
 /** A coded value expanded to its word. */
 export function legend<W extends string>(
   value: unknown,
-  words: ReadonlyMap<unknown, W>,
+  at: ValueRead & { readonly words: ReadonlyMap<unknown, W> },
+): W | null | UnknownCode | Unusable {
+  const word = at.words.get(value);
+  return word !== undefined
+    ? word
+    : noWord(value, at.ctx, at.field, at.required);
+}
+
+/** A code the legend has no word for, or none at all; kept apart so that {@link legend} inlines. */
+function noWord(
+  value: unknown,
   ctx: Context,
   field: string,
   required: boolean,
-): W | null | UnknownCode | Unusable {
-  const word = words.get(value);
-  if (word !== undefined) return word;
+): null | UnknownCode | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
   return unknownCode(ctx, field, value);
@@ -85,12 +94,7 @@ export function legend<W extends string>(
 /** A coded value whose word comes from a resolver at run time. */
 export function legendLookup(
   value: unknown,
-  labels: Labels,
-  resolver: string,
-  ctx: Context,
-  field: string,
-  required: boolean,
-  key: string,
+  { labels, resolver, key, ctx, field, required }: ValueRead & LabelsRead,
 ): string | null | UnknownCode | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);

@@ -3,15 +3,12 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  OPTIONAL,
-  REQUIRED,
   TEXT_IDS,
   argumentId,
   context,
   datetime,
   integer,
   member,
-  plainObjects,
   recordObject,
   refMany,
   refOne,
@@ -140,31 +137,6 @@ const RECORD_KEYS = {
   users: { id: "id", label: "profile.name" },
 } as const;
 
-/** Sets a {@link IncidentResult}'s fields, in this order. */
-function fillIncidentResult(
-  this: IncidentResult,
-  v0: IncidentResult["id"],
-  v1: IncidentResult["number"],
-  v2: IncidentResult["title"],
-  v3: IncidentResult["urgency"],
-  v4: IncidentResult["service"],
-  v5: IncidentResult["owner"],
-  v6: IncidentResult["watchers"],
-  v7: IncidentResult["opened"],
-): void {
-  this.id = v0;
-  this.number = v1;
-  this.title = v2;
-  this.urgency = v3;
-  this.service = v4;
-  this.owner = v5;
-  this.watchers = v6;
-  this.opened = v7;
-}
-
-/** Makes each {@link IncidentResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const IncidentResults = plainObjects(fillIncidentResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectIncident(
   record: IncidentRecord,
@@ -173,46 +145,50 @@ export function projectIncident(
 ): IncidentResult {
   const ctx = context("incident", options);
   const root = recordObject(record, ctx);
-  return new IncidentResults(
-    argumentId(root?.["id"], ctx, "id", REQUIRED),
-    integer(root?.["incident_number"], ctx, "incident_number", OPTIONAL),
-    string(root?.["title"], ctx, "title", REQUIRED),
-    member<"high" | "low">(
-      root?.["urgency"],
-      INCIDENT_URGENCY,
+  return {
+    id: argumentId(root?.["id"], { field: "id", required: true, ctx }),
+    number: integer(root?.["incident_number"], {
+      field: "incident_number",
+      required: false,
       ctx,
-      "urgency",
-      OPTIONAL,
-    ),
-    refOne(
-      root?.["service"],
-      TEXT_IDS,
-      lookups["services"],
-      "services",
-      RECORD_KEYS["services"],
+    }),
+    title: string(root?.["title"], { field: "title", required: true, ctx }),
+    urgency: member<"high" | "low">(root?.["urgency"], {
+      allowed: INCIDENT_URGENCY,
+      field: "urgency",
+      required: false,
       ctx,
-      "service",
-      "service",
-    ),
-    refOne(
-      root?.["owner_id"],
-      TEXT_IDS,
-      lookups["users"],
-      "users",
-      RECORD_KEYS["users"],
+    }),
+    service: refOne(root?.["service"], {
+      ids: TEXT_IDS,
+      labels: lookups.services,
+      resolver: "services",
+      key: "service",
+      keys: RECORD_KEYS.services,
+      field: "service",
       ctx,
-      "owner_id",
-      "owner",
-    ),
-    refMany(
-      root?.["watcher_ids"],
-      TEXT_IDS,
-      lookups["users"],
-      "users",
-      RECORD_KEYS["users"],
+    }),
+    owner: refOne(root?.["owner_id"], {
+      ids: TEXT_IDS,
+      labels: lookups.users,
+      resolver: "users",
+      key: "owner",
+      keys: RECORD_KEYS.users,
+      field: "owner_id",
       ctx,
-      "watcher_ids",
-    ),
-    datetime(root?.["created_at"], ctx, "created_at", OPTIONAL),
-  );
+    }),
+    watchers: refMany(root?.["watcher_ids"], {
+      ids: TEXT_IDS,
+      labels: lookups.users,
+      resolver: "users",
+      keys: RECORD_KEYS.users,
+      field: "watcher_ids",
+      ctx,
+    }),
+    opened: datetime(root?.["created_at"], {
+      field: "created_at",
+      required: false,
+      ctx,
+    }),
+  };
 }

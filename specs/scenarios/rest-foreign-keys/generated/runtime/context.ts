@@ -2,6 +2,8 @@
 // Do not edit: change those files and run `projector generate`.
 // What a projection is given: the caller's options, and the context each record is projected in.
 
+import type { Labels } from "./resolvers.js";
+
 export interface ProjectionIssue {
   readonly kind: "unresolved" | "unknown_code" | "unusable" | "missing";
   readonly resource: string;
@@ -68,6 +70,30 @@ export interface PageExchange {
   readonly headers?: { get(name: string): string | null } | undefined;
   /** The query parameters the request sent, by their names in the spec, as sent (codes, not words). */
   readonly query?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * What a reader is told besides the value: the field as the annotation names it (issues name it),
+ * whether the spec promises a value there, and the record's context.
+ */
+export interface ValueRead extends FieldRead {
+  readonly required: boolean;
+}
+
+/**
+ * What a reader of labels is told besides the field: the labels of the resolver named, and the key
+ * of the result object being built, where a label the resolver gives later is filled in.
+ */
+export interface LabelsRead {
+  readonly labels: Labels;
+  readonly resolver: string;
+  readonly key: string;
+}
+
+/** What a reader of related ids or labels is told: the field as the annotation names it, and the record's context. */
+export interface FieldRead {
+  readonly field: string;
+  readonly ctx: Context;
 }
 
 export interface Context {

@@ -10,7 +10,6 @@ import {
 } from "../resources/incident.js";
 import {
   MARKER_SCHEMAS,
-  OPTIONAL,
   boolean,
   context,
   includedLabels,
@@ -99,11 +98,15 @@ export async function projectListIncidents(
             projectIncident(record as IncidentRecord, lookups, recordOptions),
           ),
         ),
-        total: pageValue(response, ["total"], ctx, "total", (value) =>
-          integer(value, ctx, "total", OPTIONAL),
+        total: pageValue(
+          response,
+          { path: ["total"], field: "total", ctx },
+          (value) => integer(value, { field: "total", required: false, ctx }),
         ),
-        more: pageValue(response, ["more"], ctx, "more", (value) =>
-          boolean(value, ctx, "more", OPTIONAL),
+        more: pageValue(
+          response,
+          { path: ["more"], field: "more", ctx },
+          (value) => boolean(value, { field: "more", required: false, ctx }),
         ),
       };
     },

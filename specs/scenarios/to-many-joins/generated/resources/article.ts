@@ -3,13 +3,10 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  OPTIONAL,
-  REQUIRED,
   TEXT_IDS,
   argumentId,
   context,
   joinMany,
-  plainObjects,
   recordObject,
   relationshipIds,
   section,
@@ -90,23 +87,6 @@ export const articleResultSchema = {
 /** The labels projecting an article reads, already resolved. */
 export type ArticleLookups = Pick<Lookups, "people" | "tags">;
 
-/** Sets a {@link ArticleResult}'s fields, in this order. */
-function fillArticleResult(
-  this: ArticleResult,
-  v0: ArticleResult["id"],
-  v1: ArticleResult["title"],
-  v2: ArticleResult["tags"],
-  v3: ArticleResult["reviewers"],
-): void {
-  this.id = v0;
-  this.title = v1;
-  this.tags = v2;
-  this.reviewers = v3;
-}
-
-/** Makes each {@link ArticleResult}: a plain object, made by a constructor rather than written as a literal (see plainObjects). */
-const ArticleResults = plainObjects(fillArticleResult);
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectArticle(
   record: ArticleRecord,
@@ -117,22 +97,22 @@ export function projectArticle(
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
-  return new ArticleResults(
-    argumentId(root?.["id"], ctx, "id", REQUIRED),
-    string(attributes?.["title"], ctx, "title", OPTIONAL),
-    joinMany(
-      relationshipIds(relationships?.["tags"], TEXT_IDS),
-      lookups["tags"],
-      "tags",
+  return {
+    id: argumentId(root?.["id"], { field: "id", required: true, ctx }),
+    title: string(attributes?.["title"], {
+      field: "title",
+      required: false,
       ctx,
-      "tags",
-    ),
-    joinMany(
+    }),
+    tags: joinMany(relationshipIds(relationships?.["tags"], TEXT_IDS), {
+      labels: lookups.tags,
+      resolver: "tags",
+      field: "tags",
+      ctx,
+    }),
+    reviewers: joinMany(
       relationshipIds(relationships?.["reviewers"], TEXT_IDS),
-      lookups["people"],
-      "people",
-      ctx,
-      "reviewers",
+      { labels: lookups.people, resolver: "people", field: "reviewers", ctx },
     ),
-  );
+  };
 }

@@ -2,7 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 // A response's page fields.
 
-import type { Context } from "./context.js";
+import type { FieldRead } from "./context.js";
 import { unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
 import type { Unusable } from "./markers.js";
@@ -42,9 +42,7 @@ export function blockedAt(
  */
 export function pageValue<T>(
   response: unknown,
-  path: readonly string[],
-  ctx: Context,
-  field: string,
+  { path, ctx, field }: FieldRead & { readonly path: readonly string[] },
   readValue: (value: unknown) => T,
 ): T | Unusable {
   const blocked = blockedAt(response, path);

@@ -1,0 +1,56 @@
+// The `format` rule: a kept value rewritten for the model. Each format is one module holding all of
+// it (what the annotation writes, its checks, the projection call, the result's schema, its docs
+// row); this one lists them, and the shared code (parse, model, emit) asks it instead of naming one.
+
+import { didYouMean } from "../suggest.js";
+import { DATE_FORMATS } from "./dates.js";
+import { MONEY } from "./money.js";
+import type { Format, FormatUse } from "./types.js";
+
+/** Every format, in the order the docs list them. */
+export const FORMATS: readonly Format[] = [...DATE_FORMATS, MONEY];
+
+/** The keys every format reads beside `format`. */
+export const FORMAT_KEYS: readonly string[] = [...new Set(FORMATS.flatMap((format) => format.keys))];
+
+export function formatNamed(name: string): Format | undefined {
+  return FORMATS.find((format) => format.name === name);
+}
+
+const listed = (names: readonly string[]) =>
+  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+
+/** A field rule's `format` and the keys its format reads; a key of another format is refused. */
+export function parseFormat(
+  value: Readonly<Record<string, unknown>>,
+  path: readonly (string | number)[],
+  problem: (path: readonly (string | number)[], message: string, help: string, part?: "key" | "value") => void,
+): FormatUse | undefined {
+  const name = value["format"];
+  const format = typeof name === "string" ? formatNamed(name) : undefined;
+  for (const other of FORMATS)
+    for (const key of other.keys)
+      if (key in value && other !== format)
+        problem(
+          [...path, key],
+          `\`${key}\` goes with \`format: ${other.name}\``,
+          `write \`format: ${other.name}\`, or remove \`${key}\``,
+          "key",
+        );
+  if (name === undefined) return undefined;
+  if (!format) {
+    const names = FORMATS.map((f) => f.name);
+    problem(
+      [...path, "format"],
+      `unknown format ${JSON.stringify(name)}${didYouMean(String(name), names)}`,
+      `format is ${listed(FORMATS.map((f) => f.example))}`,
+    );
+    return undefined;
+  }
+  let wrong = false;
+  const options = format.parse(value, (key, message, help) => {
+    wrong = true;
+    problem([...path, key], message, help);
+  });
+  return wrong ? undefined : { name: format.name, options };
+}
