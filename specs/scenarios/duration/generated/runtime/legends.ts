@@ -1,0 +1,112 @@
+// Reading parsed JSON without trusting its shape or its prototype.
+
+// Coded values: enums, codes expanded to words by a legend, codes looked up at run time.
+
+import type { Context, LabelsRead, ValueRead } from "./context.js";
+import { absent, report, unusable } from "./issues.js";
+import type { UnknownCode, Unusable } from "./markers.js";
+import { described, typeName } from "./quoting.js";
+import { later, LabelsLater } from "./labels-later.js";
+
+/** The longest string taken for a code: a longer one is no code, and is not copied into a marker. */
+export const CODE_CHARACTERS = 64;
+
+/** An enum kept as its own values: one outside the spec's list is marked, not passed off as valid. */
+export function member<T extends string | number | boolean>(
+  value: unknown,
+  {
+    allowed,
+    ctx,
+    field,
+    required,
+  }: ValueRead & { readonly allowed: ReadonlySet<unknown> },
+): T | null | UnknownCode | Unusable {
+  if (allowed.has(value)) return value as T;
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  return unknownCode(ctx, field, value);
+}
+
+/**
+ * A code the legend does not know. An object or array in a coded field is no code at all, nor is a
+ * number JSON cannot write (`1e400` parses to Infinity) or a string too long to be a code.
+ */
+export function unknownCode(
+  ctx: Context,
+  field: string,
+  value: unknown,
+  resolver?: string,
+): UnknownCode | Unusable {
+  if (
+    typeof value === "number"
+      ? !Number.isFinite(value)
+      : typeof value !== "string" && typeof value !== "boolean"
+  ) {
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a code, got ${typeName(value)}`,
+    );
+  }
+  if (typeof value === "string" && value.length > CODE_CHARACTERS)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a code, got a string of ${value.length} characters`,
+    );
+  const code = typeof value === "number" ? value : String(value);
+  report(
+    ctx,
+    "unknown_code",
+    field,
+    value,
+    `${ctx.resource}.${field}: no word for code ${described(code)}`,
+    resolver,
+  );
+  return { unknown_code: code };
+}
+
+/** A coded value expanded to its word. */
+export function legend<W extends string>(
+  value: unknown,
+  at: ValueRead & { readonly words: ReadonlyMap<unknown, W> },
+): W | null | UnknownCode | Unusable {
+  const word = at.words.get(value);
+  return word !== undefined
+    ? word
+    : noWord(value, at.ctx, at.field, at.required);
+}
+
+/** A code the legend has no word for, or none at all; kept apart so that {@link legend} inlines. */
+function noWord(
+  value: unknown,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): null | UnknownCode | Unusable {
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  return unknownCode(ctx, field, value);
+}
+
+/** A coded value whose word comes from a resolver at run time. */
+export function legendLookup(
+  value: unknown,
+  { labels, resolver, key, ctx, field, required }: ValueRead & LabelsRead,
+): string | null | UnknownCode | Unusable {
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  const code =
+    (typeof value === "string" && value.length <= CODE_CHARACTERS) ||
+    (typeof value === "number" && Number.isFinite(value));
+  if (!code) return unknownCode(ctx, field, value, resolver);
+  // While the page is walked, a code leaves a place for the resolver's word.
+  if (labels instanceof LabelsLater)
+    return later(value as string | number, labels, ctx, field, key, true);
+  const word = labels.get(String(value));
+  return typeof word === "string"
+    ? word
+    : unknownCode(ctx, field, value, resolver);
+}

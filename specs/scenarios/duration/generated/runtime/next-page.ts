@@ -1,0 +1,416 @@
+// Reading parsed JSON without trusting its shape or its prototype.
+
+// A list tool's next page: where the API says it is (a body path, the Link header, the last
+// record, the request's own offset), written as a short `next` of the operation's own query
+// parameters that the model passes back.
+
+import { type InputSchema, LONE_SURROGATE } from "./arguments.js";
+import type { Context, PageExchange } from "./context.js";
+import { report, unusable } from "./issues.js";
+import { asObject, read } from "./json.js";
+import { type NextParameter, nextProblem } from "./next-arguments.js";
+import { at, blockedAt } from "./pages.js";
+import { queryName } from "./query-string.js";
+import { printable, typeName } from "./quoting.js";
+
+/** The most characters of a next URL or a `Link` header read. */
+export const MAX_NEXT_URL_CHARACTERS = 8_192;
+
+/** Where the position of the next page is read. */
+export type NextSource =
+  /** A body path holding a next URL, or a cursor sent as `param`. */
+  | { readonly body: readonly string[]; readonly param?: string }
+  /** An RFC 8288 header (`link`): its link with `rel="next"`. */
+  | { readonly header: string }
+  /** The value at a path of the last record, sent as `param`. */
+  | {
+      readonly afterLast: readonly string[];
+      readonly param: string;
+      readonly limit?: string;
+    }
+  /** The request's own offset, advanced by the records this page holds. */
+  | { readonly offset: string; readonly limit?: string };
+
+/** How a tool finds its next page, and which query parameters a `next` may carry. */
+export interface NextPageRule {
+  /** The operation's path template, `/accounts/{sid}/calls.json`: a next URL must name it. */
+  readonly path: string;
+  readonly source: NextSource;
+  /**
+   * The query parameters the model sets, as the tool's call reads and sends them: the only ones a
+   * `next` carries.
+   */
+  readonly parameters: readonly NextParameter[];
+  /**
+   * Their arguments' schemas, as the tool's input schema gives them (`{ properties }`): a `next` is
+   * handed out only where the tool takes it back and sends the page it names.
+   */
+  readonly schema: InputSchema;
+  /** The parameters the tool fixes, each with its value as a URL writes it: a next URL may repeat them, never change them. */
+  readonly fixed?: ReadonlyArray<readonly [name: string, value: string]>;
+  /** How many records a page holds when the request sends no limit: the spec's default. */
+  readonly defaultLimit?: number;
+}
+
+/** Stands in for the API's base URL when the request's is not known: a next URL is then judged by its path. */
+const UNKNOWN_BASE = "http://base.invalid";
+
+/** `name=value` pairs as a `next` writes them: names keep the brackets the spec writes, values are escaped. */
+export function nextToken(
+  pairs: ReadonlyArray<readonly [name: string, value: string]>,
+): string {
+  return pairs
+    .map(([name, value]) => `${queryName(name)}=${encodeURIComponent(value)}`)
+    .join("&");
+}
+
+/**
+ * The result's `next`: the following page's position as a short string of the operation's own
+ * query parameters, or null on the last page. A position the tool cannot follow (a next URL on
+ * another host or path, a parameter it does not set or fixes otherwise, a cursor it cannot read,
+ * anything the tool would not take back, or would send otherwise than the API named it) is null
+ * too, and reported as `unusable` through `onIssue`: no `next` ever leaves the operation, and every
+ * `next` handed out is one the tool takes back.
+ */
+export function nextPage(
+  rule: NextPageRule,
+  response: unknown,
+  records: readonly unknown[],
+  returned: number,
+  exchange: PageExchange | undefined,
+  ctx: Context,
+): string | null {
+  const source = rule.source;
+  if ("body" in source) {
+    const blocked = blockedAt(response, source.body);
+    if (blocked)
+      return refused(
+        ctx,
+        blocked.found,
+        `expected an object at ${blocked.steps}, got ${typeName(blocked.found)}`,
+      );
+    const value = at(response, source.body);
+    // A JSON:API link object: `{ "href": "…" }`.
+    const href = asObject(value) && read(asObject(value), "href");
+    const found = typeof href === "string" ? href : value;
+    if (found === undefined || found === null || found === "") return null;
+    if (source.param !== undefined) {
+      const cursor = cursorText(found);
+      return cursor === undefined
+        ? refused(ctx, found, `expected a cursor, got ${typeName(found)}`)
+        : fromPairs(rule, [[source.param, cursor]], exchange, ctx);
+    }
+    if (typeof found !== "string")
+      return refused(ctx, found, `expected a next URL, got ${typeName(found)}`);
+    return fromUrl(rule, found, exchange, ctx);
+  }
+  if ("header" in source) {
+    if (!exchange?.headers) {
+      report(
+        ctx,
+        "missing",
+        "next",
+        undefined,
+        `${ctx.resource}.next: the response's ${source.header} header tells the next page, and the projection was not given the headers (options.exchange)`,
+      );
+      return null;
+    }
+    const header = exchange.headers.get(source.header);
+    if (header === null || header === "") return null;
+    if (header.length > MAX_NEXT_URL_CHARACTERS)
+      return refused(
+        ctx,
+        header,
+        `the ${source.header} header is longer than ${MAX_NEXT_URL_CHARACTERS} characters`,
+      );
+    const link = nextLink(header);
+    if (link === undefined)
+      return refused(
+        ctx,
+        header,
+        `the ${source.header} header cannot be read as RFC 8288 links`,
+      );
+    if (link.length > 1)
+      return refused(
+        ctx,
+        header,
+        `the ${source.header} header gives ${link.length} different next pages`,
+      );
+    return link.length === 0 ? null : fromUrl(rule, link[0]!, exchange, ctx);
+  }
+  if (returned === 0 || fewerThanAsked(rule, source.limit, returned, exchange))
+    return null;
+  if ("afterLast" in source) {
+    const value = at(records[records.length - 1], source.afterLast);
+    const cursor = value === "" ? undefined : cursorText(value);
+    if (cursor === undefined)
+      return refused(
+        ctx,
+        value,
+        `the last record has no ${source.afterLast.join(".")} to continue after`,
+      );
+    return fromPairs(rule, [[source.param, cursor]], exchange, ctx);
+  }
+  if (exchange === undefined) {
+    report(
+      ctx,
+      "missing",
+      "next",
+      undefined,
+      `${ctx.resource}.next: the request's ${source.offset} tells the next page, and the projection was not given the query it sent (options.exchange)`,
+    );
+    return null;
+  }
+  const sent = exchange.query?.[source.offset];
+  const offset = sent === undefined || sent === null ? 0 : Number(sent);
+  if (!Number.isSafeInteger(offset) || offset < 0 || sent === "")
+    return refused(
+      ctx,
+      sent,
+      `the request's ${source.offset} is not a whole number`,
+    );
+  return fromPairs(
+    rule,
+    [[source.offset, String(offset + records.length)]],
+    exchange,
+    ctx,
+  );
+}
+
+/** A cursor as the URL carries it: text, or a number; anything else is none. */
+function cursorText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/**
+ * Whether the page holds fewer records than the request asked for (the limit it sent, else the
+ * spec's default), so that it is the last; unknown, and so not the last, without a limit.
+ */
+function fewerThanAsked(
+  rule: NextPageRule,
+  limit: string | undefined,
+  returned: number,
+  exchange: PageExchange | undefined,
+): boolean {
+  const sent = limit === undefined ? undefined : exchange?.query?.[limit];
+  const asked =
+    sent === undefined || sent === null ? rule.defaultLimit : Number(sent);
+  return asked !== undefined && Number.isFinite(asked) && returned < asked;
+}
+
+function refused(ctx: Context, value: unknown, reason: string): null {
+  unusable(ctx, "next", value, `${reason}, so no next page is given`);
+  return null;
+}
+
+/**
+ * The `next` for a next URL: it must name the request's origin and path (without the request's
+ * URL, a path ending in the operation's own), and its query parameters must be ones the model sets,
+ * or ones the tool fixes, with their fixed values.
+ */
+function fromUrl(
+  rule: NextPageRule,
+  text: string,
+  exchange: PageExchange | undefined,
+  ctx: Context,
+): string | null {
+  if (text.length > MAX_NEXT_URL_CHARACTERS)
+    return refused(
+      ctx,
+      text,
+      `the next URL is longer than ${MAX_NEXT_URL_CHARACTERS} characters`,
+    );
+  const request = requestUrl(exchange);
+  let url: URL;
+  try {
+    url = new URL(text, request ?? UNKNOWN_BASE);
+  } catch {
+    return refused(ctx, text, "the next URL cannot be read");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return refused(
+      ctx,
+      text,
+      `the next URL is not http(s) but ${url.protocol}`,
+    );
+  if (request && url.origin !== request.origin)
+    return refused(ctx, text, `the next URL is on another host (${url.host})`);
+  if (url.username !== "" || url.password !== "")
+    return refused(ctx, text, "the next URL carries credentials");
+  const samePath = text.startsWith("?")
+    ? true
+    : request
+      ? trimmed(url.pathname) === trimmed(request.pathname)
+      : endsWithTemplate(url.pathname, rule.path);
+  if (!samePath)
+    return refused(
+      ctx,
+      text,
+      `the next URL names another path (${url.pathname}) than this tool's operation`,
+    );
+  return fromPairs(rule, [...url.searchParams], exchange, ctx);
+}
+
+function requestUrl(exchange: PageExchange | undefined): URL | undefined {
+  if (typeof exchange?.url !== "string" || exchange.url === "")
+    return undefined;
+  try {
+    const url = new URL(exchange.url);
+    return url.protocol === "http:" || url.protocol === "https:"
+      ? url
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const trimmed = (path: string) =>
+  path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+
+/** Whether a URL's path ends in the operation's path template, each `{name}` standing for one segment. */
+function endsWithTemplate(path: string, template: string): boolean {
+  const pattern = trimmed(template)
+    .split(/(\{[^}/]*\})/)
+    .map((part) =>
+      /^\{[^}/]*\}$/.test(part)
+        ? "[^/]+"
+        : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
+    .join("");
+  let decoded: string;
+  try {
+    decoded = decodeURI(trimmed(path));
+  } catch {
+    return false;
+  }
+  return new RegExp(`(?:^|/)${pattern.replace(/^\//, "")}$`).test(decoded);
+}
+
+/**
+ * The `next` for the query parameters of the following page: each one the request did not already
+ * send with that value, the fixed ones left out where they keep their value. Null, reported, when
+ * nothing would change, or when the tool would not take it back as it is (see `nextProblem`).
+ */
+function fromPairs(
+  rule: NextPageRule,
+  pairs: ReadonlyArray<readonly [string, string]>,
+  exchange: PageExchange | undefined,
+  ctx: Context,
+): string | null {
+  const values = new Map<string, string[]>();
+  for (const [name, value] of pairs) {
+    values.set(name, [...(values.get(name) ?? []), value]);
+  }
+  const kept: (readonly [string, string])[] = [];
+  for (const [name, given] of values) {
+    const fixed = rule.fixed?.find(([fixedName]) => fixedName === name);
+    if (fixed) {
+      if (given.join(",") === fixed[1]) continue;
+      return refused(
+        ctx,
+        given.join(","),
+        `the next page changes ${name}, which this tool fixes`,
+      );
+    }
+    if (sentAlready(exchange, name, given)) continue;
+    for (const value of given) kept.push([name, value]);
+  }
+  if (kept.length === 0)
+    return refused(ctx, undefined, "the next page is this page again");
+  if (kept.some((pair) => pair.some((text) => LONE_SURROGATE.test(text))))
+    return refused(
+      ctx,
+      undefined,
+      "the next page holds a lone surrogate (half of a UTF-16 pair), which a URL cannot carry",
+    );
+  const token = nextToken(kept);
+  const problem = nextProblem(rule.parameters, rule.schema, token);
+  if (problem === undefined) return token;
+  // The input schema's messages quote the API's value, JSON-escaped but not every character.
+  return refused(ctx, token, `the next page ${printable(problem)}`);
+}
+
+/** Whether the request sent `name` with these values already: a `next` leaves out what the other arguments send again. */
+function sentAlready(
+  exchange: PageExchange | undefined,
+  name: string,
+  given: readonly string[],
+): boolean {
+  const query = exchange?.query;
+  if (!query || !Object.hasOwn(query, name)) return false;
+  const sent = query[name];
+  const items = (Array.isArray(sent) ? sent : [sent]).filter(
+    (item) => item !== undefined && item !== null,
+  );
+  if (items.some((item) => typeof item === "object")) return false;
+  const texts = items.map(String);
+  return (
+    texts.join("\u0000") === given.join("\u0000") ||
+    (given.length === 1 && texts.join(",") === given[0])
+  );
+}
+
+/**
+ * The targets of an RFC 8288 `Link` header whose relation types include `next`, each once; or
+ * undefined when the header cannot be read as links. A target is written `<…>`, and parameters
+ * follow it: `<https://api.example.com/items?page=2>; rel="next", <…>; rel="last"`.
+ */
+export function nextLink(header: string): string[] | undefined {
+  const targets: string[] = [];
+  let i = 0;
+  const skipSpace = () => {
+    while (i < header.length && /[ \t]/.test(header[i]!)) i++;
+  };
+  while (i < header.length) {
+    skipSpace();
+    if (header[i] === ",") {
+      i++;
+      continue;
+    }
+    if (i >= header.length) break;
+    if (header[i] !== "<") return undefined;
+    const end = header.indexOf(">", i);
+    if (end === -1) return undefined;
+    const target = header.slice(i + 1, end);
+    i = end + 1;
+    let next = false;
+    for (;;) {
+      skipSpace();
+      if (i >= header.length || header[i] === ",") break;
+      if (header[i] !== ";") return undefined;
+      i++;
+      skipSpace();
+      const name = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/.exec(header.slice(i))?.[0];
+      if (name === undefined) return undefined;
+      i += name.length;
+      skipSpace();
+      let value = "";
+      if (header[i] === "=") {
+        i++;
+        skipSpace();
+        if (header[i] === '"') {
+          i++;
+          while (i < header.length && header[i] !== '"') {
+            if (header[i] === "\\") i++;
+            value += header[i] ?? "";
+            i++;
+          }
+          if (header[i] !== '"') return undefined;
+          i++;
+        } else {
+          value = /^[^;,\s]*/.exec(header.slice(i))![0];
+          i += value.length;
+        }
+      }
+      if (
+        name.toLowerCase() === "rel" &&
+        value.toLowerCase().split(/\s+/).includes("next")
+      )
+        next = true;
+    }
+    if (next && !targets.includes(target)) targets.push(target);
+  }
+  return targets;
+}

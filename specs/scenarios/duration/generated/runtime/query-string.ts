@@ -1,0 +1,167 @@
+// Reading parsed JSON without trusting its shape or its prototype.
+
+// Query strings written as the spec declares each parameter's style, where openapi-fetch's default
+// would explode every array.
+
+import { asObject } from "./json.js";
+import { described } from "./quoting.js";
+
+/** How a query parameter is written in the URL (OpenAPI's `style`). */
+export type QueryStyle =
+  "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+
+/** A query parameter's name and how it is written; a parameter not listed is written as `form`, exploded. */
+export interface QueryParameterStyle {
+  readonly name: string;
+  readonly in: string;
+  readonly style?: QueryStyle;
+  readonly explode?: boolean;
+}
+
+/** A parameter's name as the query carries it: escaped, but with the brackets of `filter[id]` as the spec writes them. */
+export const queryName = (name: string) =>
+  encodeURIComponent(name).replace(/%5B/gi, "[").replace(/%5D/gi, "]");
+
+/** An object's member name, from the arguments: every reserved character escaped, brackets too. */
+const memberName = (name: string) => encodeURIComponent(name);
+
+const queryValue = (value: unknown) =>
+  encodeURIComponent(
+    typeof value === "object" && value !== null
+      ? JSON.stringify(value)
+      : String(value),
+  );
+
+/** What joins the items of an unexploded array, or the names and values of an unexploded object. */
+const DELIMITERS: Readonly<Record<Exclude<QueryStyle, "deepObject">, string>> =
+  {
+    form: ",",
+    spaceDelimited: "%20",
+    pipeDelimited: "|",
+  };
+
+/** A style and explode as the query writes them: `form` exploded unless the spec says otherwise. */
+function writing(declared: QueryParameterStyle | undefined): {
+  style: QueryStyle;
+  explode: boolean;
+} {
+  const style = declared?.style ?? "form";
+  return { style, explode: declared?.explode ?? style === "form" };
+}
+
+/**
+ * Whether an API may read two query names as one parameter: the same letters in any case (some
+ * servers fold case), `.` and space read as `_` (PHP), or one the other's base, before its first
+ * bracket (`account` beside `account[id]`, which PHP and Rails read as one value and overwrite).
+ */
+function sameQueryName(declared: string, written: string): boolean {
+  const [one, other] = [plainName(declared), plainName(written)];
+  return (
+    one === other || one.split("[")[0] === other || other.split("[")[0] === one
+  );
+}
+
+const plainName = (name: string) => name.toLowerCase().replace(/[. ]/g, "_");
+
+/**
+ * Why `value` cannot be written as the query parameter `name` of an operation with these
+ * parameters, or undefined. Only an object's member names can go wrong, where they become names
+ * in the query (a `deepObject`'s `name[member]`, an exploded object's `member`): a bracket in one
+ * would be read as another level of the parameter, escaped or not (servers unescape a name before
+ * reading its brackets), and a member written as the name of another query parameter would give
+ * that parameter, perhaps one the call fixes, a second value.
+ */
+export function queryObjectProblem(
+  parameters: readonly QueryParameterStyle[],
+  name: string,
+  value: unknown,
+): string | undefined {
+  const object = asObject(value);
+  if (!object) return undefined;
+  const { style, explode } = writing(
+    parameters.find((p) => p.in === "query" && p.name === name),
+  );
+  if (style !== "deepObject" && !explode) return undefined;
+  for (const [member, inner] of Object.entries(object)) {
+    if (inner === undefined || inner === null) continue;
+    if (member.includes("[") || member.includes("]"))
+      return `cannot have a member named ${described(member)}: the API would read its bracket as another level of the parameter; leave that member out`;
+    if (member === "")
+      return `cannot have a member with an empty name: the API would read it as a list; leave that member out`;
+    const written = style === "deepObject" ? `${name}[${member}]` : member;
+    const other =
+      written !== name &&
+      parameters.find(
+        (p) =>
+          p.in === "query" && p.name !== name && sameQueryName(p.name, written),
+      );
+    if (other)
+      return `cannot have a member named ${described(member)}: it would be sent as ${written}, ${other.name === written ? "" : `which the API may read as ${other.name}, `}another parameter of this operation; leave that member out`;
+  }
+  return undefined;
+}
+
+function queryPart(
+  name: string,
+  value: unknown,
+  style: QueryStyle,
+  explode: boolean,
+): string[] {
+  const key = queryName(name);
+  if (Array.isArray(value)) {
+    const items = value.filter((item) => item !== undefined && item !== null);
+    if (items.length === 0) return [];
+    // A deepObject array, which OpenAPI leaves undefined, is sent as the APIs declaring one read it: `expand[]=a&expand[]=b`.
+    if (style === "deepObject")
+      return items.map((item) => `${key}[]=${queryValue(item)}`);
+    return explode
+      ? items.map((item) => `${key}=${queryValue(item)}`)
+      : [`${key}=${items.map(queryValue).join(DELIMITERS[style])}`];
+  }
+  const object = asObject(value);
+  if (object) {
+    const entries = Object.entries(object).filter(
+      ([, inner]) => inner !== undefined && inner !== null,
+    );
+    if (style === "deepObject")
+      return entries.map(
+        ([member, inner]) =>
+          `${key}[${memberName(member)}]=${queryValue(inner)}`,
+      );
+    if (explode)
+      return entries.map(
+        ([member, inner]) => `${memberName(member)}=${queryValue(inner)}`,
+      );
+    return entries.length
+      ? [
+          `${key}=${entries.flatMap(([member, inner]) => [memberName(member), queryValue(inner)]).join(DELIMITERS[style])}`,
+        ]
+      : [];
+  }
+  return [`${key}=${queryValue(value)}`];
+}
+
+/**
+ * openapi-fetch's `querySerializer` for one operation: each query parameter written by its own
+ * style and explode (`filter[id]=a,b` for `form` unexploded), where the client's default would
+ * write every array exploded and every object as `deepObject`. An object whose member names
+ * {@link queryObjectProblem} refuses throws, so the request is not sent.
+ */
+export function queryStringFor(
+  parameters: readonly QueryParameterStyle[],
+): (query: Record<string, unknown>) => string {
+  const styles = new Map(
+    parameters.filter((p) => p.in === "query").map((p) => [p.name, p]),
+  );
+  return (query) => {
+    const parts: string[] = [];
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value === undefined || value === null) continue;
+      const problem = queryObjectProblem(parameters, name, value);
+      if (problem) throw new Error(`query parameter ${name} ${problem}`);
+      const { style, explode } = writing(styles.get(name));
+      parts.push(...queryPart(name, value, style, explode));
+    }
+    return parts.join("&");
+  };
+}

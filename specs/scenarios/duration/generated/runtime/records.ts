@@ -1,0 +1,329 @@
+// Reading parsed JSON without trusting its shape or its prototype.
+
+// A record and its parts: the record object, JSON:API sections, nested objects, lifted parts.
+
+import type {
+  Context,
+  FieldRead,
+  ProjectOptions,
+  ValueRead,
+} from "./context.js";
+import { absent, issueValue, report, unusable } from "./issues.js";
+import { asObject, read, type Json } from "./json.js";
+import { hold, placesSoFar } from "./labels-later.js";
+import type { Unusable } from "./markers.js";
+import { apiMessage, typeName } from "./quoting.js";
+
+/** Where a tool's records sit in its response, as the spec declares them. */
+export interface RecordsPlace {
+  readonly tool: string;
+  /** The resource the records are, as a message names them. */
+  readonly resource: string;
+  /** The keys from the body to the record, or to the list of records. */
+  readonly path: readonly string[];
+  /** The spec lets that place, or an object on the way to it, be `null`: then there is no record. */
+  readonly nullable: boolean;
+  /** For one record: the keys the spec declares for it, of which an object must hold one, not null, to be it. */
+  readonly keys?: readonly string[];
+  /** The JSON:API type each record must carry: a record of another type is not this tool's. */
+  readonly type?: string;
+}
+
+/**
+ * A 2xx body that is not what the spec declares (no record where one belongs, something else where
+ * a list belongs, or an error document): there is no result, and a tool call answers `{ error }`.
+ */
+export class ResponseShapeError extends Error {
+  readonly tool: string;
+  /** What the body is, as the words after "its body": `is not one ticket record at data (data is null)`. */
+  readonly problem: string;
+  constructor(tool: string, problem: string) {
+    super(`${tool}: the response body ${problem}`);
+    this.name = "ResponseShapeError";
+    this.tool = tool;
+    this.problem = problem;
+  }
+}
+
+/** What stands at a path of the body, or the first thing on the way that is not an object, and where. */
+interface Reached {
+  readonly where: string;
+  readonly value: unknown;
+  /** The path was followed to its end: `value` is what stands there. */
+  readonly atEnd: boolean;
+}
+
+function reached(body: unknown, path: readonly string[]): Reached {
+  let value = body;
+  for (let i = 0; i < path.length; i++) {
+    const object = asObject(value);
+    if (!object)
+      return {
+        where: path.slice(0, i).join(".") || "the body",
+        value,
+        atEnd: false,
+      };
+    value = read(object, path[i]!);
+  }
+  return { where: path.join(".") || "the body", value, atEnd: true };
+}
+
+/**
+ * The one record of a response: the object at `place.path` holding one of `place.keys`; `null`
+ * where the spec lets the place be null and it is. Anything else is reported through `onIssue` and
+ * thrown as a {@link ResponseShapeError}, never projected as a record with every field null.
+ */
+export function recordAt(
+  body: unknown,
+  place: RecordsPlace,
+  onIssue: ProjectOptions["onIssue"],
+): Json | null {
+  const found = reached(body, place.path);
+  const record = found.atEnd ? asObject(found.value) : undefined;
+  const otherType = record && typeProblem(record, place);
+  if (
+    record &&
+    !otherType &&
+    (!place.keys?.length || place.keys.some((key) => read(record, key) != null))
+  )
+    return record;
+  if (found.value === null && place.nullable) return null;
+  const got = !record
+    ? gotAt(found)
+    : otherType
+      ? `${found.where} is ${otherType}`
+      : `${found.where} is an object with none of the keys a ${place.resource} has`;
+  throw refused(
+    body,
+    place,
+    `one ${place.resource} record`,
+    got,
+    found.value,
+    onIssue,
+  );
+}
+
+/**
+ * The records of a list response: the array at `place.path`; none where the spec lets the place be
+ * null and it is. Anything else is reported through `onIssue` and thrown as a
+ * {@link ResponseShapeError}, never projected as an empty list.
+ */
+export function listAt(
+  body: unknown,
+  place: RecordsPlace,
+  onIssue: ProjectOptions["onIssue"],
+): unknown[] {
+  const found = reached(body, place.path);
+  const declared = `a list of ${place.resource} records`;
+  if (found.atEnd && Array.isArray(found.value)) {
+    const list = found.value;
+    // Only a JSON:API list names its records' type: a plain list is not walked here at all.
+    if (place.type !== undefined)
+      for (let i = 0; i < list.length; i++) {
+        const record = asObject(list[i]);
+        const otherType = record && typeProblem(record, place);
+        if (otherType)
+          throw refused(
+            body,
+            place,
+            declared,
+            `item ${i} is ${otherType}`,
+            list[i],
+            onIssue,
+          );
+      }
+    return list;
+  }
+  if (found.value === null && place.nullable) return [];
+  throw refused(body, place, declared, gotAt(found), found.value, onIssue);
+}
+
+/**
+ * What a record is when it says it is another JSON:API type, or undefined. The type it says is not
+ * quoted: it is API text no rule keeps. A record with no readable type is this tool's, projected
+ * as far as it can be.
+ */
+function typeProblem(record: Json, place: RecordsPlace): string | undefined {
+  const type = place.type === undefined ? undefined : read(record, "type");
+  return typeof type === "string" && type !== place.type
+    ? `a record of another type, not ${place.type}`
+    : undefined;
+}
+
+/** What stands where the records belong, by its JSON type alone: the body's text is not quoted. */
+function gotAt(found: Reached): string {
+  const { where, value } = found;
+  if (value === undefined) return `${where} is missing`;
+  const type = typeName(value);
+  const kind =
+    type === "null"
+      ? "null"
+      : type === "array"
+        ? "a list"
+        : type === "object"
+          ? "an object"
+          : `a ${type}`;
+  return `${where} is ${kind}`;
+}
+
+/** The error for a body that is not what the spec declares, told to `onIssue` first. */
+function refused(
+  body: unknown,
+  place: RecordsPlace,
+  declared: string,
+  got: string,
+  value: unknown,
+  onIssue: ProjectOptions["onIssue"],
+): ResponseShapeError {
+  const at = place.path.length ? ` at ${place.path.join(".")}` : "";
+  const problem = errorsDocument(body)
+    ? `is an error document${errorWords(body)}`
+    : `is not ${declared}${at} (${got})`;
+  const error = new ResponseShapeError(place.tool, problem);
+  try {
+    onIssue?.({
+      kind: "unusable",
+      resource: place.tool,
+      field: place.path.join("."),
+      value: issueValue(value),
+      message: error.message,
+    });
+  } catch {}
+  return error;
+}
+
+/** A JSON:API errors document: an `errors` list and no `data`, whatever its status. */
+function errorsDocument(body: unknown): boolean {
+  const object = asObject(body);
+  return (
+    object !== undefined &&
+    Array.isArray(read(object, "errors")) &&
+    !Object.hasOwn(object, "data")
+  );
+}
+
+function errorWords(body: unknown): string {
+  const words = apiMessage(body);
+  return words === undefined ? " with no message" : `: ${words}`;
+}
+
+/** The record as an object, or undefined with a report when it is something else. */
+export function recordObject(record: unknown, ctx: Context): Json | undefined {
+  const found = asObject(record);
+  if (found === undefined) notARecord(record, ctx);
+  return found;
+}
+
+/** A JSON:API section (`attributes`, `relationships`), or undefined with a report when it is not an object. */
+export function section(
+  value: unknown,
+  key: "attributes" | "relationships",
+  ctx: Context,
+): Json | undefined {
+  // The caller reads the key: one keyed read here, seeing both names, would go megamorphic.
+  const object = asObject(value);
+  if (object === undefined && value !== undefined && value !== null)
+    notASection(value, key, ctx);
+  return object;
+}
+
+// The reports kept apart so that the two readers above are small enough to inline.
+
+function notARecord(record: unknown, ctx: Context): void {
+  report(
+    ctx,
+    "unusable",
+    "",
+    record,
+    `${ctx.resource}: the record is ${typeName(record)}, not an object`,
+  );
+}
+
+function notASection(value: unknown, key: string, ctx: Context): void {
+  report(
+    ctx,
+    "unusable",
+    key,
+    value,
+    `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`,
+  );
+}
+
+/** An object whose parts are classified one by one. */
+export function nested<T>(
+  value: unknown,
+  { ctx, field, required }: ValueRead,
+  build: (object: Json) => T,
+): T | null | Unusable {
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  const object = asObject(value);
+  if (!object)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected an object, got ${typeName(value)}`,
+    );
+  // Any label its parts wait for is filled into this object once the resolvers answer.
+  const from = placesSoFar();
+  return hold(build(object), from);
+}
+
+/**
+ * An array of objects whose parts are classified one by one: each item projected alike; an item
+ * that is `null` stays `null`, anything else that is not an object is marked.
+ */
+export function objects<T>(
+  value: unknown,
+  { ctx, field, required }: ValueRead,
+  build: (object: Json) => T,
+): (T | null | Unusable)[] | null | Unusable {
+  if (value === undefined || value === null)
+    return absent(ctx, field, value, required);
+  if (!Array.isArray(value))
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a list of objects, got ${typeName(value)}`,
+    );
+  return value.map((item: unknown, i) => {
+    if (item === null) return null;
+    const object = asObject(item);
+    if (!object)
+      return unusable(
+        ctx,
+        `${field}[${i}]`,
+        item,
+        `expected an object, got ${typeName(item)}`,
+      );
+    const from = placesSoFar();
+    return hold(build(object), from);
+  });
+}
+
+/**
+ * A part lifted to the top of the result (`source.author.name` as `author`). Where an object on
+ * the way is absent or null, so is the part; where one is something else, the part is marked.
+ */
+export function lifted<T>(
+  root: Json | undefined,
+  { path, ctx, field }: FieldRead & { readonly path: readonly string[] },
+  project: (value: unknown) => T,
+): T | null | Unusable {
+  let object = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const value = read(object, path[i]!);
+    if (value === undefined || value === null) return null;
+    object = asObject(value);
+    if (!object)
+      return unusable(
+        ctx,
+        field,
+        value,
+        `${path.slice(0, i + 1).join(".")} is ${typeName(value)}, not an object`,
+      );
+  }
+  return project(read(object, path[path.length - 1]!));
+}

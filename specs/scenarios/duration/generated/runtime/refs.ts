@@ -1,0 +1,132 @@
+// Reading parsed JSON without trusting its shape or its prototype.
+
+// Foreign keys named through a resolver: a plain id, an embedded record, or a list of either.
+
+import type { Context, FieldRead, LabelsRead } from "./context.js";
+import { type IdType, idOf, notAnId } from "./ids.js";
+import { unusable } from "./issues.js";
+import { label } from "./joins.js";
+import { asObject, read, type Json } from "./json.js";
+import { hold, placesSoFar } from "./labels-later.js";
+import type { Unresolved, Unusable } from "./markers.js";
+import { typeName } from "./quoting.js";
+import type { Labels } from "./resolvers.js";
+
+/**
+ * How a resolver reads an embedded record (`{ "gid": "12345", "name": "Greg Sanchez" }`): the key
+ * of its id, and the key of its name when the record carries one.
+ */
+export interface RecordKeys {
+  readonly id: string;
+  readonly label?: string;
+}
+
+/** The name an embedded record carries itself, which makes asking the resolver needless. */
+function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
+  if (keys.label === undefined) return undefined;
+  const found = read(object, keys.label);
+  return typeof found === "string" ? found : undefined;
+}
+
+/**
+ * One foreign key's name: the one its embedded record carries, else the resolver's; a value with no
+ * id of the type the spec declares (text only, where `textOnly`) is marked, never looked up.
+ */
+function refLabel(
+  value: unknown,
+  textOnly: boolean,
+  labels: Labels,
+  resolver: string,
+  keys: RecordKeys,
+  ctx: Context,
+  field: string,
+  key: string | number,
+): string | Unresolved | Unusable {
+  const id = idOf(value, textOnly);
+  if (id !== undefined) return label(id, labels, resolver, ctx, field, key);
+  const object = asObject(value);
+  if (!object)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected ${textOnly ? "a text id" : "an id"} or a record with \`${keys.id}\`, got ${notAnId(value)}`,
+    );
+  const carried = carriedLabel(object, keys);
+  if (carried !== undefined) return carried;
+  const held = read(object, keys.id);
+  const embedded = idOf(held, textOnly);
+  if (embedded !== undefined)
+    return label(embedded, labels, resolver, ctx, field, key);
+  if (held !== undefined && held !== null)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a record with \`${keys.id}\`${textOnly ? " as text" : ""}, got one whose \`${keys.id}\` is ${notAnId(held)}`,
+    );
+  // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
+  return unusable(
+    ctx,
+    field,
+    value,
+    `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object without ${keys.label === undefined ? "it" : "either"}`,
+  );
+}
+
+/** A foreign key holding one record: an id, or an embedded record. */
+export function refOne(
+  value: unknown,
+  {
+    ids,
+    labels,
+    resolver,
+    keys,
+    key,
+    ctx,
+    field,
+  }: FieldRead &
+    LabelsRead & {
+      readonly ids: IdType;
+      readonly keys: RecordKeys;
+    },
+): string | null | Unresolved | Unusable {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value))
+    return unusable(ctx, field, value, "expected one id or record, got a list");
+  return refLabel(value, ids, labels, resolver, keys, ctx, field, key);
+}
+
+/** A foreign key holding a list of ids or records. */
+export function refMany(
+  value: unknown,
+  {
+    ids,
+    labels,
+    resolver,
+    keys,
+    ctx,
+    field,
+  }: FieldRead &
+    Omit<LabelsRead, "key"> & {
+      readonly ids: IdType;
+      readonly keys: RecordKeys;
+    },
+): (string | Unresolved | Unusable)[] | null | Unusable {
+  if (value === undefined || value === null) return null;
+  // One id or record where the spec declares a list is not read as a list of one: never a silent guess.
+  if (!Array.isArray(value))
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected a list of ids or records, got ${typeName(value)}`,
+    );
+  const from = placesSoFar();
+  return hold(
+    value.map((item: unknown, i) =>
+      refLabel(item, ids, labels, resolver, keys, ctx, field, i),
+    ),
+    from,
+  );
+}

@@ -1,0 +1,183 @@
+// Reading parsed JSON without trusting its shape or its prototype.
+
+// Resolvers the annotation backs with an operation: the labels asked of the API itself.
+
+import { type HttpMethod, RESPONSE_BOUND } from "./call-tool.js";
+import { idOf, TEXT_IDS, TEXT_OR_NUMBER_IDS } from "./ids.js";
+import { asObject, type Json, read } from "./json.js";
+import { at } from "./pages.js";
+import { pathSegmentProblem } from "./path-segments.js";
+import { type QueryParameterStyle, queryStringFor } from "./query-string.js";
+import { apiMessage } from "./quoting.js";
+import type { Resolver } from "./resolvers.js";
+
+/**
+ * A resolver the annotation backs with an operation: a list operation filtered by `parameter` (a
+ * query parameter taking the ids, `max` at a time), or a get-by-id operation whose one path
+ * parameter takes the id. Labels are read from the response's records.
+ */
+export interface SpecResolverSource {
+  readonly method: string;
+  readonly path: string;
+  readonly parameter: QueryParameterStyle & { readonly in: "query" | "path" };
+  /** Ids per request, for a query parameter (a path parameter takes one). */
+  readonly max?: number;
+  /** The most requests in flight at once. */
+  readonly concurrency: number;
+  /** Where the records sit in the response: `["data"]` for JSON:API. */
+  readonly records: readonly string[];
+  /** JSON:API records: the label is read under `attributes`, and the id is text. */
+  readonly jsonapi: boolean;
+  /** For JSON:API records, the type a record must have to name an id; records of another type are skipped. */
+  readonly type?: string;
+  /** The key of a record's id. */
+  readonly id: string;
+  /** The dotted path of the label in a record (under `attributes` for JSON:API). */
+  readonly label: readonly string[];
+}
+
+/** Runs `work` on every item with at most `limit` running at once; stops starting new ones after a failure. */
+async function atMost<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, worker),
+  );
+}
+
+function labelIn(record: Json, source: SpecResolverSource): string | undefined {
+  let value: unknown = source.jsonapi ? record["attributes"] : record;
+  for (const key of source.label) value = read(asObject(value), key);
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * The id and label one record of an answer gives, if it gives both: a JSON:API record only with a
+ * text id and, where the resolver names a type, of that type.
+ */
+function recordLabel(
+  item: unknown,
+  source: SpecResolverSource,
+): { id: string; text: string } | undefined {
+  const record = asObject(item);
+  if (!record) return undefined;
+  if (
+    source.jsonapi &&
+    source.type !== undefined &&
+    record["type"] !== source.type
+  )
+    return undefined;
+  const id = idOf(
+    record[source.id],
+    source.jsonapi ? TEXT_IDS : TEXT_OR_NUMBER_IDS,
+  );
+  const text = id === undefined ? undefined : labelIn(record, source);
+  return id === undefined || text === undefined ? undefined : { id, text };
+}
+
+/** Why an id the answer labels twice, differently, gets neither label. */
+const TWO_LABELS =
+  "the API answered two different labels for this id; neither is used";
+
+/** Records an id's label; an id given two different labels is ambiguous and gets an Error instead. */
+function settle(
+  labels: Map<string, string | Error>,
+  id: string,
+  text: string,
+): void {
+  const earlier = labels.get(id);
+  if (earlier === undefined) labels.set(id, text);
+  else if (earlier !== text && !(earlier instanceof Error))
+    labels.set(id, new Error(TWO_LABELS));
+}
+
+/**
+ * A resolver that asks the API: one request per batch of at most `max` ids, or one per id, with at
+ * most `concurrency` in flight. A request that fails rejects (the call then fails with a
+ * {@link ResolverError}); an id the API does not return stays unresolved, and so does an id that
+ * would change a get-by-id's path (`..`), with an Error saying why and no request sent; so does an id
+ * the answer gives two different labels. Each request
+ * reads at most `MAX_RESPONSE_BYTES` and stops when the call stops waiting.
+ */
+export function specResolver(
+  client: unknown,
+  source: SpecResolverSource,
+): Resolver {
+  const method = source.method.toUpperCase();
+  const querySerializer = queryStringFor([source.parameter]);
+  return async (ids, call) => {
+    const send = (client as Record<string, HttpMethod | undefined>)[method];
+    if (typeof send !== "function")
+      throw new Error(`the client cannot send ${method} requests`);
+    const asked = new Set(ids);
+    const labels = new Map<string, string | Error>();
+    const size =
+      source.parameter.in === "query"
+        ? Math.max(1, source.max ?? ids.length)
+        : 1;
+    const batches: string[][] = [];
+    for (let i = 0; i < ids.length; i += size)
+      batches.push(ids.slice(i, i + size));
+    await atMost(batches, source.concurrency, async (batch) => {
+      if (source.parameter.in === "path") {
+        // An id read from an API response is no safer in a path than a model's argument.
+        const unwritable = pathSegmentProblem(batch[0]);
+        if (unwritable) {
+          labels.set(
+            batch[0]!,
+            new Error(
+              `${source.parameter.name} ${unwritable}; no request was sent for it`,
+            ),
+          );
+          return;
+        }
+      }
+      const params =
+        source.parameter.in === "query"
+          ? { query: { [source.parameter.name]: batch } }
+          : { path: { [source.parameter.name]: batch[0] } };
+      // Bounded as a tool's own request is, and stopped when the call stops waiting for the names.
+      const answer = await send.call(client, source.path, {
+        params,
+        querySerializer,
+        middleware: [RESPONSE_BOUND],
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      // A get-by-id answering 404 has no such record: that id stays unresolved, the others are not lost.
+      if (source.parameter.in === "path" && answer.response.status === 404)
+        return;
+      if (!answer.response.ok) {
+        const message = apiMessage(answer.error);
+        throw new Error(
+          `${method} ${source.path} answered ${answer.response.status}${message ? `: ${message}` : ""}`,
+        );
+      }
+      const found = at(answer.data, source.records);
+      const records = source.parameter.in === "query" ? found : [found];
+      if (!Array.isArray(records))
+        throw new Error(
+          `${method} ${source.path} answered without a list of records at ${source.records.join(".") || "its top"}`,
+        );
+      for (const item of records) {
+        const found = recordLabel(item, source);
+        if (found && asked.has(found.id)) settle(labels, found.id, found.text);
+      }
+    });
+    return labels;
+  };
+}
