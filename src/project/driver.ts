@@ -24,6 +24,7 @@ import { generateProject } from "./generate.js";
 import { compareOutput, filesIfExactly, writeOutput, type FolderCheck } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { readProject, type AnnotatedProject, type Project } from "./read.js";
+import { loadWouldRead } from "./up-to-date.js";
 
 // The one generate: load (annotation, spec, templates, prettier config), the generator over them
 // (model, check, emit, format, budgets: ./generate.ts), then write the output folder or, for
@@ -84,7 +85,8 @@ export async function runGenerate(
   await guardOutput(place);
   const cache = cachePath(annotated.configDir, outputDir);
   const extras = await readExtras(annotated, true);
-  const last = options.check || options.force ? undefined : await readCache(cache);
+  const cached = options.check || options.force ? undefined : await readCache(cache);
+  const last = cached && loadWouldRead(annotated.specPath, cached.specFiles, options) ? cached : undefined;
   // Read before the spec is loaded, so that an edit made while generate runs leaves the cache entry
   // and the folder's record stale, never falsely fresh.
   const digested = last?.specFiles ?? [annotated.specPath];

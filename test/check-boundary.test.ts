@@ -1,0 +1,90 @@
+// generate --check answers as a full generate would: the record in the output folder's marker
+// vouches for the folder only where loading the spec would not refuse, and the folder is compared
+// byte for byte.
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { exampleProject } from "./helpers/example-project.js";
+import { cli, tempDir } from "./helpers/pipeline.js";
+
+const SPEC = "specs/support-tickets.openapi.yaml";
+const OUT = "generated/support";
+const PARAMETERS = "specs/parameters.yaml";
+
+/** The example project with its TicketId parameter in a file of its own, reached by $ref. */
+function projectWithReferencedFile(options: { nodeModules?: boolean } = {}): string {
+  const dir = exampleProject(options);
+  const spec = readFileSync(join(dir, SPEC), "utf8");
+  const parameter = /^ {4}TicketId:\n((?: {6}.*\n)+)/m.exec(spec)!;
+  writeFileSync(join(dir, PARAMETERS), `TicketId:\n${parameter[1]!.replace(/^ {4}/gm, "")}`);
+  writeFileSync(join(dir, SPEC), spec.replace(parameter[0], `    TicketId:\n      $ref: "./parameters.yaml#/TicketId"\n`));
+  return dir;
+}
+
+/** Replaces the referenced file with a symlink to an identical copy outside the spec's folder. */
+function moveReferencedFileOutside(dir: string): void {
+  const outside = join(tempDir(), "parameters.yaml");
+  writeFileSync(outside, readFileSync(join(dir, PARAMETERS)));
+  rmSync(join(dir, PARAMETERS));
+  symlinkSync(outside, join(dir, PARAMETERS));
+}
+
+describe("generate --check refuses where generate refuses", () => {
+  it("does not vouch for a folder whose spec now reaches a file outside its folder through a symlink", async () => {
+    const dir = projectWithReferencedFile();
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+    moveReferencedFileOutside(dir);
+    const check = await cli(["generate", "--check"], dir);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain("PRJ055");
+    expect((await cli(["generate", "--check", "--allow-outside-refs"], dir)).code).toBe(0);
+  });
+
+  it("does not vouch for a folder generated with --allow-outside-refs when checked without it", async () => {
+    const dir = projectWithReferencedFile();
+    moveReferencedFileOutside(dir);
+    expect((await cli(["generate", "--silent", "--allow-outside-refs"], dir)).code).toBe(0);
+    expect((await cli(["generate", "--check", "--allow-outside-refs"], dir)).code).toBe(0);
+    const check = await cli(["generate", "--check"], dir);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain("PRJ055");
+  });
+
+  it("does not take a plain generate's cache entry as up to date once the spec reaches outside its folder", async () => {
+    const dir = projectWithReferencedFile({ nodeModules: true });
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+    moveReferencedFileOutside(dir);
+    const again = await cli(["generate"], dir);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("PRJ055");
+  });
+});
+
+describe("generate --check compares bytes", () => {
+  const REPLACEMENT = Buffer.from("\uFFFD", "utf8");
+  let dir: string;
+  beforeEach(async () => {
+    dir = exampleProject();
+    const spec = join(dir, SPEC);
+    writeFileSync(spec, readFileSync(spec, "utf8").replace("description: No such record", "description: No such record \uFFFD"));
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+  });
+
+  it("finds a generated file stale whose replacement character became a byte that is not UTF-8", async () => {
+    const file = join(dir, OUT, "openapi.ts");
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf(REPLACEMENT);
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at + REPLACEMENT.length)]));
+    for (const args of [
+      ["generate", "--check"],
+      ["generate", "--check", "--force"],
+    ]) {
+      const check = await cli(args, dir);
+      expect(check.code, args.join(" ")).toBe(1);
+      expect(check.stderr).toContain(`  stale    ${OUT}/openapi.ts\n`);
+    }
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+    expect(readFileSync(file).indexOf(REPLACEMENT)).toBe(at);
+  });
+});
