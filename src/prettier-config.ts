@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type * as Prettier from "prettier";
+import { withPeer, withPeerSync } from "./peers.js";
 
 // What generate asks of prettier before it formats anything (whether the consumer configures it,
 // which release is installed), without loading the layout: a regenerate with nothing to do asks it too.
 
 /** Only prettier's entry is loaded up front; its parsers and printers only for a file that needs them. */
-export const loadPrettier = () => import("prettier");
+export const loadPrettier = () => withPeer("prettier", () => import("prettier"));
 
 /** The prettier config that applies to files in `folder`, if the consumer has one. */
 export async function consumerPrettierConfig(folder: string): Promise<Prettier.Options | null> {
@@ -48,8 +49,19 @@ const readText = (path: string): string => {
 
 /** The release of the prettier this process would load, read from its package.json without loading it. */
 export function prettierVersion(): string {
-  prettierRelease ??= (JSON.parse(readFileSync(new URL("./package.json", import.meta.resolve("prettier")), "utf8")) as { version: string })
-    .version;
+  prettierRelease ??= (
+    JSON.parse(
+      readFileSync(
+        new URL(
+          "./package.json",
+          withPeerSync("prettier", () => import.meta.resolve("prettier")),
+        ),
+        "utf8",
+      ),
+    ) as {
+      version: string;
+    }
+  ).version;
   return prettierRelease;
 }
 

@@ -1,11 +1,12 @@
 // generate --check answers as a full generate would: the record in the output folder's marker
 // vouches for the folder only where loading the spec would not refuse, and the folder is compared
 // byte for byte.
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { exampleProject } from "./helpers/example-project.js";
-import { cli, tempDir } from "./helpers/pipeline.js";
+import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
 
 const SPEC = "specs/support-tickets.openapi.yaml";
 const OUT = "generated/support";
@@ -86,5 +87,35 @@ describe("generate --check compares bytes", () => {
     }
     expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
     expect(readFileSync(file).indexOf(REPLACEMENT)).toBe(at);
+  });
+});
+
+/** The package installed in a project of its own, beside every dependency but `missing`; returns the project. */
+function installedWithout(missing: string): string {
+  const project = exampleProject();
+  const modules = join(project, "node_modules");
+  const installed = join(modules, "openapi-projector");
+  mkdirSync(installed, { recursive: true });
+  for (const entry of ["dist", "templates", "schema", "package.json"])
+    cpSync(join(ROOT, entry), join(installed, entry), { recursive: true });
+  for (const name of readdirSync(join(ROOT, "node_modules")))
+    if (name !== missing && name !== ".bin" && name !== "openapi-projector")
+      symlinkSync(join(ROOT, "node_modules", name), join(modules, name));
+  return project;
+}
+
+describe("a peer dependency not installed", () => {
+  it("is named with how to install it, as a problem (exit 1), not as a bug in projector", () => {
+    const project = installedWithout("prettier");
+    for (const args of [["generate", "--check"], ["generate"]]) {
+      const run = spawnSync(process.execPath, [join(project, "node_modules/openapi-projector/dist/cli.js"), ...args], {
+        cwd: project,
+        encoding: "utf8",
+      });
+      expect(run.status, args.join(" ")).toBe(1);
+      expect(run.stderr).toContain("prettier is not installed");
+      expect(run.stderr).toContain("npm install --save-dev prettier@^3");
+      expect(run.stderr).not.toContain("internal error");
+    }
   });
 });

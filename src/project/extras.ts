@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { consumerPrettierConfig, prettierVersion } from "../prettier-config.js";
+import { withPeerSync } from "../peers.js";
 import type { AnnotatedProject } from "./read.js";
 import { readRuntimeTemplate } from "../emit/runtime-template.js";
 
@@ -29,7 +30,7 @@ function sourceTypesRelease(): string {
   if (typesRelease === undefined) {
     const here = createRequire(import.meta.url);
     const openapiTypescript = createRequire(here.resolve("openapi-typescript"));
-    typesRelease = `openapi-typescript ${release(here, "openapi-typescript")}, typescript ${release(openapiTypescript, "typescript")}`;
+    typesRelease = `openapi-typescript ${release(here, "openapi-typescript")}, typescript ${withPeerSync("typescript", () => release(openapiTypescript, "typescript"))}`;
   }
   return typesRelease;
 }
