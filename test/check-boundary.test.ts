@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { exampleProject } from "./helpers/example-project.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
@@ -117,5 +118,42 @@ describe("a peer dependency not installed", () => {
       expect(run.stderr).toContain("npm install --save-dev prettier@^3");
       expect(run.stderr).not.toContain("internal error");
     }
+  });
+});
+
+describe("the consumer's prettier config, as the prettier CLI reads it", () => {
+  it("formats each file with its own overrides and .editorconfig, so prettier --check agrees, and --check sees .editorconfig change", async () => {
+    const dir = exampleProject();
+    writeFileSync(join(dir, ".editorconfig"), "root = true\n\n[*]\nindent_style = tab\n");
+    writeFileSync(join(dir, ".prettierrc"), JSON.stringify({ overrides: [{ files: "**/runtime/*.ts", options: { semi: false } }] }));
+    writeFileSync(join(dir, ".prettierignore"), "**/openapi.ts\n");
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, OUT, "index.ts"), "utf8")).toMatch(/^\t\S/m);
+    expect(readFileSync(join(dir, OUT, "runtime/index.ts"), "utf8")).not.toMatch(/;\n/);
+    const prettier = spawnSync(join(ROOT, "node_modules/.bin/prettier"), ["--check", OUT], { cwd: dir, encoding: "utf8" });
+    expect(prettier.stderr).toBe("");
+    expect(prettier.status).toBe(0);
+    expect((await cli(["generate", "--check"], dir)).code).toBe(0);
+    writeFileSync(join(dir, ".editorconfig"), "root = true\n\n[*]\nindent_style = space\n");
+    const check = await cli(["generate", "--check"], dir);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain(`  stale    ${OUT}/index.ts\n`);
+  });
+
+  it("never vouches from the record for a folder formatted with a prettier plugin, whose code it cannot hash", async () => {
+    const dir = exampleProject();
+    const babel = pathToFileURL(join(ROOT, "node_modules/prettier/plugins/babel.mjs")).href;
+    const plugin = (mark: string) =>
+      `import { parsers as babel } from ${JSON.stringify(babel)};\n` +
+      `export const parsers = { "babel-ts": { ...babel["babel-ts"], preprocess: (text) => text + "\\n// ${mark}\\n" } };\n`;
+    writeFileSync(join(dir, "my-plugin.mjs"), plugin("formatted by my plugin"));
+    writeFileSync(join(dir, ".prettierrc"), JSON.stringify({ plugins: ["./my-plugin.mjs"] }));
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, OUT, "index.ts"), "utf8")).toContain("// formatted by my plugin\n");
+    expect((await cli(["generate", "--check"], dir)).code).toBe(0);
+    writeFileSync(join(dir, "my-plugin.mjs"), plugin("formatted by my plugin, edited"));
+    const check = await cli(["generate", "--check"], dir);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain(`  stale    ${OUT}/index.ts\n`);
   });
 });

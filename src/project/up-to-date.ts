@@ -5,8 +5,9 @@ import { cachePath, filesDigest, inputsDigest, portableInputsDigest, readCache }
 import { folderGuard } from "../openapi/files.js";
 import { readFolderBytes } from "../output/listing.js";
 import { folderRecord, MARKER, MAX_MARKER_BYTES, type FolderRecord } from "../output/ownership.js";
-import { readExtras } from "./extras.js";
-import { holdsOnly } from "./output-folder.js";
+import { loadsPlugins } from "../prettier-config.js";
+import { digestedExtras, readExtras } from "./extras.js";
+import { filesIfExactly } from "./output-folder.js";
 import { topLevelScalar } from "./top-level-scalar.js";
 
 // Whether a generate has anything to do, told before the generator's own modules load: this module
@@ -66,8 +67,13 @@ export async function unchangedSinceLastGenerate(config: string, cwd: string, op
   if (!plain) return undefined;
   const last = await readCache(cachePath(plain.configDir, plain.outputDir));
   if (!last || !loadWouldRead(plain.specPath, last.specFiles, options)) return undefined;
-  const digest = await inputsDigest({ annotationText: plain.text, specFiles: last.specFiles, ...(await readExtras(plain, true)) });
-  return digest === last.inputs && (await holdsOnly(plain.outputDir, last.files)) ? plain.outputDir : undefined;
+  const files = await filesIfExactly(plain.outputDir, last.files);
+  if (!files) return undefined;
+  files.delete(MARKER);
+  const extras = await digestedExtras(await readExtras(plain, true), [...files.keys()]);
+  if (loadsPlugins(extras.prettierOptions)) return undefined;
+  const digest = await inputsDigest({ annotationText: plain.text, specFiles: last.specFiles, ...extras });
+  return digest === last.inputs ? plain.outputDir : undefined;
 }
 
 /**
@@ -84,10 +90,12 @@ export async function vouchedByRecord(config: string, cwd: string, options: RefO
   if (!record) return undefined;
   const specFiles = record.specFiles.map((file) => resolve(plain.configDir, file));
   if (!loadWouldRead(plain.specPath, specFiles, options)) return undefined;
-  const extras = await readExtras(plain, true);
-  if ((await portableInputsDigest({ annotationText: plain.text, specFiles, ...extras }, plain.configDir)) !== record.inputs)
-    return undefined;
-  return (await folderFilesDigest(plain.outputDir)) === record.files ? plain.outputDir : undefined;
+  const files = await folderFiles(plain.outputDir);
+  if (!files || filesDigest(files) !== record.files) return undefined;
+  const extras = await digestedExtras(await readExtras(plain, true), [...files.keys()]);
+  if (loadsPlugins(extras.prettierOptions)) return undefined;
+  const inputs = await portableInputsDigest({ annotationText: plain.text, specFiles, ...extras }, plain.configDir);
+  return inputs === record.inputs ? plain.outputDir : undefined;
 }
 
 async function readRecord(outputDir: string): Promise<FolderRecord | undefined> {
@@ -104,13 +112,13 @@ async function readRecord(outputDir: string): Promise<FolderRecord | undefined> 
   }
 }
 
-/** The digest of every file of the folder but its marker; undefined when it holds anything besides files. */
-async function folderFilesDigest(folder: string): Promise<string | undefined> {
+/** Every file of the folder but its marker; undefined when it holds anything besides files. */
+async function folderFiles(folder: string): Promise<Map<string, Buffer> | undefined> {
   try {
     const { files, strays } = await readFolderBytes(folder);
     if (strays.length > 0) return undefined;
     files.delete(MARKER);
-    return filesDigest(files);
+    return files;
   } catch {
     return undefined;
   }
