@@ -131,8 +131,10 @@ export async function serveHttp(identity: ServerIdentity, register: RegisterTool
     );
   }
   const shown = bound.address.includes(":") ? `[${bound.address}]` : bound.address;
-  // The Host a local client sends names the address bound, however --http spelled it, or localhost.
-  if (isLoopback(bound.address)) hosts = [...new Set(["127.0.0.1", "localhost", "[::1]", shown])].map((host) => `${host}:${port}`);
+  // The Host a local client sends names the address bound, however --http spelled it (`[::ffff:127.0.0.1]`
+  // is sent as a URL writes it, `[::ffff:7f00:1]`), or localhost.
+  if (isLoopback(bound.address))
+    hosts = [...new Set(["127.0.0.1", "localhost", "[::1]", shown, new URL(`http://${shown}`).hostname])].map((host) => `${host}:${port}`);
   const closed = new Promise<void>((resolve) => http.once("close", resolve));
   return {
     url: `http://${shown}:${port}${MCP_PATH}`,

@@ -33,10 +33,11 @@ export interface SpecResolverSource {
 }
 
 /**
- * The most ids one call asks a get-by-id resolver for, one request each; the ids past it stay
- * unresolved, each with an issue saying so, and no request is sent for them.
+ * The most requests one call sends for a resolver: 100 ids for a get-by-id, 100 batches for a list
+ * operation. The ids past them stay unresolved, each with an issue saying so, and no request is sent
+ * for them.
  */
-export const MAX_IDS_ONE_BY_ONE = 100;
+export const MAX_RESOLVER_REQUESTS = 100;
 
 /**
  * `send` given a signal of its own that aborts with `signal`. fetch leaves its abort listener on the
@@ -93,9 +94,9 @@ function labelIn(record: Json, source: SpecResolverSource): string | undefined {
  * A resolver that asks the API: one request per batch of at most `max` ids, or one per id, with at
  * most `concurrency` in flight. A request that fails rejects (the call then fails with a
  * {@link ResolverError}); an id the API does not return stays unresolved, and so does an id that
- * would change a get-by-id's path (`..`), or is past {@link MAX_IDS_ONE_BY_ONE} for a get-by-id, with an
- * Error saying why and no request sent. Each request
- * reads at most `MAX_RESPONSE_BYTES` and stops when the call stops waiting.
+ * would change a get-by-id's path (`..`) or lies past {@link MAX_RESOLVER_REQUESTS} requests' worth,
+ * with an Error saying why and no request sent. Each request reads at most `MAX_RESPONSE_BYTES` and
+ * stops when the call stops waiting.
  */
 export function specResolver(
   client: unknown,
@@ -114,13 +115,12 @@ export function specResolver(
         ? Math.max(1, source.max ?? ids.length)
         : 1;
     const batches: string[][] = [];
-    const askable =
-      source.parameter.in === "path" ? ids.slice(0, MAX_IDS_ONE_BY_ONE) : ids;
+    const askable = ids.slice(0, size * MAX_RESOLVER_REQUESTS);
     for (const id of ids.slice(askable.length))
       labels.set(
         id,
         new Error(
-          `not asked: a call asks ${method} ${source.path} for at most ${MAX_IDS_ONE_BY_ONE} ids, one request each`,
+          `not asked: a call sends ${method} ${source.path} at most ${MAX_RESOLVER_REQUESTS} times, ${size === 1 ? "one id" : `${size} ids`} each`,
         ),
       );
     for (let i = 0; i < askable.length; i += size)
