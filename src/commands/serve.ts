@@ -34,7 +34,8 @@ PROJECTOR_ID_BOOK_URL (redis:// or rediss://) shares short ids between processes
 Options:
   -c, --config FILE        annotation file, also taken as the argument (default ./projector.yaml)
       --http [HOST:]PORT   serve Streamable HTTP instead of stdio; HOST is 127.0.0.1 unless given
-                           (0.0.0.0 or another address serves other machines); PORT 0 takes a free one
+                           (0.0.0.0 or another address, written in full, serves other machines);
+                           PORT 0 takes a free one
   -h, --help               this text
 
 Needs @modelcontextprotocol/sdk (1.x) and openapi-fetch installed beside projector.
