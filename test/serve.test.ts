@@ -447,7 +447,7 @@ describe("projector serve: refusals at start-up", () => {
 
   it("takes the spec's single server URL when the annotation names none, and refuses when the spec has none to take", () => {
     const spec = { servers: [{ url: "https://api.example.com/v1/" }] };
-    expect(apiAccess(undefined, spec, {}, "projector.yaml")).toEqual({ baseUrl: "https://api.example.com/v1", headers: {} });
+    expect(apiAccess(undefined, spec, {}, "projector.yaml")).toEqual({ baseUrl: "https://api.example.com/v1", headers: {}, secrets: [] });
     for (const servers of [
       [],
       [{ url: "/v1" }],
