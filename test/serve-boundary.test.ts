@@ -1,7 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { getEventListeners } from "node:events";
-import { readFileSync, writeFileSync } from "node:fs";
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,23 +9,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { MAX_RESOLVER_REQUESTS, specResolver } from "../generated/support/runtime/index.js";
 import { parseAnnotation } from "../src/annotation/parse.js";
 import { apiAccess } from "../src/serve/api-access.js";
-import { exampleProject } from "./helpers/example-project.js";
+import { CLI, projectServing, spawnServe, stop } from "./helpers/serve-process.js";
 import { cli, ROOT } from "./helpers/pipeline.js";
 
 // `projector serve` facing an API, a client and an environment that do not play fair: the built CLI
 // in a child process, its API a server in this process that answers as each test needs.
 
-const CLI = join(ROOT, "dist/cli.js");
 const KEY = "TOKSECRET123";
 
-/** A copy of the bundled example whose `serve:` section is `serve`, and whose resolvers `users` line is `users`. */
-function projectServing(serve: string, users?: string): string {
-  const dir = exampleProject();
-  let annotation = readFileSync(join(dir, "projector.yaml"), "utf8");
-  if (users) annotation = annotation.replace(/^ {2}users: .*$/m, `  users: ${users}`);
-  writeFileSync(join(dir, "projector.yaml"), `${annotation.slice(0, annotation.indexOf("\nserve:"))}\n${serve}`);
-  return dir;
-}
+/** The annotation with its resolver `users` written as `users`. */
+const withUsers = (users: string) => (annotation: string) => annotation.replace(/^ {2}users: .*$/m, `  users: ${users}`);
 
 const API_KEY = projectServing(
   ["serve:", "  base_url: { env: DESK_API_URL }", "  auth: { api_key: { env: DESK_KEY, header: X-Api-Key } }", ""].join("\n"),
@@ -45,11 +36,6 @@ async function startServer(host: string, route: Route) {
   await new Promise<void>((listening) => server.listen(0, host, listening));
   return { server, received, origin: `http://${host}:${(server.address() as AddressInfo).port}` };
 }
-
-const stop = async (server: Server) => {
-  server.closeAllConnections();
-  await new Promise((closed) => server.close(closed));
-};
 
 const jsonApi = (response: ServerResponse, status: number, body: unknown) =>
   response.writeHead(status, { "content-type": "application/vnd.api+json" }).end(JSON.stringify(body));
@@ -87,30 +73,6 @@ async function connect(config: string, env: Record<string, string>) {
 async function callTool(client: Client, name: string, args: Record<string, unknown>) {
   const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
   return { isError: result.isError === true, text: result.content[0]!.text };
-}
-
-/** The serve process, spoken to by the test alone: its stderr, and its exit. */
-function spawnServe(args: string[], env: Record<string, string>) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI, "serve", ...args], {
-    env: { ...(process.env as Record<string, string>), ...env },
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    stderr: () => stderr,
-    /** Resolves with the first match of `pattern` on stderr; fails when the process exits first. */
-    async waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
-      for (;;) {
-        const found = pattern.exec(stderr);
-        if (found) return found;
-        const ended = await Promise.race([exited.then(() => true), new Promise((wake) => child.stderr.once("data", () => wake(false)))]);
-        if (ended && !pattern.test(stderr)) throw new Error(`serve exited before printing ${pattern}:\n${stderr}`);
-      }
-    },
-  };
 }
 
 describe("projector serve: the API key goes to the API's origin and nowhere else", () => {
@@ -184,7 +146,10 @@ describe("projector serve: what it knows is secret stays out of what it hands ou
 });
 
 describe("projector serve: how many requests one call sends for a get-by-id resolver", () => {
-  const BY_ID = projectServing("serve:\n  base_url: { env: DESK_API_URL }\n", "{ type: user, label: display_name, operation: getUser }");
+  const BY_ID = projectServing(
+    "serve:\n  base_url: { env: DESK_API_URL }\n",
+    withUsers("{ type: user, label: display_name, operation: getUser }"),
+  );
   const TICKETS = 300;
   let api: Awaited<ReturnType<typeof startServer>>;
 
