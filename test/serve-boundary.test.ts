@@ -85,14 +85,17 @@ describe("projector serve: the API key goes to the API's origin and nowhere else
     api = await startServer("127.0.0.1", (request, response) => {
       const url = new URL(request.url ?? "/", "http://api.test");
       if (request.headers["x-api-key"] !== KEY) return jsonApi(response, 401, { errors: [{ title: "Unauthorized" }] });
-      if (url.pathname === "/v1/moved") return void response.writeHead(302, { location: "/v1/tickets?moved=1" }).end();
-      if (url.pathname === "/v1/tickets" && url.searchParams.get("filter[status]") === null && !url.searchParams.has("moved"))
+      const page = (assignee: string) => ({ data: [ticket(1, assignee)], meta: { page: { total: 1 } }, links: {} });
+      const asked = url.searchParams.get("q");
+      if (url.pathname === "/v1/tickets" && asked === "elsewhere")
         return void response.writeHead(302, { location: `${elsewhere.origin}/steal` }).end();
-      if (url.pathname === "/v1/tickets" && url.searchParams.has("moved"))
-        return jsonApi(response, 200, { data: [ticket(1, userId(1))], meta: { page: { total: 1 } }, links: {} });
-      if (url.pathname === "/v1/tickets")
-        return jsonApi(response, 200, { data: [ticket(1, userId(1))], meta: { page: { total: 1 } }, links: {} });
-      if (url.pathname === "/v1/users") return void response.writeHead(307, { location: `${elsewhere.origin}/users` }).end();
+      if (url.pathname === "/v1/tickets" && asked === "moved")
+        return void response.writeHead(301, { location: "/v1/tickets?q=here" }).end();
+      if (url.pathname === "/v1/tickets") return jsonApi(response, 200, page(asked === "here" ? userId(1) : userId(2)));
+      if (url.pathname === "/v1/users" && url.searchParams.get("filter[id]") === userId(2))
+        return void response.writeHead(307, { location: `${elsewhere.origin}/users` }).end();
+      if (url.pathname === "/v1/users")
+        return jsonApi(response, 200, { data: [{ type: "user", id: userId(1), attributes: { display_name: "Priya Raman" } }] });
       jsonApi(response, 404, { errors: [{ title: "Not found" }] });
     });
     serve = await connect(join(API_KEY, "projector.yaml"), { DESK_API_URL: `${api.origin}/v1`, DESK_KEY: KEY });
@@ -105,7 +108,7 @@ describe("projector serve: the API key goes to the API's origin and nowhere else
   });
 
   it("answers a redirect to another host with an error for the model, sending nothing there", async () => {
-    const moved = await callTool(serve.client, "search_tickets", {});
+    const moved = await callTool(serve.client, "search_tickets", { query: "elsewhere" });
     expect(moved.isError).toBe(true);
     expect(moved.text).toMatch(
       /^search_tickets: .*the API answered 302, redirecting the request to another host, which serve does not follow/,
@@ -113,8 +116,15 @@ describe("projector serve: the API key goes to the API's origin and nowhere else
     expect(elsewhere.received).toEqual([]);
   });
 
+  it("follows a redirect within the API's origin, the key with it", async () => {
+    const moved = await callTool(serve.client, "search_tickets", { query: "moved" });
+    expect(moved.isError).toBe(false);
+    expect(moved.text).toContain("Priya Raman");
+    expect(api.received.filter((request) => request.path === "/v1/tickets?q=here")).toHaveLength(1);
+  });
+
   it("does not follow a resolver's 307 to another host either", async () => {
-    const listed = await callTool(serve.client, "search_tickets", { status: "open" });
+    const listed = await callTool(serve.client, "search_tickets", { query: "resolver" });
     expect(listed.isError).toBe(true);
     expect(listed.text).toContain("the API answered 307, redirecting the request to another host");
     expect(elsewhere.received).toEqual([]);
