@@ -1,6 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type RequestListener, type Server } from "node:http";
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -15,7 +15,7 @@ import { toolDefinitions } from "../generated/support/index.js";
 import { httpPlace } from "../src/commands/serve.js";
 import { AccessProblems, apiAccess } from "../src/serve/api-access.js";
 import { parseAnnotation } from "../src/annotation/parse.js";
-import { exampleProject } from "./helpers/example-project.js";
+import { CLI, projectServing, spawnServe, stop } from "./helpers/serve-process.js";
 import { cli, ROOT, tempDir } from "./helpers/pipeline.js";
 import { redisServer, startRedis } from "./helpers/redis-server.js";
 
@@ -23,16 +23,7 @@ import { redisServer, startRedis } from "./helpers/redis-server.js";
 // stdio or Streamable HTTP, its tools calling the support desk's API served in this process, so
 // every request it receives is counted with its headers.
 
-const CLI = join(ROOT, "dist/cli.js");
 const TOKEN = "tok-7f3c9a-not-for-printing";
-
-/** A copy of the bundled example whose annotation's `serve:` section is `serve`. */
-function projectServing(serve: string): string {
-  const dir = exampleProject();
-  const annotation = readFileSync(join(dir, "projector.yaml"), "utf8");
-  writeFileSync(join(dir, "projector.yaml"), `${annotation.slice(0, annotation.indexOf("\nserve:"))}\n${serve}`);
-  return dir;
-}
 
 const BEARER = projectServing(
   ["serve:", "  name: desk", "  base_url: { env: DESK_API_URL }", "  auth: { bearer: { env: DESK_TOKEN } }", ""].join("\n"),
@@ -62,11 +53,6 @@ async function startApi(db: Database.Database, authorization: string) {
   return { server, received, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
 }
 
-const stop = async (server: Server) => {
-  server.closeAllConnections();
-  await new Promise((closed) => server.close(closed));
-};
-
 interface Call {
   isError: boolean;
   structuredContent: unknown;
@@ -80,30 +66,6 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
     content: { text: string }[];
   };
   return { isError: result.isError === true, structuredContent: result.structuredContent, text: result.content[0]!.text };
-}
-
-/** The serve process, spoken to by the test alone: its stderr, and its exit. */
-function spawnServe(args: string[], env: Record<string, string>) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI, "serve", ...args], {
-    env: { ...(process.env as Record<string, string>), ...env },
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    stderr: () => stderr,
-    /** Resolves with the first match of `pattern` on stderr; fails when the process exits first. */
-    async waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
-      for (;;) {
-        const found = pattern.exec(stderr);
-        if (found) return found;
-        const ended = await Promise.race([exited.then(() => true), new Promise((wake) => child.stderr.once("data", () => wake(false)))]);
-        if (ended && !pattern.test(stderr)) throw new Error(`serve exited before printing ${pattern}:\n${stderr}`);
-      }
-    },
-  };
 }
 
 describe("projector serve over stdio: the annotation's tools, no code of the user's", () => {
@@ -447,7 +409,7 @@ describe("projector serve: refusals at start-up", () => {
 
   it("takes the spec's single server URL when the annotation names none, and refuses when the spec has none to take", () => {
     const spec = { servers: [{ url: "https://api.example.com/v1/" }] };
-    expect(apiAccess(undefined, spec, {}, "projector.yaml")).toEqual({ baseUrl: "https://api.example.com/v1", headers: {} });
+    expect(apiAccess(undefined, spec, {}, "projector.yaml")).toEqual({ baseUrl: "https://api.example.com/v1", headers: {}, secrets: [] });
     for (const servers of [
       [],
       [{ url: "/v1" }],

@@ -29,6 +29,34 @@ export function holdsCredentials(text: string): boolean {
   return username !== "" || password !== "";
 }
 
+/** "query" or "fragment" when the URL has one, which a base URL cannot: requests' paths are written after it. */
+export function queryOrFragment(text: string): "query" | "fragment" | undefined {
+  if (text.includes("?")) return "query";
+  if (text.includes("#")) return "fragment";
+  return undefined;
+}
+
+/**
+ * Header names serve refuses for the API key: those the request itself sets (a key there would
+ * change where or how it is sent), and object keys that are not plain names.
+ */
+export const UNSENDABLE_HEADERS: readonly string[] = [
+  "host",
+  "content-length",
+  "content-type",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "upgrade",
+  "expect",
+  "proxy-connection",
+  "__proto__",
+  "constructor",
+  "prototype",
+];
+
 /** Reads the `serve:` section, reporting every shape problem; undefined when it cannot be read. */
 export function parseServe(value: unknown, problem: Problem): ServeAnnotation | undefined {
   const path = ["serve"];
@@ -67,6 +95,14 @@ function parseBaseUrl(value: unknown, path: YamlPath, problem: Problem, checkKey
         at,
         `serve.base_url holds a user name or password; ${NO_SECRETS}`,
         "write them in `auth: { basic: ... }`, each from a variable",
+      );
+      return undefined;
+    }
+    if (typeof text === "string" && isHttpUrl(text) && queryOrFragment(text)) {
+      problem(
+        at,
+        `serve.base_url holds a ${queryOrFragment(text)}, which a base URL cannot carry: each request's path is written after it`,
+        help,
       );
       return undefined;
     }
@@ -131,10 +167,13 @@ function parseAuth(value: unknown, path: YamlPath, problem: Problem, checkKeys: 
   }
   const key = secret(entry, at, "the API key");
   const header = isObject(entry) ? entry["header"] : undefined;
-  if (header !== undefined && (typeof header !== "string" || !HEADER_NAME.test(header))) {
+  if (
+    header !== undefined &&
+    (typeof header !== "string" || !HEADER_NAME.test(header) || UNSENDABLE_HEADERS.includes(header.toLowerCase()))
+  ) {
     problem(
       [...at, "header"],
-      `serve.auth.api_key.header must be a header name, not ${JSON.stringify(header)}`,
+      `serve.auth.api_key.header must be a header name the request does not set itself, not ${JSON.stringify(header)}`,
       "write `header: X-API-Key`",
     );
     return undefined;

@@ -7,6 +7,9 @@ import { generateProject } from "../project/generate.js";
 import { loadProject, type Project } from "../project/read.js";
 import { ID_BOOK_URL_VARIABLE, idBookSettingsFrom, redisIdBook } from "../redis-id-book.js";
 import { AccessProblems, apiAccess, type ApiAccess } from "../serve/api-access.js";
+import { sameOriginFetch } from "../serve/api-fetch.js";
+import { maskingServer, secretMasker } from "../serve/secrets.js";
+import { escapeControlCharacters } from "../control-characters.js";
 import { compareOutput, type FolderCheck } from "../project/output-folder.js";
 import { tellCheck } from "./tell-check.js";
 import { printDiagnostics } from "./print.js";
@@ -31,7 +34,8 @@ PROJECTOR_ID_BOOK_URL (redis:// or rediss://) shares short ids between processes
 Options:
   -c, --config FILE        annotation file, also taken as the argument (default ./projector.yaml)
       --http [HOST:]PORT   serve Streamable HTTP instead of stdio; HOST is 127.0.0.1 unless given
-                           (0.0.0.0 or another address serves other machines); PORT 0 takes a free one
+                           (0.0.0.0 or another address, written in full, serves other machines);
+                           PORT 0 takes a free one
   -h, --help               this text
 
 Needs @modelcontextprotocol/sdk (1.x) and openapi-fetch installed beside projector.
@@ -87,9 +91,15 @@ interface GeneratedIndex {
   toolDefinitions: readonly { name: string }[];
 }
 
+/** `text` as one line whatever it holds: a value from the environment or an API cannot start a line of its own. */
+const oneLine = (text: string): string =>
+  escapeControlCharacters(text).replace(/[\t\n\r]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 export async function runServe(options: ServeOptions, io: Io, stopSignals: StopSignals = processSignals): Promise<number> {
+  if (options.config.trim() === "") throw new UsageError("serve takes an annotation file, not an empty name");
   const place = options.http === undefined ? undefined : httpPlace(options.http);
-  const say = (line: string) => io.stderr.write(`projector serve: ${line}\n`);
+  let mask = (text: string) => text;
+  const say = (line: string) => io.stderr.write(`projector serve: ${oneLine(mask(line))}\n`);
   const loaded = await peers();
   if (!loaded) {
     say("it runs on the MCP SDK (1.32 or later 1.x) and openapi-fetch, which are not installed beside projector");
@@ -113,6 +123,7 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
     for (const problem of problems) say(problem);
     return EXIT.problems;
   }
+  mask = secretMasker(access.secrets);
   if (handWritten.length > 0) return EXIT.problems;
   const files = await generatedFiles(project, options, io);
   if (!files) return EXIT.problems;
@@ -122,23 +133,31 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
   await modules.dispose();
   const idBook = idBookSettings && (await sharedIdBook(idBookSettings, say));
   if (idBook === null) return EXIT.problems;
-  const client = loaded.createClient({ baseUrl: access.baseUrl, headers: access.headers });
+  const client = loaded.createClient({ baseUrl: access.baseUrl, headers: access.headers, fetch: sameOriginFetch() });
   const tools = index.createTools({
     client,
     resolvers: index.createResolvers?.(client) ?? {},
-    onIssue: (issue: { message: string }) => io.stderr.write(`projection: ${issue.message}\n`),
+    onIssue: (issue: { message: string }) => io.stderr.write(`projection: ${oneLine(mask(issue.message))}\n`),
     ...(idBook ? { idBook: idBook.book } : {}),
   });
   const identity = { name: project.annotation.serve?.name ?? basename(project.outputDir), version: specVersion(project) };
-  const register = (server: unknown, schemas: unknown) => index.registerTools(server, tools, schemas);
+  const register = (server: object, schemas: unknown) => index.registerTools(maskingServer(server, mask), tools, schemas);
   const names = index.toolDefinitions.map((tool) => tool.name).join(", ");
-  const running = place ? await loaded.mcp.serveHttp(identity, register, place) : await loaded.mcp.serveStdio(identity, register);
+  let running: Awaited<ReturnType<typeof loaded.mcp.serveStdio>> & { url?: string };
+  try {
+    running = place ? await loaded.mcp.serveHttp(identity, register, place) : await loaded.mcp.serveStdio(identity, register);
+  } catch (error) {
+    if (!(error instanceof loaded.mcp.HttpPlaceProblem)) throw error;
+    say(error.message);
+    idBook?.disconnect();
+    return EXIT.problems;
+  }
   let stopped = false;
   const removeSignals = stopSignals(() => {
     stopped = true;
     void running.close();
   });
-  say(`serving ${names} ${"url" in running ? `at ${running.url}` : "over stdio"}, calling ${access.baseUrl}`);
+  say(`serving ${names} ${running.url ? `at ${running.url}` : "over stdio"}, calling ${access.baseUrl}`);
   try {
     await running.closed;
   } finally {

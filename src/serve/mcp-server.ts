@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { isIP, type AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, RequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -51,8 +51,31 @@ export interface HttpPlace {
   readonly port: number;
 }
 
-/** Whether a host name or address is this machine's loopback, which only local programs reach. */
-export const isLoopback = (host: string): boolean => host === "localhost" || host === "::1" || /^127(?:\.\d{1,3}){3}$/.test(host);
+/** Whether an address a server is bound to is this machine's loopback, which only local programs reach. */
+export const isLoopback = (address: string): boolean => address === "::1" || /^(?:::ffff:)?127(?:\.\d{1,3}){3}$/i.test(address);
+
+/** Why the HTTP server cannot serve where it was asked to: said to the user as it is, exit 1. */
+export class HttpPlaceProblem extends Error {}
+
+/**
+ * Whether `host` names the interfaces it binds plainly: an address written in full (`0.0.0.0`, `::`,
+ * `192.168.1.5`) or a host name. `0`, `10.1` or `3232235777` bind an address too, but do not read
+ * as the choice to serve other machines they are.
+ */
+const namesAddressPlainly = (host: string): boolean => isIP(host) !== 0 || !/^(?:0x[0-9a-f]*|\d+)(?:\.(?:0x[0-9a-f]*|\d+))*$/i.test(host);
+
+const HOW_TO_LISTEN = "--http PORT serves this machine alone (127.0.0.1); 0.0.0.0:PORT serves every machine that reaches it";
+
+/** What a failed listen means to the user, in words; undefined for a failure that is not about the place. */
+function listenProblem(error: NodeJS.ErrnoException, place: HttpPlace): string | undefined {
+  const at = `${place.host}:${place.port}`;
+  if (error.code === "EADDRINUSE") return `--http ${at}: another program listens there already; choose another port (0 takes a free one)`;
+  if (error.code === "EADDRNOTAVAIL") return `--http ${at}: this machine has no such address; ${HOW_TO_LISTEN}`;
+  if (error.code === "EACCES") return `--http ${at}: this user may not listen there (a port below 1024?); choose another port`;
+  if (error.code === "ENOTFOUND" || error.code === "EAI_AGAIN")
+    return `--http ${at}: the host name could not be resolved; ${HOW_TO_LISTEN}`;
+  return undefined;
+}
 
 /**
  * Serves Streamable HTTP on `place`, statelessly: each POST to {@link MCP_PATH} gets a server of its
@@ -62,7 +85,7 @@ export const isLoopback = (host: string): boolean => host === "localhost" || hos
  */
 export async function serveHttp(identity: ServerIdentity, register: RegisterTools, place: HttpPlace): Promise<Running & { url: string }> {
   let port = place.port;
-  const local = isLoopback(place.host);
+  let hosts: string[] | undefined;
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? "/").split("?")[0];
     if (path !== MCP_PATH) return void response.writeHead(404, { "content-type": "text/plain" }).end(`MCP is served at ${MCP_PATH}\n`);
@@ -70,11 +93,10 @@ export async function serveHttp(identity: ServerIdentity, register: RegisterTool
     if (request.method !== "POST")
       return void response.writeHead(405, { allow: "POST", "content-type": "text/plain" }).end("this server takes POST only\n");
     const server = mcpServer(identity, register);
-    const hosts = ["127.0.0.1", "localhost", "[::1]"].map((host) => `${host}:${port}`);
     // No sessionIdGenerator: the transport is stateless, and answers without a session id.
     const transport = new StreamableHTTPServerTransport({
       enableJsonResponse: true,
-      ...(local ? { enableDnsRebindingProtection: true, allowedHosts: hosts } : {}),
+      ...(hosts ? { enableDnsRebindingProtection: true, allowedHosts: hosts } : {}),
     });
     response.on("close", () => {
       void transport.close();
@@ -90,15 +112,30 @@ export async function serveHttp(identity: ServerIdentity, register: RegisterTool
     });
   });
   await new Promise<void>((listening, failed) => {
-    http.once("error", failed);
+    const refuse = (error: NodeJS.ErrnoException) => {
+      const problem = listenProblem(error, place);
+      failed(problem ? new HttpPlaceProblem(problem) : error);
+    };
+    http.once("error", refuse);
     http.listen(place.port, place.host, () => {
-      http.off("error", failed);
+      http.off("error", refuse);
       listening();
     });
   });
-  port = (http.address() as AddressInfo).port;
+  const bound = http.address() as AddressInfo;
+  port = bound.port;
+  if (!isLoopback(bound.address) && !namesAddressPlainly(place.host)) {
+    await new Promise((done) => http.close(done));
+    throw new HttpPlaceProblem(
+      `--http ${place.host}:${place.port} listens on ${bound.address}, which other machines reach; write that address in full to mean it. ${HOW_TO_LISTEN}`,
+    );
+  }
+  const shown = bound.address.includes(":") ? `[${bound.address}]` : bound.address;
+  // The Host a local client sends names the address bound, however --http spelled it (`[::ffff:127.0.0.1]`
+  // is sent as a URL writes it, `[::ffff:7f00:1]`), or localhost.
+  if (isLoopback(bound.address))
+    hosts = [...new Set(["127.0.0.1", "localhost", "[::1]", shown, new URL(`http://${shown}`).hostname])].map((host) => `${host}:${port}`);
   const closed = new Promise<void>((resolve) => http.once("close", resolve));
-  const shown = place.host.includes(":") ? `[${place.host}]` : place.host;
   return {
     url: `http://${shown}:${port}${MCP_PATH}`,
     closed,

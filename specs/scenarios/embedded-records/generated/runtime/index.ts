@@ -138,7 +138,7 @@ export {
 } from "./resolvers.js";
 export type { Labels, Resolver } from "./resolvers.js";
 export { matchesShortId, shortenIds, shortId } from "./short-ids.js";
-export { specResolver } from "./spec-resolvers.js";
+export { MAX_RESOLVER_REQUESTS, specResolver } from "./spec-resolvers.js";
 export type { SpecResolverSource } from "./spec-resolvers.js";
 export {
   serializeToolResult,

@@ -36,6 +36,34 @@ export interface SpecResolverSource {
   readonly label: readonly string[];
 }
 
+/**
+ * The most requests one call sends for a resolver: 100 ids for a get-by-id, 100 batches for a list
+ * operation. The ids past them stay unresolved, each with an issue saying so, and no request is sent
+ * for them.
+ */
+export const MAX_RESOLVER_REQUESTS = 100;
+
+/**
+ * `send` given a signal of its own that aborts with `signal`. fetch leaves its abort listener on the
+ * signal a request is given until the request is collected, and a call sends many requests: each
+ * listener on the call's signal goes as its request ends.
+ */
+async function following<T>(
+  signal: AbortSignal | undefined,
+  send: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  if (!signal) return send(undefined);
+  const own = new AbortController();
+  const abort = () => own.abort(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener("abort", abort, { once: true });
+  try {
+    return await send(own.signal);
+  } finally {
+    signal.removeEventListener("abort", abort);
+  }
+}
+
 /** Runs `work` on every item with at most `limit` running at once; stops starting new ones after a failure. */
 async function atMost<T>(
   items: readonly T[],
@@ -110,9 +138,9 @@ function settle(
  * A resolver that asks the API: one request per batch of at most `max` ids, or one per id, with at
  * most `concurrency` in flight. A request that fails rejects (the call then fails with a
  * {@link ResolverError}); an id the API does not return stays unresolved, and so does an id that
- * would change a get-by-id's path (`..`), with an Error saying why and no request sent; so does an id
- * the answer gives two different labels. Each request
- * reads at most `MAX_RESPONSE_BYTES` and stops when the call stops waiting.
+ * would change a get-by-id's path (`..`) or lies past {@link MAX_RESOLVER_REQUESTS} requests' worth,
+ * with an Error saying why and no request sent; so does an id the answer gives two different labels.
+ * Each request reads at most `MAX_RESPONSE_BYTES` and stops when the call stops waiting.
  */
 export function specResolver(
   client: unknown,
@@ -131,8 +159,16 @@ export function specResolver(
         ? Math.max(1, source.max ?? ids.length)
         : 1;
     const batches: string[][] = [];
-    for (let i = 0; i < ids.length; i += size)
-      batches.push(ids.slice(i, i + size));
+    const askable = ids.slice(0, size * MAX_RESOLVER_REQUESTS);
+    for (const id of ids.slice(askable.length))
+      labels.set(
+        id,
+        new Error(
+          `not asked: a call sends ${method} ${source.path} at most ${MAX_RESOLVER_REQUESTS} times, ${size === 1 ? "one id" : `${size} ids`} each`,
+        ),
+      );
+    for (let i = 0; i < askable.length; i += size)
+      batches.push(askable.slice(i, i + size));
     await atMost(batches, source.concurrency, async (batch) => {
       if (source.parameter.in === "path") {
         // An id read from an API response is no safer in a path than a model's argument.
@@ -152,12 +188,14 @@ export function specResolver(
           ? { query: { [source.parameter.name]: batch } }
           : { path: { [source.parameter.name]: batch[0] } };
       // Bounded as a tool's own request is, and stopped when the call stops waiting for the names.
-      const answer = await send.call(client, source.path, {
-        params,
-        querySerializer,
-        middleware: [RESPONSE_BOUND],
-        ...(call?.signal ? { signal: call.signal } : {}),
-      });
+      const answer = await following(call?.signal, (signal) =>
+        send.call(client, source.path, {
+          params,
+          querySerializer,
+          middleware: [RESPONSE_BOUND],
+          ...(signal ? { signal } : {}),
+        }),
+      );
       // A get-by-id answering 404 has no such record: that id stays unresolved, the others are not lost.
       if (source.parameter.in === "path" && answer.response.status === 404)
         return;
