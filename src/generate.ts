@@ -6,6 +6,7 @@ import { banner, emitFiles, SOURCE_TYPES_FILE, type InputNames } from "./emit/em
 import { sourceTypes } from "./emit/source-types.js";
 import type { RuntimeTemplate } from "./emit/runtime-folder.js";
 import { formatFiles } from "./format.js";
+import type { PrettierOptionsFor } from "./prettier-config.js";
 import { formatKey, specResults, type GenerateCache, type SpecResults } from "./generate-cache.js";
 import { buildModel } from "./model/build.js";
 import type { Model } from "./model/types.js";
@@ -22,7 +23,8 @@ export interface GenerateInput {
   spec: LoadedSpec;
   /** The modules of `templates/runtime/`. */
   runtimeTemplate: RuntimeTemplate;
-  prettierOptions: prettier.Options | null;
+  /** One set of options for every file, or the consumer's for each file (consumerPrettierConfig); null for prettier's defaults. */
+  prettierOptions: prettier.Options | PrettierOptionsFor | null;
   names: InputNames;
   /** Prettier on by default; off when the files are only transpiled and run. */
   format?: boolean;
@@ -58,7 +60,9 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   const emitted = await stage("emit", () => emitFiles({ model, names: input.names, runtimeTemplate: input.runtimeTemplate }));
   // Prettier runs in worker threads meanwhile: neither needs the source types.
   const formatting =
-    input.format === false ? Promise.resolve(emitted) : stage("format", () => formatChanged(emitted, input.prettierOptions, cache));
+    input.format === false
+      ? Promise.resolve(emitted)
+      : stage("format", async () => formatChanged(emitted, await optionsByFile(input.prettierOptions, [...emitted.keys()]), cache));
   // Schema warnings are computed while other threads are still busy: they cost no wall time.
   const warnings = await stage("validate", () => (forSpec.warnings ??= validateSpec(input.spec)));
   const types = await stage("source types", () => typing ?? typeSpec(input, forSpec)).catch(async (error: unknown) => {
@@ -96,16 +100,26 @@ function typeSpec(input: GenerateInput, forSpec: SpecResults): Promise<string> {
   return typing;
 }
 
+/** Each file's prettier options, from one set for all or the consumer's for each. */
+async function optionsByFile(
+  options: GenerateInput["prettierOptions"],
+  paths: readonly string[],
+): Promise<(path: string) => prettier.Options | null> {
+  if (typeof options !== "function") return () => options;
+  const byFile = await options(paths);
+  return (path) => byFile?.[path] ?? null;
+}
+
 /** Formats the files, taking from the cache every text it formatted before and keeping only what this run used. */
 async function formatChanged(
   files: Map<string, string>,
-  options: prettier.Options | null,
+  optionsOf: (path: string) => prettier.Options | null,
   cache: GenerateCache | undefined,
 ): Promise<Map<string, string>> {
-  if (!cache) return formatFiles(files, options);
-  const keys = new Map([...files].map(([path, text]) => [path, formatKey(path, text, options)]));
+  if (!cache) return formatFiles(files, optionsOf);
+  const keys = new Map([...files].map(([path, text]) => [path, formatKey(path, text, optionsOf(path))]));
   const todo = new Map([...files].filter(([path]) => !cache.formatted.has(keys.get(path)!)));
-  const fresh = todo.size > 0 ? await formatFiles(todo, options) : new Map<string, string>();
+  const fresh = todo.size > 0 ? await formatFiles(todo, optionsOf) : new Map<string, string>();
   const used = new Map<string, string>();
   const formatted = new Map(
     [...files].map(([path]) => {

@@ -1,22 +1,47 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type * as Prettier from "prettier";
+import { withPeer, withPeerSync } from "./peers.js";
 
 // What generate asks of prettier before it formats anything (whether the consumer configures it,
 // which release is installed), without loading the layout: a regenerate with nothing to do asks it too.
 
 /** Only prettier's entry is loaded up front; its parsers and printers only for a file that needs them. */
-export const loadPrettier = () => import("prettier");
+export const loadPrettier = () => withPeer("prettier", () => import("prettier"));
 
-/** The prettier config that applies to files in `folder`, if the consumer has one. */
-export async function consumerPrettierConfig(folder: string): Promise<Prettier.Options | null> {
-  if (!mayHavePrettierConfig(folder)) return null;
-  const prettier = await loadPrettier();
-  return prettier.resolveConfig(`${folder}/index.ts`, { editorconfig: false });
+/** The consumer's prettier options for each output file, by its path in the output folder. */
+export type PrettierOptionsByFile = Readonly<Record<string, Prettier.Options>>;
+
+/** The options for each of these files of the output folder; null where the consumer configures none. */
+export type PrettierOptionsFor = (paths: readonly string[]) => Promise<PrettierOptionsByFile | null>;
+
+/**
+ * The consumer's prettier options for files of the output folder, resolved as the prettier CLI
+ * resolves them: for each file's own path (so `overrides` apply), `.editorconfig` included. A
+ * consumer's `prettier --check` then agrees with what generate writes.
+ */
+export function consumerPrettierConfig(folder: string): PrettierOptionsFor {
+  return async (paths) => {
+    if (!mayHavePrettierConfig(folder)) return null;
+    const prettier = await loadPrettier();
+    // Configs are read as they are now: a process that generates again (--watch) sees their edits.
+    await prettier.clearConfigCache();
+    const sorted = [...new Set(paths)].sort();
+    const resolved = await Promise.all(sorted.map((path) => prettier.resolveConfig(join(folder, path), { editorconfig: true })));
+    if (resolved.every((options) => options === null)) return null;
+    return Object.fromEntries(sorted.map((path, i) => [path, resolved[i] ?? {}]));
+  };
 }
 
-/** Every name prettier 3 reads a config from, and more: a match only means prettier is asked. */
-const PRETTIER_CONFIG_FILE = /^(?:\.prettierrc(?:\..+)?|prettier\.config\.[cm]?[jt]s)$/;
+/**
+ * Whether any file's options load prettier plugins: a plugin's code shapes the output, yet neither
+ * the options nor prettier's release tell when it changes, so no digest vouches for such a run.
+ */
+export const loadsPlugins = (options: PrettierOptionsByFile | null): boolean =>
+  Object.values(options ?? {}).some((forFile) => (forFile.plugins?.length ?? 0) > 0);
+
+/** Every name prettier 3 reads a config from (`.editorconfig` included), and more: a match only means prettier is asked. */
+const PRETTIER_CONFIG_FILE = /^(?:\.prettierrc(?:\..+)?|prettier\.config\.[cm]?[jt]s|\.editorconfig)$/;
 
 /**
  * Whether a folder or one above it holds a file prettier could read a config from, so that prettier
@@ -48,8 +73,19 @@ const readText = (path: string): string => {
 
 /** The release of the prettier this process would load, read from its package.json without loading it. */
 export function prettierVersion(): string {
-  prettierRelease ??= (JSON.parse(readFileSync(new URL("./package.json", import.meta.resolve("prettier")), "utf8")) as { version: string })
-    .version;
+  prettierRelease ??= (
+    JSON.parse(
+      readFileSync(
+        new URL(
+          "./package.json",
+          withPeerSync("prettier", () => import.meta.resolve("prettier")),
+        ),
+        "utf8",
+      ),
+    ) as {
+      version: string;
+    }
+  ).version;
   return prettierRelease;
 }
 

@@ -13,7 +13,7 @@ import { sourceTypes } from "../src/emit/source-types.js";
 import { carriedIdsAndUrls } from "../src/model/fields.js";
 import { SCHEMA_BUDGET } from "../src/model/schema-budget.js";
 import { SchemaReader, type JsonObject } from "../src/openapi/schema.js";
-import { readFolder } from "../src/output/listing.js";
+import { readFolder, readFolderBytes } from "../src/output/listing.js";
 import { LockNotAFileError, lockPath, withFolderLock } from "../src/output/lock.js";
 import { MARKER, MARKER_TEXT } from "../src/output/ownership.js";
 import { diffFolder, stagingFolder, writeFolder, type WriteFileSystem } from "../src/output/write.js";
@@ -313,7 +313,7 @@ describe("a write that fails", () => {
     },
   });
   const write = async (folder: string, files: Map<string, string>, fileSystem?: WriteFileSystem) =>
-    writeFolder(folder, files, diffFolder(await readFolder(folder), files), fileSystem);
+    writeFolder(folder, files, diffFolder(await readFolderBytes(folder), files), fileSystem);
 
   it("takes its staging folder away and leaves the old folder as it was, when a file cannot be written", async () => {
     const folder = join(tempDir(), "generated");

@@ -37,6 +37,7 @@ const LAYERS: readonly (readonly string[])[] = [
     "indefinite-article.ts",
     "json-locate.ts",
     "naming.ts",
+    "peers.ts",
     "progress.ts",
     "redis-id-book.ts",
     "suggest.ts",

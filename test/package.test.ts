@@ -12,9 +12,11 @@ describe("npm pack, install into a consumer, generate from an npm script", () =>
     const [pack] = JSON.parse(run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT)) as [{ files: { path: string }[] }];
     const paths = pack.files.map((file) => file.path);
     expect([...new Set(paths.map((path) => path.split("/")[0]))].sort()).toEqual([
+      "CHANGELOG.md",
       "LICENSE",
       "README.md",
       "dist",
+      "docs",
       "package.json",
       "schema",
       "templates",
@@ -24,6 +26,8 @@ describe("npm pack, install into a consumer, generate from an npm script", () =>
     // The OpenAPI 3.0 validator the build compiles once, so that no run compiles the schema.
     expect(paths).toContain("dist/openapi/openapi-30-validator.cjs");
     expect(paths).toContain("templates/runtime/index.ts");
+    // The README's links to the reference resolve inside the installed package.
+    expect(paths).toContain("docs/security.md");
   });
 
   it("generates and type-checks in a consumer project", () => {

@@ -11,7 +11,7 @@ describe("formatting an output folder", () => {
       ["runtime/strings.ts", "export const  quoted=(text:string)=>JSON.stringify( text )\n"],
       ["index.ts", 'export { quoted } from "./runtime/strings.js"\n'],
     ]);
-    expect(Object.fromEntries(await formatFiles(files, null))).toEqual({
+    expect(Object.fromEntries(await formatFiles(files, () => null))).toEqual({
       "runtime/strings.ts": "export const quoted = (text: string) => JSON.stringify(text);\n",
       "index.ts": 'export { quoted } from "./runtime/strings.js";\n',
     });
@@ -19,7 +19,9 @@ describe("formatting an output folder", () => {
 
   it("formats with the consumer's options", async () => {
     const files = new Map([["index.ts", 'export const label = "open"\n']]);
-    expect(await formatFiles(files, { singleQuote: true, semi: false })).toEqual(new Map([["index.ts", "export const label = 'open'\n"]]));
+    expect(await formatFiles(files, () => ({ singleQuote: true, semi: false }))).toEqual(
+      new Map([["index.ts", "export const label = 'open'\n"]]),
+    );
   });
 });
 

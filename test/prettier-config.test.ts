@@ -9,7 +9,7 @@ import { tempDir } from "./helpers/pipeline.js";
 describe("consumerPrettierConfig", () => {
   it("is null where no folder up the tree holds a prettier config", async () => {
     const dir = tempDir();
-    expect(await consumerPrettierConfig(join(dir, "generated/api"))).toBeNull();
+    expect(await consumerPrettierConfig(join(dir, "generated/api"))(["index.ts"])).toBeNull();
   });
 
   it.each([
@@ -20,12 +20,12 @@ describe("consumerPrettierConfig", () => {
     const dir = tempDir();
     writeFileSync(join(dir, file), text);
     mkdirSync(join(dir, "generated"));
-    expect(await consumerPrettierConfig(join(dir, "generated/api"))).toEqual({ printWidth: 100 });
+    expect(await consumerPrettierConfig(join(dir, "generated/api"))(["index.ts"])).toEqual({ "index.ts": { printWidth: 100 } });
   });
 
   it("goes past a package.json that only depends on prettier", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "package.json"), JSON.stringify({ devDependencies: { prettier: "3.10.1" } }));
-    expect(await consumerPrettierConfig(join(dir, "generated/api"))).toBeNull();
+    expect(await consumerPrettierConfig(join(dir, "generated/api"))(["index.ts"])).toBeNull();
   });
 });

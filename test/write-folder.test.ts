@@ -3,14 +3,14 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readFolder } from "../src/output/listing.js";
+import { readFolder, readFolderBytes } from "../src/output/listing.js";
 import { MARKER } from "../src/output/ownership.js";
 import { backupFolder, diffFolder, stagingFolder, writeFolder } from "../src/output/write.js";
 import { tempDir } from "./helpers/pipeline.js";
 
 /** Writes `files` over the folder as generate does: diffed against what is there, then written. */
 async function write(folder: string, files: Map<string, string>): Promise<void> {
-  await writeFolder(folder, files, diffFolder(await readFolder(folder), files));
+  await writeFolder(folder, files, diffFolder(await readFolderBytes(folder), files));
 }
 
 /** Many files in many folders, deep and shallow, so that writing them at once races on the folders. */

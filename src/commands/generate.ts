@@ -1,13 +1,12 @@
-import { resolve } from "node:path";
 import type { LockHolder } from "../output/lock.js";
 import { displayPath } from "../project/display-path.js";
 import { runGenerate as drive, type GenerateHooks } from "../project/driver.js";
-import type { FolderCheck } from "../project/output-folder.js";
 import { commandProgress } from "../progress.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./io.js";
 import { printDiagnostics } from "./print.js";
 import { upToDate } from "./up-to-date.js";
+import { tellCheck } from "./tell-check.js";
 
 export const GENERATE_HELP = `Usage: projector generate [-c projector.yaml] [--check | --watch]
 
@@ -88,38 +87,4 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
       return EXIT.ok;
     }
   }
-}
-
-const commandLine = (options: { config: string }) =>
-  options.config === "projector.yaml" ? "projector generate" : `projector generate -c ${options.config}`;
-
-/** --check's verdict on the folder, said; whether it is up to date. */
-export function tellCheck(
-  check: FolderCheck,
-  display: (path: string) => string,
-  folder: string,
-  options: Pick<GenerateOptions, "config" | "silent">,
-  io: Io,
-): boolean {
-  if (check.kind === "up to date") {
-    if (!options.silent) io.stdout.write(`${display(folder)} is up to date\n`);
-    return true;
-  }
-  if (check.kind === "mid-swap") {
-    io.stderr.write(
-      `${display(folder)} is not there: a generate was cut off while swapping it and left the previous output in ${display(check.backup)}\n` +
-        `run \`${commandLine(options)}\` to put it back and bring it up to date\n`,
-    );
-    return false;
-  }
-  const { diff } = check;
-  const stale = [
-    ...diff.changed.map((p) => `  stale    ${display(resolve(folder, p))}`),
-    ...diff.added.map((p) => `  missing  ${display(resolve(folder, p))}`),
-    ...diff.removed.map((p) => `  extra    ${display(resolve(folder, p))}`),
-  ];
-  io.stderr.write(
-    `${display(folder)} is out of date with its inputs:\n${stale.join("\n")}\nrun \`${commandLine(options)}\` and commit the result\n`,
-  );
-  return false;
 }

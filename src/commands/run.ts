@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
+import { MissingPeerError } from "../peers.js";
 import { printRefusal } from "./print.js";
 import { EXIT, type Io, printInternalError, UsageError } from "./io.js";
 
@@ -209,6 +210,10 @@ export async function runCli(argv: string[], terminal: Io): Promise<number> {
   } catch (error) {
     if (error instanceof DiagnosticError) {
       printRefusal(io, error.diagnostics);
+      return EXIT.problems;
+    }
+    if (error instanceof MissingPeerError) {
+      io.stderr.write(`projector: ${error.message}\n`);
       return EXIT.problems;
     }
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {

@@ -8,7 +8,7 @@ import { loadProject, type Project } from "../project/read.js";
 import { ID_BOOK_URL_VARIABLE, idBookSettingsFrom, redisIdBook } from "../redis-id-book.js";
 import { AccessProblems, apiAccess, type ApiAccess } from "../serve/api-access.js";
 import { compareOutput, type FolderCheck } from "../project/output-folder.js";
-import { tellCheck } from "./generate.js";
+import { tellCheck } from "./tell-check.js";
 import { printDiagnostics } from "./print.js";
 import { EXIT, UsageError, type Io } from "./io.js";
 

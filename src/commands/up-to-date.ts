@@ -1,5 +1,5 @@
 import { displayPath } from "../project/display-path.js";
-import { unchangedSinceLastGenerate, vouchedByRecord } from "../project/up-to-date.js";
+import { unchangedSinceLastGenerate, vouchedByRecord, type RefOptions } from "../project/up-to-date.js";
 import { commandProgress } from "../progress.js";
 import { EXIT, type Io } from "./io.js";
 
@@ -13,12 +13,12 @@ export const upToDate = (folder: string) => `${folder}: up to date, inputs uncha
  * `generate --check` whose folder's record vouches for it; undefined when there is work to do.
  */
 export async function answerIfUpToDate(
-  options: { config: string; check: boolean; silent: boolean; verbose: boolean },
+  options: { config: string; check: boolean; silent: boolean; verbose: boolean } & RefOptions,
   io: Io,
 ): Promise<number | undefined> {
   const progress = commandProgress(options, io.stderr);
   const folder = await progress.stage("digest", () =>
-    (options.check ? vouchedByRecord : unchangedSinceLastGenerate)(options.config, io.cwd),
+    (options.check ? vouchedByRecord : unchangedSinceLastGenerate)(options.config, io.cwd, options),
   );
   if (folder === undefined) return undefined;
   progress.finish();

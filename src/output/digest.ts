@@ -6,6 +6,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { readSpecBytes, UnreadableFile } from "../openapi/files.js";
+import type { PrettierOptionsByFile } from "../prettier-config.js";
 
 /** Text is hashed as its UTF-8 bytes: a file's bytes hash as its text does, so a digest never needs a file decoded. */
 const hash = (parts: readonly (string | Uint8Array)[]) => {
@@ -66,7 +67,8 @@ export interface DigestInputs {
   /** Some of them as read earlier (readSpecFiles); the others are read now. */
   specFilesRead?: SpecFilesRead;
   runtimeTemplate: RuntimeTemplate;
-  prettierOptions: unknown;
+  /** The consumer's prettier options for each file of the output folder (consumerPrettierConfig). */
+  prettierOptions: PrettierOptionsByFile | null;
   prettierRelease: string;
   typesRelease: string;
 }

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { link, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { FolderContents } from "./listing.js";
 import { MARKER } from "./ownership.js";
 
 export interface FolderDiff {
@@ -11,8 +10,15 @@ export interface FolderDiff {
   removed: string[];
 }
 
-/** How the folder on disk differs from the files generate would write. */
-export function diffFolder(existing: FolderContents, files: ReadonlyMap<string, string>): FolderDiff {
+/**
+ * How the folder on disk differs from the files generate would write, byte for byte: a file whose
+ * bytes are not valid UTF-8 differs even where its decoded text (every bad byte read as U+FFFD)
+ * would match.
+ */
+export function diffFolder(
+  existing: { files: ReadonlyMap<string, Uint8Array>; strays: readonly string[] },
+  files: ReadonlyMap<string, string>,
+): FolderDiff {
   const diff: FolderDiff = {
     changed: [],
     added: [],
@@ -20,7 +26,7 @@ export function diffFolder(existing: FolderContents, files: ReadonlyMap<string, 
   };
   for (const [path, text] of files) {
     if (!existing.files.has(path)) diff.added.push(path);
-    else if (existing.files.get(path) !== text) diff.changed.push(path);
+    else if (!Buffer.from(text, "utf8").equals(existing.files.get(path)!)) diff.changed.push(path);
   }
   return diff;
 }

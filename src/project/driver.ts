@@ -16,14 +16,16 @@ import {
   type DigestInputs,
 } from "../output/digest.js";
 import type { LockHolder } from "../output/lock.js";
-import { withMarker, type FolderRecord } from "../output/ownership.js";
+import { MARKER, withMarker, type FolderRecord } from "../output/ownership.js";
 import type { FolderDiff } from "../output/write.js";
 import { untimed, type Stage } from "../progress.js";
-import { readExtras, type GenerateExtras } from "./extras.js";
+import { loadsPlugins } from "../prettier-config.js";
+import { digestedExtras, readExtras, type GenerateExtras } from "./extras.js";
 import { generateProject } from "./generate.js";
 import { compareOutput, filesIfExactly, writeOutput, type FolderCheck } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { readProject, type AnnotatedProject, type Project } from "./read.js";
+import { loadWouldRead } from "./up-to-date.js";
 
 // The one generate: load (annotation, spec, templates, prettier config), the generator over them
 // (model, check, emit, format, budgets: ./generate.ts), then write the output folder or, for
@@ -84,15 +86,22 @@ export async function runGenerate(
   await guardOutput(place);
   const cache = cachePath(annotated.configDir, outputDir);
   const extras = await readExtras(annotated, true);
-  const last = options.check || options.force ? undefined : await readCache(cache);
+  const cached = options.check || options.force ? undefined : await readCache(cache);
+  const last = cached && loadWouldRead(annotated.specPath, cached.specFiles, options) ? cached : undefined;
   // Read before the spec is loaded, so that an edit made while generate runs leaves the cache entry
   // and the folder's record stale, never falsely fresh.
   const digested = last?.specFiles ?? [annotated.specPath];
   const specFilesRead = await readSpecFiles(digested);
-  const digestOf = (specFiles: readonly string[]) =>
-    inputsDigest({ annotationText: annotated.annotationText, specFiles, specFilesRead, ...extras });
-  const digest = await stage("digest", () => digestOf(digested));
-  const upToDateFiles = last && last.inputs === digest ? await filesIfExactly(outputDir, last.files) : undefined;
+  const { annotationText } = annotated;
+  const present = last && (await filesIfExactly(outputDir, last.files));
+  const presentExtras = present ? await digestedExtras(extras, outputPaths(present)) : undefined;
+  const digest = await stage("digest", async () =>
+    // A plugin's code shapes the output unseen by any digest: a run with one is never taken as up to date.
+    presentExtras && !loadsPlugins(presentExtras.prettierOptions)
+      ? inputsDigest({ annotationText, specFiles: digested, specFilesRead, ...presentExtras })
+      : undefined,
+  );
+  const upToDateFiles = digest !== undefined && digest === last?.inputs ? present : undefined;
   const ended = { folder: outputDir, display };
   if (upToDateFiles) {
     // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
@@ -103,7 +112,7 @@ export async function runGenerate(
       // The folder's source types, as the files digest just vouched for them, are this spec's only if
       // its files hash as they did for the inputs digest: a spec saved since was loaded as it is now.
       const sourceTypes = upToDateFiles.get(SOURCE_TYPES_FILE)?.toString("utf8");
-      const asLoaded = { annotationText: annotated.annotationText, specFiles: spec.files ?? [annotated.specPath], ...extras };
+      const asLoaded = { annotationText, specFiles: spec.files ?? [annotated.specPath], ...presentExtras! };
       if (hooks.cache && sourceTypes !== undefined && (await inputsDigest(asLoaded)) === digest)
         takeSourceTypesFromFile(hooks.cache, spec.document, sourceTypes, annotated.names);
       hooks.foundUpToDate?.({ ...annotated, spec }, extras);
@@ -125,22 +134,26 @@ export async function runGenerate(
   });
   const { diagnostics, model } = result;
   if (hasErrors(diagnostics) || !model) return { ...ended, kind: "problems", diagnostics };
-  const record = await folderRecord(project, { specFiles, specFilesRead, ...extras }, result.files, diagnostics);
+  const generatedExtras = await digestedExtras(extras, [...result.files.keys()]);
+  const record = await folderRecord(project, { specFiles, specFilesRead, ...generatedExtras }, result.files, diagnostics);
   const files = withMarker(result.files, record);
   if (options.check) return { ...ended, kind: "checked", diagnostics, check: await compareOutput(outputDir, files) };
   const writing = hooks?.write ?? ((work) => work());
-  const sameFiles = specFiles.join("\0") === [...digested].sort().join("\0");
-  const inputs = sameFiles ? digest : await digestOf(specFiles);
+  const inputs = await inputsDigest({ annotationText, specFiles, specFilesRead, ...generatedExtras });
   const diff = await writing(() =>
     writeOutput(place, files, { digest: inputs, specFiles, cache, stage, onWait: (holder) => events.waiting(holder, outputDir) }),
   );
   return { ...ended, kind: "written", diagnostics, model, diff, fileCount: files.size };
 }
 
+/** The files of an output folder a digest covers the prettier options of: all but the marker. */
+const outputPaths = (files: ReadonlyMap<string, unknown>) => [...files.keys()].filter((path) => path !== MARKER);
+
 /**
  * What the folder records of the run that wrote it, for `generate --check` to vouch for it later
  * without generating. None when a tool is over its budget (--check fails on that, so it must
- * generate to say so) or when the spec reaches remote documents, which only fetching them hashes.
+ * generate to say so), when the spec reaches remote documents, which only fetching them hashes,
+ * or when prettier loads plugins, whose code no digest covers.
  */
 async function folderRecord(
   project: Project,
@@ -150,6 +163,7 @@ async function folderRecord(
 ): Promise<FolderRecord | undefined> {
   const { specFiles } = inputs;
   if (diagnostics.some((d) => d.code === "PRJ042") || specFiles.some((file) => /^https?:/i.test(file))) return undefined;
+  if (loadsPlugins(inputs.prettierOptions)) return undefined;
   return {
     inputs: await portableInputsDigest({ annotationText: project.annotationText, ...inputs }, project.configDir),
     files: filesDigest(files),

@@ -1,4 +1,4 @@
-import { entryKind, readFolder, readFolderBytes } from "../output/listing.js";
+import { entryKind, readFolderBytes } from "../output/listing.js";
 import { filesDigest, writeCache } from "../output/digest.js";
 import { LockBusyError, LockNotAFileError, withFolderLock, type LockHolder } from "../output/lock.js";
 import { backupFolder, diffFolder, isClean, recoverInterruptedWrite, writeFolder, type FolderDiff } from "../output/write.js";
@@ -33,7 +33,7 @@ export type FolderCheck =
 export async function compareOutput(folder: string, files: ReadonlyMap<string, string>): Promise<FolderCheck> {
   if ((await entryKind(folder)) === "absent" && (await entryKind(backupFolder(folder))) === "folder")
     return { kind: "mid-swap", backup: backupFolder(folder) };
-  const diff = diffFolder(await readFolder(folder), files);
+  const diff = diffFolder(await readFolderBytes(folder), files);
   return isClean(diff) ? { kind: "up to date" } : { kind: "stale", diff };
 }
 
@@ -63,7 +63,7 @@ export async function writeOutput(place: OutputPlace, files: ReadonlyMap<string,
     return await withFolderLock(folder, { waitMs: lockWaitMs(), onWait: context.onWait }, async () => {
       await guardOutput(place);
       await recoverInterruptedWrite(folder);
-      const diff = diffFolder(await readFolder(folder), files);
+      const diff = diffFolder(await readFolderBytes(folder), files);
       await context.stage("write", () => writeFolder(folder, files, diff));
       await writeCache(context.cache, { inputs: context.digest, files: filesDigest(files), specFiles: [...context.specFiles] });
       return diff;

@@ -1,26 +1,58 @@
+import { realpathSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { cachePath, filesDigest, inputsDigest, portableInputsDigest, readCache } from "../output/digest.js";
+import { folderGuard } from "../openapi/files.js";
 import { readFolderBytes } from "../output/listing.js";
 import { folderRecord, MARKER, MAX_MARKER_BYTES, type FolderRecord } from "../output/ownership.js";
-import { readExtras } from "./extras.js";
-import { holdsOnly } from "./output-folder.js";
+import { loadsPlugins } from "../prettier-config.js";
+import { digestedExtras, readExtras } from "./extras.js";
+import { filesIfExactly } from "./output-folder.js";
 import { topLevelScalar } from "./top-level-scalar.js";
 
 // Whether a generate has anything to do, told before the generator's own modules load: this module
 // loads only what the answer needs, a tenth of what a generate loads.
 
-/** The annotation's text and the output folder it names, when both are plain to read without parsing it. */
-async function plainOutput(config: string, cwd: string): Promise<{ text: string; configDir: string; outputDir: string } | undefined> {
+/** The options of a run that decide which of the spec's files loading it may read. */
+export interface RefOptions {
+  allowRemoteRefs: boolean;
+  allowOutsideRefs: boolean;
+}
+
+/**
+ * Whether loading the spec under these options would read every one of the files a digest covers:
+ * each local file inside the spec's folder with symlinks followed (unless outside refs are allowed),
+ * no remote document unless remote refs are. A digest hashes contents, so it cannot tell a file
+ * from a symlink to a copy of it elsewhere, which the loader refuses: an answer from a digest
+ * stands only where loading the spec would not refuse.
+ */
+export function loadWouldRead(specPath: string, specFiles: readonly string[], options: RefOptions): boolean {
+  const remote = (file: string) => /^[a-z][a-z0-9+.-]+:\/\//i.test(file);
+  if (!options.allowRemoteRefs && specFiles.some(remote)) return false;
+  if (options.allowOutsideRefs) return true;
+  try {
+    const inside = folderGuard(realpathSync.native(dirname(specPath)));
+    return specFiles.every((file) => file === specPath || remote(file) || inside(file));
+  } catch {
+    return false;
+  }
+}
+
+/** The annotation's text, the output folder and the spec it names, when all are plain to read without parsing it. */
+async function plainProject(
+  config: string,
+  cwd: string,
+): Promise<{ text: string; configDir: string; outputDir: string; specPath: string } | undefined> {
   const configPath = resolve(cwd, config);
   const text = await readFile(configPath, "utf8").catch(() => undefined);
   const output = text === undefined ? undefined : topLevelScalar(text, "output");
-  if (text === undefined || output === undefined) return undefined;
+  const spec = text === undefined ? undefined : topLevelScalar(text, "spec");
+  if (text === undefined || output === undefined || spec === undefined) return undefined;
   const configDir = dirname(configPath);
   const outputDir = resolve(configDir, output);
   const inside = relative(configDir, outputDir);
   if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) return undefined;
-  return { text, configDir, outputDir };
+  return { text, configDir, outputDir, specPath: resolve(configDir, spec) };
 }
 
 /**
@@ -30,13 +62,18 @@ async function plainOutput(config: string, cwd: string): Promise<{ text: string;
  * that folder; anything less plain (an output written another way, or outside the annotation's
  * folder, where options decide) takes the ordinary way.
  */
-export async function unchangedSinceLastGenerate(config: string, cwd: string): Promise<string | undefined> {
-  const plain = await plainOutput(config, cwd);
+export async function unchangedSinceLastGenerate(config: string, cwd: string, options: RefOptions): Promise<string | undefined> {
+  const plain = await plainProject(config, cwd);
   if (!plain) return undefined;
   const last = await readCache(cachePath(plain.configDir, plain.outputDir));
-  if (!last) return undefined;
-  const digest = await inputsDigest({ annotationText: plain.text, specFiles: last.specFiles, ...(await readExtras(plain, true)) });
-  return digest === last.inputs && (await holdsOnly(plain.outputDir, last.files)) ? plain.outputDir : undefined;
+  if (!last || !loadWouldRead(plain.specPath, last.specFiles, options)) return undefined;
+  const files = await filesIfExactly(plain.outputDir, last.files);
+  if (!files) return undefined;
+  files.delete(MARKER);
+  const extras = await digestedExtras(await readExtras(plain, true), [...files.keys()]);
+  if (loadsPlugins(extras.prettierOptions)) return undefined;
+  const digest = await inputsDigest({ annotationText: plain.text, specFiles: last.specFiles, ...extras });
+  return digest === last.inputs ? plain.outputDir : undefined;
 }
 
 /**
@@ -46,16 +83,19 @@ export async function unchangedSinceLastGenerate(config: string, cwd: string): P
  * cache entry holds: a record whose inputs' digest matches was written by a generate of this very
  * annotation text. Undefined whenever anything differs; the full check then names what.
  */
-export async function vouchedByRecord(config: string, cwd: string): Promise<string | undefined> {
-  const plain = await plainOutput(config, cwd);
+export async function vouchedByRecord(config: string, cwd: string, options: RefOptions): Promise<string | undefined> {
+  const plain = await plainProject(config, cwd);
   if (!plain) return undefined;
   const record = await readRecord(plain.outputDir);
   if (!record) return undefined;
   const specFiles = record.specFiles.map((file) => resolve(plain.configDir, file));
-  const extras = await readExtras(plain, true);
-  if ((await portableInputsDigest({ annotationText: plain.text, specFiles, ...extras }, plain.configDir)) !== record.inputs)
-    return undefined;
-  return (await folderFilesDigest(plain.outputDir)) === record.files ? plain.outputDir : undefined;
+  if (!loadWouldRead(plain.specPath, specFiles, options)) return undefined;
+  const files = await folderFiles(plain.outputDir);
+  if (!files || filesDigest(files) !== record.files) return undefined;
+  const extras = await digestedExtras(await readExtras(plain, true), [...files.keys()]);
+  if (loadsPlugins(extras.prettierOptions)) return undefined;
+  const inputs = await portableInputsDigest({ annotationText: plain.text, specFiles, ...extras }, plain.configDir);
+  return inputs === record.inputs ? plain.outputDir : undefined;
 }
 
 async function readRecord(outputDir: string): Promise<FolderRecord | undefined> {
@@ -72,13 +112,13 @@ async function readRecord(outputDir: string): Promise<FolderRecord | undefined> 
   }
 }
 
-/** The digest of every file of the folder but its marker; undefined when it holds anything besides files. */
-async function folderFilesDigest(folder: string): Promise<string | undefined> {
+/** Every file of the folder but its marker; undefined when it holds anything besides files. */
+async function folderFiles(folder: string): Promise<Map<string, Buffer> | undefined> {
   try {
     const { files, strays } = await readFolderBytes(folder);
     if (strays.length > 0) return undefined;
     files.delete(MARKER);
-    return filesDigest(files);
+    return files;
   } catch {
     return undefined;
   }

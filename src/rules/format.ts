@@ -4,11 +4,12 @@
 
 import { didYouMean } from "../suggest.js";
 import { DATE_FORMATS } from "./dates.js";
+import { DURATION } from "./duration.js";
 import { MONEY } from "./money.js";
 import type { Format, FormatUse } from "./types.js";
 
 /** Every format, in the order the docs list them. */
-export const FORMATS: readonly Format[] = [...DATE_FORMATS, MONEY];
+export const FORMATS: readonly Format[] = [...DATE_FORMATS, MONEY, DURATION];
 
 /** The keys every format reads beside `format`. */
 export const FORMAT_KEYS: readonly string[] = [...new Set(FORMATS.flatMap((format) => format.keys))];

@@ -19,9 +19,7 @@ export function generatedScenario(name: string): ReturnType<typeof generateFrom>
   let generation = generations.get(name);
   if (!generation) {
     const folder = join(SCENARIOS, name);
-    generation = consumerPrettierConfig(join(folder, "generated")).then((prettierOptions) =>
-      generateFrom(join(folder, "projector.yaml"), { prettierOptions }),
-    );
+    generation = generateFrom(join(folder, "projector.yaml"), { prettierOptions: consumerPrettierConfig(join(folder, "generated")) });
     generations.set(name, generation);
   }
   return generation;

@@ -60,6 +60,7 @@ export type {
 } from "./context.js";
 export { date, datetime, isUtcIso } from "./dates.js";
 export { detailOf, recordDetail } from "./detail.js";
+export { duration } from "./duration.js";
 export { withDistinctShortIds } from "./distinct-short-ids.js";
 export {
   fullId,
