@@ -14,7 +14,7 @@ const SRC = join(ROOT, "src");
  * library's entry on top; the commands, which parse arguments and print; the driver that runs a
  * generate (project/); the evidence tools; the output folder's safe writes; the pure generator and
  * its stages, format, emit, model, openapi and annotation, in the order they depend on each other;
- * and the small modules everyone shares.
+ * the field rules (rules/) they all read; and the small modules everyone shares.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ["cli.ts", "index.ts"],
@@ -30,12 +30,14 @@ const LAYERS: readonly (readonly string[])[] = [
   ["model/"],
   ["openapi/"],
   ["annotation/"],
+  ["rules/"],
   [
     "control-characters.ts",
     "diagnostics.ts",
     "indefinite-article.ts",
     "json-locate.ts",
     "naming.ts",
+    "peers.ts",
     "progress.ts",
     "redis-id-book.ts",
     "suggest.ts",
