@@ -172,6 +172,12 @@ const values = fc.oneof(
     arbitrary: fc.constantFrom("", "1", "2", "01", "1e3", "-0", "1.0", "true", "a,b", "1,2", "open", "x y", "%", "+", "%E0%A4%A", "25"),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 4 })
+      .map((bytes) => bytes.map((byte) => `%${byte.toString(16).padStart(2, "0").toUpperCase()}`).join("")),
+  },
 );
 /** A name or value as the URL writes it: as it is, escaped whole, or with its brackets escaped. */
 const written = (text: fc.Arbitrary<string>) =>
