@@ -1,8 +1,10 @@
 // A next URL is followed only as the API wrote it: the same path, spelled the same way, and a query
 // whose escapes are text; anything else gives no `next` and an issue saying why.
 import { describe, expect, it } from "vitest";
+import { callTool, type ToolCall } from "../../templates/runtime/call-tool.js";
 import { context, type PageExchange, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { nextPage, type NextPageRule } from "../../templates/runtime/next-page.js";
+import { type Resolver, resolveLabels } from "../../templates/runtime/resolvers.js";
 
 const RULE: NextPageRule = {
   path: "/urls",
@@ -58,5 +60,31 @@ describe("a next URL naming the operation's path otherwise", () => {
 
   it("follows the same path, written with dot segments the URL parser removes", () => {
     expect(next("https://api.example.com/x/../urls?page=2").next).toBe("page=2");
+  });
+});
+
+describe("a call's timeoutMs", () => {
+  const LIST: ToolCall = { method: "get", path: "/urls", parameters: [] };
+  const client = { GET: async () => ({ data: { urls: [{ owner: "u1" }] }, response: { status: 200, ok: true } }) };
+
+  it("bounds the resolvers too: one that never answers ends the call at the call's timeout, and is told to stop", async () => {
+    let resolverSignal: AbortSignal | undefined;
+    const neverAnswers: Resolver = (_ids, call) => {
+      resolverSignal = call?.signal;
+      return new Promise(() => {});
+    };
+    const outcome = await callTool(
+      client,
+      "list_urls",
+      LIST,
+      { type: "object", properties: {}, additionalProperties: false },
+      {},
+      (_data, projection) => resolveLabels({ owners: ["u1"] }, { owners: neverAnswers }, new Map(), projection),
+      { timeoutMs: 200 },
+    );
+    expect(outcome).toEqual({
+      error: expect.stringMatching(/^list_urls: the call did not finish within 0\.2 seconds, the time it has: resolver "owners" failed/),
+    });
+    expect(resolverSignal?.aborted).toBe(true);
   });
 });
