@@ -88,3 +88,66 @@ describe("a call's timeoutMs", () => {
     expect(resolverSignal?.aborted).toBe(true);
   });
 });
+
+describe("a next URL repeating a member of an exploded form object the request sent", () => {
+  const PARAMETERS = [
+    { name: "page", in: "query", argument: "page" },
+    { name: "opts", in: "query", argument: "opts", style: "form", explode: true },
+  ] as const;
+  const PAGES: NextPageRule = {
+    path: "/pages",
+    source: { header: "link" },
+    parameters: PARAMETERS,
+    schema: { properties: { page: { type: "string" }, opts: { type: "object", properties: { sort: { type: "string" } } } } },
+  };
+  const linked = (target: string) => {
+    const issues: ProjectionIssue[] = [];
+    const ctx = context("list_pages", { onIssue: (issue) => issues.push(issue) });
+    const exchange: PageExchange = {
+      url: "https://api.example.com/pages?sort=a",
+      headers: { get: (name) => (name === "link" ? `<${target}>; rel="next"` : null) },
+      query: { opts: { sort: "a" } },
+    };
+    return { next: nextPage(PAGES, {}, [{}], 1, exchange, ctx), issues };
+  };
+
+  it("leaves it out of next, as the object passed again sends it", async () => {
+    const { next: token, issues } = linked("https://api.example.com/pages?page=2&sort=a");
+    expect([token, issues]).toEqual(["page=2", []]);
+    const sent: string[] = [];
+    const client = {
+      GET: async (
+        _path: string,
+        init: { params: { query: Record<string, unknown> }; querySerializer: (q: Record<string, unknown>) => string },
+      ) => {
+        sent.push(init.querySerializer(init.params.query));
+        return { data: { pages: [] }, response: { status: 200, ok: true } };
+      },
+    };
+    const call: ToolCall = {
+      method: "get",
+      path: "/pages",
+      nextPage: true,
+      parameters: PARAMETERS.map((parameter) => ({ ...parameter, shortIds: false })),
+    };
+    const schema = {
+      type: "object",
+      properties: { ...PAGES.schema["properties"]!, next: { type: "string" } },
+      additionalProperties: false,
+    };
+    const outcome = await callTool(client, "list_pages", call, schema, { next: token, opts: { sort: "a" } }, async (data) => data);
+    expect(outcome).not.toHaveProperty("error");
+    expect(sent).toEqual(["page=2&sort=a"]);
+  });
+
+  it("gives no next where the next page changes the member, which no next can carry", () => {
+    const { next: token, issues } = linked("https://api.example.com/pages?page=2&sort=b");
+    expect(token).toBeNull();
+    expect(issues).toEqual([
+      expect.objectContaining({
+        kind: "unusable",
+        message: expect.stringMatching(/carries "sort", which is not a query parameter this tool takes/),
+      }),
+    ]);
+  });
+});

@@ -331,7 +331,11 @@ function fromPairs(
         `the next page changes ${name}, which this tool fixes`,
       );
     }
-    if (sentAlready(exchange, name, given)) continue;
+    if (
+      sentAlready(exchange, name, given) ||
+      sentAsMember(rule.parameters, exchange, name, given)
+    )
+      continue;
     for (const value of given) kept.push([name, value]);
   }
   if (kept.length === 0)
@@ -367,6 +371,38 @@ function sentAlready(
     texts.join("\u0000") === given.join("\u0000") ||
     (given.length === 1 && texts.join(",") === given[0])
   );
+}
+
+/**
+ * Whether the request sent `name` with this value as a member of an exploded `form` object (the
+ * object `{ sort: "a" }` is sent as `sort=a`): the object the other arguments send again sends it,
+ * and a `next` cannot carry it, since the tool reads no member of such an object back.
+ */
+function sentAsMember(
+  parameters: readonly NextParameter[],
+  exchange: PageExchange | undefined,
+  name: string,
+  given: readonly string[],
+): boolean {
+  if (given.length !== 1) return false;
+  return parameters.some((parameter) => {
+    const style = parameter.style ?? "form";
+    if (
+      parameter.in !== "query" ||
+      style !== "form" ||
+      parameter.explode === false
+    )
+      return false;
+    const object = asObject(exchange?.query?.[parameter.name]);
+    if (!object || !Object.hasOwn(object, name)) return false;
+    const member = object[name];
+    return (
+      (typeof member === "string" ||
+        typeof member === "number" ||
+        typeof member === "boolean") &&
+      String(member) === given[0]
+    );
+  });
 }
 
 /**
