@@ -1,10 +1,13 @@
 // A next URL is followed only as the API wrote it: the same path, spelled the same way, and a query
 // whose escapes are text; anything else gives no `next` and an issue saying why.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { callTool, type ToolCall } from "../../templates/runtime/call-tool.js";
 import { context, type PageExchange, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { nextPage, type NextPageRule } from "../../templates/runtime/next-page.js";
 import { type Resolver, resolveLabels } from "../../templates/runtime/resolvers.js";
+import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
 const RULE: NextPageRule = {
   path: "/urls",
@@ -149,5 +152,78 @@ describe("a next URL repeating a member of an exploded form object the request s
         message: expect.stringMatching(/carries "sort", which is not a query parameter this tool takes/),
       }),
     ]);
+  });
+});
+
+describe("an exploded form object in the tool's input", () => {
+  const spec = {
+    openapi: "3.0.3",
+    info: { title: "pages", version: "1" },
+    paths: {
+      "/pages": {
+        get: {
+          operationId: "listPages",
+          parameters: [
+            {
+              name: "opts",
+              in: "query",
+              style: "form",
+              explode: true,
+              schema: { type: "object", properties: { sort: { type: "string" } } },
+            },
+            { name: "extra", in: "query", schema: { type: "object", additionalProperties: { type: "string" } } },
+          ],
+          responses: {
+            "200": {
+              description: "ok",
+              content: {
+                "application/json": {
+                  schema: { type: "object", properties: { pages: { type: "array", items: { $ref: "#/components/schemas/Page" } } } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    components: { schemas: { Page: { type: "object", properties: { name: { type: "string" } } } } },
+  };
+  const annotation = `spec: openapi.json
+output: out
+resources:
+  page:
+    schema: Page
+    fields:
+      name: keep
+tools:
+  list_pages:
+    operation: listPages
+`;
+
+  it("takes only the members the spec declares, where it leaves others unsaid; a free map the spec declares stays free", async () => {
+    const dir = tempDir("projector-next-url-edges-");
+    writeFileSync(join(dir, "openapi.json"), JSON.stringify(spec));
+    writeFileSync(join(dir, "projector.yaml"), annotation);
+    const output = await generateFrom(join(dir, "projector.yaml"));
+    const generated = await importGenerated<{
+      createTools: (options: object) => { list_pages: (args: unknown) => Promise<{ error?: string }> };
+    }>(output.files);
+    const sent: string[] = [];
+    const client = {
+      GET: async (
+        _path: string,
+        init: { params: { query: Record<string, unknown> }; querySerializer: (q: Record<string, unknown>) => string },
+      ) => {
+        sent.push(init.querySerializer(init.params.query));
+        return { data: { pages: [] }, response: { status: 200, ok: true } };
+      },
+    };
+    const tools = generated.createTools({ client, resolvers: {} });
+    expect(await tools.list_pages({ opts: { sort: "a", api_key: "c" } })).toEqual({
+      error: expect.stringMatching(/^list_pages: bad arguments: opts\.api_key/),
+    });
+    expect(sent).toEqual([]);
+    expect(await tools.list_pages({ opts: { sort: "a" }, extra: { lang: "en" } })).not.toHaveProperty("error");
+    expect(sent).toEqual(["sort=a&lang=en"]);
   });
 });
