@@ -530,7 +530,7 @@ function closedQueryObject(
   schema: JsonSchema,
   serialization: QuerySerialization | undefined,
 ): JsonSchema {
-  if (!serialization || serialization.style !== "form" || !serialization.explode) return schema;
+  if (serialization?.style !== "form" || !serialization.explode) return schema;
   if (![schema["type"]].flat().includes("object") || "anyOf" in schema || "allOf" in schema) return schema;
   const declared = reader.deref(reader.unwrapNullable(at)).schema;
   return "additionalProperties" in declared ? schema : { ...schema, additionalProperties: false };
