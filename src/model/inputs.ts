@@ -7,7 +7,7 @@ import { boundedPlainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
 import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
 import { type IdSource, parameterKey, takesId } from "./short-ids.js";
-import type { InputParameter, JsonSchema, ResourceModel, ToolHints, ToolInputs } from "./types.js";
+import type { InputParameter, JsonSchema, QuerySerialization, ResourceModel, ToolHints, ToolInputs } from "./types.js";
 import { cutWarning } from "./schema-budget.js";
 import { valueFields } from "./value-fields.js";
 
@@ -209,7 +209,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     });
     if (bounded.levels !== undefined) warnCut(ctx, d.name, d.at, bounded.levels);
     const spec = bounded.value;
-    const schema = where === "body" ? spec : withoutNull(spec);
+    const schema = where === "body" ? spec : closedQueryObject(reader, d.at, withoutNull(spec), d.serialization);
     const description = input?.description ?? d.description;
     const array = reader.kind(d.at) === "array";
     const itemsAt = array ? child(reader.unwrapNullable(d.at), "items") : undefined;
@@ -517,3 +517,21 @@ function firstRepeated(words: readonly string[]): string | undefined {
 }
 
 type InputAnnotationLegend = NonNullable<ToolAnnotation["inputs"][number]["legend"]>;
+
+/**
+ * An exploded `form` object's members are sent as query parameters of their own (`{ sort: "a" }` as
+ * `sort=a`): where the spec leaves its other members unsaid, the model may not add any, or it could
+ * send a parameter the spec does not name (`api_key`). A spec's own `additionalProperties` (a free
+ * map of query parameters) is its word, and kept.
+ */
+function closedQueryObject(
+  reader: SchemaReader,
+  at: SchemaAt,
+  schema: JsonSchema,
+  serialization: QuerySerialization | undefined,
+): JsonSchema {
+  if (serialization?.style !== "form" || !serialization.explode) return schema;
+  if (![schema["type"]].flat().includes("object") || "anyOf" in schema || "allOf" in schema) return schema;
+  const declared = reader.deref(reader.unwrapNullable(at)).schema;
+  return "additionalProperties" in declared ? schema : { ...schema, additionalProperties: false };
+}

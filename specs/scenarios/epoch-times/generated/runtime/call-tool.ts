@@ -95,7 +95,7 @@ export type HttpMethod = (
   };
 }>;
 
-/** How long a call waits for the API before answering with an error, unless told otherwise. */
+/** How long a call may take before answering with an error, unless told otherwise. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
 /**
@@ -156,7 +156,8 @@ export const RESPONSE_BOUND = {
 
 export interface CallOptions<Context = unknown> {
   /**
-   * How long to wait for the API's answer, and for a shared id book's, `Infinity` for ever;
+   * How long the whole call may take, `Infinity` for ever: the shared id book's answers, the API's,
+   * and the resolvers' (which get what is left, or the projection's own `timeoutMs` if shorter);
    * {@link DEFAULT_CALL_TIMEOUT_MS} unless given.
    */
   readonly timeoutMs?: number;
@@ -168,7 +169,7 @@ export interface CallOptions<Context = unknown> {
 
 /** What createTools gives every call of its tools. */
 export interface ToolSettings {
-  /** The options each projection takes; a call adds its signal. */
+  /** The options each projection takes; a call adds its signal, and bounds their `timeoutMs` by what is left of its own. */
   readonly projection?: ProjectOptions;
   /**
    * The id book shared by the processes that serve the tools; when not given, the process's own,
@@ -312,7 +313,7 @@ async function fromSharedBook(
   call: ToolCall,
   given: unknown,
   book: IdBook,
-  options: CallOptions,
+  waits: CallWaits,
 ): Promise<
   { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string }
 > {
@@ -325,7 +326,7 @@ async function fromSharedBook(
   let known = new Map<string, Recalled>();
   if (asked.size > 0) {
     const read = await within(
-      options,
+      waits,
       async () =>
         new Map(
           await Promise.all(
@@ -350,7 +351,7 @@ async function fromSharedBook(
   if (!("ambiguous" in expanded)) return expanded;
   const shared = known.get(expanded.ambiguous.value);
   const ids = typeof shared === "object" ? shared.ids : [];
-  const told = await within(options, () =>
+  const told = await within(waits, () =>
     rememberLongerForms(book, expanded.ambiguous.value, ids),
   );
   if ("cancelled" in told) return { error: `${tool}: ${CANCELLED}` };
@@ -393,7 +394,8 @@ function thrownMessage(tool: string, error: unknown): string {
 /**
  * Checks the arguments, maps words to codes and short ids to full ones, sends the request through
  * the client, and projects the response. Every failure comes back as `{ error }`, never a throw,
- * and a call that gets no answer ends after `options.timeoutMs` or when `options.signal` aborts.
+ * and a call ends, with an error, `options.timeoutMs` after it started or when `options.signal`
+ * aborts, whatever it is waiting for.
  * Only a programming error rejects: a `timeoutMs` {@link checkedTimeoutMs} refuses.
  */
 export async function callTool<R>(
@@ -416,7 +418,7 @@ export async function callTool<R>(
       schema,
       args,
       project,
-      options,
+      waitsOf(options),
       settings,
     );
   } catch (error) {
@@ -432,7 +434,7 @@ async function callOrError<R>(
   schema: InputSchema,
   args: unknown,
   project: (response: unknown, projection: ProjectOptions) => Promise<R>,
-  options: CallOptions,
+  waits: CallWaits,
   { projection = {}, idBook }: ToolSettings,
 ): Promise<ToolOutcome<R>> {
   const tooLarge = argumentsSizeProblem(args);
@@ -445,7 +447,7 @@ async function callOrError<R>(
   const expanded =
     idBook === undefined
       ? fromProcessBook(tool, call, page.values ?? {})
-      : await fromSharedBook(tool, call, page.values ?? {}, idBook, options);
+      : await fromSharedBook(tool, call, page.values ?? {}, idBook, waits);
   if ("error" in expanded) return expanded;
   const { values: given, shortIdsGiven } = expanded;
   const problem = argumentProblem(schema, given, "");
@@ -526,7 +528,7 @@ async function callOrError<R>(
         }
       : {}),
   };
-  const sent = await within(options, (signal) =>
+  const sent = await within(waits, (signal) =>
     (send as HttpMethod).call(client, call.path, { ...init, signal }),
   );
   if ("cancelled" in sent) return { error: `${tool}: ${CANCELLED}` };
@@ -580,7 +582,9 @@ async function callOrError<R>(
       : undefined;
     result = await project(answer.data, {
       ...projection,
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(waits.signal ? { signal: waits.signal } : {}),
+      // The call's timeout bounds its resolvers too: they have what is left of it.
+      timeoutMs: Math.min(projection.timeoutMs ?? Infinity, timeLeft(waits)),
       handOuts,
       ...(exchange ? { exchange } : {}),
     });
@@ -588,6 +592,10 @@ async function callOrError<R>(
     if (error instanceof ResponseShapeError)
       return {
         error: `${tool}: the API answered ${status} but its body ${error.problem}, so there is no result to show`,
+      };
+    if (error instanceof ResolverError && timeLeft(waits) <= 1)
+      return {
+        error: `${tool}: the call did not finish within ${waits.timeoutMs / 1000} seconds, the time it has: ${error.message}; try again later`,
       };
     if (error instanceof ResolverError)
       return {
@@ -609,7 +617,7 @@ async function callOrError<R>(
   }
   const entries = entriesToRemember(handOuts);
   if (entries.length > 0) {
-    const stored = await within(options, () => idBook.remember(entries));
+    const stored = await within(waits, () => idBook.remember(entries));
     if ("cancelled" in stored) return { error: `${tool}: ${CANCELLED}` };
     if (!("answer" in stored)) {
       const method = call.method.toUpperCase();
@@ -688,6 +696,24 @@ function notFoundNote(
 
 const CANCELLED = "the call was cancelled";
 
+/**
+ * A call's signal, and its `timeoutMs` counted from its start: every wait of the call (the id
+ * book, the request, the resolvers) has what is left of it, so the timeout bounds the whole call.
+ */
+interface CallWaits {
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number;
+  readonly endsAt: number;
+}
+
+function waitsOf(options: CallOptions): CallWaits {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  return { signal: options.signal, timeoutMs, endsAt: Date.now() + timeoutMs };
+}
+
+/** The milliseconds left of a call's time, at least one; `Infinity` for a call that waits for ever. */
+const timeLeft = (waits: CallWaits) => Math.max(1, waits.endsAt - Date.now());
+
 type Sent<T> =
   | { readonly answer: T }
   | { readonly thrown: unknown }
@@ -699,10 +725,9 @@ type Sent<T> =
  * the caller cancelled. The signal `start` is given aborts in the last two cases, so fetch stops too.
  */
 function within<T>(
-  options: CallOptions,
+  waits: CallWaits,
   start: (signal: AbortSignal) => Promise<T>,
 ): Promise<Sent<T>> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const controller = new AbortController();
   return new Promise<Sent<T>>((settle) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -713,12 +738,14 @@ function within<T>(
     const onAbort = () => stop({ cancelled: true });
     const done = (sent: Sent<T>) => {
       clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
+      waits.signal?.removeEventListener("abort", onAbort);
       settle(sent);
     };
-    if (options.signal?.aborted) return stop({ cancelled: true });
-    options.signal?.addEventListener("abort", onAbort);
-    timer = timerFor(timeoutMs, () => stop({ timedOut: timeoutMs }));
+    if (waits.signal?.aborted) return stop({ cancelled: true });
+    waits.signal?.addEventListener("abort", onAbort);
+    timer = timerFor(timeLeft(waits), () =>
+      stop({ timedOut: waits.timeoutMs }),
+    );
     Promise.resolve()
       .then(() => start(controller.signal))
       .then(

@@ -239,10 +239,11 @@ function fromUrl(
     return refused(ctx, text, `the next URL is on another host (${url.host})`);
   if (url.username !== "" || url.password !== "")
     return refused(ctx, text, "the next URL carries credentials");
+  // After the URL parser's own normalization (`/a/./b`, `%2e`), a trailing slash is another path.
   const samePath = text.startsWith("?")
     ? true
     : request
-      ? trimmed(url.pathname) === trimmed(request.pathname)
+      ? url.pathname === request.pathname
       : endsWithTemplate(url.pathname, rule.path);
   if (!samePath)
     return refused(
@@ -250,7 +251,26 @@ function fromUrl(
       text,
       `the next URL names another path (${url.pathname}) than this tool's operation`,
     );
+  if (!decodesAsUtf8(url.search))
+    return refused(
+      ctx,
+      text,
+      "the next URL's query holds escapes that are not UTF-8 text, which the tool would send otherwise",
+    );
   return fromPairs(rule, [...url.searchParams], exchange, ctx);
+}
+
+/**
+ * Whether a query's escapes decode to UTF-8 text: the URL parser reads any other bytes as U+FFFD,
+ * a value the API did not name. A `%` that starts no escape stays itself, as the parser keeps it.
+ */
+function decodesAsUtf8(search: string): boolean {
+  try {
+    decodeURIComponent(search.replace(/%(?![0-9A-Fa-f]{2})/g, "%25"));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function requestUrl(exchange: PageExchange | undefined): URL | undefined {
@@ -266,12 +286,9 @@ function requestUrl(exchange: PageExchange | undefined): URL | undefined {
   }
 }
 
-const trimmed = (path: string) =>
-  path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
-
 /** Whether a URL's path ends in the operation's path template, each `{name}` standing for one segment. */
 function endsWithTemplate(path: string, template: string): boolean {
-  const pattern = trimmed(template)
+  const pattern = template
     .split(/(\{[^}/]*\})/)
     .map((part) =>
       /^\{[^}/]*\}$/.test(part)
@@ -281,7 +298,7 @@ function endsWithTemplate(path: string, template: string): boolean {
     .join("");
   let decoded: string;
   try {
-    decoded = decodeURI(trimmed(path));
+    decoded = decodeURI(path);
   } catch {
     return false;
   }
@@ -314,7 +331,11 @@ function fromPairs(
         `the next page changes ${name}, which this tool fixes`,
       );
     }
-    if (sentAlready(exchange, name, given)) continue;
+    if (
+      sentAlready(exchange, name, given) ||
+      sentAsMember(rule.parameters, exchange, name, given)
+    )
+      continue;
     for (const value of given) kept.push([name, value]);
   }
   if (kept.length === 0)
@@ -350,6 +371,38 @@ function sentAlready(
     texts.join("\u0000") === given.join("\u0000") ||
     (given.length === 1 && texts.join(",") === given[0])
   );
+}
+
+/**
+ * Whether the request sent `name` with this value as a member of an exploded `form` object (the
+ * object `{ sort: "a" }` is sent as `sort=a`): the object the other arguments send again sends it,
+ * and a `next` cannot carry it, since the tool reads no member of such an object back.
+ */
+function sentAsMember(
+  parameters: readonly NextParameter[],
+  exchange: PageExchange | undefined,
+  name: string,
+  given: readonly string[],
+): boolean {
+  if (given.length !== 1) return false;
+  return parameters.some((parameter) => {
+    const style = parameter.style ?? "form";
+    if (
+      parameter.in !== "query" ||
+      style !== "form" ||
+      parameter.explode === false
+    )
+      return false;
+    const object = asObject(exchange?.query?.[parameter.name]);
+    if (!object || !Object.hasOwn(object, name)) return false;
+    const member = object[name];
+    return (
+      (typeof member === "string" ||
+        typeof member === "number" ||
+        typeof member === "boolean") &&
+      String(member) === given[0]
+    );
+  });
 }
 
 /**
