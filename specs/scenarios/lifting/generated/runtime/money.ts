@@ -20,7 +20,12 @@ export function currencyDecimals(code: unknown): number | undefined {
   if (typeof code !== "string") return undefined;
   const known = decimalsByCode.get(code);
   if (known !== undefined) return known;
-  currencies ??= new Set(Intl.supportedValuesOf("currency"));
+  // Typed by hand: not every TypeScript release and `lib` a consumer compiles with declares it.
+  currencies ??= new Set(
+    (
+      Intl as unknown as { supportedValuesOf(key: "currency"): string[] }
+    ).supportedValuesOf("currency"),
+  );
   if (!currencies.has(code)) return undefined;
   const decimals = new Intl.NumberFormat("en", {
     style: "currency",
