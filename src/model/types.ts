@@ -53,6 +53,8 @@ export interface JoinField extends FieldCommon {
   keys: { id: string; label?: string };
   /** The spec declares the ids text (not also numbers, nor no type): a number there is no id. */
   textIds: boolean;
+  /** A relationship's: the JSON:API types its records may have; a record of another is refused. Undefined: any type. */
+  linkageTypes?: string[];
 }
 
 /** A relationship whose related ids are arguments to a tool, kept as ids. */
@@ -65,6 +67,8 @@ export interface RelatedIdField extends FieldCommon {
   beside?: string;
   /** The spec declares the ids text (not also numbers, nor no type): a number there is no id. */
   textIds: boolean;
+  /** A relationship's: the JSON:API types its records may have; a record of another is refused. Undefined: any type. */
+  linkageTypes?: string[];
   /**
    * Beside a join of a plain property: how its embedded records hold their ids, and whether the
    * ids are integers (which stay integers); a relationship's ids are read from its `data`.

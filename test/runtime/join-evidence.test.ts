@@ -1,0 +1,81 @@
+// A related record is named only on evidence that it is the record the field reads: JSON:API's type
+// and id together, the id type the spec declares, and a label that names something.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  projectGetTicket,
+  type GetTicketResponse,
+  type ProjectionIssue,
+  type Resolvers,
+  type SearchTicketsResponse,
+} from "../../generated/support/index.js";
+import { relationshipIds, TEXT_IDS } from "../../templates/runtime/ids.js";
+import { ROOT } from "../helpers/pipeline.js";
+
+const page = JSON.parse(readFileSync(join(ROOT, "specs/examples/search-tickets-page.json"), "utf8")) as SearchTicketsResponse;
+
+/** Resolvers that record every id they are asked for and name each `<resolver> <id>`. */
+function askedResolvers() {
+  const asked: Record<string, string[]> = { users: [], orgs: [] };
+  const named = (name: string) => async (ids: readonly string[]) => {
+    asked[name]!.push(...ids);
+    return new Map(ids.map((id) => [id, `${name} ${id}`]));
+  };
+  return { asked, resolvers: { users: named("users"), orgs: named("orgs") } as Resolvers };
+}
+
+describe("JSON:API linkage type", () => {
+  it("refuses a linkage of a type the spec does not declare, even when `included` labels its id under another type", async () => {
+    const { asked, resolvers } = askedResolvers();
+    const issues: ProjectionIssue[] = [];
+    const ticket = {
+      data: {
+        ...page.data[0]!,
+        relationships: {
+          assignee: { data: { type: "team", id: "5" } },
+          organization: { data: { type: "user", id: "5" } },
+        },
+      },
+      included: [
+        { type: "user", id: "5", attributes: { display_name: "User Five" } },
+        { type: "team", id: "5", attributes: { name: "Team Five" } },
+      ],
+    } as unknown as GetTicketResponse;
+    const result = await projectGetTicket(ticket, resolvers, { onIssue: (issue) => issues.push(issue) });
+    expect(result.assignee).toEqual({ unusable: 'expected a resource identifier of type "user", got one of another type' });
+    expect(result.org).toEqual({ unusable: 'expected a resource identifier of type "organization", got one of another type' });
+    expect(asked).toEqual({ users: [], orgs: [] });
+    expect(issues.filter((i) => i.kind === "unusable").map((i) => i.field)).toEqual(["assignee", "organization"]);
+  });
+
+  it("still names a linkage of the declared type from `included`", async () => {
+    const { resolvers } = askedResolvers();
+    const ticket = {
+      data: { ...page.data[0]!, relationships: { assignee: { data: { type: "user", id: "5" } } } },
+      included: [
+        { type: "team", id: "5", attributes: { display_name: "Team Five" } },
+        { type: "user", id: "5", attributes: { display_name: "User Five" } },
+      ],
+    } as unknown as GetTicketResponse;
+    expect((await projectGetTicket(ticket, resolvers)).assignee).toBe("User Five");
+  });
+
+  it("refuses a linkage whose type is missing or not text", () => {
+    expect(relationshipIds({ data: { id: "5" } }, TEXT_IDS)).toMatchObject({
+      reason: "expected a resource identifier with a text type, got none",
+    });
+    expect(
+      relationshipIds(
+        {
+          data: [
+            { type: 7, id: "5" },
+            { type: "user", id: "6" },
+          ],
+        },
+        TEXT_IDS,
+        ["user"],
+      ),
+    ).toMatchObject([{ reason: "expected a resource identifier with a text type, got a type that is number" }, "6"]);
+  });
+});
