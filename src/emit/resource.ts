@@ -193,7 +193,7 @@ function projectValue(scope: Scope, field: Field, value: string): string {
       // A label the resolvers give after the walk is filled in at this key of the object built here.
       const labels = labelsOptions(field.resolver, field.many ? undefined : field.out);
       if (field.via === "property")
-        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field.textIds), ...labels, ["keys", recordKeys(field.resolver)]])})`;
+        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field.textIds), ...labels, ["keys", field.plainIds ? "null" : recordKeys(field.resolver)]])})`;
       return `${call(field.many ? "joinMany" : "joinOne")}(${relationshipIds(scope, field, value)}, ${readOptions(field, labels)})`;
     }
     case "related-id":
@@ -255,7 +255,7 @@ function recordKeysConstant(module: ModuleWriter, fields: Field[]): string[] {
   const keys = new Map<string, { id: string; label?: string }>();
   const visit = (list: Field[]) => {
     for (const field of list) {
-      if (field.kind === "join" && field.via === "property") keys.set(field.resolver, field.keys);
+      if (field.kind === "join" && field.via === "property" && !field.plainIds) keys.set(field.resolver, field.keys);
       else if (field.kind === "object") visit(field.children);
     }
   };

@@ -647,6 +647,7 @@ function keptField(
           via: "property",
           keys: keysOf(rule.join),
           textIds: declaresTextIds(ctx, specField, keysOf(rule.join).id),
+          ...(declaresPlainIds(ctx, specField) ? { plainIds: true as const } : {}),
         };
   }
   if (ID_LIKE.test(specField.name) && !rule.argument && rule.fact === undefined) {
@@ -813,6 +814,19 @@ function handleIdKind(ctx: ClassifyContext, specField: SpecField, idKey: string)
   if (kind !== "object" && kind !== undefined) return kind;
   const id = reader.property(at, idKey);
   return id ? reader.kind(id.at) : undefined;
+}
+
+/** Whether the spec declares a join key (or each item of a list of them) an id, and no record. */
+function declaresPlainIds(ctx: ClassifyContext, specField: SpecField): boolean {
+  const { reader } = ctx;
+  let at = reader.unwrapNullable(specField.at);
+  if (reader.kind(at) === "array") {
+    const items = reader.items(at);
+    if (!items) return false;
+    at = reader.unwrapNullable(items);
+  }
+  const kind = reader.kind(at);
+  return kind === "string" || kind === "integer" || kind === "number";
 }
 
 /**

@@ -51,6 +51,8 @@ export interface JoinField extends FieldCommon {
   via: "relationship" | "property";
   /** How an embedded record is read: the key of its id, and of the name it may carry. */
   keys: { id: string; label?: string };
+  /** A plain property the spec declares an id (text or a number), never a record: an object there is no id. */
+  plainIds?: true;
   /** The spec declares the ids text (not also numbers, nor no type): a number there is no id. */
   textIds: boolean;
   /** A relationship's: the JSON:API types its records may have; a record of another is refused. Undefined: any type. */

@@ -1,6 +1,6 @@
 // A related record is named only on evidence that it is the record the field reads: JSON:API's type
 // and id together, the id type the spec declares, and a label that names something.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,7 +11,7 @@ import {
   type SearchTicketsResponse,
 } from "../../generated/support/index.js";
 import { relationshipIds, TEXT_IDS } from "../../templates/runtime/ids.js";
-import { ROOT } from "../helpers/pipeline.js";
+import { generateFrom, importGenerated, recordingResolver, ROOT, tempDir } from "../helpers/pipeline.js";
 
 const page = JSON.parse(readFileSync(join(ROOT, "specs/examples/search-tickets-page.json"), "utf8")) as SearchTicketsResponse;
 
@@ -77,5 +77,85 @@ describe("JSON:API linkage type", () => {
         ["user"],
       ),
     ).toMatchObject([{ reason: "expected a resource identifier with a text type, got a type that is number" }, "6"]);
+  });
+});
+
+const PEOPLE_SPEC = `openapi: 3.1.0
+info: { title: Projects, version: 1.0.0 }
+paths:
+  /projects:
+    get:
+      operationId: listProjects
+      responses:
+        "200":
+          description: A page of projects
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  projects:
+                    type: array
+                    items: { $ref: "#/components/schemas/Project" }
+components:
+  schemas:
+    Project:
+      type: object
+      properties:
+        name: { type: string }
+        owner: { type: string }
+        manager:
+          type: object
+          properties:
+            pid: { type: string }
+            name: { type: string }
+`;
+
+const PEOPLE_ANNOTATION = `spec: openapi.yaml
+output: generated
+resolvers:
+  people: { id: pid, label: name }
+resources:
+  project:
+    schema: Project
+    fields:
+      name: {}
+      owner: { join: people }
+      manager: { join: people }
+tools:
+  list_projects:
+    operation: listProjects
+`;
+
+type ListProjects = (response: unknown, resolvers: unknown, options: unknown) => Promise<{ projects: Record<string, unknown>[] }>;
+
+let generated: Promise<ListProjects> | undefined;
+function listProjects(): Promise<ListProjects> {
+  generated ??= (async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "openapi.yaml"), PEOPLE_SPEC);
+    writeFileSync(join(dir, "projector.yaml"), PEOPLE_ANNOTATION);
+    const output = await generateFrom(join(dir, "projector.yaml"));
+    expect(output.problems).toEqual([]);
+    return (await importGenerated<{ projectListProjects: ListProjects }>(output.files)).projectListProjects;
+  })();
+  return generated;
+}
+
+async function projectProjects(projects: Record<string, unknown>[]) {
+  const { resolver, calls } = recordingResolver({ p1: "Pia", zz: "Asked" });
+  const issues: ProjectionIssue[] = [];
+  const result = await (
+    await listProjects()
+  )({ projects }, { people: resolver }, { onIssue: (issue: ProjectionIssue) => issues.push(issue) });
+  return { projects: result.projects, asked: calls.flat(), issues };
+}
+
+describe("a join key the spec declares a text id", () => {
+  it("marks an object sent in its place unusable, never showing the name it carries", async () => {
+    const { projects, asked, issues } = await projectProjects([{ owner: { pid: "zz", name: "Embedded" } }, { owner: "p1" }]);
+    expect(projects.map((p) => p["owner"])).toEqual([{ unusable: "expected a text id, got object" }, "Pia"]);
+    expect(asked).toEqual(["p1"]);
+    expect(issues.map((i) => [i.kind, i.field])).toEqual([["unusable", "owner"]]);
   });
 });

@@ -30,20 +30,28 @@ function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
 
 /**
  * One foreign key's name: the one its embedded record carries, else the resolver's; a value with no
- * id of the type the spec declares (text only, where `textOnly`) is marked, never looked up.
+ * id of the type the spec declares (text only, where `textOnly`) is marked, never looked up. `keys`
+ * is null where the spec declares the key an id and no record: an object there is no id either.
  */
 function refLabel(
   value: unknown,
   textOnly: boolean,
   labels: Labels,
   resolver: string,
-  keys: RecordKeys,
+  keys: RecordKeys | null,
   ctx: Context,
   field: string,
   key: string | number,
 ): string | Unresolved | Unusable {
   const id = idOf(value, textOnly);
   if (id !== undefined) return label(id, labels, resolver, ctx, field, key);
+  if (keys === null)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected ${textOnly ? "a text id" : "an id"}, got ${notAnId(value)}`,
+    );
   const object = asObject(value);
   if (!object)
     return unusable(
@@ -88,7 +96,7 @@ export function refOne(
   }: FieldRead &
     LabelsRead & {
       readonly ids: IdType;
-      readonly keys: RecordKeys;
+      readonly keys: RecordKeys | null;
     },
 ): string | null | Unresolved | Unusable {
   if (value === undefined || value === null) return null;
@@ -110,7 +118,7 @@ export function refMany(
   }: FieldRead &
     Omit<LabelsRead, "key"> & {
       readonly ids: IdType;
-      readonly keys: RecordKeys;
+      readonly keys: RecordKeys | null;
     },
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
