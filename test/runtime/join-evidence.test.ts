@@ -159,3 +159,32 @@ describe("a join key the spec declares a text id", () => {
     expect(issues.map((i) => [i.kind, i.field])).toEqual([["unusable", "owner"]]);
   });
 });
+
+describe("an embedded record the spec declares with a text id", () => {
+  it("shows the name it carries only beside an id of the declared type", async () => {
+    const { projects, asked, issues } = await projectProjects([
+      { manager: { pid: "", name: "EmptyId" } },
+      { manager: { pid: 0, name: "NumId" } },
+      { manager: { name: "NoId" } },
+      { manager: { pid: "p9", name: "Carried" } },
+    ]);
+    expect(projects.map((p) => p["manager"])).toEqual([
+      { unusable: "expected a record with `pid` as text, got one whose `pid` is an empty string" },
+      { unusable: "expected a record with `pid` as text, got one whose `pid` is number" },
+      { unusable: "expected a record with `pid`, got an object without it" },
+      "Carried",
+    ]);
+    expect(asked).toEqual([]);
+    expect(issues.map((i) => [i.kind, i.field])).toEqual([
+      ["unusable", "manager"],
+      ["unusable", "manager"],
+      ["unusable", "manager"],
+    ]);
+  });
+
+  it("asks the resolver when the name it carries is empty", async () => {
+    const { projects, asked } = await projectProjects([{ manager: { pid: "p1", name: "" } }]);
+    expect(projects[0]!["manager"]).toBe("Pia");
+    expect(asked).toEqual(["p1"]);
+  });
+});

@@ -21,11 +21,11 @@ export interface RecordKeys {
   readonly label?: string;
 }
 
-/** The name an embedded record carries itself, which makes asking the resolver needless. */
+/** The name an embedded record carries itself, which makes asking the resolver needless; an empty one names nothing. */
 function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
   if (keys.label === undefined) return undefined;
   const found = read(object, keys.label);
-  return typeof found === "string" ? found : undefined;
+  return typeof found === "string" && found !== "" ? found : undefined;
 }
 
 /**
@@ -60,25 +60,22 @@ function refLabel(
       value,
       `expected ${textOnly ? "a text id" : "an id"} or a record with \`${keys.id}\`, got ${notAnId(value)}`,
     );
-  const carried = carriedLabel(object, keys);
-  if (carried !== undefined) return carried;
   const held = read(object, keys.id);
   const embedded = idOf(held, textOnly);
-  if (embedded !== undefined)
-    return label(embedded, labels, resolver, ctx, field, key);
-  if (held !== undefined && held !== null)
+  if (embedded === undefined)
     return unusable(
       ctx,
       field,
       value,
-      `expected a record with \`${keys.id}\`${textOnly ? " as text" : ""}, got one whose \`${keys.id}\` is ${notAnId(held)}`,
+      held === undefined || held === null
+        ? // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
+          `expected a record with \`${keys.id}\`, got an object without it`
+        : `expected a record with \`${keys.id}\`${textOnly ? " as text" : ""}, got one whose \`${keys.id}\` is ${notAnId(held)}`,
     );
-  // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
-  return unusable(
-    ctx,
-    field,
-    value,
-    `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object without ${keys.label === undefined ? "it" : "either"}`,
+  // The name a record carries is shown only beside an id that names it: a record without one is no record.
+  return (
+    carriedLabel(object, keys) ??
+    label(embedded, labels, resolver, ctx, field, key)
   );
 }
 
