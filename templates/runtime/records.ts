@@ -76,6 +76,8 @@ export function recordAt(
   place: RecordsPlace,
   onIssue: ProjectOptions["onIssue"],
 ): Json | null {
+  if (errorsBesideData(body, place))
+    throw refused(body, place, "", "", body, onIssue);
   const found = reached(body, place.path);
   const record = found.atEnd ? asObject(found.value) : undefined;
   const otherType = record && typeProblem(record, place);
@@ -111,6 +113,8 @@ export function listAt(
   place: RecordsPlace,
   onIssue: ProjectOptions["onIssue"],
 ): unknown[] {
+  if (errorsBesideData(body, place))
+    throw refused(body, place, "", "", body, onIssue);
   const found = reached(body, place.path);
   const declared = `a list of ${place.resource} records`;
   if (found.atEnd && Array.isArray(found.value)) {
@@ -174,9 +178,10 @@ function refused(
   onIssue: ProjectOptions["onIssue"],
 ): ResponseShapeError {
   const at = place.path.length ? ` at ${place.path.join(".")}` : "";
-  const problem = errorsDocument(body)
-    ? `is an error document${errorWords(body)}`
-    : `is not ${declared}${at} (${got})`;
+  const problem =
+    errorsDocument(body) || errorsBesideData(body, place)
+      ? `is an error document${errorWords(body)}`
+      : `is not ${declared}${at} (${got})`;
   const error = new ResponseShapeError(place.tool, problem);
   try {
     onIssue?.({
@@ -197,6 +202,20 @@ function errorsDocument(body: unknown): boolean {
     object !== undefined &&
     Array.isArray(read(object, "errors")) &&
     !Object.hasOwn(object, "data")
+  );
+}
+
+/**
+ * A JSON:API document holding both `data` and `errors`, which JSON:API says must not coexist: it is
+ * answered as the error document it also is, never shown as a result. A plain body's `errors` key is
+ * the API's own to define.
+ */
+function errorsBesideData(body: unknown, place: RecordsPlace): boolean {
+  const object = place.type === undefined ? undefined : asObject(body);
+  return (
+    object !== undefined &&
+    Object.hasOwn(object, "data") &&
+    Object.hasOwn(object, "errors")
   );
 }
 

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   projectGetTicket,
+  projectSearchTickets,
+  ResponseShapeError,
   type GetTicketResponse,
   type ProjectionIssue,
   type Resolvers,
@@ -186,5 +188,20 @@ describe("an embedded record the spec declares with a text id", () => {
     const { projects, asked } = await projectProjects([{ manager: { pid: "p1", name: "" } }]);
     expect(projects[0]!["manager"]).toBe("Pia");
     expect(asked).toEqual(["p1"]);
+  });
+});
+
+describe("a JSON:API body holding both data and errors", () => {
+  it("is the error document it also is, with the API's words, never a result", async () => {
+    const { resolvers } = askedResolvers();
+    const errors = [{ status: "500", detail: "Partial failure\u001b[2J: retry later" }];
+    const issues: ProjectionIssue[] = [];
+    const onIssue = (issue: ProjectionIssue) => issues.push(issue);
+    const one = projectGetTicket({ data: page.data[0]!, errors } as unknown as GetTicketResponse, resolvers, { onIssue });
+    await expect(one).rejects.toThrow(ResponseShapeError);
+    await expect(one).rejects.toMatchObject({ problem: expect.stringMatching(/^is an error document: Partial failure/) });
+    const list = projectSearchTickets({ ...page, errors } as unknown as SearchTicketsResponse, resolvers, { onIssue });
+    await expect(list).rejects.toMatchObject({ tool: "search_tickets", problem: expect.stringMatching(/^is an error document: /) });
+    expect(issues.map((i) => i.message).join("\n")).not.toContain("\u001b");
   });
 });
