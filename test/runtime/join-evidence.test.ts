@@ -205,3 +205,22 @@ describe("a JSON:API body holding both data and errors", () => {
     expect(issues.map((i) => i.message).join("\n")).not.toContain("\u001b");
   });
 });
+
+describe("a list whose items are not all records of the tool's type", () => {
+  it("is refused whole, never shown with rows of nulls", async () => {
+    const { resolvers } = askedResolvers();
+    for (const [item, got] of [
+      [null, "item 1 is null, not a record"],
+      [5, "item 1 is a number, not a record"],
+      ["x", "item 1 is a string, not a record"],
+      [[], "item 1 is a list, not a record"],
+      [{ id: "t2", attributes: {} }, "item 1 is a record without a text type, not ticket"],
+      [{ type: 7, id: "t2" }, "item 1 is a record without a text type, not ticket"],
+    ] as const) {
+      const body = { ...page, data: [page.data[0]!, item] } as unknown as SearchTicketsResponse;
+      await expect(projectSearchTickets(body, resolvers)).rejects.toMatchObject({
+        problem: `is not a list of ticket records at data (${got})`,
+      });
+    }
+  });
+});
