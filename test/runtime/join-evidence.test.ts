@@ -12,7 +12,9 @@ import {
   type Resolvers,
   type SearchTicketsResponse,
 } from "../../generated/support/index.js";
+import createClient from "openapi-fetch";
 import { relationshipIds, TEXT_IDS } from "../../templates/runtime/ids.js";
+import { specResolver } from "../../templates/runtime/spec-resolvers.js";
 import { generateFrom, importGenerated, recordingResolver, ROOT, tempDir } from "../helpers/pipeline.js";
 
 const page = JSON.parse(readFileSync(join(ROOT, "specs/examples/search-tickets-page.json"), "utf8")) as SearchTicketsResponse;
@@ -222,5 +224,57 @@ describe("a list whose items are not all records of the tool's type", () => {
         problem: `is not a list of ticket records at data (${got})`,
       });
     }
+  });
+});
+
+describe("a label that names nothing, or names an id not asked for", () => {
+  it("an empty label from `included` or a resolver leaves the id unresolved, with its issue", async () => {
+    const asked: string[] = [];
+    const resolvers = {
+      users: async (ids: readonly string[]) => (asked.push(...ids), new Map(ids.map((id) => [id, ""]))),
+      orgs: async () => new Map(),
+    } as Resolvers;
+    const issues: ProjectionIssue[] = [];
+    const ticket = {
+      data: { ...page.data[0]!, relationships: { assignee: { data: { type: "user", id: "5" } } } },
+      included: [{ type: "user", id: "5", attributes: { display_name: "" } }],
+    } as unknown as GetTicketResponse;
+    const result = await projectGetTicket(ticket, resolvers, { onIssue: (issue) => issues.push(issue) });
+    expect(result.assignee).toEqual({ unresolved: "5" });
+    expect(asked).toEqual(["5"]);
+    expect(issues.map((i) => [i.kind, i.field])).toEqual([["unresolved", "assignee"]]);
+  });
+
+  it("a list resolver keeps from each batch's answer only the ids that batch asked for", async () => {
+    const answers: Record<string, { id: string; name: string }[]> = {
+      "a,b": [
+        { id: "a", name: "Ann" },
+        { id: "b", name: "" },
+        { id: "c", name: "Not asked here" },
+      ],
+      c: [],
+    };
+    const client = createClient({
+      baseUrl: "http://api.test",
+      fetch: async (request: Request) => {
+        const ids = new URL(request.url).searchParams.getAll("ids").join(",");
+        return new Response(JSON.stringify(answers[ids] ?? []), { headers: { "content-type": "application/json" } });
+      },
+    });
+    const listUsers = specResolver(client, {
+      method: "get",
+      path: "/users",
+      parameter: { name: "ids", in: "query" },
+      max: 2,
+      concurrency: 1,
+      records: [],
+      jsonapi: false,
+      id: "id",
+      label: ["name"],
+    });
+    const labels = await listUsers(["a", "b", "c"]);
+    expect(labels.get("a")).toBe("Ann");
+    expect(labels.has("b")).toBe(false);
+    expect(labels.has("c")).toBe(false);
   });
 });
