@@ -182,19 +182,21 @@ interface ToolUnderTest {
 }
 
 /**
- * Whether a response holds, at `path`, a list (no `keys`) none of whose items says it is another
- * JSON:API `type`, or an object with one of a record's declared `keys` not null and, for JSON:API,
- * no other type: what a tool takes for its records.
+ * Whether a response holds, at `path`, a list (no `keys`) of objects none of which fails to say it
+ * is the JSON:API `type`, or an object with one of a record's declared `keys` not null and, for
+ * JSON:API, that type: what a tool takes for its records. A JSON:API body with both `data` and
+ * `errors` holds none.
  */
 const holds =
   (path: readonly string[], keys?: readonly string[], type?: string) =>
   (payload: unknown): boolean => {
+    const isObject = (item: unknown): item is Json => typeof item === "object" && item !== null && !Array.isArray(item);
+    if (type !== undefined && isObject(payload) && Object.hasOwn(payload, "data") && Object.hasOwn(payload, "errors")) return false;
     let value = payload;
     for (const key of path)
       value = typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Json)[key] : undefined;
-    const isObject = (item: unknown): item is Json => typeof item === "object" && item !== null && !Array.isArray(item);
-    const ofType = (item: Json) => type === undefined || typeof item["type"] !== "string" || item["type"] === type;
-    if (keys === undefined) return Array.isArray(value) && value.every((item) => !isObject(item) || ofType(item));
+    const ofType = (item: Json) => type === undefined || item["type"] === type;
+    if (keys === undefined) return Array.isArray(value) && value.every((item) => isObject(item) && ofType(item));
     return isObject(value) && ofType(value) && keys.some((key) => Object.hasOwn(value, key) && value[key] != null);
   };
 const JSON_API_RECORD = ["id"];

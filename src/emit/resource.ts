@@ -1,5 +1,5 @@
 import { resolversOf } from "../model/resource-needs.js";
-import type { Field, RelatedIdField, ResourceModel, SourceRef, ValueField } from "../model/types.js";
+import type { Field, JoinField, RelatedIdField, ResourceModel, SourceRef, ValueField } from "../model/types.js";
 import { isIdentifier, resourceModule, resultSchemaName } from "../naming.js";
 import { formatNamed } from "../rules/format.js";
 import { objectSchema, schemaCode, shapeSchema } from "./json-schema.js";
@@ -168,6 +168,12 @@ const idsOption = (module: ModuleWriter, textIds: boolean): [string, string] => 
 const RECORD_KEYS = "RECORD_KEYS";
 const recordKeys = (resolver: string) => (isIdentifier(resolver) ? `${RECORD_KEYS}.${resolver}` : `${RECORD_KEYS}[${literal(resolver)}]`);
 
+/** The ids a relationship holds, read as the spec declares them: their id type, and the types their records may have. */
+function relationshipIds(scope: Scope, field: JoinField | RelatedIdField, value: string): string {
+  const types = field.linkageTypes === undefined ? "" : `, ${literal(field.linkageTypes)}`;
+  return `${scope.module.runtime("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}${types})`;
+}
+
 function projectExpression(scope: Scope, field: Field): string {
   const depth = field.source.path.length;
   // A part lifted to the top reads through the objects on its way, which may be absent or broken.
@@ -187,12 +193,12 @@ function projectValue(scope: Scope, field: Field, value: string): string {
       // A label the resolvers give after the walk is filled in at this key of the object built here.
       const labels = labelsOptions(field.resolver, field.many ? undefined : field.out);
       if (field.via === "property")
-        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field.textIds), ...labels, ["keys", recordKeys(field.resolver)]])})`;
-      return `${call(field.many ? "joinMany" : "joinOne")}(${call("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}), ${readOptions(field, labels)})`;
+        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field.textIds), ...labels, ["keys", field.plainIds ? "null" : recordKeys(field.resolver)]])})`;
+      return `${call(field.many ? "joinMany" : "joinOne")}(${relationshipIds(scope, field, value)}, ${readOptions(field, labels)})`;
     }
     case "related-id":
       if (field.property) return handleExpression(scope, field, field.property, value);
-      return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${call("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}), ${readOptions(field, [])})`;
+      return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${relationshipIds(scope, field, value)}, ${readOptions(field, [])})`;
     case "value":
       return valueExpression(scope, field, value);
     case "object":
@@ -249,7 +255,7 @@ function recordKeysConstant(module: ModuleWriter, fields: Field[]): string[] {
   const keys = new Map<string, { id: string; label?: string }>();
   const visit = (list: Field[]) => {
     for (const field of list) {
-      if (field.kind === "join" && field.via === "property") keys.set(field.resolver, field.keys);
+      if (field.kind === "join" && field.via === "property" && !field.plainIds) keys.set(field.resolver, field.keys);
       else if (field.kind === "object") visit(field.children);
     }
   };

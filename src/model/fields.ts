@@ -602,6 +602,7 @@ function keptField(
             via: "relationship",
             keys: keysOf(rule.join),
             textIds: declaresTextIds(ctx, specField, "id"),
+            ...linkageTypes(ctx, specField, ctx.resolvers.get(rule.join)?.type),
           };
     }
     if (rule.argument)
@@ -612,6 +613,7 @@ function keptField(
         argumentOf: [...rule.argument],
         shorten: rule.shorten === true,
         textIds: declaresTextIds(ctx, specField, "id"),
+        ...linkageTypes(ctx, specField, undefined),
       };
     problem(
       "PRJ022",
@@ -645,6 +647,7 @@ function keptField(
           via: "property",
           keys: keysOf(rule.join),
           textIds: declaresTextIds(ctx, specField, keysOf(rule.join).id),
+          ...(declaresPlainIds(ctx, specField) ? { plainIds: true as const } : {}),
         };
   }
   if (ID_LIKE.test(specField.name) && !rule.argument && rule.fact === undefined) {
@@ -813,6 +816,19 @@ function handleIdKind(ctx: ClassifyContext, specField: SpecField, idKey: string)
   return id ? reader.kind(id.at) : undefined;
 }
 
+/** Whether the spec declares a join key (or each item of a list of them) an id, and no record. */
+function declaresPlainIds(ctx: ClassifyContext, specField: SpecField): boolean {
+  const { reader } = ctx;
+  let at = reader.unwrapNullable(specField.at);
+  if (reader.kind(at) === "array") {
+    const items = reader.items(at);
+    if (!items) return false;
+    at = reader.unwrapNullable(items);
+  }
+  const kind = reader.kind(at);
+  return kind === "string" || kind === "integer" || kind === "number";
+}
+
 /**
  * Whether the spec declares a join key's or a relationship's ids text and nothing else: the key
  * itself or its embedded records' `idKey`, or a relationship's `data.id`, through a list. Ids it
@@ -820,17 +836,33 @@ function handleIdKind(ctx: ClassifyContext, specField: SpecField, idKey: string)
  */
 function declaresTextIds(ctx: ClassifyContext, specField: SpecField, idKey: string): boolean {
   if (!specField.relationship) return handleIdKind(ctx, specField, idKey) === "string";
+  const linkage = linkageSchema(ctx, specField);
+  const id = linkage && ctx.reader.property(linkage, "id");
+  return id !== undefined && ctx.reader.kind(id.at) === "string";
+}
+
+/** The schema of one resource identifier in a relationship's `data`. */
+function linkageSchema(ctx: ClassifyContext, specField: SpecField): SchemaAt | undefined {
   const { reader } = ctx;
   const data = reader.property(reader.unwrapNullable(specField.at), "data");
-  if (!data) return false;
-  let linkage = reader.unwrapNullable(data.at);
-  if (reader.kind(linkage) === "array") {
-    const items = reader.items(linkage);
-    if (!items) return false;
-    linkage = reader.unwrapNullable(items);
-  }
-  const id = reader.property(linkage, "id");
-  return id !== undefined && reader.kind(id.at) === "string";
+  if (!data) return undefined;
+  const linkage = reader.unwrapNullable(data.at);
+  if (reader.kind(linkage) !== "array") return linkage;
+  const items = reader.items(linkage);
+  return items && reader.unwrapNullable(items);
+}
+
+/**
+ * The JSON:API types a relationship's records may have: those the spec declares for `data.type`,
+ * and of those, where the records are named through a resolver of a type, only that one. Undefined
+ * where neither says: then any text type is read.
+ */
+function linkageTypes(ctx: ClassifyContext, specField: SpecField, resolverType: string | undefined): { linkageTypes?: string[] } {
+  const linkage = linkageSchema(ctx, specField);
+  const type = linkage && ctx.reader.property(linkage, "type");
+  const declared = type && ctx.reader.enumValues(type.at)?.filter((value) => typeof value === "string");
+  if (resolverType !== undefined) return { linkageTypes: declared === undefined || declared.includes(resolverType) ? [resolverType] : [] };
+  return declared === undefined ? {} : { linkageTypes: declared };
 }
 
 function checkOutputNames(ctx: ClassifyContext, fields: Field[], entries: Entry[]) {

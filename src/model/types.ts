@@ -51,8 +51,12 @@ export interface JoinField extends FieldCommon {
   via: "relationship" | "property";
   /** How an embedded record is read: the key of its id, and of the name it may carry. */
   keys: { id: string; label?: string };
+  /** A plain property the spec declares an id (text or a number), never a record: an object there is no id. */
+  plainIds?: true;
   /** The spec declares the ids text (not also numbers, nor no type): a number there is no id. */
   textIds: boolean;
+  /** A relationship's: the JSON:API types its records may have; a record of another is refused. Undefined: any type. */
+  linkageTypes?: string[];
 }
 
 /** A relationship whose related ids are arguments to a tool, kept as ids. */
@@ -65,6 +69,8 @@ export interface RelatedIdField extends FieldCommon {
   beside?: string;
   /** The spec declares the ids text (not also numbers, nor no type): a number there is no id. */
   textIds: boolean;
+  /** A relationship's: the JSON:API types its records may have; a record of another is refused. Undefined: any type. */
+  linkageTypes?: string[];
   /**
    * Beside a join of a plain property: how its embedded records hold their ids, and whether the
    * ids are integers (which stay integers); a relationship's ids are read from its `data`.

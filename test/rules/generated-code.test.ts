@@ -30,13 +30,17 @@ describe("the bundled ticket projection", () => {
     );
     expect(projection).toContain(
       [
-        '    org: joinOne(relationshipIds(relationships?.["organization"], TEXT_IDS), {',
-        "      labels: lookups.orgs,",
-        '      resolver: "orgs",',
-        '      key: "org",',
-        '      field: "organization",',
-        "      ctx,",
-        "    }),",
+        "    org: joinOne(",
+        '      relationshipIds(relationships?.["organization"], TEXT_IDS, [',
+        '        "organization",',
+        "      ]),",
+        "      {",
+        "        labels: lookups.orgs,",
+        '        resolver: "orgs",',
+        '        key: "org",',
+        '        field: "organization",',
+        "        ctx,",
+        "      },",
       ].join("\n"),
     );
     expect(projection).not.toMatch(/REQUIRED|OPTIONAL/);

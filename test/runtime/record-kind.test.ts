@@ -50,8 +50,13 @@ describe("a JSON:API list", () => {
     expect(() => listAt(body, tickets, undefined)).toThrow("(item 1 is a record of another type, not ticket)");
   });
 
-  it("of its own type, or of rows with no readable type, is the list", () => {
-    const body = { data: [{ type: "ticket", id: "tkt_1" }, { id: "tkt_2" }] };
+  it("of its own type is the list", () => {
+    const body = {
+      data: [
+        { type: "ticket", id: "tkt_1" },
+        { type: "ticket", id: "tkt_2" },
+      ],
+    };
     expect(listAt(body, tickets, undefined)).toBe(body.data);
   });
 });

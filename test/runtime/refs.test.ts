@@ -15,7 +15,7 @@ describe("foreign keys", () => {
     [{ gid: "12" }, "Greg Sanchez"],
     [{ gid: "99", name: "Carried Name" }, "Carried Name"],
     [{ gid: "99" }, { unresolved: "99" }],
-    [{ other: 1 }, { unusable: "expected a record with `gid` or `name`, got an object without either" }],
+    [{ other: 1 }, { unusable: "expected a record with `gid`, got an object without it" }],
     [true, { unusable: "expected an id or a record with `gid`, got boolean" }],
     [["12"], { unusable: "expected one id or record, got a list" }],
     [null, null],

@@ -102,7 +102,7 @@ describe("a 2xx body that is not the declared shape", () => {
 
   it("the records' place is checked on its own too: a list where the spec allows null is empty, a record null", () => {
     const list = { tool: "t", resource: "thing", path: ["result", "items"], nullable: true };
-    expect(listAt({ result: { items: [1] } }, list, undefined)).toEqual([1]);
+    expect(listAt({ result: { items: [{}] } }, list, undefined)).toEqual([{}]);
     expect(listAt({ result: { items: null } }, list, undefined)).toEqual([]);
     expect(listAt({ result: null }, list, undefined)).toEqual([]);
     expect(() => listAt({ result: {} }, list, undefined)).toThrow(ResponseShapeError);

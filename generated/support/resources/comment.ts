@@ -108,15 +108,18 @@ export function projectComment(
       ctx,
     }),
     ticket: shortRelatedOne(
-      relationshipIds(relationships?.["ticket"], TEXT_IDS),
+      relationshipIds(relationships?.["ticket"], TEXT_IDS, ["ticket"]),
       { field: "ticket", ctx },
     ),
-    author: joinOne(relationshipIds(relationships?.["author"], TEXT_IDS), {
-      labels: lookups.users,
-      resolver: "users",
-      key: "author",
-      field: "author",
-      ctx,
-    }),
+    author: joinOne(
+      relationshipIds(relationships?.["author"], TEXT_IDS, ["user"]),
+      {
+        labels: lookups.users,
+        resolver: "users",
+        key: "author",
+        field: "author",
+        ctx,
+      },
+    ),
   };
 }

@@ -188,20 +188,28 @@ export function projectTicket(
       required: true,
       ctx,
     }),
-    assignee: joinOne(relationshipIds(relationships?.["assignee"], TEXT_IDS), {
-      labels: lookups.users,
-      resolver: "users",
-      key: "assignee",
-      field: "assignee",
-      ctx,
-    }),
-    org: joinOne(relationshipIds(relationships?.["organization"], TEXT_IDS), {
-      labels: lookups.orgs,
-      resolver: "orgs",
-      key: "org",
-      field: "organization",
-      ctx,
-    }),
+    assignee: joinOne(
+      relationshipIds(relationships?.["assignee"], TEXT_IDS, ["user"]),
+      {
+        labels: lookups.users,
+        resolver: "users",
+        key: "assignee",
+        field: "assignee",
+        ctx,
+      },
+    ),
+    org: joinOne(
+      relationshipIds(relationships?.["organization"], TEXT_IDS, [
+        "organization",
+      ]),
+      {
+        labels: lookups.orgs,
+        resolver: "orgs",
+        key: "org",
+        field: "organization",
+        ctx,
+      },
+    ),
     opened: date(attributes?.["created_at"], {
       field: "created_at",
       required: true,

@@ -111,12 +111,17 @@ export function projectUser(
       required: false,
       ctx,
     }),
-    org: joinOne(relationshipIds(relationships?.["organization"], TEXT_IDS), {
-      labels: lookups.orgs,
-      resolver: "orgs",
-      key: "org",
-      field: "organization",
-      ctx,
-    }),
+    org: joinOne(
+      relationshipIds(relationships?.["organization"], TEXT_IDS, [
+        "organization",
+      ]),
+      {
+        labels: lookups.orgs,
+        resolver: "orgs",
+        key: "org",
+        field: "organization",
+        ctx,
+      },
+    ),
   };
 }

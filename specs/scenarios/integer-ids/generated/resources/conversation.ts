@@ -70,9 +70,6 @@ export const conversationResultSchema = {
 /** The labels projecting a conversation reads, already resolved. */
 export type ConversationLookups = Pick<Lookups, "admins">;
 
-/** How each resolver reads an embedded record: the key of its id, and of the name it carries. */
-const RECORD_KEYS = { admins: { id: "id" } } as const;
-
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectConversation(
   record: ConversationRecord,
@@ -98,7 +95,7 @@ export function projectConversation(
       labels: lookups.admins,
       resolver: "admins",
       key: "assignee",
-      keys: RECORD_KEYS.admins,
+      keys: null,
       field: "assignee_id",
       ctx,
     }),

@@ -78,15 +78,16 @@ export function recordAt(
   place: RecordsPlace,
   onIssue: ProjectOptions["onIssue"],
 ): Json | null {
+  if (errorsBesideData(body, place))
+    throw refused(body, place, "", "", body, onIssue);
   const found = reached(body, place.path);
   const record = found.atEnd ? asObject(found.value) : undefined;
-  const otherType = record && typeProblem(record, place);
-  if (
-    record &&
-    !otherType &&
-    (!place.keys?.length || place.keys.some((key) => read(record, key) != null))
-  )
-    return record;
+  const keyed =
+    record !== undefined &&
+    (!place.keys?.length ||
+      place.keys.some((key) => read(record, key) != null));
+  const otherType = keyed ? typeProblem(record, place) : undefined;
+  if (keyed && !otherType) return record;
   if (found.value === null && place.nullable) return null;
   const got = !record
     ? gotAt(found)
@@ -113,25 +114,28 @@ export function listAt(
   place: RecordsPlace,
   onIssue: ProjectOptions["onIssue"],
 ): unknown[] {
+  if (errorsBesideData(body, place))
+    throw refused(body, place, "", "", body, onIssue);
   const found = reached(body, place.path);
   const declared = `a list of ${place.resource} records`;
   if (found.atEnd && Array.isArray(found.value)) {
     const list = found.value;
-    // Only a JSON:API list names its records' type: a plain list is not walked here at all.
-    if (place.type !== undefined)
-      for (let i = 0; i < list.length; i++) {
-        const record = asObject(list[i]);
-        const otherType = record && typeProblem(record, place);
-        if (otherType)
-          throw refused(
-            body,
-            place,
-            declared,
-            `item ${i} is ${otherType}`,
-            list[i],
-            onIssue,
-          );
-      }
+    // One item that is no record of this tool's makes the page no list of them: never a row of nulls.
+    for (let i = 0; i < list.length; i++) {
+      const record = asObject(list[i]);
+      const notRecord = record
+        ? typeProblem(record, place)
+        : `${kindOf(list[i])}, not a record`;
+      if (notRecord)
+        throw refused(
+          body,
+          place,
+          declared,
+          `item ${i} is ${notRecord}`,
+          list[i],
+          onIssue,
+        );
+    }
     return list;
   }
   if (found.value === null && place.nullable) return [];
@@ -139,31 +143,37 @@ export function listAt(
 }
 
 /**
- * What a record is when it says it is another JSON:API type, or undefined. The type it says is not
- * quoted: it is API text no rule keeps. A record with no readable type is this tool's, projected
- * as far as it can be.
+ * What a record is when it does not say it is of this tool's JSON:API type, or undefined. The type
+ * it says is not quoted: it is API text no rule keeps. JSON:API names a record by type and id, so a
+ * record with no text type is no more this tool's than one of another type.
  */
 function typeProblem(record: Json, place: RecordsPlace): string | undefined {
-  const type = place.type === undefined ? undefined : read(record, "type");
-  return typeof type === "string" && type !== place.type
+  if (place.type === undefined) return undefined;
+  const type = read(record, "type");
+  if (type === place.type) return undefined;
+  return typeof type === "string"
     ? `a record of another type, not ${place.type}`
-    : undefined;
+    : `a record without a text type, not ${place.type}`;
 }
 
 /** What stands where the records belong, by its JSON type alone: the body's text is not quoted. */
 function gotAt(found: Reached): string {
   const { where, value } = found;
-  if (value === undefined) return `${where} is missing`;
+  return value === undefined
+    ? `${where} is missing`
+    : `${where} is ${kindOf(value)}`;
+}
+
+/** A value by its JSON type alone, as an error says it: `null`, `a list`, `an object`, `a number`. */
+function kindOf(value: unknown): string {
   const type = typeName(value);
-  const kind =
-    type === "null"
-      ? "null"
-      : type === "array"
-        ? "a list"
-        : type === "object"
-          ? "an object"
-          : `a ${type}`;
-  return `${where} is ${kind}`;
+  return type === "null"
+    ? "null"
+    : type === "array"
+      ? "a list"
+      : type === "object"
+        ? "an object"
+        : `a ${type}`;
 }
 
 /** The error for a body that is not what the spec declares, told to `onIssue` first. */
@@ -176,9 +186,10 @@ function refused(
   onIssue: ProjectOptions["onIssue"],
 ): ResponseShapeError {
   const at = place.path.length ? ` at ${place.path.join(".")}` : "";
-  const problem = errorsDocument(body)
-    ? `is an error document${errorWords(body)}`
-    : `is not ${declared}${at} (${got})`;
+  const problem =
+    errorsDocument(body) || errorsBesideData(body, place)
+      ? `is an error document${errorWords(body)}`
+      : `is not ${declared}${at} (${got})`;
   const error = new ResponseShapeError(place.tool, problem);
   try {
     onIssue?.({
@@ -199,6 +210,20 @@ function errorsDocument(body: unknown): boolean {
     object !== undefined &&
     Array.isArray(read(object, "errors")) &&
     !Object.hasOwn(object, "data")
+  );
+}
+
+/**
+ * A JSON:API document holding both `data` and `errors`, which JSON:API says must not coexist: it is
+ * answered as the error document it also is, never shown as a result. A plain body's `errors` key is
+ * the API's own to define.
+ */
+function errorsBesideData(body: unknown, place: RecordsPlace): boolean {
+  const object = place.type === undefined ? undefined : asObject(body);
+  return (
+    object !== undefined &&
+    Object.hasOwn(object, "data") &&
+    Object.hasOwn(object, "errors")
   );
 }
 

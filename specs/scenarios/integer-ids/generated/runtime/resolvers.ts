@@ -90,7 +90,11 @@ export async function resolveLabels<K extends string>(
         );
       for (const id of missing) {
         const found: unknown = answer.get(id);
-        if (typeof found === "string" || found instanceof Error)
+        // An empty label names nothing: the id stays unresolved, with its issue.
+        if (
+          (typeof found === "string" && found !== "") ||
+          found instanceof Error
+        )
           labels.set(id, found);
       }
       return labels;

@@ -91,7 +91,7 @@ async function atMost<T>(
 function labelIn(record: Json, source: SpecResolverSource): string | undefined {
   let value: unknown = source.jsonapi ? record["attributes"] : record;
   for (const key of source.label) value = read(asObject(value), key);
-  return typeof value === "string" ? value : undefined;
+  return typeof value === "string" && value !== "" ? value : undefined;
 }
 
 /**
@@ -152,7 +152,6 @@ export function specResolver(
     const send = (client as Record<string, HttpMethod | undefined>)[method];
     if (typeof send !== "function")
       throw new Error(`the client cannot send ${method} requests`);
-    const asked = new Set(ids);
     const labels = new Map<string, string | Error>();
     const size =
       source.parameter.in === "query"
@@ -211,9 +210,12 @@ export function specResolver(
         throw new Error(
           `${method} ${source.path} answered without a list of records at ${source.records.join(".") || "its top"}`,
         );
+      // A label for an id this request did not ask for is not the API's answer about it.
+      const askedHere = new Set(batch);
       for (const item of records) {
         const found = recordLabel(item, source);
-        if (found && asked.has(found.id)) settle(labels, found.id, found.text);
+        if (found && askedHere.has(found.id))
+          settle(labels, found.id, found.text);
       }
     });
     return labels;

@@ -94,13 +94,19 @@ export type Ids = string | Unreadable | Array<string | Unreadable> | null;
 
 /**
  * The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all).
- * `textOnly` ({@link TEXT_IDS}) where the spec declares the ids text.
+ * `textOnly` ({@link TEXT_IDS}) where the spec declares the ids text. JSON:API names a record by
+ * its type and id together: a resource identifier whose `type` is not text, or not one of `types`
+ * (the spec's, where it declares them), names no record this field reads, and is never looked up.
  */
-export function relationshipIds(relationship: unknown, textOnly: boolean): Ids {
+export function relationshipIds(
+  relationship: unknown,
+  textOnly: boolean,
+  types?: readonly string[],
+): Ids {
   const object = asObject(relationship);
   return object === undefined
     ? notRelationship(relationship)
-    : linkageIds(object["data"], textOnly);
+    : linkageIds(object["data"], textOnly, types);
 }
 
 // The cases kept apart so that relationshipIds is small enough to inline.
@@ -114,17 +120,33 @@ function notRelationship(relationship: unknown): null | Unreadable {
       );
 }
 
-function linkageIds(data: unknown, textOnly: boolean): Ids {
+function linkageIds(
+  data: unknown,
+  textOnly: boolean,
+  types: readonly string[] | undefined,
+): Ids {
   if (Array.isArray(data))
-    return data.map((linkage) => linkageId(linkage, textOnly));
+    return data.map((linkage) => linkageId(linkage, textOnly, types));
   if (data === undefined || data === null) return null;
-  return linkageId(data, textOnly);
+  return linkageId(data, textOnly, types);
 }
 
-function linkageId(linkage: unknown, textOnly: boolean): string | Unreadable {
+function linkageId(
+  linkage: unknown,
+  textOnly: boolean,
+  types: readonly string[] | undefined,
+): string | Unreadable {
   const object = asObject(linkage);
   const id = idOf(object?.["id"], textOnly);
-  if (id !== undefined) return id;
+  if (id !== undefined && object !== undefined) {
+    const type = object["type"];
+    if (
+      typeof type === "string" &&
+      (types === undefined || types.includes(type))
+    )
+      return id;
+    return new Unreadable(linkage, linkageOfOtherType(type, types));
+  }
   const got = !object
     ? typeName(linkage)
     : object["id"] === undefined
@@ -134,6 +156,20 @@ function linkageId(linkage: unknown, textOnly: boolean): string | Unreadable {
     linkage,
     `expected a resource identifier { type, id }${textOnly ? " with a text id" : ""}, got ${got}`,
   );
+}
+
+/**
+ * Why a resource identifier with an id names no record here. The API's type is not echoed: a
+ * marker names what the spec expects, never what the API chose to write.
+ */
+function linkageOfOtherType(
+  type: unknown,
+  types: readonly string[] | undefined,
+): string {
+  if (types === undefined || typeof type !== "string")
+    return `expected a resource identifier with a text type, got ${type === undefined ? "none" : `a type that is ${typeName(type)}`}`;
+  const declared = types.map((t) => JSON.stringify(t)).join(" or ");
+  return `expected a resource identifier of type ${declared || "(none the spec declares)"}, got one of another type`;
 }
 
 /**

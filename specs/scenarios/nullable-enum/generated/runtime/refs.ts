@@ -21,29 +21,37 @@ export interface RecordKeys {
   readonly label?: string;
 }
 
-/** The name an embedded record carries itself, which makes asking the resolver needless. */
+/** The name an embedded record carries itself, which makes asking the resolver needless; an empty one names nothing. */
 function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
   if (keys.label === undefined) return undefined;
   const found = read(object, keys.label);
-  return typeof found === "string" ? found : undefined;
+  return typeof found === "string" && found !== "" ? found : undefined;
 }
 
 /**
  * One foreign key's name: the one its embedded record carries, else the resolver's; a value with no
- * id of the type the spec declares (text only, where `textOnly`) is marked, never looked up.
+ * id of the type the spec declares (text only, where `textOnly`) is marked, never looked up. `keys`
+ * is null where the spec declares the key an id and no record: an object there is no id either.
  */
 function refLabel(
   value: unknown,
   textOnly: boolean,
   labels: Labels,
   resolver: string,
-  keys: RecordKeys,
+  keys: RecordKeys | null,
   ctx: Context,
   field: string,
   key: string | number,
 ): string | Unresolved | Unusable {
   const id = idOf(value, textOnly);
   if (id !== undefined) return label(id, labels, resolver, ctx, field, key);
+  if (keys === null)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected ${textOnly ? "a text id" : "an id"}, got ${notAnId(value)}`,
+    );
   const object = asObject(value);
   if (!object)
     return unusable(
@@ -52,25 +60,22 @@ function refLabel(
       value,
       `expected ${textOnly ? "a text id" : "an id"} or a record with \`${keys.id}\`, got ${notAnId(value)}`,
     );
-  const carried = carriedLabel(object, keys);
-  if (carried !== undefined) return carried;
   const held = read(object, keys.id);
   const embedded = idOf(held, textOnly);
-  if (embedded !== undefined)
-    return label(embedded, labels, resolver, ctx, field, key);
-  if (held !== undefined && held !== null)
+  if (embedded === undefined)
     return unusable(
       ctx,
       field,
       value,
-      `expected a record with \`${keys.id}\`${textOnly ? " as text" : ""}, got one whose \`${keys.id}\` is ${notAnId(held)}`,
+      held === undefined || held === null
+        ? // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
+          `expected a record with \`${keys.id}\`, got an object without it`
+        : `expected a record with \`${keys.id}\`${textOnly ? " as text" : ""}, got one whose \`${keys.id}\` is ${notAnId(held)}`,
     );
-  // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
-  return unusable(
-    ctx,
-    field,
-    value,
-    `expected a record with \`${keys.id}\`${keys.label === undefined ? "" : ` or \`${keys.label}\``}, got an object without ${keys.label === undefined ? "it" : "either"}`,
+  // The name a record carries is shown only beside an id that names it: a record without one is no record.
+  return (
+    carriedLabel(object, keys) ??
+    label(embedded, labels, resolver, ctx, field, key)
   );
 }
 
@@ -88,7 +93,7 @@ export function refOne(
   }: FieldRead &
     LabelsRead & {
       readonly ids: IdType;
-      readonly keys: RecordKeys;
+      readonly keys: RecordKeys | null;
     },
 ): string | null | Unresolved | Unusable {
   if (value === undefined || value === null) return null;
@@ -110,7 +115,7 @@ export function refMany(
   }: FieldRead &
     Omit<LabelsRead, "key"> & {
       readonly ids: IdType;
-      readonly keys: RecordKeys;
+      readonly keys: RecordKeys | null;
     },
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;

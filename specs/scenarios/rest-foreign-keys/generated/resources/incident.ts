@@ -132,10 +132,7 @@ export type IncidentLookups = Pick<Lookups, "services" | "users">;
 const INCIDENT_URGENCY = new Set<unknown>(["high", "low"]);
 
 /** How each resolver reads an embedded record: the key of its id, and of the name it carries. */
-const RECORD_KEYS = {
-  services: { id: "id" },
-  users: { id: "id", label: "profile.name" },
-} as const;
+const RECORD_KEYS = { services: { id: "id" } } as const;
 
 /** Projects one record: synchronous and pure; every kept field is present, absence is `null`. */
 export function projectIncident(
@@ -173,7 +170,7 @@ export function projectIncident(
       labels: lookups.users,
       resolver: "users",
       key: "owner",
-      keys: RECORD_KEYS.users,
+      keys: null,
       field: "owner_id",
       ctx,
     }),
@@ -181,7 +178,7 @@ export function projectIncident(
       ids: TEXT_IDS,
       labels: lookups.users,
       resolver: "users",
-      keys: RECORD_KEYS.users,
+      keys: null,
       field: "watcher_ids",
       ctx,
     }),

@@ -104,12 +104,10 @@ export function projectArticle(
       required: false,
       ctx,
     }),
-    tags: joinMany(relationshipIds(relationships?.["tags"], TEXT_IDS), {
-      labels: lookups.tags,
-      resolver: "tags",
-      field: "tags",
-      ctx,
-    }),
+    tags: joinMany(
+      relationshipIds(relationships?.["tags"], TEXT_IDS, ["tag"]),
+      { labels: lookups.tags, resolver: "tags", field: "tags", ctx },
+    ),
     reviewers: joinMany(
       relationshipIds(relationships?.["reviewers"], TEXT_IDS),
       { labels: lookups.people, resolver: "people", field: "reviewers", ctx },

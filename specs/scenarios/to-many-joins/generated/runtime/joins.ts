@@ -137,7 +137,8 @@ export function includedLabels(
     for (const source of sources) {
       if (record["type"] !== source.type) continue;
       const text = asObject(record["attributes"])?.[source.label];
-      if (typeof text !== "string") continue;
+      // An empty label names nothing: the resolver is asked, as for an id `included` leaves out.
+      if (typeof text !== "string" || text === "") continue;
       const labels = result.get(source.resolver)!;
       const unsure = ambiguous.get(source.resolver)!;
       if (unsure.has(id)) continue;
