@@ -9,6 +9,7 @@ import {
   projectTicket,
   matchesShortId,
   ResolverError,
+  ResponseShapeError,
   shortId,
   type ProjectionIssue,
   type SearchTicketsResponse,
@@ -220,12 +221,11 @@ describe("absence and failure are written down", () => {
       data: [
         { type: "ticket", id: "tkt_1" },
         { type: "ticket", id: 42, attributes: { subject: 7, status_code: "open", created_at: "yesterday" }, relationships: "none" },
-        null,
       ],
     } as unknown as SearchTicketsResponse;
     const none = recordingResolver({});
     const result = await projectSearchTickets(broken, { users: none.resolver, orgs: none.resolver }, { onIssue: (i) => issues.push(i) });
-    expect(result.tickets).toHaveLength(3);
+    expect(result.tickets).toHaveLength(2);
     const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(searchTicketsOutputSchema);
     expect(validate(result), JSON.stringify(validate.errors)).toBe(true);
     expect(result.tickets[0]).toMatchObject({ id: "tkt_1", subject: null, status: null, assignee: null });
@@ -235,8 +235,15 @@ describe("absence and failure are written down", () => {
       status: { unknown_code: "open" },
     });
     expect(result.tickets[1]!.opened).toEqual({ unusable: 'not a date: "yesterday"' });
-    expect(Object.keys(result.tickets[2]!)).toHaveLength(9);
     expect(issues.some((i) => i.kind === "missing" && i.field === "subject")).toBe(true);
+  });
+
+  it("refuses a page holding an item that is no record, rather than showing a row of nulls", async () => {
+    const page = { data: [{ type: "ticket", id: "tkt_1" }, null] } as unknown as SearchTicketsResponse;
+    const none = recordingResolver({});
+    const call = projectSearchTickets(page, { users: none.resolver, orgs: none.resolver });
+    await expect(call).rejects.toBeInstanceOf(ResponseShapeError);
+    await expect(call).rejects.toThrow("item 1 is null, not a record");
   });
 
   it("shortens colliding ids just enough to keep them apart", async () => {
