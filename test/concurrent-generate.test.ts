@@ -1,4 +1,4 @@
-// Several `projector generate` processes on one output folder at once (issue 12, item 4): they take
+// Several `projector generate` processes on one output folder at once: they take
 // turns through the lock beside the folder, so it ends up wholly one run's output, with nothing left
 // beside it, and every run either succeeds or says clearly that another one held the folder too long.
 // Only the runs that race are processes; the rest run the CLI in this one (test/folder-lock.test.ts

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { generateFrom, importGenerated, tempDir } from "./helpers/pipeline.js";
 
 /**
- * The input half against what specs really hold (the hostile review's findings): schemas validators
+ * The input half against what specs really hold: schemas validators
  * and the tool APIs accept, requests that send what the model passed, and a diagnostic wherever a
  * tool could not call the operation as the spec says.
  */

@@ -1,4 +1,4 @@
-// generate replaces only a folder it owns (issue 12, items 1, 2, 7 and 14): never one holding the
+// generate replaces only a folder it owns: never one holding the
 // user's files, the project, its annotation, its spec or a git repository, judged on real paths;
 // stray links and empty folders in its own folder are reported by --check and removed by generate.
 import {

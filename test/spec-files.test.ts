@@ -1,4 +1,4 @@
-// What the spec loader reads (issue 12 items 3, 6, 8, 10; issue 13 item 9): `$ref`s stay inside the
+// What the spec loader reads: `$ref`s stay inside the
 // spec's folder, only regular files of bounded size are read, YAML aliases and `$ref` chains are
 // bounded, and the no-op digest covers every file the loader read.
 import { execFileSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// The hostile review's findings on tool calls: no wrong request, no throw, no hang, a way forward from every error.
+// Tool calls at their boundary: no wrong request, no throw, no hang, a way forward from every error.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { registerTools } from "../../templates/runtime/adapters.js";
 import { argumentProblem } from "../../templates/runtime/arguments.js";
