@@ -81,20 +81,17 @@ function integerHandle(
   );
 }
 
+/** How the id kept beside a joined name is read: under which key of an embedded record, as which type, shortened or not. */
+type HandleRead = FieldRead & {
+  readonly idKey: string;
+  readonly ids: IdType;
+  readonly shorten: boolean;
+};
+
 /** The id of the one record a plain join key holds, beside its name. */
 export function refIdOne(
   value: unknown,
-  {
-    idKey,
-    ids,
-    shorten,
-    ctx,
-    field,
-  }: FieldRead & {
-    readonly idKey: string;
-    readonly ids: IdType;
-    readonly shorten: boolean;
-  },
+  { idKey, ids, shorten, ctx, field }: HandleRead,
 ): string | null | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return unusable(ctx, field, value, ONE_GOT_LIST);
@@ -104,17 +101,7 @@ export function refIdOne(
 /** The ids of the records a plain join key lists, beside their names. */
 export function refIdMany(
   value: unknown,
-  {
-    idKey,
-    ids,
-    shorten,
-    ctx,
-    field,
-  }: FieldRead & {
-    readonly idKey: string;
-    readonly ids: IdType;
-    readonly shorten: boolean;
-  },
+  { idKey, ids, shorten, ctx, field }: HandleRead,
 ): (string | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) return unusable(ctx, field, value, LIST_GOT_ONE);
