@@ -1,83 +1,67 @@
-// generate() takes the spec's typing as an input (a caller may type it elsewhere): it asks for the
-// types before the check, but a failed check still returns only its findings, and a typing that
-// failed is not kept in the cache of `generate --watch`, which would otherwise fail every later run.
-// A watcher started on an up-to-date folder takes the types from the folder's file instead.
+// `generate --watch` types the spec once per loaded document: later runs over the same document
+// reuse the types, and a watcher started on an up-to-date folder takes them from the folder's file
+// instead of typing the spec at all.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseAnnotation } from "../src/annotation/parse.js";
-import { sourceTypes } from "../src/emit/source-types.js";
 import { generate, takeSourceTypesFromFile, type GenerateInput } from "../src/generate.js";
-import { createGenerateCache } from "../src/generate-cache.js";
+import { createGenerateCache, typesKnown } from "../src/generate-cache.js";
 import { loadSpec } from "../src/openapi/load.js";
 import { readRuntimeTemplate } from "../src/emit/runtime-template.js";
 import { ROOT } from "./helpers/pipeline.js";
 
+const typings = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../src/emit/source-types.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../src/emit/source-types.js")>();
+  return {
+    ...original,
+    sourceTypes: (...args: Parameters<typeof original.sourceTypes>) => {
+      typings.count++;
+      return original.sourceTypes(...args);
+    },
+  };
+});
+
 const TEXT = readFileSync(join(ROOT, "projector.yaml"), "utf8");
 const spec = await loadSpec(join(ROOT, "specs/support-tickets.openapi.yaml"), "specs/support-tickets.openapi.yaml");
 const runtimeTemplate = await readRuntimeTemplate();
+const names = { spec: "specs/support-tickets.openapi.yaml", annotation: "projector.yaml" };
 
-function input(text: string, typing: NonNullable<GenerateInput["sourceTypes"]>, cache = createGenerateCache()): GenerateInput {
-  return {
-    annotation: parseAnnotation(text, "projector.yaml"),
-    spec,
-    runtimeTemplate,
-    prettierOptions: null,
-    format: false,
-    names: { spec: "specs/support-tickets.openapi.yaml", annotation: "projector.yaml" },
-    cache,
-    sourceTypes: typing,
-  };
-}
+const input = (cache = createGenerateCache()): GenerateInput => ({
+  annotation: parseAnnotation(TEXT, "projector.yaml"),
+  spec,
+  runtimeTemplate,
+  prettierOptions: null,
+  format: false,
+  names,
+  cache,
+});
 
-/** A typing that fails as a thread ended before it answered does. */
-const stopped = () => Promise.reject(new Error("the source types' worker thread stopped (exit code 1) before it answered"));
-
-describe("generate with the source types typed elsewhere", () => {
-  it("returns the check's findings alone when the check fails, whatever the typing does", async () => {
-    const broken = TEXT.replace("operation: searchTickets", "operation: noSuchOperation");
-    let asked = 0;
-    const output = await generate(
-      input(broken, () => {
-        asked++;
-        return stopped();
-      }),
-    );
-    expect(asked).toBe(1);
-    expect(output.files.size).toBe(0);
-    expect(output.diagnostics.some((d) => d.severity === "error" && d.message.includes("noSuchOperation"))).toBe(true);
-  });
-
-  it("types the spec again after a typing that failed, and reuses one that succeeded", async () => {
+describe("the source types across runs of one process", () => {
+  it("types a document once, however many runs generate from it", async () => {
     const cache = createGenerateCache();
-    const typed = await sourceTypes(spec.document, spec.file);
-    await expect(generate(input(TEXT, stopped, cache))).rejects.toThrow("stopped");
-    let asked = 0;
-    const answer = async () => {
-      asked++;
-      return typed;
-    };
-    const first = await generate(input(TEXT, answer, cache));
-    const again = await generate(input(TEXT, answer, cache));
-    expect(asked).toBe(1);
-    expect(first.files.get("openapi.ts")).toContain(typed);
+    const before = typings.count;
+    const first = await generate(input(cache));
+    const again = await generate(input(cache));
+    expect(typings.count - before).toBe(1);
     expect(again.files).toEqual(first.files);
   });
 
   it("takes the types from an up-to-date folder's file, written as a generate writes it, and never types the spec", async () => {
+    const first = await generate(input());
     const cache = createGenerateCache();
-    const first = await generate(input(TEXT, () => sourceTypes(spec.document, spec.file)));
-    const file = first.files.get("openapi.ts")!;
-    takeSourceTypesFromFile(cache, spec.document, file, input(TEXT, stopped).names);
-    const again = await generate(input(TEXT, stopped, cache));
+    takeSourceTypesFromFile(cache, spec.document, first.files.get("openapi.ts")!, names);
+    const before = typings.count;
+    const again = await generate(input(cache));
+    expect(typings.count).toBe(before);
     expect(again.files).toEqual(first.files);
   });
 
   it("leaves the cache alone for a file that does not open with this annotation's banner", async () => {
+    const first = await generate(input());
     const cache = createGenerateCache();
-    const first = await generate(input(TEXT, () => sourceTypes(spec.document, spec.file)));
-    const file = first.files.get("openapi.ts")!;
-    takeSourceTypesFromFile(cache, spec.document, file, { spec: "specs/another.yaml", annotation: "projector.yaml" });
-    await expect(generate(input(TEXT, stopped, cache))).rejects.toThrow("stopped");
+    takeSourceTypesFromFile(cache, spec.document, first.files.get("openapi.ts")!, { ...names, spec: "specs/another.yaml" });
+    expect(typesKnown(cache, spec.document)).toBe(false);
   });
 });
