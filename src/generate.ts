@@ -48,23 +48,17 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   const { model, diagnostics } = await stage("check", () => buildModel(input.annotation, input.spec));
   if (!model || hasErrors(diagnostics)) return { diagnostics, files: new Map() };
   const emitted = await stage("emit", () => emitFiles({ model, names: input.names, runtimeTemplate: input.runtimeTemplate }));
-  let typed = () => {};
-  const thisThreadFree = new Promise<void>((resolve) => (typed = resolve));
-  // Prettier runs in worker threads meanwhile, and in this thread too once the spec is typed: neither needs the source types.
+  // Prettier runs in worker threads meanwhile: neither needs the source types.
   const formatting =
     input.format === false
       ? Promise.resolve(emitted)
-      : stage("format", async () =>
-          formatChanged(emitted, await optionsByFile(input.prettierOptions, [...emitted.keys()]), cache, thisThreadFree),
-        );
+      : stage("format", async () => formatChanged(emitted, await optionsByFile(input.prettierOptions, [...emitted.keys()]), cache));
   // Schema warnings are computed while other threads are still busy: they cost no wall time.
   const warnings = await stage("validate", () => (forSpec.warnings ??= validateSpec(input.spec)));
-  const types = await stage("source types", () => typeSpec(input, forSpec))
-    .finally(typed)
-    .catch(async (error: unknown) => {
-      await formatting.catch(() => undefined);
-      throw error;
-    });
+  const types = await stage("source types", () => typeSpec(input, forSpec)).catch(async (error: unknown) => {
+    await formatting.catch(() => undefined);
+    throw error;
+  });
   diagnostics.unshift(...warnings);
   const files = await formatting;
   // The source types stay as openapi-typescript prints them, as its own CLI leaves them: they run
@@ -114,9 +108,8 @@ async function formatChanged(
   files: Map<string, string>,
   optionsOf: (path: string) => prettier.Options | null,
   cache: GenerateCache | undefined,
-  thisThreadFree: Promise<void>,
 ): Promise<Map<string, string>> {
-  if (!cache) return formatFiles(files, optionsOf, thisThreadFree);
+  if (!cache) return formatFiles(files, optionsOf);
   const release = prettierVersion();
   const keys = new Map(
     [...files].flatMap(([path, text]) => {
@@ -126,7 +119,7 @@ async function formatChanged(
   );
   const known = (path: string) => cache.formatted.get(keys.get(path) ?? "");
   const todo = new Map([...files].filter(([path]) => known(path) === undefined));
-  const fresh = todo.size > 0 ? await formatFiles(todo, optionsOf, thisThreadFree) : new Map<string, string>();
+  const fresh = todo.size > 0 ? await formatFiles(todo, optionsOf) : new Map<string, string>();
   const formatted = new Map([...files.keys()].map((path) => [path, fresh.get(path) ?? known(path)!]));
   cache.formatted = new Map([...keys].map(([path, key]) => [key, formatted.get(path)!]));
   return formatted;
