@@ -42,7 +42,7 @@ async function startApi() {
   };
   const front = createServer((request, response) => {
     void (async () => {
-      const answer = await fetch(`${deskUrl}${request.url}`, { method: request.method });
+      const answer = await fetch(`${deskUrl}${request.url}`, { method: request.method ?? "GET" });
       const path = new URL(request.url ?? "/", deskUrl).pathname;
       const { status, body } = api.rewrite(path, answer.status, await answer.json());
       response.writeHead(status, { "content-type": "application/vnd.api+json" }).end(JSON.stringify(body));

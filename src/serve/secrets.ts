@@ -168,7 +168,11 @@ export function maskingFetch(send: Fetch, mask: (text: string) => string, mostBy
       chunks.push(read.value);
     }
     const body = new Uint8Array(bytes);
-    chunks.reduce((offset, chunk) => (body.set(chunk, offset), offset + chunk.byteLength), 0);
+    let offset = 0;
+    for (const chunk of chunks) {
+      body.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
     const text = new TextDecoder().decode(body);
     const masked = maskedBody(text, mask);
     if (masked === text) return rebuilt(body);
