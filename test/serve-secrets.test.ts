@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../examples/support-desk/database.js";
 import { createApiServer } from "../examples/support-desk/http-api.js";
-import { secretMasker } from "../src/serve/secrets.js";
+import { maskingFetch, secretMasker } from "../src/serve/secrets.js";
 import { CLI, projectServing, stop } from "./helpers/serve-process.js";
 import { tempDir } from "./helpers/pipeline.js";
 
@@ -209,5 +209,39 @@ describe("the mask on what serve hands out, behind the mask on what the API answ
     expect(mask(`"${TOKEN.slice(0, 20)}"… (41 characters)`)).toBe('"[secret]"… (41 characters)');
     expect(mask(JSON.stringify(`${TOKEN.slice(0, 20)}… (41 characters)`))).toBe('"[secret]… (41 characters)"');
     expect(mask('sk"… is how keys start')).toBe('sk"… is how keys start');
+  });
+});
+
+describe("the fetch serve gives the generated tools: the API's answer masked before the runtime reads it", () => {
+  const mask = secretMasker([TOKEN]);
+  const answering = (response: Response) => maskingFetch(async () => response, mask, 1024);
+  const request = new Request("http://api.test/v1/tickets");
+
+  it("masks a secret written with JSON's \\u escapes, and keeps a body that holds none byte for byte", async () => {
+    const escaped = [...TOKEN].map((character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+    const masked = await answering(new Response(`{"detail": "bad key: ${escaped}"}`))(request);
+    expect(await masked.json()).toEqual({ detail: "bad key: [secret]" });
+    const plain = '{ "detail" : "no key"  }';
+    expect(await (await answering(new Response(plain))(request)).text()).toBe(plain);
+  });
+
+  it("masks a secret in a text body, in the headers (a Link to the next page) and in the status text", async () => {
+    const masked = await answering(
+      new Response(`bad key: ${TOKEN}`, {
+        status: 401,
+        statusText: `Refused ${TOKEN}`,
+        headers: { link: `</v1/tickets?cursor=${encodeURIComponent(TOKEN)}>; rel="next"` },
+      }),
+    )(request);
+    expect(masked.status).toBe(401);
+    expect(masked.statusText).toBe("Refused [secret]");
+    expect(masked.headers.get("link")).toBe('</v1/tickets?cursor=[secret]>; rel="next"');
+    expect(await masked.text()).toBe("bad key: [secret]");
+  });
+
+  it("reads no more of a body than the runtime's bound, and says how much it read, for the runtime to refuse it", async () => {
+    const long = await answering(new Response("x".repeat(5000)))(request);
+    expect(Number(long.headers.get("content-length"))).toBeGreaterThan(1024);
+    expect(await long.text()).toBe("");
   });
 });
