@@ -66,5 +66,9 @@ function mapShape(reader: SchemaReader, at: SchemaAt, trail: readonly string[], 
   if (additional === false) return { type: "object", properties: [] };
   const values = child(at, "additionalProperties");
   if (values === undefined) return { type: "object", properties: [], values: { shape: { type: "unknown" }, nullable: false } };
-  return { type: "object", properties: [], values: { shape: shapeWithin(reader, values, trail, budget), nullable: reader.nullable(values) } };
+  return {
+    type: "object",
+    properties: [],
+    values: { shape: shapeWithin(reader, values, trail, budget), nullable: reader.nullable(values) },
+  };
 }

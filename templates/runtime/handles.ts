@@ -38,7 +38,8 @@ function integerHandle(
   field: string,
 ): number | Unusable {
   const object = asObject(value);
-  const id = object !== undefined && idKey !== null ? read(object, idKey) : value;
+  const id =
+    object !== undefined && idKey !== null ? read(object, idKey) : value;
   if (typeof id === "number" && Number.isSafeInteger(id)) return id;
   if (typeof id === "string" && /^-?\d{1,15}$/.test(id)) return Number(id);
   return unusable(
