@@ -210,7 +210,7 @@ function projectValue(scope: Scope, field: Field, value: string): string {
 function handleExpression(scope: Scope, field: RelatedIdField, property: NonNullable<RelatedIdField["property"]>, value: string): string {
   const reader = `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`;
   const own: [string, string][] = [
-    ["idKey", literal(property.keys.id)],
+    ["idKey", property.keys === null ? "null" : literal(property.keys.id)],
     ...(property.integer ? [] : [idsOption(scope.module, field.textIds), ["shorten", String(field.shorten)] as [string, string]]),
   ];
   return `${scope.module.runtime(reader)}(${value}, ${readOptions(field, own)})`;

@@ -796,7 +796,7 @@ function handleField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule,
     shorten: rule.shorten === true && !integer,
     beside: join.out,
     textIds: join.textIds,
-    ...(join.via === "property" ? { property: { keys: { id: join.keys.id }, integer } } : {}),
+    ...(join.via === "property" ? { property: { keys: join.plainIds ? null : { id: join.keys.id }, integer } } : {}),
   };
 }
 
