@@ -22,6 +22,9 @@ function reading() {
   return { issues, ctx: context("item", { onIssue: (issue) => issues.push(issue) }) };
 }
 
+/** An id past 2^53 as an API sends it, read as JSON.parse reads it: rounded to 2^53. */
+const PAST_2_53 = JSON.parse("9007199254740993") as number;
+
 /** A value nested `depth` lists deep. */
 const nested = (depth: number): unknown => {
   let value: unknown = 1;
@@ -46,7 +49,7 @@ describe("a join key the spec declares an integer", () => {
     ["99999999999999999999", "text that is not an integer of at most 15 digits"],
     [1.5, "a number that is not whole"],
     [1e300, "a number past 2^53, which may be rounded"],
-    [9007199254740993, "a number past 2^53, which may be rounded"],
+    [PAST_2_53, "a number past 2^53, which may be rounded"],
   ])("marks %j unusable with an issue, and never looks it up nor shows the name it carries", (id, why) => {
     const { issues, ctx } = reading();
     expect(one(id, ctx)).toEqual({ unusable: `expected an integer id or a record with \`id\`, got ${why}` });
@@ -79,7 +82,7 @@ describe("a join key the spec declares an integer", () => {
     expect(integerRefIdOne({ id: "05" }, { idKey: "id", field: "user_id", ctx })).toEqual({
       unusable: "expected a record with `id` as an integer, got one whose `id` is text that is not an integer of at most 15 digits",
     });
-    expect(integerRefIdMany([9007199254740993, "7"], { idKey: null, field: "watcher_ids", ctx })).toEqual([
+    expect(integerRefIdMany([PAST_2_53, "7"], { idKey: null, field: "watcher_ids", ctx })).toEqual([
       { unusable: "expected an integer id, got a number past 2^53, which may be rounded" },
       7,
     ]);
@@ -95,7 +98,7 @@ describe("a join key the spec declares an integer", () => {
       {
         conversations: [
           { id: 1, assignee_id: "abc" },
-          { id: 9007199254740993, assignee_id: 9007199254740993 },
+          { id: PAST_2_53, assignee_id: PAST_2_53 },
           { id: 3, assignee_id: 7 },
         ],
       },
@@ -111,7 +114,7 @@ describe("a join key the spec declares an integer", () => {
 });
 
 describe("an integer id of a record", () => {
-  it.each([9007199254740993, 2 ** 60, "0012", "1e3"])("marks %j unusable rather than rounding or reading it", (value) => {
+  it.each([PAST_2_53, 2 ** 60, "0012", "1e3"])("marks %j unusable rather than rounding or reading it", (value) => {
     expect(integerId(value, { field: "id", required: true, ctx: reading().ctx })).toMatchObject({ unusable: expect.any(String) });
   });
 
@@ -150,8 +153,8 @@ describe("next after the last record", () => {
   it.each([
     ["a number where text is declared", 5, "text" as const],
     ["text that is no integer where an integer is declared", " 12", "integer" as const],
-    ["an integer past 2^53", 9007199254740993, "integer" as const],
-    ["an integer past 2^53 where no type is declared", 9007199254740993, undefined],
+    ["an integer past 2^53", PAST_2_53, "integer" as const],
+    ["an integer past 2^53 where no type is declared", PAST_2_53, undefined],
   ])("gives none from %s, which the record marks unusable", (_what, last, ids) => {
     const { next, issues } = nextAfter(last, ids);
     expect(next).toBeNull();
