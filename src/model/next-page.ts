@@ -232,7 +232,16 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
   }
 }
 
-/** The id type an `after_last` value must have, as the records' own reader reads it: text or an integer where the spec declares one. */
-function idsOf(kind: string | undefined): { ids?: "text" | "integer" } {
-  return kind === "string" ? { ids: "text" } : kind === "integer" ? { ids: "integer" } : {};
+/**
+ * The id type an `after_last` value must have, as the records' own reader reads it: text or an
+ * integer where the spec declares one, text or a whole number where it declares no single type.
+ */
+function idsOf(kind: string | undefined): { ids?: "text" | "integer" | "text or number" } {
+  return kind === "string"
+    ? { ids: "text" }
+    : kind === "integer"
+      ? { ids: "integer" }
+      : kind === undefined
+        ? { ids: "text or number" }
+        : {};
 }

@@ -6,7 +6,7 @@ import { decode } from "@toon-format/toon";
 import { describe, expect, it } from "vitest";
 import { argumentProblem, argumentsSizeProblem } from "../../templates/runtime/arguments.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
-import { integerId, INTEGER_IDS, TEXT_OR_NUMBER_IDS } from "../../templates/runtime/ids.js";
+import { type IdType, integerId, INTEGER_IDS, TEXT_OR_NUMBER_IDS } from "../../templates/runtime/ids.js";
 import { integerRefIdMany, integerRefIdOne } from "../../templates/runtime/handles.js";
 import { MAX_NESTING } from "../../templates/runtime/json.js";
 import { nextPage, type NextPageRule } from "../../templates/runtime/next-page.js";
@@ -135,13 +135,13 @@ describe("an integer id of a record", () => {
 });
 
 describe("next after the last record", () => {
-  const rule = (ids?: "text" | "integer"): NextPageRule => ({
+  const rule = (ids?: IdType): NextPageRule => ({
     path: "/items",
     source: { afterLast: ["id"], param: "before", limit: "limit", ...(ids ? { ids } : {}) },
     parameters: [{ name: "before", in: "query", argument: "before" }],
     schema: { properties: { before: { type: "string" } } },
   });
-  const nextAfter = (last: unknown, ids?: "text" | "integer") => {
+  const nextAfter = (last: unknown, ids?: IdType) => {
     const { issues, ctx } = reading();
     const records = [{ id: last }];
     return {
@@ -155,6 +155,7 @@ describe("next after the last record", () => {
     ["text that is no integer where an integer is declared", " 12", "integer" as const],
     ["an integer past 2^53", PAST_2_53, "integer" as const],
     ["an integer past 2^53 where no type is declared", PAST_2_53, undefined],
+    ["a number that is not whole where text or a number is declared", 1.5, "text or number" as const],
   ])("gives none from %s, which the record marks unusable", (_what, last, ids) => {
     const { next, issues } = nextAfter(last, ids);
     expect(next).toBeNull();
