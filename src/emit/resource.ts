@@ -158,11 +158,15 @@ function argumentIdReader(field: ValueField): string {
   return field.shorten ? `short${reader}` : reader[0]!.toLowerCase() + reader.slice(1);
 }
 
-/** The constant saying whether a field's ids are text only, or text or numbers. */
-const idTypes = (module: ModuleWriter, textIds: boolean) => module.runtime(textIds ? "TEXT_IDS" : "TEXT_OR_NUMBER_IDS");
+/** The constant naming the id type the spec declares for a field's ids: text only, integers, or text or numbers. */
+const idTypes = (module: ModuleWriter, field: { textIds: boolean; integerIds?: true }) =>
+  module.runtime(field.textIds ? "TEXT_IDS" : field.integerIds ? "INTEGER_IDS" : "TEXT_OR_NUMBER_IDS");
 
 /** A reader's `ids` option: the id type the spec declares for the ids it reads. */
-const idsOption = (module: ModuleWriter, textIds: boolean): [string, string] => ["ids", idTypes(module, textIds)];
+const idsOption = (module: ModuleWriter, field: { textIds: boolean; integerIds?: true }): [string, string] => [
+  "ids",
+  idTypes(module, field),
+];
 
 /** The constant holding how a resolver reads embedded records. */
 const RECORD_KEYS = "RECORD_KEYS";
@@ -171,7 +175,7 @@ const recordKeys = (resolver: string) => (isIdentifier(resolver) ? `${RECORD_KEY
 /** The ids a relationship holds, read as the spec declares them: their id type, and the types their records may have. */
 function relationshipIds(scope: Scope, field: JoinField | RelatedIdField, value: string): string {
   const types = field.linkageTypes === undefined ? "" : `, ${literal(field.linkageTypes)}`;
-  return `${scope.module.runtime("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}${types})`;
+  return `${scope.module.runtime("relationshipIds")}(${value}, ${idTypes(scope.module, field)}${types})`;
 }
 
 function projectExpression(scope: Scope, field: Field): string {
@@ -193,7 +197,7 @@ function projectValue(scope: Scope, field: Field, value: string): string {
       // A label the resolvers give after the walk is filled in at this key of the object built here.
       const labels = labelsOptions(field.resolver, field.many ? undefined : field.out);
       if (field.via === "property")
-        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field.textIds), ...labels, ["keys", field.plainIds ? "null" : recordKeys(field.resolver)]])})`;
+        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field), ...labels, ["keys", field.plainIds ? "null" : recordKeys(field.resolver)]])})`;
       return `${call(field.many ? "joinMany" : "joinOne")}(${relationshipIds(scope, field, value)}, ${readOptions(field, labels)})`;
     }
     case "related-id":
@@ -211,7 +215,7 @@ function handleExpression(scope: Scope, field: RelatedIdField, property: NonNull
   const reader = `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`;
   const own: [string, string][] = [
     ["idKey", property.keys === null ? "null" : literal(property.keys.id)],
-    ...(property.integer ? [] : [idsOption(scope.module, field.textIds), ["shorten", String(field.shorten)] as [string, string]]),
+    ...(property.integer ? [] : [idsOption(scope.module, field), ["shorten", String(field.shorten)] as [string, string]]),
   ];
   return `${scope.module.runtime(reader)}(${value}, ${readOptions(field, own)})`;
 }

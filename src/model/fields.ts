@@ -647,6 +647,7 @@ function keptField(
           via: "property",
           keys: keysOf(rule.join),
           textIds: declaresTextIds(ctx, specField, keysOf(rule.join).id),
+          ...(handleIdKind(ctx, specField, keysOf(rule.join).id) === "integer" ? { integerIds: true as const } : {}),
           ...(declaresPlainIds(ctx, specField) ? { plainIds: true as const } : {}),
         };
   }

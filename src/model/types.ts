@@ -60,6 +60,8 @@ export interface JoinField extends FieldCommon {
   plainIds?: true;
   /** The spec declares the ids text (not also numbers, nor no type): a number there is no id. */
   textIds: boolean;
+  /** A plain property's: the spec declares the ids integers, which text or a number past 2^53 is not. */
+  integerIds?: true;
   /** A relationship's: the JSON:API types its records may have; a record of another is refused. Undefined: any type. */
   linkageTypes?: string[];
 }
@@ -124,7 +126,7 @@ export interface PageModel {
 export type NextSourceModel =
   | { body: string[]; param?: string }
   | { header: string }
-  | { afterLast: string[]; param: string; limit?: string }
+  | { afterLast: string[]; param: string; ids?: "text" | "integer" | "text or number"; limit?: string }
   | { offset: string; limit?: string };
 
 /** How a list tool finds its next page, and what a `next` may carry: the runtime's `NextPageRule`. */
