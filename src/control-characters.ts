@@ -7,3 +7,19 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F
 /** Each control character as the six characters of its JavaScript escape, `\u0000`. */
 export const escapeControlCharacters = (text: string): string =>
   text.replace(CONTROL_CHARACTERS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/**
+ * The characters a reader may not see as written, the set the generated runtime escapes in every
+ * message and result (templates/runtime/quoting.ts): controls, line breaks included, format
+ * characters, the line and paragraph separators, variation selectors and the other
+ * default-ignorable characters.
+ */
+const UNSEEN_CHARACTERS = /\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector}|\p{Default_Ignorable_Code_Point}/gu;
+
+/** The text on one line, each character of {@link UNSEEN_CHARACTERS} as its escape (one past U+FFFF as its two halves). */
+export const escapeUnseenCharacters = (text: string): string =>
+  text.replace(UNSEEN_CHARACTERS, (character) => {
+    let escaped = "";
+    for (let i = 0; i < character.length; i++) escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, "0")}`;
+    return escaped;
+  });

@@ -9,7 +9,7 @@ import { ID_BOOK_URL_VARIABLE, idBookSettingsFrom, redisIdBook } from "../redis-
 import { AccessProblems, apiAccess, type ApiAccess } from "../serve/api-access.js";
 import { sameOriginFetch } from "../serve/api-fetch.js";
 import { maskingFetch, maskingServer, secretMasker } from "../serve/secrets.js";
-import { escapeControlCharacters } from "../control-characters.js";
+import { escapeUnseenCharacters } from "../control-characters.js";
 import { compareOutput, type FolderCheck } from "../project/output-folder.js";
 import { tellCheck } from "./tell-check.js";
 import { printDiagnostics } from "./print.js";
@@ -92,8 +92,7 @@ interface GeneratedIndex {
 }
 
 /** `text` as one line whatever it holds: a value from the environment or an API cannot start a line of its own. */
-const oneLine = (text: string): string =>
-  escapeControlCharacters(text).replace(/[\t\n\r]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const oneLine = escapeUnseenCharacters;
 
 export async function runServe(options: ServeOptions, io: Io, stopSignals: StopSignals = processSignals): Promise<number> {
   if (options.config.trim() === "") throw new UsageError("serve takes an annotation file, not an empty name");

@@ -22,11 +22,9 @@ export function serializeToolResult(result: unknown, tool?: string): string {
 
 /**
  * JSON text with every character a reader of it may not see as written as its `\uXXXX` escape: the
- * set error messages escape ({@link printable}): C1 controls (NEL among them, which some readers
- * take as a line break) and DEL, the line and paragraph separators, the bidirectional marks,
- * overrides and isolates, which reorder the text around them as it is shown, and the invisible
- * zero-width characters, word joiner, byte order mark and tag characters. JSON text holds them only
- * inside strings (it escapes C0 itself), where `\uXXXX` reads back the same.
+ * set error messages escape ({@link printable}), controls, format characters, separators,
+ * variation selectors and the other default-ignorable characters. JSON text holds them only inside
+ * strings (it escapes C0 itself), where `\uXXXX` reads back the same.
  */
 const escapeUnseen = (json: string): string =>
   // JSON.stringify gives undefined for undefined, whatever its declared type says.
@@ -93,10 +91,10 @@ const hasExactly = (object: object, keys: readonly string[]) =>
 
 /**
  * Characters written as escapes inside quotes: TOON's five, and as `\uXXXX` every other character
- * error messages escape ({@link printable}): controls (C0, DEL, C1 with NEL) and the line and
- * paragraph separators, so that the text breaks lines only where TOON does, for a reader that
- * splits on any of them too; the bidirectional marks, overrides and isolates, so that no cell
- * reorders how the text around it is shown; and the invisible characters that hide text.
+ * error messages escape ({@link printable}): controls and the line and paragraph separators, so
+ * that the text breaks lines only where TOON does, for a reader that splits on any of them too;
+ * the bidirectional marks, overrides and isolates, so that no cell reorders how the text around it
+ * is shown; and the invisible characters that hide text.
  */
 const SHORT_ESCAPED = /[\\"\n\r\t]/g;
 const SHORT_ESCAPES: Readonly<Record<string, string>> = {
@@ -114,11 +112,12 @@ const BARE_KEY = /^[A-Za-z_][\w.]*$/;
 /** A UTF-16 half with no other half: text in transit cannot carry it, JSON escapes it. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 /**
- * A tag character (U+E0000 to U+E007F) as {@link printable} escapes it, in its two halves: TOON
- * takes a character past U+FFFF only as itself, never as escapes, so a result holding one is sent
- * as JSON, where the escapes read back. (A string spelling such escapes sends JSON too.)
+ * A character past U+FFFF as {@link printable} escapes it (a tag character, a variation selector
+ * past U+E0100, a musical format character), in its two halves: TOON takes such a character only
+ * as itself, never as escapes, so a result holding one is sent as JSON, where the escapes read
+ * back. (A string spelling such escapes sends JSON too.)
  */
-const ESCAPED_TAG = /\\udb40\\udc[0-7][0-9a-f]/;
+const ESCAPED_PAST_FFFF = /\\ud[89ab][0-9a-f]{2}/;
 
 /**
  * A string a marker cell would read as: `{` (or more), a marker's name, `: `, then `}` (or more).
@@ -321,5 +320,7 @@ function tableText(result: unknown, layout: TableLayout): string | undefined {
     if (!written) return undefined;
   }
   const text = lines.join("\n");
-  return LONE_SURROGATE.test(text) || ESCAPED_TAG.test(text) ? undefined : text;
+  return LONE_SURROGATE.test(text) || ESCAPED_PAST_FFFF.test(text)
+    ? undefined
+    : text;
 }

@@ -12,7 +12,7 @@ import { absent, issueValue, report, unusable } from "./issues.js";
 import { asObject, read, type Json } from "./json.js";
 import { hold, placesSoFar } from "./labels-later.js";
 import type { Unusable } from "./markers.js";
-import { apiMessage, typeName } from "./quoting.js";
+import { apiMessage, printable, typeName } from "./quoting.js";
 
 /** Where a tool's records sit in its response, as the spec declares them. */
 export interface RecordsPlace {
@@ -197,7 +197,7 @@ function refused(
       resource: place.tool,
       field: place.path.join("."),
       value: issueValue(value),
-      message: error.message,
+      message: printable(error.message),
     });
   } catch {}
   return error;

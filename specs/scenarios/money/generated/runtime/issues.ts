@@ -4,8 +4,18 @@
 
 import type { Context, ProjectionIssue } from "./context.js";
 import type { Unusable } from "./markers.js";
-import { clipped, ISSUE_VALUE_CHARACTERS, typeName } from "./quoting.js";
+import {
+  clipped,
+  ISSUE_VALUE_CHARACTERS,
+  printable,
+  typeName,
+} from "./quoting.js";
 
+/**
+ * Tells `onIssue` of an issue. Its message is {@link printable} whole, whatever quoted the values in
+ * it: a consumer prints messages to a terminal or a log, where an id's controls or invisible
+ * characters would act rather than be read.
+ */
 export function report(
   ctx: Context,
   kind: ProjectionIssue["kind"],
@@ -16,15 +26,16 @@ export function report(
 ): void {
   if (!ctx.onIssue) return;
   const shown = issueValue(value);
+  const printed = printable(message);
   ctx.onIssue(
     resolver === undefined
-      ? { kind, resource: ctx.resource, field, value: shown, message }
+      ? { kind, resource: ctx.resource, field, value: shown, message: printed }
       : {
           kind,
           resource: ctx.resource,
           field,
           value: shown,
-          message,
+          message: printed,
           resolver,
         },
   );

@@ -20,15 +20,20 @@ export function clipped(text: string, most: number): string {
 }
 
 /**
- * Characters that act on whatever shows the text rather than being read: C0 controls (line breaks
- * included, so text from outside cannot start a line of its own), DEL, C1 controls (ESC and CSI
- * sequences restyle or rewrite a terminal), the line and paragraph separators (a line break to a
- * Unicode reader), the bidirectional marks, embeddings, overrides and isolates, which reorder the
- * characters around them, and the invisible ones that hide text from a reader but not from a model:
- * zero-width spaces and joiners, the word joiner and byte order mark, and the tag characters.
+ * The characters a reader of the text may not see as written, which the model sees all the same:
+ * every control (C0 with the line breaks, so text from outside cannot start a line of its own; DEL;
+ * C1, whose ESC and CSI sequences restyle or rewrite a terminal), every format character (the
+ * bidirectional marks, embeddings, overrides and isolates that reorder the text around them, the
+ * soft hyphen, zero-width spaces and joiners, the tag characters), the line and paragraph
+ * separators (a line break to a Unicode reader), the variation selectors, and whatever else Unicode
+ * names default-ignorable (Hangul fillers, the combining grapheme joiner, the deprecated format
+ * characters). Tag characters and variation selectors can each spell out hidden bytes. Named by
+ * Unicode property, so the set follows Unicode rather than a list. An emoji's zero-width joiners and
+ * variation selectors are escaped too: the text reads back the same, only the reader sees the
+ * escapes rather than one glyph.
  */
 const UNPRINTABLE =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
+  /\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector}|\p{Default_Ignorable_Code_Point}/gu;
 
 /** Whether the text holds a character of {@link UNPRINTABLE}. */
 export function holdsUnprintable(text: string): boolean {
@@ -36,7 +41,7 @@ export function holdsUnprintable(text: string): boolean {
   return UNPRINTABLE.test(text);
 }
 
-/** The text with each character of {@link UNPRINTABLE} written as its escape, `\u001b` (a tag character as its two halves). */
+/** The text with each character of {@link UNPRINTABLE} written as its escape, `\u001b` (one past U+FFFF as its two halves). */
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, (character) => {
     let escaped = "";
