@@ -1,11 +1,15 @@
 // Text the model and the consumer's logs read: every character a reader may not see is escaped in
-// results, error messages and issues alike, and the text reads back exactly.
+// results, error messages and issues alike, and the text reads back exactly; a large answer costs a
+// call work in proportion to what it can show, within the call's time.
 import { decode } from "@toon-format/toon";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createTools } from "../../generated/support/index.js";
 import { escapeUnseenCharacters } from "../../src/control-characters.js";
+import { MAX_RESULT_TEXT } from "../../templates/runtime/call-tool.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { TEXT_OR_NUMBER_IDS } from "../../templates/runtime/ids.js";
 import { joinMany, joinOne } from "../../templates/runtime/joins.js";
+import { MAX_LABELLED_VALUES } from "../../templates/runtime/labels-later.js";
 import { unknownCode } from "../../templates/runtime/legends.js";
 import { apiMessage, printable } from "../../templates/runtime/quoting.js";
 import { refOne } from "../../templates/runtime/refs.js";
@@ -124,5 +128,58 @@ describe("issue messages", () => {
       expect(issue.message).not.toMatch(UNSEEN);
       expect(issue.message).toMatch(/u\\u001b\[2J\\(?:u000a|n)FAKE\\u2028x\\udb40\\udd00\\u00ad/);
     }
+  });
+});
+
+describe("a call's work on a large answer", () => {
+  const ticket = (n: number) => ({
+    type: "ticket",
+    id: `tkt_${n}`,
+    attributes: { subject: "s", status_code: 1, priority: 1 },
+    relationships: {
+      assignee: { data: { type: "user", id: `usr_${n}` } },
+      organization: { data: { type: "organization", id: `org_${n}` } },
+    },
+  });
+  const answering = (data: unknown) => ({
+    GET: async () => ({ data, response: { status: 200, ok: true } }),
+    POST: async () => ({ data, response: { status: 200, ok: true } }),
+  });
+  const page = (tickets: number) => ({
+    data: Array.from({ length: tickets }, (_, n) => ticket(n)),
+    links: { next: null },
+    meta: { page: { total: tickets } },
+  });
+
+  it("stops at MAX_LABELLED_VALUES values to look up, asking no resolver, since no result could show them", async () => {
+    const asked: string[] = [];
+    const naming = async (ids: readonly string[]) => {
+      asked.push(...ids);
+      return new Map(ids.map((id) => [id, "N"]));
+    };
+    const tools = createTools({ client: answering(page(MAX_LABELLED_VALUES / 2 + 1)), resolvers: { users: naming, orgs: naming } });
+    expect(await tools.search_tickets({})).toEqual({
+      error: `search_tickets: the answer names more than ${MAX_LABELLED_VALUES} records or codes to look up, more than a result can show; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)`,
+    });
+    expect(asked).toEqual([]);
+    // The bound leaves room for every result that fits in the text a result may have.
+    expect(MAX_LABELLED_VALUES * '"a",'.length).toBeGreaterThanOrEqual(MAX_RESULT_TEXT);
+  });
+
+  describe("with the clock moved on while it works", () => {
+    beforeEach(() => vi.useFakeTimers({ toFake: ["Date"] }));
+    afterEach(() => vi.useRealTimers());
+
+    it("answers with the timeout error when its own work after the API's answer outlasts timeoutMs", async () => {
+      const slowly = async (ids: readonly string[]) => {
+        vi.setSystemTime(Date.now() + 5_000);
+        return new Map(ids.map((id) => [id, "N"]));
+      };
+      const tools = createTools({ client: answering(page(2)), resolvers: { users: slowly, orgs: slowly }, timeoutMs: 3_000 });
+      expect(await tools.search_tickets({})).toEqual({
+        error:
+          "search_tickets: the call did not finish within 3 seconds, the time it has: reading the API's answer took longer; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)",
+      });
+    });
   });
 });

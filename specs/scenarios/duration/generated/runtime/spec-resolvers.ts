@@ -160,13 +160,14 @@ export function specResolver(
         : 1;
     const batches: string[][] = [];
     const askable = ids.slice(0, size * MAX_RESOLVER_REQUESTS);
-    for (const id of ids.slice(askable.length))
-      labels.set(
-        id,
-        new Error(
-          `not asked: a call sends ${method} ${source.path} at most ${MAX_RESOLVER_REQUESTS} times, ${size === 1 ? "one id" : `${size} ids`} each`,
-        ),
+    if (ids.length > askable.length) {
+      // One Error for them all: an Error each would cost a stack trace per id, and they can be a million.
+      const notAsked = new Error(
+        `not asked: a call sends ${method} ${source.path} at most ${MAX_RESOLVER_REQUESTS} times, ${size === 1 ? "one id" : `${size} ids`} each`,
       );
+      for (let i = askable.length; i < ids.length; i++)
+        labels.set(ids[i]!, notAsked);
+    }
     for (let i = 0; i < askable.length; i += size)
       batches.push(askable.slice(i, i + size));
     await atMost(batches, source.concurrency, async (batch) => {

@@ -95,7 +95,11 @@ export {
 } from "./handles.js";
 export { includedLabels, joinMany, joinOne } from "./joins.js";
 export { asObject, read } from "./json.js";
-export { placed } from "./labels-later.js";
+export {
+  MAX_LABELLED_VALUES,
+  placed,
+  TooManyLabelsError,
+} from "./labels-later.js";
 export type {
   JsonSchema,
   JsonSchemaType,

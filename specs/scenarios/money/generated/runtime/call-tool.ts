@@ -18,6 +18,7 @@ import {
   longerForms,
 } from "./id-book.js";
 import { asObject, setOwn } from "./json.js";
+import { TooManyLabelsError } from "./labels-later.js";
 import { nextPageArguments } from "./next-arguments.js";
 import { pathSegmentProblem } from "./path-segments.js";
 import {
@@ -378,7 +379,7 @@ function bookFailure(
 function thrownMessage(tool: string, error: unknown): string {
   const message = messageOf(error);
   if (error instanceof ResponseTooLarge)
-    return `${tool}: the API's answer is longer than ${MEBIBYTES} MiB, more than a call reads; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)`;
+    return `${tool}: the API's answer is longer than ${MEBIBYTES} MiB, more than a call reads; ${ASK_FOR_LESS}`;
   if (error instanceof SyntaxError)
     return `${tool}: the API's answer could not be read as JSON (${message})`;
   if (error instanceof URIError)
@@ -593,6 +594,10 @@ async function callOrError<R>(
       return {
         error: `${tool}: the API answered ${status} but its body ${error.problem}, so there is no result to show`,
       };
+    if (error instanceof TooManyLabelsError)
+      return {
+        error: `${tool}: ${error.message}; ${ASK_FOR_LESS}`,
+      };
     if (error instanceof ResolverError && timeLeft(waits) <= 1)
       return {
         error: `${tool}: the call did not finish within ${waits.timeoutMs / 1000} seconds, the time it has: ${error.message}; try again later`,
@@ -605,11 +610,14 @@ async function callOrError<R>(
       error: `${tool}: the response could not be read (${messageOf(error)})`,
     };
   }
+  // Projecting and writing the text run without waiting, where no timer can stop them: the time is checked after each.
+  if (timeIsUp(waits)) return { error: outOfTime(tool, waits) };
   cutLongStrings(result);
   const text = serializeToolResult(result);
+  if (timeIsUp(waits)) return { error: outOfTime(tool, waits) };
   if (text.length > MAX_RESULT_TEXT)
     return {
-      error: `${tool}: the result is ${text.length} characters long, more than the ${MAX_RESULT_TEXT} a result may have; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)`,
+      error: `${tool}: the result is ${text.length} characters long, more than the ${MAX_RESULT_TEXT} a result may have; ${ASK_FOR_LESS}`,
     };
   if (!idBook) {
     handOutHeld(handOuts);
@@ -696,6 +704,10 @@ function notFoundNote(
 
 const CANCELLED = "the call was cancelled";
 
+/** What to do about an answer too large to show. */
+const ASK_FOR_LESS =
+  "ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)";
+
 /**
  * A call's signal, and its `timeoutMs` counted from its start: every wait of the call (the id
  * book, the request, the resolvers) has what is left of it, so the timeout bounds the whole call.
@@ -710,6 +722,13 @@ function waitsOf(options: CallOptions): CallWaits {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   return { signal: options.signal, timeoutMs, endsAt: Date.now() + timeoutMs };
 }
+
+/** Whether the call has used all its time. */
+const timeIsUp = (waits: CallWaits) => Date.now() >= waits.endsAt;
+
+/** The error of a call that used all its time on its own work, after the API answered. */
+const outOfTime = (tool: string, waits: CallWaits) =>
+  `${tool}: the call did not finish within ${waits.timeoutMs / 1000} seconds, the time it has: reading the API's answer took longer; ${ASK_FOR_LESS}`;
 
 /** The milliseconds left of a call's time, at least one; `Infinity` for a call that waits for ever. */
 const timeLeft = (waits: CallWaits) => Math.max(1, waits.endsAt - Date.now());

@@ -112,6 +112,24 @@ function siteOf(
 }
 
 /**
+ * The most values one projection leaves for its resolvers to name. Each becomes a label or a marker
+ * of at least four characters of the result's text (`"a",`), so a result naming more could never be
+ * shown within the text a result may have (`MAX_RESULT_TEXT`, 100,000 characters); the walk stops
+ * there rather than work through ids, and ask resolvers about them, for a result that is refused.
+ */
+export const MAX_LABELLED_VALUES = 25_000;
+
+/** A projection that names more than {@link MAX_LABELLED_VALUES} values to look up: it stops there. */
+export class TooManyLabelsError extends Error {
+  constructor() {
+    super(
+      `the answer names more than ${MAX_LABELLED_VALUES} records or codes to look up, more than a result can show`,
+    );
+    this.name = "TooManyLabelsError";
+  }
+}
+
+/**
  * The label `included` gave `value`, an id (or the word for a code); otherwise leaves a place for
  * it and returns what stands there until the resolvers answer, always written over before the
  * result is returned.
@@ -125,6 +143,8 @@ export function later(
   code: boolean,
 ): string | null {
   const walk = walking!;
+  if (walk.length >= MAX_LABELLED_VALUES * PLACE_SLOTS)
+    throw new TooManyLabelsError();
   const id = code ? String(value) : (value as string);
   let wanted = labels.byId.get(id);
   if (typeof wanted === "string") return wanted;
