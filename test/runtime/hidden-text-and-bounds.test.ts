@@ -5,12 +5,13 @@ import { decode } from "@toon-format/toon";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTools } from "../../generated/support/index.js";
 import { escapeUnseenCharacters } from "../../src/control-characters.js";
-import { MAX_RESULT_TEXT } from "../../templates/runtime/call-tool.js";
+import { type CallParameter, callTool, MAX_RESULT_TEXT, type ToolCall } from "../../templates/runtime/call-tool.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { TEXT_OR_NUMBER_IDS } from "../../templates/runtime/ids.js";
 import { joinMany, joinOne } from "../../templates/runtime/joins.js";
 import { MAX_LABELLED_VALUES } from "../../templates/runtime/labels-later.js";
 import { unknownCode } from "../../templates/runtime/legends.js";
+import { nextPage, type NextPageRule } from "../../templates/runtime/next-page.js";
 import { apiMessage, printable } from "../../templates/runtime/quoting.js";
 import { refOne } from "../../templates/runtime/refs.js";
 import { serializeToolResult, tableLayout, withTableLayout } from "../../templates/runtime/table-text.js";
@@ -181,5 +182,55 @@ describe("a call's work on a large answer", () => {
           "search_tickets: the call did not finish within 3 seconds, the time it has: reading the API's answer took longer; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)",
       });
     });
+  });
+});
+
+describe("a next naming list items that hold their delimiter", () => {
+  const PARAMETERS: CallParameter[] = [
+    { name: "ids", in: "query", argument: "ids", shortIds: false, style: "form", explode: false },
+    { name: "tags", in: "query", argument: "tags", shortIds: false, style: "pipeDelimited", explode: false },
+    { name: "cursor", in: "query", argument: "cursor", shortIds: false },
+  ];
+  const PROPERTIES = {
+    ids: { type: "array", items: { type: "string" } },
+    tags: { type: "array", items: { type: "string" } },
+    cursor: { type: "string" },
+  };
+  const CALL: ToolCall = { method: "get", path: "/things", nextPage: true, parameters: PARAMETERS };
+  const SCHEMA = { type: "object", properties: { ...PROPERTIES, next: { type: "string" } }, additionalProperties: false };
+  const RULE: NextPageRule = {
+    path: "/things",
+    source: { body: ["next_url"] },
+    parameters: PARAMETERS.map(({ shortIds: _, ...parameter }) => parameter),
+    schema: { properties: PROPERTIES },
+    fixed: [],
+  };
+
+  /** The query the tool sends for these arguments. */
+  async function sentFor(args: Record<string, unknown>): Promise<string> {
+    const sent: string[] = [];
+    const client = {
+      GET: async (
+        _: string,
+        init: { params: { query: Record<string, unknown> }; querySerializer: (q: Record<string, unknown>) => string },
+      ) => {
+        sent.push(init.querySerializer(init.params.query));
+        return { data: { things: [] }, response: { status: 200, ok: true } };
+      },
+    };
+    const outcome = await callTool(client, "list_things", CALL, SCHEMA, args, async () => ({ things: [] }));
+    expect(outcome).not.toHaveProperty("error");
+    return sent[0]!;
+  }
+
+  it.each([
+    ["ids=a%2Cb&cursor=1", { ids: ["a,b"], cursor: "1" }],
+    ["tags=a%7Cb&cursor=1", { tags: ["a|b"], cursor: "1" }],
+    ["ids=a,b%2Cc&tags=x|y&cursor=1", { ids: ["a", "b,c"], tags: ["x", "y"], cursor: "1" }],
+  ])("passes %s back as the items the API named, sending them as it wrote them", async (query, items) => {
+    const token = nextPage(RULE, { next_url: `https://api.example.com/things?${query}` }, [{}], 1, undefined, context("list_things", {}));
+    expect(typeof token).toBe("string");
+    expect(await sentFor({ next: token })).toBe(await sentFor(items));
+    expect(await sentFor({ next: token })).toBe(query);
   });
 });

@@ -40,11 +40,48 @@ type NextReading =
     }
   | { readonly problem: string };
 
-const DELIMITERS: Readonly<Record<string, string>> = {
+/**
+ * What parts an unexploded list's items in a query as it is written: the delimiter itself, never its
+ * escape, which is part of an item (`ids=a%2Cb` is the one item `a,b`, as the tool sends it). A
+ * space cannot stand in a query as itself, so its escape parts a space-delimited list.
+ */
+const DELIMITERS: Readonly<Record<string, RegExp>> = {
+  form: /,/,
+  spaceDelimited: /%20/i,
+  pipeDelimited: /\|/,
+};
+
+/** What joins an unexploded list's items as the tool writes them. */
+const WRITTEN_DELIMITERS: Readonly<Record<string, string>> = {
   form: ",",
-  spaceDelimited: " ",
+  spaceDelimited: "%20",
   pipeDelimited: "|",
 };
+
+/**
+ * An unexploded list parameter's value as a `next` writes it: the items the API wrote, each escaped
+ * as the tool escapes an item, joined by the delimiter; undefined for another parameter.
+ */
+export function delimitedText(
+  parameter: NextParameter | undefined,
+  written: string,
+): string | undefined {
+  return delimitedItems(parameter, written)
+    ?.map(encodeURIComponent)
+    .join(WRITTEN_DELIMITERS[parameter?.style ?? "form"]);
+}
+
+/** The items of an unexploded list parameter, each decoded, from the text the query writes; undefined for another parameter. */
+function delimitedItems(
+  parameter: NextParameter | undefined,
+  written: string,
+): string[] | undefined {
+  const style = parameter?.style ?? "form";
+  const delimiter = DELIMITERS[style];
+  if (delimiter === undefined || (parameter?.explode ?? style === "form"))
+    return undefined;
+  return written.split(delimiter).map(decodeURIComponent);
+}
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -135,7 +172,10 @@ function readNext(
   const settable = query
     .filter((p) => p.argument !== undefined && !p.fixed)
     .map((p) => p.name);
-  const texts = new Map<string, { member?: string; text: string }[]>();
+  const texts = new Map<
+    string,
+    { member?: string; text: string; written: string }[]
+  >();
   for (const pair of token.split("&")) {
     const equals = pair.indexOf("=");
     let name: string;
@@ -168,7 +208,10 @@ function readNext(
     // A member given twice would be read as its last value, a page the API did not name.
     if (member !== undefined && items.some((item) => item.member === member))
       return refuse(`gives ${described(name)} twice`);
-    items.push(member === undefined ? { text } : { member, text });
+    const written = equals === -1 ? "" : pair.slice(equals + 1);
+    items.push(
+      member === undefined ? { text, written } : { member, text, written },
+    );
     texts.set(owner, items);
   }
   if (texts.size === 0)
@@ -203,13 +246,9 @@ function readNext(
         );
       value = object;
     } else if (([] as unknown[]).concat(shown?.["type"]).includes("array")) {
-      const style = parameter.style ?? "form";
-      const exploded = parameter.explode ?? style === "form";
-      const delimiter = DELIMITERS[style];
-      const listed =
-        exploded || delimiter === undefined
-          ? items.map((item) => item.text)
-          : items.flatMap((item) => item.text.split(delimiter));
+      const listed = items.flatMap(
+        (item) => delimitedItems(parameter, item.written) ?? [item.text],
+      );
       const itemSchema = schemaOf(shown, "items");
       value = listed.map((text) =>
         argumentValue(itemSchema, text, parameter.legend),
@@ -256,9 +295,13 @@ export function nextProblem(
         argument,
       ) ?? queryObjectProblem(parameters, parameter.name, sent);
     if (problem) return `is not a page this tool can ask for: ${problem}`;
-    const query = queryText(queryPairs(sending({ [parameter.name]: sent })));
+    const query = queryText(
+      queryPairs(sending({ [parameter.name]: sent })),
+      parameter,
+    );
     const named = queryText(
       written.filter(([name]) => settableName(names, name) === parameter.name),
+      parameter,
     );
     if (query !== named)
       return `would be sent as ${described(query)}, not as the API named it, ${described(named)}`;
@@ -266,8 +309,8 @@ export function nextProblem(
   return undefined;
 }
 
-/** A query's `name=value` pairs, decoded. */
-function queryPairs(query: string): [name: string, text: string][] {
+/** A query's `name=value` pairs, the name decoded, the value as written. */
+function queryPairs(query: string): [name: string, written: string][] {
   return query
     .split("&")
     .filter((pair) => pair !== "")
@@ -275,14 +318,24 @@ function queryPairs(query: string): [name: string, text: string][] {
       const equals = pair.indexOf("=");
       return [
         decodeURIComponent(pair.slice(0, equals)),
-        decodeURIComponent(pair.slice(equals + 1)),
+        pair.slice(equals + 1),
       ];
     });
 }
 
-/** Decoded pairs as one text, in order of their text: the same pairs in any order are the same query. */
-const queryText = (pairs: readonly (readonly [string, string])[]) =>
+/**
+ * A parameter's pairs as one text, in order of their text (the same pairs in any order are the same
+ * query), each value as the API reads it: an unexploded list as its items escaped and joined, so
+ * that a delimiter stays apart from an escaped one, anything else decoded.
+ */
+const queryText = (
+  pairs: readonly (readonly [string, string])[],
+  parameter: NextParameter,
+) =>
   pairs
-    .map(([name, text]) => `${name}=${text}`)
+    .map(
+      ([name, written]) =>
+        `${name}=${delimitedText(parameter, written) ?? decodeURIComponent(written)}`,
+    )
     .sort()
     .join("&");

@@ -9,7 +9,11 @@ import type { Context, PageExchange } from "./context.js";
 import { idOf, type IdType } from "./ids.js";
 import { report, unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
-import { type NextParameter, nextProblem } from "./next-arguments.js";
+import {
+  delimitedText,
+  type NextParameter,
+  nextProblem,
+} from "./next-arguments.js";
 import { at, blockedAt } from "./pages.js";
 import { queryName } from "./query-string.js";
 import { printable, typeName } from "./quoting.js";
@@ -58,12 +62,29 @@ export interface NextPageRule {
 /** Stands in for the API's base URL when the request's is not known: a next URL is then judged by its path. */
 const UNKNOWN_BASE = "http://base.invalid";
 
-/** `name=value` pairs as a `next` writes them: names keep the brackets the spec writes, values are escaped. */
+/** A query parameter's name, its value, and where the API wrote it in a URL, the value as written there. */
+type QueryPair = readonly [name: string, value: string, written?: string];
+
+/**
+ * `name=value` pairs as a `next` writes them: names keep the brackets the spec writes, values are
+ * escaped, but for an unexploded list's value the API wrote, whose delimiters stay apart from its
+ * items' escaped ones.
+ */
 export function nextToken(
-  pairs: ReadonlyArray<readonly [name: string, value: string]>,
+  pairs: readonly QueryPair[],
+  parameters: readonly NextParameter[] = [],
 ): string {
   return pairs
-    .map(([name, value]) => `${queryName(name)}=${encodeURIComponent(value)}`)
+    .map(([name, value, written]) => {
+      const list =
+        written === undefined
+          ? undefined
+          : delimitedText(
+              parameters.find((p) => p.in === "query" && p.name === name),
+              written,
+            );
+      return `${queryName(name)}=${list ?? encodeURIComponent(value)}`;
+    })
     .join("&");
 }
 
@@ -266,7 +287,27 @@ function fromUrl(
       text,
       "the next URL's query holds escapes that are not UTF-8 text, which the tool would send otherwise",
     );
-  return fromPairs(rule, [...url.searchParams], exchange, ctx);
+  // An unexploded list's items are parted by its delimiter as written, never by an escaped one: the
+  // values are kept as written beside their decoded text.
+  const written = url.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => pair !== "");
+  const pairs = [...url.searchParams].map(([name, value], i): QueryPair => [
+    name,
+    value,
+    // As the URL parser reads it: `+` is a space, and a `%` that starts no escape is itself.
+    writtenValue(written[i]!)
+      .replace(/\+/g, "%20")
+      .replace(/%(?![0-9A-Fa-f]{2})/g, "%25"),
+  ]);
+  return fromPairs(rule, pairs, exchange, ctx);
+}
+
+/** The value of a query's `name=value` pair as written; empty for a name alone. */
+function writtenValue(pair: string): string {
+  const equals = pair.indexOf("=");
+  return equals === -1 ? "" : pair.slice(equals + 1);
 }
 
 /**
@@ -321,16 +362,17 @@ function endsWithTemplate(path: string, template: string): boolean {
  */
 function fromPairs(
   rule: NextPageRule,
-  pairs: ReadonlyArray<readonly [string, string]>,
+  pairs: readonly QueryPair[],
   exchange: PageExchange | undefined,
   ctx: Context,
 ): string | null {
-  const values = new Map<string, string[]>();
-  for (const [name, value] of pairs) {
-    values.set(name, [...(values.get(name) ?? []), value]);
+  const values = new Map<string, QueryPair[]>();
+  for (const pair of pairs) {
+    values.set(pair[0], [...(values.get(pair[0]) ?? []), pair]);
   }
-  const kept: (readonly [string, string])[] = [];
-  for (const [name, given] of values) {
+  const kept: QueryPair[] = [];
+  for (const [name, named] of values) {
+    const given = named.map(([, value]) => value);
     const fixed = rule.fixed?.find(([fixedName]) => fixedName === name);
     if (fixed) {
       if (given.join(",") === fixed[1]) continue;
@@ -345,17 +387,22 @@ function fromPairs(
       sentAsMember(rule.parameters, exchange, name, given)
     )
       continue;
-    for (const value of given) kept.push([name, value]);
+    kept.push(...named);
   }
   if (kept.length === 0)
     return refused(ctx, undefined, "the next page is this page again");
-  if (kept.some((pair) => pair.some((text) => LONE_SURROGATE.test(text))))
+  if (
+    kept.some(
+      ([name, value]) =>
+        LONE_SURROGATE.test(name) || LONE_SURROGATE.test(value),
+    )
+  )
     return refused(
       ctx,
       undefined,
       "the next page holds a lone surrogate (half of a UTF-16 pair), which a URL cannot carry",
     );
-  const token = nextToken(kept);
+  const token = nextToken(kept, rule.parameters);
   const problem = nextProblem(rule.parameters, rule.schema, token);
   if (problem === undefined) return token;
   // The input schema's messages quote the API's value, JSON-escaped but not every character.
