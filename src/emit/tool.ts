@@ -77,6 +77,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
       nullable: tool.rowsNullable,
       ...(tool.many ? {} : { keys: tool.recordKeys }),
       ...(tool.recordType !== undefined ? { type: tool.recordType } : {}),
+      ...(tool.declaredErrorKeys.length > 0 ? { declaredErrorKeys: tool.declaredErrorKeys } : {}),
     })};`,
     "",
   ];

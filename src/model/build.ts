@@ -262,6 +262,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       rowsNullable: mayBeNull(reader, response, rows.path),
       recordKeys: rows.many ? [] : recordKeys(reader, rows),
       ...recordType(reader, rows),
+      declaredErrorKeys: rows.jsonapi ? [] : ERROR_KEYS.filter((name) => reader.property(response, name) !== undefined),
       ...(list !== undefined ? { list } : {}),
       page,
       ...(next ? { next } : {}),
@@ -367,6 +368,9 @@ const ENVELOPE_KEYS = new Set(["links", "_links", "meta"]);
  * object's `id`, a plain-REST record's declared keys but links and meta. Sorted, so that reordering
  * the spec's properties changes no byte of the output.
  */
+/** The keys a plain body holds an error under beside its records (see `declaredErrorKeys`). */
+const ERROR_KEYS = ["error", "errors"];
+
 function recordKeys(reader: SchemaReader, rows: Rows): string[] {
   const declared = reader.properties(rows.item).map((p) => p.name);
   if (rows.jsonapi && declared.includes("id")) return ["id"];

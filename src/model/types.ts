@@ -189,6 +189,8 @@ export interface ToolModel {
   recordKeys: string[];
   /** The JSON:API type every record must carry, where the spec fixes one. */
   recordType?: string;
+  /** Of `error` and `errors`, those a plain body beside its records declares as its own data rather than an error. */
+  declaredErrorKeys: string[];
   /** Key for the rows in the result; absent for a single-record tool, whose result is the record. */
   list?: string;
   page: PageModel[];

@@ -2,7 +2,9 @@
 // results, error messages and issues alike, and the text reads back exactly; a large answer costs a
 // call work in proportion to what it can show, within the call's time.
 import { decode } from "@toon-format/toon";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTools } from "../../generated/support/index.js";
 import { escapeUnseenCharacters } from "../../src/control-characters.js";
 import { type CallParameter, callTool, MAX_RESULT_TEXT, type ToolCall } from "../../templates/runtime/call-tool.js";
@@ -15,6 +17,7 @@ import { nextPage, type NextPageRule } from "../../templates/runtime/next-page.j
 import { apiMessage, printable } from "../../templates/runtime/quoting.js";
 import { refOne } from "../../templates/runtime/refs.js";
 import { serializeToolResult, tableLayout, withTableLayout } from "../../templates/runtime/table-text.js";
+import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
 /** Characters that show as nothing, or act on the text around them, each of a kind the escapes must cover. */
 const HIDDEN: Readonly<Record<string, string>> = {
@@ -232,5 +235,84 @@ describe("a next naming list items that hold their delimiter", () => {
     expect(typeof token).toBe("string");
     expect(await sentFor({ next: token })).toBe(await sentFor(items));
     expect(await sentFor({ next: token })).toBe(query);
+  });
+});
+
+describe("a plain body holding its records and an error", () => {
+  const SPEC = `openapi: 3.0.3
+info: { title: Things, version: "1" }
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  items: { type: array, items: { $ref: "#/components/schemas/Thing" } }
+  /batches:
+    get:
+      operationId: listBatches
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  items: { type: array, items: { $ref: "#/components/schemas/Thing" } }
+                  errors: { type: array, items: { type: object, properties: { detail: { type: string } } } }
+components:
+  schemas:
+    Thing:
+      type: object
+      properties:
+        sku: { type: string }
+        name: { type: string }
+`;
+  const ANNOTATION = `spec: spec.yaml
+output: gen
+resources:
+  thing:
+    schema: Thing
+    fields:
+      sku: keep
+      name: keep
+tools:
+  list_things: { operation: listThings, list: items }
+  list_batches: { operation: listBatches, list: items }
+`;
+  type Project = (response: unknown) => Promise<unknown>;
+  let projectListThings: Project;
+  let projectListBatches: Project;
+  beforeAll(async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "spec.yaml"), SPEC);
+    writeFileSync(join(dir, "projector.yaml"), ANNOTATION);
+    const generated = await generateFrom(join(dir, "projector.yaml"));
+    expect(generated.problems).toEqual([]);
+    const module = await importGenerated<Record<string, Project>>(generated.files);
+    projectListThings = module["projectListThings"]!;
+    projectListBatches = module["projectListBatches"]!;
+  });
+
+  it.each([
+    [{ items: [], errors: [{ detail: "rate limited" }] }],
+    [{ items: [], error: "rate limited" }],
+    [{ items: [], error: { message: "rate limited" } }],
+  ])("refuses %j as the error document it is, with the API's words", async (body) => {
+    await expect(projectListThings(body)).rejects.toThrow("list_things: the response body is an error document: rate limited");
+  });
+
+  it("reads an empty error beside the records, and an errors list the spec declares, as data", async () => {
+    expect(await projectListThings({ items: [], errors: [], error: null })).toEqual({ items: [] });
+    expect(await projectListBatches({ items: [{ sku: "t1", name: "A" }], errors: [{ detail: "one item failed" }] })).toEqual({
+      items: [{ sku: "t1", name: "A" }],
+    });
   });
 });

@@ -27,6 +27,8 @@ export interface RecordsPlace {
   readonly keys?: readonly string[];
   /** The JSON:API type each record must carry: a record of another type is not this tool's. */
   readonly type?: string;
+  /** Of `error` and `errors`, those the spec declares beside a plain body's records: its data, not an error. */
+  readonly declaredErrorKeys?: readonly string[];
 }
 
 /**
@@ -78,7 +80,7 @@ export function recordAt(
   place: RecordsPlace,
   onIssue: ProjectOptions["onIssue"],
 ): Json | null {
-  if (errorsBesideData(body, place))
+  if (errorBesideRecords(body, place))
     throw refused(body, place, "", "", body, onIssue);
   const found = reached(body, place.path);
   const record = found.atEnd ? asObject(found.value) : undefined;
@@ -114,7 +116,7 @@ export function listAt(
   place: RecordsPlace,
   onIssue: ProjectOptions["onIssue"],
 ): unknown[] {
-  if (errorsBesideData(body, place))
+  if (errorBesideRecords(body, place))
     throw refused(body, place, "", "", body, onIssue);
   const found = reached(body, place.path);
   const declared = `a list of ${place.resource} records`;
@@ -187,7 +189,7 @@ function refused(
 ): ResponseShapeError {
   const at = place.path.length ? ` at ${place.path.join(".")}` : "";
   const problem =
-    errorsDocument(body) || errorsBesideData(body, place)
+    errorsDocument(body) || errorBesideRecords(body, place)
       ? `is an error document${errorWords(body)}`
       : `is not ${declared}${at} (${got})`;
   const error = new ResponseShapeError(place.tool, problem);
@@ -214,12 +216,36 @@ function errorsDocument(body: unknown): boolean {
 }
 
 /**
- * A JSON:API document holding both `data` and `errors`, which JSON:API says must not coexist: it is
- * answered as the error document it also is, never shown as a result. A plain body's `errors` key is
- * the API's own to define.
+ * A body that is an error document as well as holding records, answered as the error it is, never
+ * shown as a result (an empty page, say): a JSON:API document holding both `data` and `errors`,
+ * which JSON:API says must not coexist, or a plain body holding, beside its records, an `error` or
+ * `errors` with something in it that its spec does not declare. One the spec declares is the API's
+ * own data.
  */
-function errorsBesideData(body: unknown, place: RecordsPlace): boolean {
-  return place.type !== undefined && dataAndErrors(body);
+function errorBesideRecords(body: unknown, place: RecordsPlace): boolean {
+  if (place.type !== undefined) return dataAndErrors(body);
+  const object = asObject(body);
+  return (
+    object !== undefined &&
+    place.path.length > 0 &&
+    ERROR_KEYS.some(
+      (key) =>
+        !place.declaredErrorKeys?.includes(key) &&
+        holdsSomething(read(object, key)),
+    )
+  );
+}
+
+/** The keys a plain body holds an error under. */
+const ERROR_KEYS = ["error", "errors"];
+
+/** Whether an `error` or `errors` tells of an error: not absent, null, false, empty text, an empty list or object. */
+function holdsSomething(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return false;
+  if (typeof value === "string") return value.trim() !== "";
+  if (Array.isArray(value)) return value.length > 0;
+  const object = asObject(value);
+  return object === undefined || Object.keys(object).length > 0;
 }
 
 /** Whether a body holds both `data` and `errors`: for a JSON:API document, an error document. */
