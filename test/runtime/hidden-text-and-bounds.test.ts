@@ -16,6 +16,8 @@ import { unknownCode } from "../../templates/runtime/legends.js";
 import { nextPage, type NextPageRule } from "../../templates/runtime/next-page.js";
 import { apiMessage, printable } from "../../templates/runtime/quoting.js";
 import { refOne } from "../../templates/runtime/refs.js";
+import { resolveLabels } from "../../templates/runtime/resolvers.js";
+import { type SpecResolverSource, specResolver } from "../../templates/runtime/spec-resolvers.js";
 import { serializeToolResult, tableLayout, withTableLayout } from "../../templates/runtime/table-text.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
@@ -314,5 +316,35 @@ tools:
     expect(await projectListBatches({ items: [{ sku: "t1", name: "A" }], errors: [{ detail: "one item failed" }] })).toEqual({
       items: [{ sku: "t1", name: "A" }],
     });
+  });
+});
+
+describe("a list resolver's answer holding items that are no records", () => {
+  const source: SpecResolverSource = {
+    method: "get",
+    path: "/users",
+    parameter: { name: "filter[id]", in: "query", explode: false },
+    concurrency: 1,
+    records: ["data"],
+    jsonapi: true,
+    type: "user",
+    id: "id",
+    label: ["name"],
+  };
+  const answering = (data: unknown) => ({ GET: async () => ({ data, response: { status: 200, ok: true } }) });
+
+  it("is not used, as a tool's own list is refused, and each id's issue names the resolver and why", async () => {
+    const users = specResolver(answering({ data: [{ type: "user", id: "u1", attributes: { name: "Alice" } }, null, 5] }), source);
+    const labels = await resolveLabels({ users: ["u1", "u2"] }, { users }, new Map());
+    const { issues, ctx } = (() => {
+      const issues: ProjectionIssue[] = [];
+      return { issues, ctx: context("ticket", { onIssue: (issue) => issues.push(issue) }) };
+    })();
+    expect(joinOne("u1", { labels: labels.users, resolver: "users", key: "assignee", field: "assignee", ctx })).toEqual({
+      unresolved: "u1",
+    });
+    expect(issues.map((issue) => issue.message)).toEqual([
+      'ticket.assignee: u1: resolver "users" failed for it: GET /users answered item 1 of its list as null, not a record; its labels are not used',
+    ]);
   });
 });

@@ -8,7 +8,7 @@ import { asObject, type Json, read } from "./json.js";
 import { at } from "./pages.js";
 import { pathSegmentProblem } from "./path-segments.js";
 import { type QueryParameterStyle, queryStringFor } from "./query-string.js";
-import { apiMessage } from "./quoting.js";
+import { apiMessage, typeName } from "./quoting.js";
 import { dataAndErrors } from "./records.js";
 import type { Resolver } from "./resolvers.js";
 
@@ -224,6 +224,18 @@ export function specResolver(
         throw new Error(
           `${method} ${source.path} answered without a list of records at ${source.records.join(".") || "its top"}`,
         );
+      // An item that is no record makes the answer no list of records, as a tool's own list is refused.
+      const notRecord =
+        source.parameter.in === "query"
+          ? records.findIndex((item) => asObject(item) === undefined)
+          : -1;
+      if (notRecord !== -1) {
+        const notUsed = new Error(
+          `${method} ${source.path} answered item ${notRecord} of its list as ${typeName(records[notRecord])}, not a record; its labels are not used`,
+        );
+        for (const id of batch) labels.set(id, notUsed);
+        return;
+      }
       // A label for an id this request did not ask for is not the API's answer about it.
       const askedHere = new Set(batch);
       for (const item of records) {
