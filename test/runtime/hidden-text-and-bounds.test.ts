@@ -13,7 +13,7 @@ import { TEXT_OR_NUMBER_IDS } from "../../templates/runtime/ids.js";
 import { joinMany, joinOne } from "../../templates/runtime/joins.js";
 import { MAX_LABELLED_VALUES } from "../../templates/runtime/labels-later.js";
 import { unknownCode } from "../../templates/runtime/legends.js";
-import { nextPage, type NextPageRule } from "../../templates/runtime/next-page.js";
+import { nextLink, nextPage, type NextPageRule } from "../../templates/runtime/next-page.js";
 import { apiMessage, printable } from "../../templates/runtime/quoting.js";
 import { refOne } from "../../templates/runtime/refs.js";
 import { resolveLabels } from "../../templates/runtime/resolvers.js";
@@ -346,5 +346,12 @@ describe("a list resolver's answer holding items that are no records", () => {
     expect(issues.map((issue) => issue.message)).toEqual([
       'ticket.assignee: u1: resolver "users" failed for it: GET /users answered item 1 of its list as null, not a record; its labels are not used',
     ]);
+  });
+});
+
+describe("a Link header naming a link's relation twice", () => {
+  it("takes the first rel, as RFC 8288 says, so a link first named prev is no next link", () => {
+    expect(nextLink('<https://api.example.com/items?page=2>; rel="prev"; rel="next"')).toEqual([]);
+    expect(nextLink('<https://api.example.com/items?page=3>; rel="next"; rel="prev"')).toEqual(["https://api.example.com/items?page=3"]);
   });
 });

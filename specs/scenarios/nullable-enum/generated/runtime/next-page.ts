@@ -462,7 +462,7 @@ function sentAsMember(
 }
 
 /**
- * The targets of an RFC 8288 `Link` header whose relation types include `next`, each once; or
+ * The targets of an RFC 8288 `Link` header whose relation types (its first `rel`) include `next`, each once; or
  * undefined when the header cannot be read as links. A target is written `<…>`, and parameters
  * follow it: `<https://api.example.com/items?page=2>; rel="next", <…>; rel="last"`.
  */
@@ -485,6 +485,7 @@ export function nextLink(header: string): string[] | undefined {
     const target = header.slice(i + 1, end);
     i = end + 1;
     let next = false;
+    let relSeen = false;
     for (;;) {
       skipSpace();
       if (i >= header.length || header[i] === ",") break;
@@ -513,11 +514,11 @@ export function nextLink(header: string): string[] | undefined {
           i += value.length;
         }
       }
-      if (
-        name.toLowerCase() === "rel" &&
-        value.toLowerCase().split(/\s+/).includes("next")
-      )
-        next = true;
+      // RFC 8288: a link's first `rel` is its relation; any later one is ignored.
+      if (name.toLowerCase() === "rel" && !relSeen) {
+        relSeen = true;
+        next = value.toLowerCase().split(/\s+/).includes("next");
+      }
     }
     if (next && !targets.includes(target)) targets.push(target);
   }
