@@ -170,8 +170,9 @@ const recordKeys = (resolver: string) => (isIdentifier(resolver) ? `${RECORD_KEY
 
 /** The ids a relationship holds, read as the spec declares them: their id type, and the types their records may have. */
 function relationshipIds(scope: Scope, field: JoinField | RelatedIdField, value: string): string {
-  const types = field.linkageTypes === undefined ? "" : `, ${literal(field.linkageTypes)}`;
-  return `${scope.module.runtime("relationshipIds")}(${value}, ${idTypes(scope.module, field.textIds)}${types})`;
+  const types: [string, string][] = field.linkageTypes === undefined ? [] : [["types", literal(field.linkageTypes)]];
+  const options = [idsOption(scope.module, field.textIds), ...types].map(([name, code]) => `${name}: ${code}`);
+  return `${scope.module.runtime("relationshipIds")}(${value}, { ${options.join(", ")} })`;
 }
 
 function projectExpression(scope: Scope, field: Field): string {
@@ -193,7 +194,7 @@ function projectValue(scope: Scope, field: Field, value: string): string {
       // A label the resolvers give after the walk is filled in at this key of the object built here.
       const labels = labelsOptions(field.resolver, field.many ? undefined : field.out);
       if (field.via === "property")
-        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field.textIds), ...labels, ["keys", field.plainIds ? "null" : recordKeys(field.resolver)]])})`;
+        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field.textIds), ...labels, ...(field.plainIds ? [] : [["keys", recordKeys(field.resolver)] as [string, string]])])})`;
       return `${call(field.many ? "joinMany" : "joinOne")}(${relationshipIds(scope, field, value)}, ${readOptions(field, labels)})`;
     }
     case "related-id":

@@ -30,22 +30,22 @@ function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
 
 /**
  * One foreign key's name: the one its embedded record carries, else the resolver's; a value with no
- * id of the type the spec declares (text only, where `textOnly`) is marked, never looked up. `keys`
- * is null where the spec declares the key an id and no record: an object there is no id either.
+ * id of the type the spec declares (text only, where `textOnly`) is marked, never looked up. Without
+ * `keys` the spec declares the key an id and no record: an object there is no id either.
  */
 function refLabel(
   value: unknown,
   textOnly: boolean,
   labels: Labels,
   resolver: string,
-  keys: RecordKeys | null,
+  keys: RecordKeys | undefined,
   ctx: Context,
   field: string,
   key: string | number,
 ): string | Unresolved | Unusable {
   const id = idOf(value, textOnly);
   if (id !== undefined) return label(id, labels, resolver, ctx, field, key);
-  if (keys === null)
+  if (keys === undefined)
     return unusable(
       ctx,
       field,
@@ -93,7 +93,7 @@ export function refOne(
   }: FieldRead &
     LabelsRead & {
       readonly ids: IdType;
-      readonly keys: RecordKeys | null;
+      readonly keys?: RecordKeys;
     },
 ): string | null | Unresolved | Unusable {
   if (value === undefined || value === null) return null;
@@ -115,7 +115,7 @@ export function refMany(
   }: FieldRead &
     Omit<LabelsRead, "key"> & {
       readonly ids: IdType;
-      readonly keys: RecordKeys | null;
+      readonly keys?: RecordKeys;
     },
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;

@@ -94,19 +94,18 @@ export type Ids = string | Unreadable | Array<string | Unreadable> | null;
 
 /**
  * The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all).
- * `textOnly` ({@link TEXT_IDS}) where the spec declares the ids text. JSON:API names a record by
- * its type and id together: a resource identifier whose `type` is not text, or not one of `types`
- * (the spec's, where it declares them), names no record this field reads, and is never looked up.
+ * `ids` is {@link TEXT_IDS} where the spec declares the ids text. JSON:API names a record by its
+ * type and id together: a resource identifier whose `type` is not text, or not one of `types` (the
+ * spec's, where it declares them), names no record this field reads, and is never looked up.
  */
 export function relationshipIds(
   relationship: unknown,
-  textOnly: boolean,
-  types?: readonly string[],
+  { ids, types }: { readonly ids: IdType; readonly types?: readonly string[] },
 ): Ids {
   const object = asObject(relationship);
   return object === undefined
     ? notRelationship(relationship)
-    : linkageIds(object["data"], textOnly, types);
+    : linkageIds(object["data"], ids, types);
 }
 
 // The cases kept apart so that relationshipIds is small enough to inline.
