@@ -4,10 +4,15 @@ import { RESERVED_KEYS } from "../naming.js";
 import { child, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { formatNamed } from "../rules/format.js";
 import { didYouMean } from "../suggest.js";
-import { buildLegend, specLegend } from "./legend.js";
+import { checkKept } from "../rules/field-rules.js";
+import { detailOnPart } from "../rules/detail.js";
+import { checkKeptWhole } from "../rules/keep.js";
+import { legendModel } from "../rules/legend.js";
+import type { FieldRole, RuleProblem, SpecFacts } from "../rules/types.js";
+import { shortSpecLegend, specLegend } from "./legend.js";
 import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
-import type { DroppedField, Field, JoinField, RelatedIdField, Shape, SourceBase } from "./types.js";
+import type { DroppedField, Field, JoinField, LegendModel, RelatedIdField, Shape, SourceBase } from "./types.js";
 
 /** A field as the spec declares it, before the annotation says what happens to it. */
 export interface SpecField {
@@ -174,11 +179,12 @@ function classifyLevel(
     if (!field) continue;
     const lift = lifts(exact, prefix, liftable);
     if (rule.detail !== undefined && prefix !== "" && !lift) {
+      const { message, help } = detailOnPart(prefix.slice(0, -1));
       ctx.diagnostics.push({
         code: "PRJ029",
         severity: "error",
-        message: `${ctx.resource.name}.${name}: \`detail\` applies to a field at the top of the result, and this one is a part of \`${prefix.slice(0, -1)}\``,
-        help: "lift the part to the top with `as`, or remove `detail`",
+        message: `${ctx.resource.name}.${name}: ${message}`,
+        help,
         location: ctx.locateAnnotation([...exact!.annotation.path, "detail"], "key"),
       });
       continue;
@@ -518,6 +524,32 @@ function siblingKind(ctx: ClassifyContext, field: SpecField, siblings: readonly 
   return at ? ctx.reader.kind(at) : "absent";
 }
 
+/** What the rules' checks see of a spec field, and what its rule makes of it. */
+function specFacts(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, name: string, siblings: readonly SpecField[]): SpecFacts {
+  const role: FieldRole = specField.relationship
+    ? "relationship"
+    : rule.join
+      ? "join key"
+      : ID_LIKE.test(specField.name) && !rule.argument && rule.fact === undefined
+        ? "id"
+        : "value";
+  return {
+    name,
+    role,
+    kind: ctx.reader.kind(specField.at),
+    sibling: (path) => siblingKind(ctx, specField, siblings, path),
+    resolvers: [...ctx.resolvers.keys()],
+    joinedIdKind: () => handleIdKind(ctx, specField, resolverKeys(ctx, rule.join!).id),
+  };
+}
+
+/** How a resolver reads an embedded record: the key of its id (`id` unless declared), and of its label. */
+function resolverKeys(ctx: ClassifyContext, resolver: string): { id: string; label?: string } {
+  const declared = ctx.resolvers.get(resolver);
+  return { id: declared?.id ?? "id", ...(declared?.label !== undefined ? { label: declared.label } : {}) };
+}
+
+/** The field a kept rule makes of a spec field, once every rule has checked it; undefined where one refused it. */
 function keptField(
   ctx: ClassifyContext,
   specField: SpecField,
@@ -528,7 +560,7 @@ function keptField(
 ): Field | undefined {
   const { reader } = ctx;
   const errorsBefore = ctx.diagnostics.length;
-  const problem = (code: Diagnostic["code"], message: string, help: string, key?: string) =>
+  const problem: RuleProblem = (code, message, help, key) =>
     ctx.diagnostics.push({
       code,
       severity: "error",
@@ -537,37 +569,8 @@ function keptField(
       location: ctx.locateAnnotation(key ? [...annotation.path, key] : annotation.path, key ? "key" : "value"),
       related: ctx.locateSpec(specField.at.pointer),
     });
-  const checkResolver = (resolver: string, key: string) => {
-    if (!ctx.resolvers.has(resolver)) {
-      const example =
-        key === "legend"
-          ? `\`${resolver}: {}\``
-          : `\`${resolver}: { type: user, label: name }\` (or \`${resolver}: { label: name, id: gid }\` for plain REST)`;
-      problem(
-        "PRJ026",
-        `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers.keys())}`,
-        `declare it under \`resolvers:\`, e.g. ${example}`,
-        key,
-      );
-    }
-  };
-  const keysOf = (resolver: string) => {
-    const declared = ctx.resolvers.get(resolver);
-    return { id: declared?.id ?? "id", ...(declared?.label !== undefined ? { label: declared.label } : {}) };
-  };
-  if (rule.id_as !== undefined && !(rule.join && rule.argument))
-    problem(
-      "PRJ029",
-      "`id_as` names the id kept beside a joined name, and this field is not both a join key and an argument",
-      `write \`${name}: { join: RESOLVER, argument: [tool], id_as: ${rule.id_as} }\`, or remove \`id_as\``,
-      "id_as",
-    );
-  if (rule.fact !== undefined) {
-    for (const key of ["join", "argument", "shorten", "legend"] as const) {
-      if (rule[key] !== undefined)
-        problem("PRJ029", `a fact is kept as it is; \`${key}\` says otherwise`, `remove \`${key}\`, or the \`fact\``, key);
-    }
-  }
+  const facts = specFacts(ctx, specField, rule, name, siblings);
+  checkKept(rule, facts, problem);
   const out = rule.as ?? specField.name;
   // A reformatted or expanded value no longer matches the spec's description of it ("unix seconds").
   const format = rule.format && { use: rule.format, rule: formatNamed(rule.format.name)! };
@@ -578,20 +581,10 @@ function keptField(
       : (describe(specField.at) ?? describe(reader.deref(specField.at)));
   const common = { out, name, source: { base: specField.base, path: specField.path }, ...(description ? { description } : {}) };
 
-  if (specField.relationship) {
-    for (const key of ["format", "legend", "shorten"] as const) {
-      if (rule[key] !== undefined && !(key === "shorten" && rule.argument))
-        problem(
-          "PRJ029",
-          `\`${key}\` does not apply to a relationship`,
-          "a relationship is joined to a name or kept as an argument id",
-          key,
-        );
-    }
+  if (facts.role === "relationship") {
     const data = child(reader.unwrapNullable(specField.at), "properties", "data");
     const many = data !== undefined && reader.kind(data) === "array";
-    if (rule.join) {
-      checkResolver(rule.join, "join");
+    if (rule.join)
       return ctx.diagnostics.length > errorsBefore
         ? undefined
         : {
@@ -600,11 +593,10 @@ function keptField(
             resolver: rule.join,
             many,
             via: "relationship",
-            keys: keysOf(rule.join),
+            keys: resolverKeys(ctx, rule.join),
             textIds: declaresTextIds(ctx, specField, "id"),
             ...linkageTypes(ctx, specField, ctx.resolvers.get(rule.join)?.type),
           };
-    }
     if (rule.argument)
       return {
         kind: "related-id",
@@ -615,138 +607,65 @@ function keptField(
         textIds: declaresTextIds(ctx, specField, "id"),
         ...linkageTypes(ctx, specField, undefined),
       };
-    problem(
-      "PRJ022",
-      "a relationship must be joined to a name, kept as an argument id, or dropped",
-      `write \`${name}: { join: RESOLVER }\`, \`${name}: { argument: [tool] }\`, or \`${name}: { drop: "reason" }\``,
-    );
     return undefined;
   }
-
-  const kind = reader.kind(specField.at);
-  if (rule.join) {
-    for (const key of ["format", "legend", "shorten"] as const) {
-      if (rule[key] !== undefined && !(key === "shorten" && rule.argument))
-        problem(
-          "PRJ029",
-          `\`${key}\` does not apply to a join key`,
-          "a join key becomes the resolver's label; with `argument: [tool]` its id is kept beside it too",
-          key,
-        );
-    }
-    if (rule.shorten && rule.argument && handleIdKind(ctx, specField, keysOf(rule.join).id) === "integer")
-      problem("PRJ029", "`shorten` applies to string ids only, and this join key's ids are integers", "remove `shorten`", "shorten");
-    checkResolver(rule.join, "join");
+  const kind = facts.kind;
+  if (facts.role === "join key") {
+    const keys = resolverKeys(ctx, rule.join!);
     return ctx.diagnostics.length > errorsBefore
       ? undefined
       : {
           kind: "join",
           ...common,
-          resolver: rule.join,
+          resolver: rule.join!,
           many: kind === "array",
           via: "property",
-          keys: keysOf(rule.join),
-          textIds: declaresTextIds(ctx, specField, keysOf(rule.join).id),
+          keys,
+          textIds: declaresTextIds(ctx, specField, keys.id),
           ...(declaresPlainIds(ctx, specField) ? { plainIds: true as const } : {}),
         };
   }
-  if (ID_LIKE.test(specField.name) && !rule.argument && rule.fact === undefined) {
-    problem(
-      "PRJ022",
-      "an id is kept only as an argument to a tool or as a join key",
-      `write \`${name}: { argument: [tool_that_takes_it] }\`, \`{ join: RESOLVER }\`, \`{ drop: "reason" }\`, or, for a number people quote, \`{ fact: "why" }\``,
-    );
-    return undefined;
-  }
-  if (rule.shorten && !rule.argument)
-    problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
-  if (rule.shorten && kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
-  if (rule.format && rule.legend) problem("PRJ029", "a field takes a format or a legend, not both", "remove one of them", "format");
-  const formatProblem = format?.rule.check({ kind, sibling: (path) => siblingKind(ctx, specField, siblings, path) }, format.use.options);
-  if (formatProblem) problem("PRJ029", formatProblem.message, formatProblem.help, formatProblem.key);
+  if (facts.role === "id") return undefined;
 
-  const enumValues = reader.enumValues(specField.at);
-  const numericEnum = enumValues !== undefined && enumValues.length > 0 && enumValues.every((v) => typeof v === "number");
   let shape: Shape;
   let cutLevels: number | undefined;
-  let legend: import("./types.js").LegendModel | undefined;
+  let legend: LegendModel | undefined;
   if (rule.legend) {
-    if (kind !== "integer" && kind !== "number" && kind !== "string") {
-      problem("PRJ029", `a legend applies to coded integers or strings, not ${kind ?? "this schema"}`, "remove `legend`", "legend");
-    } else if (rule.legend.source === "resolver") {
-      checkResolver(rule.legend.resolver, "legend");
-    }
-    const built = buildLegend(reader, specField.at, rule.legend, kind === "integer" || kind === "number");
-    for (const p of built.problems) {
-      if (p.kind === "no-spec-legend") {
-        problem(
-          "PRJ025",
-          `\`legend: spec\`, but ${p.detail ?? "the spec gives no words for this enum"}`,
-          "the spec needs x-enum-varnames, x-enumNames, x-enum-descriptions or oneOf const/title; or write the legend inline: `legend: { 1: low, 2: high }`",
-          "legend",
-        );
-      } else if (p.kind === "missing-codes") {
-        problem(
-          "PRJ024",
-          `the legend has no word for ${p.codes.map((c) => JSON.stringify(c)).join(", ")}, which the spec's enum lists`,
-          `add ${p.codes.map((c) => `${c}: WORD`).join(", ")} to the legend`,
-          "legend",
-        );
-      } else {
-        problem(
-          "PRJ024",
-          `legend code ${JSON.stringify(p.code)} is not a number, but the field is numeric`,
-          "legend codes of a numeric field are numbers: `{ 1: low }`",
-          "legend",
-        );
-      }
-    }
-    for (const code of built.extraCodes) {
+    const coded = {
+      codes: reader.enumValues(specField.at) ?? [],
+      numeric: kind === "integer" || kind === "number",
+      specWords: () => specLegend(reader, specField.at),
+      specWordsShort: () => shortSpecLegend(reader, specField.at),
+    };
+    legend = legendModel(rule.legend, coded, problem, (code) =>
       ctx.diagnostics.push({
         code: "PRJ024",
         severity: "warning",
         message: `${ctx.resource.name}.${name}: legend code ${code} is not in the spec's enum`,
         help: "remove it, or add the code to the spec",
         location: ctx.locateAnnotation([...annotation.path, "legend", code], "key"),
-      });
-    }
-    legend = built.legend;
+      }),
+    );
     shape =
       legend?.kind === "static" ? { type: "literal", values: [...new Set(legend.entries.map(([, word]) => word))] } : { type: "string" };
   } else if (rule.format) {
     shape = { type: "string" };
   } else {
-    const carried =
-      (kind === "object" || kind === "array" || kind === undefined) && !rule.argument
-        ? carriedIdsAndUrls(reader, specField.at, name)
-        : { ids: [], urls: [] };
-    const whole = kind === "array" ? "this list" : "this object";
-    // The dotted path that classifies that part, the same through an object and through each item of a list.
-    const partOf = (path: string) => path.replace(/\[\]/g, "");
-    if (carried.ids.length > 0) {
-      problem(
-        "PRJ022",
-        `kept whole, ${whole} would carry ${carried.ids.map((n) => `\`${n}\``).join(", ")}, an opaque id`,
-        `join it to a name (\`${name}: { join: RESOLVER }\`), or classify its parts (\`${partOf(carried.ids[0]!)}: { drop: "reason" }\`, ...)`,
-      );
-    }
-    if (carried.urls.length > 0) {
-      problem(
-        "PRJ033",
-        `kept whole, ${whole} would carry ${carried.urls.map((n) => `\`${n}\``).join(", ")}, a URL the model cannot open`,
-        `classify its parts (\`${partOf(carried.urls[0]!)}: { drop: "a link the model cannot open" }\`, ...)`,
-      );
-    }
-    if (numericEnum && !rule.argument) {
-      const fromSpec = specLegend(reader, specField.at);
-      problem(
-        "PRJ023",
-        `integer enum ${JSON.stringify(enumValues)} is kept without a legend; the model would have to guess what the codes mean`,
-        fromSpec
-          ? `the spec names the codes: write \`${name}: { legend: spec }\``
-          : `write the words: \`${name}: { legend: { ${enumValues!.map((v) => `${v}: WORD`).join(", ")} } }\``,
-      );
-    }
+    const enumValues = reader.enumValues(specField.at);
+    const numericEnum = enumValues !== undefined && enumValues.length > 0 && enumValues.every((v) => typeof v === "number");
+    checkKeptWhole(
+      {
+        name,
+        list: kind === "array",
+        carried:
+          (kind === "object" || kind === "array" || kind === undefined) && !rule.argument
+            ? carriedIdsAndUrls(reader, specField.at, name)
+            : { ids: [], urls: [] },
+        numericCodes: numericEnum && !rule.argument ? enumValues : undefined,
+        specNamesCodes: () => specLegend(reader, specField.at) !== undefined,
+      },
+      problem,
+    );
     shape = shapeOf(reader, specField.at, (levels) => (cutLevels = levels));
   }
   if (ctx.diagnostics.length > errorsBefore) return undefined;

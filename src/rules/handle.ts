@@ -1,0 +1,31 @@
+// `id_as`: for a join key that is also an argument, the output name of the id kept beside the
+// joined name (the handle the model passes back).
+
+import type { Rule } from "./types.js";
+
+export const HANDLE: Rule = {
+  keys: ["id_as"],
+  docsRows: [
+    [
+      "`{ join: users, argument: [get_user] }`",
+      "a name and a handle: the resolver's label under the field's output name, and beside it, under `<name>_id`, the id the model passes to those tools (with `shorten: true`, in short form; an integer id stays an integer); a list gives a list of each",
+    ],
+    ["`id_as: assignee_ref`", "beside `join` and `argument`: the output name of that id instead of `<name>_id`; anywhere else PRJ029"],
+  ],
+  parse(written, problem) {
+    const idAs = written["id_as"];
+    if (idAs === undefined) return {};
+    if (typeof idAs === "string" && idAs !== "") return { id_as: idAs };
+    problem(["id_as"], "`id_as` must be a non-empty name", "write the output name of the id, e.g. `id_as: assignee_ref`");
+    return {};
+  },
+  check(rule, field, problem) {
+    if (rule.id_as !== undefined && !(rule.join && rule.argument))
+      problem(
+        "PRJ029",
+        "`id_as` names the id kept beside a joined name, and this field is not both a join key and an argument",
+        `write \`${field.name}: { join: RESOLVER, argument: [tool], id_as: ${rule.id_as} }\`, or remove \`id_as\``,
+        "id_as",
+      );
+  },
+};
