@@ -1,7 +1,8 @@
 // `argument: [tools]` with `shorten`: an id the model can pass to those tools, whole or in short form.
 
-import { refusedOnIds } from "./ids.js";
-import type { Rule } from "./types.js";
+import type { RelatedIdField, ValueField } from "./field.js";
+import { idsOption, refusedOnIds, relationshipIds } from "./ids.js";
+import type { CallScope, ReaderCall, Rule } from "./types.js";
 
 export const ARGUMENT: Rule = {
   keys: ["argument", "shorten"],
@@ -40,3 +41,34 @@ export const ARGUMENT: Rule = {
     if (rule.shorten && field.kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
   },
 };
+
+/** The reader of an id the model passes back, by the type the spec declares: an integer, text, or either. */
+export function argumentRead(field: ValueField, value: string): ReaderCall {
+  const shape = field.shape;
+  if (shape.type === "integer") return { reader: "integerId", value, options: [] };
+  const text = shape.type === "string" || (shape.type === "literal" && shape.values.every((v) => typeof v === "string"));
+  const reader = text ? "ArgumentId" : "TextOrNumberId";
+  return { reader: field.shorten ? `short${reader}` : reader[0]!.toLowerCase() + reader.slice(1), value, options: [] };
+}
+
+/**
+ * The reader of a relationship's ids kept as arguments, or of the id kept beside the name a plain
+ * property joins to: the property's id, or its embedded record's.
+ */
+export function relatedRead(scope: CallScope, field: RelatedIdField, value: string): ReaderCall {
+  const { property } = field;
+  if (!property)
+    return {
+      reader: `${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`,
+      value: relationshipIds(scope, field, value),
+      options: [],
+    };
+  return {
+    reader: `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`,
+    value,
+    options: [
+      ["idKey", scope.literal(property.keys.id)],
+      ...(property.integer ? [] : [idsOption(scope, field.textIds), ["shorten", String(field.shorten)] as [string, string]]),
+    ],
+  };
+}

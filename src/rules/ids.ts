@@ -1,7 +1,8 @@
-// What a relationship and a join key refuse of the rules that rewrite a value: they are ids, read
-// as names or as arguments.
+// What the rules reading ids share: what a relationship and a join key refuse of the rules that
+// rewrite a value (they are ids, read as names or as arguments), and how their ids are read.
 
-import type { FieldRole, RuleProblem } from "./types.js";
+import type { JoinField, RelatedIdField } from "./field.js";
+import type { CallScope, FieldRole, RuleProblem } from "./types.js";
 
 /** `key` written on a relationship or a join key, which it does not apply to. */
 export function refusedOnIds(role: FieldRole, key: string, problem: RuleProblem): void {
@@ -14,4 +15,17 @@ export function refusedOnIds(role: FieldRole, key: string, problem: RuleProblem)
       "a join key becomes the resolver's label; with `argument: [tool]` its id is kept beside it too",
       key,
     );
+}
+
+/** A reader's `ids` option: the id type the spec declares for the ids it reads. */
+export const idsOption = (scope: CallScope, textIds: boolean): [string, string] => [
+  "ids",
+  scope.runtime(textIds ? "TEXT_IDS" : "TEXT_OR_NUMBER_IDS"),
+];
+
+/** The ids a relationship holds, read as the spec declares them: their id type, and the types their records may have. */
+export function relationshipIds(scope: CallScope, field: JoinField | RelatedIdField, value: string): string {
+  const types: [string, string][] = field.linkageTypes === undefined ? [] : [["types", scope.literal(field.linkageTypes)]];
+  const options = [idsOption(scope, field.textIds), ...types].map(([name, code]) => `${name}: ${code}`);
+  return `${scope.runtime("relationshipIds")}(${value}, { ${options.join(", ")} })`;
 }

@@ -1,8 +1,11 @@
 // `join: resolver`: a relationship or a foreign key (an id, an embedded record, or a list of either)
 // named through a resolver.
 
+import { isIdentifier } from "../naming.js";
 import { didYouMean } from "../suggest.js";
-import type { Rule, RuleProblem, SpecFacts } from "./types.js";
+import type { Field, JoinField } from "./field.js";
+import { idsOption, relationshipIds } from "./ids.js";
+import type { CallScope, ReaderCall, Rule, RuleProblem, SpecFacts } from "./types.js";
 
 export const JOIN: Rule = {
   keys: ["join"],
@@ -38,4 +41,43 @@ export function undeclaredResolver(resolver: string, key: "join" | "legend", fie
     `declare it under \`resolvers:\`, e.g. ${example}`,
     key,
   );
+}
+
+/** The resolver's labels a join or looked-up legend reads, and the key its label is filled in at later. */
+export function labelsOptions(scope: CallScope, resolver: string, key?: string): [string, string][] {
+  const labels = isIdentifier(resolver) ? `lookups.${resolver}` : `lookups[${scope.literal(resolver)}]`;
+  return [
+    ["labels", labels],
+    ["resolver", scope.literal(resolver)],
+    ...(key === undefined ? [] : [["key", scope.literal(key)] as [string, string]]),
+  ];
+}
+
+/** The module constant holding how each resolver reads embedded records. */
+export const RECORD_KEYS = "RECORD_KEYS";
+
+const recordKeys = (scope: CallScope, resolver: string) =>
+  isIdentifier(resolver) ? `${RECORD_KEYS}.${resolver}` : `${RECORD_KEYS}[${scope.literal(resolver)}]`;
+
+/** A join's reader: a relationship's ids, or a foreign key's ids or embedded records, named through the resolver. */
+export function joinRead(scope: CallScope, field: JoinField, value: string): ReaderCall {
+  // A label the resolvers give after the walk is filled in at this key of the object built here.
+  const labels = labelsOptions(scope, field.resolver, field.many ? undefined : field.out);
+  if (field.via === "relationship")
+    return { reader: field.many ? "joinMany" : "joinOne", value: relationshipIds(scope, field, value), options: labels };
+  const keys: [string, string][] = field.plainIds ? [] : [["keys", recordKeys(scope, field.resolver)]];
+  return { reader: field.many ? "refMany" : "refOne", value, options: [idsOption(scope, field.textIds), ...labels, ...keys] };
+}
+
+/** How each resolver a resource joins plain properties through reads an embedded record, by resolver. */
+export function recordKeysOf(fields: readonly Field[]): [resolver: string, keys: JoinField["keys"]][] {
+  const keys = new Map<string, JoinField["keys"]>();
+  const visit = (list: readonly Field[]) => {
+    for (const field of list) {
+      if (field.kind === "join" && field.via === "property" && !field.plainIds) keys.set(field.resolver, field.keys);
+      else if (field.kind === "object") visit(field.children);
+    }
+  };
+  visit(fields);
+  return [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

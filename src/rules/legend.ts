@@ -1,10 +1,10 @@
 // `legend`: a coded value expanded to words, from the spec, written inline, or looked up through a
 // resolver at run time.
 
-import type { LegendModel } from "./field.js";
+import type { LegendModel, ValueField } from "./field.js";
 import { refusedOnIds } from "./ids.js";
-import { undeclaredResolver } from "./join.js";
-import type { Legend, ParseProblem, Rule, RuleProblem } from "./types.js";
+import { labelsOptions, undeclaredResolver } from "./join.js";
+import type { CallScope, Legend, ParseProblem, ReaderCall, Rule, RuleProblem } from "./types.js";
 
 export const LEGEND: Rule = {
   keys: ["legend"],
@@ -123,4 +123,20 @@ export function legendModel(
   const declared = new Set<unknown>(coded.codes);
   if (coded.codes.length > 0) for (const [code] of entries) if (!declared.has(code)) extraCode(String(code));
   return { kind: "static", entries };
+}
+
+/** A legend's reader: the words in the module constant `words`, or the resolver's labels looked up. */
+export function legendRead(scope: CallScope, field: ValueField & { legend: LegendModel }, words: string, value: string): ReaderCall {
+  if (field.legend.kind === "static") return { reader: "legend", value, options: [["words", words]] };
+  return { reader: "legendLookup", value, options: labelsOptions(scope, field.legend.resolver, field.out) };
+}
+
+/** The module constant of a legend's words, by code; `wordType` is the type of its words. */
+export function legendWords(
+  scope: CallScope,
+  entries: readonly (readonly [string | number, string])[],
+  name: string,
+  wordType: string,
+): string {
+  return `const ${name} = new Map<unknown, ${wordType}>([${entries.map(([code, word]) => `[${scope.literal(code)}, ${scope.literal(word)}]`).join(", ")}]);`;
 }

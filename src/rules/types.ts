@@ -124,3 +124,18 @@ export interface Rule {
   /** What is wrong with it beside the rule's other keys and on this field of the spec. */
   check?(rule: KeepRule, field: SpecFacts, problem: RuleProblem): void;
 }
+
+/** What writing a reader's call needs of the module being written. */
+export interface CallScope {
+  /** The name the runtime's export `name` has in the module. */
+  runtime(name: string): string;
+  /** A value as code. */
+  literal(value: unknown): string;
+}
+
+/** A runtime reader's call: the reader, the value it reads, and its own options before `field`, `required` and `ctx`, as code. */
+export interface ReaderCall {
+  reader: string;
+  value: string;
+  options: [name: string, code: string][];
+}
