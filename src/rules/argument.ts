@@ -1,8 +1,9 @@
 // `argument: [tools]` with `shorten`: an id the model can pass to those tools, whole or in short form.
 
-import type { RelatedIdField, ValueField } from "./field.js";
+import type { FieldCommon, RelatedIdField, ValueField } from "./field.js";
 import { idsOption, refusedOnIds, relationshipIds } from "./ids.js";
-import type { CallScope, ReaderCall, Rule } from "./types.js";
+import { linkageTypes } from "./join.js";
+import type { CallScope, IdFacts, KeepRule, ReaderCall, Rule } from "./types.js";
 
 export const ARGUMENT: Rule = {
   keys: ["argument", "shorten"],
@@ -70,5 +71,18 @@ export function relatedRead(scope: CallScope, field: RelatedIdField, value: stri
       ["idKey", scope.literal(property.keys.id)],
       ...(property.integer ? [] : [idsOption(scope, field.textIds), ["shorten", String(field.shorten)] as [string, string]]),
     ],
+  };
+}
+
+/** A relationship's ids kept as arguments to `rule.argument`'s tools. */
+export function relatedField(common: FieldCommon, rule: KeepRule & { argument: readonly string[] }, ids: IdFacts): RelatedIdField {
+  return {
+    kind: "related-id",
+    ...common,
+    many: ids.many,
+    argumentOf: [...rule.argument],
+    shorten: rule.shorten === true,
+    textIds: ids.textIds("id"),
+    ...linkageTypes(ids, undefined),
   };
 }

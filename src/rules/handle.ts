@@ -1,7 +1,8 @@
 // `id_as`: for a join key that is also an argument, the output name of the id kept beside the
 // joined name (the handle the model passes back).
 
-import type { Rule } from "./types.js";
+import type { JoinField, RelatedIdField } from "./field.js";
+import type { KeepRule, Rule } from "./types.js";
 
 export const HANDLE: Rule = {
   keys: ["id_as"],
@@ -29,3 +30,25 @@ export const HANDLE: Rule = {
       );
   },
 };
+
+/**
+ * The id kept beside a joined name (`assignee_id` beside `assignee`), read from the same value, for
+ * a join key that is also an argument: the model reads the name and passes the id. `integer`: a
+ * plain join key's ids are integers, which stay integers and are never shortened.
+ */
+export function handleField(rule: KeepRule & { argument: readonly string[] }, join: JoinField, integer: boolean): RelatedIdField {
+  return {
+    kind: "related-id",
+    out: rule.id_as ?? `${join.out}_id`,
+    name: join.name,
+    source: join.source,
+    description: `The id of ${join.many ? "each record" : "the record"} named in ${join.out}.`,
+    ...(join.detail ? { detail: join.detail } : {}),
+    many: join.many,
+    argumentOf: [...rule.argument],
+    shorten: rule.shorten === true && !integer,
+    beside: join.out,
+    textIds: join.textIds,
+    ...(join.via === "property" ? { property: { keys: { id: join.keys.id }, integer } } : {}),
+  };
+}

@@ -3,9 +3,9 @@
 
 import { isIdentifier } from "../naming.js";
 import { didYouMean } from "../suggest.js";
-import type { Field, JoinField } from "./field.js";
+import type { Field, FieldCommon, JoinField } from "./field.js";
 import { idsOption, relationshipIds } from "./ids.js";
-import type { CallScope, ReaderCall, Rule, RuleProblem, SpecFacts } from "./types.js";
+import type { CallScope, IdFacts, ReaderCall, ResolverFacts, Rule, RuleProblem, SpecFacts } from "./types.js";
 
 export const JOIN: Rule = {
   keys: ["join"],
@@ -41,6 +41,43 @@ export function undeclaredResolver(resolver: string, key: "join" | "legend", fie
     `declare it under \`resolvers:\`, e.g. ${example}`,
     key,
   );
+}
+
+/** A join's field: a relationship's ids, or a join key's ids or embedded records, named through `resolver`. */
+export function joinField(common: FieldCommon, resolver: string, declared: ResolverFacts, relationship: boolean, ids: IdFacts): JoinField {
+  const { keys } = declared;
+  if (relationship)
+    return {
+      kind: "join",
+      ...common,
+      resolver,
+      many: ids.many,
+      via: "relationship",
+      keys,
+      textIds: ids.textIds("id"),
+      ...linkageTypes(ids, declared.type),
+    };
+  return {
+    kind: "join",
+    ...common,
+    resolver,
+    many: ids.many,
+    via: "property",
+    keys,
+    textIds: ids.textIds(keys.id),
+    ...(ids.plainIds() ? { plainIds: true as const } : {}),
+  };
+}
+
+/**
+ * The JSON:API types a relationship's records may have: those the spec declares for `data.type`,
+ * and of those, where the records are named through a resolver of a type, only that one. Undefined
+ * where neither says: then any text type is read.
+ */
+export function linkageTypes(ids: IdFacts, resolverType: string | undefined): { linkageTypes?: string[] } {
+  const declared = ids.declaredTypes();
+  if (resolverType !== undefined) return { linkageTypes: declared === undefined || declared.includes(resolverType) ? [resolverType] : [] };
+  return declared === undefined ? {} : { linkageTypes: declared };
 }
 
 /** The resolver's labels a join or looked-up legend reads, and the key its label is filled in at later. */

@@ -139,3 +139,24 @@ export interface ReaderCall {
   value: string;
   options: [name: string, code: string][];
 }
+
+/** What the spec declares of the ids a relationship or a join key holds. */
+export interface IdFacts {
+  /** A list of them. */
+  many: boolean;
+  /** The kind of the ids: the value's own, or its embedded records' at `idKey`, through a list; a relationship's are text. */
+  idKind(idKey: string): string | undefined;
+  /** Whether the ids are declared text and nothing else: a relationship's `data.id`, else as {@link idKind}. */
+  textIds(idKey: string): boolean;
+  /** Whether a join key (or each item of a list of them) is declared an id, and no record. */
+  plainIds(): boolean;
+  /** The JSON:API types declared for a relationship's `data.type`; undefined where none are. */
+  declaredTypes(): string[] | undefined;
+}
+
+/** A resolver as a join reads it: how it reads an embedded record, and its JSON:API type. */
+export interface ResolverFacts {
+  keys: { id: string; label?: string };
+  /** The JSON:API type of the records it names; undefined for plain REST. */
+  type: string | undefined;
+}
