@@ -1,7 +1,7 @@
 import { resolversOf } from "../model/resource-needs.js";
 import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
-import { argumentRead, relatedRead } from "../rules/argument.js";
-import { joinRead, RECORD_KEYS, recordKeysOf } from "../rules/join.js";
+import { argumentRead, relatedRead, relatedType } from "../rules/argument.js";
+import { joinRead, joinType, RECORD_KEYS, recordKeysOf } from "../rules/join.js";
 import { legendRead, legendWords } from "../rules/legend.js";
 import type { CallScope, ReaderCall } from "../rules/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
@@ -57,16 +57,10 @@ function wholeSchemaConstants(module: ModuleWriter, constants: Map<string, strin
 function fieldType(module: ModuleWriter, field: Field): string {
   const unusable = module.runtimeType("Unusable");
   switch (field.kind) {
-    case "join": {
-      const unresolved = module.runtimeType("Unresolved");
-      return field.many
-        ? `Array<string | ${unresolved} | ${unusable}> | null | ${unusable}`
-        : `string | null | ${unresolved} | ${unusable}`;
-    }
-    case "related-id": {
-      const id = field.property?.integer ? "number" : "string";
-      return field.many ? `Array<${id} | ${unusable}> | null | ${unusable}` : `${id} | null | ${unusable}`;
-    }
+    case "join":
+      return joinType(field, (name) => module.runtimeType(name));
+    case "related-id":
+      return relatedType(field, unusable);
     case "object": {
       const object = `{ ${field.children.map((c) => `${key(c.out)}: ${fieldType(module, c)};`).join(" ")} }`;
       return field.many ? `Array<${object} | null | ${unusable}> | null | ${unusable}` : `${object} | null | ${unusable}`;

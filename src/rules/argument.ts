@@ -1,9 +1,9 @@
 // `argument: [tools]` with `shorten`: an id the model can pass to those tools, whole or in short form.
 
-import type { FieldCommon, RelatedIdField, ValueField } from "./field.js";
+import { type FieldCommon, marker, NULL, type RelatedIdField, type ValueField } from "./field.js";
 import { idsOption, refusedOnIds, relationshipIds } from "./ids.js";
 import { linkageTypes } from "./join.js";
-import type { CallScope, IdFacts, KeepRule, ReaderCall, Rule } from "./types.js";
+import type { CallScope, IdFacts, KeepRule, ReaderCall, Rule, Schema } from "./types.js";
 
 export const ARGUMENT: Rule = {
   keys: ["argument", "shorten"],
@@ -85,4 +85,18 @@ export function relatedField(common: FieldCommon, rule: KeepRule & { argument: r
     textIds: ids.textIds("id"),
     ...linkageTypes(ids, undefined),
   };
+}
+
+/** The result type of related ids kept as arguments: text, or the integers a plain join key holds; `unusable` names the runtime's marker type. */
+export function relatedType(field: RelatedIdField, unusable: string): string {
+  const id = field.property?.integer ? "number" : "string";
+  return field.many ? `Array<${id} | ${unusable}> | null | ${unusable}` : `${id} | null | ${unusable}`;
+}
+
+/** The result schema of related ids kept as arguments, as {@link relatedType}. */
+export function relatedSchema(field: RelatedIdField): Schema {
+  const id = { type: field.property?.integer ? "integer" : "string" };
+  return field.many
+    ? { anyOf: [{ type: "array", items: { anyOf: [id, marker("unusable")] } }, NULL, marker("unusable")] }
+    : { anyOf: [id, NULL, marker("unusable")] };
 }

@@ -88,3 +88,9 @@ export interface ObjectField extends FieldCommon {
 }
 
 export type Field = ValueField | JoinField | RelatedIdField | ObjectField;
+
+/** The result schema of a marker the runtime writes in place of a value (its schema is in the tool schemas' `$defs`). */
+export const marker = (name: "unresolved" | "unknown_code" | "unusable") => ({ $ref: `#/$defs/${name}` });
+
+/** The result schema of `null`: a value absent, or kept as the API sent it. */
+export const NULL = { type: "null" };

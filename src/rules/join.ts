@@ -3,9 +3,9 @@
 
 import { isIdentifier } from "../naming.js";
 import { didYouMean } from "../suggest.js";
-import type { Field, FieldCommon, JoinField } from "./field.js";
+import { type Field, type FieldCommon, type JoinField, marker, NULL } from "./field.js";
 import { idsOption, relationshipIds } from "./ids.js";
-import type { CallScope, IdFacts, ReaderCall, ResolverFacts, Rule, RuleProblem, SpecFacts } from "./types.js";
+import type { CallScope, IdFacts, ReaderCall, ResolverFacts, Rule, RuleProblem, Schema, SpecFacts } from "./types.js";
 
 export const JOIN: Rule = {
   keys: ["join"],
@@ -117,4 +117,24 @@ export function recordKeysOf(fields: readonly Field[]): [resolver: string, keys:
   };
   visit(fields);
   return [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A join's result type: a name, or a list of names, each unresolved or unusable where it could not be read; `type` names the runtime's. */
+export function joinType(field: JoinField, type: (name: "Unresolved" | "Unusable") => string): string {
+  const unusable = type("Unusable");
+  const unresolved = type("Unresolved");
+  return field.many ? `Array<string | ${unresolved} | ${unusable}> | null | ${unusable}` : `string | null | ${unresolved} | ${unusable}`;
+}
+
+/** A join's result schema, as {@link joinType}. */
+export function joinSchema(field: JoinField): Schema {
+  return field.many
+    ? {
+        anyOf: [
+          { type: "array", items: { anyOf: [{ type: "string" }, marker("unresolved"), marker("unusable")] } },
+          NULL,
+          marker("unusable"),
+        ],
+      }
+    : { anyOf: [{ type: "string" }, NULL, marker("unresolved"), marker("unusable")] };
 }
