@@ -1,5 +1,6 @@
 // `as`: a kept field under another name; on a dotted path, the part lifted to the top of the result.
 
+import { textAt } from "./written.js";
 import type { Rule } from "./types.js";
 
 export const AS: Rule = {
@@ -12,10 +13,7 @@ export const AS: Rule = {
     ],
   ],
   parse(written, problem) {
-    const as = written["as"];
-    if (as === undefined) return {};
-    if (typeof as === "string" && as !== "") return { as };
-    problem(["as"], "`as` must be a non-empty name", "write the output name, e.g. `as: status`");
-    return {};
+    const as = textAt(written, "as", problem, ["`as` must be a non-empty name", "write the output name, e.g. `as: status`"]);
+    return as === undefined ? {} : { as };
   },
 };

@@ -1,5 +1,6 @@
 // `fact`: a value named like an id that people read and say (an inbox's `ticket_id`), kept as it is.
 
+import { textAt } from "./written.js";
 import type { Rule } from "./types.js";
 
 /** The keys that would make a fact something other than the value as it is. */
@@ -14,11 +15,8 @@ export const FACT: Rule = {
     ],
   ],
   parse(written, problem) {
-    const fact = written["fact"];
-    if (fact === undefined) return {};
-    if (typeof fact === "string" && fact.trim() !== "") return { fact };
-    problem(["fact"], "`fact` needs its reason", 'write `{ fact: "people quote ticket numbers" }`');
-    return {};
+    const fact = textAt(written, "fact", problem, ["`fact` needs its reason", 'write `{ fact: "people quote ticket numbers" }`'], true);
+    return fact === undefined ? {} : { fact };
   },
   check(rule, _field, problem) {
     if (rule.fact === undefined) return;

@@ -1,6 +1,7 @@
 // `id_as`: for a join key that is also an argument, the output name of the id kept beside the
 // joined name (the handle the model passes back).
 
+import { textAt } from "./written.js";
 import type { JoinField, RelatedIdField } from "./field.js";
 import type { KeepRule, Rule } from "./types.js";
 
@@ -14,11 +15,11 @@ export const HANDLE: Rule = {
     ["`id_as: assignee_ref`", "beside `join` and `argument`: the output name of that id instead of `<name>_id`; anywhere else PRJ029"],
   ],
   parse(written, problem) {
-    const idAs = written["id_as"];
-    if (idAs === undefined) return {};
-    if (typeof idAs === "string" && idAs !== "") return { id_as: idAs };
-    problem(["id_as"], "`id_as` must be a non-empty name", "write the output name of the id, e.g. `id_as: assignee_ref`");
-    return {};
+    const idAs = textAt(written, "id_as", problem, [
+      "`id_as` must be a non-empty name",
+      "write the output name of the id, e.g. `id_as: assignee_ref`",
+    ]);
+    return idAs === undefined ? {} : { id_as: idAs };
   },
   check(rule, field, problem) {
     if (rule.id_as !== undefined && !(rule.join && rule.argument))

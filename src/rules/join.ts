@@ -5,6 +5,7 @@ import { isIdentifier } from "../naming.js";
 import { didYouMean } from "../suggest.js";
 import { type Field, type FieldCommon, type JoinField, marker, NULL } from "./field.js";
 import { idsOption, relationshipIds } from "./ids.js";
+import { textAt } from "./written.js";
 import type { CallScope, IdFacts, ReaderCall, ResolverFacts, Rule, RuleProblem, Schema, SpecFacts } from "./types.js";
 
 export const JOIN: Rule = {
@@ -16,11 +17,11 @@ export const JOIN: Rule = {
     ],
   ],
   parse(written, problem) {
-    const join = written["join"];
-    if (join === undefined) return {};
-    if (typeof join === "string" && join !== "") return { join };
-    problem(["join"], "`join` must name a resolver", "write `join: users` with a resolver declared under resolvers");
-    return {};
+    const join = textAt(written, "join", problem, [
+      "`join` must name a resolver",
+      "write `join: users` with a resolver declared under resolvers",
+    ]);
+    return join === undefined ? {} : { join };
   },
   check(rule, field, problem) {
     if (rule.join !== undefined && (field.role === "relationship" || field.role === "join key"))
