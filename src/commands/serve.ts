@@ -8,7 +8,7 @@ import { loadProject, type Project } from "../project/read.js";
 import { ID_BOOK_URL_VARIABLE, idBookSettingsFrom, redisIdBook } from "../redis-id-book.js";
 import { AccessProblems, apiAccess, type ApiAccess } from "../serve/api-access.js";
 import { sameOriginFetch } from "../serve/api-fetch.js";
-import { maskingServer, secretMasker } from "../serve/secrets.js";
+import { maskingFetch, maskingServer, secretMasker } from "../serve/secrets.js";
 import { escapeControlCharacters } from "../control-characters.js";
 import { compareOutput, type FolderCheck } from "../project/output-folder.js";
 import { tellCheck } from "./tell-check.js";
@@ -130,10 +130,13 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
 
   const modules = await loadGenerated(files);
   const index = modules.index as unknown as GeneratedIndex;
+  const responseBound = modules.runtime["MAX_RESPONSE_BYTES"] as number;
   await modules.dispose();
   const idBook = idBookSettings && (await sharedIdBook(idBookSettings, say));
   if (idBook === null) return EXIT.problems;
-  const client = loaded.createClient({ baseUrl: access.baseUrl, headers: access.headers, fetch: sameOriginFetch() });
+  // Masked as it arrives, before the runtime cuts, escapes or encodes what the API said; and once more as it leaves.
+  const fetch = maskingFetch(sameOriginFetch(), mask, responseBound);
+  const client = loaded.createClient({ baseUrl: access.baseUrl, headers: access.headers, fetch });
   const tools = index.createTools({
     client,
     resolvers: index.createResolvers?.(client) ?? {},

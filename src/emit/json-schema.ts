@@ -18,6 +18,10 @@ export class SchemaCode {
 /** The module constant a value kept whole has its schema in, read by the runtime's check too. */
 type WholeSchemaName = (field: Field) => string | undefined;
 
+/** The schema of a property or a map's values: `{ anyOf: [schema, { type: "null" }] }` where it is nullable. */
+const orNull = ({ shape, nullable }: { shape: Shape; nullable: boolean }): Schema =>
+  nullable ? { anyOf: [shapeSchema(shape), NULL] } : shapeSchema(shape);
+
 export function shapeSchema(shape: Shape): Schema {
   switch (shape.type) {
     case "unknown":
@@ -27,11 +31,10 @@ export function shapeSchema(shape: Shape): Schema {
     case "array":
       return { type: "array", items: shapeSchema(shape.items) };
     case "object":
+      if (shape.values) return { type: "object", additionalProperties: orNull(shape.values) };
       return {
         type: "object",
-        properties: Object.fromEntries(
-          shape.properties.map((p) => [p.name, p.nullable ? { anyOf: [shapeSchema(p.shape), NULL] } : shapeSchema(p.shape)]),
-        ),
+        properties: Object.fromEntries(shape.properties.map((p) => [p.name, orNull(p)])),
         additionalProperties: false,
       };
     default:

@@ -47,6 +47,9 @@ export function typeOfShape(shape: Shape): string {
     case "array":
       return `Array<${typeOfShape(shape.items)}>`;
     case "object":
+      if (shape.values) return `{ [key: string]: ${typeOfShape(shape.values.shape)}${shape.values.nullable ? " | null" : ""} }`;
+      // `{}` would be any value but null: an object the spec declares always empty holds no key.
+      if (shape.properties.length === 0) return "{ [key: string]: never }";
       return `{ ${shape.properties.map((p) => `${key(p.name)}?: ${typeOfShape(p.shape)}${p.nullable ? " | null" : ""};`).join(" ")} }`;
   }
 }

@@ -1,5 +1,5 @@
 import { compareNames } from "./order.js";
-import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
+import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { type SchemaBudget, withinBudget } from "./schema-budget.js";
 import type { Shape } from "./types.js";
 
@@ -43,7 +43,7 @@ function shapeWithin(reader: SchemaReader, at: SchemaAt, seen: readonly string[]
       return { type: "array", items: items ? shapeWithin(reader, items, trail, budget) : { type: "unknown" } };
     }
     case "object": {
-      if (properties.length === 0) return { type: "unknown" };
+      if (properties.length === 0) return mapShape(reader, resolved, trail, budget);
       return {
         type: "object",
         // By name, not declaration order: the same spec with its properties in another order gives the same bytes.
@@ -55,4 +55,20 @@ function shapeWithin(reader: SchemaReader, at: SchemaAt, seen: readonly string[]
     default:
       return { type: "unknown" };
   }
+}
+
+/**
+ * An object the spec declares no properties of: a map whose values are of its `additionalProperties`
+ * (any value where that is `true` or absent), or, where that is `false`, an object always empty.
+ */
+function mapShape(reader: SchemaReader, at: SchemaAt, trail: readonly string[], budget: SchemaBudget): Shape {
+  const additional = at.schema["additionalProperties"];
+  if (additional === false) return { type: "object", properties: [] };
+  const values = child(at, "additionalProperties");
+  if (values === undefined) return { type: "object", properties: [], values: { shape: { type: "unknown" }, nullable: false } };
+  return {
+    type: "object",
+    properties: [],
+    values: { shape: shapeWithin(reader, values, trail, budget), nullable: reader.nullable(values) },
+  };
 }

@@ -68,7 +68,7 @@ export function relatedRead(scope: CallScope, field: RelatedIdField, value: stri
     reader: `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`,
     value,
     options: [
-      ["idKey", scope.literal(property.keys.id)],
+      ...(property.keys === null ? [] : [["idKey", scope.literal(property.keys.id)] as [string, string]]),
       ...(property.integer ? [] : [idsOption(scope, field.textIds), ["shorten", String(field.shorten)] as [string, string]]),
     ],
   };

@@ -8,7 +8,12 @@ export type Shape =
   | { type: "string" | "number" | "integer" | "boolean" | "unknown" }
   | { type: "literal"; values: (string | number | boolean)[] }
   | { type: "array"; items: Shape }
-  | { type: "object"; properties: { name: string; shape: Shape; nullable: boolean }[] };
+  | {
+      type: "object";
+      properties: { name: string; shape: Shape; nullable: boolean }[];
+      /** A map's (an object the spec declares no properties of): the type of each of its values; none when it is always empty. */
+      values?: { shape: Shape; nullable: boolean };
+    };
 
 /** Where a source value sits in a record: the record itself, its JSON:API attributes or relationships. */
 export type SourceBase = "record" | "attributes" | "relationships";
@@ -74,10 +79,11 @@ export interface RelatedIdField extends FieldCommon {
   /** A relationship's: the JSON:API types its records may have; a record of another is refused. Undefined: any type. */
   linkageTypes?: string[];
   /**
-   * Beside a join of a plain property: how its embedded records hold their ids, and whether the
-   * ids are integers (which stay integers); a relationship's ids are read from its `data`.
+   * Beside a join of a plain property: how its embedded records hold their ids (null where the spec
+   * declares the property an id and no record), and whether the ids are integers (which stay
+   * integers); a relationship's ids are read from its `data`.
    */
-  property?: { keys: { id: string }; integer: boolean };
+  property?: { keys: { id: string } | null; integer: boolean };
 }
 
 export interface ObjectField extends FieldCommon {

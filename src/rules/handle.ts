@@ -50,6 +50,6 @@ export function handleField(rule: KeepRule & { argument: readonly string[] }, jo
     shorten: rule.shorten === true && !integer,
     beside: join.out,
     textIds: join.textIds,
-    ...(join.via === "property" ? { property: { keys: { id: join.keys.id }, integer } } : {}),
+    ...(join.via === "property" ? { property: { keys: join.plainIds ? null : { id: join.keys.id }, integer } } : {}),
   };
 }

@@ -1,5 +1,6 @@
 // Serve knows the secrets it sends; an API may echo one back ("bad key: ..."), and no text serve hands
-// out (a tool's result or error, a line on stderr) carries it on.
+// out (a tool's result or error, a line on stderr) carries it on, in any form the API or the runtime
+// writes it in: as it is, JSON-escaped, percent-encoded, or cut short.
 
 /** What stands in for a secret in a text serve hands out. */
 export const SECRET_MASK = "[secret]";
@@ -7,18 +8,113 @@ export const SECRET_MASK = "[secret]";
 /** Secrets shorter than this are not masked: replacing every "ab" would garble the text and hide little. */
 export const MIN_MASKED_SECRET = 4;
 
-/** `text` with every secret in `secrets` replaced by {@link SECRET_MASK}, longest first. */
+/** What ends a string the runtime cuts short (`abc… (12001 characters)`), or a quoted one (`"abc"… (41 characters)`). */
+const CUT_MARK = "…";
+
+/**
+ * `text` with every secret in `secrets` replaced by {@link SECRET_MASK}: written as it is, JSON-escaped
+ * (once or twice: a quoted value inside a result's JSON text), or percent-encoded (any characters
+ * encoded, hex in either case, `+` for a space); and the start of one, at least
+ * {@link MIN_MASKED_SECRET} characters long, that a cut left just before its `…`.
+ */
 export function secretMasker(secrets: readonly string[]): (text: string) => string {
-  const masked = [...new Set(secrets)].filter((secret) => secret.length >= MIN_MASKED_SECRET).sort((a, b) => b.length - a.length);
-  return (text) => masked.reduce((result, secret) => result.split(secret).join(SECRET_MASK), text);
+  const masked = [...new Set(secrets)].filter((secret) => secret.length >= MIN_MASKED_SECRET);
+  if (masked.length === 0) return (text) => text;
+  const written = [...new Set(masked.flatMap(writtenForms))].sort((a, b) => b.length - a.length);
+  const percentEncoded = masked.flatMap((secret) => [...new Set([secret, jsonEscaped(secret)])].map(percentEncodedPattern));
+  const whole = new RegExp([...written.map(escapeRegExp), ...percentEncoded].join("|"), "g");
+  const starts = written.map(cutStarts);
+  return (text) => withCutStartsMasked(text.replace(whole, SECRET_MASK), starts);
 }
 
-/** `value` with `mask` applied to every string in it, object keys included. */
+/** The secret as it is, JSON-escaped once and twice, and percent-encoded as encodeURIComponent and a form write it. */
+function writtenForms(secret: string): string[] {
+  const escaped = jsonEscaped(secret);
+  const encoded = [escaped, secret].flatMap((form) => [encodeURIComponent(form), new URLSearchParams([["", form]]).toString().slice(1)]);
+  return [
+    secret,
+    escaped,
+    jsonEscaped(escaped),
+    ...encoded,
+    ...encoded.map((form) => form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())),
+  ];
+}
+
+const jsonEscaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+
+/**
+ * A pattern matching `text` with any of its characters percent-encoded (as UTF-8, hex in either
+ * case) and a space also as `+`. Each character's choices start differently, so a match never
+ * backtracks: a `%` as it is must not be followed by `25`, which reads as the encoded `%`.
+ */
+function percentEncodedPattern(text: string): string {
+  const encoder = new TextEncoder();
+  const hexDigit = (digit: string) => (/[0-9]/.test(digit) ? digit : `[${digit}${digit.toLowerCase()}]`);
+  return [...text]
+    .map((character) => {
+      const encoded = [...encoder.encode(character)]
+        .map((byte) => `%${[...byte.toString(16).toUpperCase().padStart(2, "0")].map(hexDigit).join("")}`)
+        .join("");
+      const asItIs = character === "%" ? "%(?!25)" : escapeRegExp(character);
+      return `(?:${[encoded, asItIs, ...(character === " " ? ["\\+"] : [])].join("|")})`;
+    })
+    .join("");
+}
+
+/** A written form, and the lengths of its starts worth masking, by their last character. */
+interface CutStarts {
+  readonly form: string;
+  readonly lengthsEndingIn: ReadonlyMap<string, readonly number[]>;
+}
+
+function cutStarts(form: string): CutStarts {
+  const lengthsEndingIn = new Map<string, number[]>();
+  // Longest first: the first start found is the longest there.
+  for (let length = form.length; length >= MIN_MASKED_SECRET; length--) {
+    const last = form[length - 1]!;
+    lengthsEndingIn.set(last, [...(lengthsEndingIn.get(last) ?? []), length]);
+  }
+  return { form, lengthsEndingIn };
+}
+
+/** The quotes and backslashes a quoted cut value may have between its text and its `…` (`"abc"…`, `\"abc\"…`). */
+const MOST_QUOTING_BEFORE_CUT = 3;
+
+/** `text` with each start of a written form left just before a {@link CUT_MARK} (or the quote before it) masked. */
+function withCutStartsMasked(text: string, forms: readonly CutStarts[]): string {
+  let result = "";
+  let kept = 0;
+  for (let cut = text.indexOf(CUT_MARK); cut !== -1; cut = text.indexOf(CUT_MARK, cut + 1)) {
+    let found: { start: number; end: number } | undefined;
+    for (let end = cut; end > kept && cut - end <= MOST_QUOTING_BEFORE_CUT; end--) {
+      for (const { form, lengthsEndingIn } of forms)
+        for (const length of lengthsEndingIn.get(text[end - 1]!) ?? [])
+          if (end - length >= kept && (!found || end - length < found.start) && text.startsWith(form.slice(0, length), end - length)) {
+            found = { start: end - length, end };
+            break;
+          }
+      if (!/["\\]/.test(text[end - 1]!)) break;
+    }
+    if (!found) continue;
+    result += text.slice(kept, found.start) + SECRET_MASK;
+    kept = found.end;
+  }
+  return result + text.slice(kept);
+}
+
+/** `value` with `mask` applied to every string in it, object keys included; `value` itself when that changes nothing. */
 export function maskedDeep(value: unknown, mask: (text: string) => string): unknown {
   if (typeof value === "string") return mask(value);
-  if (Array.isArray(value)) return value.map((item) => maskedDeep(item, mask));
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [mask(key), maskedDeep(item, mask)]));
+  if (Array.isArray(value)) {
+    const items = value.map((item) => maskedDeep(item, mask));
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  const entries = Object.entries(value);
+  const masked = entries.map(([key, item]) => [mask(key), maskedDeep(item, mask)] as const);
+  return masked.every(([key, item], i) => key === entries[i]![0] && item === entries[i]![1]) ? value : Object.fromEntries(masked);
 }
 
 type Handler = (request: unknown, extra: unknown) => unknown;
@@ -36,4 +132,70 @@ export function maskingServer<S extends object>(server: S, mask: (text: string) 
         value.call(target, schema, async (request: unknown, extra: unknown) => maskedDeep(await handler(request, extra), mask));
     },
   });
+}
+
+type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * A fetch whose responses reach the client with the secrets masked by `mask` before anything reads
+ * them: every string of a JSON body (escapes decoded), the text of any other body, the headers
+ * (a `Link` to the next page), the status text and the URL. What comes from the API is masked before
+ * the runtime cuts, quotes, encodes or projects it, so none of that can hide a secret from the mask.
+ * A body longer than `mostBytes` is not read further: it reaches the client with a Content-Length
+ * saying how much was read, for the runtime's own bound (the same) to refuse it unread.
+ */
+export function maskingFetch(send: Fetch, mask: (text: string) => string, mostBytes: number): Fetch {
+  return async (request, init) => {
+    const response = await send(request, init);
+    const headers = new Headers();
+    for (const [name, value] of response.headers) headers.append(name, mask(value));
+    const rebuilt = (body: BodyInit | null) => {
+      const answer = new Response(body, { status: response.status, statusText: mask(response.statusText), headers });
+      Object.defineProperty(answer, "url", { value: mask(response.url) });
+      return answer;
+    };
+    if (!response.body || Number(response.headers.get("content-length")) > mostBytes) return rebuilt(response.body);
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    const reader = response.body.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      bytes += read.value.byteLength;
+      if (bytes > mostBytes) {
+        void reader.cancel().catch(() => {});
+        headers.set("content-length", String(bytes));
+        return rebuilt(null);
+      }
+      chunks.push(read.value);
+    }
+    const body = new Uint8Array(bytes);
+    let offset = 0;
+    for (const chunk of chunks) {
+      body.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    const text = new TextDecoder().decode(body);
+    const masked = maskedBody(text, mask);
+    if (masked === text) return rebuilt(body);
+    headers.delete("content-length");
+    return rebuilt(masked);
+  };
+}
+
+/** The body's text with every secret masked: each string of it when it is JSON, escapes decoded; else the text itself. */
+function maskedBody(text: string, mask: (text: string) => string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return mask(text);
+  }
+  let masked: unknown;
+  try {
+    masked = maskedDeep(parsed, mask);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new Error("the API's answer nests too deeply for serve to check it for the credentials it sends");
+    throw error;
+  }
+  return masked === parsed ? text : JSON.stringify(masked);
 }

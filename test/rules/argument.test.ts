@@ -31,7 +31,7 @@ describe("the argument rule", () => {
     ]);
   });
 
-  it("reads an id by the type the spec declares, and a relationship's ids with named options", () => {
+  it("reads an id by the type the spec declares, and related ids with named options, none that carries nothing", () => {
     const value = (shape: ValueField["shape"], shorten: boolean): ValueField => ({
       kind: "value",
       ...common,
@@ -51,6 +51,20 @@ describe("the argument rule", () => {
       textIds: true,
       linkageTypes: ["user"],
     };
+    const handle = (keys: { id: string } | null): RelatedIdField => ({ ...related, many: false, property: { keys, integer: false } });
+    expect(relatedRead(scope, handle({ id: "gid" }), "v").options).toEqual([
+      ["idKey", '"gid"'],
+      ["ids", "TEXT_IDS"],
+      ["shorten", "false"],
+    ]);
+    expect(relatedRead(scope, handle(null), "v")).toEqual({
+      reader: "refIdOne",
+      value: "v",
+      options: [
+        ["ids", "TEXT_IDS"],
+        ["shorten", "false"],
+      ],
+    });
     expect(relatedRead(scope, related, "v")).toEqual({
       reader: "relatedMany",
       value: 'relationshipIds(v, { ids: TEXT_IDS, types: ["user"] })',

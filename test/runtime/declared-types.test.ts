@@ -136,7 +136,7 @@ describe("an id the spec declares text", () => {
     expect(order).toMatchObject({
       id: unusable("expected an id, got an empty string"),
       customer: unusable("expected a text id, got an empty string"),
-      customer_id: unusable("expected an id or a record with `id`, got an empty string"),
+      customer_id: unusable("expected a text id, got an empty string"),
       seller: unusable("expected an id or a record with `id`, got an empty string"),
       watchers: [unusable(/got an empty string$/)],
     });

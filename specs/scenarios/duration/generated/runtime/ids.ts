@@ -5,7 +5,7 @@
 import type { Context, FieldRead, ValueRead } from "./context.js";
 import { handOut } from "./id-book.js";
 import { unusable } from "./issues.js";
-import { asObject } from "./json.js";
+import { asObject, read } from "./json.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 import { shortId } from "./short-ids.js";
@@ -185,6 +185,38 @@ export function idOf(value: unknown, textOnly: boolean): string | undefined {
 /** What a value {@link idOf} reads no id from is, as a marker says it: `an empty string`, or its JSON type. */
 export function notAnId(value: unknown): string {
   return value === "" ? "an empty string" : typeName(value);
+}
+
+/**
+ * The id a foreign key holds, as the spec declares it ({@link idOf}): itself, or its embedded
+ * record's under `idKey`; why not, where it holds none. Without `idKey` the spec declares the key
+ * an id and no record: an object there is no id either.
+ */
+export function heldId(
+  value: unknown,
+  textOnly: boolean,
+  idKey: string | undefined,
+): string | { readonly reason: string } {
+  const id = idOf(value, textOnly);
+  if (id !== undefined) return id;
+  const expected = textOnly ? "a text id" : "an id";
+  if (idKey === undefined)
+    return { reason: `expected ${expected}, got ${notAnId(value)}` };
+  const object = asObject(value);
+  if (!object)
+    return {
+      reason: `expected ${expected} or a record with \`${idKey}\`, got ${notAnId(value)}`,
+    };
+  const held = read(object, idKey);
+  const embedded = idOf(held, textOnly);
+  if (embedded !== undefined) return embedded;
+  return {
+    reason:
+      held === undefined || held === null
+        ? // The reason names what was missing, never the object's own keys: they are the API's, not the annotation's.
+          `expected a record with \`${idKey}\`, got an object without it`
+        : `expected a record with \`${idKey}\`${textOnly ? " as text" : ""}, got one whose \`${idKey}\` is ${notAnId(held)}`,
+  };
 }
 
 export const ONE_GOT_LIST = "expected one related record, got a list";

@@ -75,13 +75,13 @@ export interface ValueSchema {
     "string" | "number" | "integer" | "boolean" | "array" | "object";
   readonly enum?: readonly unknown[];
   readonly items?: ValueSchema;
-  readonly properties?: {
-    readonly [name: string]:
-      | ValueSchema
-      /** A nullable property: its schema first, then `{ type: "null" }`. */
-      | { readonly anyOf: readonly unknown[] };
-  };
+  readonly properties?: { readonly [name: string]: MemberSchema };
+  /** A map's: the schema of each of its values (an object with no properties declared). */
+  readonly additionalProperties?: MemberSchema | false;
 }
+
+/** The schema of a property or a map's values; where nullable, its schema first, then `{ type: "null" }`. */
+type MemberSchema = ValueSchema | { readonly anyOf: readonly unknown[] };
 
 const NOT_CONFORMING = Symbol("not conforming");
 
@@ -109,8 +109,8 @@ function markerShapeWithin(value: unknown): MarkerKind | undefined {
 
 /**
  * The value as its schema declares it: objects keep only their declared properties (so a key the
- * spec does not declare never rides along inside a kept object), arrays and scalars are checked
- * all the way down. Returns the reason instead when the value does not fit, or when it holds an
+ * spec does not declare never rides along inside a kept object), maps each key with its value
+ * checked, arrays and scalars are checked all the way down. Returns the reason instead when the value does not fit, or when it holds an
  * object shaped like a marker: API data is never passed on as one of projector's markers.
  */
 function conform(value: unknown, schema: ValueSchema, path: string): unknown {
@@ -150,7 +150,13 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
       const object = asObject(value);
       if (!object) return fail("an object");
       const kept: Json = {};
-      for (const [name, declared] of Object.entries(schema.properties ?? {})) {
+      const values = schema.additionalProperties;
+      // A map's members are each of its keys, every one checked against the schema of its values.
+      const members: [string, MemberSchema][] =
+        values === undefined || values === false
+          ? Object.entries(schema.properties ?? {})
+          : Object.keys(object).map((name) => [name, values]);
+      for (const [name, declared] of members) {
         const nullable = "anyOf" in declared;
         const inner = read(object, name);
         if (inner === undefined || (inner === null && nullable)) {

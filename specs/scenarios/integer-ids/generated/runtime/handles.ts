@@ -4,6 +4,7 @@
 
 import type { Context, FieldRead } from "./context.js";
 import {
+  heldId,
   type IdType,
   LIST_GOT_ONE,
   notAnId,
@@ -13,50 +14,20 @@ import {
 import { unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
 import type { Unusable } from "./markers.js";
-import { typeName } from "./quoting.js";
-/**
- * The id a foreign key holds: itself, or its embedded record's under `idKey`; a reason when it holds
- * none, or an empty string, which names no record.
- */
-function heldId(
-  value: unknown,
-  idKey: string,
-): string | number | { readonly reason: string } {
-  if (typeof value === "string" && value !== "") return value;
-  if (typeof value === "number" && Number.isFinite(value)) return value;
-  const object = asObject(value);
-  if (!object)
-    return {
-      reason: `expected an id or a record with \`${idKey}\`, got ${notAnId(value)}`,
-    };
-  const id = read(object, idKey);
-  if (typeof id === "string" && id !== "") return id;
-  if (typeof id === "number" && Number.isFinite(id)) return id;
-  return {
-    reason:
-      id === undefined || id === null
-        ? `expected a record with \`${idKey}\`, got an object without it`
-        : `expected a record with \`${idKey}\`, got one whose \`${idKey}\` is ${notAnId(id)}`,
-  };
-}
 
 /**
- * A string id as the model gets it: shortened when asked. A number the API sent is its digits, never
- * cut, where the spec lets ids be numbers; where it declares them text (`textOnly`), it is marked.
+ * A string id as the model gets it, read as the join beside it reads it ({@link heldId}): what is
+ * no id of the declared type is marked, never passed on, looked up or shortened.
  */
 function stringHandle(
   value: unknown,
-  idKey: string,
+  idKey: string | undefined,
   textOnly: boolean,
   ctx: Context,
   field: string,
   shorten: boolean,
 ): string | Unusable {
-  const id = heldId(value, idKey);
-  if (typeof id === "number")
-    return textOnly
-      ? unusable(ctx, field, value, `expected a text id, got number`)
-      : String(id);
+  const id = heldId(value, textOnly, idKey);
   if (typeof id !== "string") return unusable(ctx, field, value, id.reason);
   return shorten ? short(id, ctx) : id;
 }
@@ -64,26 +35,33 @@ function stringHandle(
 /** An integer id as the model gets it: a number, as the spec declares it; digits in text are read as one. */
 function integerHandle(
   value: unknown,
-  idKey: string,
+  idKey: string | undefined,
   ctx: Context,
   field: string,
 ): number | Unusable {
-  const id = heldId(value, idKey);
+  const object = asObject(value);
+  const id =
+    object !== undefined && idKey !== undefined ? read(object, idKey) : value;
   if (typeof id === "number" && Number.isSafeInteger(id)) return id;
   if (typeof id === "string" && /^-?\d{1,15}$/.test(id)) return Number(id);
   return unusable(
     ctx,
     field,
     value,
-    typeof id === "object"
-      ? id.reason
-      : `expected an integer id, got ${typeName(id)}`,
+    id === value
+      ? `expected an integer id${idKey === undefined ? "" : ` or a record with \`${idKey}\``}, got ${notAnId(value)}`
+      : id === undefined || id === null
+        ? `expected a record with \`${idKey}\`, got an object without it`
+        : `expected a record with an integer \`${idKey}\`, got one whose \`${idKey}\` is ${notAnId(id)}`,
   );
 }
 
-/** How the id kept beside a joined name is read: under which key of an embedded record, as which type, shortened or not. */
+/**
+ * How the id kept beside a joined name is read: under which key of an embedded record (none where
+ * the spec declares the key an id and no record), as which type, shortened or not.
+ */
 type HandleRead = FieldRead & {
-  readonly idKey: string;
+  readonly idKey?: string;
   readonly ids: IdType;
   readonly shorten: boolean;
 };
@@ -113,7 +91,7 @@ export function refIdMany(
 /** The integer id of the one record a plain join key holds, beside its name. */
 export function integerRefIdOne(
   value: unknown,
-  { idKey, ctx, field }: FieldRead & { readonly idKey: string },
+  { idKey, ctx, field }: FieldRead & { readonly idKey?: string },
 ): number | null | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return unusable(ctx, field, value, ONE_GOT_LIST);
@@ -123,7 +101,7 @@ export function integerRefIdOne(
 /** The integer ids of the records a plain join key lists, beside their names. */
 export function integerRefIdMany(
   value: unknown,
-  { idKey, ctx, field }: FieldRead & { readonly idKey: string },
+  { idKey, ctx, field }: FieldRead & { readonly idKey?: string },
 ): (number | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) return unusable(ctx, field, value, LIST_GOT_ONE);

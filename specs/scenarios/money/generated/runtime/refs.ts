@@ -3,10 +3,10 @@
 // Foreign keys named through a resolver: a plain id, an embedded record, or a list of either.
 
 import type { Context, FieldRead, LabelsRead } from "./context.js";
-import { type IdType, idOf, notAnId } from "./ids.js";
+import { heldId, type IdType } from "./ids.js";
 import { unusable } from "./issues.js";
 import { label } from "./joins.js";
-import { asObject, read, type Json } from "./json.js";
+import { asObject, read } from "./json.js";
 import { hold, placesSoFar } from "./labels-later.js";
 import type { Unresolved, Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
@@ -22,8 +22,9 @@ export interface RecordKeys {
 }
 
 /** The name an embedded record carries itself, which makes asking the resolver needless; an empty one names nothing. */
-function carriedLabel(object: Json, keys: RecordKeys): string | undefined {
-  if (keys.label === undefined) return undefined;
+function carriedLabel(value: unknown, keys: RecordKeys): string | undefined {
+  const object = asObject(value);
+  if (object === undefined || keys.label === undefined) return undefined;
   const found = read(object, keys.label);
   return typeof found === "string" && found !== "" ? found : undefined;
 }
@@ -43,39 +44,12 @@ function refLabel(
   field: string,
   key: string | number,
 ): string | Unresolved | Unusable {
-  const id = idOf(value, textOnly);
-  if (id !== undefined) return label(id, labels, resolver, ctx, field, key);
-  if (keys === undefined)
-    return unusable(
-      ctx,
-      field,
-      value,
-      `expected ${textOnly ? "a text id" : "an id"}, got ${notAnId(value)}`,
-    );
-  const object = asObject(value);
-  if (!object)
-    return unusable(
-      ctx,
-      field,
-      value,
-      `expected ${textOnly ? "a text id" : "an id"} or a record with \`${keys.id}\`, got ${notAnId(value)}`,
-    );
-  const held = read(object, keys.id);
-  const embedded = idOf(held, textOnly);
-  if (embedded === undefined)
-    return unusable(
-      ctx,
-      field,
-      value,
-      held === undefined || held === null
-        ? // The marker names what was missing, never the object's own keys: they are the API's, not the annotation's.
-          `expected a record with \`${keys.id}\`, got an object without it`
-        : `expected a record with \`${keys.id}\`${textOnly ? " as text" : ""}, got one whose \`${keys.id}\` is ${notAnId(held)}`,
-    );
+  const id = heldId(value, textOnly, keys?.id);
+  if (typeof id !== "string") return unusable(ctx, field, value, id.reason);
   // The name a record carries is shown only beside an id that names it: a record without one is no record.
   return (
-    carriedLabel(object, keys) ??
-    label(embedded, labels, resolver, ctx, field, key)
+    (keys === undefined ? undefined : carriedLabel(value, keys)) ??
+    label(id, labels, resolver, ctx, field, key)
   );
 }
 
