@@ -127,7 +127,7 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
     const parent = field.source.path.slice(0, -1);
     const sibling = (path: readonly string[]) => sourceExpression(scope, { base: field.source.base, path: [...parent, ...path] });
     const reading = formatNamed(field.format.name)!.read(field.format.options, sibling);
-    return `${call(reading.reader)}(${value}, ${read(reading.options)})`;
+    return readerCall(module, field, { ...reading, value }, field.required);
   }
   if (field.legend)
     return readerCall(

@@ -10,7 +10,7 @@ import { handleField } from "../rules/handle.js";
 import { joinField } from "../rules/join.js";
 import { detailOnPart } from "../rules/detail.js";
 import { checkKeptWhole } from "../rules/keep.js";
-import { legendModel } from "../rules/legend.js";
+import { legendModel, legendShape } from "../rules/legend.js";
 import type { FieldRole, RuleProblem, SpecFacts } from "../rules/types.js";
 import { shortSpecLegend, specLegend } from "./legend.js";
 import { carriedIdsAndUrls, ID_LIKE, idFacts } from "./spec-ids.js";
@@ -393,8 +393,7 @@ function keptField(
         location: ctx.locateAnnotation([...annotation.path, "legend", code], "key"),
       }),
     );
-    shape =
-      legend?.kind === "static" ? { type: "literal", values: [...new Set(legend.entries.map(([, word]) => word))] } : { type: "string" };
+    shape = legendShape(legend);
   } else if (rule.format) {
     shape = { type: "string" };
   } else {

@@ -1,7 +1,7 @@
 // `legend`: a coded value expanded to words, from the spec, written inline, or looked up through a
 // resolver at run time.
 
-import type { LegendModel, ValueField } from "./field.js";
+import type { LegendModel, Shape, ValueField } from "./field.js";
 import { refusedOnIds } from "./ids.js";
 import { labelsOptions, undeclaredResolver } from "./join.js";
 import type { CallScope, Legend, ParseProblem, ReaderCall, Rule, RuleProblem } from "./types.js";
@@ -139,4 +139,9 @@ export function legendWords(
   wordType: string,
 ): string {
   return `const ${name} = new Map<unknown, ${wordType}>([${entries.map(([code, word]) => `[${scope.literal(code)}, ${scope.literal(word)}]`).join(", ")}]);`;
+}
+
+/** What a legend's reader gives: one of its words, or a resolver's label. */
+export function legendShape(legend: LegendModel | undefined): Shape {
+  return legend?.kind === "static" ? { type: "literal", values: [...new Set(legend.entries.map(([, word]) => word))] } : { type: "string" };
 }
