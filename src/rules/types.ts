@@ -54,12 +54,13 @@ export interface FormatUse {
   options: unknown;
 }
 
-/** A field rule as written: `keep`, or an object of the keys the rules read. */
+/** A legend as written: the spec's words, words written inline, or a resolver's labels. */
 export type Legend =
   | { source: "spec" }
   | { source: "inline"; words: ReadonlyArray<readonly [code: string, word: string]> }
   | { source: "resolver"; resolver: string };
 
+/** A kept field's rule as written: `keep`, or an object of the keys the rules read. */
 export interface KeepRule {
   kind: "keep";
   as?: string;
