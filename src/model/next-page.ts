@@ -206,7 +206,12 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
       const limit = limitOf(next.limit);
       if (!sets(next.param, "param") || !limit.ok) return undefined;
       return model(
-        { afterLast: inRecord, param: next.param, ...(next.limit !== undefined ? { limit: next.limit } : {}) },
+        {
+          afterLast: inRecord,
+          param: next.param,
+          ...idsOf(reader.kind(found.at)),
+          ...(next.limit !== undefined ? { limit: next.limit } : {}),
+        },
         limit.defaultLimit,
       );
     }
@@ -225,4 +230,18 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
       return model({ offset: next.offset, ...(next.limit !== undefined ? { limit: next.limit } : {}) }, limit.defaultLimit);
     }
   }
+}
+
+/**
+ * The id type an `after_last` value must have, as the records' own reader reads it: text or an
+ * integer where the spec declares one, text or a whole number where it declares no single type.
+ */
+function idsOf(kind: string | undefined): { ids?: "text" | "integer" | "text or number" } {
+  return kind === "string"
+    ? { ids: "text" }
+    : kind === "integer"
+      ? { ids: "integer" }
+      : kind === undefined
+        ? { ids: "text or number" }
+        : {};
 }

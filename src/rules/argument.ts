@@ -69,7 +69,7 @@ export function relatedRead(scope: CallScope, field: RelatedIdField, value: stri
     value,
     options: [
       ...(property.keys === null ? [] : [["idKey", scope.literal(property.keys.id)] as [string, string]]),
-      ...(property.integer ? [] : [idsOption(scope, field.textIds), ["shorten", String(field.shorten)] as [string, string]]),
+      ...(property.integer ? [] : [idsOption(scope, field), ["shorten", String(field.shorten)] as [string, string]]),
     ],
   };
 }

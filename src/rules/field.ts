@@ -62,6 +62,8 @@ export interface JoinField extends FieldCommon {
   plainIds?: true;
   /** The spec declares the ids text (not also numbers, nor no type): a number there is no id. */
   textIds: boolean;
+  /** A plain property's: the spec declares the ids integers, which text or a number past 2^53 is not. */
+  integerIds?: true;
   /** A relationship's: the JSON:API types its records may have; a record of another is refused. Undefined: any type. */
   linkageTypes?: string[];
 }

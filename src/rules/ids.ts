@@ -17,15 +17,15 @@ export function refusedOnIds(role: FieldRole, key: string, problem: RuleProblem)
     );
 }
 
-/** A reader's `ids` option: the id type the spec declares for the ids it reads. */
-export const idsOption = (scope: CallScope, textIds: boolean): [string, string] => [
+/** A reader's `ids` option: the id type the spec declares for the ids it reads, text only, integers, or text or numbers. */
+export const idsOption = (scope: CallScope, field: { textIds: boolean; integerIds?: true }): [string, string] => [
   "ids",
-  scope.runtime(textIds ? "TEXT_IDS" : "TEXT_OR_NUMBER_IDS"),
+  scope.runtime(field.textIds ? "TEXT_IDS" : field.integerIds ? "INTEGER_IDS" : "TEXT_OR_NUMBER_IDS"),
 ];
 
 /** The ids a relationship holds, read as the spec declares them: their id type, and the types their records may have. */
 export function relationshipIds(scope: CallScope, field: JoinField | RelatedIdField, value: string): string {
   const types: [string, string][] = field.linkageTypes === undefined ? [] : [["types", scope.literal(field.linkageTypes)]];
-  const options = [idsOption(scope, field.textIds), ...types].map(([name, code]) => `${name}: ${code}`);
+  const options = [idsOption(scope, field), ...types].map(([name, code]) => `${name}: ${code}`);
   return `${scope.runtime("relationshipIds")}(${value}, { ${options.join(", ")} })`;
 }

@@ -66,6 +66,7 @@ export function joinField(common: FieldCommon, resolver: string, declared: Resol
     via: "property",
     keys,
     textIds: ids.textIds(keys.id),
+    ...(ids.idKind(keys.id) === "integer" ? { integerIds: true as const } : {}),
     ...(ids.plainIds() ? { plainIds: true as const } : {}),
   };
 }
@@ -104,7 +105,7 @@ export function joinRead(scope: CallScope, field: JoinField, value: string): Rea
   if (field.via === "relationship")
     return { reader: field.many ? "joinMany" : "joinOne", value: relationshipIds(scope, field, value), options: labels };
   const keys: [string, string][] = field.plainIds ? [] : [["keys", recordKeys(scope, field.resolver)]];
-  return { reader: field.many ? "refMany" : "refOne", value, options: [idsOption(scope, field.textIds), ...labels, ...keys] };
+  return { reader: field.many ? "refMany" : "refOne", value, options: [idsOption(scope, field), ...labels, ...keys] };
 }
 
 /** How each resolver a resource joins plain properties through reads an embedded record, by resolver. */

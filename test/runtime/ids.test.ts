@@ -38,7 +38,9 @@ describe("argument ids", () => {
   it("keeps an integer id a number, reading digits as one", () => {
     expect(integerId("17", { field: "id", required: true, ctx })).toBe(17);
     expect(integerId(17, { field: "id", required: true, ctx })).toBe(17);
-    expect(integerId("1.5", { field: "id", required: true, ctx })).toEqual({ unusable: "expected an integer, got string" });
+    expect(integerId("1.5", { field: "id", required: true, ctx })).toEqual({
+      unusable: "expected an integer id, got text that is not an integer of at most 15 digits",
+    });
   });
 
   it("gives a short id the context's own short form when it has one", () => {

@@ -264,7 +264,10 @@ describe("the id kept beside a name joined from a plain property", () => {
 
   it("is an integer id's unusable marker when the spec declares an integer and the API sends a record", async () => {
     const { item } = await listItems({ team: { id: 7 } });
-    expect(item).toMatchObject({ team: unusable("expected an id, got object"), team_id: unusable("expected an integer id, got object") });
+    expect(item).toMatchObject({
+      team: unusable("expected an integer id, got object"),
+      team_id: unusable("expected an integer id, got object"),
+    });
     expect((await listItems({ team: 7 })).item).toMatchObject({ team: "Seven", team_id: 7 });
   });
 

@@ -16,11 +16,15 @@ describe("records", () => {
     expect(issues.map((i) => i.message)).toEqual(["ticket: the record is array, not an object"]);
   });
 
-  it("reports a JSON:API section that is there but not an object; an absent one is no issue", () => {
+  it("reports a JSON:API section that is there but not an object, null too; an absent one is no issue", () => {
     const { issues, ctx } = recorder();
     expect(section("x", "attributes", ctx)).toBeUndefined();
     expect(section(null, "relationships", ctx)).toBeUndefined();
-    expect(issues.map((i) => i.message)).toEqual(["ticket.attributes: expected an object, got string"]);
+    expect(section(undefined, "relationships", ctx)).toBeUndefined();
+    expect(issues.map((i) => i.message)).toEqual([
+      "ticket.attributes: expected an object, got string",
+      "ticket.relationships: expected an object, got null",
+    ]);
   });
 
   it("builds a nested object, and marks one that is not", () => {

@@ -5,14 +5,13 @@
 import type { Context, FieldRead } from "./context.js";
 import {
   heldId,
+  INTEGER_IDS,
   type IdType,
   LIST_GOT_ONE,
-  notAnId,
   ONE_GOT_LIST,
   short,
 } from "./ids.js";
 import { unusable } from "./issues.js";
-import { asObject, read } from "./json.js";
 import type { Unusable } from "./markers.js";
 
 /**
@@ -22,38 +21,27 @@ import type { Unusable } from "./markers.js";
 function stringHandle(
   value: unknown,
   idKey: string | undefined,
-  textOnly: boolean,
+  ids: IdType,
   ctx: Context,
   field: string,
   shorten: boolean,
 ): string | Unusable {
-  const id = heldId(value, textOnly, idKey);
+  const id = heldId(value, ids, idKey);
   if (typeof id !== "string") return unusable(ctx, field, value, id.reason);
   return shorten ? short(id, ctx) : id;
 }
 
-/** An integer id as the model gets it: a number, as the spec declares it; digits in text are read as one. */
+/** An integer id as the model gets it: a number, as the spec declares it, read as the join beside it reads it. */
 function integerHandle(
   value: unknown,
   idKey: string | undefined,
   ctx: Context,
   field: string,
 ): number | Unusable {
-  const object = asObject(value);
-  const id =
-    object !== undefined && idKey !== undefined ? read(object, idKey) : value;
-  if (typeof id === "number" && Number.isSafeInteger(id)) return id;
-  if (typeof id === "string" && /^-?\d{1,15}$/.test(id)) return Number(id);
-  return unusable(
-    ctx,
-    field,
-    value,
-    id === value
-      ? `expected an integer id${idKey === undefined ? "" : ` or a record with \`${idKey}\``}, got ${notAnId(value)}`
-      : id === undefined || id === null
-        ? `expected a record with \`${idKey}\`, got an object without it`
-        : `expected a record with an integer \`${idKey}\`, got one whose \`${idKey}\` is ${notAnId(id)}`,
-  );
+  const id = heldId(value, INTEGER_IDS, idKey);
+  return typeof id === "string"
+    ? Number(id)
+    : unusable(ctx, field, value, id.reason);
 }
 
 /**

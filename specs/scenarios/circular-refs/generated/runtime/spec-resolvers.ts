@@ -9,6 +9,7 @@ import { at } from "./pages.js";
 import { pathSegmentProblem } from "./path-segments.js";
 import { type QueryParameterStyle, queryStringFor } from "./query-string.js";
 import { apiMessage } from "./quoting.js";
+import { dataAndErrors } from "./records.js";
 import type { Resolver } from "./resolvers.js";
 
 /**
@@ -203,6 +204,18 @@ export function specResolver(
         throw new Error(
           `${method} ${source.path} answered ${answer.response.status}${message ? `: ${message}` : ""}`,
         );
+      }
+      // JSON:API says `data` and `errors` never come together: such an answer names no record.
+      if (source.jsonapi && dataAndErrors(answer.data)) {
+        const message = apiMessage(answer.data);
+        for (const id of batch)
+          labels.set(
+            id,
+            new Error(
+              `${method} ${source.path} answered errors beside its data${message ? `: ${message}` : ""}; its labels are not used`,
+            ),
+          );
+        return;
       }
       const found = at(answer.data, source.records);
       const records = source.parameter.in === "query" ? found : [found];

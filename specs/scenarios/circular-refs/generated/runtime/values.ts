@@ -4,7 +4,7 @@
 
 import type { Context, ValueRead } from "./context.js";
 import { absent, unusable } from "./issues.js";
-import { asObject, read, setOwn, type Json } from "./json.js";
+import { asObject, type Json, MAX_NESTING, read, setOwn } from "./json.js";
 import { markerShape, type MarkerKind, type Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 
@@ -86,26 +86,35 @@ type MemberSchema = ValueSchema | { readonly anyOf: readonly unknown[] };
 const NOT_CONFORMING = Symbol("not conforming");
 
 /**
- * The first object inside an untyped value that would pass for a marker. Walked with a list rather
- * than by recursion, and each object once, so that no depth or cycle of the value can stop it.
+ * Why an untyped value cannot be passed on, or undefined: an object inside it would pass for a
+ * marker, or it nests past {@link MAX_NESTING} counting the `levels` it sits in. Walked with a list
+ * rather than by recursion, and each object once, so that no depth or cycle of the value can stop it.
  */
-function markerShapeWithin(value: unknown): MarkerKind | undefined {
-  const pending = [value];
+function untypedProblem(value: unknown, levels: number): string | undefined {
+  const pending: unknown[] = [value];
+  const depths: number[] = [levels];
   const seen = new Set<object>();
   while (pending.length > 0) {
     const next = pending.pop();
+    const depth = depths.pop()! + 1;
     if (typeof next !== "object" || next === null || seen.has(next)) continue;
+    if (depth > MAX_NESTING) return TOO_DEEP;
     seen.add(next);
-    if (Array.isArray(next)) {
-      for (const item of next) pending.push(item);
-      continue;
+    const items = Array.isArray(next) ? next : undefined;
+    const kind = items ? undefined : markerShape(next);
+    if (kind !== undefined) return forgedMarker(kind);
+    for (const item of items ?? Object.values(next)) {
+      pending.push(item);
+      depths.push(depth);
     }
-    const kind = markerShape(next);
-    if (kind !== undefined) return kind;
-    for (const key of Object.keys(next)) pending.push((next as Json)[key]);
   }
   return undefined;
 }
+
+const TOO_DEEP = `nests lists and objects more than ${MAX_NESTING} deep`;
+
+const forgedMarker = (kind: MarkerKind) =>
+  `holds an object shaped like a marker (\`{ "${kind}": … }\`), which only projector writes`;
 
 /**
  * The value as its schema declares it: objects keep only their declared properties (so a key the
@@ -113,14 +122,16 @@ function markerShapeWithin(value: unknown): MarkerKind | undefined {
  * checked, arrays and scalars are checked all the way down. Returns the reason instead when the value does not fit, or when it holds an
  * object shaped like a marker: API data is never passed on as one of projector's markers.
  */
-function conform(value: unknown, schema: ValueSchema, path: string): unknown {
+function conform(
+  value: unknown,
+  schema: ValueSchema,
+  path: string,
+  levels: number,
+): unknown {
   const at = path ? `${path}: ` : "";
-  const fail = (expected: string) => ({
-    [NOT_CONFORMING]: `${at}expected ${expected}, got ${typeName(value)}`,
-  });
-  const forged = (kind: MarkerKind) => ({
-    [NOT_CONFORMING]: `${at}holds an object shaped like a marker (\`{ "${kind}": … }\`), which only projector writes`,
-  });
+  const refuse = (reason: string) => ({ [NOT_CONFORMING]: `${at}${reason}` });
+  const fail = (expected: string) =>
+    refuse(`expected ${expected}, got ${typeName(value)}`);
   if (schema.enum)
     return schema.enum.includes(value)
       ? value
@@ -137,9 +148,15 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
       return Number.isInteger(value) ? value : fail("an integer");
     case "array": {
       if (!Array.isArray(value)) return fail("an array");
+      if (levels >= MAX_NESTING) return refuse(TOO_DEEP);
       const items: unknown[] = [];
       for (const [i, item] of value.entries()) {
-        const kept = conform(item, schema.items ?? {}, `${path}[${i}]`);
+        const kept = conform(
+          item,
+          schema.items ?? {},
+          `${path}[${i}]`,
+          levels + 1,
+        );
         if (typeof kept === "object" && kept !== null && NOT_CONFORMING in kept)
           return kept;
         items.push(kept);
@@ -149,6 +166,7 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
     case "object": {
       const object = asObject(value);
       if (!object) return fail("an object");
+      if (levels >= MAX_NESTING) return refuse(TOO_DEEP);
       const kept: Json = {};
       const values = schema.additionalProperties;
       // A map's members are each of its keys, every one checked against the schema of its values.
@@ -167,6 +185,7 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
           inner,
           nullable ? (declared.anyOf[0] as ValueSchema) : declared,
           path ? `${path}.${name}` : name,
+          levels + 1,
         );
         if (
           typeof result === "object" &&
@@ -177,11 +196,11 @@ function conform(value: unknown, schema: ValueSchema, path: string): unknown {
         setOwn(kept, name, result);
       }
       const kind = markerShape(kept);
-      return kind === undefined ? kept : forged(kind);
+      return kind === undefined ? kept : refuse(forgedMarker(kind));
     }
     default: {
-      const kind = markerShapeWithin(value);
-      return kind === undefined ? value : forged(kind);
+      const problem = untypedProblem(value, levels);
+      return problem === undefined ? value : refuse(problem);
     }
   }
 }
@@ -193,7 +212,7 @@ export function whole<T>(
 ): T | null | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
-  const kept = conform(value, schema, "");
+  const kept = conform(value, schema, "", 0);
   if (typeof kept === "object" && kept !== null && NOT_CONFORMING in kept)
     return unusable(
       ctx,

@@ -219,7 +219,12 @@ function errorsDocument(body: unknown): boolean {
  * the API's own to define.
  */
 function errorsBesideData(body: unknown, place: RecordsPlace): boolean {
-  const object = place.type === undefined ? undefined : asObject(body);
+  return place.type !== undefined && dataAndErrors(body);
+}
+
+/** Whether a body holds both `data` and `errors`: for a JSON:API document, an error document. */
+export function dataAndErrors(body: unknown): boolean {
+  const object = asObject(body);
   return (
     object !== undefined &&
     Object.hasOwn(object, "data") &&
@@ -247,8 +252,8 @@ export function section(
 ): Json | undefined {
   // The caller reads the key: one keyed read here, seeing both names, would go megamorphic.
   const object = asObject(value);
-  if (object === undefined && value !== undefined && value !== null)
-    notASection(value, key, ctx);
+  // JSON:API says a section present is an object: null is no more an empty one than a list is.
+  if (object === undefined && value !== undefined) notASection(value, key, ctx);
   return object;
 }
 

@@ -30,6 +30,12 @@ export function clipped(text: string, most: number): string {
 const UNPRINTABLE =
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
 
+/** Whether the text holds a character of {@link UNPRINTABLE}. */
+export function holdsUnprintable(text: string): boolean {
+  UNPRINTABLE.lastIndex = 0;
+  return UNPRINTABLE.test(text);
+}
+
 /** The text with each character of {@link UNPRINTABLE} written as its escape, `\u001b` (a tag character as its two halves). */
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, (character) => {

@@ -2,8 +2,9 @@
 // Do not edit: change those files and run `projector generate`.
 // Checking the model's arguments against a tool's input schema, with messages it can act on.
 
+import { MAX_NESTING } from "./json.js";
 import { PATTERN_STEPS, patternMatches, type StepBudget } from "./patterns.js";
-import { clipped } from "./quoting.js";
+import { clipped, printable } from "./quoting.js";
 
 /** The JSON Schema subset tool definitions use, as data. */
 export type InputSchema = { readonly [keyword: string]: unknown };
@@ -47,29 +48,42 @@ export const MAX_ARGUMENT_CHARACTERS = 1_048_576;
 
 /**
  * Why the arguments are too large to check, or undefined: their JSON text would pass
- * {@link MAX_ARGUMENT_CHARACTERS}, counting each string by its length. The walk stops once the
- * count passes the bound, so a huge or cyclic value costs no more than one within it.
+ * {@link MAX_ARGUMENT_CHARACTERS}, counting each string by its length, or an argument nests lists
+ * and objects past {@link MAX_NESTING}. The walk stops once the count passes the bound, so a huge or
+ * cyclic value costs no more than one within it, and it never recurses, so no depth stops it.
  */
 export function argumentsSizeProblem(args: unknown): string | undefined {
   let left = MAX_ARGUMENT_CHARACTERS;
   const waiting: unknown[] = [args];
+  const depths: number[] = [0];
+  // The argument each waiting value sits in, for the message; the arguments object itself is none.
+  const names: (string | undefined)[] = [undefined];
   while (waiting.length > 0) {
     const value = waiting.pop();
+    const depth = depths.pop()!;
+    const name = names.pop();
     if (typeof value === "string") left -= value.length + 2;
     else if (typeof value === "object" && value !== null) {
       left -= 2;
+      if (depth > MAX_NESTING)
+        return `${name === undefined ? "the arguments" : printable(clipped(name, SHOWN_CHARACTERS))} nests lists and objects more than ${MAX_NESTING} deep; pass a flatter value`;
+      const wait = (item: unknown, key: string) => {
+        waiting.push(item);
+        depths.push(depth + 1);
+        names.push(name ?? key);
+      };
       if (Array.isArray(value)) {
         // Each item costs at least its comma, so a long or sparse array stops the walk as soon.
         for (let i = 0; i < value.length && left >= 0; i++) {
           left -= 1;
-          waiting.push(value[i]);
+          wait(value[i], "the arguments");
         }
       } else {
         const object = value as Record<string, unknown>;
-        for (const name of Object.keys(object)) {
-          left -= name.length + 4;
+        for (const key of Object.keys(object)) {
+          left -= key.length + 4;
           if (left < 0) break;
-          waiting.push(object[name]);
+          wait(object[key], key);
         }
       }
     } else left -= String(value).length;
@@ -213,6 +227,14 @@ function problemAt(
       : ([] as unknown[]).concat(schema["type"]);
   if (types && !types.some((type) => typeMatches(type, value)))
     return `${subject} must be ${types.join(" or ")}, not ${shown(value)}`;
+  // JSON numbers past 2^53 are rounded as they are parsed: the model may have meant another one.
+  if (
+    types?.includes("integer") &&
+    !types.includes("number") &&
+    Number.isInteger(value) &&
+    !Number.isSafeInteger(value)
+  )
+    return `${subject} must be an integer from -(2^53 - 1) to 2^53 - 1, which JSON holds exactly, not ${shown(value)}`;
   const allowed = schema["enum"];
   if (
     Array.isArray(allowed) &&

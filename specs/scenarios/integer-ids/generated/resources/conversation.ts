@@ -3,7 +3,7 @@
 import type { components } from "../openapi.js";
 import type { Lookups } from "../resolvers.js";
 import {
-  TEXT_OR_NUMBER_IDS,
+  INTEGER_IDS,
   context,
   integer,
   integerId,
@@ -91,7 +91,7 @@ export function projectConversation(
       ctx,
     }),
     assignee: refOne(root?.["assignee_id"], {
-      ids: TEXT_OR_NUMBER_IDS,
+      ids: INTEGER_IDS,
       labels: lookups.admins,
       resolver: "admins",
       key: "assignee",

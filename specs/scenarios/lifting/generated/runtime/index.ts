@@ -72,6 +72,7 @@ export {
 export type { IdBook } from "./id-book.js";
 export {
   argumentId,
+  INTEGER_IDS,
   integerId,
   relatedMany,
   relatedOne,

@@ -4,6 +4,13 @@
 
 export type Json = Record<string, unknown>;
 
+/**
+ * The most lists and objects a value from outside may nest, one in another: an API's value kept
+ * whole, and the model's arguments. Deeper ones are refused before anything recurses into them, so
+ * no reader, check or serializer runs out of stack.
+ */
+export const MAX_NESTING = 64;
+
 export function asObject(value: unknown): Json | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value)
     ? (value as Json)

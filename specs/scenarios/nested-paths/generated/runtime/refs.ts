@@ -31,12 +31,12 @@ function carriedLabel(value: unknown, keys: RecordKeys): string | undefined {
 
 /**
  * One foreign key's name: the one its embedded record carries, else the resolver's; a value with no
- * id of the type the spec declares (text only, where `textOnly`) is marked, never looked up. Without
+ * id of the type the spec declares (`ids`) is marked, never looked up. Without
  * `keys` the spec declares the key an id and no record: an object there is no id either.
  */
 function refLabel(
   value: unknown,
-  textOnly: boolean,
+  ids: IdType,
   labels: Labels,
   resolver: string,
   keys: RecordKeys | undefined,
@@ -44,7 +44,7 @@ function refLabel(
   field: string,
   key: string | number,
 ): string | Unresolved | Unusable {
-  const id = heldId(value, textOnly, keys?.id);
+  const id = heldId(value, ids, keys?.id);
   if (typeof id !== "string") return unusable(ctx, field, value, id.reason);
   // The name a record carries is shown only beside an id that names it: a record without one is no record.
   return (

@@ -4,12 +4,12 @@
 
 import type { Context, FieldRead, ValueRead } from "./context.js";
 import { handOut } from "./id-book.js";
-import { unusable } from "./issues.js";
+import { absent, unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
 import { shortId } from "./short-ids.js";
-import { notRead, string } from "./values.js";
+import { string } from "./values.js";
 
 export function short(id: string, ctx: Context): string {
   const given = ctx.shortIds;
@@ -19,11 +19,27 @@ export function short(id: string, ctx: Context): string {
 }
 
 /** For a reader of related ids: the spec declares them text, so a number there is no id. */
-export const TEXT_IDS = true;
-/** For a reader of related ids: the spec lets them be text or numbers (it declares both, or no type); a number is read as its digits. */
-export const TEXT_OR_NUMBER_IDS = false;
-/** The id type the spec declares for a reader's related ids: {@link TEXT_IDS} or {@link TEXT_OR_NUMBER_IDS}. */
-export type IdType = typeof TEXT_IDS | typeof TEXT_OR_NUMBER_IDS;
+export const TEXT_IDS = "text";
+/** For a reader of related ids: the spec lets them be text or numbers (it declares both, or no type); a whole number is read as its digits. */
+export const TEXT_OR_NUMBER_IDS = "text or number";
+/** For a reader of related ids: the spec declares them integers, read as {@link integerOf} reads them. */
+export const INTEGER_IDS = "integer";
+/** The id type the spec declares for a reader's related ids. */
+export type IdType =
+  typeof TEXT_IDS | typeof TEXT_OR_NUMBER_IDS | typeof INTEGER_IDS;
+
+/**
+ * An integer id as the spec declares it: a number that is a safe integer (JSON numbers past 2^53
+ * are rounded as they are parsed, so a larger one may name another record), or text in an
+ * integer's own digits, at most 15 of them, no leading zero; undefined for anything else.
+ */
+export function integerOf(value: unknown): number | undefined {
+  if (typeof value === "number")
+    return Number.isSafeInteger(value) ? value : undefined;
+  return typeof value === "string" && /^(0|-?[1-9]\d{0,14})$/.test(value)
+    ? Number(value)
+    : undefined;
+}
 
 /** Why an empty string is no id: it names no record, so it is never looked up or shortened. */
 const EMPTY_ID = "expected an id, got an empty string";
@@ -48,9 +64,9 @@ export function shortArgumentId(
     : argumentId(value, at);
 }
 
-/** A number's digits, for an id the spec lets be a number; undefined for anything else. */
+/** A whole number's digits, for an id the spec lets be a number; undefined for anything else. */
 const digits = (value: unknown): string | undefined =>
-  typeof value === "number" && Number.isFinite(value)
+  typeof value === "number" && Number.isSafeInteger(value)
     ? String(value)
     : undefined;
 
@@ -75,10 +91,16 @@ export function integerId(
   value: unknown,
   at: ValueRead,
 ): number | null | Unusable {
-  if (Number.isInteger(value)) return value as number;
-  return typeof value === "string" && /^-?\d{1,15}$/.test(value)
-    ? Number(value)
-    : notRead(value, at.ctx, at.field, at.required, "an integer");
+  const id = integerOf(value);
+  if (id !== undefined) return id;
+  return value === undefined || value === null
+    ? absent(at.ctx, at.field, value, at.required)
+    : unusable(
+        at.ctx,
+        at.field,
+        value,
+        `expected an integer id, got ${notAnId(value, INTEGER_IDS)}`,
+      );
 }
 
 /** A related id that is there but cannot be read as one; becomes an {@link Unusable} marker where it is projected. */
@@ -94,9 +116,9 @@ export type Ids = string | Unreadable | Array<string | Unreadable> | null;
 
 /**
  * The ids in a JSON:API relationship: one, several, or none (`data: null`, or no data at all).
- * `ids` is {@link TEXT_IDS} where the spec declares the ids text. JSON:API names a record by its
- * type and id together: a resource identifier whose `type` is not text, or not one of `types` (the
- * spec's, where it declares them), names no record this field reads, and is never looked up.
+ * `ids` is the id type the spec declares for them. JSON:API names a record by
+ * its type and id together: a resource identifier whose `type` is not text, or not one of `types`
+ * (the spec's, where it declares them), names no record this field reads, and is never looked up.
  */
 export function relationshipIds(
   relationship: unknown,
@@ -121,22 +143,22 @@ function notRelationship(relationship: unknown): null | Unreadable {
 
 function linkageIds(
   data: unknown,
-  textOnly: boolean,
+  ids: IdType,
   types: readonly string[] | undefined,
 ): Ids {
   if (Array.isArray(data))
-    return data.map((linkage) => linkageId(linkage, textOnly, types));
+    return data.map((linkage) => linkageId(linkage, ids, types));
   if (data === undefined || data === null) return null;
-  return linkageId(data, textOnly, types);
+  return linkageId(data, ids, types);
 }
 
 function linkageId(
   linkage: unknown,
-  textOnly: boolean,
+  ids: IdType,
   types: readonly string[] | undefined,
 ): string | Unreadable {
   const object = asObject(linkage);
-  const id = idOf(object?.["id"], textOnly);
+  const id = idOf(object?.["id"], ids);
   if (id !== undefined && object !== undefined) {
     const type = object["type"];
     if (
@@ -150,10 +172,10 @@ function linkageId(
     ? typeName(linkage)
     : object["id"] === undefined
       ? "an object without an id"
-      : `an id that is ${notAnId(object["id"])}`;
+      : `an id that is ${notAnId(object["id"], ids)}`;
   return new Unreadable(
     linkage,
-    `expected a resource identifier { type, id }${textOnly ? " with a text id" : ""}, got ${got}`,
+    `expected a resource identifier { type, id }${ids === TEXT_IDS ? " with a text id" : ""}, got ${got}`,
   );
 }
 
@@ -172,19 +194,33 @@ function linkageOfOtherType(
 }
 
 /**
- * The id a value names: text, or where the spec lets ids be numbers (`textOnly` false) a number's
- * digits; never an empty string, which names no record.
+ * The id a value names, as the spec declares it (`ids`): text; where it lets ids be numbers, a safe
+ * integer's digits; where it declares integers, an integer {@link integerOf} reads, in its own
+ * digits. Never an empty string, which names no record.
  */
-export function idOf(value: unknown, textOnly: boolean): string | undefined {
+export function idOf(value: unknown, ids: IdType): string | undefined {
+  if (ids === INTEGER_IDS) {
+    const id = integerOf(value);
+    return id === undefined ? undefined : String(id);
+  }
   if (typeof value === "string") return value === "" ? undefined : value;
-  if (!textOnly && typeof value === "number" && Number.isFinite(value))
-    return String(value);
-  return undefined;
+  return ids === TEXT_IDS ? undefined : digits(value);
 }
 
-/** What a value {@link idOf} reads no id from is, as a marker says it: `an empty string`, or its JSON type. */
-export function notAnId(value: unknown): string {
-  return value === "" ? "an empty string" : typeName(value);
+/**
+ * What a value {@link idOf} reads no id from is, as a marker says it: `an empty string`, a number
+ * or text of the wrong kind, or its JSON type. It never quotes the value, which could read as
+ * another id.
+ */
+export function notAnId(value: unknown, ids: IdType): string {
+  if (value === "") return "an empty string";
+  if (typeof value === "number" && ids !== TEXT_IDS && Number.isFinite(value))
+    return Number.isInteger(value)
+      ? "a number past 2^53, which may be rounded"
+      : "a number that is not whole";
+  if (typeof value === "string" && ids === INTEGER_IDS)
+    return "text that is not an integer of at most 15 digits";
+  return typeName(value);
 }
 
 /**
@@ -194,30 +230,44 @@ export function notAnId(value: unknown): string {
  */
 export function heldId(
   value: unknown,
-  textOnly: boolean,
+  ids: IdType,
   idKey: string | undefined,
 ): string | { readonly reason: string } {
-  const id = idOf(value, textOnly);
+  const id = idOf(value, ids);
   if (id !== undefined) return id;
-  const expected = textOnly ? "a text id" : "an id";
+  const expected = EXPECTED_ID[ids];
   if (idKey === undefined)
-    return { reason: `expected ${expected}, got ${notAnId(value)}` };
+    return { reason: `expected ${expected}, got ${notAnId(value, ids)}` };
   const object = asObject(value);
   if (!object)
     return {
-      reason: `expected ${expected} or a record with \`${idKey}\`, got ${notAnId(value)}`,
+      reason: `expected ${expected} or a record with \`${idKey}\`, got ${notAnId(value, ids)}`,
     };
   const held = read(object, idKey);
-  const embedded = idOf(held, textOnly);
+  const embedded = idOf(held, ids);
   if (embedded !== undefined) return embedded;
   return {
     reason:
       held === undefined || held === null
         ? // The reason names what was missing, never the object's own keys: they are the API's, not the annotation's.
           `expected a record with \`${idKey}\`, got an object without it`
-        : `expected a record with \`${idKey}\`${textOnly ? " as text" : ""}, got one whose \`${idKey}\` is ${notAnId(held)}`,
+        : `expected a record with \`${idKey}\`${HELD_AS[ids]}, got one whose \`${idKey}\` is ${notAnId(held, ids)}`,
   };
 }
+
+/** An id of each type, as a marker names what was expected. */
+const EXPECTED_ID = {
+  [TEXT_IDS]: "a text id",
+  [TEXT_OR_NUMBER_IDS]: "an id",
+  [INTEGER_IDS]: "an integer id",
+} as const;
+
+/** How an embedded record's id of each type is held, as a marker names it. */
+const HELD_AS = {
+  [TEXT_IDS]: " as text",
+  [TEXT_OR_NUMBER_IDS]: "",
+  [INTEGER_IDS]: " as an integer",
+} as const;
 
 export const ONE_GOT_LIST = "expected one related record, got a list";
 

@@ -3,6 +3,7 @@
 // The text a tool sends the model: compact JSON, or TOON for a tool annotated `text: table`.
 
 import { markerShape } from "./markers.js";
+import { holdsUnprintable, printable } from "./quoting.js";
 
 /**
  * The text a tool sends the model: use it for the tool_result block and MCP text content alike.
@@ -22,20 +23,16 @@ export function serializeToolResult(result: unknown, tool?: string): string {
 }
 
 /**
- * Characters JSON may leave raw in a string that a reader of the text may not see as written: C1
- * controls (NEL among them, which some readers take as a line break), the line and paragraph
- * separators, and the bidirectional overrides and isolates, which reorder the text around them as
- * it is shown. JSON text holds them only inside strings, where `\uXXXX` reads back the same.
+ * JSON text with every character a reader of it may not see as written as its `\uXXXX` escape: the
+ * set error messages escape ({@link printable}): C1 controls (NEL among them, which some readers
+ * take as a line break) and DEL, the line and paragraph separators, the bidirectional marks,
+ * overrides and isolates, which reorder the text around them as it is shown, and the invisible
+ * zero-width characters, word joiner, byte order mark and tag characters. JSON text holds them only
+ * inside strings (it escapes C0 itself), where `\uXXXX` reads back the same.
  */
-const UNSEEN = /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-const unicodeEscape = (c: string) =>
-  `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-
-/** JSON text with every {@link UNSEEN} character written as its `\uXXXX` escape. */
 const escapeUnseen = (json: string): string =>
   // JSON.stringify gives undefined for undefined, whatever its declared type says.
-  typeof json === "string" ? json.replace(UNSEEN, unicodeEscape) : json;
+  typeof json === "string" ? printable(json) : json;
 
 /** How a list tool's result reads as a table: the list's key, its columns and the page keys, in result order. */
 export interface TableLayout {
@@ -97,13 +94,13 @@ const hasExactly = (object: object, keys: readonly string[]) =>
   keys.every((key) => Object.hasOwn(object, key));
 
 /**
- * Characters written as escapes inside quotes: TOON's five, and as `\uXXXX` every other control
- * character (C0, DEL, C1 with NEL) and the line and paragraph separators, so that the text breaks
- * lines only where TOON does, for a reader that splits on any of them too, and the bidirectional
- * overrides and isolates, so that no cell reorders how the text around it is shown.
+ * Characters written as escapes inside quotes: TOON's five, and as `\uXXXX` every other character
+ * error messages escape ({@link printable}): controls (C0, DEL, C1 with NEL) and the line and
+ * paragraph separators, so that the text breaks lines only where TOON does, for a reader that
+ * splits on any of them too; the bidirectional marks, overrides and isolates, so that no cell
+ * reorders how the text around it is shown; and the invisible characters that hide text.
  */
-const ESCAPED =
-  /[\\"\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT_ESCAPED = /[\\"\n\r\t]/g;
 const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   "\\": "\\\\",
   '"': '\\"',
@@ -112,13 +109,18 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   "\t": "\\t",
 };
 /** A string TOON would read as something else (empty, spaced, a line's start, a delimiter, a key's end, an escape) unless quoted. */
-const NOT_BARE =
-  /^$|^[\s#-]|\s$|[,:"\\[\]{}\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const NOT_BARE = /^$|^[\s#-]|\s$|[,:"\\[\]{}]/;
 /** A string TOON would read as `true`, `false`, `null` or a number unless quoted. */
 const LITERAL = /^(?:true|false|null)$|^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const BARE_KEY = /^[A-Za-z_][\w.]*$/;
 /** A UTF-16 half with no other half: text in transit cannot carry it, JSON escapes it. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+/**
+ * A tag character (U+E0000 to U+E007F) as {@link printable} escapes it, in its two halves: TOON
+ * takes a character past U+FFFF only as itself, never as escapes, so a result holding one is sent
+ * as JSON, where the escapes read back. (A string spelling such escapes sends JSON too.)
+ */
+const ESCAPED_TAG = /\\udb40\\udc[0-7][0-9a-f]/;
 
 /**
  * A string a marker cell would read as: `{` (or more), a marker's name, `: `, then `}` (or more).
@@ -128,7 +130,7 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const MARKER_CELL_LIKE = /^\{+(?:unresolved|unknown_code|unusable): [\s\S]*\}$/;
 
 const quoted = (text: string) =>
-  `"${text.replace(ESCAPED, (c) => SHORT_ESCAPES[c] ?? unicodeEscape(c))}"`;
+  `"${printable(text.replace(SHORT_ESCAPED, (c) => SHORT_ESCAPES[c]!))}"`;
 
 const tableKey = (key: string) => (BARE_KEY.test(key) ? key : quoted(key));
 
@@ -145,7 +147,11 @@ function primitive(value: unknown): string {
 /** A primitive as TOON writes it, and nothing more: a string bare only where TOON reads it back as that string. */
 function toonPrimitive(value: unknown): string {
   if (typeof value === "string")
-    return NOT_BARE.test(value) || LITERAL.test(value) ? quoted(value) : value;
+    return NOT_BARE.test(value) ||
+      holdsUnprintable(value) ||
+      LITERAL.test(value)
+      ? quoted(value)
+      : value;
   // JSON writes a number it cannot write as null, and the table says what JSON says.
   if (typeof value === "number")
     return Number.isFinite(value) ? String(value) : "null";
@@ -317,5 +323,5 @@ function tableText(result: unknown, layout: TableLayout): string | undefined {
     if (!written) return undefined;
   }
   const text = lines.join("\n");
-  return LONE_SURROGATE.test(text) ? undefined : text;
+  return LONE_SURROGATE.test(text) || ESCAPED_TAG.test(text) ? undefined : text;
 }

@@ -6,6 +6,7 @@
 
 import { type InputSchema, LONE_SURROGATE } from "./arguments.js";
 import type { Context, PageExchange } from "./context.js";
+import { idOf, type IdType } from "./ids.js";
 import { report, unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
 import { type NextParameter, nextProblem } from "./next-arguments.js";
@@ -26,6 +27,8 @@ export type NextSource =
   | {
       readonly afterLast: readonly string[];
       readonly param: string;
+      /** The type the spec declares the value: one of another type is no position to continue after. */
+      readonly ids?: IdType;
       readonly limit?: string;
     }
   /** The request's own offset, advanced by the records this page holds. */
@@ -142,7 +145,9 @@ export function nextPage(
     return null;
   if ("afterLast" in source) {
     const value = at(records[records.length - 1], source.afterLast);
-    const cursor = value === "" ? undefined : cursorText(value);
+    // What the record's own reader marks unusable is no position either: the value is read as it is.
+    const cursor =
+      source.ids === undefined ? cursorText(value) : idOf(value, source.ids);
     if (cursor === undefined)
       return refused(
         ctx,
@@ -179,10 +184,14 @@ export function nextPage(
 
 /** A cursor as the URL carries it: text, or a number; anything else is none. */
 function cursorText(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "string") return value === "" ? undefined : value;
+  // A whole number past 2^53 was rounded as the JSON was parsed: its digits name another position.
+  if (Number.isFinite(value) && !isUnsafeInteger(value)) return String(value);
   return undefined;
 }
+
+const isUnsafeInteger = (value: unknown): boolean =>
+  Number.isInteger(value) && !Number.isSafeInteger(value);
 
 /**
  * Whether the page holds fewer records than the request asked for (the limit it sent, else the
