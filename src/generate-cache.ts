@@ -1,15 +1,17 @@
+import { createHash } from "node:crypto";
 import type { Diagnostic } from "./diagnostics.js";
 
 /**
  * What one generate hands the next in the same process (`generate --watch`), each result keyed by
  * exactly what it depends on: the source types and schema warnings by the loaded spec document (a
  * watcher reuses the document while no file of the spec changed), formatted files by their
- * unformatted text and the prettier options. An edit to the annotation alone then re-emits every
- * file but formats only those whose text changed, and never re-types the spec.
+ * unformatted text, the prettier options and prettier's release. An edit to the annotation alone then
+ * re-emits every file but formats only those whose text changed, and never re-types the spec. The
+ * formatted files are also what generate keeps on disk between runs (src/output/format-cache.ts).
  */
 export interface GenerateCache {
   readonly bySpec: WeakMap<object, SpecResults>;
-  /** Formatted text by format key; replaced after each run by the entries that run used, so it never grows past one output. */
+  /** Formatted text by format key (formatKey); replaced after each run by the entries that run used, so it never grows past one output. */
   formatted: Map<string, string>;
 }
 
@@ -31,7 +33,12 @@ export function specResults(cache: GenerateCache, document: object): SpecResults
   return results;
 }
 
-export const formatKey = (path: string, text: string, options: unknown) => `${path}\0${JSON.stringify(options ?? null)}\0${text}`;
+/** What prettier's output depends on, as a digest: its release, the options it was given and the text. */
+export const formatKey = (prettierRelease: string, options: unknown, text: string): string =>
+  createHash("sha256")
+    .update(`${prettierRelease}\0${JSON.stringify(options ?? null)}\0`)
+    .update(text)
+    .digest("hex");
 
 /** Whether this spec document's source types are known, typed before or taken from an up-to-date folder. */
 export const typesKnown = (cache: GenerateCache | undefined, document: object): boolean =>

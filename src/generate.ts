@@ -6,17 +6,13 @@ import { banner, emitFiles, SOURCE_TYPES_FILE, type InputNames } from "./emit/em
 import { sourceTypes } from "./emit/source-types.js";
 import type { RuntimeTemplate } from "./emit/runtime-folder.js";
 import { formatFiles } from "./format.js";
-import type { PrettierOptionsFor } from "./prettier-config.js";
+import { prettierVersion, type PrettierOptionsFor } from "./prettier-config.js";
 import { formatKey, specResults, type GenerateCache, type SpecResults } from "./generate-cache.js";
 import { buildModel } from "./model/build.js";
 import type { Model } from "./model/types.js";
 import { untimed, type Stage } from "./progress.js";
 import type { LoadedSpec } from "./openapi/load.js";
-import type { JsonObject } from "./openapi/schema.js";
 import { validateSpec } from "./openapi/validate.js";
-
-/** Types a bundled spec document: openapi-typescript's output, as `generate` writes it. */
-export type TypeSpec = (document: JsonObject, specFile: string) => Promise<string>;
 
 export interface GenerateInput {
   annotation: Annotation;
@@ -32,8 +28,6 @@ export interface GenerateInput {
   stage?: Stage;
   /** Results of earlier runs in this process to reuse where their inputs are unchanged (generate --watch). */
   cache?: GenerateCache;
-  /** Types the spec; openapi-typescript unless given. */
-  sourceTypes?: TypeSpec;
 }
 
 export interface GenerateOutput {
@@ -51,10 +45,6 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   const stage = input.stage ?? untimed;
   const { cache } = input;
   const forSpec = cache ? specResults(cache, input.spec.document) : {};
-  // Asked first when another thread makes them, so that this one checks, emits and validates
-  // meanwhile; awaited only once the check passed, so that its findings come first, as they would alone.
-  const typing = input.sourceTypes ? typeSpec(input, forSpec) : undefined;
-  typing?.catch(() => undefined);
   const { model, diagnostics } = await stage("check", () => buildModel(input.annotation, input.spec));
   if (!model || hasErrors(diagnostics)) return { diagnostics, files: new Map() };
   const emitted = await stage("emit", () => emitFiles({ model, names: input.names, runtimeTemplate: input.runtimeTemplate }));
@@ -65,7 +55,7 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
       : stage("format", async () => formatChanged(emitted, await optionsByFile(input.prettierOptions, [...emitted.keys()]), cache));
   // Schema warnings are computed while other threads are still busy: they cost no wall time.
   const warnings = await stage("validate", () => (forSpec.warnings ??= validateSpec(input.spec)));
-  const types = await stage("source types", () => typing ?? typeSpec(input, forSpec)).catch(async (error: unknown) => {
+  const types = await stage("source types", () => typeSpec(input, forSpec)).catch(async (error: unknown) => {
     await formatting.catch(() => undefined);
     throw error;
   });
@@ -90,10 +80,9 @@ export function takeSourceTypesFromFile(cache: GenerateCache, document: object, 
 /** The spec's source types, from the cache when this document was typed before. */
 function typeSpec(input: GenerateInput, forSpec: SpecResults): Promise<string> {
   if (forSpec.sourceTypes) return forSpec.sourceTypes;
-  const typing = (input.sourceTypes ?? sourceTypes)(input.spec.document, input.spec.file);
+  const typing = sourceTypes(input.spec.document, input.spec.file);
   forSpec.sourceTypes = typing;
-  // A failure is not kept: a thread ended with a run whose check failed says nothing of the spec,
-  // and the next run (`generate --watch`, the annotation fixed) types it again.
+  // A failure is not kept: the next run (`generate --watch`, the spec fixed) types it again.
   typing.catch(() => {
     if (forSpec.sourceTypes === typing) delete forSpec.sourceTypes;
   });
@@ -110,25 +99,28 @@ async function optionsByFile(
   return (path) => byFile?.[path] ?? null;
 }
 
-/** Formats the files, taking from the cache every text it formatted before and keeping only what this run used. */
+/**
+ * Formats the files, taking from the cache every text it formatted before and keeping only what this
+ * run used. A file whose options load prettier plugins is always formatted anew and never kept: no
+ * key covers a plugin's code.
+ */
 async function formatChanged(
   files: Map<string, string>,
   optionsOf: (path: string) => prettier.Options | null,
   cache: GenerateCache | undefined,
 ): Promise<Map<string, string>> {
   if (!cache) return formatFiles(files, optionsOf);
-  const keys = new Map([...files].map(([path, text]) => [path, formatKey(path, text, optionsOf(path))]));
-  const todo = new Map([...files].filter(([path]) => !cache.formatted.has(keys.get(path)!)));
-  const fresh = todo.size > 0 ? await formatFiles(todo, optionsOf) : new Map<string, string>();
-  const used = new Map<string, string>();
-  const formatted = new Map(
-    [...files].map(([path]) => {
-      const key = keys.get(path)!;
-      const text = fresh.get(path) ?? cache.formatted.get(key)!;
-      used.set(key, text);
-      return [path, text];
+  const release = prettierVersion();
+  const keys = new Map(
+    [...files].flatMap(([path, text]) => {
+      const options = optionsOf(path);
+      return options?.plugins?.length ? [] : [[path, formatKey(release, options, text)] as const];
     }),
   );
-  cache.formatted = used;
+  const known = (path: string) => cache.formatted.get(keys.get(path) ?? "");
+  const todo = new Map([...files].filter(([path]) => known(path) === undefined));
+  const fresh = todo.size > 0 ? await formatFiles(todo, optionsOf) : new Map<string, string>();
+  const formatted = new Map([...files.keys()].map((path) => [path, fresh.get(path) ?? known(path)!]));
+  cache.formatted = new Map([...keys].map(([path, key]) => [key, formatted.get(path)!]));
   return formatted;
 }

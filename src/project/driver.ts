@@ -3,7 +3,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import { hasErrors } from "../diagnostics.js";
 import { SOURCE_TYPES_FILE } from "../emit/emit.js";
 import { takeSourceTypesFromFile } from "../generate.js";
-import type { GenerateCache } from "../generate-cache.js";
+import { createGenerateCache, type GenerateCache } from "../generate-cache.js";
 import type { Model } from "../model/types.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
 import {
@@ -15,6 +15,7 @@ import {
   readSpecFiles,
   type DigestInputs,
 } from "../output/digest.js";
+import { formatCacheFile, readFormatCache, writeFormatCache } from "../output/format-cache.js";
 import type { LockHolder } from "../output/lock.js";
 import { MARKER, withMarker, type FolderRecord } from "../output/ownership.js";
 import type { FolderDiff } from "../output/write.js";
@@ -84,9 +85,9 @@ export async function runGenerate(
   const place: OutputPlace = { folder: outputDir, location: () => annotated.annotation.locate(["output"]), display };
   // Before any work, and before any lock file: a folder generate may not replace is refused untouched.
   await guardOutput(place);
-  const cache = cachePath(annotated.configDir, outputDir);
+  const lastRun = cachePath(annotated.configDir, outputDir);
   const extras = await readExtras(annotated, true);
-  const cached = options.check || options.force ? undefined : await readCache(cache);
+  const cached = options.check || options.force ? undefined : await readCache(lastRun);
   const last = cached && loadWouldRead(annotated.specPath, cached.specFiles, options) ? cached : undefined;
   // Read before the spec is loaded, so that an edit made while generate runs leaves the cache entry
   // and the folder's record stale, never falsely fresh.
@@ -119,18 +120,24 @@ export async function runGenerate(
     }
     return { ...ended, kind: "up to date" };
   }
+  // --check formats anew: its verdict on the folder rests on nothing a file outside it could make up.
+  const formatCache = options.check ? undefined : formatCacheFile(annotated.configDir, outputDir);
+  const stored = formatCache === undefined ? undefined : readFormatCache(formatCache);
   const spec =
     hooks?.unchangedSpec?.(annotated.specPath) ??
     (await stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions)));
   const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
   hooks?.read(annotated, spec);
   const project = { ...annotated, spec };
+  const cache = hooks?.cache ?? (stored ? createGenerateCache() : undefined);
+  if (cache && stored && cache.formatted.size === 0) cache.formatted = await stored;
+  const formattedBefore = cache?.formatted;
   const result = await generateProject(project, {
     format: true,
     budgets: options.check ? "error" : "warning",
     stage,
     extras,
-    ...(hooks?.cache ? { cache: hooks.cache } : {}),
+    ...(cache ? { cache } : {}),
   });
   const { diagnostics, model } = result;
   if (hasErrors(diagnostics) || !model) return { ...ended, kind: "problems", diagnostics };
@@ -140,11 +147,22 @@ export async function runGenerate(
   if (options.check) return { ...ended, kind: "checked", diagnostics, check: await compareOutput(outputDir, files) };
   const writing = hooks?.write ?? ((work) => work());
   const inputs = await inputsDigest({ annotationText, specFiles, specFilesRead, ...generatedExtras });
-  const diff = await writing(() =>
-    writeOutput(place, files, { digest: inputs, specFiles, cache, stage, onWait: (holder) => events.waiting(holder, outputDir) }),
-  );
+  const diff = await writing(async () => {
+    const diff = await writeOutput(place, files, {
+      digest: inputs,
+      specFiles,
+      cache: lastRun,
+      stage,
+      onWait: (holder) => events.waiting(holder, outputDir),
+    });
+    if (formatCache && cache && !sameKeys(cache.formatted, formattedBefore)) await writeFormatCache(formatCache, cache.formatted);
+    return diff;
+  });
   return { ...ended, kind: "written", diagnostics, model, diff, fileCount: files.size };
 }
+
+const sameKeys = (entries: ReadonlyMap<string, string>, before: ReadonlyMap<string, string> | undefined) =>
+  entries.size === before?.size && [...entries.keys()].every((key) => before.has(key));
 
 /** The files of an output folder a digest covers the prettier options of: all but the marker. */
 const outputPaths = (files: ReadonlyMap<string, unknown>) => [...files.keys()].filter((path) => path !== MARKER);
