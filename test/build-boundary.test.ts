@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { parseAnnotation } from "../src/annotation/parse.js";
 import { sourceTypes } from "../src/emit/source-types.js";
-import { carriedIdsAndUrls } from "../src/model/fields.js";
+import { carriedIdsAndUrls } from "../src/model/spec-ids.js";
 import { SCHEMA_BUDGET } from "../src/model/schema-budget.js";
 import { SchemaReader, type JsonObject } from "../src/openapi/schema.js";
 import { readFolder, readFolderBytes } from "../src/output/listing.js";

@@ -14,7 +14,7 @@ const OUT = "generated/support";
 const CACHE_FOLDER = "node_modules/.cache/openapi-projector";
 
 const cacheFileOf = (dir: string) => {
-  const [name, ...others] = readdirSync(join(dir, CACHE_FOLDER));
+  const [name, ...others] = readdirSync(join(dir, CACHE_FOLDER)).filter((file) => file.startsWith("formatted-"));
   expect(others).toEqual([]);
   return join(dir, CACHE_FOLDER, name!);
 };
@@ -87,7 +87,7 @@ describe("the format cache of a generate", () => {
     );
     writeFileSync(join(dir, ".prettierrc"), JSON.stringify({ plugins: ["./my-plugin.mjs"] }));
     expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
-    expect(readdirSync(join(dir, "node_modules/.cache"))).not.toContain("openapi-projector");
+    expect(readdirSync(join(dir, CACHE_FOLDER)).filter((file) => file.startsWith("formatted-"))).toEqual([]);
   });
 });
 

@@ -10,7 +10,7 @@ import { buildReport, formatReport } from "../src/evidence/report.js";
 import { countText } from "../src/evidence/tokens.js";
 import { initAnnotation } from "../src/init/init.js";
 import { buildModel } from "../src/model/build.js";
-import { carriedIdsAndUrls } from "../src/model/fields.js";
+import { carriedIdsAndUrls } from "../src/model/spec-ids.js";
 import type { ToolModel } from "../src/model/types.js";
 import { pascalCase } from "../src/naming.js";
 import { loadSpec } from "../src/openapi/load.js";

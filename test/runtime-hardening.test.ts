@@ -162,7 +162,7 @@ describe("numbers JSON cannot write", () => {
       unusable: expect.stringContaining(String(value)),
     });
     expect(
-      joinOne(relationshipIds({ data: { type: "user", id: value } }, TEXT_OR_NUMBER_IDS), {
+      joinOne(relationshipIds({ data: { type: "user", id: value } }, { ids: TEXT_OR_NUMBER_IDS }), {
         labels: new Map(),
         resolver: "users",
         key: "assignee",
@@ -265,7 +265,7 @@ describe("present but unreadable is a marker, never null", () => {
       "A",
     ]);
     expect(
-      joinMany(relationshipIds({ data: { type: "user", id: "a" } }, TEXT_OR_NUMBER_IDS), {
+      joinMany(relationshipIds({ data: { type: "user", id: "a" } }, { ids: TEXT_OR_NUMBER_IDS }), {
         labels,
         resolver: "users",
         field: "watchers",
@@ -274,16 +274,18 @@ describe("present but unreadable is a marker, never null", () => {
     ).toEqual({
       unusable: "expected a list of related records, got one",
     });
-    expect(relatedMany(relationshipIds({ data: { type: "user", id: "a" } }, TEXT_OR_NUMBER_IDS), { field: "members", ctx })).toEqual({
+    expect(
+      relatedMany(relationshipIds({ data: { type: "user", id: "a" } }, { ids: TEXT_OR_NUMBER_IDS }), { field: "members", ctx }),
+    ).toEqual({
       unusable: "expected a list of related records, got one",
     });
-    expect(relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }, TEXT_OR_NUMBER_IDS), { field: "members", ctx })).toEqual(
-      ["a", { unusable: "expected a resource identifier { type, id }, got string" }],
-    );
-    expect(relatedOne(relationshipIds({ data: [] }, TEXT_OR_NUMBER_IDS), { field: "parent", ctx })).toEqual({
+    expect(
+      relatedMany(relationshipIds({ data: [{ type: "user", id: "a" }, "b"] }, { ids: TEXT_OR_NUMBER_IDS }), { field: "members", ctx }),
+    ).toEqual(["a", { unusable: "expected a resource identifier { type, id }, got string" }]);
+    expect(relatedOne(relationshipIds({ data: [] }, { ids: TEXT_OR_NUMBER_IDS }), { field: "parent", ctx })).toEqual({
       unusable: "expected one related record, got a list",
     });
-    expect(relatedOne(relationshipIds("p1", TEXT_OR_NUMBER_IDS), { field: "parent", ctx })).toEqual({
+    expect(relatedOne(relationshipIds("p1", { ids: TEXT_OR_NUMBER_IDS }), { field: "parent", ctx })).toEqual({
       unusable: "expected a relationship object, got string",
     });
     expect(issues.map((issue) => issue.field)).toEqual(["watchers", "watchers", "watchers", "members", "members", "parent", "parent"]);

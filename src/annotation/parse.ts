@@ -1,7 +1,10 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { withArticle } from "../indefinite-article.js";
-import { FORMAT_KEYS, parseFormat } from "../rules/format.js";
+import { DROP_NEEDS_REASON, parseDrop } from "../rules/drop.js";
+import { KEEP_KEYS, parseKept, RULE_KEYS } from "../rules/field-rules.js";
+import { parseLegend } from "../rules/legend.js";
+import type { ParseProblem } from "../rules/types.js";
 import { didYouMean } from "../suggest.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
@@ -12,8 +15,6 @@ import type {
   FieldAnnotation,
   FieldRule,
   InputAnnotation,
-  KeepRule,
-  Legend,
   PageField,
   ResolverAnnotation,
   ResourceAnnotation,
@@ -27,10 +28,7 @@ const RESOURCE_KEYS = ["schema", "fields"];
 const TOOL_KEYS = ["operation", "list", "rows", "resource", "record", "page", "budget", "text", "description", "inputs", "title", "hints"];
 const HINT_KEYS = ["readOnly", "destructive", "idempotent", "openWorld"] as const;
 const INPUT_KEYS = ["as", "drop", "fixed", "description", "legend"];
-// A format's own keys (money's `currency`) come last, after `drop`, in what a refusal lists.
-const KEEP_KEYS = ["as", "format", "legend", "join", "argument", "shorten", "fact", "id_as", "detail"];
-const FIELD_HELP =
-  'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact, id_as, detail';
+const FIELD_HELP = `a field is \`keep\`, \`{ drop: "reason" }\`, or an object with ${KEEP_KEYS.join(", ")}`;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -325,7 +323,7 @@ type CheckKeys = (value: { [key: string]: Json }, path: YamlPath, allowed: strin
 function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys: CheckKeys): FieldRule | undefined {
   if (value === "keep") return { kind: "keep" };
   if (value === "drop") {
-    problem(path, "a drop needs its reason", 'write `{ drop: "why the model never needs this" }`');
+    problem(path, DROP_NEEDS_REASON.message, DROP_NEEDS_REASON.help);
     return undefined;
   }
   if (!isObject(value)) {
@@ -335,108 +333,10 @@ function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys
   if ("todo" in value) {
     return { kind: "todo", note: typeof value["todo"] === "string" ? value["todo"] : "" };
   }
-  if ("drop" in value) {
-    const extra = Object.keys(value).filter((key) => key !== "drop");
-    const reason = value["drop"];
-    // `{ drop: staff only, never shown }` reads as two keys: the comma ended the reason.
-    const cut = extra.filter((key) => value[key] === null && !KEEP_KEYS.includes(key) && !FORMAT_KEYS.includes(key));
-    if (cut.length > 0 && typeof reason === "string") {
-      const whole = [reason, ...cut].join(", ");
-      problem(
-        [...path, cut[0]!],
-        `the drop reason stops at a comma: "${reason}", then "${cut[0]}" reads as another option`,
-        `quote it: \`{ drop: ${JSON.stringify(whole)} }\``,
-        "key",
-      );
-      return undefined;
-    }
-    if (extra.length > 0)
-      problem(
-        [...path, extra[0]!],
-        `a dropped field takes no other options (found "${extra[0]}")`,
-        "remove the other options or the drop",
-        "key",
-      );
-    if (typeof reason !== "string" || reason.trim() === "") {
-      problem([...path, "drop"], "a drop needs its reason", 'write `{ drop: "why the model never needs this" }`');
-      return undefined;
-    }
-    return { kind: "drop", reason };
-  }
-  checkKeys(value, path, [...KEEP_KEYS, "drop", ...FORMAT_KEYS], "a field rule");
-  const rule: KeepRule = { kind: "keep" };
-  const as = value["as"];
-  if (as !== undefined) {
-    if (typeof as === "string" && as !== "") rule.as = as;
-    else problem([...path, "as"], "`as` must be a non-empty name", "write the output name, e.g. `as: status`");
-  }
-  const format = parseFormat(value, path, problem);
-  if (format) rule.format = format;
-  const join = value["join"];
-  if (join !== undefined) {
-    if (typeof join === "string" && join !== "") rule.join = join;
-    else problem([...path, "join"], "`join` must name a resolver", "write `join: users` with a resolver declared under resolvers");
-  }
-  const argument = value["argument"];
-  if (argument !== undefined) {
-    const tools = typeof argument === "string" ? [argument] : argument;
-    if (Array.isArray(tools) && tools.every((tool) => typeof tool === "string" && tool !== "")) rule.argument = tools as string[];
-    else problem([...path, "argument"], "`argument` must list the tools that take this id", "write `argument: [get_ticket, add_comment]`");
-  }
-  const fact = value["fact"];
-  if (fact !== undefined) {
-    if (typeof fact === "string" && fact.trim() !== "") rule.fact = fact;
-    else problem([...path, "fact"], "`fact` needs its reason", 'write `{ fact: "people quote ticket numbers" }`');
-  }
-  const shorten = value["shorten"];
-  if (shorten !== undefined) {
-    if (typeof shorten === "boolean") rule.shorten = shorten;
-    else problem([...path, "shorten"], "`shorten` must be true or false", "write `shorten: true`");
-  }
-  if (value["legend"] !== undefined) {
-    const legend = parseLegend(value["legend"], [...path, "legend"], problem);
-    if (legend) rule.legend = legend;
-  }
-  const idAs = value["id_as"];
-  if (idAs !== undefined) {
-    if (typeof idAs === "string" && idAs !== "") rule.id_as = idAs;
-    else problem([...path, "id_as"], "`id_as` must be a non-empty name", "write the output name of the id, e.g. `id_as: assignee_ref`");
-  }
-  const detail = value["detail"];
-  if (detail !== undefined) {
-    if (detail === "full") rule.detail = detail;
-    else
-      problem(
-        [...path, "detail"],
-        `\`detail\` is \`full\`, not ${JSON.stringify(detail)}`,
-        'write `detail: full` to send the field only when the tool is called with detail: "full"; leave it out to always send it',
-      );
-  }
-  return rule;
-}
-
-function parseLegend(value: Json, path: YamlPath, problem: Problem): Legend | undefined {
-  if (value === "spec") return { source: "spec" };
-  if (isObject(value)) {
-    if ("resolver" in value) {
-      const resolver = value["resolver"];
-      if (typeof resolver === "string" && resolver !== "" && Object.keys(value).length === 1) return { source: "resolver", resolver };
-      problem(path, "a resolver legend is `{ resolver: NAME }` and nothing else", "write `legend: { resolver: statuses }`");
-      return undefined;
-    }
-    const words: [string, string][] = [];
-    for (const [code, word] of Object.entries(value)) {
-      if (typeof word !== "string" || word === "") {
-        problem([...path, code], `legend word for ${code} must be non-empty text`, "write `legend: { 1: low, 2: high }`");
-        continue;
-      }
-      words.push([code, word]);
-    }
-    if (words.length === 0) problem(path, "an inline legend needs at least one code", "write `legend: { 1: low, 2: high }`");
-    return { source: "inline", words };
-  }
-  problem(path, `cannot read ${JSON.stringify(value)} as a legend`, "a legend is `spec`, `{ 1: low, 2: high }`, or `{ resolver: NAME }`");
-  return undefined;
+  const at: ParseProblem = (relative, message, help, part) => problem([...path, ...relative], message, help, part);
+  if ("drop" in value) return parseDrop(value, at, (key) => RULE_KEYS.includes(key));
+  checkKeys(value, path, [...RULE_KEYS], "a field rule");
+  return parseKept(value, at);
 }
 
 function parseInput(name: string, value: Json, path: YamlPath, problem: Problem, checkKeys: CheckKeys): InputAnnotation | undefined {

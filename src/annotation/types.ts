@@ -1,33 +1,9 @@
 import type { SourceLocation } from "../diagnostics.js";
-import type { FormatUse } from "../rules/types.js";
+import type { DropRule, KeepRule, Legend } from "../rules/types.js";
+
+export type { DropRule, KeepRule, Legend };
 
 export type YamlPath = readonly (string | number)[];
-
-export type Legend =
-  | { source: "spec" }
-  | { source: "inline"; words: ReadonlyArray<readonly [code: string, word: string]> }
-  | { source: "resolver"; resolver: string };
-
-export interface KeepRule {
-  kind: "keep";
-  as?: string;
-  format?: FormatUse;
-  legend?: Legend;
-  join?: string;
-  argument?: readonly string[];
-  shorten?: boolean;
-  /** Why a value named like an id is a fact people quote (a ticket number), kept as it is. */
-  fact?: string;
-  /** For a join key that is also an argument: the output name of the id kept beside the name (`<name>_id` unless written). */
-  id_as?: string;
-  /** `full`: the field is sent only when the tool is called with `detail: "full"`. */
-  detail?: "full";
-}
-
-export interface DropRule {
-  kind: "drop";
-  reason: string;
-}
 
 /** A guess `init` could not make with confidence; `generate` refuses it until a person decides. */
 export interface TodoRule {

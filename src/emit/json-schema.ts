@@ -1,6 +1,9 @@
 import type { Field, Shape, ToolModel } from "../model/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
+import { relatedSchema } from "../rules/argument.js";
+import { marker, NULL } from "../rules/field.js";
 import { formatNamed } from "../rules/format.js";
+import { joinSchema } from "../rules/join.js";
 import type { ModuleWriter } from "./module.js";
 import { NEXT_RESULT_SCHEMA } from "./next-page.js";
 import { literal } from "./ts.js";
@@ -14,9 +17,6 @@ export class SchemaCode {
 
 /** The module constant a value kept whole has its schema in, read by the runtime's check too. */
 type WholeSchemaName = (field: Field) => string | undefined;
-
-const marker = (name: "unresolved" | "unknown_code" | "unusable") => ({ $ref: `#/$defs/${name}` });
-const NULL = { type: "null" };
 
 /** The schema of a property or a map's values: `{ anyOf: [schema, { type: "null" }] }` where it is nullable. */
 const orNull = ({ shape, nullable }: { shape: Shape; nullable: boolean }): Schema =>
@@ -55,25 +55,9 @@ function describe(field: Field): Schema {
 export function fieldSchema(field: Field, wholeSchema: WholeSchemaName = () => undefined): Schema {
   switch (field.kind) {
     case "join":
-      return field.many
-        ? {
-            anyOf: [
-              { type: "array", items: { anyOf: [{ type: "string" }, marker("unresolved"), marker("unusable")] } },
-              NULL,
-              marker("unusable"),
-            ],
-            ...describe(field),
-          }
-        : { anyOf: [{ type: "string" }, NULL, marker("unresolved"), marker("unusable")], ...describe(field) };
-    case "related-id": {
-      const id = { type: field.property?.integer ? "integer" : "string" };
-      return field.many
-        ? {
-            anyOf: [{ type: "array", items: { anyOf: [id, marker("unusable")] } }, NULL, marker("unusable")],
-            ...describe(field),
-          }
-        : { anyOf: [id, NULL, marker("unusable")], ...describe(field) };
-    }
+      return { ...joinSchema(field), ...describe(field) };
+    case "related-id":
+      return { ...relatedSchema(field), ...describe(field) };
     case "object":
       return field.many
         ? {

@@ -1,6 +1,10 @@
 import { resolversOf } from "../model/resource-needs.js";
-import type { Field, JoinField, RelatedIdField, ResourceModel, SourceRef, ValueField } from "../model/types.js";
-import { isIdentifier, resourceModule, resultSchemaName } from "../naming.js";
+import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
+import { argumentRead, relatedRead, relatedType } from "../rules/argument.js";
+import { joinRead, joinType, RECORD_KEYS, recordKeysOf } from "../rules/join.js";
+import { legendRead, legendWords } from "../rules/legend.js";
+import type { CallScope, ReaderCall } from "../rules/types.js";
+import { resourceModule, resultSchemaName } from "../naming.js";
 import { formatNamed } from "../rules/format.js";
 import { objectSchema, schemaCode, shapeSchema } from "./json-schema.js";
 import { Locals, ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
@@ -53,16 +57,10 @@ function wholeSchemaConstants(module: ModuleWriter, constants: Map<string, strin
 function fieldType(module: ModuleWriter, field: Field): string {
   const unusable = module.runtimeType("Unusable");
   switch (field.kind) {
-    case "join": {
-      const unresolved = module.runtimeType("Unresolved");
-      return field.many
-        ? `Array<string | ${unresolved} | ${unusable}> | null | ${unusable}`
-        : `string | null | ${unresolved} | ${unusable}`;
-    }
-    case "related-id": {
-      const id = field.property?.integer ? "number" : "string";
-      return field.many ? `Array<${id} | ${unusable}> | null | ${unusable}` : `${id} | null | ${unusable}`;
-    }
+    case "join":
+      return joinType(field, (name) => module.runtimeType(name));
+    case "related-id":
+      return relatedType(field, unusable);
     case "object": {
       const object = `{ ${field.children.map((c) => `${key(c.out)}: ${fieldType(module, c)};`).join(" ")} }`;
       return field.many ? `Array<${object} | null | ${unusable}> | null | ${unusable}` : `${object} | null | ${unusable}`;
@@ -86,6 +84,13 @@ interface Scope {
   constants: Map<string, string>;
   bases: Bases;
 }
+
+/** The module's runtime names and literals, as the rules write their readers' calls. */
+const callScope = (module: ModuleWriter): CallScope => ({ runtime: (name) => module.runtime(name), literal });
+
+/** A rule's reader call, its options named. */
+const readerCall = (module: ModuleWriter, field: Field, { reader, value, options }: ReaderCall, required?: boolean) =>
+  `${module.runtime(reader)}(${value}, ${readOptions(field, options, required)})`;
 
 const withBase = (scope: Scope, base: SourceRef["base"], variable: string): Scope => ({
   ...scope,
@@ -113,26 +118,24 @@ function readOptions(field: Field, own: [name: string, code: string][], required
   return `{ ${named.map(([name, code]) => `${name}: ${code}`).join(", ")}, ctx }`;
 }
 
-/** The resolver's labels a join or looked-up legend reads, and the key its label is filled in at later. */
-function labelsOptions(resolver: string, key?: string): [string, string][] {
-  const labels = isIdentifier(resolver) ? `lookups.${resolver}` : `lookups[${literal(resolver)}]`;
-  return [["labels", labels], ["resolver", literal(resolver)], ...(key === undefined ? [] : [["key", literal(key)] as [string, string]])];
-}
-
 function valueExpression(scope: Scope, field: ValueField, value: string): string {
   const { module, constants } = scope;
   const call = (name: string) => module.runtime(name);
   const read = (own: [string, string][] = []) => readOptions(field, own, field.required);
-  if (field.argumentOf) return `${call(argumentIdReader(field))}(${value}, ${read()})`;
+  if (field.argumentOf) return readerCall(module, field, argumentRead(field, value), field.required);
   if (field.format) {
     const parent = field.source.path.slice(0, -1);
     const sibling = (path: readonly string[]) => sourceExpression(scope, { base: field.source.base, path: [...parent, ...path] });
     const reading = formatNamed(field.format.name)!.read(field.format.options, sibling);
-    return `${call(reading.reader)}(${value}, ${read(reading.options)})`;
+    return readerCall(module, field, { ...reading, value }, field.required);
   }
-  if (field.legend?.kind === "static") return `${call("legend")}(${value}, ${read([["words", constants.get(field.name)!]])})`;
-  if (field.legend?.kind === "resolver")
-    return `${call("legendLookup")}(${value}, ${read(labelsOptions(field.legend.resolver, field.out))})`;
+  if (field.legend)
+    return readerCall(
+      module,
+      field,
+      legendRead(callScope(module), { ...field, legend: field.legend }, constants.get(field.name)!, value),
+      field.required,
+    );
   const shape = field.shape;
   switch (shape.type) {
     case "string":
@@ -149,35 +152,6 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
   }
 }
 
-/** The reader of an id the model passes back, by the type the spec declares: an integer, text, or either. */
-function argumentIdReader(field: ValueField): string {
-  const shape = field.shape;
-  if (shape.type === "integer") return "integerId";
-  const text = shape.type === "string" || (shape.type === "literal" && shape.values.every((v) => typeof v === "string"));
-  const reader = text ? "ArgumentId" : "TextOrNumberId";
-  return field.shorten ? `short${reader}` : reader[0]!.toLowerCase() + reader.slice(1);
-}
-
-/** The constant naming the id type the spec declares for a field's ids: text only, integers, or text or numbers. */
-const idTypes = (module: ModuleWriter, field: { textIds: boolean; integerIds?: true }) =>
-  module.runtime(field.textIds ? "TEXT_IDS" : field.integerIds ? "INTEGER_IDS" : "TEXT_OR_NUMBER_IDS");
-
-/** A reader's `ids` option: the id type the spec declares for the ids it reads. */
-const idsOption = (module: ModuleWriter, field: { textIds: boolean; integerIds?: true }): [string, string] => [
-  "ids",
-  idTypes(module, field),
-];
-
-/** The constant holding how a resolver reads embedded records. */
-const RECORD_KEYS = "RECORD_KEYS";
-const recordKeys = (resolver: string) => (isIdentifier(resolver) ? `${RECORD_KEYS}.${resolver}` : `${RECORD_KEYS}[${literal(resolver)}]`);
-
-/** The ids a relationship holds, read as the spec declares them: their id type, and the types their records may have. */
-function relationshipIds(scope: Scope, field: JoinField | RelatedIdField, value: string): string {
-  const types = field.linkageTypes === undefined ? "" : `, ${literal(field.linkageTypes)}`;
-  return `${scope.module.runtime("relationshipIds")}(${value}, ${idTypes(scope.module, field)}${types})`;
-}
-
 function projectExpression(scope: Scope, field: Field): string {
   const depth = field.source.path.length;
   // A part lifted to the top reads through the objects on its way, which may be absent or broken.
@@ -191,33 +165,16 @@ function projectExpression(scope: Scope, field: Field): string {
 }
 
 function projectValue(scope: Scope, field: Field, value: string): string {
-  const call = (name: string) => scope.module.runtime(name);
   switch (field.kind) {
-    case "join": {
-      // A label the resolvers give after the walk is filled in at this key of the object built here.
-      const labels = labelsOptions(field.resolver, field.many ? undefined : field.out);
-      if (field.via === "property")
-        return `${call(field.many ? "refMany" : "refOne")}(${value}, ${readOptions(field, [idsOption(scope.module, field), ...labels, ["keys", field.plainIds ? "null" : recordKeys(field.resolver)]])})`;
-      return `${call(field.many ? "joinMany" : "joinOne")}(${relationshipIds(scope, field, value)}, ${readOptions(field, labels)})`;
-    }
+    case "join":
+      return readerCall(scope.module, field, joinRead(callScope(scope.module), field, value));
     case "related-id":
-      if (field.property) return handleExpression(scope, field, field.property, value);
-      return `${call(`${field.shorten ? "shortRelated" : "related"}${field.many ? "Many" : "One"}`)}(${relationshipIds(scope, field, value)}, ${readOptions(field, [])})`;
+      return readerCall(scope.module, field, relatedRead(callScope(scope.module), field, value));
     case "value":
       return valueExpression(scope, field, value);
     case "object":
       return nestedExpression(scope, field, value);
   }
-}
-
-/** The id kept beside the name a plain property joins to: the property's id, or its embedded record's. */
-function handleExpression(scope: Scope, field: RelatedIdField, property: NonNullable<RelatedIdField["property"]>, value: string): string {
-  const reader = `${property.integer ? "integerRefId" : "refId"}${field.many ? "Many" : "One"}`;
-  const own: [string, string][] = [
-    ["idKey", property.keys === null ? "null" : literal(property.keys.id)],
-    ...(property.integer ? [] : [idsOption(scope.module, field), ["shorten", String(field.shorten)] as [string, string]]),
-  ];
-  return `${scope.module.runtime(reader)}(${value}, ${readOptions(field, own)})`;
 }
 
 /** Nested objects (and each item of a list of them) project their parts from the object itself, so children read relative to it. */
@@ -237,16 +194,12 @@ function rebase(field: Field, depth: number): Field {
   return field.kind === "object" ? { ...field, source, children: field.children.map((c) => rebase(c, depth)) } : { ...field, source };
 }
 
-function legendConstants(constants: Map<string, string>, fields: Field[]): string[] {
+function legendConstants(scope: CallScope, constants: Map<string, string>, fields: Field[]): string[] {
   return fields.flatMap((field): string[] => {
-    if (field.kind === "object") return legendConstants(constants, field.children);
+    if (field.kind === "object") return legendConstants(scope, constants, field.children);
     if (field.kind !== "value" || field.format || field.argumentOf) return [];
-    if (field.legend?.kind === "static") {
-      const words = typeOfShape(field.shape);
-      return [
-        `const ${constants.get(field.name)!} = new Map<unknown, ${words}>([${field.legend.entries.map(([code, word]) => `[${literal(code)}, ${literal(word)}]`).join(", ")}]);`,
-      ];
-    }
+    if (field.legend?.kind === "static")
+      return [legendWords(scope, field.legend.entries, constants.get(field.name)!, typeOfShape(field.shape))];
     if (!field.legend && field.shape.type === "literal") {
       return [`const ${constants.get(field.name)!} = new Set<unknown>([${field.shape.values.map(literal).join(", ")}]);`];
     }
@@ -256,16 +209,8 @@ function legendConstants(constants: Map<string, string>, fields: Field[]): strin
 
 /** The resolvers a resource joins plain properties through, with how each reads embedded records. */
 function recordKeysConstant(module: ModuleWriter, fields: Field[]): string[] {
-  const keys = new Map<string, { id: string; label?: string }>();
-  const visit = (list: Field[]) => {
-    for (const field of list) {
-      if (field.kind === "join" && field.via === "property" && !field.plainIds) keys.set(field.resolver, field.keys);
-      else if (field.kind === "object") visit(field.children);
-    }
-  };
-  visit(fields);
-  if (keys.size === 0) return [];
-  const entries = [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = recordKeysOf(fields);
+  if (entries.length === 0) return [];
   return [
     `/** How each resolver reads an embedded record: the key of its id, and of the name it carries. */`,
     `const ${module.local(RECORD_KEYS)} = ${JSON.stringify(Object.fromEntries(entries))} as const;`,
@@ -342,7 +287,7 @@ export function emitResource(resource: ResourceModel): string {
     `/** The labels projecting ${withArticle(commentText(resource.name))} reads, already resolved. */`,
     `export type ${T}Lookups = ${lookups};`,
     "",
-    ...legendConstants(constants, resource.fields),
+    ...legendConstants(callScope(module), constants, resource.fields),
     "",
     ...recordKeysLines,
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,

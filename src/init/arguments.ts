@@ -1,5 +1,5 @@
 import type { SpecField } from "../model/fields.js";
-import { isIdSchema } from "../model/fields.js";
+import { isIdSchema } from "../model/spec-ids.js";
 import { operationParameters, type DeclaredParameter, type Operation } from "../model/operations.js";
 import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 import { withArticle } from "../indefinite-article.js";

@@ -1,4 +1,5 @@
-import { carriedIdsAndUrls, isIdSchema, isUrl, type SpecField } from "../model/fields.js";
+import type { SpecField } from "../model/fields.js";
+import { carriedIdsAndUrls, isIdSchema, isUrl } from "../model/spec-ids.js";
 import { specLegend } from "../model/legend.js";
 import { plural } from "../naming.js";
 import { child, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";

@@ -1,13 +1,22 @@
 import type { FieldAnnotation, KeepRule, ResolverAnnotation, ResourceAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { RESERVED_KEYS } from "../naming.js";
-import { child, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 import { formatNamed } from "../rules/format.js";
 import { didYouMean } from "../suggest.js";
-import { buildLegend, specLegend } from "./legend.js";
+import { relatedField } from "../rules/argument.js";
+import { checkKept } from "../rules/field-rules.js";
+import { handleField } from "../rules/handle.js";
+import { joinField } from "../rules/join.js";
+import { detailOnPart } from "../rules/detail.js";
+import { checkKeptWhole } from "../rules/keep.js";
+import { legendModel, legendShape } from "../rules/legend.js";
+import type { FieldRole, RuleProblem, SpecFacts } from "../rules/types.js";
+import { shortSpecLegend, specLegend } from "./legend.js";
+import { carriedIdsAndUrls, ID_LIKE, idFacts } from "./spec-ids.js";
 import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
-import type { DroppedField, Field, JoinField, RelatedIdField, Shape, SourceBase } from "./types.js";
+import type { DroppedField, Field, LegendModel, Shape, SourceBase } from "./types.js";
 
 /** A field as the spec declares it, before the annotation says what happens to it. */
 export interface SpecField {
@@ -29,8 +38,6 @@ export interface ClassifyContext {
 }
 
 const ENVELOPE = new Set(["type", "links", "meta"]);
-/** Opaque ids: kept only as an argument, a join key, or a fact with its reason. */
-export const ID_LIKE = /^(id|ids|gid|gids|uuid|uuids|sid|sids)$|(_id|_ids|_gid|_gids|_uuid|_sid|_sids|Id|Ids|Gid|Gids|Uuid|Sid|Sids)$/;
 
 /** The fields a JSON:API resource object declares: its id, its attributes and its relationships. */
 export function jsonApiFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
@@ -174,17 +181,25 @@ function classifyLevel(
     if (!field) continue;
     const lift = lifts(exact, prefix, liftable);
     if (rule.detail !== undefined && prefix !== "" && !lift) {
+      const { message, help } = detailOnPart(prefix.slice(0, -1));
       ctx.diagnostics.push({
         code: "PRJ029",
         severity: "error",
-        message: `${ctx.resource.name}.${name}: \`detail\` applies to a field at the top of the result, and this one is a part of \`${prefix.slice(0, -1)}\``,
-        help: "lift the part to the top with `as`, or remove `detail`",
+        message: `${ctx.resource.name}.${name}: ${message}`,
+        help,
         location: ctx.locateAnnotation([...exact!.annotation.path, "detail"], "key"),
       });
       continue;
     }
     const detailed = rule.detail === undefined ? field : { ...field, detail: rule.detail };
-    const handle = field.kind === "join" && rule.argument ? handleField(ctx, specField, rule, detailed as JoinField) : undefined;
+    const handle =
+      detailed.kind === "join" && rule.argument
+        ? handleField(
+            { ...rule, argument: rule.argument },
+            detailed,
+            detailed.via === "property" && idFacts(ctx.reader, specField.at, false).idKind(detailed.keys.id) === "integer",
+          )
+        : undefined;
     (lift ? lifted : fields).push(detailed, ...(handle ? [handle] : []));
   }
   if (prefix !== "") checkOutputNames(ctx, fields, entries);
@@ -276,234 +291,6 @@ function nestedField(
   };
 }
 
-/** What makes a value an id beyond its name: the component schemas, patterns and formats the spec's own id-named values use. */
-export interface IdSchemas {
-  refs: ReadonlySet<string>;
-  patterns: ReadonlySet<string>;
-  formats: ReadonlySet<string>;
-}
-
-/** Formats that say how a value is written, never that it is an id, whatever the fields using them are named. */
-const PLAIN_FORMATS = new Set([
-  ...["int32", "int64", "integer", "number", "float", "double", "decimal", "string", "text", "byte", "binary", "password"],
-  ...["date", "date-time", "time", "duration", "uri", "url", "uri-reference", "iri", "email", "hostname", "ipv4", "ipv6"],
-]);
-
-const idSchemasByDocument = new WeakMap<object, IdSchemas>();
-
-/**
- * The schemas the spec writes its ids with, read once per document: a component schema (`$ref`),
- * a `pattern` or a `format` that id-named properties and parameters use at least as often as
- * others do, and `format: uuid` always. A value written with one is an id whatever its name:
- * Discord's `mention_roles` holds its snowflake ids, Twilio's `call_sid_to_coach` a call's `CA…` sid.
- */
-export function idSchemas(reader: SchemaReader): IdSchemas {
-  const known = idSchemasByDocument.get(reader.document);
-  if (known) return known;
-  const tallies = { refs: new Map<string, number>(), patterns: new Map<string, number>(), formats: new Map<string, number>() };
-  const tally = (name: string, value: unknown) => {
-    if (!isJsonObject(value)) return;
-    const schema = value["type"] === "array" && isJsonObject(value["items"]) ? value["items"] : value;
-    const vote = ID_LIKE.test(name) ? 1 : -1;
-    const count = (map: Map<string, number>, key: unknown) => {
-      if (typeof key === "string") map.set(key, (map.get(key) ?? 0) + vote);
-    };
-    const ref = typeof schema["$ref"] === "string" ? /^#\/components\/schemas\/([^/]+)$/.exec(schema["$ref"])?.[1] : undefined;
-    count(tallies.refs, ref);
-    count(tallies.patterns, schema["pattern"]);
-    count(tallies.formats, schema["format"]);
-  };
-  const walk = (value: unknown, depth: number) => {
-    if (depth > 64) return;
-    if (Array.isArray(value)) {
-      for (const item of value) walk(item, depth + 1);
-      return;
-    }
-    if (!isJsonObject(value)) return;
-    const properties = value["properties"];
-    if (isJsonObject(properties)) for (const [name, schema] of Object.entries(properties)) tally(name, schema);
-    if (typeof value["name"] === "string" && typeof value["in"] === "string") tally(value["name"], value["schema"]);
-    for (const inner of Object.values(value)) walk(inner, depth + 1);
-  };
-  walk(reader.document, 0);
-  const chosen = (map: Map<string, number>) => new Set([...map].filter(([, votes]) => votes >= 0).map(([key]) => key));
-  const formats = chosen(tallies.formats);
-  for (const format of PLAIN_FORMATS) formats.delete(format);
-  formats.add("uuid");
-  const found: IdSchemas = { refs: chosen(tallies.refs), patterns: chosen(tallies.patterns), formats };
-  idSchemasByDocument.set(reader.document, found);
-  return found;
-}
-
-/** Whether a string or integer is written with one of the spec's id schemas ({@link idSchemas}). */
-export function isIdSchema(reader: SchemaReader, at: SchemaAt): boolean {
-  const ids = idSchemas(reader);
-  // Through a `$ref`, a nullable `oneOf` and a one-member `allOf` (a description beside the ref).
-  let node: SchemaAt | undefined = at;
-  for (let steps = 0; node !== undefined && steps < 8; steps++) {
-    const name = reader.refName(node) ?? reader.refName(reader.unwrapNullable(node));
-    if (name !== undefined && ids.refs.has(name)) return true;
-    const wrapped = members(reader.unwrapNullable(node), "allOf");
-    node = wrapped.length === 1 ? wrapped[0] : undefined;
-  }
-  const kind = reader.kind(at);
-  if (kind !== "string" && kind !== "integer") return false;
-  const schema = reader.unwrapNullable(at).schema;
-  return (
-    (typeof schema["pattern"] === "string" && ids.patterns.has(schema["pattern"])) ||
-    (typeof schema["format"] === "string" && ids.formats.has(schema["format"]))
-  );
-}
-
-/** A list whose items are ids by their schema (`mention_roles: [snowflake]`). */
-function isIdList(reader: SchemaReader, at: SchemaAt): boolean {
-  if (reader.kind(at) !== "array") return false;
-  const items = reader.items(at);
-  return items !== undefined && isIdSchema(reader, items);
-}
-
-/** How many carried paths of each kind a schema node keeps: a message names a few, and only emptiness decides. */
-const CARRIED_SHOWN = 12;
-
-interface Carried {
-  ids: string[];
-  urls: string[];
-}
-
-const carriedByDocument = new WeakMap<object, Map<string, Carried>>();
-
-/**
- * Paths inside a schema, at any depth and through arrays, that hold ids (by their names or by the
- * spec's id schemas) or URLs. Each schema node is walked once per document, however many fields
- * share it: a spec whose records all embed one deep schema would otherwise be walked once a field.
- */
-export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): { ids: string[]; urls: string[] } {
-  const memo = carriedByDocument.get(reader.document) ?? new Map<string, Carried>();
-  carriedByDocument.set(reader.document, memo);
-  const found = carriedFrom(reader, at, memo);
-  return { ids: found.ids.map((path) => name + path), urls: found.urls.map((path) => name + path) };
-}
-
-interface Edge {
-  label: string;
-  to: string;
-}
-
-/**
- * What a node carries, from the nodes it reaches. Nodes on a cycle (a user whose manager is a
- * user) reach each other, so they are settled together once the walk leaves their cycle, as
- * Tarjan's algorithm finds it: each then carries what it holds itself, or failing that, one path
- * through the cycle to a node that holds something.
- */
-function carriedFrom(reader: SchemaReader, at: SchemaAt, memo: Map<string, Carried>): Carried {
-  const start = reader.unwrapNullable(at);
-  const done = memo.get(start.pointer);
-  if (done) return done;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const edges = new Map<string, Edge[]>();
-  const own = new Map<string, Carried>();
-  const add = (into: Carried, label: string, from: Carried) => {
-    for (const path of from.ids) if (into.ids.length < CARRIED_SHOWN) into.ids.push(label + path);
-    for (const path of from.urls) if (into.urls.length < CARRIED_SHOWN) into.urls.push(label + path);
-  };
-  const visit = (node: SchemaAt) => {
-    const pointer = node.pointer;
-    index.set(pointer, index.size);
-    low.set(pointer, index.get(pointer)!);
-    stack.push(pointer);
-    onStack.add(pointer);
-    const held: Carried = { ids: [], urls: [] };
-    const out: Edge[] = [];
-    const follow = (label: string, target: SchemaAt) => {
-      const next = reader.unwrapNullable(target);
-      const settled = memo.get(next.pointer);
-      if (settled) return add(held, label, settled);
-      if (!index.has(next.pointer)) {
-        visit(next);
-        const after = memo.get(next.pointer);
-        if (after) return add(held, label, after);
-        low.set(pointer, Math.min(low.get(pointer)!, low.get(next.pointer)!));
-      } else if (onStack.has(next.pointer)) low.set(pointer, Math.min(low.get(pointer)!, index.get(next.pointer)!));
-      out.push({ label, to: next.pointer });
-    };
-    const kind = reader.kind(node);
-    if (kind === "array") {
-      const items = reader.items(node);
-      if (items && isIdSchema(reader, items)) held.ids.push("[]");
-      else if (items) follow("[]", items);
-    } else if (kind === "object" || kind === undefined) {
-      // A `oneOf`/`anyOf` of objects has no single type, but its branches' properties are still carried.
-      for (const p of reader.properties(node)) {
-        const label = `.${p.name}`;
-        if (ID_LIKE.test(p.name) || isIdSchema(reader, p.at)) held.ids.push(label);
-        else if (isIdList(reader, p.at)) held.ids.push(`${label}[]`);
-        else if (isUrl(reader, p.name, p.at)) held.urls.push(label);
-        else follow(label, p.at);
-      }
-    }
-    own.set(pointer, held);
-    edges.set(pointer, out);
-    if (low.get(pointer) !== index.get(pointer)) return;
-    const cycle: string[] = [];
-    let member: string;
-    do {
-      member = stack.pop()!;
-      onStack.delete(member);
-      cycle.push(member);
-    } while (member !== pointer);
-    settleCycle(cycle, own, edges, memo, add);
-  };
-  visit(start);
-  return memo.get(start.pointer)!;
-}
-
-/**
- * Settles the nodes of one cycle (or a lone node): what each holds itself and through nodes
- * outside the cycle was gathered while walking; members with nothing of their own take one path
- * to a member that has something, found by walking the cycle's edges backwards from those members.
- */
-function settleCycle(
-  cycle: string[],
-  own: Map<string, Carried>,
-  edges: Map<string, Edge[]>,
-  memo: Map<string, Carried>,
-  add: (into: Carried, label: string, from: Carried) => void,
-) {
-  const members = new Set(cycle);
-  const empty = (c: Carried) => c.ids.length === 0 && c.urls.length === 0;
-  const into = new Map<string, { from: string; label: string }[]>();
-  for (const member of cycle) {
-    for (const edge of edges.get(member)!) {
-      if (!members.has(edge.to)) continue;
-      into.set(edge.to, [...(into.get(edge.to) ?? []), { from: member, label: edge.label }]);
-    }
-  }
-  const queue = cycle.filter((member) => !empty(own.get(member)!));
-  for (let i = 0; i < queue.length; i++) {
-    const reached = queue[i]!;
-    for (const { from, label } of into.get(reached) ?? []) {
-      const carried = own.get(from)!;
-      if (!empty(carried)) continue;
-      add(carried, label, own.get(reached)!);
-      queue.push(from);
-    }
-  }
-  for (const member of cycle) memo.set(member, own.get(member)!);
-}
-
-const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-reference", "uri-map"]);
-
-/** Whether a property holds a URL, or a map or list of them (Twilio's `subresource_uris`), by its format or its name. */
-export function isUrl(reader: SchemaReader, name: string, at: SchemaAt): boolean {
-  const format = reader.unwrapNullable(at).schema["format"];
-  return (
-    (typeof format === "string" && URL_FORMATS.has(format)) || /(^|_)(url|uri|href|urls|uris|hrefs)$|(Url|Uri|Urls|Uris)$|^self$/.test(name)
-  );
-}
-
 function describe(at: SchemaAt): string | undefined {
   const description = at.schema["description"];
   return typeof description === "string" && description.trim() !== "" ? description.trim() : undefined;
@@ -518,6 +305,32 @@ function siblingKind(ctx: ClassifyContext, field: SpecField, siblings: readonly 
   return at ? ctx.reader.kind(at) : "absent";
 }
 
+/** What the rules' checks see of a spec field, and what its rule makes of it. */
+function specFacts(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, name: string, siblings: readonly SpecField[]): SpecFacts {
+  const role: FieldRole = specField.relationship
+    ? "relationship"
+    : rule.join
+      ? "join key"
+      : ID_LIKE.test(specField.name) && !rule.argument && rule.fact === undefined
+        ? "id"
+        : "value";
+  return {
+    name,
+    role,
+    kind: ctx.reader.kind(specField.at),
+    sibling: (path) => siblingKind(ctx, specField, siblings, path),
+    resolvers: [...ctx.resolvers.keys()],
+    joinedIdKind: () => idFacts(ctx.reader, specField.at, specField.relationship).idKind(resolverKeys(ctx, rule.join!).id),
+  };
+}
+
+/** How a resolver reads an embedded record: the key of its id (`id` unless declared), and of its label. */
+function resolverKeys(ctx: ClassifyContext, resolver: string): { id: string; label?: string } {
+  const declared = ctx.resolvers.get(resolver);
+  return { id: declared?.id ?? "id", ...(declared?.label !== undefined ? { label: declared.label } : {}) };
+}
+
+/** The field a kept rule makes of a spec field, once every rule has checked it; undefined where one refused it. */
 function keptField(
   ctx: ClassifyContext,
   specField: SpecField,
@@ -528,7 +341,7 @@ function keptField(
 ): Field | undefined {
   const { reader } = ctx;
   const errorsBefore = ctx.diagnostics.length;
-  const problem = (code: Diagnostic["code"], message: string, help: string, key?: string) =>
+  const problem: RuleProblem = (code, message, help, key) =>
     ctx.diagnostics.push({
       code,
       severity: "error",
@@ -537,37 +350,8 @@ function keptField(
       location: ctx.locateAnnotation(key ? [...annotation.path, key] : annotation.path, key ? "key" : "value"),
       related: ctx.locateSpec(specField.at.pointer),
     });
-  const checkResolver = (resolver: string, key: string) => {
-    if (!ctx.resolvers.has(resolver)) {
-      const example =
-        key === "legend"
-          ? `\`${resolver}: {}\``
-          : `\`${resolver}: { type: user, label: name }\` (or \`${resolver}: { label: name, id: gid }\` for plain REST)`;
-      problem(
-        "PRJ026",
-        `resolver "${resolver}" is not declared${didYouMean(resolver, ctx.resolvers.keys())}`,
-        `declare it under \`resolvers:\`, e.g. ${example}`,
-        key,
-      );
-    }
-  };
-  const keysOf = (resolver: string) => {
-    const declared = ctx.resolvers.get(resolver);
-    return { id: declared?.id ?? "id", ...(declared?.label !== undefined ? { label: declared.label } : {}) };
-  };
-  if (rule.id_as !== undefined && !(rule.join && rule.argument))
-    problem(
-      "PRJ029",
-      "`id_as` names the id kept beside a joined name, and this field is not both a join key and an argument",
-      `write \`${name}: { join: RESOLVER, argument: [tool], id_as: ${rule.id_as} }\`, or remove \`id_as\``,
-      "id_as",
-    );
-  if (rule.fact !== undefined) {
-    for (const key of ["join", "argument", "shorten", "legend"] as const) {
-      if (rule[key] !== undefined)
-        problem("PRJ029", `a fact is kept as it is; \`${key}\` says otherwise`, `remove \`${key}\`, or the \`fact\``, key);
-    }
-  }
+  const facts = specFacts(ctx, specField, rule, name, siblings);
+  checkKept(rule, facts, problem);
   const out = rule.as ?? specField.name;
   // A reformatted or expanded value no longer matches the spec's description of it ("unix seconds").
   const format = rule.format && { use: rule.format, rule: formatNamed(rule.format.name)! };
@@ -578,179 +362,59 @@ function keptField(
       : (describe(specField.at) ?? describe(reader.deref(specField.at)));
   const common = { out, name, source: { base: specField.base, path: specField.path }, ...(description ? { description } : {}) };
 
-  if (specField.relationship) {
-    for (const key of ["format", "legend", "shorten"] as const) {
-      if (rule[key] !== undefined && !(key === "shorten" && rule.argument))
-        problem(
-          "PRJ029",
-          `\`${key}\` does not apply to a relationship`,
-          "a relationship is joined to a name or kept as an argument id",
-          key,
-        );
-    }
-    const data = child(reader.unwrapNullable(specField.at), "properties", "data");
-    const many = data !== undefined && reader.kind(data) === "array";
-    if (rule.join) {
-      checkResolver(rule.join, "join");
-      return ctx.diagnostics.length > errorsBefore
-        ? undefined
-        : {
-            kind: "join",
-            ...common,
-            resolver: rule.join,
-            many,
-            via: "relationship",
-            keys: keysOf(rule.join),
-            textIds: declaresTextIds(ctx, specField, "id"),
-            ...linkageTypes(ctx, specField, ctx.resolvers.get(rule.join)?.type),
-          };
-    }
-    if (rule.argument)
-      return {
-        kind: "related-id",
-        ...common,
-        many,
-        argumentOf: [...rule.argument],
-        shorten: rule.shorten === true,
-        textIds: declaresTextIds(ctx, specField, "id"),
-        ...linkageTypes(ctx, specField, undefined),
-      };
-    problem(
-      "PRJ022",
-      "a relationship must be joined to a name, kept as an argument id, or dropped",
-      `write \`${name}: { join: RESOLVER }\`, \`${name}: { argument: [tool] }\`, or \`${name}: { drop: "reason" }\``,
-    );
+  const errors = () => ctx.diagnostics.length > errorsBefore;
+  const ids = () => idFacts(reader, specField.at, specField.relationship);
+  const declared = (resolver: string) => ({ keys: resolverKeys(ctx, resolver), type: ctx.resolvers.get(resolver)?.type });
+  if (facts.role === "relationship") {
+    if (rule.join) return errors() ? undefined : joinField(common, rule.join, declared(rule.join), true, ids());
+    if (rule.argument) return relatedField(common, { ...rule, argument: rule.argument }, ids());
     return undefined;
   }
+  if (facts.role === "join key") return errors() ? undefined : joinField(common, rule.join!, declared(rule.join!), false, ids());
+  if (facts.role === "id") return undefined;
+  const { kind } = facts;
 
-  const kind = reader.kind(specField.at);
-  if (rule.join) {
-    for (const key of ["format", "legend", "shorten"] as const) {
-      if (rule[key] !== undefined && !(key === "shorten" && rule.argument))
-        problem(
-          "PRJ029",
-          `\`${key}\` does not apply to a join key`,
-          "a join key becomes the resolver's label; with `argument: [tool]` its id is kept beside it too",
-          key,
-        );
-    }
-    if (rule.shorten && rule.argument && handleIdKind(ctx, specField, keysOf(rule.join).id) === "integer")
-      problem("PRJ029", "`shorten` applies to string ids only, and this join key's ids are integers", "remove `shorten`", "shorten");
-    checkResolver(rule.join, "join");
-    return ctx.diagnostics.length > errorsBefore
-      ? undefined
-      : {
-          kind: "join",
-          ...common,
-          resolver: rule.join,
-          many: kind === "array",
-          via: "property",
-          keys: keysOf(rule.join),
-          textIds: declaresTextIds(ctx, specField, keysOf(rule.join).id),
-          ...(handleIdKind(ctx, specField, keysOf(rule.join).id) === "integer" ? { integerIds: true as const } : {}),
-          ...(declaresPlainIds(ctx, specField) ? { plainIds: true as const } : {}),
-        };
-  }
-  if (ID_LIKE.test(specField.name) && !rule.argument && rule.fact === undefined) {
-    problem(
-      "PRJ022",
-      "an id is kept only as an argument to a tool or as a join key",
-      `write \`${name}: { argument: [tool_that_takes_it] }\`, \`{ join: RESOLVER }\`, \`{ drop: "reason" }\`, or, for a number people quote, \`{ fact: "why" }\``,
-    );
-    return undefined;
-  }
-  if (rule.shorten && !rule.argument)
-    problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
-  if (rule.shorten && kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
-  if (rule.format && rule.legend) problem("PRJ029", "a field takes a format or a legend, not both", "remove one of them", "format");
-  const formatProblem = format?.rule.check({ kind, sibling: (path) => siblingKind(ctx, specField, siblings, path) }, format.use.options);
-  if (formatProblem) problem("PRJ029", formatProblem.message, formatProblem.help, formatProblem.key);
-
-  const enumValues = reader.enumValues(specField.at);
-  const numericEnum = enumValues !== undefined && enumValues.length > 0 && enumValues.every((v) => typeof v === "number");
   let shape: Shape;
   let cutLevels: number | undefined;
-  let legend: import("./types.js").LegendModel | undefined;
+  let legend: LegendModel | undefined;
   if (rule.legend) {
-    if (kind !== "integer" && kind !== "number" && kind !== "string") {
-      problem("PRJ029", `a legend applies to coded integers or strings, not ${kind ?? "this schema"}`, "remove `legend`", "legend");
-    } else if (rule.legend.source === "resolver") {
-      checkResolver(rule.legend.resolver, "legend");
-    }
-    const built = buildLegend(reader, specField.at, rule.legend, kind === "integer" || kind === "number");
-    for (const p of built.problems) {
-      if (p.kind === "no-spec-legend") {
-        problem(
-          "PRJ025",
-          `\`legend: spec\`, but ${p.detail ?? "the spec gives no words for this enum"}`,
-          "the spec needs x-enum-varnames, x-enumNames, x-enum-descriptions or oneOf const/title; or write the legend inline: `legend: { 1: low, 2: high }`",
-          "legend",
-        );
-      } else if (p.kind === "missing-codes") {
-        problem(
-          "PRJ024",
-          `the legend has no word for ${p.codes.map((c) => JSON.stringify(c)).join(", ")}, which the spec's enum lists`,
-          `add ${p.codes.map((c) => `${c}: WORD`).join(", ")} to the legend`,
-          "legend",
-        );
-      } else {
-        problem(
-          "PRJ024",
-          `legend code ${JSON.stringify(p.code)} is not a number, but the field is numeric`,
-          "legend codes of a numeric field are numbers: `{ 1: low }`",
-          "legend",
-        );
-      }
-    }
-    for (const code of built.extraCodes) {
+    const coded = {
+      codes: reader.enumValues(specField.at) ?? [],
+      numeric: kind === "integer" || kind === "number",
+      specWords: () => specLegend(reader, specField.at),
+      specWordsShort: () => shortSpecLegend(reader, specField.at),
+    };
+    legend = legendModel(rule.legend, coded, problem, (code) =>
       ctx.diagnostics.push({
         code: "PRJ024",
         severity: "warning",
         message: `${ctx.resource.name}.${name}: legend code ${code} is not in the spec's enum`,
         help: "remove it, or add the code to the spec",
         location: ctx.locateAnnotation([...annotation.path, "legend", code], "key"),
-      });
-    }
-    legend = built.legend;
-    shape =
-      legend?.kind === "static" ? { type: "literal", values: [...new Set(legend.entries.map(([, word]) => word))] } : { type: "string" };
+      }),
+    );
+    shape = legendShape(legend);
   } else if (rule.format) {
     shape = { type: "string" };
   } else {
-    const carried =
-      (kind === "object" || kind === "array" || kind === undefined) && !rule.argument
-        ? carriedIdsAndUrls(reader, specField.at, name)
-        : { ids: [], urls: [] };
-    const whole = kind === "array" ? "this list" : "this object";
-    // The dotted path that classifies that part, the same through an object and through each item of a list.
-    const partOf = (path: string) => path.replace(/\[\]/g, "");
-    if (carried.ids.length > 0) {
-      problem(
-        "PRJ022",
-        `kept whole, ${whole} would carry ${carried.ids.map((n) => `\`${n}\``).join(", ")}, an opaque id`,
-        `join it to a name (\`${name}: { join: RESOLVER }\`), or classify its parts (\`${partOf(carried.ids[0]!)}: { drop: "reason" }\`, ...)`,
-      );
-    }
-    if (carried.urls.length > 0) {
-      problem(
-        "PRJ033",
-        `kept whole, ${whole} would carry ${carried.urls.map((n) => `\`${n}\``).join(", ")}, a URL the model cannot open`,
-        `classify its parts (\`${partOf(carried.urls[0]!)}: { drop: "a link the model cannot open" }\`, ...)`,
-      );
-    }
-    if (numericEnum && !rule.argument) {
-      const fromSpec = specLegend(reader, specField.at);
-      problem(
-        "PRJ023",
-        `integer enum ${JSON.stringify(enumValues)} is kept without a legend; the model would have to guess what the codes mean`,
-        fromSpec
-          ? `the spec names the codes: write \`${name}: { legend: spec }\``
-          : `write the words: \`${name}: { legend: { ${enumValues!.map((v) => `${v}: WORD`).join(", ")} } }\``,
-      );
-    }
+    const enumValues = reader.enumValues(specField.at);
+    const numericEnum = enumValues !== undefined && enumValues.length > 0 && enumValues.every((v) => typeof v === "number");
+    checkKeptWhole(
+      {
+        name,
+        list: kind === "array",
+        carried:
+          (kind === "object" || kind === "array" || kind === undefined) && !rule.argument
+            ? carriedIdsAndUrls(reader, specField.at, name)
+            : { ids: [], urls: [] },
+        numericCodes: numericEnum && !rule.argument ? enumValues : undefined,
+        specNamesCodes: () => specLegend(reader, specField.at) !== undefined,
+      },
+      problem,
+    );
     shape = shapeOf(reader, specField.at, (levels) => (cutLevels = levels));
   }
-  if (ctx.diagnostics.length > errorsBefore) return undefined;
+  if (errors()) return undefined;
   if (cutLevels !== undefined) {
     const schema = reader.refName(specField.at);
     ctx.diagnostics.push(
@@ -777,93 +441,6 @@ function keptField(
     shorten: rule.shorten === true,
     required: specField.required && !reader.nullable(specField.at),
   };
-}
-
-/**
- * The id kept beside a joined name (`assignee_id` beside `assignee`), read from the same value, for
- * a join key that is also an argument: the model reads the name and passes the id.
- */
-function handleField(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, join: JoinField): RelatedIdField {
-  const integer = join.via === "property" && handleIdKind(ctx, specField, join.keys.id) === "integer";
-  return {
-    kind: "related-id",
-    out: rule.id_as ?? `${join.out}_id`,
-    name: join.name,
-    source: join.source,
-    description: `The id of ${join.many ? "each record" : "the record"} named in ${join.out}.`,
-    ...(join.detail ? { detail: join.detail } : {}),
-    many: join.many,
-    argumentOf: [...rule.argument!],
-    shorten: rule.shorten === true && !integer,
-    beside: join.out,
-    textIds: join.textIds,
-    ...(join.via === "property" ? { property: { keys: join.plainIds ? null : { id: join.keys.id }, integer } } : {}),
-  };
-}
-
-/** Whether a plain join key's ids are integers: the value itself, or its embedded records' `id` key, through a list. */
-function handleIdKind(ctx: ClassifyContext, specField: SpecField, idKey: string): string | undefined {
-  const { reader } = ctx;
-  if (specField.relationship) return "string";
-  let at = reader.unwrapNullable(specField.at);
-  if (reader.kind(at) === "array") {
-    const items = reader.items(at);
-    if (!items) return undefined;
-    at = reader.unwrapNullable(items);
-  }
-  const kind = reader.kind(at);
-  if (kind !== "object" && kind !== undefined) return kind;
-  const id = reader.property(at, idKey);
-  return id ? reader.kind(id.at) : undefined;
-}
-
-/** Whether the spec declares a join key (or each item of a list of them) an id, and no record. */
-function declaresPlainIds(ctx: ClassifyContext, specField: SpecField): boolean {
-  const { reader } = ctx;
-  let at = reader.unwrapNullable(specField.at);
-  if (reader.kind(at) === "array") {
-    const items = reader.items(at);
-    if (!items) return false;
-    at = reader.unwrapNullable(items);
-  }
-  const kind = reader.kind(at);
-  return kind === "string" || kind === "integer" || kind === "number";
-}
-
-/**
- * Whether the spec declares a join key's or a relationship's ids text and nothing else: the key
- * itself or its embedded records' `idKey`, or a relationship's `data.id`, through a list. Ids it
- * declares as both text and numbers, or with no type, are read either way.
- */
-function declaresTextIds(ctx: ClassifyContext, specField: SpecField, idKey: string): boolean {
-  if (!specField.relationship) return handleIdKind(ctx, specField, idKey) === "string";
-  const linkage = linkageSchema(ctx, specField);
-  const id = linkage && ctx.reader.property(linkage, "id");
-  return id !== undefined && ctx.reader.kind(id.at) === "string";
-}
-
-/** The schema of one resource identifier in a relationship's `data`. */
-function linkageSchema(ctx: ClassifyContext, specField: SpecField): SchemaAt | undefined {
-  const { reader } = ctx;
-  const data = reader.property(reader.unwrapNullable(specField.at), "data");
-  if (!data) return undefined;
-  const linkage = reader.unwrapNullable(data.at);
-  if (reader.kind(linkage) !== "array") return linkage;
-  const items = reader.items(linkage);
-  return items && reader.unwrapNullable(items);
-}
-
-/**
- * The JSON:API types a relationship's records may have: those the spec declares for `data.type`,
- * and of those, where the records are named through a resolver of a type, only that one. Undefined
- * where neither says: then any text type is read.
- */
-function linkageTypes(ctx: ClassifyContext, specField: SpecField, resolverType: string | undefined): { linkageTypes?: string[] } {
-  const linkage = linkageSchema(ctx, specField);
-  const type = linkage && ctx.reader.property(linkage, "type");
-  const declared = type && ctx.reader.enumValues(type.at)?.filter((value) => typeof value === "string");
-  if (resolverType !== undefined) return { linkageTypes: declared === undefined || declared.includes(resolverType) ? [resolverType] : [] };
-  return declared === undefined ? {} : { linkageTypes: declared };
 }
 
 function checkOutputNames(ctx: ClassifyContext, fields: Field[], entries: Entry[]) {

@@ -1,6 +1,4 @@
-import type { Legend } from "../annotation/types.js";
 import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
-import type { LegendModel } from "./types.js";
 
 type Entries = [code: string | number, word: string][];
 
@@ -40,45 +38,4 @@ export function specLegend(reader: SchemaReader, at: SchemaAt): Entries | undefi
     return branches.map((b) => [b.value as string | number, b.title as string]);
   }
   return undefined;
-}
-
-export type LegendProblem =
-  { kind: "no-spec-legend"; detail?: string } | { kind: "missing-codes"; codes: (string | number)[] } | { kind: "bad-code"; code: string };
-
-export interface LegendResult {
-  legend?: LegendModel;
-  problems: LegendProblem[];
-  /** Codes the inline legend names that the spec's enum does not list: kept, but worth a warning. */
-  extraCodes: string[];
-}
-
-/** Turns an annotation legend into a checked model against the field's enum. */
-export function buildLegend(reader: SchemaReader, at: SchemaAt, legend: Legend, numeric: boolean): LegendResult {
-  const enumValues = reader.enumValues(at) ?? [];
-  if (legend.source === "resolver") return { legend: { kind: "resolver", resolver: legend.resolver }, problems: [], extraCodes: [] };
-  let entries: Entries;
-  const problems: LegendProblem[] = [];
-  if (legend.source === "spec") {
-    const found = specLegend(reader, at);
-    if (!found) {
-      const detail = shortSpecLegend(reader, at);
-      return { problems: [{ kind: "no-spec-legend", ...(detail ? { detail } : {}) }], extraCodes: [] };
-    }
-    entries = found;
-  } else {
-    entries = [];
-    for (const [code, word] of legend.words) {
-      if (numeric) {
-        const value = Number(code);
-        if (code.trim() === "" || !Number.isFinite(value)) problems.push({ kind: "bad-code", code });
-        else entries.push([value, word]);
-      } else entries.push([code, word]);
-    }
-  }
-  const known = new Set(entries.map(([code]) => code));
-  const missing = enumValues.filter((value) => typeof value !== "boolean" && !known.has(value)) as (string | number)[];
-  if (missing.length > 0) problems.push({ kind: "missing-codes", codes: missing });
-  const declared = new Set<unknown>(enumValues);
-  const extraCodes = enumValues.length === 0 ? [] : entries.filter(([code]) => !declared.has(code)).map(([code]) => String(code));
-  return { legend: { kind: "static", entries }, problems, extraCodes };
 }

@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cacheFile } from "./cache-folder.js";
 import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { readSpecBytes, UnreadableFile } from "../openapi/files.js";
 import type { PrettierOptionsByFile } from "../prettier-config.js";
@@ -109,14 +110,8 @@ export function filesDigest(files: ReadonlyMap<string, string | Uint8Array>): st
   return hash([...files].sort(([a], [b]) => a.localeCompare(b)).flat());
 }
 
-/**
- * Where a generate remembers what it last wrote, so the next one can skip all work when nothing
- * changed. It lives in node_modules/.cache, never in the checked-in output.
- */
-export function cachePath(configDir: string, outputDir: string): string | undefined {
-  const modules = join(configDir, "node_modules");
-  return existsSync(modules) ? join(modules, ".cache", "projector", `${hash([outputDir])}.json`) : undefined;
-}
+/** Where a generate remembers what it last wrote, so the next one can skip all work when nothing changed. */
+export const cachePath = (configDir: string, outputDir: string): string | undefined => cacheFile("last-run", configDir, outputDir);
 
 export interface CacheEntry {
   inputs: string;

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname } from "node:path";
+import { cacheFile } from "./cache-folder.js";
 
 // Prettier's output of the last generate of one output folder, kept on disk as prettier's and
 // eslint's own caches are, so that the next generate formats only the files whose text changed.
@@ -15,29 +14,9 @@ export const MAX_FORMAT_CACHE_BYTES = 64 * 2 ** 20;
 
 const KEY = /^[0-9a-f]{64}$/;
 
-/**
- * Where the formatted files of this output folder are kept: `node_modules/.cache/openapi-projector/`
- * of the nearest `node_modules` up from the annotation's folder, as find-cache-dir places a tool's
- * cache; none when there is no `node_modules` there.
- */
-export function formatCacheFile(annotationFolder: string, outputFolder: string): string | undefined {
-  for (let folder = resolve(annotationFolder); ; folder = dirname(folder)) {
-    const modules = join(folder, "node_modules");
-    if (isFolder(modules)) {
-      const name = createHash("sha256").update(resolve(outputFolder)).digest("hex").slice(0, 32);
-      return join(modules, ".cache", "openapi-projector", `formatted-${name}.json`);
-    }
-    if (dirname(folder) === folder) return undefined;
-  }
-}
-
-const isFolder = (path: string) => {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-};
+/** Where the formatted files of this output folder are kept (see {@link cacheFile}). */
+export const formatCacheFile = (annotationFolder: string, outputFolder: string): string | undefined =>
+  cacheFile("formatted", annotationFolder, outputFolder);
 
 /** The formatted texts by format key; empty where the file is missing, too large, corrupt or not this cache's. */
 export async function readFormatCache(file: string): Promise<Map<string, string>> {

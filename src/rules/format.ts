@@ -6,7 +6,8 @@ import { didYouMean } from "../suggest.js";
 import { DATE_FORMATS } from "./dates.js";
 import { DURATION } from "./duration.js";
 import { MONEY } from "./money.js";
-import type { Format, FormatUse } from "./types.js";
+import { refusedOnIds } from "./ids.js";
+import type { Format, FormatUse, ParseProblem, Rule } from "./types.js";
 
 /** Every format, in the order the docs list them. */
 export const FORMATS: readonly Format[] = [...DATE_FORMATS, MONEY, DURATION];
@@ -22,27 +23,18 @@ const listed = (names: readonly string[]) =>
   names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
 
 /** A field rule's `format` and the keys its format reads; a key of another format is refused. */
-export function parseFormat(
-  value: Readonly<Record<string, unknown>>,
-  path: readonly (string | number)[],
-  problem: (path: readonly (string | number)[], message: string, help: string, part?: "key" | "value") => void,
-): FormatUse | undefined {
+function parseFormat(value: Readonly<Record<string, unknown>>, problem: ParseProblem): FormatUse | undefined {
   const name = value["format"];
   const format = typeof name === "string" ? formatNamed(name) : undefined;
   for (const other of FORMATS)
     for (const key of other.keys)
       if (key in value && other !== format)
-        problem(
-          [...path, key],
-          `\`${key}\` goes with \`format: ${other.name}\``,
-          `write \`format: ${other.name}\`, or remove \`${key}\``,
-          "key",
-        );
+        problem([key], `\`${key}\` goes with \`format: ${other.name}\``, `write \`format: ${other.name}\`, or remove \`${key}\``, "key");
   if (name === undefined) return undefined;
   if (!format) {
     const names = FORMATS.map((f) => f.name);
     problem(
-      [...path, "format"],
+      ["format"],
       `unknown format ${JSON.stringify(name)}${didYouMean(String(name), names)}`,
       `format is ${listed(FORMATS.map((f) => f.example))}`,
     );
@@ -51,7 +43,25 @@ export function parseFormat(
   let wrong = false;
   const options = format.parse(value, (key, message, help) => {
     wrong = true;
-    problem([...path, key], message, help);
+    problem([key], message, help);
   });
   return wrong ? undefined : { name: format.name, options };
 }
+
+/** The `format` rule: its key's formats, each of which reads its own keys beside it. */
+export const FORMAT: Rule = {
+  keys: ["format"],
+  docsRows: FORMATS.flatMap((format) => (format.docsRow ? [format.docsRow] : [])),
+  parse(written, problem) {
+    const format = parseFormat(written, problem);
+    return format ? { format } : {};
+  },
+  check(rule, field, problem) {
+    if (rule.format === undefined) return;
+    if (field.role === "relationship" || field.role === "join key") return refusedOnIds(field.role, "format", problem);
+    if (field.role !== "value") return;
+    if (rule.legend) problem("PRJ029", "a field takes a format or a legend, not both", "remove one of them", "format");
+    const wrong = formatNamed(rule.format.name)!.check(field, rule.format.options);
+    if (wrong) problem("PRJ029", wrong.message, wrong.help, wrong.key);
+  },
+};

@@ -1,4 +1,7 @@
-// What a format rule is: each module of src/rules/ gives one or more, and format.ts lists them.
+// What a field rule is (each module of src/rules/ gives one, and field-rules.ts lists them), and what
+// a format is (format.ts lists them).
+
+import type { Diagnostic } from "../diagnostics.js";
 
 /** A JSON Schema, as the result schema states a value. */
 export type Schema = { [key: string]: unknown };
@@ -49,4 +52,112 @@ export interface Format<Options = unknown> {
 export interface FormatUse {
   name: string;
   options: unknown;
+}
+
+/** A legend as written: the spec's words, words written inline, or a resolver's labels. */
+export type Legend =
+  | { source: "spec" }
+  | { source: "inline"; words: ReadonlyArray<readonly [code: string, word: string]> }
+  | { source: "resolver"; resolver: string };
+
+/** A kept field's rule as written: `keep`, or an object of the keys the rules read. */
+export interface KeepRule {
+  kind: "keep";
+  as?: string;
+  format?: FormatUse;
+  legend?: Legend;
+  join?: string;
+  argument?: readonly string[];
+  shorten?: boolean;
+  /** Why a value named like an id is a fact people quote (a ticket number), kept as it is. */
+  fact?: string;
+  /** For a join key that is also an argument: the output name of the id kept beside the name (`<name>_id` unless written). */
+  id_as?: string;
+  /** `full`: the field is sent only when the tool is called with `detail: "full"`. */
+  detail?: "full";
+}
+
+export interface DropRule {
+  kind: "drop";
+  reason: string;
+}
+
+/** A row of the table of field rules (docs/annotation.md): the rule as written, and what it gives. */
+export type DocsRow = readonly [rule: string, gives: string];
+
+/** Reports a problem with a rule as written, at a key (or a path below it), with what to do. */
+export type ParseProblem = (at: readonly (string | number)[], message: string, help: string, part?: "key" | "value") => void;
+
+/** Reports a problem with a field's rule against the spec: its code, what is wrong, what to do, and at which key. */
+export type RuleProblem = (code: Diagnostic["code"], message: string, help: string, key?: string) => void;
+
+/**
+ * What a field is, by the spec and its rule's `join`: a JSON:API relationship, a plain property
+ * joined to a name, a value named like an id that is kept neither as an argument nor as a fact, or
+ * a value.
+ */
+export type FieldRole = "relationship" | "join key" | "id" | "value";
+
+/** What a rule's check sees of the field the spec declares. */
+export interface SpecFacts extends FormattedValue {
+  /** The field as the annotation names it (`status_code`, `address.city`). */
+  name: string;
+  role: FieldRole;
+  /** The resolvers the annotation declares. */
+  resolvers: readonly string[];
+  /** The kind of the ids a join key holds: the value's own, or its embedded records' id key's. */
+  joinedIdKind(): string | undefined;
+}
+
+/**
+ * A field rule as one unit: the keys it reads off a field's rule as written, how it parses them, its
+ * checks against the other keys and the spec's field, and its rows of the docs' table. What it adds
+ * to the model's field and the reader it is emitted as are exported beside it, for the model and the
+ * emitters to call where the rule applies.
+ */
+export interface Rule {
+  /** The keys it reads, its own first; none for `keep`, which is written alone. */
+  readonly keys: readonly string[];
+  /** Its rows of the field rules' table in docs/annotation.md, the README giving some of them. */
+  readonly docsRows: readonly DocsRow[];
+  /** Reads its keys off the rule as written: what it sets of the rule, and what is wrong to `problem`. */
+  parse?(written: Readonly<Record<string, unknown>>, problem: ParseProblem): Partial<KeepRule>;
+  /** What is wrong with it beside the rule's other keys and on this field of the spec. */
+  check?(rule: KeepRule, field: SpecFacts, problem: RuleProblem): void;
+}
+
+/** What writing a reader's call needs of the module being written. */
+export interface CallScope {
+  /** The name the runtime's export `name` has in the module. */
+  runtime(name: string): string;
+  /** A value as code. */
+  literal(value: unknown): string;
+}
+
+/** A runtime reader's call: the reader, the value it reads, and its own options before `field`, `required` and `ctx`, as code. */
+export interface ReaderCall {
+  reader: string;
+  value: string;
+  options: [name: string, code: string][];
+}
+
+/** What the spec declares of the ids a relationship or a join key holds. */
+export interface IdFacts {
+  /** A list of them. */
+  many: boolean;
+  /** The kind of the ids: the value's own, or its embedded records' at `idKey`, through a list; a relationship's are text. */
+  idKind(idKey: string): string | undefined;
+  /** Whether the ids are declared text and nothing else: a relationship's `data.id`, else as {@link idKind}. */
+  textIds(idKey: string): boolean;
+  /** Whether a join key (or each item of a list of them) is declared an id, and no record. */
+  plainIds(): boolean;
+  /** The JSON:API types declared for a relationship's `data.type`; undefined where none are. */
+  declaredTypes(): string[] | undefined;
+}
+
+/** A resolver as a join reads it: how it reads an embedded record, and its JSON:API type. */
+export interface ResolverFacts {
+  keys: { id: string; label?: string };
+  /** The JSON:API type of the records it names; undefined for plain REST. */
+  type: string | undefined;
 }

@@ -31,9 +31,10 @@ describe("the bundled ticket projection", () => {
     expect(projection).toContain(
       [
         "    org: joinOne(",
-        '      relationshipIds(relationships?.["organization"], TEXT_IDS, [',
-        '        "organization",',
-        "      ]),",
+        '      relationshipIds(relationships?.["organization"], {',
+        "        ids: TEXT_IDS,",
+        '        types: ["organization"],',
+        "      }),",
         "      {",
         "        labels: lookups.orgs,",
         '        resolver: "orgs",',

@@ -65,12 +65,12 @@ describe("relationship ids", () => {
     [{ links: {} }, null],
     [undefined, null],
   ])("reads %j as %j", (relationship, ids) => {
-    expect(relationshipIds(relationship, TEXT_OR_NUMBER_IDS)).toEqual(ids);
+    expect(relationshipIds(relationship, { ids: TEXT_OR_NUMBER_IDS })).toEqual(ids);
   });
 
   it("keeps what cannot be read, with why", () => {
-    expect(relationshipIds("x", TEXT_OR_NUMBER_IDS)).toEqual(new Unreadable("x", "expected a relationship object, got string"));
-    expect(relationshipIds({ data: { type: "ticket" } }, TEXT_OR_NUMBER_IDS)).toEqual(
+    expect(relationshipIds("x", { ids: TEXT_OR_NUMBER_IDS })).toEqual(new Unreadable("x", "expected a relationship object, got string"));
+    expect(relationshipIds({ data: { type: "ticket" } }, { ids: TEXT_OR_NUMBER_IDS })).toEqual(
       new Unreadable({ type: "ticket" }, "expected a resource identifier { type, id }, got an object without an id"),
     );
   });

@@ -82,7 +82,7 @@ describe("a join key the spec declares an integer", () => {
     expect(integerRefIdOne({ id: "05" }, { idKey: "id", field: "user_id", ctx })).toEqual({
       unusable: "expected a record with `id` as an integer, got one whose `id` is text that is not an integer of at most 15 digits",
     });
-    expect(integerRefIdMany([PAST_2_53, "7"], { idKey: null, field: "watcher_ids", ctx })).toEqual([
+    expect(integerRefIdMany([PAST_2_53, "7"], { field: "watcher_ids", ctx })).toEqual([
       { unusable: "expected an integer id, got a number past 2^53, which may be rounded" },
       7,
     ]);
@@ -121,7 +121,7 @@ describe("an integer id of a record", () => {
   it("where the spec lets it be text or a number, reads a number as its digits only when it is a safe integer", () => {
     const labels = new Map([["12", "Twelve"]]);
     const read = (value: unknown) =>
-      refOne(value, { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", key: "k", keys: null, field: "f", ctx: reading().ctx });
+      refOne(value, { ids: TEXT_OR_NUMBER_IDS, labels, resolver: "users", key: "k", field: "f", ctx: reading().ctx });
     expect(read(12)).toBe("Twelve");
     expect([read(12.5), read(2 ** 60)]).toMatchObject([{ unusable: expect.any(String) }, { unusable: expect.any(String) }]);
   });

@@ -66,7 +66,7 @@ describe("JSON:API linkage type", () => {
   });
 
   it("refuses a linkage whose type is missing or not text", () => {
-    expect(relationshipIds({ data: { id: "5" } }, TEXT_IDS)).toMatchObject({
+    expect(relationshipIds({ data: { id: "5" } }, { ids: TEXT_IDS })).toMatchObject({
       reason: "expected a resource identifier with a text type, got none",
     });
     expect(
@@ -77,8 +77,7 @@ describe("JSON:API linkage type", () => {
             { type: "user", id: "6" },
           ],
         },
-        TEXT_IDS,
-        ["user"],
+        { ids: TEXT_IDS, types: ["user"] },
       ),
     ).toMatchObject([{ reason: "expected a resource identifier with a text type, got a type that is number" }, "6"]);
   });

@@ -25,14 +25,14 @@ function projectRecord(record: unknown, lookups: Readonly<Record<Names, Labels>>
   return {
     id: shortArgumentId(root?.["id"], { field: "id", required: true, ctx }),
     subject: string(root?.["subject"], { field: "subject", required: true, ctx }),
-    assignee: joinOne(relationshipIds(root?.["assignee"], TEXT_OR_NUMBER_IDS), {
+    assignee: joinOne(relationshipIds(root?.["assignee"], { ids: TEXT_OR_NUMBER_IDS }), {
       labels: lookups["users"],
       resolver: "users",
       key: "assignee",
       field: "assignee",
       ctx,
     }),
-    watchers: joinMany(relationshipIds(root?.["watchers"], TEXT_OR_NUMBER_IDS), {
+    watchers: joinMany(relationshipIds(root?.["watchers"], { ids: TEXT_OR_NUMBER_IDS }), {
       labels: lookups["users"],
       resolver: "users",
       field: "watchers",

@@ -108,11 +108,17 @@ export function projectComment(
       ctx,
     }),
     ticket: shortRelatedOne(
-      relationshipIds(relationships?.["ticket"], TEXT_IDS, ["ticket"]),
+      relationshipIds(relationships?.["ticket"], {
+        ids: TEXT_IDS,
+        types: ["ticket"],
+      }),
       { field: "ticket", ctx },
     ),
     author: joinOne(
-      relationshipIds(relationships?.["author"], TEXT_IDS, ["user"]),
+      relationshipIds(relationships?.["author"], {
+        ids: TEXT_IDS,
+        types: ["user"],
+      }),
       {
         labels: lookups.users,
         resolver: "users",

@@ -189,7 +189,10 @@ export function projectTicket(
       ctx,
     }),
     assignee: joinOne(
-      relationshipIds(relationships?.["assignee"], TEXT_IDS, ["user"]),
+      relationshipIds(relationships?.["assignee"], {
+        ids: TEXT_IDS,
+        types: ["user"],
+      }),
       {
         labels: lookups.users,
         resolver: "users",
@@ -199,9 +202,10 @@ export function projectTicket(
       },
     ),
     org: joinOne(
-      relationshipIds(relationships?.["organization"], TEXT_IDS, [
-        "organization",
-      ]),
+      relationshipIds(relationships?.["organization"], {
+        ids: TEXT_IDS,
+        types: ["organization"],
+      }),
       {
         labels: lookups.orgs,
         resolver: "orgs",

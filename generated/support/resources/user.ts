@@ -112,9 +112,10 @@ export function projectUser(
       ctx,
     }),
     org: joinOne(
-      relationshipIds(relationships?.["organization"], TEXT_IDS, [
-        "organization",
-      ]),
+      relationshipIds(relationships?.["organization"], {
+        ids: TEXT_IDS,
+        types: ["organization"],
+      }),
       {
         labels: lookups.orgs,
         resolver: "orgs",

@@ -31,24 +31,24 @@ function carriedLabel(value: unknown, keys: RecordKeys): string | undefined {
 
 /**
  * One foreign key's name: the one its embedded record carries, else the resolver's; a value with no
- * id of the type the spec declares (`ids`) is marked, never looked up. `keys`
- * is null where the spec declares the key an id and no record: an object there is no id either.
+ * id of the type the spec declares (`ids`) is marked, never looked up. Without
+ * `keys` the spec declares the key an id and no record: an object there is no id either.
  */
 function refLabel(
   value: unknown,
   ids: IdType,
   labels: Labels,
   resolver: string,
-  keys: RecordKeys | null,
+  keys: RecordKeys | undefined,
   ctx: Context,
   field: string,
   key: string | number,
 ): string | Unresolved | Unusable {
-  const id = heldId(value, ids, keys?.id ?? null);
+  const id = heldId(value, ids, keys?.id);
   if (typeof id !== "string") return unusable(ctx, field, value, id.reason);
   // The name a record carries is shown only beside an id that names it: a record without one is no record.
   return (
-    (keys === null ? undefined : carriedLabel(value, keys)) ??
+    (keys === undefined ? undefined : carriedLabel(value, keys)) ??
     label(id, labels, resolver, ctx, field, key)
   );
 }
@@ -67,7 +67,7 @@ export function refOne(
   }: FieldRead &
     LabelsRead & {
       readonly ids: IdType;
-      readonly keys: RecordKeys | null;
+      readonly keys?: RecordKeys;
     },
 ): string | null | Unresolved | Unusable {
   if (value === undefined || value === null) return null;
@@ -89,7 +89,7 @@ export function refMany(
   }: FieldRead &
     Omit<LabelsRead, "key"> & {
       readonly ids: IdType;
-      readonly keys: RecordKeys | null;
+      readonly keys?: RecordKeys;
     },
 ): (string | Unresolved | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;

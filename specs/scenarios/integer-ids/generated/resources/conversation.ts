@@ -95,7 +95,6 @@ export function projectConversation(
       labels: lookups.admins,
       resolver: "admins",
       key: "assignee",
-      keys: null,
       field: "assignee_id",
       ctx,
     }),

@@ -20,7 +20,7 @@ import type { Unusable } from "./markers.js";
  */
 function stringHandle(
   value: unknown,
-  idKey: string | null,
+  idKey: string | undefined,
   ids: IdType,
   ctx: Context,
   field: string,
@@ -34,7 +34,7 @@ function stringHandle(
 /** An integer id as the model gets it: a number, as the spec declares it, read as the join beside it reads it. */
 function integerHandle(
   value: unknown,
-  idKey: string | null,
+  idKey: string | undefined,
   ctx: Context,
   field: string,
 ): number | Unusable {
@@ -45,11 +45,11 @@ function integerHandle(
 }
 
 /**
- * How the id kept beside a joined name is read: under which key of an embedded record (null where
+ * How the id kept beside a joined name is read: under which key of an embedded record (none where
  * the spec declares the key an id and no record), as which type, shortened or not.
  */
 type HandleRead = FieldRead & {
-  readonly idKey: string | null;
+  readonly idKey?: string;
   readonly ids: IdType;
   readonly shorten: boolean;
 };
@@ -79,7 +79,7 @@ export function refIdMany(
 /** The integer id of the one record a plain join key holds, beside its name. */
 export function integerRefIdOne(
   value: unknown,
-  { idKey, ctx, field }: FieldRead & { readonly idKey: string | null },
+  { idKey, ctx, field }: FieldRead & { readonly idKey?: string },
 ): number | null | Unusable {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return unusable(ctx, field, value, ONE_GOT_LIST);
@@ -89,7 +89,7 @@ export function integerRefIdOne(
 /** The integer ids of the records a plain join key lists, beside their names. */
 export function integerRefIdMany(
   value: unknown,
-  { idKey, ctx, field }: FieldRead & { readonly idKey: string | null },
+  { idKey, ctx, field }: FieldRead & { readonly idKey?: string },
 ): (number | Unusable)[] | null | Unusable {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) return unusable(ctx, field, value, LIST_GOT_ONE);

@@ -122,8 +122,7 @@ export type Ids = string | Unreadable | Array<string | Unreadable> | null;
  */
 export function relationshipIds(
   relationship: unknown,
-  ids: IdType,
-  types?: readonly string[],
+  { ids, types }: { readonly ids: IdType; readonly types?: readonly string[] },
 ): Ids {
   const object = asObject(relationship);
   return object === undefined
@@ -226,18 +225,18 @@ export function notAnId(value: unknown, ids: IdType): string {
 
 /**
  * The id a foreign key holds, as the spec declares it ({@link idOf}): itself, or its embedded
- * record's under `idKey`; why not, where it holds none. `idKey` is null where the spec declares the
- * key an id and no record: an object there is no id either.
+ * record's under `idKey`; why not, where it holds none. Without `idKey` the spec declares the key
+ * an id and no record: an object there is no id either.
  */
 export function heldId(
   value: unknown,
   ids: IdType,
-  idKey: string | null,
+  idKey: string | undefined,
 ): string | { readonly reason: string } {
   const id = idOf(value, ids);
   if (id !== undefined) return id;
   const expected = EXPECTED_ID[ids];
-  if (idKey === null)
+  if (idKey === undefined)
     return { reason: `expected ${expected}, got ${notAnId(value, ids)}` };
   const object = asObject(value);
   if (!object)

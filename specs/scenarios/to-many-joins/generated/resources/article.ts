@@ -105,11 +105,14 @@ export function projectArticle(
       ctx,
     }),
     tags: joinMany(
-      relationshipIds(relationships?.["tags"], TEXT_IDS, ["tag"]),
+      relationshipIds(relationships?.["tags"], {
+        ids: TEXT_IDS,
+        types: ["tag"],
+      }),
       { labels: lookups.tags, resolver: "tags", field: "tags", ctx },
     ),
     reviewers: joinMany(
-      relationshipIds(relationships?.["reviewers"], TEXT_IDS),
+      relationshipIds(relationships?.["reviewers"], { ids: TEXT_IDS }),
       { labels: lookups.people, resolver: "people", field: "reviewers", ctx },
     ),
   };

@@ -1,0 +1,36 @@
+// Every field rule, each one module holding all of it (the keys it reads, their parse, its checks,
+// its docs rows; what it adds to the model's field and its reader beside it). Parse and the model's
+// checks iterate this list instead of naming each rule.
+
+import { ARGUMENT } from "./argument.js";
+import { AS } from "./as.js";
+import { DETAIL } from "./detail.js";
+import { DROP } from "./drop.js";
+import { FACT } from "./fact.js";
+import { FORMAT, FORMAT_KEYS } from "./format.js";
+import { HANDLE } from "./handle.js";
+import { JOIN } from "./join.js";
+import { KEEP } from "./keep.js";
+import { LEGEND } from "./legend.js";
+import type { KeepRule, ParseProblem, Rule, RuleProblem, SpecFacts } from "./types.js";
+
+/** Every field rule: a field's rule is checked in this order, and its keys listed in it. */
+export const RULES: readonly Rule[] = [KEEP, AS, FORMAT, LEGEND, JOIN, ARGUMENT, FACT, HANDLE, DETAIL, DROP];
+
+/** The keys of a kept field's rule. */
+export const KEEP_KEYS: readonly string[] = RULES.filter((rule) => rule !== DROP).flatMap((rule) => rule.keys);
+
+/** Every key a field's rule may have, a format's own keys (money's `currency`) last. */
+export const RULE_KEYS: readonly string[] = [...KEEP_KEYS, ...DROP.keys, ...FORMAT_KEYS];
+
+/** A kept field's rule as written, each rule reading its keys. */
+export function parseKept(written: Readonly<Record<string, unknown>>, problem: ParseProblem): KeepRule {
+  const rule: KeepRule = { kind: "keep" };
+  for (const each of RULES) Object.assign(rule, each.parse?.(written, problem));
+  return rule;
+}
+
+/** What each rule finds wrong with a kept field's rule on this field of the spec. */
+export function checkKept(rule: KeepRule, field: SpecFacts, problem: RuleProblem): void {
+  for (const each of RULES) each.check?.(rule, field, problem);
+}

@@ -1,0 +1,74 @@
+// `keep`: a value kept as it is. A value kept whole must not carry what the model cannot use: an
+// opaque id, a URL it cannot open, or codes it would have to guess the meaning of.
+
+import type { Rule, RuleProblem } from "./types.js";
+
+export const KEEP: Rule = {
+  keys: [],
+  docsRows: [
+    ["`keep`", "kept as it is"],
+    [
+      "`address.city: keep`",
+      "dotted paths classify the parts of an object, and of each item of a list of objects (`custom_fields.name: keep`); once one part is named, all must be",
+    ],
+  ],
+  check(rule, field, problem) {
+    const { name } = field;
+    if (field.role === "relationship" && !rule.join && !rule.argument)
+      problem(
+        "PRJ022",
+        "a relationship must be joined to a name, kept as an argument id, or dropped",
+        `write \`${name}: { join: RESOLVER }\`, \`${name}: { argument: [tool] }\`, or \`${name}: { drop: "reason" }\``,
+      );
+    else if (field.role === "id")
+      problem(
+        "PRJ022",
+        "an id is kept only as an argument to a tool or as a join key",
+        `write \`${name}: { argument: [tool_that_takes_it] }\`, \`{ join: RESOLVER }\`, \`{ drop: "reason" }\`, or, for a number people quote, \`{ fact: "why" }\``,
+      );
+  },
+};
+
+/** What a value kept whole holds, as the spec declares it. */
+export interface KeptWhole {
+  /** The field as the annotation names it. */
+  name: string;
+  /** A list, else an object (or a value of no declared type). */
+  list: boolean;
+  /** The dotted paths inside it holding opaque ids, and URLs. */
+  carried: { ids: readonly string[]; urls: readonly string[] };
+  /** The codes of an integer enum kept as numbers; none where the value is no such enum. */
+  numericCodes: readonly unknown[] | undefined;
+  /** Whether the spec names those codes itself. */
+  specNamesCodes(): boolean;
+}
+
+/** What is wrong with keeping a value whole: an id or a URL it carries (PRJ022, PRJ033), or codes with no words (PRJ023). */
+export function checkKeptWhole({ name, list, carried, numericCodes, specNamesCodes }: KeptWhole, problem: RuleProblem): void {
+  const whole = list ? "this list" : "this object";
+  // The dotted path that classifies that part, the same through an object and through each item of a list.
+  const partOf = (path: string) => path.replace(/\[\]/g, "");
+  if (carried.ids.length > 0) {
+    problem(
+      "PRJ022",
+      `kept whole, ${whole} would carry ${carried.ids.map((n) => `\`${n}\``).join(", ")}, an opaque id`,
+      `join it to a name (\`${name}: { join: RESOLVER }\`), or classify its parts (\`${partOf(carried.ids[0]!)}: { drop: "reason" }\`, ...)`,
+    );
+  }
+  if (carried.urls.length > 0) {
+    problem(
+      "PRJ033",
+      `kept whole, ${whole} would carry ${carried.urls.map((n) => `\`${n}\``).join(", ")}, a URL the model cannot open`,
+      `classify its parts (\`${partOf(carried.urls[0]!)}: { drop: "a link the model cannot open" }\`, ...)`,
+    );
+  }
+  if (numericCodes !== undefined) {
+    problem(
+      "PRJ023",
+      `integer enum ${JSON.stringify(numericCodes)} is kept without a legend; the model would have to guess what the codes mean`,
+      specNamesCodes()
+        ? `the spec names the codes: write \`${name}: { legend: spec }\``
+        : `write the words: \`${name}: { legend: { ${numericCodes.map((v) => `${v}: WORD`).join(", ")} } }\``,
+    );
+  }
+}

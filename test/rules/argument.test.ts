@@ -1,0 +1,74 @@
+// `argument: [tools]` with `shorten`: an id the model passes back to tools.
+import { describe, expect, it } from "vitest";
+import { ARGUMENT, argumentRead, relatedRead } from "../../src/rules/argument.js";
+import type { RelatedIdField, ValueField } from "../../src/rules/field.js";
+import { fieldProblems } from "./field-problems.js";
+import { checkProblems, facts } from "./rule-checks.js";
+
+const scope = { runtime: (name: string) => name, literal: (value: unknown) => JSON.stringify(value) };
+const common = { out: "owner", name: "owner_id", source: { base: "record" as const, path: ["owner_id"] } };
+
+describe("the argument rule", () => {
+  it("takes one tool or a list, and shorten as true or false, each problem at its key", () => {
+    expect(ARGUMENT.parse!({ argument: "get_user", shorten: true }, () => undefined)).toEqual({ argument: ["get_user"], shorten: true });
+    expect(fieldProblems("      a: { argument: [1], shorten: yes }\n").map((d) => [d.message, d.location.column])).toEqual([
+      ["`argument` must list the tools that take this id", 22],
+      ["`shorten` must be true or false", 36],
+    ]);
+  });
+
+  it("shortens only string ids kept as arguments", () => {
+    expect(checkProblems(ARGUMENT, { shorten: true }, facts({ kind: "integer" }))).toEqual([
+      ["PRJ029", "`shorten` applies to argument ids only", "shorten"],
+      ["PRJ029", "`shorten` applies to string ids only", "shorten"],
+    ]);
+    expect(checkProblems(ARGUMENT, { shorten: true }, facts({ role: "relationship" }))).toEqual([
+      ["PRJ029", "`shorten` does not apply to a relationship", "shorten"],
+    ]);
+    const integers = facts({ role: "join key", joinedIdKind: () => "integer" });
+    expect(checkProblems(ARGUMENT, { join: "users", argument: ["t"], shorten: true }, integers)).toEqual([
+      ["PRJ029", "`shorten` applies to string ids only, and this join key's ids are integers", "shorten"],
+    ]);
+  });
+
+  it("reads an id by the type the spec declares, and related ids with named options, none that carries nothing", () => {
+    const value = (shape: ValueField["shape"], shorten: boolean): ValueField => ({
+      kind: "value",
+      ...common,
+      shape,
+      shorten,
+      required: true,
+    });
+    expect(argumentRead(value({ type: "integer" }, false), "v").reader).toBe("integerId");
+    expect(argumentRead(value({ type: "string" }, true), "v").reader).toBe("shortArgumentId");
+    expect(argumentRead(value({ type: "unknown" }, false), "v").reader).toBe("textOrNumberId");
+    const related: RelatedIdField = {
+      kind: "related-id",
+      ...common,
+      many: true,
+      argumentOf: ["t"],
+      shorten: false,
+      textIds: true,
+      linkageTypes: ["user"],
+    };
+    const handle = (keys: { id: string } | null): RelatedIdField => ({ ...related, many: false, property: { keys, integer: false } });
+    expect(relatedRead(scope, handle({ id: "gid" }), "v").options).toEqual([
+      ["idKey", '"gid"'],
+      ["ids", "TEXT_IDS"],
+      ["shorten", "false"],
+    ]);
+    expect(relatedRead(scope, handle(null), "v")).toEqual({
+      reader: "refIdOne",
+      value: "v",
+      options: [
+        ["ids", "TEXT_IDS"],
+        ["shorten", "false"],
+      ],
+    });
+    expect(relatedRead(scope, related, "v")).toEqual({
+      reader: "relatedMany",
+      value: 'relationshipIds(v, { ids: TEXT_IDS, types: ["user"] })',
+      options: [],
+    });
+  });
+});

@@ -1,0 +1,47 @@
+// `keep`: a value kept as it is, and what it must not carry.
+import { describe, expect, it } from "vitest";
+import { checkKeptWhole, KEEP } from "../../src/rules/keep.js";
+import type { RuleProblem } from "../../src/rules/types.js";
+import { checkProblems, facts } from "./rule-checks.js";
+
+const wholeProblems = (over: Partial<Parameters<typeof checkKeptWhole>[0]>) => {
+  const found: [string, string, string][] = [];
+  const problem: RuleProblem = (code, message, help) => found.push([code, message, help]);
+  checkKeptWhole(
+    { name: "a", list: false, carried: { ids: [], urls: [] }, numericCodes: undefined, specNamesCodes: () => false, ...over },
+    problem,
+  );
+  return found;
+};
+
+describe("the keep rule", () => {
+  it("refuses a relationship or an id kept as a plain value", () => {
+    expect(checkProblems(KEEP, {}, facts({ name: "owner", role: "relationship" })).map(([code]) => code)).toEqual(["PRJ022"]);
+    expect(checkProblems(KEEP, { join: "users" }, facts({ role: "relationship" }))).toEqual([]);
+    expect(checkProblems(KEEP, {}, facts({ name: "owner_id", role: "id" }))).toEqual([
+      ["PRJ022", "an id is kept only as an argument to a tool or as a join key"],
+    ]);
+  });
+
+  it("refuses a value kept whole that carries an id or a URL, naming the part to classify", () => {
+    expect(wholeProblems({ name: "items", list: true, carried: { ids: ["items[].owner_id"], urls: ["items[].href"] } })).toEqual([
+      [
+        "PRJ022",
+        "kept whole, this list would carry `items[].owner_id`, an opaque id",
+        'join it to a name (`items: { join: RESOLVER }`), or classify its parts (`items.owner_id: { drop: "reason" }`, ...)',
+      ],
+      [
+        "PRJ033",
+        "kept whole, this list would carry `items[].href`, a URL the model cannot open",
+        'classify its parts (`items.href: { drop: "a link the model cannot open" }`, ...)',
+      ],
+    ]);
+  });
+
+  it("refuses integer codes without words, pointing at the spec's where it has them", () => {
+    expect(wholeProblems({ numericCodes: [1, 2] })[0]![2]).toBe("write the words: `a: { legend: { 1: WORD, 2: WORD } }`");
+    expect(wholeProblems({ numericCodes: [1, 2], specNamesCodes: () => true })[0]![2]).toBe(
+      "the spec names the codes: write `a: { legend: spec }`",
+    );
+  });
+});

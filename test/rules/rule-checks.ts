@@ -1,0 +1,26 @@
+import type { KeepRule, Rule, SpecFacts } from "../../src/rules/types.js";
+
+/** A field as the rules' checks see it: a string value named `a`, unless told otherwise. */
+export function facts(over: Partial<SpecFacts> = {}): SpecFacts {
+  return {
+    name: "a",
+    role: "value",
+    kind: "string",
+    sibling: () => "absent",
+    resolvers: ["users"],
+    joinedIdKind: () => "string",
+    ...over,
+  };
+}
+
+/** What `rule` finds wrong with a kept field's rule written `written`, as [code, message, key]. */
+export function checkProblems(rule: Rule, written: Omit<KeepRule, "kind">, field: SpecFacts = facts()): [string, string, string?][] {
+  const found: [string, string, string?][] = [];
+  rule.check?.({ kind: "keep", ...written }, field, (code, message, _help, key) =>
+    found.push(key === undefined ? [code, message] : [code, message, key]),
+  );
+  return found;
+}
+
+/** Where a problem is, as [line, column] of the annotation written by fieldProblems (its first field on line 6). */
+export const place = (d: { location: { line?: number; column?: number } }) => [d.location.line, d.location.column];
