@@ -4,6 +4,7 @@ import { relatedSchema } from "../rules/argument.js";
 import { marker, NULL } from "../rules/field.js";
 import { formatNamed } from "../rules/format.js";
 import { joinSchema } from "../rules/join.js";
+import { maxCharsNote } from "../rules/max-chars.js";
 import type { ModuleWriter } from "./module.js";
 import { NEXT_RESULT_SCHEMA } from "./next-page.js";
 import { literal } from "./ts.js";
@@ -47,6 +48,7 @@ function describe(field: Field): Schema {
     field.description,
     field.kind !== "object" && "argumentOf" in field && field.argumentOf ? `Pass to ${field.argumentOf.join(", ")}.` : undefined,
     field.detail ? 'Sent only when the tool is called with detail: "full".' : undefined,
+    field.kind === "value" && field.maxChars !== undefined ? maxCharsNote(field.maxChars) : undefined,
   ];
   const text = parts.filter(Boolean).join(" ");
   return text ? { description: text } : {};

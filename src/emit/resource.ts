@@ -3,6 +3,7 @@ import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types
 import { argumentRead, relatedRead, relatedType } from "../rules/argument.js";
 import { joinRead, joinType, RECORD_KEYS, recordKeysOf } from "../rules/join.js";
 import { legendRead, legendWords } from "../rules/legend.js";
+import { maxCharsRead } from "../rules/max-chars.js";
 import type { CallScope, ReaderCall } from "../rules/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
 import { formatNamed } from "../rules/format.js";
@@ -136,6 +137,7 @@ function valueExpression(scope: Scope, field: ValueField, value: string): string
       legendRead(callScope(module), { ...field, legend: field.legend }, constants.get(field.name)!, value),
       field.required,
     );
+  if (field.maxChars !== undefined) return readerCall(module, field, { ...maxCharsRead(field.maxChars), value }, field.required);
   const shape = field.shape;
   switch (shape.type) {
     case "string":

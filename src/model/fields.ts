@@ -10,6 +10,7 @@ import { handleField } from "../rules/handle.js";
 import { joinField } from "../rules/join.js";
 import { detailOnPart } from "../rules/detail.js";
 import { checkKeptWhole } from "../rules/keep.js";
+import { maxCharsOnEnum } from "../rules/max-chars.js";
 import { legendModel, legendShape } from "../rules/legend.js";
 import type { FieldRole, RuleProblem, SpecFacts } from "../rules/types.js";
 import { shortSpecLegend, specLegend } from "./legend.js";
@@ -413,6 +414,8 @@ function keptField(
       problem,
     );
     shape = shapeOf(reader, specField.at, (levels) => (cutLevels = levels));
+    if (rule.max_chars !== undefined && kind === "string" && shape.type !== "string")
+      problem("PRJ029", maxCharsOnEnum.message, maxCharsOnEnum.help, "max_chars");
   }
   if (errors()) return undefined;
   if (cutLevels !== undefined) {
@@ -439,6 +442,7 @@ function keptField(
     ...((legend || rule.argument) && reader.refName(specField.at) !== undefined ? { schemaRef: reader.refName(specField.at)! } : {}),
     ...(rule.argument ? { argumentOf: [...rule.argument] } : {}),
     shorten: rule.shorten === true,
+    ...(rule.max_chars !== undefined ? { maxChars: rule.max_chars } : {}),
     required: specField.required && !reader.nullable(specField.at),
   };
 }

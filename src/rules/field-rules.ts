@@ -12,10 +12,11 @@ import { HANDLE } from "./handle.js";
 import { JOIN } from "./join.js";
 import { KEEP } from "./keep.js";
 import { LEGEND } from "./legend.js";
+import { MAX_CHARS } from "./max-chars.js";
 import type { KeepRule, ParseProblem, Rule, RuleProblem, SpecFacts } from "./types.js";
 
 /** Every field rule: a field's rule is checked in this order, and its keys listed in it. */
-export const RULES: readonly Rule[] = [KEEP, AS, FORMAT, LEGEND, JOIN, ARGUMENT, FACT, HANDLE, DETAIL, DROP];
+export const RULES: readonly Rule[] = [KEEP, AS, FORMAT, LEGEND, JOIN, ARGUMENT, FACT, HANDLE, DETAIL, MAX_CHARS, DROP];
 
 /** The keys of a kept field's rule. */
 export const KEEP_KEYS: readonly string[] = RULES.filter((rule) => rule !== DROP).flatMap((rule) => rule.keys);

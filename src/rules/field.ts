@@ -46,6 +46,8 @@ export interface ValueField extends FieldCommon {
   /** The tools the model can pass this value to, when it is an id. */
   argumentOf?: string[];
   shorten: boolean;
+  /** A text cut to at most this many characters, the cut marked (`max_chars`). */
+  maxChars?: number;
   /** Reported when absent, since the schema promises it. */
   required: boolean;
 }

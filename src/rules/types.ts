@@ -75,6 +75,8 @@ export interface KeepRule {
   id_as?: string;
   /** `full`: the field is sent only when the tool is called with `detail: "full"`. */
   detail?: "full";
+  /** The most characters a text kept as it is keeps, its cut marked. */
+  max_chars?: number;
 }
 
 export interface DropRule {

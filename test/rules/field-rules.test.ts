@@ -54,7 +54,7 @@ describe("the field rules' registry", () => {
     const [unknown] = fieldProblems("      a: { legned: spec }\n");
     expect(unknown!.help).toBe(`allowed here: ${RULE_KEYS.join(", ")}`);
     expect(fieldProblems("      a: 7\n")[0]!.help).toBe(
-      'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact, id_as, detail',
+      'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact, id_as, detail, max_chars',
     );
   });
 });

@@ -6,7 +6,7 @@ import type { Context, ValueRead } from "./context.js";
 import { absent, unusable } from "./issues.js";
 import { asObject, type Json, MAX_NESTING, read, setOwn } from "./json.js";
 import { markerShape, type MarkerKind, type Unusable } from "./markers.js";
-import { typeName } from "./quoting.js";
+import { clipped, typeName } from "./quoting.js";
 
 export function string(
   value: unknown,
@@ -15,6 +15,19 @@ export function string(
   return typeof value === "string"
     ? value
     : notRead(value, at.ctx, at.field, at.required, "a string");
+}
+
+/**
+ * A string cut to at most `most` characters (`max_chars`), marked as every text the runtime cuts:
+ * `… (N characters)` after the kept part, a character written as two UTF-16 units never halved.
+ */
+export function clippedString(
+  value: unknown,
+  { most, ctx, field, required }: ValueRead & { most: number },
+): string | null | Unusable {
+  return typeof value === "string"
+    ? clipped(value, most)
+    : notRead(value, ctx, field, required, "a string");
 }
 
 export function number(

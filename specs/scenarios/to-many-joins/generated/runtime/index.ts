@@ -152,5 +152,12 @@ export {
 } from "./table-text.js";
 export type { TableLayout } from "./table-text.js";
 export { checkedTimeoutMs, MAX_TIMEOUT_MS } from "./timeouts.js";
-export { boolean, integer, number, string, whole } from "./values.js";
+export {
+  boolean,
+  clippedString,
+  integer,
+  number,
+  string,
+  whole,
+} from "./values.js";
 export type { ValueSchema } from "./values.js";
