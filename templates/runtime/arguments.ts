@@ -64,7 +64,7 @@ export function argumentsSizeProblem(args: unknown): string | undefined {
     else if (typeof value === "object" && value !== null) {
       left -= 2;
       if (depth > MAX_NESTING)
-        return `${name === undefined ? "the arguments" : printable(clipped(name, SHOWN_CHARACTERS))} nests lists and objects more than ${MAX_NESTING} deep; pass a flatter value`;
+        return `${name === undefined ? "the arguments" : shownName(name)} nests lists and objects more than ${MAX_NESTING} deep; pass a flatter value`;
       const wait = (item: unknown, key: string) => {
         waiting.push(item);
         depths.push(depth + 1);
@@ -107,14 +107,22 @@ function characterCount(value: string): number {
 /** The most characters of an argument a message echoes: the model wrote it, and need not read it back whole. */
 const SHOWN_CHARACTERS = 80;
 
-/** A value as a message echoes it: JSON, bounded; a number JSON cannot write as itself (`Infinity`, `NaN`). */
+/**
+ * A value as a message echoes it: JSON, bounded and {@link printable}, since JSON leaves the
+ * bidirectional and zero-width characters as they are; a number JSON cannot write as itself
+ * (`Infinity`, `NaN`).
+ */
 function shown(value: unknown): string {
   const text =
     typeof value === "number" && !Number.isFinite(value)
       ? String(value)
       : (JSON.stringify(value) ?? String(value));
-  return clipped(text, SHOWN_CHARACTERS);
+  return printable(clipped(text, SHOWN_CHARACTERS));
 }
+
+/** A member's name as a message echoes it: the model chose it, so it is bounded and {@link printable} like a value. */
+const shownName = (name: string): string =>
+  printable(clipped(name, SHOWN_CHARACTERS));
 
 /** Whether two JSON values are equal, objects and arrays by content, as `const` and `enum` compare them. */
 function sameJson(a: unknown, b: unknown): boolean {
@@ -316,7 +324,8 @@ function problemAt(
       string,
       InputSchema
     >;
-    const inner = (name: string) => (at === "" ? name : `${at}.${name}`);
+    const inner = (name: string) =>
+      at === "" ? shownName(name) : `${at}.${shownName(name)}`;
     for (const name of Array.isArray(schema["required"])
       ? (schema["required"] as string[])
       : []) {
