@@ -2,6 +2,8 @@
 // values) is escaped and bounded, so every message it writes reads as written.
 import { describe, expect, it } from "vitest";
 import { argumentProblem, type InputSchema } from "../../templates/runtime/arguments.js";
+import type { ProjectionIssue } from "../../templates/runtime/context.js";
+import { recordAt, type RecordsPlace } from "../../templates/runtime/records.js";
 
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b\u2028\u202e]/;
 
@@ -39,5 +41,29 @@ describe("argument checks echo names and values escaped and cut", () => {
     const long = argumentProblem(schema, { meta: { ["m".repeat(5000)]: "x" } }, "")!;
     expect(long).toContain("… (5000 characters) must be integer");
     expect(long.length).toBeLessThan(200);
+  });
+});
+
+describe("a record that is the body itself is no error document", () => {
+  const item: RecordsPlace = { tool: "get_item", resource: "item", path: [], nullable: false, keys: ["id", "title"] };
+
+  it.each([
+    [{ status: 403, error: "Forbidden", message: "Access denied", path: "/items/a" }, "Access denied"],
+    [{ title: "Forbidden", errors: [{ message: "no access" }] }, "Forbidden"],
+    [{ id: "itm_1", error: "denied" }, "denied"],
+  ])("%j is an error document with the API's words", (body, words) => {
+    const issues: ProjectionIssue[] = [];
+    expect(() => recordAt(body, item, (issue) => issues.push(issue))).toThrow(`get_item: the response body is an error document: ${words}`);
+    expect(issues).toHaveLength(1);
+  });
+
+  it("keeps an error key the record's schema declares as data", () => {
+    const record = { id: "itm_1", error: "last sync failed" };
+    expect(recordAt(record, { ...item, declaredErrorKeys: ["error"] }, undefined)).toBe(record);
+  });
+
+  it("keeps a record whose error key holds nothing", () => {
+    const record = { id: "itm_1", error: null, errors: [] };
+    expect(recordAt(record, item, undefined)).toBe(record);
   });
 });

@@ -218,16 +218,15 @@ function errorsDocument(body: unknown): boolean {
 /**
  * A body that is an error document as well as holding records, answered as the error it is, never
  * shown as a result (an empty page, say): a JSON:API document holding both `data` and `errors`,
- * which JSON:API says must not coexist, or a plain body holding, beside its records, an `error` or
- * `errors` with something in it that its spec does not declare. One the spec declares is the API's
- * own data.
+ * which JSON:API says must not coexist, or a plain body holding, beside its records or as the
+ * record itself, an `error` or `errors` with something in it that its spec does not declare. One
+ * the spec declares is the API's own data.
  */
 function errorBesideRecords(body: unknown, place: RecordsPlace): boolean {
   if (place.type !== undefined) return dataAndErrors(body);
   const object = asObject(body);
   return (
     object !== undefined &&
-    place.path.length > 0 &&
     ERROR_KEYS.some(
       (key) =>
         !place.declaredErrorKeys?.includes(key) &&
