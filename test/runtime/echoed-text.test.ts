@@ -2,7 +2,8 @@
 // values) is escaped and bounded, so every message it writes reads as written.
 import { describe, expect, it } from "vitest";
 import { argumentProblem, type InputSchema } from "../../templates/runtime/arguments.js";
-import type { ProjectionIssue } from "../../templates/runtime/context.js";
+import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
+import { report } from "../../templates/runtime/issues.js";
 import { recordAt, type RecordsPlace } from "../../templates/runtime/records.js";
 
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b\u2028\u202e]/;
@@ -65,5 +66,21 @@ describe("a record that is the body itself is no error document", () => {
   it("keeps a record whose error key holds nothing", () => {
     const record = { id: "itm_1", error: null, errors: [] };
     expect(recordAt(record, item, undefined)).toBe(record);
+  });
+});
+
+describe("an issue's value is escaped as its message is", () => {
+  it("writes an id's ESC and U+202E as escapes in both", () => {
+    const issues: ProjectionIssue[] = [];
+    const ctx = context("ticket", { onIssue: (issue) => issues.push(issue) });
+    report(ctx, "unresolved", "owner_id", "u\u001b[2J\u202eX", "ticket.owner_id: u\u001b[2J\u202eX not found", "users");
+    expect(issues[0]!.value).toBe("u\\u001b[2J\\u202eX");
+    expect(issues[0]!.message).toBe("ticket.owner_id: u\\u001b[2J\\u202eX not found");
+  });
+
+  it("still cuts a long value before escaping it", () => {
+    const issues: ProjectionIssue[] = [];
+    report(context("ticket", { onIssue: (issue) => issues.push(issue) }), "unusable", "subject", "\u202e".repeat(1000), "m");
+    expect(issues[0]!.value).toBe(`${"\\u202e".repeat(200)}… (1000 characters)`);
   });
 });

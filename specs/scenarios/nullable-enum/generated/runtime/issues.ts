@@ -41,9 +41,13 @@ export function report(
   );
 }
 
-/** An issue's `value`, as {@link ProjectionIssue.value} describes it. */
+/**
+ * An issue's `value`, as {@link ProjectionIssue.value} describes it: a string {@link printable}
+ * as the message is, since a consumer prints both.
+ */
 export function issueValue(value: unknown): unknown {
-  if (typeof value === "string") return clipped(value, ISSUE_VALUE_CHARACTERS);
+  if (typeof value === "string")
+    return printable(clipped(value, ISSUE_VALUE_CHARACTERS));
   return typeof value === "object" && value !== null
     ? typeName(value)
     : typeof value === "function" || typeof value === "symbol"

@@ -11,7 +11,8 @@ export interface ProjectionIssue {
   readonly field: string;
   /**
    * The offending value only, bounded: a number, boolean, null or undefined as it was, a string cut
-   * to {@link ISSUE_VALUE_CHARACTERS} characters, and in place of an object or array its JSON type
+   * to {@link ISSUE_VALUE_CHARACTERS} characters and its unseen characters escaped as the message's
+   * are (`\u202e`), and in place of an object or array its JSON type
    * (`"object"`, `"array"`), so that no record, and nothing the annotation drops, rides along.
    */
   readonly value: unknown;
