@@ -12,9 +12,10 @@ export const escapeControlCharacters = (text: string): string =>
  * The characters a reader may not see as written, the set the generated runtime escapes in every
  * message and result (templates/runtime/quoting.ts): controls, line breaks included, format
  * characters, the line and paragraph separators, variation selectors and the other
- * default-ignorable characters.
+ * default-ignorable characters, lone surrogates, private-use characters and noncharacters.
  */
-const UNSEEN_CHARACTERS = /\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector}|\p{Default_Ignorable_Code_Point}/gu;
+const UNSEEN_CHARACTERS =
+  /\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector}|\p{Default_Ignorable_Code_Point}|\p{Cs}|\p{Co}|\p{Noncharacter_Code_Point}/gu;
 
 /** The text on one line, each character of {@link UNSEEN_CHARACTERS} as its escape (one past U+FFFF as its two halves). */
 export const escapeUnseenCharacters = (text: string): string =>

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { argumentProblem, type InputSchema } from "../../templates/runtime/arguments.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { report } from "../../templates/runtime/issues.js";
+import { apiMessage, printable } from "../../templates/runtime/quoting.js";
+import { escapeUnseenCharacters } from "../../src/control-characters.js";
 import { recordAt, type RecordsPlace } from "../../templates/runtime/records.js";
 
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b\u2028\u202e]/;
@@ -82,5 +84,26 @@ describe("an issue's value is escaped as its message is", () => {
     const issues: ProjectionIssue[] = [];
     report(context("ticket", { onIssue: (issue) => issues.push(issue) }), "unusable", "subject", "\u202e".repeat(1000), "m");
     expect(issues[0]!.value).toBe(`${"\\u202e".repeat(200)}… (1000 characters)`);
+  });
+});
+
+describe("lone surrogates, private-use characters and noncharacters are escaped", () => {
+  it("escapes a lone surrogate in the API's words, and leaves a whole pair alone", () => {
+    expect(apiMessage({ message: "x\udc00" })).toBe("x\\udc00");
+    expect(printable("\ud800y\ud83d\ude00")).toBe("\\ud800y\ud83d\ude00");
+  });
+
+  it("escapes private-use characters of every plane and the noncharacters", () => {
+    expect(printable("a\ue000b\u{f0041}c\u{10fffd}")).toBe("a\\ue000b\\udb80\\udc41c\\udbff\\udffd");
+    expect(printable("\ufdd0\ufdef\ufffe\uffff\u{1fffe}\u{10ffff}")).toBe("\\ufdd0\\ufdef\\ufffe\\uffff\\ud83f\\udffe\\udbff\\udfff");
+  });
+
+  it("leaves unassigned code points and ordinary text alone", () => {
+    expect(printable("\u0378 é 中 \ufdcf \ufdf0")).toBe("\u0378 é 中 \ufdcf \ufdf0");
+  });
+
+  it("escapes the same lone surrogates in the lines `projector serve` prints", () => {
+    for (const half of ["\ud800", "\udbff", "\udc00", "\udfff"]) expect(escapeUnseenCharacters(`a${half}b`)).toBe(printable(`a${half}b`));
+    expect(escapeUnseenCharacters("\ue000\ufffe")).toBe("\\ue000\\ufffe");
   });
 });

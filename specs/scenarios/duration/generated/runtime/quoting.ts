@@ -30,10 +30,14 @@ export function clipped(text: string, most: number): string {
  * characters). Tag characters and variation selectors can each spell out hidden bytes. Named by
  * Unicode property, so the set follows Unicode rather than a list. An emoji's zero-width joiners and
  * variation selectors are escaped too: the text reads back the same, only the reader sees the
- * escapes rather than one glyph.
+ * escapes rather than one glyph. Also escaped: a lone surrogate (half of a character, which no
+ * reader shows as written and JSON text cannot hold), the private-use characters (no reader knows
+ * what they show; the planes 15 and 16 ones can spell out hidden bytes as the tag characters do)
+ * and the noncharacters (U+FDD0 to U+FDEF and each plane's last two, U+FFFE, U+FFFF). Unassigned
+ * code points are not: a newer Unicode may assign them.
  */
 const UNPRINTABLE =
-  /\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector}|\p{Default_Ignorable_Code_Point}/gu;
+  /\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector}|\p{Default_Ignorable_Code_Point}|\p{Cs}|\p{Co}|\p{Noncharacter_Code_Point}/gu;
 
 /** Whether the text holds a character of {@link UNPRINTABLE}. */
 export function holdsUnprintable(text: string): boolean {
