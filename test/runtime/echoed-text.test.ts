@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { argumentProblem, type InputSchema } from "../../templates/runtime/arguments.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { report } from "../../templates/runtime/issues.js";
+import { MAX_LABELLED_VALUES, TooManyLabelsError } from "../../templates/runtime/labels-later.js";
 import { apiMessage, printable } from "../../templates/runtime/quoting.js";
 import { escapeUnseenCharacters } from "../../src/control-characters.js";
 import { recordAt, type RecordsPlace } from "../../templates/runtime/records.js";
@@ -105,5 +106,13 @@ describe("lone surrogates, private-use characters and noncharacters are escaped"
   it("escapes the same lone surrogates in the lines `projector serve` prints", () => {
     for (const half of ["\ud800", "\udbff", "\udc00", "\udfff"]) expect(escapeUnseenCharacters(`a${half}b`)).toBe(printable(`a${half}b`));
     expect(escapeUnseenCharacters("\ue000\ufffe")).toBe("\\ue000\\ufffe");
+  });
+});
+
+describe("the bound on values to look up says what it bounds", () => {
+  it("refuses as more than one call looks up, not as more than a result can show", () => {
+    expect(new TooManyLabelsError().message).toBe(
+      `the answer names more than ${MAX_LABELLED_VALUES} records or codes to look up, more than one call looks up`,
+    );
   });
 });

@@ -165,7 +165,7 @@ describe("a call's work on a large answer", () => {
     };
     const tools = createTools({ client: answering(page(MAX_LABELLED_VALUES / 2 + 1)), resolvers: { users: naming, orgs: naming } });
     expect(await tools.search_tickets({})).toEqual({
-      error: `search_tickets: the answer names more than ${MAX_LABELLED_VALUES} records or codes to look up, more than a result can show; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)`,
+      error: `search_tickets: the answer names more than ${MAX_LABELLED_VALUES} records or codes to look up, more than one call looks up; ask for less (a smaller page, fewer fields or a narrower filter, where the tool takes them)`,
     });
     expect(asked).toEqual([]);
     // The bound leaves room for every result that fits in the text a result may have.

@@ -112,10 +112,10 @@ function siteOf(
 }
 
 /**
- * The most values one projection leaves for its resolvers to name. Each becomes a label or a marker
- * of at least four characters of the result's text (`"a",`), so a result naming more could never be
- * shown within the text a result may have (`MAX_RESULT_TEXT`, 100,000 characters); the walk stops
- * there rather than work through ids, and ask resolvers about them, for a result that is refused.
+ * The most values one projection leaves for its resolvers to name: a bound on the lookup work one
+ * call may cause (the places kept, the ids each resolver is asked about), not on what fits in a
+ * result. A table writes a label in as few as two characters, so a page naming more might still
+ * fit `MAX_RESULT_TEXT`; the model is asked for less all the same.
  */
 export const MAX_LABELLED_VALUES = 25_000;
 
@@ -123,7 +123,7 @@ export const MAX_LABELLED_VALUES = 25_000;
 export class TooManyLabelsError extends Error {
   constructor() {
     super(
-      `the answer names more than ${MAX_LABELLED_VALUES} records or codes to look up, more than a result can show`,
+      `the answer names more than ${MAX_LABELLED_VALUES} records or codes to look up, more than one call looks up`,
     );
     this.name = "TooManyLabelsError";
   }
