@@ -130,12 +130,7 @@ describe("structuredContent is escaped as the text block is", () => {
       meta: { "k\u202e": true, ["__proto__"]: "p" },
     };
     const definitions: ToolDefinition[] = [
-      {
-        name: "get_ticket",
-        description: "One ticket.",
-        inputSchema: { type: "object", properties: {}, required: [], additionalProperties: false },
-        outputSchema: { type: "object" },
-      },
+      { name: "get_ticket", description: "One ticket.", inputSchema: { type: "object" }, outputSchema: { type: "object" } },
     ];
     registerTools(
       server as never,
