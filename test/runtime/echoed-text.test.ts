@@ -1,7 +1,6 @@
 // Text the runtime echoes back from outside (argument names and values, the API's words, issue
 // values) is escaped and bounded, so every message it writes reads as written.
 import { describe, expect, it } from "vitest";
-import { registerTools, type ToolDefinition } from "../../templates/runtime/adapters.js";
 import { argumentProblem, type InputSchema } from "../../templates/runtime/arguments.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { report } from "../../templates/runtime/issues.js";
@@ -115,44 +114,5 @@ describe("the bound on values to look up says what it bounds", () => {
     expect(new TooManyLabelsError().message).toBe(
       `the answer names more than ${MAX_LABELLED_VALUES} records or codes to look up, more than one call looks up`,
     );
-  });
-});
-
-describe("structuredContent is escaped as the text block is", () => {
-  it("writes the unseen characters of strings and member names as escapes, and leaves the rest as it is", async () => {
-    const handlers = new Map<unknown, (request: unknown) => unknown>();
-    const server = { setRequestHandler: (schema: unknown, handler: (request: unknown) => unknown) => handlers.set(schema, handler) };
-    const result = {
-      subject: "evil\u202e\u001b[2J\u200b\u2028x",
-      status: "open",
-      created_at: "2024-05-01T10:00:00Z",
-      tags: ["a\u202e", 3, null],
-      meta: { "k\u202e": true, ["__proto__"]: "p" },
-    };
-    const definitions: ToolDefinition[] = [
-      { name: "get_ticket", description: "One ticket.", inputSchema: { type: "object" }, outputSchema: { type: "object" } },
-    ];
-    registerTools(
-      server as never,
-      definitions,
-      { get_ticket: async () => ({ result, text: "t" }) },
-      {
-        ListToolsRequestSchema: "list",
-        CallToolRequestSchema: "call",
-      },
-    );
-    const answer = (await handlers.get("call")!({ params: { name: "get_ticket", arguments: {} } })) as {
-      structuredContent: Record<string, unknown>;
-    };
-    expect(JSON.stringify(answer.structuredContent)).not.toMatch(/[\u0000-\u001f\u200b\u2028\u202e]/);
-    expect(answer.structuredContent).toEqual({
-      subject: "evil\\u202e\\u001b[2J\\u200b\\u2028x",
-      status: "open",
-      created_at: "2024-05-01T10:00:00Z",
-      tags: ["a\\u202e", 3, null],
-      meta: { "k\\u202e": true, ["__proto__"]: "p" },
-    });
-    expect(Object.getPrototypeOf(answer.structuredContent["meta"])).toBe(Object.prototype);
-    expect(result.subject).toBe("evil\u202e\u001b[2J\u200b\u2028x");
   });
 });

@@ -4,7 +4,7 @@
 
 import type { CallOptions, ToolOutcome } from "./call-tool.js";
 import type { JsonSchema, ToolInputSchema } from "./json-schema.js";
-import { described, messageOf, printable } from "./quoting.js";
+import { described, messageOf } from "./quoting.js";
 
 /** A tool as the adapters call it: any arguments in, an outcome out; it may take the call's options. */
 export type AnyTool = (
@@ -222,31 +222,9 @@ export function registerTools(
       };
     return {
       content: [{ type: "text", text: outcome.text }],
-      structuredContent: printableCopy(outcome.result),
+      structuredContent: outcome.result,
     };
   });
-}
-
-/**
- * A copy of a result with every string and member name {@link printable}, as its text block writes
- * them: a client may show `structuredContent` to the model in place of the text. A string that
- * needs no escape is the same string, so what the output schema declares (legend words, dates,
- * field names) still validates. Results nest at most as deep as `MAX_NESTING` lets a kept value,
- * so the recursion is bounded.
- */
-function printableCopy(value: unknown): unknown {
-  if (typeof value === "string") return printable(value);
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map(printableCopy);
-  const copy: Record<string, unknown> = {};
-  for (const [key, part] of Object.entries(value))
-    Object.defineProperty(copy, printable(key), {
-      value: printableCopy(part),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  return copy;
 }
 
 /** A copy of a definition's schema, the consumer's to change without changing the tools' own. */
