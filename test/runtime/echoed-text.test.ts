@@ -1,6 +1,11 @@
 // Text the runtime echoes back from outside (argument names and values, the API's words, issue
 // values) is escaped and bounded, so every message it writes reads as written.
+import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { registerTools, type ToolDefinition } from "../../templates/runtime/adapters.js";
 import { argumentProblem, type InputSchema } from "../../templates/runtime/arguments.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { report } from "../../templates/runtime/issues.js";
@@ -114,5 +119,48 @@ describe("the bound on values to look up says what it bounds", () => {
     expect(new TooManyLabelsError().message).toBe(
       `the answer names more than ${MAX_LABELLED_VALUES} records or codes to look up, more than one call looks up`,
     );
+  });
+});
+
+describe("structuredContent carries the API's characters as they are", () => {
+  it("passes the MCP client's outputSchema check for enum values and legend words with joiners and selectors", async () => {
+    const result = { id: "i1", mood: "ok\u2714\ufe0f", flag: "zwj\u200dword", "so\u00adft": "x" };
+    const definitions: ToolDefinition[] = [
+      {
+        name: "get_item",
+        description: "One item.",
+        inputSchema: { type: "object" },
+        outputSchema: {
+          type: "object",
+          properties: {
+            id: { type: "string" },
+            mood: { type: "string", enum: ["ok\u2714\ufe0f", "fine"] },
+            flag: { type: "string", enum: ["zwj\u200dword", "plain"] },
+            "so\u00adft": { type: "string" },
+          },
+          required: ["id", "mood", "flag", "so\u00adft"],
+          additionalProperties: false,
+        },
+      },
+    ];
+    const server = new Server({ name: "items", version: "1" }, { capabilities: { tools: {} } });
+    registerTools(
+      server,
+      definitions,
+      { get_item: async () => ({ result, text: "t" }) },
+      {
+        CallToolRequestSchema,
+        ListToolsRequestSchema,
+      },
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new McpClient({ name: "model", version: "1" });
+    await client.connect(clientSide);
+    await client.listTools();
+    const answer = await client.callTool({ name: "get_item", arguments: {} });
+    await client.close();
+    expect(answer.isError).toBeFalsy();
+    expect(answer.structuredContent).toEqual(result);
   });
 });
