@@ -4,6 +4,7 @@ import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { decode } from "@toon-format/toon";
 import { describe, expect, it } from "vitest";
 import { registerTools, type ToolDefinition } from "../../templates/runtime/adapters.js";
 import { argumentProblem, type InputSchema } from "../../templates/runtime/arguments.js";
@@ -13,6 +14,7 @@ import { MAX_LABELLED_VALUES, TooManyLabelsError } from "../../templates/runtime
 import { apiMessage, printable } from "../../templates/runtime/quoting.js";
 import { escapeUnseenCharacters } from "../../src/control-characters.js";
 import { recordAt, type RecordsPlace } from "../../templates/runtime/records.js";
+import { serializeToolResult, withTableLayout } from "../../templates/runtime/table-text.js";
 
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b\u2028\u202e]/;
 
@@ -162,5 +164,22 @@ describe("structuredContent carries the API's characters as they are", () => {
     await client.close();
     expect(answer.isError).toBeFalsy();
     expect(answer.structuredContent).toEqual(result);
+  });
+});
+
+describe("table text holding a lone UTF-16 half", () => {
+  it("is text its reader reads back into the result, for a lone low half as for a lone high half", () => {
+    for (const lone of ["c\udc00", "Bob\udfff", "\ud800", "ok\ud83d"]) {
+      const result = {
+        items: [
+          { title: lone, owner: "usr_1" },
+          { title: "z", owner: "usr_2" },
+        ],
+        total: 2,
+      };
+      const text = serializeToolResult(withTableLayout(result, { list: "items", columns: ["title", "owner"], page: ["total"] }));
+      const read = text.startsWith("{") ? (JSON.parse(text) as unknown) : decode(text);
+      expect(read).toStrictEqual(result);
+    }
   });
 });

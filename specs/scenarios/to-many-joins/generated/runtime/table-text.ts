@@ -114,12 +114,13 @@ const BARE_KEY = /^[A-Za-z_][\w.]*$/;
 /** A UTF-16 half with no other half: text in transit cannot carry it, JSON escapes it. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 /**
- * A character past U+FFFF as {@link printable} escapes it (a tag character, a variation selector
- * past U+E0100, a musical format character), in its two halves: TOON takes such a character only
- * as itself, never as escapes, so a result holding one is sent as JSON, where the escapes read
- * back. (A string spelling such escapes sends JSON too.)
+ * A UTF-16 half as {@link printable} escapes it: a character past U+FFFF it escapes (a tag
+ * character, a variation selector past U+E0100, a musical format character) in its two halves, a
+ * lone half of either kind by itself. TOON takes a character past U+FFFF only as itself, never as
+ * escapes, and refuses the escape of a lone half, so a result holding one is sent as JSON, where
+ * the escapes read back. (A string spelling such escapes sends JSON too.)
  */
-const ESCAPED_PAST_FFFF = /\\ud[89ab][0-9a-f]{2}/;
+const ESCAPED_SURROGATE = /\\ud[89a-f][0-9a-f]{2}/;
 
 /**
  * A string a marker cell would read as: `{` (or more), a marker's name, `: `, then `}` (or more).
@@ -322,7 +323,7 @@ function tableText(result: unknown, layout: TableLayout): string | undefined {
     if (!written) return undefined;
   }
   const text = lines.join("\n");
-  return LONE_SURROGATE.test(text) || ESCAPED_PAST_FFFF.test(text)
+  return LONE_SURROGATE.test(text) || ESCAPED_SURROGATE.test(text)
     ? undefined
     : text;
 }
