@@ -131,7 +131,7 @@ describe("structuredContent carries the API's characters as they are", () => {
       {
         name: "get_item",
         description: "One item.",
-        inputSchema: { type: "object" },
+        inputSchema: { type: "object", properties: {}, required: [], additionalProperties: false },
         outputSchema: {
           type: "object",
           properties: {
