@@ -5,6 +5,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { decode } from "@toon-format/toon";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { registerTools, type ToolDefinition } from "../../templates/runtime/adapters.js";
 import { argumentProblem, type InputSchema } from "../../templates/runtime/arguments.js";
@@ -13,6 +15,7 @@ import { report } from "../../templates/runtime/issues.js";
 import { MAX_LABELLED_VALUES, TooManyLabelsError } from "../../templates/runtime/labels-later.js";
 import { apiMessage, printable } from "../../templates/runtime/quoting.js";
 import { escapeUnseenCharacters } from "../../src/control-characters.js";
+import { generateFrom, tempDir } from "../helpers/pipeline.js";
 import { recordAt, type RecordsPlace } from "../../templates/runtime/records.js";
 import { serializeToolResult, withTableLayout } from "../../templates/runtime/table-text.js";
 
@@ -59,9 +62,10 @@ describe("a record that is the body itself is no error document", () => {
   const item: RecordsPlace = { tool: "get_item", resource: "item", path: [], nullable: false, keys: ["id", "title"] };
 
   it.each([
-    [{ status: 403, error: "Forbidden", message: "Access denied", path: "/items/a" }, "Access denied"],
-    [{ title: "Forbidden", errors: [{ message: "no access" }] }, "Forbidden"],
+    [{ status: 403, error: "Forbidden", message: "Access denied", path: "/items/a" }, "Forbidden"],
+    [{ title: "Forbidden", errors: [{ message: "no access" }] }, "no access"],
     [{ id: "itm_1", error: "denied" }, "denied"],
+    [{ id: "itm_1", title: "Real record", error: { detail: "token expired" } }, "token expired"],
   ])("%j is an error document with the API's words", (body, words) => {
     const issues: ProjectionIssue[] = [];
     expect(() => recordAt(body, item, (issue) => issues.push(issue))).toThrow(`get_item: the response body is an error document: ${words}`);
@@ -71,6 +75,50 @@ describe("a record that is the body itself is no error document", () => {
   it("keeps an error key the record's schema declares as data", () => {
     const record = { id: "itm_1", error: "last sync failed" };
     expect(recordAt(record, { ...item, declaredErrorKeys: ["error"] }, undefined)).toBe(record);
+  });
+
+  it("quotes the error's words, never the record's own title", () => {
+    const body = { id: "itm_1", title: "Real record", error: 42 };
+    expect(() => recordAt(body, item, undefined)).toThrow("get_item: the response body is an error document with no message");
+  });
+
+  it("keeps an error key in a record whose schema is open to any key as data", async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "spec.yaml"),
+      `openapi: 3.0.3
+info: { title: T, version: "1" }
+paths:
+  /items/{item_id}:
+    get:
+      operationId: getItem
+      parameters:
+        - { name: item_id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200":
+          description: ok
+          content: { application/json: { schema: { $ref: "#/components/schemas/Item" } } }
+components:
+  schemas:
+    Item:
+      type: object
+      required: [id]
+      additionalProperties: true
+      properties:
+        id: { type: string }
+        title: { type: string }
+`,
+    );
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      "spec: spec.yaml\noutput: gen\nresources:\n  item:\n    schema: Item\n    fields:\n      id: { argument: [get_item] }\n      title: keep\ntools:\n  get_item: { operation: getItem }\n",
+    );
+    const output = await generateFrom(join(dir, "projector.yaml"));
+    expect(output.problems).toEqual([]);
+    const written = [...output.files.values()].join("\n");
+    expect(written).toMatch(/declaredErrorKeys: \["error", "errors"\]/);
+    const record = { id: "i1", title: "Real record", error: "some free-map value" };
+    expect(recordAt(record, { ...item, declaredErrorKeys: ["error", "errors"] }, undefined)).toBe(record);
   });
 
   it("keeps a record whose error key holds nothing", () => {

@@ -190,7 +190,7 @@ function refused(
   const at = place.path.length ? ` at ${place.path.join(".")}` : "";
   const problem =
     errorsDocument(body) || errorBesideRecords(body, place)
-      ? `is an error document${errorWords(body)}`
+      ? `is an error document${errorWords(body, place)}`
       : `is not ${declared}${at} (${got})`;
   const error = new ResponseShapeError(place.tool, problem);
   try {
@@ -224,15 +224,30 @@ function errorsDocument(body: unknown): boolean {
  */
 function errorBesideRecords(body: unknown, place: RecordsPlace): boolean {
   if (place.type !== undefined) return dataAndErrors(body);
+  return undeclaredErrorKey(body, place) !== undefined;
+}
+
+/** What a body holds under the `error` or `errors` that makes it an error document. */
+function errorValue(body: unknown, place: RecordsPlace): unknown {
   const object = asObject(body);
-  return (
-    object !== undefined &&
-    ERROR_KEYS.some(
-      (key) =>
-        !place.declaredErrorKeys?.includes(key) &&
-        holdsSomething(read(object, key)),
-    )
-  );
+  return object === undefined
+    ? undefined
+    : read(object, undeclaredErrorKey(object, place) ?? "errors");
+}
+
+/** The first of `error` and `errors` a plain body holds something under that its spec does not declare. */
+function undeclaredErrorKey(
+  body: unknown,
+  place: RecordsPlace,
+): string | undefined {
+  const object = asObject(body);
+  return object === undefined
+    ? undefined
+    : ERROR_KEYS.find(
+        (key) =>
+          !place.declaredErrorKeys?.includes(key) &&
+          holdsSomething(read(object, key)),
+      );
 }
 
 /** The keys a plain body holds an error under. */
@@ -257,8 +272,15 @@ export function dataAndErrors(body: unknown): boolean {
   );
 }
 
-function errorWords(body: unknown): string {
-  const words = apiMessage(body);
+/**
+ * The API's words for an error document. Where the body is the record itself they come from its
+ * `error` or `errors` alone (its text, or the words of it or its first item): the record's own
+ * `title` or `message` beside them are its data, not the error's words.
+ */
+function errorWords(body: unknown, place: RecordsPlace): string {
+  const words = apiMessage(
+    place.path.length > 0 ? body : errorValue(body, place),
+  );
   return words === undefined ? " with no message" : `: ${words}`;
 }
 
