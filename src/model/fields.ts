@@ -10,7 +10,6 @@ import { handleField } from "../rules/handle.js";
 import { joinField } from "../rules/join.js";
 import { detailOnPart } from "../rules/detail.js";
 import { checkKeptWhole } from "../rules/keep.js";
-import { maxCharsOnEnum } from "../rules/max-chars.js";
 import { legendModel, legendShape } from "../rules/legend.js";
 import type { FieldRole, RuleProblem, SpecFacts } from "../rules/types.js";
 import { shortSpecLegend, specLegend } from "./legend.js";
@@ -322,6 +321,7 @@ function specFacts(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, n
     sibling: (path) => siblingKind(ctx, specField, siblings, path),
     resolvers: [...ctx.resolvers.keys()],
     joinedIdKind: () => idFacts(ctx.reader, specField.at, specField.relationship).idKind(resolverKeys(ctx, rule.join!).id),
+    enumerated: () => (ctx.reader.enumValues(specField.at)?.length ?? 0) > 0,
   };
 }
 
@@ -414,8 +414,6 @@ function keptField(
       problem,
     );
     shape = shapeOf(reader, specField.at, (levels) => (cutLevels = levels));
-    if (rule.max_chars !== undefined && kind === "string" && shape.type !== "string")
-      problem("PRJ029", maxCharsOnEnum.message, maxCharsOnEnum.help, "max_chars");
   }
   if (errors()) return undefined;
   if (cutLevels !== undefined) {

@@ -40,13 +40,14 @@ export const MAX_CHARS: Rule = {
       );
     else if (field.role === "value" && field.kind !== "string")
       problem("PRJ029", `\`max_chars\` applies to text, not ${field.kind ?? "this schema"}`, "remove `max_chars`", "max_chars");
+    else if (field.role === "value" && field.enumerated())
+      problem(
+        "PRJ029",
+        "`max_chars` applies to free text, and the spec lists this text's values (an enum)",
+        "remove `max_chars`",
+        "max_chars",
+      );
   },
-};
-
-/** Why `max_chars` on a string enum is refused: its values are codes, which a cut would break. */
-export const maxCharsOnEnum = {
-  message: "`max_chars` applies to free text, and the spec lists this text's values (an enum)",
-  help: "remove `max_chars`",
 };
 
 /** The reader of a text cut to `most` characters, and its options before `field`, `required` and `ctx`. */

@@ -109,6 +109,8 @@ export interface SpecFacts extends FormattedValue {
   resolvers: readonly string[];
   /** The kind of the ids a join key holds: the value's own, or its embedded records' id key's. */
   joinedIdKind(): string | undefined;
+  /** Whether the spec lists the value's values (an enum). */
+  enumerated(): boolean;
 }
 
 /**

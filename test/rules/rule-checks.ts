@@ -9,6 +9,7 @@ export function facts(over: Partial<SpecFacts> = {}): SpecFacts {
     sibling: () => "absent",
     resolvers: ["users"],
     joinedIdKind: () => "string",
+    enumerated: () => false,
     ...over,
   };
 }
