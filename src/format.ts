@@ -87,9 +87,10 @@ export function formatSession(options: PrettierOptionsInput, known: ReadonlyMap<
         if (key !== undefined) pending.set(key, job.done.promise);
         return job.done.promise.then((formatted) => keep(key, formatted));
       });
-      if (todo.length > 0)
-        if (pool || todo.length >= PARALLEL_FROM) (pool ??= workerPool()).run(todo);
-        else void formatHere(todo);
+      if (todo.length >= PARALLEL_FROM || (pool && todo.length > 0)) {
+        pool ??= workerPool();
+        pool.run(todo);
+      } else if (todo.length > 0) void formatHere(todo);
       const formatted = await Promise.all(texts);
       return new Map([...files.keys()].map((path, i) => [path, formatted[i]!]));
     },
@@ -120,7 +121,10 @@ interface Promised<T> {
 function promised<T>(): Promised<T> {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((yes, no) => ((resolve = yes), (reject = no)));
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
   // A file asked for early may fail before anyone waits for it: the later ask hears of it.
   promise.catch(() => undefined);
   return { promise, resolve, reject };

@@ -23,7 +23,8 @@ const BANNER = /^(?:\/\/[^\n]*\n)*$/;
  * and the very template text the build transpiled; undefined otherwise (no build, another text).
  */
 export function prebuiltRuntime(): (path: string, text: string) => string | undefined {
-  const manifest = (built ??= readManifest());
+  built ??= readManifest();
+  const manifest = built;
   return (path, text) => {
     const file = path.startsWith(`${RUNTIME_FOLDER}/`) ? path.slice(RUNTIME_FOLDER.length + 1) : undefined;
     const entry = file === undefined ? undefined : manifest[file];
