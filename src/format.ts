@@ -60,7 +60,8 @@ export interface FormatSession {
  * threads, each file given to the one with the least text waiting.
  */
 export function formatSession(options: PrettierOptionsInput, known: ReadonlyMap<string, string> = new Map()): FormatSession {
-  const release = prettierVersion();
+  // Read on the first ask: a generate whose files are only run (serve) never needs prettier.
+  let release: string | undefined;
   const pending = new Map<string, Promise<string>>();
   const used = new Map<string, string>();
   let pool: WorkerPool | undefined;
@@ -79,6 +80,7 @@ export function formatSession(options: PrettierOptionsInput, known: ReadonlyMap<
       const texts = [...files].map(([path, text]) => {
         const fileOptions = optionsOf(path);
         // No key covers a plugin's code: such a file is formatted anew and never kept.
+        release ??= prettierVersion();
         const key = fileOptions?.plugins?.length ? undefined : formatKey(release, fileOptions, text);
         const ready = key === undefined ? undefined : (pending.get(key) ?? known.get(key));
         if (ready !== undefined) return Promise.resolve(ready).then((formatted) => keep(key, formatted));
