@@ -36,7 +36,8 @@ function codeTypeOf(
 ): CodeType | null {
   let type = codeTypes.get(codes);
   if (type === undefined) {
-    const all = [...codes.keys()];
+    // A nullable enum lists null, which is no code's type.
+    const all = [...codes.keys()].filter((code) => code !== null);
     type =
       all.length === 0
         ? null
