@@ -130,7 +130,9 @@ export function resolverSource(ctx: SourceContext, resolver: ResolverAnnotation)
   };
 }
 
-type Records = { path: string[]; jsonapi: boolean; label: string[]; declaredErrorKeys: string[] } | { problem: string; help: string; pointer?: string; key?: string };
+type Records =
+  | { path: string[]; jsonapi: boolean; label: string[]; declaredErrorKeys: string[] }
+  | { problem: string; help: string; pointer?: string; key?: string };
 
 /** Where the operation's records are and the label's path in them, checked against the schema. */
 function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operation, many: boolean): Records {
@@ -194,5 +196,10 @@ function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operati
     }
     at = property.at;
   }
-  return { path: rows.path, jsonapi: rows.jsonapi, label: segments, declaredErrorKeys: declaredErrorKeys(reader, body.schema, rows.jsonapi) };
+  return {
+    path: rows.path,
+    jsonapi: rows.jsonapi,
+    label: segments,
+    declaredErrorKeys: declaredErrorKeys(reader, body.schema, rows.jsonapi),
+  };
 }

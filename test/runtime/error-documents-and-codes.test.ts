@@ -159,7 +159,11 @@ const USERS: Record<string, Answer> = {
 };
 
 /** Every tool over the local API, its resolvers those the spec backs; the issues reported, and the ticket list answered. */
-function tools(tickets: Answer = { body: { items: [TICKET] } }, users = USERS, team: Answer = { body: { items: [{ id: "g1", name: "Core" }] } }) {
+function tools(
+  tickets: Answer = { body: { items: [TICKET] } },
+  users = USERS,
+  team: Answer = { body: { items: [{ id: "g1", name: "Core" }] } },
+) {
   route = (path, query) => {
     if (path === "/tickets") return tickets;
     if (path.startsWith("/tickets/")) return tickets;
@@ -209,7 +213,9 @@ describe("a list resolver's answer holding an error beside its records", () => {
 
     const { tools: made, issues } = tools();
     route = ((inner) => (path, query) =>
-      path === "/users" ? { body: { items: [{ id: "u2", name: "Bob" }], errors: [{ message: "partial failure" }] } } : inner(path, query))(route);
+      path === "/users" ? { body: { items: [{ id: "u2", name: "Bob" }], errors: [{ message: "partial failure" }] } } : inner(path, query))(
+      route,
+    );
     const outcome = await made["list_tickets"]!({});
     expect(outcome.result?.["items"]).toEqual([expect.objectContaining({ reporter: { unresolved: "u2" } })]);
     expect(messages(issues)).toEqual([
