@@ -64,14 +64,15 @@ export function transpiled(ts: typeof TypeScript, files: ReadonlyMap<string, str
  * Writes each module as JavaScript into `dir`: the runtime's modules as the build transpiled them
  * where their text is the one it built from, the others by TypeScript's own compiler. Synchronous:
  * a few hundred small files are written without a promise per step. The source types
- * (`openapi.ts`) are types only and are skipped.
+ * (`openapi.ts`) are types only, and files that are no modules (the folder's `.projector`) are no
+ * code: both are skipped.
  */
 export function writeJavaScript(dir: string, files: Iterable<readonly [path: string, text: string]>): void {
   const prebuilt = prebuiltRuntime();
   const javascript = new Map<string, string>();
   const todo = new Map<string, string>();
   for (const [path, text] of files) {
-    if (path === "openapi.ts") continue;
+    if (path === "openapi.ts" || !path.endsWith(".ts")) continue;
     const built = prebuilt(path, text);
     if (built === undefined) todo.set(path, text);
     else javascript.set(path, built);
