@@ -41,10 +41,18 @@ export const ARGUMENT: Rule = {
       problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
     if (rule.shorten && field.kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
   },
+  // An id the model passes back is read as one, whatever else its rule says of the value.
+  value: {
+    reads: (field) => field.argumentOf !== undefined,
+    read: (field, value) => argumentRead(field, value),
+    markers: (field) => (field.shape.type === "literal" ? ["unknown_code"] : []),
+  },
+  note: (field) =>
+    (field.kind === "value" || field.kind === "related-id") && field.argumentOf ? `Pass to ${field.argumentOf.join(", ")}.` : undefined,
 };
 
 /** The reader of an id the model passes back, by the type the spec declares: an integer, text, or either. */
-export function argumentRead(field: ValueField, value: string): ReaderCall {
+function argumentRead(field: ValueField, value: string): ReaderCall {
   const shape = field.shape;
   if (shape.type === "integer") return { reader: "integerId", value, options: [] };
   const text = shape.type === "string" || (shape.type === "literal" && shape.values.every((v) => typeof v === "string"));

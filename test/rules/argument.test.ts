@@ -1,9 +1,9 @@
 // `argument: [tools]` with `shorten`: an id the model passes back to tools.
 import { describe, expect, it } from "vitest";
-import { ARGUMENT, argumentRead, relatedRead } from "../../src/rules/argument.js";
+import { ARGUMENT, relatedRead } from "../../src/rules/argument.js";
 import type { RelatedIdField, ValueField } from "../../src/rules/field.js";
 import { fieldProblems } from "./field-problems.js";
-import { checkProblems, facts } from "./rule-checks.js";
+import { checkProblems, facts, valueScope } from "./rule-checks.js";
 
 const scope = { runtime: (name: string) => name, literal: (value: unknown) => JSON.stringify(value) };
 const common = { out: "owner", name: "owner_id", source: { base: "record" as const, path: ["owner_id"] } };
@@ -39,9 +39,10 @@ describe("the argument rule", () => {
       shorten,
       required: true,
     });
-    expect(argumentRead(value({ type: "integer" }, false), "v").reader).toBe("integerId");
-    expect(argumentRead(value({ type: "string" }, true), "v").reader).toBe("shortArgumentId");
-    expect(argumentRead(value({ type: "unknown" }, false), "v").reader).toBe("textOrNumberId");
+    const argumentRead = (field: ValueField) => ARGUMENT.value!.read(field, "v", valueScope);
+    expect(argumentRead(value({ type: "integer" }, false)).reader).toBe("integerId");
+    expect(argumentRead(value({ type: "string" }, true)).reader).toBe("shortArgumentId");
+    expect(argumentRead(value({ type: "unknown" }, false)).reader).toBe("textOrNumberId");
     const related: RelatedIdField = {
       kind: "related-id",
       ...common,

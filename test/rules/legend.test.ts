@@ -1,9 +1,10 @@
 // `legend`: coded values expanded to words.
 import { describe, expect, it } from "vitest";
-import { LEGEND, legendModel, legendRead, type Coded } from "../../src/rules/legend.js";
+import { LEGEND, legendModel, type Coded } from "../../src/rules/legend.js";
+import type { LegendModel } from "../../src/rules/field.js";
 import type { Legend } from "../../src/rules/types.js";
 import { fieldProblems } from "./field-problems.js";
-import { checkProblems, facts } from "./rule-checks.js";
+import { checkProblems, facts, valueScope } from "./rule-checks.js";
 
 const model = (legend: Legend, coded: Partial<Coded>) => {
   const problems: [string, string][] = [];
@@ -68,15 +69,17 @@ describe("the legend rule", () => {
   });
 
   it("reads a static legend through its words' constant, and a resolver's through the lookups", () => {
-    const scope = { runtime: (name: string) => name, literal: (value: unknown) => JSON.stringify(value) };
     const field = {
       kind: "value" as const,
       out: "status",
       name: "status_code",
       source: { base: "record" as const, path: ["status_code"] },
     };
-    const read = (legend: NonNullable<Parameters<typeof legendRead>[1]["legend"]>) =>
-      legendRead(scope, { ...field, shape: { type: "string" }, shorten: false, required: true, legend }, "TICKET_STATUS", "v");
+    const read = (legend: LegendModel) =>
+      LEGEND.value!.read({ ...field, shape: { type: "string" }, shorten: false, required: true, legend }, "v", {
+        ...valueScope,
+        constant: "TICKET_STATUS",
+      });
     expect(read({ kind: "static", entries: [[1, "open"]] })).toEqual({
       reader: "legend",
       value: "v",
