@@ -41,11 +41,13 @@ export const ARGUMENT: Rule = {
       problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
     if (rule.shorten && field.kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
   },
-  // An id the model passes back is read as one, whatever else its rule says of the value.
+  // An id the model passes back is read as one, whatever else its rule says of the value: an
+  // integer stays one, and any other id is text, not one of an enum's codes.
   value: {
     reads: (field) => field.argumentOf !== undefined,
     read: (field, value) => argumentRead(field, value),
-    markers: (field) => (field.shape.type === "literal" ? ["unknown_code"] : []),
+    type: (field) => (field.shape.type === "integer" ? "number" : "string"),
+    schema: (field) => ({ type: field.shape.type === "integer" ? "integer" : "string" }),
   },
   note: (field) =>
     (field.kind === "value" || field.kind === "related-id") && field.argumentOf ? `Pass to ${field.argumentOf.join(", ")}.` : undefined,
