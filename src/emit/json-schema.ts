@@ -2,7 +2,7 @@ import type { Field, Shape, ToolModel } from "../model/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
 import { relatedSchema } from "../rules/argument.js";
 import { marker, NULL } from "../rules/field.js";
-import { notesOn, valueReading } from "../rules/field-rules.js";
+import { RULES, valueReading } from "../rules/field-rules.js";
 import { joinSchema } from "../rules/join.js";
 import type { ModuleWriter } from "./module.js";
 import { NEXT_RESULT_SCHEMA } from "./next-page.js";
@@ -42,9 +42,9 @@ export function shapeSchema(shape: Shape): Schema {
   }
 }
 
-/** The field's description: the spec's (or its format's), then its rules' notes. */
+/** The field's description: the spec's (or its format's), then its rules' notes, in the rules' order. */
 function describe(field: Field): Schema {
-  const text = [...(field.description ? [field.description] : []), ...notesOn(field)].join(" ");
+  const text = [field.description, ...RULES.map((rule) => rule.note?.(field))].filter(Boolean).join(" ");
   return text ? { description: text } : {};
 }
 

@@ -13,7 +13,7 @@ import { JOIN } from "./join.js";
 import { KEEP } from "./keep.js";
 import { LEGEND } from "./legend.js";
 import { MAX_CHARS } from "./max-chars.js";
-import type { Field, ValueField } from "./field.js";
+import type { ValueField } from "./field.js";
 import type { KeepRule, ParseProblem, Rule, RuleProblem, SpecFacts, ValueReading } from "./types.js";
 
 /** Every field rule: a field's rule is checked in this order, and its keys listed in it. */
@@ -42,6 +42,3 @@ export const VALUE_RULES: readonly Rule[] = [ARGUMENT, FORMAT, LEGEND, MAX_CHARS
 
 /** How a kept value is read: by the first rule of {@link VALUE_RULES} that reads it. */
 export const valueReading = (field: ValueField): ValueReading => VALUE_RULES.find((rule) => rule.value!.reads(field))!.value!;
-
-/** The rules' notes on a field, in their order, for its description in the result schema. */
-export const notesOn = (field: Field): string[] => RULES.flatMap((rule) => rule.note?.(field) ?? []);

@@ -167,10 +167,7 @@ export interface ValueScope extends CallScope {
   sibling(path: readonly string[]): string;
 }
 
-/**
- * A runtime reader's call: the reader, its type argument, the value it reads, and its own options
- * before `field`, `required` and `ctx`, as code.
- */
+/** A runtime reader's call: the reader, its type argument, the value it reads, and its own options before `field`, `required` and `ctx`, as code. */
 export interface ReaderCall {
   reader: string;
   typeArgument?: string;
