@@ -232,7 +232,7 @@ describe("absence and failure are written down", () => {
     expect(result.tickets[1]).toMatchObject({
       id: { unusable: "expected a string, got number" },
       subject: { unusable: "expected a string, got number" },
-      status: { unknown_code: "open" },
+      status: { unusable: "expected an integer code, got string" },
     });
     expect(result.tickets[1]!.opened).toEqual({ unusable: 'not a date: "yesterday"' });
     expect(issues.some((i) => i.kind === "missing" && i.field === "subject")).toBe(true);

@@ -62,7 +62,7 @@ const orCode = <T>(good: fc.Arbitrary<T>, weight = 4) =>
 it("a coded value that is an object without toString is marked, not thrown", async () => {
   const payload = JSON.parse('{"data": {"type": "user", "id": "u1", "attributes": {"display_name": "x", "role": {"toString": 1}}}}');
   await expect(support.projectGetUser(payload, { orgs: async () => new Map() })).resolves.toMatchObject({
-    role: { unusable: "expected a code, got object" },
+    role: { unusable: "expected a string code, got object" },
   });
 });
 

@@ -27,6 +27,7 @@ const sourceData = (r: SpecBacked) => ({
   ...(r.source.jsonapi && r.type !== undefined ? { type: r.type } : {}),
   id: r.source.jsonapi ? "id" : r.id,
   label: r.source.label,
+  ...(r.source.declaredErrorKeys.length > 0 ? { declaredErrorKeys: r.source.declaredErrorKeys } : {}),
 });
 
 /**

@@ -2,7 +2,7 @@ import type { Annotation, PageField, ResourceAnnotation, ToolAnnotation } from "
 import type { Diagnostic } from "../diagnostics.js";
 import { pascalCase, plural, RESERVED_KEYS, resourceModule, toolModule } from "../naming.js";
 import type { LoadedSpec } from "../openapi/load.js";
-import { child, escapePointer, members, SchemaReader, type SchemaAt } from "../openapi/schema.js";
+import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { classifyFields, jsonApiFields, restFields } from "./fields.js";
 import { DETAIL_ARGUMENT, detailArgumentClash } from "./detail.js";
@@ -11,7 +11,7 @@ import { idSourcesByTool } from "./short-ids.js";
 import { nextPageOf } from "./next-page.js";
 import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
-import { findRows, IDENTITY_NAMES, jsonApiType, jsonApiTypes, mayBeNull, type Rows } from "./rows.js";
+import { declaredErrorKeys, findRows, IDENTITY_NAMES, jsonApiType, jsonApiTypes, mayBeNull, type Rows } from "./rows.js";
 import { resolverSource } from "./resolver-sources.js";
 import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
@@ -262,11 +262,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       rowsNullable: mayBeNull(reader, response, rows.path),
       recordKeys: rows.many ? [] : recordKeys(reader, rows),
       ...recordType(reader, rows),
-      declaredErrorKeys: rows.jsonapi
-        ? []
-        : openToAnyKey(reader, response)
-          ? [...ERROR_KEYS]
-          : ERROR_KEYS.filter((name) => reader.property(response, name) !== undefined),
+      declaredErrorKeys: declaredErrorKeys(reader, response, rows.jsonapi),
       ...(list !== undefined ? { list } : {}),
       page,
       ...(next ? { next } : {}),
@@ -372,22 +368,6 @@ const ENVELOPE_KEYS = new Set(["links", "_links", "meta"]);
  * object's `id`, a plain-REST record's declared keys but links and meta. Sorted, so that reordering
  * the spec's properties changes no byte of the output.
  */
-/** The keys a plain body holds an error under beside its records (see `declaredErrorKeys`). */
-const ERROR_KEYS = ["error", "errors"];
-
-/**
- * A body schema open to keys it does not name (`additionalProperties` true or a schema), itself or
- * through `allOf`: an `error` or `errors` in such a body may be its data, as a declared one is.
- */
-function openToAnyKey(reader: SchemaReader, at: SchemaAt, seen = new Set<string>()): boolean {
-  const resolved = reader.deref(at);
-  if (seen.has(resolved.pointer)) return false;
-  seen.add(resolved.pointer);
-  const additional = resolved.schema["additionalProperties"];
-  if (additional === true || (typeof additional === "object" && additional !== null)) return true;
-  return members(resolved, "allOf").some((branch) => openToAnyKey(reader, branch, seen));
-}
-
 function recordKeys(reader: SchemaReader, rows: Rows): string[] {
   const declared = reader.properties(rows.item).map((p) => p.name);
   if (rows.jsonapi && declared.includes("id")) return ["id"];

@@ -3,7 +3,7 @@ import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { findOperation, operationLabel, operationParameters, successBody, type Operation } from "./operations.js";
-import { findRows } from "./rows.js";
+import { declaredErrorKeys, findRows } from "./rows.js";
 import type { ResolverSource } from "./types.js";
 
 /** How many requests a resolver from the spec has in flight, unless it says `concurrency`. */
@@ -126,10 +126,13 @@ export function resolverSource(ctx: SourceContext, resolver: ResolverAnnotation)
     records: records.path,
     jsonapi: records.jsonapi,
     label: records.label,
+    declaredErrorKeys: records.declaredErrorKeys,
   };
 }
 
-type Records = { path: string[]; jsonapi: boolean; label: string[] } | { problem: string; help: string; pointer?: string; key?: string };
+type Records =
+  | { path: string[]; jsonapi: boolean; label: string[]; declaredErrorKeys: string[] }
+  | { problem: string; help: string; pointer?: string; key?: string };
 
 /** Where the operation's records are and the label's path in them, checked against the schema. */
 function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operation, many: boolean): Records {
@@ -193,5 +196,10 @@ function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operati
     }
     at = property.at;
   }
-  return { path: rows.path, jsonapi: rows.jsonapi, label: segments };
+  return {
+    path: rows.path,
+    jsonapi: rows.jsonapi,
+    label: segments,
+    declaredErrorKeys: declaredErrorKeys(reader, body.schema, rows.jsonapi),
+  };
 }

@@ -170,3 +170,30 @@ export function jsonApiTypes(reader: SchemaReader): Map<string, SchemaAt> {
   }
   return found;
 }
+
+/** The keys a plain body holds an error under beside its records. */
+const ERROR_KEYS = ["error", "errors"];
+
+/**
+ * Of `error` and `errors`, those a success body's schema declares, or may hold as data being open
+ * to any key: the run time reads them as the API's data, and any other holding something as the
+ * sign of an error document. A JSON:API body declares none: its errors are never data.
+ */
+export function declaredErrorKeys(reader: SchemaReader, body: SchemaAt, jsonapi: boolean): string[] {
+  if (jsonapi) return [];
+  if (openToAnyKey(reader, body)) return [...ERROR_KEYS];
+  return ERROR_KEYS.filter((name) => reader.property(body, name) !== undefined);
+}
+
+/**
+ * A body schema open to keys it does not name (`additionalProperties` true or a schema), itself or
+ * through `allOf`: an `error` or `errors` in such a body may be its data, as a declared one is.
+ */
+function openToAnyKey(reader: SchemaReader, at: SchemaAt, seen = new Set<string>()): boolean {
+  const resolved = reader.deref(at);
+  if (seen.has(resolved.pointer)) return false;
+  seen.add(resolved.pointer);
+  const additional = resolved.schema["additionalProperties"];
+  if (additional === true || (typeof additional === "object" && additional !== null)) return true;
+  return members(resolved, "allOf").some((branch) => openToAnyKey(reader, branch, seen));
+}

@@ -84,6 +84,8 @@ export interface ResolverSource {
   jsonapi: boolean;
   /** The label's dotted path in a record (under `attributes` for JSON:API). */
   label: string[];
+  /** Of `error` and `errors`, those the answer's schema declares: its data, not an error. */
+  declaredErrorKeys: string[];
 }
 
 export interface ResponseAt {

@@ -9,7 +9,13 @@ import { at } from "./pages.js";
 import { pathSegmentProblem } from "./path-segments.js";
 import { type QueryParameterStyle, queryStringFor } from "./query-string.js";
 import { apiMessage, typeName } from "./quoting.js";
-import { dataAndErrors } from "./records.js";
+import {
+  errorBesideRecords,
+  type ErrorSigns,
+  errorWords,
+  problemDocument,
+  problemWords,
+} from "./records.js";
 import type { Resolver } from "./resolvers.js";
 
 /**
@@ -35,6 +41,8 @@ export interface SpecResolverSource {
   readonly id: string;
   /** The dotted path of the label in a record (under `attributes` for JSON:API). */
   readonly label: readonly string[];
+  /** Of `error` and `errors`, those the spec declares in a plain answer: its data, not an error. */
+  readonly declaredErrorKeys?: readonly string[];
 }
 
 /**
@@ -149,6 +157,13 @@ export function specResolver(
 ): Resolver {
   const method = source.method.toUpperCase();
   const querySerializer = queryStringFor([source.parameter]);
+  const signs: ErrorSigns = {
+    path: source.records,
+    jsonapi: source.jsonapi,
+    ...(source.declaredErrorKeys
+      ? { declaredErrorKeys: source.declaredErrorKeys }
+      : {}),
+  };
   return async (ids, call) => {
     const send = (client as Record<string, HttpMethod | undefined>)[method];
     if (typeof send !== "function")
@@ -206,16 +221,17 @@ export function specResolver(
           `${method} ${source.path} answered ${answer.response.status}${message ? `: ${message}` : ""}`,
         );
       }
-      // JSON:API says `data` and `errors` never come together: such an answer names no record.
-      if (source.jsonapi && dataAndErrors(answer.data)) {
-        const message = apiMessage(answer.data);
-        for (const id of batch)
-          labels.set(
-            id,
-            new Error(
-              `${method} ${source.path} answered errors beside its data${message ? `: ${message}` : ""}; its labels are not used`,
-            ),
-          );
+      // An error document names no record, whatever records it holds beside its error.
+      const erring = problemDocument(answer.response)
+        ? `a problem document${problemWords(answer.data)}`
+        : errorBesideRecords(answer.data, signs)
+          ? `${source.jsonapi ? "errors beside its data" : "an error"}${errorWords(answer.data, signs)}`
+          : undefined;
+      if (erring !== undefined) {
+        const notUsed = new Error(
+          `${method} ${source.path} answered ${erring}; its labels are not used`,
+        );
+        for (const id of batch) labels.set(id, notUsed);
         return;
       }
       const found = at(answer.data, source.records);

@@ -27,7 +27,11 @@ import {
   queryStringFor,
 } from "./query-string.js";
 import { apiMessage, clipped, described, messageOf } from "./quoting.js";
-import { ResponseShapeError } from "./records.js";
+import {
+  problemDocument,
+  problemWords,
+  ResponseShapeError,
+} from "./records.js";
 import { ResolverError } from "./resolvers.js";
 import {
   entriesToRemember,
@@ -564,6 +568,10 @@ async function callOrError<R>(
       error: `${tool}: the API answered ${status}${message ? `: ${message}` : ""}${note ? `; ${note}` : ""}`,
     };
   }
+  if (problemDocument(response))
+    return {
+      error: `${tool}: the API answered ${status} with a problem document${problemWords(answer.data)}, so there is no result to show`,
+    };
   // An empty body: openapi-fetch gives undefined, a client that reads text gives "". JSON's null is a body.
   if (answer.data === undefined || answer.data === "")
     return {

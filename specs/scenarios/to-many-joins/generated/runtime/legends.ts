@@ -22,8 +22,61 @@ export function member<T extends string | number | boolean>(
   }: ValueRead & { readonly allowed: ReadonlySet<unknown> },
 ): T | null | UnknownCode | Unusable {
   if (allowed.has(value)) return value as T;
+  return noWord(value, allowed, ctx, field, required);
+}
+
+/** What the codes of a legend or enum are, as a marker says it, where they are all numbers or all text. */
+type CodeType = "an integer" | "a number" | "a string";
+
+// A legend's codes never change: their type is found once, at the first value that is none of them.
+const codeTypes = new WeakMap<object, CodeType | null>();
+
+function codeTypeOf(
+  codes: ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>,
+): CodeType | null {
+  let type = codeTypes.get(codes);
+  if (type === undefined) {
+    // A nullable enum lists null, which is no code's type.
+    const all = [...codes.keys()].filter((code) => code !== null);
+    type =
+      all.length === 0
+        ? null
+        : all.every((code) => typeof code === "string")
+          ? "a string"
+          : all.every((code) => Number.isInteger(code))
+            ? "an integer"
+            : all.every((code) => typeof code === "number")
+              ? "a number"
+              : null;
+    codeTypes.set(codes, type);
+  }
+  return type;
+}
+
+/**
+ * A value the codes have no word for, or none at all. A value of another JSON type than the codes
+ * (`true` where they are integers) is no code of theirs, so not an unknown one.
+ */
+function noWord(
+  value: unknown,
+  codes: ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>,
+  ctx: Context,
+  field: string,
+  required: boolean,
+): null | UnknownCode | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
+  const type = codeTypeOf(codes);
+  if (
+    type !== null &&
+    typeof value !== (type === "a string" ? "string" : "number")
+  )
+    return unusable(
+      ctx,
+      field,
+      value,
+      `expected ${type} code, got ${typeName(value)}`,
+    );
   return unknownCode(ctx, field, value);
 }
 
@@ -74,21 +127,10 @@ export function legend<W extends string>(
   at: ValueRead & { readonly words: ReadonlyMap<unknown, W> },
 ): W | null | UnknownCode | Unusable {
   const word = at.words.get(value);
+  // The miss is kept apart so that this reader inlines.
   return word !== undefined
     ? word
-    : noWord(value, at.ctx, at.field, at.required);
-}
-
-/** A code the legend has no word for, or none at all; kept apart so that {@link legend} inlines. */
-function noWord(
-  value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
-): null | UnknownCode | Unusable {
-  if (value === undefined || value === null)
-    return absent(ctx, field, value, required);
-  return unknownCode(ctx, field, value);
+    : noWord(value, at.words, at.ctx, at.field, at.required);
 }
 
 /** A coded value whose word comes from a resolver at run time. */
@@ -101,6 +143,9 @@ export function legendLookup(
   const code =
     (typeof value === "string" && value.length <= CODE_CHARACTERS) ||
     (typeof value === "number" && Number.isFinite(value));
+  // A resolver looks up text or numbers: true is no code it could know, whatever the field's type.
+  if (typeof value === "boolean")
+    return unusable(ctx, field, value, "expected a code, got boolean");
   if (!code) return unknownCode(ctx, field, value, resolver);
   // While the page is walked, a code leaves a place for the resolver's word.
   if (labels instanceof LabelsLater)

@@ -215,20 +215,44 @@ function errorsDocument(body: unknown): boolean {
   );
 }
 
+/** What tells an error document holding records from the records' own data. */
+export type ErrorSigns = Pick<
+  RecordsPlace,
+  "path" | "type" | "declaredErrorKeys"
+> & {
+  /** JSON:API records, whether or not the spec fixes their type. */
+  readonly jsonapi?: boolean;
+};
+
 /**
  * A body that is an error document as well as holding records, answered as the error it is, never
- * shown as a result (an empty page, say): a JSON:API document holding both `data` and `errors`,
- * which JSON:API says must not coexist, or a plain body holding, beside its records or as the
- * record itself, an `error` or `errors` with something in it that its spec does not declare. One
- * the spec declares is the API's own data.
+ * shown as a result (an empty page, say): a JSON:API document holding `data` and an `errors` or a
+ * non-empty `error` (JSON:API says `data` and `errors` must not coexist, and has no `error`), or a
+ * plain body holding, beside its records or as the record itself, an `error` or `errors` with
+ * something in it that its spec does not declare. One the spec declares is the API's own data.
  */
-function errorBesideRecords(body: unknown, place: RecordsPlace): boolean {
-  if (place.type !== undefined) return dataAndErrors(body);
+export function errorBesideRecords(body: unknown, place: ErrorSigns): boolean {
+  if (place.jsonapi || place.type !== undefined) return dataAndErrors(body);
   return undeclaredErrorKey(body, place) !== undefined;
 }
 
+/**
+ * Whether a response says by its Content-Type that its body is a problem document (RFC 9457's
+ * `application/problem+json`): an error, whatever its status and whatever its body holds.
+ */
+export function problemDocument(response: unknown): boolean {
+  const headers = asObject(asObject(response)?.["headers"]);
+  const get = headers?.["get"];
+  if (typeof get !== "function") return false;
+  const type: unknown = get.call(headers, "content-type");
+  return (
+    typeof type === "string" &&
+    type.split(";")[0]!.trim().toLowerCase() === "application/problem+json"
+  );
+}
+
 /** What a body holds under the `error` or `errors` that makes it an error document. */
-function errorValue(body: unknown, place: RecordsPlace): unknown {
+function errorValue(body: unknown, place: ErrorSigns): unknown {
   const object = asObject(body);
   return object === undefined
     ? undefined
@@ -238,7 +262,7 @@ function errorValue(body: unknown, place: RecordsPlace): unknown {
 /** The first of `error` and `errors` a plain body holds something under that its spec does not declare. */
 function undeclaredErrorKey(
   body: unknown,
-  place: RecordsPlace,
+  place: ErrorSigns,
 ): string | undefined {
   const object = asObject(body);
   return object === undefined
@@ -262,25 +286,34 @@ function holdsSomething(value: unknown): boolean {
   return object === undefined || Object.keys(object).length > 0;
 }
 
-/** Whether a body holds both `data` and `errors`: for a JSON:API document, an error document. */
-export function dataAndErrors(body: unknown): boolean {
+/** Whether a body holds `data` and `errors`, or `data` and an `error` with something in it: for a JSON:API document, an error document. */
+function dataAndErrors(body: unknown): boolean {
   const object = asObject(body);
   return (
     object !== undefined &&
     Object.hasOwn(object, "data") &&
-    Object.hasOwn(object, "errors")
+    (Object.hasOwn(object, "errors") || holdsSomething(read(object, "error")))
   );
 }
 
 /**
- * The API's words for an error document. Where the body is the record itself they come from its
- * `error` or `errors` alone (its text, or the words of it or its first item): the record's own
- * `title` or `message` beside them are its data, not the error's words.
+ * The API's words for an error document, as a message ends with them: `: words`, or ` with no
+ * message`. Where the body is the record itself they come from its `error` or `errors` alone (its
+ * text, or the words of it or its first item): the record's own `title` or `message` beside them
+ * are its data, not the error's words.
  */
-function errorWords(body: unknown, place: RecordsPlace): string {
-  const words = apiMessage(
-    place.path.length > 0 ? body : errorValue(body, place),
+export function errorWords(body: unknown, place: ErrorSigns): string {
+  return endingWith(
+    apiMessage(place.path.length > 0 ? body : errorValue(body, place)),
   );
+}
+
+/** A problem document's words, its `detail` or `title` as {@link apiMessage} finds them, as a message ends with them. */
+export function problemWords(body: unknown): string {
+  return endingWith(apiMessage(body));
+}
+
+function endingWith(words: string | undefined): string {
   return words === undefined ? " with no message" : `: ${words}`;
 }
 
