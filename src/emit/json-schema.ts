@@ -2,9 +2,8 @@ import type { Field, Shape, ToolModel } from "../model/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
 import { relatedSchema } from "../rules/argument.js";
 import { marker, NULL } from "../rules/field.js";
-import { formatNamed } from "../rules/format.js";
+import { RULES, valueReading } from "../rules/field-rules.js";
 import { joinSchema } from "../rules/join.js";
-import { maxCharsNote } from "../rules/max-chars.js";
 import type { ModuleWriter } from "./module.js";
 import { NEXT_RESULT_SCHEMA } from "./next-page.js";
 import { literal } from "./ts.js";
@@ -43,14 +42,9 @@ export function shapeSchema(shape: Shape): Schema {
   }
 }
 
+/** The field's description: the spec's (or its format's), then its rules' notes, in the rules' order. */
 function describe(field: Field): Schema {
-  const parts = [
-    field.description,
-    field.kind !== "object" && "argumentOf" in field && field.argumentOf ? `Pass to ${field.argumentOf.join(", ")}.` : undefined,
-    field.detail ? 'Sent only when the tool is called with detail: "full".' : undefined,
-    field.kind === "value" && field.maxChars !== undefined ? maxCharsNote(field.maxChars) : undefined,
-  ];
-  const text = parts.filter(Boolean).join(" ");
+  const text = [field.description, ...RULES.map((rule) => rule.note?.(field))].filter(Boolean).join(" ");
   return text ? { description: text } : {};
 }
 
@@ -72,14 +66,10 @@ export function fieldSchema(field: Field, wholeSchema: WholeSchemaName = () => u
           }
         : { anyOf: [objectSchema(field.children, wholeSchema), NULL, marker("unusable")], ...describe(field) };
     case "value": {
-      const codes = field.legend !== undefined || field.shape.type === "literal";
+      const reading = valueReading(field);
       const named = wholeSchema(field);
-      const value = named
-        ? new SchemaCode(named)
-        : field.format
-          ? formatNamed(field.format.name)!.schema(field.format.options)
-          : shapeSchema(field.shape);
-      return { anyOf: [value, NULL, ...(codes ? [marker("unknown_code")] : []), marker("unusable")], ...describe(field) };
+      const value = named ? new SchemaCode(named) : (reading.schema?.(field) ?? shapeSchema(field.shape));
+      return { anyOf: [value, NULL, ...(reading.markers?.(field) ?? []).map(marker), marker("unusable")], ...describe(field) };
     }
   }
 }

@@ -1,23 +1,17 @@
 import { resolversOf } from "../model/resource-needs.js";
 import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
-import { argumentRead, relatedRead, relatedType } from "../rules/argument.js";
+import { relatedRead, relatedType } from "../rules/argument.js";
+import { valueReading } from "../rules/field-rules.js";
 import { joinRead, joinType, RECORD_KEYS, recordKeysOf } from "../rules/join.js";
-import { legendRead, legendWords } from "../rules/legend.js";
-import { maxCharsRead } from "../rules/max-chars.js";
-import type { CallScope, ReaderCall } from "../rules/types.js";
+import type { CallScope, ReaderCall, ValueScope } from "../rules/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
-import { formatNamed } from "../rules/format.js";
 import { objectSchema, schemaCode, shapeSchema } from "./json-schema.js";
 import { Locals, ModuleWriter, RESOLVERS_MODULE, SOURCE_TYPES_MODULE } from "./module.js";
 import { capitalized, withArticle } from "../indefinite-article.js";
 import { access, commentText, key, literal, typeOfShape } from "./ts.js";
 
-/** A value kept as it is: checked against its place in the result schema, and trimmed to it. */
-const keptWhole = (field: ValueField) =>
-  !field.argumentOf &&
-  !field.format &&
-  !field.legend &&
-  (field.shape.type === "array" || field.shape.type === "object" || field.shape.type === "unknown");
+/** A value whose reader checks it against its result schema, which a module constant holds for both. */
+const keptWhole = (field: ValueField) => valueReading(field).sharesSchema?.(field) === true;
 
 /**
  * What each value field's check reads: a module-level legend or enum constant, or for a value kept
@@ -67,14 +61,15 @@ function fieldType(module: ModuleWriter, field: Field): string {
       return field.many ? `Array<${object} | null | ${unusable}> | null | ${unusable}` : `${object} | null | ${unusable}`;
     }
     case "value": {
-      const unknownCode = () => module.runtimeType("UnknownCode");
-      if (field.legend?.kind === "static") return `${typeOfShape(field.shape)} | null | ${unknownCode()} | ${unusable}`;
-      if (field.legend?.kind === "resolver") return `string | null | ${unknownCode()} | ${unusable}`;
-      if (field.shape.type === "literal" && !field.format) return `${typeOfShape(field.shape)} | null | ${unknownCode()} | ${unusable}`;
-      return `${field.format ? "string" : typeOfShape(field.shape)} | null | ${unusable}`;
+      const reading = valueReading(field);
+      const markers = (reading.markers?.(field) ?? []).map((name) => module.runtimeType(MARKER_TYPES[name]));
+      return [reading.type?.(field) ?? typeOfShape(field.shape), "null", ...markers, unusable].join(" | ");
     }
   }
 }
+
+/** The runtime's type of each marker. */
+const MARKER_TYPES = { unresolved: "Unresolved", unknown_code: "UnknownCode", unusable: "Unusable" } as const;
 
 /** The variable holding each base object, recorded as read when its name is taken. */
 type Bases = Record<SourceRef["base"], () => string>;
@@ -90,8 +85,16 @@ interface Scope {
 const callScope = (module: ModuleWriter): CallScope => ({ runtime: (name) => module.runtime(name), literal });
 
 /** A rule's reader call, its options named. */
-const readerCall = (module: ModuleWriter, field: Field, { reader, value, options }: ReaderCall, required?: boolean) =>
-  `${module.runtime(reader)}(${value}, ${readOptions(field, options, required)})`;
+const readerCall = (module: ModuleWriter, field: Field, { reader, typeArgument, value, options }: ReaderCall, required?: boolean) =>
+  `${module.runtime(reader)}${typeArgument === undefined ? "" : `<${typeArgument}>`}(${value}, ${readOptions(field, options, required)})`;
+
+/** What a value field's reading writes with: the module, the field's constant, and the values beside it. */
+const valueScope = (scope: Scope, field: ValueField): ValueScope => ({
+  ...callScope(scope.module),
+  constant: scope.constants.get(field.name)!,
+  type: typeOfShape,
+  sibling: (path) => sourceExpression(scope, { base: field.source.base, path: [...field.source.path.slice(0, -1), ...path] }),
+});
 
 const withBase = (scope: Scope, base: SourceRef["base"], variable: string): Scope => ({
   ...scope,
@@ -120,38 +123,7 @@ function readOptions(field: Field, own: [name: string, code: string][], required
 }
 
 function valueExpression(scope: Scope, field: ValueField, value: string): string {
-  const { module, constants } = scope;
-  const call = (name: string) => module.runtime(name);
-  const read = (own: [string, string][] = []) => readOptions(field, own, field.required);
-  if (field.argumentOf) return readerCall(module, field, argumentRead(field, value), field.required);
-  if (field.format) {
-    const parent = field.source.path.slice(0, -1);
-    const sibling = (path: readonly string[]) => sourceExpression(scope, { base: field.source.base, path: [...parent, ...path] });
-    const reading = formatNamed(field.format.name)!.read(field.format.options, sibling);
-    return readerCall(module, field, { ...reading, value }, field.required);
-  }
-  if (field.legend)
-    return readerCall(
-      module,
-      field,
-      legendRead(callScope(module), { ...field, legend: field.legend }, constants.get(field.name)!, value),
-      field.required,
-    );
-  if (field.maxChars !== undefined) return readerCall(module, field, { ...maxCharsRead(field.maxChars), value }, field.required);
-  const shape = field.shape;
-  switch (shape.type) {
-    case "string":
-    case "number":
-    case "integer":
-    case "boolean":
-      return `${call(shape.type)}(${value}, ${read()})`;
-    case "literal":
-      return `${call("member")}<${typeOfShape(shape)}>(${value}, ${read([["allowed", constants.get(field.name)!]])})`;
-    case "array":
-    case "object":
-    case "unknown":
-      return `${call("whole")}<${typeOfShape(shape)}>(${value}, ${read([["schema", constants.get(field.name)!]])})`;
-  }
+  return readerCall(scope.module, field, valueReading(field).read(field, value, valueScope(scope, field)), field.required);
 }
 
 function projectExpression(scope: Scope, field: Field): string {
@@ -196,16 +168,12 @@ function rebase(field: Field, depth: number): Field {
   return field.kind === "object" ? { ...field, source, children: field.children.map((c) => rebase(c, depth)) } : { ...field, source };
 }
 
-function legendConstants(scope: CallScope, constants: Map<string, string>, fields: Field[]): string[] {
+/** The module constants the value fields' readers read: a legend's words, an enum's members. */
+function valueConstants(scope: Scope, fields: Field[]): string[] {
   return fields.flatMap((field): string[] => {
-    if (field.kind === "object") return legendConstants(scope, constants, field.children);
-    if (field.kind !== "value" || field.format || field.argumentOf) return [];
-    if (field.legend?.kind === "static")
-      return [legendWords(scope, field.legend.entries, constants.get(field.name)!, typeOfShape(field.shape))];
-    if (!field.legend && field.shape.type === "literal") {
-      return [`const ${constants.get(field.name)!} = new Set<unknown>([${field.shape.values.map(literal).join(", ")}]);`];
-    }
-    return [];
+    if (field.kind === "object") return valueConstants(scope, field.children);
+    const constant = field.kind === "value" ? valueReading(field).constant?.(field, valueScope(scope, field)) : undefined;
+    return constant === undefined ? [] : [constant];
   });
 }
 
@@ -263,7 +231,8 @@ export function emitResource(resource: ResourceModel): string {
   const recordKeysLines = recordKeysConstant(module, resource.fields);
   const constants = constNames(module, resource);
   const project = baseLocals(module, jsonapi);
-  const values = resource.fields.map((field) => projectExpression({ module, constants, bases: project.bases }, field));
+  const scope: Scope = { module, constants, bases: project.bases };
+  const values = resource.fields.map((field) => projectExpression(scope, field));
   const detailed = resource.fields.some((field) => field.detail);
   const dropped = resource.dropped.map(
     (d) => ` * - \`${commentText(d.name)}\`${d.by === undefined ? "" : ` (by \`${commentText(d.by)}\`)`}: ${commentText(d.reason)}`,
@@ -289,7 +258,7 @@ export function emitResource(resource: ResourceModel): string {
     `/** The labels projecting ${withArticle(commentText(resource.name))} reads, already resolved. */`,
     `export type ${T}Lookups = ${lookups};`,
     "",
-    ...legendConstants(callScope(module), constants, resource.fields),
+    ...valueConstants(scope, resource.fields),
     "",
     ...recordKeysLines,
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,

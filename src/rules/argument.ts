@@ -1,6 +1,6 @@
 // `argument: [tools]` with `shorten`: an id the model can pass to those tools, whole or in short form.
 
-import { type FieldCommon, marker, NULL, type RelatedIdField, type ValueField } from "./field.js";
+import { type FieldCommon, marker, NULL, type RelatedIdField } from "./field.js";
 import { idsOption, refusedOnIds, relationshipIds } from "./ids.js";
 import { linkageTypes } from "./join.js";
 import type { CallScope, IdFacts, KeepRule, ReaderCall, Rule, Schema } from "./types.js";
@@ -41,16 +41,23 @@ export const ARGUMENT: Rule = {
       problem("PRJ029", "`shorten` applies to argument ids only", "add `argument: [tool]` or remove `shorten`", "shorten");
     if (rule.shorten && field.kind !== "string") problem("PRJ029", "`shorten` applies to string ids only", "remove `shorten`", "shorten");
   },
+  // An id the model passes back is read as one, whatever else its rule says of the value: an
+  // integer stays one, and any other id is text, not one of an enum's codes.
+  value: {
+    reads: (field) => field.argumentOf !== undefined,
+    // Its reader by the type the spec declares: an integer, text, or either.
+    read({ shape, shorten }, value) {
+      if (shape.type === "integer") return { reader: "integerId", value, options: [] };
+      const text = shape.type === "string" || (shape.type === "literal" && shape.values.every((v) => typeof v === "string"));
+      const reader = text ? "ArgumentId" : "TextOrNumberId";
+      return { reader: shorten ? `short${reader}` : reader[0]!.toLowerCase() + reader.slice(1), value, options: [] };
+    },
+    type: (field) => (field.shape.type === "integer" ? "number" : "string"),
+    schema: (field) => ({ type: field.shape.type === "integer" ? "integer" : "string" }),
+  },
+  note: (field) =>
+    (field.kind === "value" || field.kind === "related-id") && field.argumentOf ? `Pass to ${field.argumentOf.join(", ")}.` : undefined,
 };
-
-/** The reader of an id the model passes back, by the type the spec declares: an integer, text, or either. */
-export function argumentRead(field: ValueField, value: string): ReaderCall {
-  const shape = field.shape;
-  if (shape.type === "integer") return { reader: "integerId", value, options: [] };
-  const text = shape.type === "string" || (shape.type === "literal" && shape.values.every((v) => typeof v === "string"));
-  const reader = text ? "ArgumentId" : "TextOrNumberId";
-  return { reader: field.shorten ? `short${reader}` : reader[0]!.toLowerCase() + reader.slice(1), value, options: [] };
-}
 
 /**
  * The reader of a relationship's ids kept as arguments, or of the id kept beside the name a plain

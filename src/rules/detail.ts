@@ -21,6 +21,7 @@ export const DETAIL: Rule = {
     );
     return {};
   },
+  note: (field) => (field.detail ? 'Sent only when the tool is called with detail: "full".' : undefined),
 };
 
 /** Why `detail` on a part of `object` that stays inside it is refused: only a top-level field can be absent. */

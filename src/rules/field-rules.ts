@@ -1,6 +1,6 @@
 // Every field rule, each one module holding all of it (the keys it reads, their parse, its checks,
-// its docs rows; what it adds to the model's field and its reader beside it). Parse and the model's
-// checks iterate this list instead of naming each rule.
+// its docs rows, what it gives the emitters; what it adds to the model's field beside it). Parse, the
+// model's checks and the emitters iterate these lists instead of naming each rule.
 
 import { ARGUMENT } from "./argument.js";
 import { AS } from "./as.js";
@@ -13,7 +13,8 @@ import { JOIN } from "./join.js";
 import { KEEP } from "./keep.js";
 import { LEGEND } from "./legend.js";
 import { MAX_CHARS } from "./max-chars.js";
-import type { KeepRule, ParseProblem, Rule, RuleProblem, SpecFacts } from "./types.js";
+import type { ValueField } from "./field.js";
+import type { KeepRule, ParseProblem, Rule, RuleProblem, SpecFacts, ValueReading } from "./types.js";
 
 /** Every field rule: a field's rule is checked in this order, and its keys listed in it. */
 export const RULES: readonly Rule[] = [KEEP, AS, FORMAT, LEGEND, JOIN, ARGUMENT, FACT, HANDLE, DETAIL, MAX_CHARS, DROP];
@@ -35,3 +36,9 @@ export function parseKept(written: Readonly<Record<string, unknown>>, problem: P
 export function checkKept(rule: KeepRule, field: SpecFacts, problem: RuleProblem): void {
   for (const each of RULES) each.check?.(rule, field, problem);
 }
+
+/** The rules that read a kept value, in the order they are asked: `argument` first, `keep` by the value's shape last. */
+export const VALUE_RULES: readonly Rule[] = [ARGUMENT, FORMAT, LEGEND, MAX_CHARS, KEEP];
+
+/** How a kept value is read: by the first rule of {@link VALUE_RULES} that reads it. */
+export const valueReading = (field: ValueField): ValueReading => VALUE_RULES.find((rule) => rule.value!.reads(field))!.value!;

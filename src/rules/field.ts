@@ -1,7 +1,11 @@
 // The field the model holds once the annotation's rules have been applied to the spec's: what each
 // rule contributes to it, and what the emitters read.
 
-import type { FormatUse } from "./types.js";
+/** A format as the annotation and the model hold it: which one, and what its own keys said. */
+export interface FormatUse {
+  name: string;
+  options: unknown;
+}
 
 /** The projected value's type, used for the result types, the JSON Schema and run-time checks. */
 export type Shape =
@@ -99,8 +103,11 @@ export interface ObjectField extends FieldCommon {
 
 export type Field = ValueField | JoinField | RelatedIdField | ObjectField;
 
-/** The result schema of a marker the runtime writes in place of a value (its schema is in the tool schemas' `$defs`). */
-export const marker = (name: "unresolved" | "unknown_code" | "unusable") => ({ $ref: `#/$defs/${name}` });
+/** A marker the runtime writes in place of a value. */
+export type Marker = "unresolved" | "unknown_code" | "unusable";
+
+/** The result schema of a marker (its schema is in the tool schemas' `$defs`). */
+export const marker = (name: Marker) => ({ $ref: `#/$defs/${name}` });
 
 /** The result schema of `null`: a value absent, or kept as the API sent it. */
 export const NULL = { type: "null" };

@@ -7,7 +7,8 @@ import { DATE_FORMATS } from "./dates.js";
 import { DURATION } from "./duration.js";
 import { MONEY } from "./money.js";
 import { refusedOnIds } from "./ids.js";
-import type { Format, FormatUse, ParseProblem, Rule } from "./types.js";
+import type { FormatUse } from "./field.js";
+import type { Format, ParseProblem, Rule } from "./types.js";
 
 /** Every format, in the order the docs list them. */
 export const FORMATS: readonly Format[] = [...DATE_FORMATS, MONEY, DURATION];
@@ -63,5 +64,14 @@ export const FORMAT: Rule = {
     if (rule.legend) problem("PRJ029", "a field takes a format or a legend, not both", "remove one of them", "format");
     const wrong = formatNamed(rule.format.name)!.check(field, rule.format.options);
     if (wrong) problem("PRJ029", wrong.message, wrong.help, wrong.key);
+  },
+  value: {
+    reads: (field) => field.format !== undefined,
+    read(field, value, scope) {
+      const { name, options } = field.format!;
+      return { ...formatNamed(name)!.read(options, scope.sibling), value };
+    },
+    type: () => "string",
+    schema: (field) => formatNamed(field.format!.name)!.schema(field.format!.options),
   },
 };

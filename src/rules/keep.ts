@@ -1,6 +1,7 @@
 // `keep`: a value kept as it is. A value kept whole must not carry what the model cannot use: an
 // opaque id, a URL it cannot open, or codes it would have to guess the meaning of.
 
+import type { Shape } from "./field.js";
 import type { Rule, RuleProblem } from "./types.js";
 
 export const KEEP: Rule = {
@@ -27,7 +28,27 @@ export const KEEP: Rule = {
         `write \`${name}: { argument: [tool_that_takes_it] }\`, \`{ join: RESOLVER }\`, \`{ drop: "reason" }\`, or, for a number people quote, \`{ fact: "why" }\``,
       );
   },
+  // A value no other rule reads, by its shape: a scalar by its type, an enum's member by the module
+  // constant of its members, and a value kept whole against its result schema.
+  value: {
+    reads: () => true,
+    read({ shape }, value, scope) {
+      if (shape.type === "literal")
+        return { reader: "member", typeArgument: scope.type(shape), value, options: [["allowed", scope.constant]] };
+      if (keptWhole(shape)) return { reader: "whole", typeArgument: scope.type(shape), value, options: [["schema", scope.constant]] };
+      return { reader: shape.type, value, options: [] };
+    },
+    markers: ({ shape }) => (shape.type === "literal" ? ["unknown_code"] : []),
+    constant: ({ shape }, scope) =>
+      shape.type === "literal"
+        ? `const ${scope.constant} = new Set<unknown>([${shape.values.map((v) => scope.literal(v)).join(", ")}]);`
+        : undefined,
+    sharesSchema: ({ shape }) => keptWhole(shape),
+  },
 };
+
+/** Whether a value is kept whole: checked against its place in the result schema, and trimmed to it. */
+const keptWhole = (shape: Shape) => shape.type === "array" || shape.type === "object" || shape.type === "unknown";
 
 /** What a value kept whole holds, as the spec declares it. */
 export interface KeptWhole {

@@ -1,10 +1,10 @@
 // `legend`: a coded value expanded to words, from the spec, written inline, or looked up through a
 // resolver at run time.
 
-import type { LegendModel, Shape, ValueField } from "./field.js";
+import type { LegendModel, Shape } from "./field.js";
 import { refusedOnIds } from "./ids.js";
 import { labelsOptions, undeclaredResolver } from "./join.js";
-import type { CallScope, Legend, ParseProblem, ReaderCall, Rule, RuleProblem } from "./types.js";
+import type { Legend, ParseProblem, Rule, RuleProblem } from "./types.js";
 
 export const LEGEND: Rule = {
   keys: ["legend"],
@@ -26,6 +26,21 @@ export const LEGEND: Rule = {
     if (kind !== "integer" && kind !== "number" && kind !== "string")
       problem("PRJ029", `a legend applies to coded integers or strings, not ${kind ?? "this schema"}`, "remove `legend`", "legend");
     else if (rule.legend.source === "resolver") undeclaredResolver(rule.legend.resolver, "legend", field, problem);
+  },
+  value: {
+    reads: (field) => field.legend !== undefined,
+    // The words in the module constant, or the resolver's labels looked up.
+    read(field, value, scope) {
+      const legend = field.legend!;
+      if (legend.kind === "static") return { reader: "legend", value, options: [["words", scope.constant]] };
+      return { reader: "legendLookup", value, options: labelsOptions(scope, legend.resolver, field.out) };
+    },
+    markers: () => ["unknown_code"],
+    constant(field, scope) {
+      if (field.legend?.kind !== "static") return undefined;
+      const entries = field.legend.entries.map(([code, word]) => `[${scope.literal(code)}, ${scope.literal(word)}]`);
+      return `const ${scope.constant} = new Map<unknown, ${scope.type(field.shape)}>([${entries.join(", ")}]);`;
+    },
   },
 };
 
@@ -123,22 +138,6 @@ export function legendModel(
   const declared = new Set<unknown>(coded.codes);
   if (coded.codes.length > 0) for (const [code] of entries) if (!declared.has(code)) extraCode(String(code));
   return { kind: "static", entries };
-}
-
-/** A legend's reader: the words in the module constant `words`, or the resolver's labels looked up. */
-export function legendRead(scope: CallScope, field: ValueField & { legend: LegendModel }, words: string, value: string): ReaderCall {
-  if (field.legend.kind === "static") return { reader: "legend", value, options: [["words", words]] };
-  return { reader: "legendLookup", value, options: labelsOptions(scope, field.legend.resolver, field.out) };
-}
-
-/** The module constant of a legend's words, by code; `wordType` is the type of its words. */
-export function legendWords(
-  scope: CallScope,
-  entries: readonly (readonly [string | number, string])[],
-  name: string,
-  wordType: string,
-): string {
-  return `const ${name} = new Map<unknown, ${wordType}>([${entries.map(([code, word]) => `[${scope.literal(code)}, ${scope.literal(word)}]`).join(", ")}]);`;
 }
 
 /** What a legend's reader gives: one of its words, or a resolver's label. */

@@ -48,17 +48,13 @@ export const MAX_CHARS: Rule = {
         "max_chars",
       );
   },
+  value: {
+    reads: (field) => field.maxChars !== undefined,
+    read: (field, value) => ({ reader: "clippedString", value, options: [["most", String(field.maxChars)]] }),
+  },
+  // The result schema keeps no `maxLength`, since the marked text is longer than the most it keeps.
+  note: (field) =>
+    field.kind === "value" && field.maxChars !== undefined
+      ? `Longer text is cut to its first ${field.maxChars} characters, followed by "… (N characters)" with its whole length.`
+      : undefined,
 };
-
-/** The reader of a text cut to `most` characters, and its options before `field`, `required` and `ctx`. */
-export const maxCharsRead = (most: number): { reader: string; options: [name: string, code: string][] } => ({
-  reader: "clippedString",
-  options: [["most", String(most)]],
-});
-
-/**
- * What the result schema says of a cut text, beside the spec's description: no `maxLength`, since
- * the marked text is longer than the most it keeps.
- */
-export const maxCharsNote = (most: number): string =>
-  `Longer text is cut to its first ${most} characters, followed by "… (N characters)" with its whole length.`;

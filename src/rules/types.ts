@@ -2,6 +2,7 @@
 // a format is (format.ts lists them).
 
 import type { Diagnostic } from "../diagnostics.js";
+import type { Field, FormatUse, Marker, Shape, ValueField } from "./field.js";
 
 /** A JSON Schema, as the result schema states a value. */
 export type Schema = { [key: string]: unknown };
@@ -46,12 +47,6 @@ export interface Format<Options = unknown> {
   read(options: Options, sibling: (path: readonly string[]) => string): { reader: string; options: [name: string, code: string][] };
   /** The value's JSON Schema in the result, before `null` and the markers. */
   schema(options: Options): Schema;
-}
-
-/** A format as the annotation and the model hold it: which one, and what its own keys said. */
-export interface FormatUse {
-  name: string;
-  options: unknown;
 }
 
 /** A legend as written: the spec's words, words written inline, or a resolver's labels. */
@@ -115,9 +110,9 @@ export interface SpecFacts extends FormattedValue {
 
 /**
  * A field rule as one unit: the keys it reads off a field's rule as written, how it parses them, its
- * checks against the other keys and the spec's field, and its rows of the docs' table. What it adds
- * to the model's field and the reader it is emitted as are exported beside it, for the model and the
- * emitters to call where the rule applies.
+ * checks against the other keys and the spec's field, its rows of the docs' table, and what it gives
+ * the emitters: the reading of a kept value, and its note in a field's description. What it adds to
+ * the model's field is exported beside it, for the model to call where the rule applies.
  */
 export interface Rule {
   /** The keys it reads, its own first; none for `keep`, which is written alone. */
@@ -128,6 +123,30 @@ export interface Rule {
   parse?(written: Readonly<Record<string, unknown>>, problem: ParseProblem): Partial<KeepRule>;
   /** What is wrong with it beside the rule's other keys and on this field of the spec. */
   check?(rule: KeepRule, field: SpecFacts, problem: RuleProblem): void;
+  /** How it reads a kept value, where it reads one (`VALUE_RULES` asks the rules in turn). */
+  readonly value?: ValueReading;
+  /** Its note in the result schema's description of a field, where it applies to the field. */
+  note?(field: Field): string | undefined;
+}
+
+/**
+ * What a rule gives the emitters for a kept value it reads: its reader's call and, where it changes
+ * them, the value's type and JSON Schema in the result (the shape's otherwise), the markers it may
+ * write beside `unusable`, and the module constant its reader reads.
+ */
+export interface ValueReading {
+  /** Whether it reads the field. */
+  reads(field: ValueField): boolean;
+  read(field: ValueField, value: string, scope: ValueScope): ReaderCall;
+  /** The value's type in the result, before `null` and the markers. */
+  type?(field: ValueField): string;
+  /** The value's JSON Schema in the result, before `null` and the markers. */
+  schema?(field: ValueField): Schema;
+  markers?(field: ValueField): readonly Marker[];
+  /** The declaration of the module constant its reader reads (`scope.constant`), if any. */
+  constant?(field: ValueField, scope: ValueScope): string | undefined;
+  /** Whether its reader checks the value against the value's result schema, held in the module constant for both. */
+  sharesSchema?(field: ValueField): boolean;
 }
 
 /** What writing a reader's call needs of the module being written. */
@@ -138,9 +157,20 @@ export interface CallScope {
   literal(value: unknown): string;
 }
 
-/** A runtime reader's call: the reader, the value it reads, and its own options before `field`, `required` and `ctx`, as code. */
+/** What writing a kept value's reader call needs of the module being written, beside {@link CallScope}. */
+export interface ValueScope extends CallScope {
+  /** The module constant the value's reader reads: a legend's words, an enum's members, or a schema. */
+  constant: string;
+  /** A shape as a TypeScript type. */
+  type(shape: Shape): string;
+  /** The expression reading a value beside this one, at `path` from the object holding both. */
+  sibling(path: readonly string[]): string;
+}
+
+/** A runtime reader's call: the reader, its type argument, the value it reads, and its own options before `field`, `required` and `ctx`, as code. */
 export interface ReaderCall {
   reader: string;
+  typeArgument?: string;
   value: string;
   options: [name: string, code: string][];
 }

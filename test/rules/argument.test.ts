@@ -1,9 +1,13 @@
 // `argument: [tools]` with `shorten`: an id the model passes back to tools.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ARGUMENT, argumentRead, relatedRead } from "../../src/rules/argument.js";
+import { fieldSchema } from "../../src/emit/json-schema.js";
+import { ARGUMENT, relatedRead } from "../../src/rules/argument.js";
 import type { RelatedIdField, ValueField } from "../../src/rules/field.js";
 import { fieldProblems } from "./field-problems.js";
-import { checkProblems, facts } from "./rule-checks.js";
+import { generateFrom, tempDir, typecheckFiles } from "../helpers/pipeline.js";
+import { checkProblems, facts, valueField, valueScope } from "./rule-checks.js";
 
 const scope = { runtime: (name: string) => name, literal: (value: unknown) => JSON.stringify(value) };
 const common = { out: "owner", name: "owner_id", source: { base: "record" as const, path: ["owner_id"] } };
@@ -39,9 +43,10 @@ describe("the argument rule", () => {
       shorten,
       required: true,
     });
-    expect(argumentRead(value({ type: "integer" }, false), "v").reader).toBe("integerId");
-    expect(argumentRead(value({ type: "string" }, true), "v").reader).toBe("shortArgumentId");
-    expect(argumentRead(value({ type: "unknown" }, false), "v").reader).toBe("textOrNumberId");
+    const argumentRead = (field: ValueField) => ARGUMENT.value!.read(field, "v", valueScope);
+    expect(argumentRead(value({ type: "integer" }, false)).reader).toBe("integerId");
+    expect(argumentRead(value({ type: "string" }, true)).reader).toBe("shortArgumentId");
+    expect(argumentRead(value({ type: "unknown" }, false)).reader).toBe("textOrNumberId");
     const related: RelatedIdField = {
       kind: "related-id",
       ...common,
@@ -70,5 +75,72 @@ describe("the argument rule", () => {
       value: 'relationshipIds(v, { ids: TEXT_IDS, types: ["user"] })',
       options: [],
     });
+  });
+});
+
+describe("an argument id in the result", () => {
+  it("is typed and described as its reader gives it, text or an integer, whatever the spec's enum or number", async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "openapi.yaml"),
+      `openapi: 3.0.0
+info: { title: Servers, version: 1.0.0 }
+paths:
+  /servers:
+    get:
+      operationId: ListServers
+      responses:
+        "200":
+          description: Servers
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: "#/components/schemas/Server" } }
+components:
+  schemas:
+    Server:
+      type: object
+      required: [name, region, rack, slot]
+      properties:
+        name: { type: string }
+        region: { type: string, enum: [eu-west, us-east] }
+        rack: { type: number }
+        slot: { type: integer }
+`,
+    );
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      `spec: openapi.yaml
+output: out
+resources:
+  server:
+    schema: Server
+    fields:
+      name: keep
+      region: { argument: [list_servers] }
+      rack: { argument: [list_servers] }
+      slot: { argument: [list_servers] }
+tools:
+  list_servers:
+    operation: ListServers
+`,
+    );
+    const { problems, files } = await generateFrom(join(dir, "projector.yaml"));
+    expect(problems).toEqual([]);
+    const server = files.get("resources/server.ts")!;
+    expect(server).toContain("region: string | null | Unusable;");
+    expect(server).toContain("rack: string | null | Unusable;");
+    expect(server).toContain("slot: number | null | Unusable;");
+    expect(typecheckFiles(files)).toEqual([]);
+  });
+
+  it("has the result schema of text or an integer, with no unknown code", () => {
+    const schema = (shape: ValueField["shape"]) => fieldSchema(valueField({ shape, argumentOf: ["list_servers"] }));
+    const pass = { description: "Pass to list_servers." };
+    expect(schema({ type: "literal", values: ["eu-west", "us-east"] })).toEqual({
+      anyOf: [{ type: "string" }, { type: "null" }, { $ref: "#/$defs/unusable" }],
+      ...pass,
+    });
+    expect(schema({ type: "number" })).toEqual({ anyOf: [{ type: "string" }, { type: "null" }, { $ref: "#/$defs/unusable" }], ...pass });
+    expect(schema({ type: "integer" })).toEqual({ anyOf: [{ type: "integer" }, { type: "null" }, { $ref: "#/$defs/unusable" }], ...pass });
   });
 });

@@ -3,11 +3,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ARGUMENT } from "../../src/rules/argument.js";
 import { DROP } from "../../src/rules/drop.js";
-import { KEEP_KEYS, RULE_KEYS, RULES } from "../../src/rules/field-rules.js";
-import { FORMAT_KEYS } from "../../src/rules/format.js";
+import { KEEP_KEYS, RULE_KEYS, RULES, VALUE_RULES, valueReading } from "../../src/rules/field-rules.js";
+import { FORMAT, FORMAT_KEYS } from "../../src/rules/format.js";
+import { KEEP } from "../../src/rules/keep.js";
+import { LEGEND } from "../../src/rules/legend.js";
 import { ROOT } from "../helpers/pipeline.js";
 import { fieldProblems } from "./field-problems.js";
+import { valueField } from "./rule-checks.js";
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
@@ -56,5 +60,16 @@ describe("the field rules' registry", () => {
     expect(fieldProblems("      a: 7\n")[0]!.help).toBe(
       'a field is `keep`, `{ drop: "reason" }`, or an object with as, format, legend, join, argument, shorten, fact, id_as, detail, max_chars',
     );
+  });
+});
+
+describe("the rules that read a kept value", () => {
+  it("are asked in turn, an argument id read as one whatever its format or legend", () => {
+    const date = { name: "date", options: undefined };
+    const words = { kind: "resolver" as const, resolver: "statuses" };
+    expect(valueReading(valueField({ argumentOf: ["get_a"], format: date, legend: words }))).toBe(ARGUMENT.value);
+    expect(valueReading(valueField({ format: date }))).toBe(FORMAT.value);
+    expect(valueReading(valueField({ legend: words }))).toBe(LEGEND.value);
+    expect(VALUE_RULES.at(-1)).toBe(KEEP);
   });
 });

@@ -2,10 +2,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FORMATS } from "../../src/rules/format.js";
+import { fieldSchema } from "../../src/emit/json-schema.js";
+import { FORMAT, FORMATS } from "../../src/rules/format.js";
 import { summarize } from "../../src/summary.js";
 import { generateFrom, ROOT } from "../helpers/pipeline.js";
 import { fieldProblems } from "./field-problems.js";
+import { valueField, valueScope } from "./rule-checks.js";
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
@@ -49,5 +51,25 @@ describe("the format rule's registry", () => {
     const summary = summarize(model!);
     expect(summary).toMatch(/amount +formatted as money\n/);
     expect(summary).not.toContain("[object Object]");
+  });
+});
+
+describe("a formatted value", () => {
+  const amount = valueField({ description: "Amount.", format: { name: "money", options: { path: ["currency"] } } });
+
+  it("is read by its format's reader, given the value beside it that the format names", () => {
+    expect(FORMAT.value!.read(amount, 'root?.["amount"]', valueScope)).toEqual({
+      reader: "money",
+      value: 'root?.["amount"]',
+      options: [["currency", "root?.currency"]],
+    });
+  });
+
+  it("is text in the result, of its format's schema, with no code marker", () => {
+    expect(FORMAT.value!.type!(amount)).toBe("string");
+    expect(fieldSchema(amount)).toEqual({
+      anyOf: [{ type: "string", pattern: "^-?\\d+(\\.\\d+)? [A-Z]{3}$" }, { type: "null" }, { $ref: "#/$defs/unusable" }],
+      description: "Amount.",
+    });
   });
 });

@@ -1,8 +1,11 @@
 // `keep`: a value kept as it is, and what it must not carry.
 import { describe, expect, it } from "vitest";
+import { fieldSchema } from "../../src/emit/json-schema.js";
+import { valueReading } from "../../src/rules/field-rules.js";
 import { checkKeptWhole, KEEP } from "../../src/rules/keep.js";
+import type { ValueField } from "../../src/rules/field.js";
 import type { RuleProblem } from "../../src/rules/types.js";
-import { checkProblems, facts } from "./rule-checks.js";
+import { checkProblems, facts, valueField, valueScope } from "./rule-checks.js";
 
 const wholeProblems = (over: Partial<Parameters<typeof checkKeptWhole>[0]>) => {
   const found: [string, string, string][] = [];
@@ -43,5 +46,46 @@ describe("the keep rule", () => {
     expect(wholeProblems({ numericCodes: [1, 2], specNamesCodes: () => true })[0]![2]).toBe(
       "the spec names the codes: write `a: { legend: spec }`",
     );
+  });
+});
+
+describe("a value kept as it is", () => {
+  const reading = KEEP.value!;
+  const read = (shape: ValueField["shape"]) => reading.read(valueField({ shape }), "v", valueScope);
+
+  it("is read by the reader of its type, an enum's member against the constant of its members", () => {
+    expect(read({ type: "boolean" })).toEqual({ reader: "boolean", value: "v", options: [] });
+    const status = valueField({ shape: { type: "literal", values: ["open", "closed"] } });
+    expect(reading.read(status, "v", valueScope)).toEqual({
+      reader: "member",
+      typeArgument: '"open" | "closed"',
+      value: "v",
+      options: [["allowed", "A"]],
+    });
+    expect(reading.constant!(status, valueScope)).toBe('const A = new Set<unknown>(["open", "closed"]);');
+    expect(fieldSchema(status).anyOf).toEqual([
+      { enum: ["open", "closed"] },
+      { type: "null" },
+      { $ref: "#/$defs/unknown_code" },
+      { $ref: "#/$defs/unusable" },
+    ]);
+  });
+
+  it("is checked whole against its result schema, which one module constant holds for both", () => {
+    const tags = valueField({ shape: { type: "array", items: { type: "string" } } });
+    expect(reading.read(tags, "v", valueScope)).toEqual({
+      reader: "whole",
+      typeArgument: "Array<string>",
+      value: "v",
+      options: [["schema", "A"]],
+    });
+    expect(reading.sharesSchema!(tags)).toBe(true);
+    expect(reading.sharesSchema!(valueField())).toBe(false);
+    expect(reading.constant!(tags, valueScope)).toBeUndefined();
+  });
+
+  it("is read by keep only where no other rule reads it", () => {
+    expect(valueReading(valueField())).toBe(reading);
+    expect(valueReading(valueField({ argumentOf: ["get_a"], format: { name: "date", options: undefined } }))).not.toBe(reading);
   });
 });

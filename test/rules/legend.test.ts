@@ -1,9 +1,11 @@
 // `legend`: coded values expanded to words.
 import { describe, expect, it } from "vitest";
-import { LEGEND, legendModel, legendRead, type Coded } from "../../src/rules/legend.js";
+import { fieldSchema } from "../../src/emit/json-schema.js";
+import { LEGEND, legendModel, type Coded } from "../../src/rules/legend.js";
+import type { LegendModel } from "../../src/rules/field.js";
 import type { Legend } from "../../src/rules/types.js";
 import { fieldProblems } from "./field-problems.js";
-import { checkProblems, facts } from "./rule-checks.js";
+import { checkProblems, facts, valueField, valueScope } from "./rule-checks.js";
 
 const model = (legend: Legend, coded: Partial<Coded>) => {
   const problems: [string, string][] = [];
@@ -68,15 +70,17 @@ describe("the legend rule", () => {
   });
 
   it("reads a static legend through its words' constant, and a resolver's through the lookups", () => {
-    const scope = { runtime: (name: string) => name, literal: (value: unknown) => JSON.stringify(value) };
     const field = {
       kind: "value" as const,
       out: "status",
       name: "status_code",
       source: { base: "record" as const, path: ["status_code"] },
     };
-    const read = (legend: NonNullable<Parameters<typeof legendRead>[1]["legend"]>) =>
-      legendRead(scope, { ...field, shape: { type: "string" }, shorten: false, required: true, legend }, "TICKET_STATUS", "v");
+    const read = (legend: LegendModel) =>
+      LEGEND.value!.read({ ...field, shape: { type: "string" }, shorten: false, required: true, legend }, "v", {
+        ...valueScope,
+        constant: "TICKET_STATUS",
+      });
     expect(read({ kind: "static", entries: [[1, "open"]] })).toEqual({
       reader: "legend",
       value: "v",
@@ -86,6 +90,37 @@ describe("the legend rule", () => {
       ["labels", "lookups.statuses"],
       ["resolver", '"statuses"'],
       ["key", '"status"'],
+    ]);
+  });
+});
+
+describe("a value expanded by its legend", () => {
+  const coded = valueField({
+    shape: { type: "literal", values: ["low", "high"] },
+    legend: {
+      kind: "static",
+      entries: [
+        [1, "low"],
+        [2, "high"],
+      ],
+    },
+  });
+
+  it("declares its words, by code, in the module constant its reader reads", () => {
+    expect(LEGEND.value!.constant!(coded, valueScope)).toBe('const A = new Map<unknown, "low" | "high">([[1, "low"], [2, "high"]]);');
+    expect(LEGEND.value!.constant!({ ...coded, legend: { kind: "resolver", resolver: "statuses" } }, valueScope)).toBeUndefined();
+  });
+
+  it("is one of its words in the result, or the marker of a code it has no word for", () => {
+    expect(fieldSchema(coded)).toEqual({
+      anyOf: [{ enum: ["low", "high"] }, { type: "null" }, { $ref: "#/$defs/unknown_code" }, { $ref: "#/$defs/unusable" }],
+    });
+    const looked = { ...coded, shape: { type: "string" as const }, legend: { kind: "resolver" as const, resolver: "statuses" } };
+    expect(fieldSchema(looked).anyOf).toEqual([
+      { type: "string" },
+      { type: "null" },
+      { $ref: "#/$defs/unknown_code" },
+      { $ref: "#/$defs/unusable" },
     ]);
   });
 });

@@ -4,11 +4,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fieldSchema } from "../../src/emit/json-schema.js";
 import { MAX_CHARS } from "../../src/rules/max-chars.js";
+import { valueReading } from "../../src/rules/field-rules.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { clippedString } from "../../templates/runtime/values.js";
 import { generateFrom, tempDir } from "../helpers/pipeline.js";
 import { fieldProblems } from "./field-problems.js";
-import { checkProblems, facts, place } from "./rule-checks.js";
+import { checkProblems, facts, place, valueField, valueScope } from "./rule-checks.js";
 
 const issues: ProjectionIssue[] = [];
 const ctx = context("article", { onIssue: (issue) => issues.push(issue) });
@@ -166,5 +167,17 @@ tools:
         [10, 36],
       ],
     ]);
+  });
+});
+
+describe("a text cut by max_chars", () => {
+  it("is read by clippedString, given the most it keeps", () => {
+    const body = valueField({ maxChars: 280 });
+    expect(valueReading(body)).toBe(MAX_CHARS.value);
+    expect(valueReading(body).read(body, 'root?.["body"]', valueScope)).toEqual({
+      reader: "clippedString",
+      value: 'root?.["body"]',
+      options: [["most", "280"]],
+    });
   });
 });

@@ -1,4 +1,6 @@
-import type { KeepRule, Rule, SpecFacts } from "../../src/rules/types.js";
+import { literal, typeOfShape } from "../../src/emit/ts.js";
+import type { ValueField } from "../../src/rules/field.js";
+import type { KeepRule, Rule, SpecFacts, ValueScope } from "../../src/rules/types.js";
 
 /** A field as the rules' checks see it: a string value named `a`, unless told otherwise. */
 export function facts(over: Partial<SpecFacts> = {}): SpecFacts {
@@ -25,3 +27,24 @@ export function checkProblems(rule: Rule, written: Omit<KeepRule, "kind">, field
 
 /** Where a problem is, as [line, column] of the annotation written by fieldProblems (its first field on line 6). */
 export const place = (d: { location: { line?: number; column?: number } }) => [d.location.line, d.location.column];
+
+/** A kept value as the model holds it: a required string named `a`, unless told otherwise. */
+export const valueField = (over: Partial<ValueField> = {}): ValueField => ({
+  kind: "value",
+  out: "a",
+  name: "a",
+  source: { base: "record", path: ["a"] },
+  shape: { type: "string" },
+  shorten: false,
+  required: true,
+  ...over,
+});
+
+/** A reading's scope as the resource emitter gives it, the runtime's names as they are and the field's constant `A`. */
+export const valueScope: ValueScope = {
+  runtime: (name) => name,
+  literal,
+  constant: "A",
+  type: typeOfShape,
+  sibling: (path) => `root?.${path.join("?.")}`,
+};
