@@ -10,8 +10,8 @@ const PARSER = "babel-ts";
 /** Below this many files to format a worker's start-up costs more than it saves. */
 const PARALLEL_FROM = 40;
 
-/** Workers share the cores with the main thread, which meanwhile loads and types the spec. */
-const WORKERS = Math.max(1, Math.min(availableParallelism(), 4));
+/** One core stays with the main thread, which types the spec meanwhile. */
+const WORKERS = Math.max(1, Math.min(availableParallelism() - 1, 4));
 
 /** Formats one file per message, in the order they come, with prettier loaded once. */
 const WORKER = `
