@@ -33,4 +33,14 @@ describe("the runtime's JavaScript, built once", () => {
     expect(prebuilt("tools/ids.ts", BANNER + ids)).toBeUndefined();
     expect(prebuilt("runtime/unknown.ts", BANNER + ids)).toBeUndefined();
   });
+
+  it("is compiled in one program exactly as transpileModule compiles each module on its own", async () => {
+    const ts = typescript();
+    const files = new Map([...(await readRuntimeTemplate())].map(([file, text]) => [`runtime/${file}`, text]));
+    files.set("tools/mode.ts", "export enum Mode { Fast = 1 }\nexport namespace Modes { export const all: Mode[] = [Mode.Fast]; }\n");
+    const compilerOptions = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true };
+    const together = transpiled(ts, files);
+    for (const [path, text] of files)
+      expect(together.get(path), path).toBe(ts.transpileModule(text, { fileName: path, compilerOptions }).outputText);
+  });
 });
