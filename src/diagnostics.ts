@@ -47,6 +47,7 @@ export const CODES = {
   PRJ056: "YAML aliases expand the document past the limit",
   PRJ057: "$ref chain longer than the limit",
   PRJ058: "the spec declares no operations to project",
+  PRJ059: "the consumer's prettier config cannot format the output",
   PRJ060: "a tool's inputs name a parameter its operation does not have",
   PRJ061: "a required parameter is dropped from a tool's inputs",
   PRJ062: "a tool input's legend cannot be sent back as codes",

@@ -2,10 +2,39 @@ import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type * as Prettier from "prettier";
-import { loadPrettier, prettierVersion, type PrettierOptionsFor } from "./prettier-config.js";
+import { join } from "node:path";
+import type { Diagnostic } from "./diagnostics.js";
+import { loadPrettier, PrettierConfigError, prettierVersion, type PrettierOptionsFor } from "./prettier-config.js";
 
-/** Prettier's babel-ts parser prints generated TypeScript the same as its typescript parser, and is the quicker of the two. */
-const PARSER = "babel-ts";
+/**
+ * Prettier's babel-ts parser prints generated TypeScript the same as the typescript parser the
+ * prettier CLI infers for a `.ts` file (test/format-session.test.ts compares the two on every
+ * runtime module and a generated folder), and is the quicker. With plugins, which may replace either
+ * parser, or a parser the consumer's options name, prettier is left to choose as its CLI does.
+ */
+const QUICK_PARSER = "babel-ts";
+
+/** The options prettier formats a file with: the consumer's, and the quick parser where nothing else can choose. */
+function prettierOptions(path: string, options: Prettier.Options | null): Prettier.Options {
+  const choosesItself = options?.parser !== undefined || (options?.plugins?.length ?? 0) > 0;
+  return { ...(choosesItself ? {} : { parser: QUICK_PARSER }), ...options, filepath: path };
+}
+
+/** Plugins given as modules rather than names cannot go to another thread: such a file is formatted here. */
+const movable = (options: Prettier.Options | null) => (options?.plugins ?? []).every((plugin) => typeof plugin === "string");
+
+/** Prettier refused to format a file: the consumer's config or a plugin, or, with none, generated code it cannot read. */
+export class FormatFailure extends Error {
+  constructor(
+    readonly path: string,
+    readonly text: string,
+    readonly options: Prettier.Options | null,
+    readonly reason: string,
+  ) {
+    super(`prettier cannot format ${path}: ${reason}`);
+    this.name = "FormatFailure";
+  }
+}
 
 /** Below this many files to format a worker's start-up costs more than it saves. */
 const PARALLEL_FROM = 40;
@@ -18,13 +47,13 @@ const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const loading = import(workerData.prettier);
 let queue = Promise.resolve();
-parentPort.on("message", ({ id, path, text, options }) => {
+parentPort.on("message", ({ id, text, options }) => {
   queue = queue.then(async () => {
     try {
       const prettier = await loading;
-      parentPort.postMessage({ id, text: await prettier.format(text, { ...options, parser: "${PARSER}", filepath: path }) });
+      parentPort.postMessage({ id, text: await prettier.format(text, options) });
     } catch (error) {
-      parentPort.postMessage({ id, error: String((error && error.stack) || error) });
+      parentPort.postMessage({ id, error: String((error && error.message) || error) });
     }
   });
 });
@@ -89,10 +118,13 @@ export function formatSession(options: PrettierOptionsInput, known: ReadonlyMap<
         if (key !== undefined) pending.set(key, job.done.promise);
         return job.done.promise.then((formatted) => keep(key, formatted));
       });
-      if (todo.length >= PARALLEL_FROM || (pool && todo.length > 0)) {
+      const here = todo.filter((job) => !movable(job.options));
+      const elsewhere = todo.filter((job) => movable(job.options));
+      if (elsewhere.length >= PARALLEL_FROM || (pool && elsewhere.length > 0)) {
         pool ??= workerPool();
-        pool.run(todo);
-      } else if (todo.length > 0) void formatHere(todo);
+        pool.run(elsewhere);
+      } else here.push(...elsewhere);
+      if (here.length > 0) void formatHere(here);
       const formatted = await Promise.all(texts);
       return new Map([...files.keys()].map((path, i) => [path, formatted[i]!]));
     },
@@ -133,12 +165,19 @@ function promised<T>(): Promised<T> {
 }
 
 async function formatHere(jobs: readonly FormatJob[]): Promise<void> {
+  let prettier: typeof Prettier;
   try {
-    const prettier = await loadPrettier();
-    for (const job of jobs) job.done.resolve(await prettier.format(job.text, { ...job.options, parser: PARSER, filepath: job.path }));
+    prettier = await loadPrettier();
   } catch (error) {
     for (const job of jobs) job.done.reject(error);
+    return;
   }
+  for (const job of jobs)
+    try {
+      job.done.resolve(await prettier.format(job.text, prettierOptions(job.path, job.options)));
+    } catch (error) {
+      job.done.reject(new FormatFailure(job.path, job.text, job.options, error instanceof Error ? error.message : String(error)));
+    }
 }
 
 interface WorkerPool {
@@ -160,7 +199,7 @@ function workerPool(): WorkerPool {
       waiting.delete(message.id);
       state.characters -= job.text.length;
       if (waiting.size === 0) worker.unref();
-      if (message.error !== undefined) job.done.reject(new Error(message.error));
+      if (message.error !== undefined) job.done.reject(new FormatFailure(job.path, job.text, job.options, message.error));
       else job.done.resolve(message.text!);
     });
     worker.on("error", (error) => {
@@ -179,7 +218,7 @@ function workerPool(): WorkerPool {
         least.waiting.set(id, job);
         least.characters += job.text.length;
         least.worker.ref();
-        least.worker.postMessage({ id, path: job.path, text: job.text, options: job.options });
+        least.worker.postMessage({ id, text: job.text, options: prettierOptions(job.path, job.options) });
       }
     },
     close() {
@@ -188,5 +227,36 @@ function workerPool(): WorkerPool {
         void worker.terminate();
       }
     },
+  };
+}
+
+/**
+ * The consumer's prettier config as the cause of a failure to format, said as a problem with the
+ * inputs (PRJ059) at the config file prettier uses for the output folder; undefined where the
+ * failure is not the config's: prettier with its defaults cannot read the generated text either.
+ */
+export async function prettierConfigProblem(error: unknown, outputFolder: string): Promise<Diagnostic | undefined> {
+  const consumers = error instanceof PrettierConfigError || (error instanceof FormatFailure && error.options !== null);
+  if (!consumers) return undefined;
+  const prettier = await loadPrettier();
+  const path = error instanceof FormatFailure ? error.path : "index.ts";
+  if (error instanceof FormatFailure) {
+    try {
+      await prettier.format(error.text, prettierOptions(path, null));
+    } catch {
+      return undefined;
+    }
+  }
+  const configFile = await prettier.resolveConfigFile(join(outputFolder, path)).catch(() => null);
+  const reason = (error as FormatFailure | PrettierConfigError).reason.replace(/\s+/g, " ").trim().slice(0, 300);
+  return {
+    code: "PRJ059",
+    severity: "error",
+    message:
+      error instanceof FormatFailure
+        ? `prettier cannot format ${path} with your prettier config: ${reason}`
+        : `prettier cannot read your prettier config: ${reason}`,
+    help: "fix the config (or the plugin it loads): `npx prettier --check` on a file of the output folder shows the same problem",
+    location: { file: configFile ?? outputFolder },
   };
 }

@@ -27,10 +27,22 @@ export function consumerPrettierConfig(folder: string): PrettierOptionsFor {
     // Configs are read as they are now: a process that generates again (--watch) sees their edits.
     await prettier.clearConfigCache();
     const sorted = [...new Set(paths)].sort();
-    const resolved = await Promise.all(sorted.map((path) => prettier.resolveConfig(join(folder, path), { editorconfig: true })));
+    const resolved = await Promise.all(sorted.map((path) => prettier.resolveConfig(join(folder, path), { editorconfig: true }))).catch(
+      (error: unknown) => {
+        throw new PrettierConfigError(error instanceof Error ? error.message : String(error));
+      },
+    );
     if (resolved.every((options) => options === null)) return null;
     return Object.fromEntries(sorted.map((path, i) => [path, resolved[i] ?? {}]));
   };
+}
+
+/** The consumer's prettier config could not be read (prettier's own words in the message). */
+export class PrettierConfigError extends Error {
+  constructor(readonly reason: string) {
+    super(`prettier cannot read its config: ${reason}`);
+    this.name = "PrettierConfigError";
+  }
 }
 
 /**
@@ -42,6 +54,9 @@ export const loadsPlugins = (options: PrettierOptionsByFile | null): boolean =>
 
 /** Every name prettier 3 reads a config from (`.editorconfig` included), and more: a match only means prettier is asked. */
 const PRETTIER_CONFIG_FILE = /^(?:\.prettierrc(?:\..+)?|prettier\.config\.[cm]?[jt]s|\.editorconfig)$/;
+
+/** Whether prettier could read a config from a file of this name (a watcher runs again when one appears). */
+export const isPrettierConfigName = (name: string): boolean => PRETTIER_CONFIG_FILE.test(name);
 
 /**
  * Whether a folder or one above it holds a file prettier could read a config from, so that prettier

@@ -142,10 +142,10 @@ describe("the consumer's prettier config, as the prettier CLI reads it", () => {
 
   it("never vouches from the record for a folder formatted with a prettier plugin, whose code it cannot hash", async () => {
     const dir = exampleProject();
-    const babel = pathToFileURL(join(ROOT, "node_modules/prettier/plugins/babel.mjs")).href;
+    const typescript = pathToFileURL(join(ROOT, "node_modules/prettier/plugins/typescript.mjs")).href;
     const plugin = (mark: string) =>
-      `import { parsers as babel } from ${JSON.stringify(babel)};\n` +
-      `export const parsers = { "babel-ts": { ...babel["babel-ts"], preprocess: (text) => text + "\\n// ${mark}\\n" } };\n`;
+      `import { parsers as typescript } from ${JSON.stringify(typescript)};\n` +
+      `export const parsers = { typescript: { ...typescript.typescript, preprocess: (text) => text + "\\n// ${mark}\\n" } };\n`;
     writeFileSync(join(dir, "my-plugin.mjs"), plugin("formatted by my plugin"));
     writeFileSync(join(dir, ".prettierrc"), JSON.stringify({ plugins: ["./my-plugin.mjs"] }));
     expect((await cli(["generate", "--silent"], dir)).code).toBe(0);

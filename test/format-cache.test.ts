@@ -2,7 +2,7 @@
 // prettier's and eslint's own caches do: the next generate formats only the files whose text
 // changed. The file is never trusted beyond that: --check formats anew, a corrupt or foreign file
 // is ignored, and a run with prettier plugins keeps nothing.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -28,13 +28,40 @@ function poison(dir: string, file: string, text: string): void {
   writeFileSync(cacheFileOf(dir), JSON.stringify(stored));
 }
 
+/** Removes the last run's digest, the format cache kept: the next generate runs every stage again. */
+const forgetLastRun = (dir: string) => {
+  for (const file of readdirSync(join(dir, CACHE_FOLDER))) if (file.startsWith("last-run-")) rmSync(join(dir, CACHE_FOLDER, file));
+};
+
 describe("the format cache of a generate", () => {
   it("takes each unchanged file's layout from the cache of the last generate", async () => {
     const dir = exampleProject({ nodeModules: true });
     expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
     poison(dir, "index.ts", "// laid out by the last run\n");
-    expect((await cli(["generate", "--silent", "--force"], dir)).code).toBe(0);
+    forgetLastRun(dir);
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
     expect(readFileSync(join(dir, OUT, "index.ts"), "utf8")).toBe("// laid out by the last run\n");
+  });
+
+  it("is not read by --force, which formats every file anew and keeps a fresh cache", async () => {
+    const plain = exampleProject();
+    expect((await cli(["generate", "--silent"], plain)).code).toBe(0);
+    const dir = exampleProject({ nodeModules: true });
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+    poison(dir, "index.ts", "// forged in the cache\n");
+    expect((await cli(["generate", "--silent", "--force"], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, OUT, "index.ts"), "utf8")).toBe(readFileSync(join(plain, OUT, "index.ts"), "utf8"));
+    expect(Object.values(storedEntries(dir))).not.toContain("// forged in the cache\n");
+  });
+
+  it("that cannot be written leaves the generate as it is", async () => {
+    const dir = exampleProject({ nodeModules: true });
+    mkdirSync(join(dir, "node_modules/.cache"), { recursive: true });
+    writeFileSync(join(dir, CACHE_FOLDER), "a file where the cache folder belongs\n");
+    const run = await cli(["generate", "--silent"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect((await cli(["generate", "--check"], dir)).code).toBe(0);
   });
 
   it("keeps only the files of the last run, one entry a formatted file", async () => {
@@ -72,7 +99,8 @@ describe("the format cache of a generate", () => {
       const dir = exampleProject({ nodeModules: true });
       expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
       writeFileSync(cacheFileOf(dir), stored);
-      expect((await cli(["generate", "--silent", "--force"], dir)).code).toBe(0);
+      forgetLastRun(dir);
+      expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
       expect(readFileSync(join(dir, OUT, "index.ts"), "utf8")).toBe(readFileSync(join(plain, OUT, "index.ts"), "utf8"));
       expect(Object.keys(storedEntries(dir)).length).toBeGreaterThan(0);
     }

@@ -1,9 +1,13 @@
 // One prettier session per generate: files asked for early (the runtime's modules, before the spec
 // loads) are not formatted again when the whole output is asked for, texts formatted in an earlier
 // run are taken as they were, and the worker threads give what prettier on the main thread gives.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readRuntimeTemplate } from "../src/emit/runtime-template.js";
 import { formatKey, formatSession } from "../src/format.js";
 import { prettierVersion } from "../src/prettier-config.js";
+import { ROOT } from "./helpers/pipeline.js";
 
 const unformatted = (i: number) => `export const  value${i}=( ${i} )\n`;
 const formatted = (i: number) => `export const value${i} = ${i};\n`;
@@ -67,5 +71,25 @@ describe("a format session", () => {
     const session = formatSession(null);
     session.close();
     await expect(session.format(files(1))).rejects.toThrow(/closed/);
+  });
+
+  it("lays out every runtime module and generated file as prettier's CLI does with its typescript parser", async () => {
+    const prettier = await import("prettier");
+    const generated = readdirSync(join(ROOT, "generated/support"), { recursive: true })
+      .map(String)
+      .filter((path) => path.endsWith(".ts") && path !== "openapi.ts");
+    const texts = [
+      ...[...(await readRuntimeTemplate())].map(([file, text]) => [`templates/runtime/${file}`, text] as const),
+      ...generated.map((path) => [path, readFileSync(join(ROOT, "generated/support", path), "utf8")] as const),
+    ];
+    for (const options of [null, { singleQuote: true, printWidth: 100, semi: false }]) {
+      const session = formatSession(options);
+      try {
+        const ours = await session.format(new Map(texts));
+        for (const [path, text] of texts) expect(ours.get(path), path).toBe(await prettier.format(text, { ...options, filepath: path }));
+      } finally {
+        session.close();
+      }
+    }
   });
 });

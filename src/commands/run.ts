@@ -216,7 +216,7 @@ export async function runCli(argv: string[], terminal: Io): Promise<number> {
       io.stderr.write(`projector: ${error.message}\n`);
       return EXIT.problems;
     }
-    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (error instanceof UsageError || String((error as NodeJS.ErrnoException).code).startsWith("ERR_PARSE_ARGS")) {
       io.stderr.write(
         `projector: ${(error as Error).message}\nRun \`projector ${name && COMMANDS[name] ? `${name} ` : ""}--help\` for usage.\n`,
       );

@@ -15,7 +15,7 @@ export async function checkBudgets(
   annotation: Annotation,
   severity: Diagnostic["severity"],
 ): Promise<Diagnostic[]> {
-  const tools = model.tools.filter((t) => t.budget?.tokens !== undefined && t.example !== undefined && t.many);
+  const tools = model.tools.filter((t) => t.budget !== undefined && t.example !== undefined && t.many);
   if (tools.length === 0) return [];
   const modules = await loadGenerated(files);
   try {
@@ -31,7 +31,7 @@ export async function checkBudgets(
       diagnostics.push({
         code: "PRJ042",
         severity,
-        message: `tool ${tool.name}: the spec's example response does not fit its budget of ${tool.budget!.tokens} tokens; ${truncated.shown} of ${truncated.total} records would be shown`,
+        message: `tool ${tool.name}: the spec's example response does not fit its budget of ${budgetWords(tool.budget!)}; ${truncated.shown} of ${truncated.total} records would be shown`,
         help: "raise the budget, drop fields the model does not need, or pass a real tokenizer as `countTokens` (the default counts half the bytes, an over-estimate)",
         location: annotation.locate(["tools", tool.name, "budget"], "key"),
       });
@@ -41,3 +41,7 @@ export async function checkBudgets(
     await modules.dispose();
   }
 }
+
+/** A budget as a message names it: `60 tokens`, `2 rows`, `60 tokens and 2 rows`. */
+const budgetWords = ({ tokens, rows }: { tokens?: number; rows?: number }) =>
+  [tokens === undefined ? [] : [`${tokens} tokens`], rows === undefined ? [] : [`${rows} rows`]].flat().join(" and ");

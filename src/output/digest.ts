@@ -134,8 +134,13 @@ export async function readCache(path: string | undefined): Promise<CacheEntry | 
   }
 }
 
+/** Remembers this run; a cache that cannot be written (a file where its folder belongs, a read-only `node_modules`) leaves the run as it is. */
 export async function writeCache(path: string | undefined, entry: CacheEntry): Promise<void> {
   if (!path) return;
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(entry));
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, JSON.stringify(entry));
+  } catch {
+    // The next run finds no entry, or an unreadable one, and generates as without a cache.
+  }
 }

@@ -1,8 +1,8 @@
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
-import { hasErrors } from "../diagnostics.js";
+import { DiagnosticError, hasErrors } from "../diagnostics.js";
 import { runtimeFiles, SOURCE_TYPES_FILE } from "../emit/emit.js";
-import { formatSession } from "../format.js";
+import { formatSession, prettierConfigProblem } from "../format.js";
 import { takeSourceTypesFromFile } from "../generate.js";
 import { createGenerateCache, type GenerateCache } from "../generate-cache.js";
 import type { Model } from "../model/types.js";
@@ -96,7 +96,7 @@ export async function runGenerate(
   const specFilesRead = await readSpecFiles(digested);
   const { annotationText } = annotated;
   const present = last && (await filesIfExactly(outputDir, last.files));
-  const presentExtras = present ? await digestedExtras(extras, outputPaths(present)) : undefined;
+  const presentExtras = present ? await digestedExtras(extras, outputPaths(present)).catch(prettierProblem(outputDir)) : undefined;
   const digest = await stage("digest", async () =>
     // A plugin's code shapes the output unseen by any digest: a run with one is never taken as up to date.
     presentExtras && !loadsPlugins(presentExtras.prettierOptions)
@@ -123,7 +123,8 @@ export async function runGenerate(
   }
   // --check formats anew: its verdict on the folder rests on nothing a file outside it could make up.
   const formatCache = options.check ? undefined : formatCacheFile(annotated.configDir, outputDir);
-  const stored = formatCache === undefined ? undefined : await readFormatCache(formatCache);
+  // --force formats every file anew, trusting no text the cache holds; the cache it writes is fresh.
+  const stored = formatCache === undefined ? undefined : options.force ? new Map<string, string>() : await readFormatCache(formatCache);
   const cache = hooks?.cache ?? (stored ? createGenerateCache() : undefined);
   if (cache && stored && cache.formatted.size === 0) cache.formatted = stored;
   const formattedBefore = cache?.formatted;
@@ -197,3 +198,11 @@ async function folderRecord(
     specFiles: specFiles.map((file) => relative(project.configDir, file).split(sep).join("/")),
   };
 }
+
+/** A failure of the consumer's prettier config as the problem with the inputs it is; anything else as it was. */
+const prettierProblem =
+  (outputFolder: string) =>
+  async (error: unknown): Promise<never> => {
+    const problem = await prettierConfigProblem(error, outputFolder);
+    throw problem ? new DiagnosticError([problem]) : error;
+  };

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../diagnostics.js";
-import { hasErrors } from "../diagnostics.js";
+import { DiagnosticError, hasErrors } from "../diagnostics.js";
 import { checkBudgets } from "../evidence/budget-check.js";
-import type { FormatSession } from "../format.js";
+import { prettierConfigProblem, type FormatSession } from "../format.js";
 import * as core from "../generate.js";
 import type { GenerateInput, GenerateOutput } from "../generate.js";
 import type { GenerateCache } from "../generate-cache.js";
@@ -50,5 +50,10 @@ export async function generateProject(
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.formatSession ? { formatSession: options.formatSession } : {}),
   };
-  return options.budgets === undefined ? core.generate(input) : generate(input, options.budgets);
+  try {
+    return options.budgets === undefined ? await core.generate(input) : await generate(input, options.budgets);
+  } catch (error) {
+    const problem = await prettierConfigProblem(error, project.outputDir);
+    throw problem ? new DiagnosticError([problem]) : error;
+  }
 }
