@@ -229,16 +229,27 @@ type Expanded =
 
 /**
  * The arguments with each short id a result gave replaced by the full id `lookup` finds for it, so
- * that they are checked as the API will get them; or the first short id two records share.
+ * that they are checked as the API will get them; or the first short id two records share. The
+ * arguments a `next` named are sent as the API wrote them: the API never shows a short id.
  */
-function withFullIds(call: ToolCall, given: unknown, lookup: Lookup): Expanded {
+function withFullIds(
+  call: ToolCall,
+  given: unknown,
+  lookup: Lookup,
+  fromNext: readonly string[],
+): Expanded {
   const shortIdsGiven = new Map<string, boolean>();
   if (typeof given !== "object" || given === null || Array.isArray(given))
     return { values: given, shortIdsGiven };
   let values = given as Record<string, unknown>;
   for (const parameter of call.parameters) {
     const name = parameter.argument;
-    if (parameter.fixed || name === undefined || !Object.hasOwn(values, name))
+    if (
+      parameter.fixed ||
+      name === undefined ||
+      !Object.hasOwn(values, name) ||
+      fromNext.includes(name)
+    )
       continue;
     const value = values[name];
     const body = parameter.shortIdProperties && asObject(value);
@@ -295,9 +306,10 @@ function fromProcessBook(
   tool: string,
   call: ToolCall,
   given: unknown,
+  fromNext: readonly string[],
 ):
   { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string } {
-  const expanded = withFullIds(call, given, fullId);
+  const expanded = withFullIds(call, given, fullId, fromNext);
   if (!("ambiguous" in expanded)) return expanded;
   return ambiguity(
     tool,
@@ -317,17 +329,23 @@ async function fromSharedBook(
   tool: string,
   call: ToolCall,
   given: unknown,
+  fromNext: readonly string[],
   book: IdBook,
   waits: CallWaits,
 ): Promise<
   { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string }
 > {
   const asked = new Set<string>();
-  withFullIds(call, given, (value) => {
-    if (value.length <= ID_BOOK_LONGEST_ID && mayBeShortForm(value))
-      asked.add(value);
-    return value;
-  });
+  withFullIds(
+    call,
+    given,
+    (value) => {
+      if (value.length <= ID_BOOK_LONGEST_ID && mayBeShortForm(value))
+        asked.add(value);
+      return value;
+    },
+    fromNext,
+  );
   let known = new Map<string, Recalled>();
   if (asked.size > 0) {
     const read = await within(
@@ -352,6 +370,7 @@ async function fromSharedBook(
     call,
     given,
     (value) => known.get(value) ?? value,
+    fromNext,
   );
   if (!("ambiguous" in expanded)) return expanded;
   const shared = known.get(expanded.ambiguous.value);
@@ -451,8 +470,15 @@ async function callOrError<R>(
   // This process's book answers at once: the call waits for nothing it does not need.
   const expanded =
     idBook === undefined
-      ? fromProcessBook(tool, call, page.values ?? {})
-      : await fromSharedBook(tool, call, page.values ?? {}, idBook, waits);
+      ? fromProcessBook(tool, call, page.values ?? {}, page.fromNext)
+      : await fromSharedBook(
+          tool,
+          call,
+          page.values ?? {},
+          page.fromNext,
+          idBook,
+          waits,
+        );
   if ("error" in expanded) return expanded;
   const { values: given, shortIdsGiven } = expanded;
   const problem = argumentProblem(schema, given, "");

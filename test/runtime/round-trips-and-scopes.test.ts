@@ -1,0 +1,193 @@
+// What a result hands the model comes back as it was handed out: a `next` is sent as the API named
+// it, a value the row marks unusable gives no `next`, and an id too long to show whole is never
+// shown cut.
+import { writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import createClient from "openapi-fetch";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProjectionIssue } from "../../templates/runtime/context.js";
+import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
+
+const SPEC = `openapi: 3.0.3
+info: { title: Shop, version: "1" }
+paths:
+  /items:
+    get:
+      operationId: listItems
+      parameters:
+        - { name: cursor, in: query, schema: { type: string } }
+        - { name: item_id, in: query, schema: { type: string } }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  items: { type: array, items: { $ref: "#/components/schemas/Item" } }
+                  next: { type: string, format: uri, nullable: true }
+  /items/{item_id}:
+    get:
+      operationId: getItem
+      parameters:
+        - { name: item_id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200":
+          description: ok
+          content: { application/json: { schema: { $ref: "#/components/schemas/Item" } } }
+  /events:
+    get:
+      operationId: listEvents
+      parameters:
+        - { name: before, in: query, schema: { type: integer } }
+        - { name: limit, in: query, schema: { type: integer, default: 2 } }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  events: { type: array, items: { $ref: "#/components/schemas/Event" } }
+components:
+  schemas:
+    Item:
+      type: object
+      properties:
+        id: { type: string }
+        title: { type: string }
+        meta: { type: object, additionalProperties: { type: string } }
+    Event:
+      type: object
+      properties:
+        id: { type: string }
+        number: { type: integer }
+`;
+
+const ANNOTATION = `spec: spec.yaml
+output: gen
+resources:
+  item:
+    schema: Item
+    fields:
+      id: { argument: [get_item, list_items], shorten: true }
+      title: keep
+      meta: keep
+  event:
+    schema: Event
+    fields:
+      id: { drop: "events are read in order" }
+      number: { fact: "people quote it" }
+tools:
+  list_items:
+    operation: listItems
+    list: items
+    page: { next: next }
+  get_item: { operation: getItem }
+  list_events:
+    operation: listEvents
+    list: events
+    page: { next: { after_last: number, param: before, limit: limit } }
+`;
+
+type Outcome = { result?: Record<string, unknown>; error?: string; text?: string };
+type Tool = (args: unknown, options?: object) => Promise<Outcome>;
+interface Generated {
+  createTools: (options: object) => Record<string, Tool>;
+}
+
+/** What the local API answers: the JSON text of a body, as the API wrote it. */
+type Route = (path: string, query: URLSearchParams) => string;
+
+let generated: Generated;
+let route: Route;
+let server: Server;
+let baseUrl: string;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, "spec.yaml"), SPEC);
+  writeFileSync(join(dir, "projector.yaml"), ANNOTATION);
+  const output = await generateFrom(join(dir, "projector.yaml"));
+  expect(output.problems).toEqual([]);
+  generated = await importGenerated<Generated>(output.files);
+  server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? "/", "http://api.test");
+    requests.push(`${url.pathname}${url.search}`);
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(route(url.pathname, url.searchParams));
+  });
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((closed) => (server ? server.close(() => closed()) : closed())));
+
+/** The tools over the local API answering `route`, and the issues they report. */
+function tools(answer: Route, options: object = {}) {
+  route = answer;
+  requests.length = 0;
+  const issues: ProjectionIssue[] = [];
+  const made = generated.createTools({
+    client: createClient({ baseUrl }),
+    resolvers: {},
+    onIssue: (issue: ProjectionIssue) => issues.push(issue),
+    ...options,
+  });
+  return { tools: made, issues };
+}
+
+const messages = (issues: readonly ProjectionIssue[]) => issues.map((issue) => issue.message);
+
+describe("a next naming an id argument", () => {
+  it("sends the id as the API wrote it, though a longer id shown before begins with it", async () => {
+    let next: string | null = null;
+    const { tools: made } = tools(() => JSON.stringify({ items: [{ id: "itm_12345678zzzzzzzz", title: "Long" }], next }));
+    expect((await made["list_items"]!({})).result?.["items"]).toMatchObject([{ id: "itm_12345678", title: "Long" }]);
+    next = `${baseUrl}/items?item_id=itm_12345678&cursor=c9`;
+    const page = await made["list_items"]!({});
+    expect(page.result?.["next"]).toBe("item_id=itm_12345678&cursor=c9");
+    next = null;
+    requests.length = 0;
+    expect((await made["list_items"]!({ next: page.result?.["next"] })).error).toBeUndefined();
+    expect(requests).toEqual(["/items?cursor=c9&item_id=itm_12345678"]);
+  });
+
+  it("sends it as written where two ids shown before begin with it", async () => {
+    let next: string | null = null;
+    let ids = ["itm_12345678aaaaaaaa"];
+    const { tools: made } = tools(() => JSON.stringify({ items: ids.map((id) => ({ id, title: "t" })), next }));
+    await made["list_items"]!({});
+    ids = ["itm_12345678bbbbbbbb"];
+    await made["list_items"]!({});
+    next = `${baseUrl}/items?item_id=itm_12345678&cursor=c9`;
+    const page = await made["list_items"]!({});
+    next = null;
+    requests.length = 0;
+    expect((await made["list_items"]!({ next: page.result?.["next"] })).error).toBeUndefined();
+    expect(requests).toEqual(["/items?cursor=c9&item_id=itm_12345678"]);
+  });
+});
+
+describe("next after the last record's integer fact", () => {
+  it.each([
+    ["text digits", '"17"'],
+    ["a number that is not whole", "1.5"],
+  ])("gives none where the row marks %s unusable, with an issue", async (_what, written) => {
+    const { tools: made, issues } = tools(() => `{"events":[{"number":5},{"number":${written}}]}`);
+    const outcome = await made["list_events"]!({ limit: 2 });
+    expect(outcome.result?.["events"]).toEqual([{ number: 5 }, { number: { unusable: expect.any(String) } }]);
+    expect(outcome.result?.["next"]).toBeNull();
+    expect(messages(issues)).toContainEqual(expect.stringMatching(/^list_events\.next: .*no next page is given/));
+  });
+
+  it("continues after an integer the row shows", async () => {
+    const { tools: made } = tools(() => '{"events":[{"number":5},{"number":17}]}');
+    expect((await made["list_events"]!({ limit: 2 })).result?.["next"]).toBe("before=17");
+  });
+});
