@@ -29,6 +29,24 @@ paths:
                 properties:
                   items: { type: array, items: { $ref: "#/components/schemas/Item" } }
                   next: { type: string, format: uri, nullable: true }
+  /users:
+    get:
+      operationId: listUsers
+      parameters:
+        - { name: ids, in: query, style: form, explode: false, schema: { type: array, items: { type: string } } }
+      responses:
+        "200":
+          description: ok
+          content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/User" } } } }
+  /users/{user_id}:
+    get:
+      operationId: getUser
+      parameters:
+        - { name: user_id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200":
+          description: ok
+          content: { application/json: { schema: { $ref: "#/components/schemas/User" } } }
   /items/{item_id}:
     get:
       operationId: getItem
@@ -60,7 +78,13 @@ components:
       properties:
         id: { type: string }
         title: { type: string }
+        owner_id: { type: string }
         meta: { type: object, additionalProperties: { type: string } }
+    User:
+      type: object
+      properties:
+        id: { type: string }
+        name: { type: string }
     Event:
       type: object
       properties:
@@ -70,13 +94,21 @@ components:
 
 const ANNOTATION = `spec: spec.yaml
 output: gen
+resolvers:
+  users: { label: name, operation: listUsers, ids: ids }
 resources:
   item:
     schema: Item
     fields:
       id: { argument: [get_item, list_items], shorten: true }
       title: keep
+      owner_id: { as: owner, join: users, argument: [get_user], shorten: true }
       meta: keep
+  user:
+    schema: User
+    fields:
+      id: { argument: [get_user] }
+      name: keep
   event:
     schema: Event
     fields:
@@ -88,6 +120,7 @@ tools:
     list: items
     page: { next: next }
   get_item: { operation: getItem }
+  get_user: { operation: getUser }
   list_events:
     operation: listEvents
     list: events
@@ -98,6 +131,7 @@ type Outcome = { result?: Record<string, unknown>; error?: string; text?: string
 type Tool = (args: unknown, options?: object) => Promise<Outcome>;
 interface Generated {
   createTools: (options: object) => Record<string, Tool>;
+  createResolvers: (client: unknown) => Record<string, unknown>;
 }
 
 /** What the local API answers: the JSON text of a body, as the API wrote it. */
@@ -135,7 +169,7 @@ function tools(answer: Route, options: object = {}) {
   const issues: ProjectionIssue[] = [];
   const made = generated.createTools({
     client: createClient({ baseUrl }),
-    resolvers: {},
+    resolvers: generated.createResolvers(createClient({ baseUrl })),
     onIssue: (issue: ProjectionIssue) => issues.push(issue),
     ...options,
   });
@@ -189,5 +223,49 @@ describe("next after the last record's integer fact", () => {
   it("continues after an integer the row shows", async () => {
     const { tools: made } = tools(() => '{"events":[{"number":5},{"number":17}]}');
     expect((await made["list_events"]!({ limit: 2 })).result?.["next"]).toBe("before=17");
+  });
+});
+
+describe("an id too long to show whole", () => {
+  const LONG = `itm_${"a".repeat(11_996)}`;
+  const OWNER = `usr_${"b".repeat(11_996)}`;
+
+  it("is unusable, with an issue, never shown cut as another id", async () => {
+    const { tools: made, issues } = tools((path, query) =>
+      path === "/users"
+        ? JSON.stringify(
+            query
+              .get("ids")!
+              .split(",")
+              .map((id) => ({ id, name: `Person ${id}` })),
+          )
+        : JSON.stringify({ items: [{ id: LONG, title: "t", owner_id: OWNER }], next: null }),
+    );
+    const outcome = await made["list_items"]!({});
+    const expected = { unusable: "expected an id, got text longer than 10000 characters, too long to show whole" };
+    expect(outcome.result?.["items"]).toEqual([
+      {
+        id: expected,
+        title: "t",
+        owner: { unusable: "expected a text id, got text longer than 10000 characters, too long to show whole" },
+        owner_id: { unusable: "expected a text id, got text longer than 10000 characters, too long to show whole" },
+        meta: null,
+      },
+    ]);
+    expect(requests).toEqual(["/items"]);
+    expect(messages(issues)).toHaveLength(3);
+    expect(outcome.text).not.toContain("aaaaaaaaaa");
+  });
+
+  it("is shown whole up to the bound, and passed back whole", async () => {
+    const whole = `itm_${"a".repeat(9_996)}`;
+    const { tools: made } = tools((path) =>
+      path === "/items" ? JSON.stringify({ items: [{ id: whole, title: "t" }], next: null }) : JSON.stringify({ id: whole }),
+    );
+    const shown = (await made["list_items"]!({})).result?.["items"] as { id: string }[];
+    expect(shown[0]?.id).toBe(whole);
+    requests.length = 0;
+    expect((await made["get_item"]!({ item_id: shown[0]?.id })).error).toBeUndefined();
+    expect(requests).toEqual([`/items/${whole}`]);
   });
 });

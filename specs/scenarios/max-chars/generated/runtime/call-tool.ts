@@ -26,7 +26,13 @@ import {
   type QueryStyle,
   queryStringFor,
 } from "./query-string.js";
-import { apiMessage, clipped, described, messageOf } from "./quoting.js";
+import {
+  apiMessage,
+  clipped,
+  described,
+  MAX_VALUE_TEXT,
+  messageOf,
+} from "./quoting.js";
 import {
   problemDocument,
   problemWords,
@@ -114,8 +120,7 @@ const MEBIBYTES = MAX_RESPONSE_BYTES / 1024 / 1024;
 /** The most characters of a result's text a call gives the model; a longer result is refused, asking for less. */
 export const MAX_RESULT_TEXT = 100_000;
 
-/** The most characters of one string of a result; a longer one is cut, and says how long it was. */
-export const MAX_VALUE_TEXT = 10_000;
+export { MAX_VALUE_TEXT };
 
 /** Thrown while reading a response body longer than {@link MAX_RESPONSE_BYTES}. */
 class ResponseTooLarge extends Error {
