@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProjectionIssue } from "../../templates/runtime/context.js";
+import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
+import { whole } from "../../templates/runtime/values.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
 const SPEC = `openapi: 3.0.3
@@ -267,5 +268,33 @@ describe("an id too long to show whole", () => {
     requests.length = 0;
     expect((await made["get_item"]!({ item_id: shown[0]?.id })).error).toBeUndefined();
     expect(requests).toEqual([`/items/${whole}`]);
+  });
+});
+
+describe("a map kept whole holding a key too long to show whole", () => {
+  it("is unusable, with an issue, never sent with the key whole", async () => {
+    const { tools: made, issues } = tools(() => JSON.stringify({ id: "itm_1", title: "t", meta: { ["k".repeat(50_000)]: "v", a: "b" } }));
+    const outcome = await made["get_item"]!({ item_id: "itm_1" });
+    expect(outcome.result?.["meta"]).toEqual({
+      unusable: "holds a key longer than 10000 characters, too long to show whole",
+    });
+    expect(messages(issues)).toEqual([expect.stringContaining("item.meta: ")]);
+    expect(outcome.text!.length).toBeLessThan(1_000);
+  });
+
+  it("is unusable where the spec declares no type for the value, at any depth", () => {
+    const issues: ProjectionIssue[] = [];
+    const ctx = context("item", { onIssue: (issue) => issues.push(issue) });
+    const value = { outer: [{ ["k".repeat(10_001)]: 1 }] };
+    expect(whole(value, { schema: {}, field: "payload", required: false, ctx })).toEqual({
+      unusable: "holds a key longer than 10000 characters, too long to show whole",
+    });
+    expect(issues).toHaveLength(1);
+  });
+
+  it("keeps a map whose keys are within the bound", async () => {
+    const key = "k".repeat(10_000);
+    const { tools: made } = tools(() => JSON.stringify({ id: "itm_1", title: "t", meta: { [key]: "v" } }));
+    expect((await made["get_item"]!({ item_id: "itm_1" })).result?.["meta"]).toEqual({ [key]: "v" });
   });
 });

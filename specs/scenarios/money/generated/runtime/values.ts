@@ -6,7 +6,7 @@ import type { Context, ValueRead } from "./context.js";
 import { absent, unusable } from "./issues.js";
 import { asObject, type Json, MAX_NESTING, read, setOwn } from "./json.js";
 import { markerShape, type MarkerKind, type Unusable } from "./markers.js";
-import { clipped, typeName } from "./quoting.js";
+import { clipped, MAX_VALUE_TEXT, typeName } from "./quoting.js";
 
 export function string(
   value: unknown,
@@ -116,6 +116,7 @@ function untypedProblem(value: unknown, levels: number): string | undefined {
     const items = Array.isArray(next) ? next : undefined;
     const kind = items ? undefined : markerShape(next);
     if (kind !== undefined) return forgedMarker(kind);
+    if (!items && Object.keys(next).some(tooLongKey)) return KEY_TOO_LONG;
     for (const item of items ?? Object.values(next)) {
       pending.push(item);
       depths.push(depth);
@@ -125,6 +126,11 @@ function untypedProblem(value: unknown, levels: number): string | undefined {
 }
 
 const TOO_DEEP = `nests lists and objects more than ${MAX_NESTING} deep`;
+
+// A key cut as a long string is would be another key, or the same as another cut one: the value is unusable instead.
+const tooLongKey = (key: string): boolean => key.length > MAX_VALUE_TEXT;
+
+const KEY_TOO_LONG = `holds a key longer than ${MAX_VALUE_TEXT} characters, too long to show whole`;
 
 const forgedMarker = (kind: MarkerKind) =>
   `holds an object shaped like a marker (\`{ "${kind}": … }\`), which only projector writes`;
@@ -187,6 +193,8 @@ function conform(
         values === undefined || values === false
           ? Object.entries(schema.properties ?? {})
           : Object.keys(object).map((name) => [name, values]);
+      if (members.some(([name]) => tooLongKey(name)))
+        return refuse(KEY_TOO_LONG);
       for (const [name, declared] of members) {
         const nullable = "anyOf" in declared;
         const inner = read(object, name);
