@@ -8,7 +8,7 @@ import { join } from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
-import { whole } from "../../templates/runtime/values.js";
+import { integer, whole } from "../../templates/runtime/values.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
 const SPEC = `openapi: 3.0.3
@@ -296,5 +296,35 @@ describe("a map kept whole holding a key too long to show whole", () => {
     const key = "k".repeat(10_000);
     const { tools: made } = tools(() => JSON.stringify({ id: "itm_1", title: "t", meta: { [key]: "v" } }));
     expect((await made["get_item"]!({ item_id: "itm_1" })).result?.["meta"]).toEqual({ [key]: "v" });
+  });
+});
+
+describe("an integer past 2^53 outside ids", () => {
+  it("is unusable where an integer fact holds one, and gives no next after it", async () => {
+    const { tools: made, issues } = tools(() => '{"events":[{"number":5},{"number":9007199254740993}]}');
+    const outcome = await made["list_events"]!({ limit: 2 });
+    expect(outcome.result?.["events"]).toEqual([{ number: 5 }, { number: { unusable: "an integer past 2^53 cannot be shown exactly" } }]);
+    expect(outcome.result?.["next"]).toBeNull();
+    expect(messages(issues)).toContainEqual("event.number: an integer past 2^53 cannot be shown exactly");
+  });
+
+  it("is unusable where a page's total holds one, which the integer reader reads", () => {
+    const issues: ProjectionIssue[] = [];
+    const ctx = context("item", { onIssue: (issue) => issues.push(issue) });
+    expect(integer(9007199254740993, { field: "total", required: false, ctx })).toEqual({
+      unusable: "an integer past 2^53 cannot be shown exactly",
+    });
+    expect(integer(-(2 ** 53 - 1), { field: "total", required: false, ctx })).toBe(-(2 ** 53 - 1));
+    expect(issues.map((issue) => issue.kind)).toEqual(["unusable"]);
+  });
+
+  it("is unusable inside a value kept whole that declares integers", () => {
+    const issues: ProjectionIssue[] = [];
+    const ctx = context("item", { onIssue: (issue) => issues.push(issue) });
+    const schema = { type: "object", additionalProperties: { type: "integer" } } as const;
+    expect(whole({ seats: 9007199254740993 }, { schema, field: "counts", required: false, ctx })).toEqual({
+      unusable: "seats: an integer past 2^53 cannot be shown exactly",
+    });
+    expect(whole({ seats: 2 ** 53 - 1 }, { schema, field: "counts", required: false, ctx })).toEqual({ seats: 2 ** 53 - 1 });
   });
 });

@@ -43,8 +43,21 @@ export function integer(
   value: unknown,
   at: ValueRead,
 ): number | null | Unusable {
-  return Number.isInteger(value)
+  return Number.isSafeInteger(value)
     ? (value as number)
+    : notAnInteger(value, at);
+}
+
+/**
+ * Why an integer past 2^53 − 1 cannot be shown: JSON readers round it as they parse it
+ * (`9007199254740993` arrives as `…992`), so the number read is not the one the API sent.
+ */
+const PAST_2_53 = "an integer past 2^53 cannot be shown exactly";
+
+/** {@link notRead} for {@link integer}, which also marks an integer the parse has rounded. */
+function notAnInteger(value: unknown, at: ValueRead): null | Unusable {
+  return Number.isInteger(value)
+    ? unusable(at.ctx, at.field, value, PAST_2_53)
     : notRead(value, at.ctx, at.field, at.required, "an integer");
 }
 
@@ -164,7 +177,8 @@ function conform(
         ? value
         : fail("a number");
     case "integer":
-      return Number.isInteger(value) ? value : fail("an integer");
+      if (Number.isSafeInteger(value)) return value;
+      return Number.isInteger(value) ? refuse(PAST_2_53) : fail("an integer");
     case "array": {
       if (!Array.isArray(value)) return fail("an array");
       if (levels >= MAX_NESTING) return refuse(TOO_DEEP);
