@@ -143,6 +143,8 @@ let route: Route;
 let server: Server;
 let baseUrl: string;
 const requests: string[] = [];
+/** The user the request's `x-user` header names, for the API that answers each user its own records. */
+let caller: string | undefined;
 
 beforeAll(async () => {
   const dir = tempDir();
@@ -154,6 +156,7 @@ beforeAll(async () => {
   server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://api.test");
     requests.push(`${url.pathname}${url.search}`);
+    caller = request.headers["x-user"] as string | undefined;
     response.writeHead(200, { "content-type": "application/json" });
     response.end(route(url.pathname, url.searchParams));
   });
@@ -326,5 +329,61 @@ describe("an integer past 2^53 outside ids", () => {
       unusable: "seats: an integer past 2^53 cannot be shown exactly",
     });
     expect(whole({ seats: 2 ** 53 - 1 }, { schema, field: "counts", required: false, ctx })).toEqual({ seats: 2 ** 53 - 1 });
+  });
+});
+
+describe("tools with perCall", () => {
+  const IDS: Record<string, string> = { alice: "itm_qwertyuiALICESECRET", bob: "itm_qwertyuiBOB0000000" };
+  /** The tools over an API answering each user its own item, each call made for the user its context names. */
+  function perUser(books: Record<string, object> = {}) {
+    const { tools: made } = tools(
+      (path) => {
+        if (path === "/items") return JSON.stringify({ items: [{ id: IDS[caller!], title: "t" }], next: null });
+        return JSON.stringify({ id: decodeURIComponent(path.slice("/items/".length)), title: "x" });
+      },
+      {
+        perCall: ({ context }: { context: { user: string } }) => ({
+          client: createClient({ baseUrl, headers: { "x-user": context.user } }),
+          ...(books[context.user] ? { idBook: books[context.user] } : {}),
+        }),
+      },
+    );
+    return made;
+  }
+
+  it("shows ids whole where perCall gives no id book, so no caller's short id reaches another's", async () => {
+    const made = perUser();
+    const alice = await made["list_items"]!({}, { context: { user: "alice" } });
+    expect(alice.result?.["items"]).toMatchObject([{ id: IDS["alice"] }]);
+    requests.length = 0;
+    const bob = await made["get_item"]!({ item_id: "itm_qwertyuiA" }, { context: { user: "bob" } });
+    expect(bob.error).toBeUndefined();
+    expect(requests).toEqual(["/items/itm_qwertyuiA"]);
+  });
+
+  it("shortens ids with the book perCall gives for the caller, and expands them from it alone", async () => {
+    const stores = { alice: new Map<string, string[]>(), bob: new Map<string, string[]>() };
+    const book = (store: Map<string, string[]>) => ({
+      remember: async (entries: ReadonlyArray<readonly [string, string]>) => {
+        for (const [short, full] of entries) store.set(short, [full]);
+      },
+      recall: async (short: string) => store.get(short) ?? [],
+    });
+    const made = perUser({ alice: book(stores.alice), bob: book(stores.bob) });
+    const alice = await made["list_items"]!({}, { context: { user: "alice" } });
+    expect(alice.result?.["items"]).toMatchObject([{ id: "itm_qwertyui" }]);
+    requests.length = 0;
+    await made["get_item"]!({ item_id: "itm_qwertyui" }, { context: { user: "bob" } });
+    expect(requests).toEqual(["/items/itm_qwertyui"]);
+    requests.length = 0;
+    await made["get_item"]!({ item_id: "itm_qwertyui" }, { context: { user: "alice" } });
+    expect(requests).toEqual([`/items/${IDS["alice"]}`]);
+  });
+
+  it("fails the call when perCall gives an id book that is not one", async () => {
+    const made = perUser({ alice: { remember: "no" } });
+    expect((await made["list_items"]!({}, { context: { user: "alice" } })).error).toMatch(
+      /^list_items: the call could not be set up \(createTools: idBook must be an object with the methods remember\(entries\) and recall\(short\)/,
+    );
   });
 });

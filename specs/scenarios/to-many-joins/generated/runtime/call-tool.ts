@@ -186,6 +186,12 @@ export interface ToolSettings {
    * in memory, looked up without waiting.
    */
   readonly idBook?: IdBook | undefined;
+  /**
+   * Ids are shown whole and taken back as given, the id book neither noted nor read: the call is a
+   * `perCall` one without a book of its own, and a book shared by every caller would expand one
+   * caller's short id into another's id.
+   */
+  readonly wholeIds?: boolean;
 }
 
 // A tool's call never changes: its query serializer is made once, at its first call, not at every one.
@@ -464,7 +470,7 @@ async function callOrError<R>(
   args: unknown,
   project: (response: unknown, projection: ProjectOptions) => Promise<R>,
   waits: CallWaits,
-  { projection = {}, idBook }: ToolSettings,
+  { projection = {}, idBook, wholeIds }: ToolSettings,
 ): Promise<ToolOutcome<R>> {
   const tooLarge = argumentsSizeProblem(args);
   if (tooLarge) return { error: `${tool}: ${tooLarge}` };
@@ -473,8 +479,9 @@ async function callOrError<R>(
     : { values: args, fromNext: [] };
   if ("error" in page) return page;
   // This process's book answers at once: the call waits for nothing it does not need.
-  const expanded =
-    idBook === undefined
+  const expanded = wholeIds
+    ? { values: page.values ?? {}, shortIdsGiven: new Map<string, boolean>() }
+    : idBook === undefined
       ? fromProcessBook(tool, call, page.values ?? {}, page.fromNext)
       : await fromSharedBook(
           tool,
@@ -626,6 +633,7 @@ async function callOrError<R>(
       // The call's timeout bounds its resolvers too: they have what is left of it.
       timeoutMs: Math.min(projection.timeoutMs ?? Infinity, timeLeft(waits)),
       handOuts,
+      ...(wholeIds ? { wholeIds } : {}),
       ...(exchange ? { exchange } : {}),
     });
   } catch (error) {
@@ -658,6 +666,8 @@ async function callOrError<R>(
     return {
       error: `${tool}: the result is ${text.length} characters long, more than the ${MAX_RESULT_TEXT} a result may have; ${ASK_FOR_LESS}`,
     };
+  // Ids shown whole are noted in no book: another caller's call never reads them.
+  if (wholeIds) return { result, text };
   if (!idBook) {
     handOutHeld(handOuts);
     return { result, text };
