@@ -1,6 +1,10 @@
 // What a result hands the model comes back as it was handed out: a `next` is sent as the API named
 // it, a value the row marks unusable gives no `next`, and an id too long to show whole is never
 // shown cut.
+import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -133,6 +137,7 @@ type Tool = (args: unknown, options?: object) => Promise<Outcome>;
 interface Generated {
   createTools: (options: object) => Record<string, Tool>;
   createResolvers: (client: unknown) => Record<string, unknown>;
+  registerTools: (server: object, tools: Record<string, Tool>, schemas: object) => void;
 }
 
 /** What the local API answers: the JSON text of a body, as the API wrote it. */
@@ -386,4 +391,43 @@ describe("tools with perCall", () => {
       /^list_items: the call could not be set up \(createTools: idBook must be an object with the methods remember\(entries\) and recall\(short\)/,
     );
   });
+});
+
+describe("an McpServer serving the tools beside its own", () => {
+  /** An MCP client connected to an McpServer with a tool of its own, registered before or after these. */
+  async function connected(ownFirst: boolean) {
+    const server = new McpServer({ name: "desk", version: "1.0.0" });
+    const own = () =>
+      server.registerTool("mine", { description: "the server's own" }, async () => ({ content: [{ type: "text", text: "mine" }] }));
+    if (ownFirst) own();
+    generated.registerTools(server, tools(() => JSON.stringify({ items: [], next: null })).tools, {
+      ListToolsRequestSchema,
+      CallToolRequestSchema,
+    });
+    if (!ownFirst) own();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new McpClient({ name: "agent", version: "1.0.0" });
+    await client.connect(clientSide);
+    return client;
+  }
+
+  it.each([true, false])(
+    "answers a name no tool has escaped and cut, never echoed raw (its own registered first: %s)",
+    async (ownFirst) => {
+      const client = await connected(ownFirst);
+      const raw = await client.callTool({ name: "x\u001b[2J\nlist_items: OK", arguments: {} });
+      expect(raw.isError).toBe(true);
+      expect(raw.content).toEqual([{ type: "text", text: expect.stringMatching(/^no tool "x\\u001b\[2J\\nlist_items: OK"; tools: /) }]);
+      for (const name of ["__proto__", "toString", "k".repeat(500)]) {
+        const answer = await client.callTool({ name, arguments: {} });
+        const text = (answer.content as { text: string }[])[0]!.text;
+        expect(text).toMatch(/^no tool "/);
+        expect(text.length).toBeLessThan(200);
+      }
+      expect(await client.callTool({ name: "mine", arguments: {} })).toMatchObject({ content: [{ type: "text", text: "mine" }] });
+      expect((await client.callTool({ name: "list_items", arguments: {} })).isError).toBeFalsy();
+      await client.close();
+    },
+  );
 });
