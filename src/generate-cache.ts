@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Diagnostic } from "./diagnostics.js";
 
 /**
@@ -11,7 +10,7 @@ import type { Diagnostic } from "./diagnostics.js";
  */
 export interface GenerateCache {
   readonly bySpec: WeakMap<object, SpecResults>;
-  /** Formatted text by format key (formatKey); replaced after each run by the entries that run used, so it never grows past one output. */
+  /** Formatted text by format key (formatKey in format.ts); replaced after each run by the entries that run used, so it never grows past one output. */
   formatted: Map<string, string>;
 }
 
@@ -32,13 +31,6 @@ export function specResults(cache: GenerateCache, document: object): SpecResults
   cache.bySpec.set(document, results);
   return results;
 }
-
-/** What prettier's output depends on, as a digest: its release, the options it was given and the text. */
-export const formatKey = (prettierRelease: string, options: unknown, text: string): string =>
-  createHash("sha256")
-    .update(`${prettierRelease}\0${JSON.stringify(options ?? null)}\0`)
-    .update(text)
-    .digest("hex");
 
 /** Whether this spec document's source types are known, typed before or taken from an up-to-date folder. */
 export const typesKnown = (cache: GenerateCache | undefined, document: object): boolean =>

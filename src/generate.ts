@@ -1,13 +1,11 @@
-import type * as prettier from "prettier";
 import type { Annotation } from "./annotation/types.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { hasErrors } from "./diagnostics.js";
 import { banner, emitFiles, SOURCE_TYPES_FILE, type InputNames } from "./emit/emit.js";
 import { sourceTypes } from "./emit/source-types.js";
 import type { RuntimeTemplate } from "./emit/runtime-folder.js";
-import { formatFiles } from "./format.js";
-import { prettierVersion, type PrettierOptionsFor } from "./prettier-config.js";
-import { formatKey, specResults, type GenerateCache, type SpecResults } from "./generate-cache.js";
+import { formatSession, type FormatSession, type PrettierOptionsInput } from "./format.js";
+import { specResults, type GenerateCache, type SpecResults } from "./generate-cache.js";
 import { buildModel } from "./model/build.js";
 import type { Model } from "./model/types.js";
 import { untimed, type Stage } from "./progress.js";
@@ -20,7 +18,12 @@ export interface GenerateInput {
   /** The modules of `templates/runtime/`. */
   runtimeTemplate: RuntimeTemplate;
   /** One set of options for every file, or the consumer's for each file (consumerPrettierConfig); null for prettier's defaults. */
-  prettierOptions: prettier.Options | PrettierOptionsFor | null;
+  prettierOptions: PrettierOptionsInput;
+  /**
+   * The prettier session to format in, which the caller may have asked for files already (the
+   * runtime's, before the spec loaded), and closes; without one, generate opens its own.
+   */
+  formatSession?: FormatSession;
   names: InputNames;
   /** Prettier on by default; off when the files are only transpiled and run. */
   format?: boolean;
@@ -42,6 +45,15 @@ export interface GenerateOutput {
  * then emit and format every file. It never touches the disk; the CLI reads and writes.
  */
 export async function generate(input: GenerateInput): Promise<GenerateOutput> {
+  const session = input.formatSession ?? formatSession(input.prettierOptions, input.cache?.formatted);
+  try {
+    return await generateIn(input, session);
+  } finally {
+    if (!input.formatSession) session.close();
+  }
+}
+
+async function generateIn(input: GenerateInput, session: FormatSession): Promise<GenerateOutput> {
   const stage = input.stage ?? untimed;
   const { cache } = input;
   const forSpec = cache ? specResults(cache, input.spec.document) : {};
@@ -49,10 +61,7 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   if (!model || hasErrors(diagnostics)) return { diagnostics, files: new Map() };
   const emitted = await stage("emit", () => emitFiles({ model, names: input.names, runtimeTemplate: input.runtimeTemplate }));
   // Prettier runs in worker threads meanwhile: neither needs the source types.
-  const formatting =
-    input.format === false
-      ? Promise.resolve(emitted)
-      : stage("format", async () => formatChanged(emitted, await optionsByFile(input.prettierOptions, [...emitted.keys()]), cache));
+  const formatting = input.format === false ? Promise.resolve(emitted) : stage("format", () => session.format(emitted));
   // Schema warnings are computed while other threads are still busy: they cost no wall time.
   const warnings = await stage("validate", () => (forSpec.warnings ??= validateSpec(input.spec)));
   const types = await stage("source types", () => typeSpec(input, forSpec)).catch(async (error: unknown) => {
@@ -61,6 +70,8 @@ export async function generate(input: GenerateInput): Promise<GenerateOutput> {
   });
   diagnostics.unshift(...warnings);
   const files = await formatting;
+  // Only what this run used is kept, so the cache never grows past one output.
+  if (cache && input.format !== false) cache.formatted = new Map(session.used);
   // The source types stay as openapi-typescript prints them, as its own CLI leaves them: they run
   // to megabytes for real specs, and formatting them would triple the time of a generate.
   files.set(SOURCE_TYPES_FILE, banner(input.names) + types);
@@ -87,40 +98,4 @@ function typeSpec(input: GenerateInput, forSpec: SpecResults): Promise<string> {
     if (forSpec.sourceTypes === typing) delete forSpec.sourceTypes;
   });
   return typing;
-}
-
-/** Each file's prettier options, from one set for all or the consumer's for each. */
-async function optionsByFile(
-  options: GenerateInput["prettierOptions"],
-  paths: readonly string[],
-): Promise<(path: string) => prettier.Options | null> {
-  if (typeof options !== "function") return () => options;
-  const byFile = await options(paths);
-  return (path) => byFile?.[path] ?? null;
-}
-
-/**
- * Formats the files, taking from the cache every text it formatted before and keeping only what this
- * run used. A file whose options load prettier plugins is always formatted anew and never kept: no
- * key covers a plugin's code.
- */
-async function formatChanged(
-  files: Map<string, string>,
-  optionsOf: (path: string) => prettier.Options | null,
-  cache: GenerateCache | undefined,
-): Promise<Map<string, string>> {
-  if (!cache) return formatFiles(files, optionsOf);
-  const release = prettierVersion();
-  const keys = new Map(
-    [...files].flatMap(([path, text]) => {
-      const options = optionsOf(path);
-      return options?.plugins?.length ? [] : [[path, formatKey(release, options, text)] as const];
-    }),
-  );
-  const known = (path: string) => cache.formatted.get(keys.get(path) ?? "");
-  const todo = new Map([...files].filter(([path]) => known(path) === undefined));
-  const fresh = todo.size > 0 ? await formatFiles(todo, optionsOf) : new Map<string, string>();
-  const formatted = new Map([...files.keys()].map((path) => [path, fresh.get(path) ?? known(path)!]));
-  cache.formatted = new Map([...keys].map(([path, key]) => [key, formatted.get(path)!]));
-  return formatted;
 }

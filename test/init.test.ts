@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse } from "yaml";
@@ -259,8 +258,11 @@ describe("init's table figures", () => {
         throw new Error("the last tool cannot be emitted");
       },
     });
-    const runs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("projector-run-")).length;
-    const before = runs();
+    // A temporary folder of this test's own: other test files make and remove runnable folders meanwhile.
+    const temporary = tempDir();
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = temporary;
+    const runs = () => readdirSync(temporary).filter((name) => name.startsWith("projector-run-")).length;
     const unhandled: unknown[] = [];
     const listener = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", listener);
@@ -281,9 +283,11 @@ describe("init's table figures", () => {
       // A rejection nobody handles is reported once the microtasks of the turn that made it have run.
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
-      expect(runs()).toBe(before);
+      expect(runs()).toBe(0);
     } finally {
       process.off("unhandledRejection", listener);
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
     }
   });
 

@@ -3,7 +3,16 @@
 // limits what a module may be written in.
 import { describe, expect, it } from "vitest";
 import { runnableFolder } from "../src/evidence/run-generated.js";
-import { formatFiles } from "../src/format.js";
+import { formatSession } from "../src/format.js";
+
+const formatFiles = async (files: Map<string, string>, options: Parameters<typeof formatSession>[0]) => {
+  const session = formatSession(options);
+  try {
+    return await session.format(files);
+  } finally {
+    session.close();
+  }
+};
 
 describe("formatting an output folder", () => {
   it("formats the runtime's modules too, with prettier's defaults", async () => {
@@ -11,7 +20,7 @@ describe("formatting an output folder", () => {
       ["runtime/strings.ts", "export const  quoted=(text:string)=>JSON.stringify( text )\n"],
       ["index.ts", 'export { quoted } from "./runtime/strings.js"\n'],
     ]);
-    expect(Object.fromEntries(await formatFiles(files, () => null))).toEqual({
+    expect(Object.fromEntries(await formatFiles(files, null))).toEqual({
       "runtime/strings.ts": "export const quoted = (text: string) => JSON.stringify(text);\n",
       "index.ts": 'export { quoted } from "./runtime/strings.js";\n',
     });
@@ -19,9 +28,7 @@ describe("formatting an output folder", () => {
 
   it("formats with the consumer's options", async () => {
     const files = new Map([["index.ts", 'export const label = "open"\n']]);
-    expect(await formatFiles(files, () => ({ singleQuote: true, semi: false }))).toEqual(
-      new Map([["index.ts", "export const label = 'open'\n"]]),
-    );
+    expect(await formatFiles(files, { singleQuote: true, semi: false })).toEqual(new Map([["index.ts", "export const label = 'open'\n"]]));
   });
 });
 

@@ -34,6 +34,12 @@ export function banner(names: InputNames): string {
   ].join("\n");
 }
 
+/** The runtime's modules as the output folder holds them, unformatted: they depend on nothing but the templates and the banner. */
+export function runtimeFiles(runtimeTemplate: RuntimeTemplate, names: InputNames): Map<string, string> {
+  const head = banner(names);
+  return new Map([...runtimeTemplate].map(([file, text]) => [`${RUNTIME_FOLDER}/${file}`, head + text]));
+}
+
 /** Every file of the output folder but the source types, unformatted, keyed by path relative to the folder, in a fixed order. */
 export function emitFiles(input: EmitInput): Map<string, string> {
   const { model } = input;
@@ -43,7 +49,7 @@ export function emitFiles(input: EmitInput): Map<string, string> {
   files.set("definitions.ts", head + emitDefinitions(model));
   files.set("resolvers.ts", head + emitResolvers(model.resolvers));
   if (hasSpecResolvers(model)) files.set(`${SPEC_RESOLVERS_MODULE}.ts`, head + emitSpecResolvers(model));
-  for (const [file, text] of input.runtimeTemplate) files.set(`${RUNTIME_FOLDER}/${file}`, head + text);
+  for (const [path, text] of runtimeFiles(input.runtimeTemplate, input.names)) files.set(path, text);
   for (const resource of model.resources) files.set(`${resourceModule(resource.name).path}.ts`, head + emitResource(resource));
   for (const tool of model.tools) files.set(`${toolModule(tool.name).path}.ts`, head + emitTool(tool, model.resolvers));
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));

@@ -1,7 +1,7 @@
-import { banner, type InputNames } from "../emit/emit.js";
+import { banner, runtimeFiles, type InputNames } from "../emit/emit.js";
 import { RUNTIME_MODULE } from "../emit/module.js";
 import { emitResource } from "../emit/resource.js";
-import { RUNTIME_FOLDER, type RuntimeTemplate } from "../emit/runtime-folder.js";
+import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { emitTool } from "../emit/tool.js";
 import { tableLayoutOf } from "../model/table-layout.js";
 import type { Model, ToolModel } from "../model/types.js";
@@ -40,7 +40,7 @@ export function textFigureCounter(runtimeTemplate: RuntimeTemplate, names: Input
   const start = (): Started => {
     if (started) return started;
     const folder = runnableFolder();
-    const runtimeWritten = folder.add(new Map([...runtimeTemplate].map(([file, text]) => [`${RUNTIME_FOLDER}/${file}`, head + text])));
+    const runtimeWritten = folder.add(runtimeFiles(runtimeTemplate, names));
     // Nothing awaits the runtime when no tool is counted: its failure is reported by `count`, if at all.
     runtimeWritten.catch(() => undefined);
     started = { folder, runtimeWritten };

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type TypeScript from "typescript";
+import { prebuiltRuntime } from "./runtime-javascript.js";
 
 /**
  * TypeScript itself, through `require`: importing it as an ES module makes Node scan its CommonJS
@@ -10,22 +11,80 @@ import type TypeScript from "typescript";
  */
 export const typescript = (): typeof TypeScript => createRequire(import.meta.url)("typescript") as typeof TypeScript;
 
+/** What `transpileModule` compiles with, for modules that are run here and never shown. */
+const compilerOptions = (ts: typeof TypeScript): TypeScript.CompilerOptions => ({
+  module: ts.ModuleKind.ESNext,
+  target: ts.ScriptTarget.ES2022,
+  verbatimModuleSyntax: true,
+});
+
 /**
- * Writes each module as JavaScript into `dir`, by TypeScript's own transpiler. Synchronous: a few
- * hundred small files are written without a promise per step. The source types
- * (`openapi.ts`) are types only and are skipped.
+ * The modules as JavaScript, by TypeScript's own compiler, each on its own as `transpileModule`
+ * compiles it (isolated modules, no imports followed, nothing checked), but all in one program:
+ * a program per module, as `transpileModule` makes, costs more than the modules themselves.
+ */
+export function transpiled(ts: typeof TypeScript, files: ReadonlyMap<string, string>): Map<string, string> {
+  const options: TypeScript.CompilerOptions = {
+    ...compilerOptions(ts),
+    isolatedModules: true,
+    noLib: true,
+    noResolve: true,
+    noCheck: true,
+    allowNonTsExtensions: true,
+    suppressOutputPathCheck: true,
+  };
+  // Each module under a root of its own, so no file name of the host's is ever read.
+  const root = "/generated/";
+  const host = ts.createCompilerHost(options);
+  host.getSourceFile = (name, languageVersion) => {
+    const text = name.startsWith(root) ? files.get(name.slice(root.length)) : undefined;
+    return text === undefined ? undefined : ts.createSourceFile(name, text, languageVersion);
+  };
+  host.fileExists = (name) => name.startsWith(root) && files.has(name.slice(root.length));
+  host.readFile = (name) => (name.startsWith(root) ? files.get(name.slice(root.length)) : undefined);
+  host.getCurrentDirectory = () => root;
+  const javascript = new Map<string, string>();
+  host.writeFile = (name, text) => javascript.set(name.slice(root.length), text);
+  const program = ts.createProgram(
+    [...files.keys()].map((path) => root + path),
+    options,
+    host,
+  );
+  program.emit();
+  return new Map(
+    [...files.keys()].map((path) => {
+      const text = javascript.get(path.replace(/\.ts$/, ".js"));
+      if (text === undefined) throw new Error(`TypeScript wrote no JavaScript for ${path}`);
+      return [path, text];
+    }),
+  );
+}
+
+/**
+ * Writes each module as JavaScript into `dir`: the runtime's modules as the build transpiled them
+ * where their text is the one it built from, the others by TypeScript's own compiler. Synchronous:
+ * a few hundred small files are written without a promise per step. The source types
+ * (`openapi.ts`) are types only, and files that are no modules (the folder's `.projector`) are no
+ * code: both are skipped.
  */
 export function writeJavaScript(dir: string, files: Iterable<readonly [path: string, text: string]>): void {
-  const ts = typescript();
-  const compilerOptions = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true };
-  const folders = new Set<string>();
+  const prebuilt = prebuiltRuntime();
+  const javascript = new Map<string, string>();
+  const todo = new Map<string, string>();
   for (const [path, text] of files) {
-    if (path === "openapi.ts") continue;
+    if (path === "openapi.ts" || !path.endsWith(".ts")) continue;
+    const built = prebuilt(path, text);
+    if (built === undefined) todo.set(path, text);
+    else javascript.set(path, built);
+  }
+  if (todo.size > 0) for (const [path, text] of transpiled(typescript(), todo)) javascript.set(path, text);
+  const folders = new Set<string>();
+  for (const [path, text] of javascript) {
     const target = join(dir, path.replace(/\.ts$/, ".js"));
     const folder = dirname(target);
     if (!folders.has(folder)) mkdirSync(folder, { recursive: true });
     folders.add(folder);
-    writeFileSync(target, ts.transpileModule(text, { fileName: path, compilerOptions }).outputText);
+    writeFileSync(target, text);
   }
 }
 

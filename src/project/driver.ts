@@ -1,7 +1,8 @@
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { hasErrors } from "../diagnostics.js";
-import { SOURCE_TYPES_FILE } from "../emit/emit.js";
+import { runtimeFiles, SOURCE_TYPES_FILE } from "../emit/emit.js";
+import { formatSession } from "../format.js";
 import { takeSourceTypesFromFile } from "../generate.js";
 import { createGenerateCache, type GenerateCache } from "../generate-cache.js";
 import type { Model } from "../model/types.js";
@@ -122,43 +123,51 @@ export async function runGenerate(
   }
   // --check formats anew: its verdict on the folder rests on nothing a file outside it could make up.
   const formatCache = options.check ? undefined : formatCacheFile(annotated.configDir, outputDir);
-  const stored = formatCache === undefined ? undefined : readFormatCache(formatCache);
-  const spec =
-    hooks?.unchangedSpec?.(annotated.specPath) ??
-    (await stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions)));
-  const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
-  hooks?.read(annotated, spec);
-  const project = { ...annotated, spec };
+  const stored = formatCache === undefined ? undefined : await readFormatCache(formatCache);
   const cache = hooks?.cache ?? (stored ? createGenerateCache() : undefined);
-  if (cache && stored && cache.formatted.size === 0) cache.formatted = await stored;
+  if (cache && stored && cache.formatted.size === 0) cache.formatted = stored;
   const formattedBefore = cache?.formatted;
-  const result = await generateProject(project, {
-    format: true,
-    budgets: options.check ? "error" : "warning",
-    stage,
-    extras,
-    ...(cache ? { cache } : {}),
-  });
-  const { diagnostics, model } = result;
-  if (hasErrors(diagnostics) || !model) return { ...ended, kind: "problems", diagnostics };
-  const generatedExtras = await digestedExtras(extras, [...result.files.keys()]);
-  const record = await folderRecord(project, { specFiles, specFilesRead, ...generatedExtras }, result.files, diagnostics);
-  const files = withMarker(result.files, record);
-  if (options.check) return { ...ended, kind: "checked", diagnostics, check: await compareOutput(outputDir, files) };
-  const writing = hooks?.write ?? ((work) => work());
-  const inputs = await inputsDigest({ annotationText, specFiles, specFilesRead, ...generatedExtras });
-  const diff = await writing(async () => {
-    const diff = await writeOutput(place, files, {
-      digest: inputs,
-      specFiles,
-      cache: lastRun,
+  const formatting = formatSession(extras.prettierOptions, formattedBefore);
+  try {
+    // The runtime's modules depend on nothing the spec says: prettier lays them out while it loads.
+    formatting.format(runtimeFiles(extras.runtimeTemplate, annotated.names)).catch(() => undefined);
+    const spec =
+      hooks?.unchangedSpec?.(annotated.specPath) ??
+      (await stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions)));
+    const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
+    hooks?.read(annotated, spec);
+    const project = { ...annotated, spec };
+    const result = await generateProject(project, {
+      format: true,
+      budgets: options.check ? "error" : "warning",
       stage,
-      onWait: (holder) => events.waiting(holder, outputDir),
+      extras,
+      formatSession: formatting,
+      ...(cache ? { cache } : {}),
     });
-    if (formatCache && cache && !sameKeys(cache.formatted, formattedBefore)) await writeFormatCache(formatCache, cache.formatted);
-    return diff;
-  });
-  return { ...ended, kind: "written", diagnostics, model, diff, fileCount: files.size };
+    const { diagnostics, model } = result;
+    if (hasErrors(diagnostics) || !model) return { ...ended, kind: "problems", diagnostics };
+    const generatedExtras = await digestedExtras(extras, [...result.files.keys()]);
+    const record = await folderRecord(project, { specFiles, specFilesRead, ...generatedExtras }, result.files, diagnostics);
+    const files = withMarker(result.files, record);
+    if (options.check) return { ...ended, kind: "checked", diagnostics, check: await compareOutput(outputDir, files) };
+    const writing = hooks?.write ?? ((work) => work());
+    const inputs = await inputsDigest({ annotationText, specFiles, specFilesRead, ...generatedExtras });
+    const diff = await writing(async () => {
+      const diff = await writeOutput(place, files, {
+        digest: inputs,
+        specFiles,
+        cache: lastRun,
+        stage,
+        onWait: (holder) => events.waiting(holder, outputDir),
+      });
+      if (formatCache && cache && !sameKeys(cache.formatted, formattedBefore)) await writeFormatCache(formatCache, cache.formatted);
+      return diff;
+    });
+    return { ...ended, kind: "written", diagnostics, model, diff, fileCount: files.size };
+  } finally {
+    formatting.close();
+  }
 }
 
 const sameKeys = (entries: ReadonlyMap<string, string>, before: ReadonlyMap<string, string> | undefined) =>

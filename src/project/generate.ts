@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { hasErrors } from "../diagnostics.js";
 import { checkBudgets } from "../evidence/budget-check.js";
+import type { FormatSession } from "../format.js";
 import * as core from "../generate.js";
 import type { GenerateInput, GenerateOutput } from "../generate.js";
 import type { GenerateCache } from "../generate-cache.js";
@@ -28,7 +29,14 @@ export async function generate(input: GenerateInput, budgets: Diagnostic["severi
  */
 export async function generateProject(
   project: Project,
-  options: { format: boolean; budgets?: Diagnostic["severity"]; stage?: Stage; extras?: GenerateExtras; cache?: GenerateCache },
+  options: {
+    format: boolean;
+    budgets?: Diagnostic["severity"];
+    stage?: Stage;
+    extras?: GenerateExtras;
+    cache?: GenerateCache;
+    formatSession?: FormatSession;
+  },
 ): Promise<GenerateOutput> {
   const extras = options.extras ?? (await readExtras(project, options.format));
   const input: GenerateInput = {
@@ -40,6 +48,7 @@ export async function generateProject(
     format: options.format,
     ...(options.stage ? { stage: options.stage } : {}),
     ...(options.cache ? { cache: options.cache } : {}),
+    ...(options.formatSession ? { formatSession: options.formatSession } : {}),
   };
   return options.budgets === undefined ? core.generate(input) : generate(input, options.budgets);
 }
