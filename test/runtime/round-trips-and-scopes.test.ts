@@ -12,6 +12,7 @@ import { join } from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
+import { legend } from "../../templates/runtime/legends.js";
 import { integer, whole } from "../../templates/runtime/values.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
@@ -324,6 +325,18 @@ describe("an integer past 2^53 outside ids", () => {
     });
     expect(integer(-(2 ** 53 - 1), { field: "total", required: false, ctx })).toBe(-(2 ** 53 - 1));
     expect(issues.map((issue) => issue.kind)).toEqual(["unusable"]);
+  });
+
+  it("is unusable where a legend's integer codes have no word for it, never an unknown code shown rounded", () => {
+    const issues: ProjectionIssue[] = [];
+    const ctx = context("item", { onIssue: (issue) => issues.push(issue) });
+    const words = new Map([
+      [1, "low"],
+      [2, "high"],
+    ]);
+    const at = { field: "priority", required: false, ctx, words };
+    expect(legend(2 ** 53 + 2, at)).toEqual({ unusable: "an integer past 2^53 cannot be shown exactly" });
+    expect(legend(9, at)).toEqual({ unknown_code: 9 });
   });
 
   it("is unusable inside a value kept whole that declares integers", () => {

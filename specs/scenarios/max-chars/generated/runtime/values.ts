@@ -52,7 +52,7 @@ export function integer(
  * Why an integer past 2^53 − 1 cannot be shown: JSON readers round it as they parse it
  * (`9007199254740993` arrives as `…992`), so the number read is not the one the API sent.
  */
-const PAST_2_53 = "an integer past 2^53 cannot be shown exactly";
+export const PAST_2_53 = "an integer past 2^53 cannot be shown exactly";
 
 /** {@link notRead} for {@link integer}, which also marks an integer the parse has rounded. */
 function notAnInteger(value: unknown, at: ValueRead): null | Unusable {
