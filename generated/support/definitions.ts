@@ -6,6 +6,7 @@ import {
   callTool,
   callToolByName as callNamed,
   checkedTimeoutMs,
+  idBookOfCall,
   openaiResponsesTools,
   openaiTools,
   registerTools as registerOn,
@@ -278,7 +279,7 @@ export interface ToolsClient {
 
 /** What a call may use in place of createTools' own options. */
 export type CallSetup = Partial<
-  Pick<ToolsOptions, "client" | "resolvers" | "onIssue">
+  Pick<ToolsOptions, "client" | "resolvers" | "onIssue" | "idBook">
 >;
 
 export interface ToolsOptions<Context = unknown> {
@@ -295,7 +296,8 @@ export interface ToolsOptions<Context = unknown> {
   readonly idBook?: IdBook;
   /**
    * Called at the start of every call with the call's `context` (registerTools passes the MCP SDK's `extra`:
-   * `authInfo`, `sessionId`, `requestInfo`): the client, resolvers or onIssue it returns serve that call alone.
+   * `authInfo`, `sessionId`, `requestInfo`): the client, resolvers, onIssue or idBook it returns serve that call alone.
+   * With perCall, a call uses only the idBook perCall returns (one per user, say): without one, its ids are shown whole.
    * A throw fails the call with an error for the model.
    */
   readonly perCall?: (
@@ -333,78 +335,82 @@ export function createTools<Context = unknown>(
       ? { timeoutMs: checkedTimeoutMs(options.timeoutMs, "createTools") }
       : {};
   // A call's options: these, or with `perCall`, the call's own laid over them.
-  return setUpEachCall(options, options.perCall, (options): Tools<Context> => {
-    const settings: ToolSettings = {
-      projection: options.onIssue ? { onIssue: options.onIssue } : {},
-      idBook,
-    };
-    return {
-      add_comment: (args, call = {}) =>
-        callTool(
-          options.client,
-          "add_comment",
-          addCommentCall,
-          addCommentInputSchema,
-          args,
-          (response, projection) =>
-            projectAddComment(
-              response as AddCommentResponse,
-              options.resolvers,
-              projection,
-            ),
-          { ...timeout, ...call },
-          settings,
-        ),
-      get_ticket: (args, call = {}) =>
-        callTool(
-          options.client,
-          "get_ticket",
-          getTicketCall,
-          getTicketInputSchema,
-          args,
-          (response, projection) =>
-            projectGetTicket(
-              response as GetTicketResponse,
-              options.resolvers,
-              projection,
-            ),
-          { ...timeout, ...call },
-          settings,
-        ),
-      get_user: (args, call = {}) =>
-        callTool(
-          options.client,
-          "get_user",
-          getUserCall,
-          getUserInputSchema,
-          args,
-          (response, projection) =>
-            projectGetUser(
-              response as GetUserResponse,
-              options.resolvers,
-              projection,
-            ),
-          { ...timeout, ...call },
-          settings,
-        ),
-      search_tickets: (args, call = {}) =>
-        callTool(
-          options.client,
-          "search_tickets",
-          searchTicketsCall,
-          searchTicketsInputSchema,
-          args,
-          (response, projection) =>
-            projectSearchTickets(
-              response as SearchTicketsResponse,
-              options.resolvers,
-              projection,
-            ),
-          { ...timeout, ...call },
-          settings,
-        ),
-    };
-  });
+  return setUpEachCall(
+    options,
+    options.perCall,
+    (options, callerBook): Tools<Context> => {
+      const settings: ToolSettings = {
+        projection: options.onIssue ? { onIssue: options.onIssue } : {},
+        ...idBookOfCall(idBook, callerBook),
+      };
+      return {
+        add_comment: (args, call = {}) =>
+          callTool(
+            options.client,
+            "add_comment",
+            addCommentCall,
+            addCommentInputSchema,
+            args,
+            (response, projection) =>
+              projectAddComment(
+                response as AddCommentResponse,
+                options.resolvers,
+                projection,
+              ),
+            { ...timeout, ...call },
+            settings,
+          ),
+        get_ticket: (args, call = {}) =>
+          callTool(
+            options.client,
+            "get_ticket",
+            getTicketCall,
+            getTicketInputSchema,
+            args,
+            (response, projection) =>
+              projectGetTicket(
+                response as GetTicketResponse,
+                options.resolvers,
+                projection,
+              ),
+            { ...timeout, ...call },
+            settings,
+          ),
+        get_user: (args, call = {}) =>
+          callTool(
+            options.client,
+            "get_user",
+            getUserCall,
+            getUserInputSchema,
+            args,
+            (response, projection) =>
+              projectGetUser(
+                response as GetUserResponse,
+                options.resolvers,
+                projection,
+              ),
+            { ...timeout, ...call },
+            settings,
+          ),
+        search_tickets: (args, call = {}) =>
+          callTool(
+            options.client,
+            "search_tickets",
+            searchTicketsCall,
+            searchTicketsInputSchema,
+            args,
+            (response, projection) =>
+              projectSearchTickets(
+                response as SearchTicketsResponse,
+                options.resolvers,
+                projection,
+              ),
+            { ...timeout, ...call },
+            settings,
+          ),
+      };
+    },
+  );
 }
 
 /**

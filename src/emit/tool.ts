@@ -179,7 +179,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     `  const records: unknown[] = ${records};`,
     joined
       ? `  return ${run("projectInOneWalk")}(${literal(names)}, resolvers, ${run("includedLabels")}(response, INCLUDED), options, ${expectedIds}, ${inOneWalk});`
-      : `  return ${run("withDistinctShortIds")}(options.onIssue, ${expectedIds}, (recordOptions) => ${projection}, options.handOuts);`,
+      : `  return ${run("withDistinctShortIds")}(options.onIssue, ${expectedIds}, (recordOptions) => ${projection}, options.handOuts, options.wholeIds);`,
     `}`,
     "",
   ].join("\n");

@@ -15,7 +15,7 @@ import { declaredErrorKeys, findRows, IDENTITY_NAMES, jsonApiType, jsonApiTypes,
 import { resolverSource } from "./resolver-sources.js";
 import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
-import type { Model, PageModel, ResourceModel, ResponseAt, ToolModel } from "./types.js";
+import type { Model, NextPageModel, PageModel, ResourceModel, ResponseAt, ToolModel } from "./types.js";
 
 /** What a resource is read from: the first tool that returns it, or the annotation's `schema`. */
 interface ResourceSource {
@@ -236,10 +236,16 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       locate: locateAnnotation,
       locateSpec: spec.locate,
     });
-    const next =
-      tool.next &&
-      nextPageOf({ reader, op, tool: tool.name, response, rows, parameters: inputs.parameters, error, locateSpec: spec.locate }, tool.next);
     const afterLast = tool.next?.kind === "after-last" ? tool.next : undefined;
+    const next = readAsItsField(
+      tool.next &&
+        nextPageOf(
+          { reader, op, tool: tool.name, response, rows, parameters: inputs.parameters, error, locateSpec: spec.locate },
+          tool.next,
+        ),
+      resource,
+      afterLast?.source,
+    );
     const unshown = afterLast && notShown(resource, afterLast.source);
     if (next && afterLast && unshown)
       error(
@@ -353,6 +359,20 @@ function pageByPresence(field: PageField, kind: string | undefined): boolean {
  * Why `next` may not carry a record's field: dropped, or sent only in full detail. The record's own
  * id is the exception: dropped, it is still only a cursor the model passes back, never read.
  */
+/**
+ * The next page after a value that is no id, which the spec declares a number and the row shows as
+ * it is: read as that value's reader reads it, so that a value the row marks unusable gives no `next`.
+ */
+function readAsItsField(next: NextPageModel | undefined, resource: ResourceModel, name: string | undefined): NextPageModel | undefined {
+  if (!next || !("afterLast" in next.source)) return next;
+  const field = resource.fields.find((f) => f.name === name);
+  if (field?.kind !== "value" || field.argumentOf || field.format || field.legend) return next;
+  const declared = field.shape.type;
+  if (declared !== "integer" && declared !== "number") return next;
+  const { afterLast, param, limit } = next.source;
+  return { ...next, source: { afterLast, param, value: declared, ...(limit !== undefined ? { limit } : {}) } };
+}
+
 function notShown(resource: ResourceModel, name: string): string | undefined {
   const identity = name === "id" || (IDENTITY_NAMES as readonly string[]).includes(name);
   if (!identity && resource.dropped.some((d) => d.name === name || name.startsWith(`${d.name}.`))) return "dropped";

@@ -45,7 +45,13 @@ export interface PageModel {
 export type NextSourceModel =
   | { body: string[]; param?: string }
   | { header: string }
-  | { afterLast: string[]; param: string; ids?: "text" | "integer" | "text or number"; limit?: string }
+  | {
+      afterLast: string[];
+      param: string;
+      ids?: "text" | "integer" | "text or number";
+      value?: "integer" | "number";
+      limit?: string;
+    }
   | { offset: string; limit?: string };
 
 /** How a list tool finds its next page, and what a `next` may carry: the runtime's `NextPageRule`. */

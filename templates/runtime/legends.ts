@@ -5,6 +5,7 @@ import { absent, report, unusable } from "./issues.js";
 import type { UnknownCode, Unusable } from "./markers.js";
 import { described, typeName } from "./quoting.js";
 import { later, LabelsLater } from "./labels-later.js";
+import { PAST_2_53 } from "./values.js";
 
 /** The longest string taken for a code: a longer one is no code, and is not copied into a marker. */
 export const CODE_CHARACTERS = 64;
@@ -75,6 +76,13 @@ function noWord(
       value,
       `expected ${type} code, got ${typeName(value)}`,
     );
+  // Rounded as the JSON was parsed: shown as an unknown code, it would be another number.
+  if (
+    type === "an integer" &&
+    Number.isInteger(value) &&
+    !Number.isSafeInteger(value)
+  )
+    return unusable(ctx, field, value, PAST_2_53);
   return unknownCode(ctx, field, value);
 }
 

@@ -4,7 +4,7 @@ import type { Context, ValueRead } from "./context.js";
 import { absent, unusable } from "./issues.js";
 import { asObject, type Json, MAX_NESTING, read, setOwn } from "./json.js";
 import { markerShape, type MarkerKind, type Unusable } from "./markers.js";
-import { clipped, typeName } from "./quoting.js";
+import { clipped, MAX_VALUE_TEXT, typeName } from "./quoting.js";
 
 export function string(
   value: unknown,
@@ -41,8 +41,21 @@ export function integer(
   value: unknown,
   at: ValueRead,
 ): number | null | Unusable {
-  return Number.isInteger(value)
+  return Number.isSafeInteger(value)
     ? (value as number)
+    : notAnInteger(value, at);
+}
+
+/**
+ * Why an integer past 2^53 − 1 cannot be shown: JSON readers round it as they parse it
+ * (`9007199254740993` arrives as `…992`), so the number read is not the one the API sent.
+ */
+export const PAST_2_53 = "an integer past 2^53 cannot be shown exactly";
+
+/** {@link notRead} for {@link integer}, which also marks an integer the parse has rounded. */
+function notAnInteger(value: unknown, at: ValueRead): null | Unusable {
+  return Number.isInteger(value)
+    ? unusable(at.ctx, at.field, value, PAST_2_53)
     : notRead(value, at.ctx, at.field, at.required, "an integer");
 }
 
@@ -114,6 +127,7 @@ function untypedProblem(value: unknown, levels: number): string | undefined {
     const items = Array.isArray(next) ? next : undefined;
     const kind = items ? undefined : markerShape(next);
     if (kind !== undefined) return forgedMarker(kind);
+    if (!items && Object.keys(next).some(tooLongKey)) return KEY_TOO_LONG;
     for (const item of items ?? Object.values(next)) {
       pending.push(item);
       depths.push(depth);
@@ -123,6 +137,11 @@ function untypedProblem(value: unknown, levels: number): string | undefined {
 }
 
 const TOO_DEEP = `nests lists and objects more than ${MAX_NESTING} deep`;
+
+// A key cut as a long string is would be another key, or the same as another cut one: the value is unusable instead.
+const tooLongKey = (key: string): boolean => key.length > MAX_VALUE_TEXT;
+
+const KEY_TOO_LONG = `holds a key longer than ${MAX_VALUE_TEXT} characters, too long to show whole`;
 
 const forgedMarker = (kind: MarkerKind) =>
   `holds an object shaped like a marker (\`{ "${kind}": … }\`), which only projector writes`;
@@ -156,7 +175,8 @@ function conform(
         ? value
         : fail("a number");
     case "integer":
-      return Number.isInteger(value) ? value : fail("an integer");
+      if (Number.isSafeInteger(value)) return value;
+      return Number.isInteger(value) ? refuse(PAST_2_53) : fail("an integer");
     case "array": {
       if (!Array.isArray(value)) return fail("an array");
       if (levels >= MAX_NESTING) return refuse(TOO_DEEP);
@@ -185,6 +205,8 @@ function conform(
         values === undefined || values === false
           ? Object.entries(schema.properties ?? {})
           : Object.keys(object).map((name) => [name, values]);
+      if (members.some(([name]) => tooLongKey(name)))
+        return refuse(KEY_TOO_LONG);
       for (const [name, declared] of members) {
         const nullable = "anyOf" in declared;
         const inner = read(object, name);

@@ -6,6 +6,7 @@ import {
   callTool,
   callToolByName as callNamed,
   checkedTimeoutMs,
+  idBookOfCall,
   openaiResponsesTools,
   openaiTools,
   registerTools as registerOn,
@@ -77,7 +78,7 @@ export interface ToolsClient {
 
 /** What a call may use in place of createTools' own options. */
 export type CallSetup = Partial<
-  Pick<ToolsOptions, "client" | "resolvers" | "onIssue">
+  Pick<ToolsOptions, "client" | "resolvers" | "onIssue" | "idBook">
 >;
 
 export interface ToolsOptions<Context = unknown> {
@@ -94,7 +95,8 @@ export interface ToolsOptions<Context = unknown> {
   readonly idBook?: IdBook;
   /**
    * Called at the start of every call with the call's `context` (registerTools passes the MCP SDK's `extra`:
-   * `authInfo`, `sessionId`, `requestInfo`): the client, resolvers or onIssue it returns serve that call alone.
+   * `authInfo`, `sessionId`, `requestInfo`): the client, resolvers, onIssue or idBook it returns serve that call alone.
+   * With perCall, a call uses only the idBook perCall returns (one per user, say): without one, its ids are shown whole.
    * A throw fails the call with an error for the model.
    */
   readonly perCall?: (
@@ -120,30 +122,34 @@ export function createTools<Context = unknown>(
       ? { timeoutMs: checkedTimeoutMs(options.timeoutMs, "createTools") }
       : {};
   // A call's options: these, or with `perCall`, the call's own laid over them.
-  return setUpEachCall(options, options.perCall, (options): Tools<Context> => {
-    const settings: ToolSettings = {
-      projection: options.onIssue ? { onIssue: options.onIssue } : {},
-      idBook,
-    };
-    return {
-      list_conversations: (args, call = {}) =>
-        callTool(
-          options.client,
-          "list_conversations",
-          listConversationsCall,
-          listConversationsInputSchema,
-          args,
-          (response, projection) =>
-            projectListConversations(
-              response as ListConversationsResponse,
-              options.resolvers,
-              projection,
-            ),
-          { ...timeout, ...call },
-          settings,
-        ),
-    };
-  });
+  return setUpEachCall(
+    options,
+    options.perCall,
+    (options, callerBook): Tools<Context> => {
+      const settings: ToolSettings = {
+        projection: options.onIssue ? { onIssue: options.onIssue } : {},
+        ...idBookOfCall(idBook, callerBook),
+      };
+      return {
+        list_conversations: (args, call = {}) =>
+          callTool(
+            options.client,
+            "list_conversations",
+            listConversationsCall,
+            listConversationsInputSchema,
+            args,
+            (response, projection) =>
+              projectListConversations(
+                response as ListConversationsResponse,
+                options.resolvers,
+                projection,
+              ),
+            { ...timeout, ...call },
+            settings,
+          ),
+      };
+    },
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   callTool,
   callToolByName as callNamed,
   checkedTimeoutMs,
+  idBookOfCall,
   openaiResponsesTools,
   openaiTools,
   registerTools as registerOn,
@@ -75,7 +76,9 @@ export interface ToolsClient {
 }
 
 /** What a call may use in place of createTools' own options. */
-export type CallSetup = Partial<Pick<ToolsOptions, "client" | "onIssue">>;
+export type CallSetup = Partial<
+  Pick<ToolsOptions, "client" | "onIssue" | "idBook">
+>;
 
 export interface ToolsOptions<Context = unknown> {
   /** The consumer's openapi-fetch client for this spec (`createClient<paths>()`): its base URL, auth and fetch make the requests. */
@@ -90,7 +93,8 @@ export interface ToolsOptions<Context = unknown> {
   readonly idBook?: IdBook;
   /**
    * Called at the start of every call with the call's `context` (registerTools passes the MCP SDK's `extra`:
-   * `authInfo`, `sessionId`, `requestInfo`): the client, resolvers or onIssue it returns serve that call alone.
+   * `authInfo`, `sessionId`, `requestInfo`): the client, resolvers, onIssue or idBook it returns serve that call alone.
+   * With perCall, a call uses only the idBook perCall returns (one per user, say): without one, its ids are shown whole.
    * A throw fails the call with an error for the model.
    */
   readonly perCall?: (
@@ -116,26 +120,34 @@ export function createTools<Context = unknown>(
       ? { timeoutMs: checkedTimeoutMs(options.timeoutMs, "createTools") }
       : {};
   // A call's options: these, or with `perCall`, the call's own laid over them.
-  return setUpEachCall(options, options.perCall, (options): Tools<Context> => {
-    const settings: ToolSettings = {
-      projection: options.onIssue ? { onIssue: options.onIssue } : {},
-      idBook,
-    };
-    return {
-      get_customer: (args, call = {}) =>
-        callTool(
-          options.client,
-          "get_customer",
-          getCustomerCall,
-          getCustomerInputSchema,
-          args,
-          (response, projection) =>
-            projectGetCustomer(response as GetCustomerResponse, {}, projection),
-          { ...timeout, ...call },
-          settings,
-        ),
-    };
-  });
+  return setUpEachCall(
+    options,
+    options.perCall,
+    (options, callerBook): Tools<Context> => {
+      const settings: ToolSettings = {
+        projection: options.onIssue ? { onIssue: options.onIssue } : {},
+        ...idBookOfCall(idBook, callerBook),
+      };
+      return {
+        get_customer: (args, call = {}) =>
+          callTool(
+            options.client,
+            "get_customer",
+            getCustomerCall,
+            getCustomerInputSchema,
+            args,
+            (response, projection) =>
+              projectGetCustomer(
+                response as GetCustomerResponse,
+                {},
+                projection,
+              ),
+            { ...timeout, ...call },
+            settings,
+          ),
+      };
+    },
+  );
 }
 
 /**

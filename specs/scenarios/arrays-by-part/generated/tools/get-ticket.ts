@@ -56,5 +56,6 @@ export async function projectGetTicket(
     (recordOptions) =>
       projectTicket(records[0] as TicketRecord, {}, recordOptions),
     options.handOuts,
+    options.wholeIds,
   );
 }

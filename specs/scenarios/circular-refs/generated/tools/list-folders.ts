@@ -61,5 +61,6 @@ export async function projectListFolders(
       ),
     }),
     options.handOuts,
+    options.wholeIds,
   );
 }

@@ -4,6 +4,7 @@
 
 import {
   recordOptions,
+  WHOLE_IDS,
   type ProjectionIssue,
   type ProjectOptions,
   type RecordOptions,
@@ -207,13 +208,15 @@ function mixed(hash: number): number {
  * counts, those kept in unresolved markers too. Issues reach `onIssue` once, from the projection
  * that is kept, or from one that threw. `expectedIds`: how many ids will be shortened. `project`
  * runs synchronously: a short id asked for after it has returned fails. The short ids of the
- * projection kept go to the id book, or to `handOuts` (ProjectOptions's) when given.
+ * projection kept go to the id book, or to `handOuts` (ProjectOptions's) when given; with
+ * `wholeIds`, every id is shown whole.
  */
 export function withDistinctShortIds<T>(
   onIssue: ProjectOptions["onIssue"],
   expectedIds: number,
   project: (options: RecordOptions) => T,
   handOuts?: string[],
+  wholeIds?: boolean,
 ): T {
   const check = shortIdCheck(expectedIds);
   const issues: ProjectionIssue[] = [];
@@ -232,7 +235,7 @@ export function withDistinctShortIds<T>(
   try {
     // The plain short forms reach the id book only if no two ids share one.
     result = handingOutLater(
-      () => project(recordOptions(collect, check.note)),
+      () => project(recordOptions(collect, wholeIds ? WHOLE_IDS : check.note)),
       () => !check.collided(),
       handOuts,
     );

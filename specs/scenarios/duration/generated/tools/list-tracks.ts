@@ -61,5 +61,6 @@ export async function projectListTracks(
       ),
     }),
     options.handOuts,
+    options.wholeIds,
   );
 }

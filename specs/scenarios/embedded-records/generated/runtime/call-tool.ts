@@ -26,7 +26,13 @@ import {
   type QueryStyle,
   queryStringFor,
 } from "./query-string.js";
-import { apiMessage, clipped, described, messageOf } from "./quoting.js";
+import {
+  apiMessage,
+  clipped,
+  described,
+  MAX_VALUE_TEXT,
+  messageOf,
+} from "./quoting.js";
 import {
   problemDocument,
   problemWords,
@@ -114,8 +120,7 @@ const MEBIBYTES = MAX_RESPONSE_BYTES / 1024 / 1024;
 /** The most characters of a result's text a call gives the model; a longer result is refused, asking for less. */
 export const MAX_RESULT_TEXT = 100_000;
 
-/** The most characters of one string of a result; a longer one is cut, and says how long it was. */
-export const MAX_VALUE_TEXT = 10_000;
+export { MAX_VALUE_TEXT };
 
 /** Thrown while reading a response body longer than {@link MAX_RESPONSE_BYTES}. */
 class ResponseTooLarge extends Error {
@@ -181,6 +186,12 @@ export interface ToolSettings {
    * in memory, looked up without waiting.
    */
   readonly idBook?: IdBook | undefined;
+  /**
+   * Ids are shown whole and taken back as given, the id book neither noted nor read: the call is a
+   * `perCall` one without a book of its own, and a book shared by every caller would expand one
+   * caller's short id into another's id.
+   */
+  readonly wholeIds?: boolean;
 }
 
 // A tool's call never changes: its query serializer is made once, at its first call, not at every one.
@@ -229,16 +240,27 @@ type Expanded =
 
 /**
  * The arguments with each short id a result gave replaced by the full id `lookup` finds for it, so
- * that they are checked as the API will get them; or the first short id two records share.
+ * that they are checked as the API will get them; or the first short id two records share. The
+ * arguments a `next` named are sent as the API wrote them: the API never shows a short id.
  */
-function withFullIds(call: ToolCall, given: unknown, lookup: Lookup): Expanded {
+function withFullIds(
+  call: ToolCall,
+  given: unknown,
+  lookup: Lookup,
+  fromNext: readonly string[],
+): Expanded {
   const shortIdsGiven = new Map<string, boolean>();
   if (typeof given !== "object" || given === null || Array.isArray(given))
     return { values: given, shortIdsGiven };
   let values = given as Record<string, unknown>;
   for (const parameter of call.parameters) {
     const name = parameter.argument;
-    if (parameter.fixed || name === undefined || !Object.hasOwn(values, name))
+    if (
+      parameter.fixed ||
+      name === undefined ||
+      !Object.hasOwn(values, name) ||
+      fromNext.includes(name)
+    )
       continue;
     const value = values[name];
     const body = parameter.shortIdProperties && asObject(value);
@@ -295,9 +317,10 @@ function fromProcessBook(
   tool: string,
   call: ToolCall,
   given: unknown,
+  fromNext: readonly string[],
 ):
   { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string } {
-  const expanded = withFullIds(call, given, fullId);
+  const expanded = withFullIds(call, given, fullId, fromNext);
   if (!("ambiguous" in expanded)) return expanded;
   return ambiguity(
     tool,
@@ -317,17 +340,23 @@ async function fromSharedBook(
   tool: string,
   call: ToolCall,
   given: unknown,
+  fromNext: readonly string[],
   book: IdBook,
   waits: CallWaits,
 ): Promise<
   { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string }
 > {
   const asked = new Set<string>();
-  withFullIds(call, given, (value) => {
-    if (value.length <= ID_BOOK_LONGEST_ID && mayBeShortForm(value))
-      asked.add(value);
-    return value;
-  });
+  withFullIds(
+    call,
+    given,
+    (value) => {
+      if (value.length <= ID_BOOK_LONGEST_ID && mayBeShortForm(value))
+        asked.add(value);
+      return value;
+    },
+    fromNext,
+  );
   let known = new Map<string, Recalled>();
   if (asked.size > 0) {
     const read = await within(
@@ -352,6 +381,7 @@ async function fromSharedBook(
     call,
     given,
     (value) => known.get(value) ?? value,
+    fromNext,
   );
   if (!("ambiguous" in expanded)) return expanded;
   const shared = known.get(expanded.ambiguous.value);
@@ -440,7 +470,7 @@ async function callOrError<R>(
   args: unknown,
   project: (response: unknown, projection: ProjectOptions) => Promise<R>,
   waits: CallWaits,
-  { projection = {}, idBook }: ToolSettings,
+  { projection = {}, idBook, wholeIds }: ToolSettings,
 ): Promise<ToolOutcome<R>> {
   const tooLarge = argumentsSizeProblem(args);
   if (tooLarge) return { error: `${tool}: ${tooLarge}` };
@@ -449,10 +479,18 @@ async function callOrError<R>(
     : { values: args, fromNext: [] };
   if ("error" in page) return page;
   // This process's book answers at once: the call waits for nothing it does not need.
-  const expanded =
-    idBook === undefined
-      ? fromProcessBook(tool, call, page.values ?? {})
-      : await fromSharedBook(tool, call, page.values ?? {}, idBook, waits);
+  const expanded = wholeIds
+    ? { values: page.values ?? {}, shortIdsGiven: new Map<string, boolean>() }
+    : idBook === undefined
+      ? fromProcessBook(tool, call, page.values ?? {}, page.fromNext)
+      : await fromSharedBook(
+          tool,
+          call,
+          page.values ?? {},
+          page.fromNext,
+          idBook,
+          waits,
+        );
   if ("error" in expanded) return expanded;
   const { values: given, shortIdsGiven } = expanded;
   const problem = argumentProblem(schema, given, "");
@@ -595,6 +633,7 @@ async function callOrError<R>(
       // The call's timeout bounds its resolvers too: they have what is left of it.
       timeoutMs: Math.min(projection.timeoutMs ?? Infinity, timeLeft(waits)),
       handOuts,
+      ...(wholeIds ? { wholeIds } : {}),
       ...(exchange ? { exchange } : {}),
     });
   } catch (error) {
@@ -627,6 +666,8 @@ async function callOrError<R>(
     return {
       error: `${tool}: the result is ${text.length} characters long, more than the ${MAX_RESULT_TEXT} a result may have; ${ASK_FOR_LESS}`,
     };
+  // Ids shown whole are noted in no book: another caller's call never reads them.
+  if (wholeIds) return { result, text };
   if (!idBook) {
     handOutHeld(handOuts);
     return { result, text };

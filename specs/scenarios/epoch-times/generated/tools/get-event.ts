@@ -64,5 +64,6 @@ export async function projectGetEvent(
     (recordOptions) =>
       projectEvent(records[0] as EventRecord, {}, recordOptions),
     options.handOuts,
+    options.wholeIds,
   );
 }

@@ -7,7 +7,7 @@ import { handOut } from "./id-book.js";
 import { absent, unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
 import type { Unusable } from "./markers.js";
-import { typeName } from "./quoting.js";
+import { MAX_VALUE_TEXT, typeName } from "./quoting.js";
 import { shortId } from "./short-ids.js";
 import { string } from "./values.js";
 
@@ -44,13 +44,28 @@ export function integerOf(value: unknown): number | undefined {
 /** Why an empty string is no id: it names no record, so it is never looked up or shortened. */
 const EMPTY_ID = "expected an id, got an empty string";
 
+/**
+ * Whether text is too long to be shown whole: cut, as a result's longer strings are, it would be
+ * another id, which the model would pass back.
+ */
+const tooLongToShow = (value: unknown): boolean =>
+  typeof value === "string" && value.length > MAX_VALUE_TEXT;
+
+const TOO_LONG_TO_SHOW = `text longer than ${MAX_VALUE_TEXT} characters, too long to show whole`;
+
 /** An id the model can pass to a tool, whole: text, as the spec declares it. */
 export function argumentId(
   value: unknown,
   at: ValueRead,
 ): string | null | Unusable {
-  return value === ""
-    ? unusable(at.ctx, at.field, value, EMPTY_ID)
+  if (value === "") return unusable(at.ctx, at.field, value, EMPTY_ID);
+  return tooLongToShow(value)
+    ? unusable(
+        at.ctx,
+        at.field,
+        value,
+        `expected an id, got ${TOO_LONG_TO_SHOW}`,
+      )
     : string(value, at);
 }
 
@@ -59,7 +74,7 @@ export function shortArgumentId(
   value: unknown,
   at: ValueRead,
 ): string | null | Unusable {
-  return typeof value === "string" && value !== ""
+  return typeof value === "string" && value !== "" && !tooLongToShow(value)
     ? short(value, at.ctx)
     : argumentId(value, at);
 }
@@ -196,9 +211,10 @@ function linkageOfOtherType(
 /**
  * The id a value names, as the spec declares it (`ids`): text; where it lets ids be numbers, a safe
  * integer's digits; where it declares integers, an integer {@link integerOf} reads, in its own
- * digits. Never an empty string, which names no record.
+ * digits. Never an empty string, which names no record, nor text too long to show whole.
  */
 export function idOf(value: unknown, ids: IdType): string | undefined {
+  if (tooLongToShow(value)) return undefined;
   if (ids === INTEGER_IDS) {
     const id = integerOf(value);
     return id === undefined ? undefined : String(id);
@@ -214,6 +230,7 @@ export function idOf(value: unknown, ids: IdType): string | undefined {
  */
 export function notAnId(value: unknown, ids: IdType): string {
   if (value === "") return "an empty string";
+  if (tooLongToShow(value)) return TOO_LONG_TO_SHOW;
   if (typeof value === "number" && ids !== TEXT_IDS && Number.isFinite(value))
     return Number.isInteger(value)
       ? "a number past 2^53, which may be rounded"

@@ -33,6 +33,11 @@ export type NextSource =
       readonly param: string;
       /** The type the spec declares the value: one of another type is no position to continue after. */
       readonly ids?: IdType;
+      /**
+       * A value that is no id, which the spec declares a number: only a JSON number reads as it
+       * (an integer's within 2^53), as the row reads it, never its digits written as text.
+       */
+      readonly value?: "integer" | "number";
       readonly limit?: string;
     }
   /** The request's own offset, advanced by the records this page holds. */
@@ -168,7 +173,11 @@ export function nextPage(
     const value = at(records[records.length - 1], source.afterLast);
     // What the record's own reader marks unusable is no position either: the value is read as it is.
     const cursor =
-      source.ids === undefined ? cursorText(value) : idOf(value, source.ids);
+      source.value !== undefined
+        ? numberText(value, source.value)
+        : source.ids === undefined
+          ? cursorText(value)
+          : idOf(value, source.ids);
     if (cursor === undefined)
       return refused(
         ctx,
@@ -209,6 +218,18 @@ function cursorText(value: unknown): string | undefined {
   // A whole number past 2^53 was rounded as the JSON was parsed: its digits name another position.
   if (Number.isFinite(value) && !isUnsafeInteger(value)) return String(value);
   return undefined;
+}
+
+/** A number as the row shows it, written as the URL carries it; undefined for anything the row marks unusable. */
+function numberText(
+  value: unknown,
+  declared: "integer" | "number",
+): string | undefined {
+  const usable =
+    declared === "integer"
+      ? Number.isSafeInteger(value)
+      : Number.isFinite(value);
+  return usable ? String(value) : undefined;
 }
 
 const isUnsafeInteger = (value: unknown): boolean =>

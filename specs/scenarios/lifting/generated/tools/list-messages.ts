@@ -63,5 +63,6 @@ export async function projectListMessages(
       ),
     }),
     options.handOuts,
+    options.wholeIds,
   );
 }

@@ -63,5 +63,6 @@ export async function projectListArticles(
       ),
     }),
     options.handOuts,
+    options.wholeIds,
   );
 }

@@ -4,6 +4,7 @@
 
 import type { CallOptions, ToolOutcome } from "./call-tool.js";
 import type { JsonSchema, ToolInputSchema } from "./json-schema.js";
+import { asObject } from "./json.js";
 import { described, messageOf } from "./quoting.js";
 
 /** A tool as the adapters call it: any arguments in, an outcome out; it may take the call's options. */
@@ -172,10 +173,33 @@ function serverFor(
 }
 
 /**
+ * Whether the server's own handler answers a call of `name`: a tool its own list gives. A name it
+ * does not list is answered here, as every unknown name is, escaped and cut, where an `McpServer`
+ * would echo it raw (`Tool <name> not found`, or `disabled` for `__proto__`). Without a list of its
+ * own, the server's handler answers every name these tools do not have.
+ */
+async function servesItself(
+  ownList: Handler | undefined,
+  name: string,
+  extra: RequestExtra,
+): Promise<boolean> {
+  if (!ownList) return true;
+  const listRequest = { method: "tools/list", params: {} } as unknown;
+  const listed = (await ownList(listRequest as CallRequest, extra)) as {
+    tools?: unknown;
+  };
+  return (
+    Array.isArray(listed?.tools) &&
+    listed.tools.some((tool: unknown) => asObject(tool)?.["name"] === name)
+  );
+}
+
+/**
  * Serves the tools on the MCP SDK's `McpServer` or low-level `Server`: `tools/list` gives the
  * server's own tools and these definitions as they are, `tools/call` gives `structuredContent` and
  * one text block, or `isError` with the message. A name none of these tools has goes to the
- * server's own handler, when it has one. Each tool gets the SDK's `extra` as its call's `context`.
+ * server's own handler when its own list gives it ({@link servesItself}); any other is answered
+ * `no tool "<name>"`. Each tool gets the SDK's `extra` as its call's `context`.
  */
 export function registerTools(
   target: McpLowLevelServer | McpHighLevelServer,
@@ -204,7 +228,12 @@ export function registerTools(
   });
   on.call(server, schemas.CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
-    if (!Object.hasOwn(tools, name) && ownCall) return ownCall(request, extra);
+    if (
+      !Object.hasOwn(tools, name) &&
+      ownCall &&
+      (await servesItself(ownList, name, extra))
+    )
+      return ownCall(request, extra);
     const signal = extra?.signal;
     const outcome = await untilCancelled(
       Promise.resolve().then(() =>

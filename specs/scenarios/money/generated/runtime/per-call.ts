@@ -3,7 +3,8 @@
 // Each tool call's own options, set up from the context its caller passes: a client carrying the
 // user's token, resolvers with fresh DataLoaders, an onIssue that knows the request.
 
-import type { CallOptions, ToolOutcome } from "./call-tool.js";
+import type { CallOptions, ToolOutcome, ToolSettings } from "./call-tool.js";
+import { type IdBook, useIdBook } from "./id-book.js";
 import { messageOf, typeName } from "./quoting.js";
 
 /** What `perCall` is told of the call it sets up. */
@@ -21,15 +22,35 @@ type Tool = (
   call?: CallOptions<never>,
 ) => Promise<ToolOutcome<unknown>>;
 
+/** The id book a call made for one caller uses: the one its `perCall` gave, else none. */
+export interface CallerBook {
+  readonly idBook: unknown;
+}
+
+/**
+ * The id book of a call's settings: createTools' own (`shared`, undefined for this process's), or
+ * for a call made for one caller, the book its `perCall` gave, else none, with ids shown whole.
+ */
+export function idBookOfCall(
+  shared: IdBook | undefined,
+  callerBook: CallerBook | undefined,
+): Pick<ToolSettings, "idBook" | "wholeIds"> {
+  if (!callerBook) return { idBook: shared };
+  if (callerBook.idBook === undefined) return { wholeIds: true };
+  return { idBook: useIdBook(callerBook.idBook as IdBook) };
+}
+
 /**
  * The tools `make` makes from `options`. With `perCall`, each call first awaits it and is made from
- * what it returns laid over `options`, so a call's client, resolvers and onIssue are its own. A
- * `perCall` that throws, or returns something other than options, fails that call with an error.
+ * what it returns laid over `options`, so a call's client, resolvers and onIssue are its own, and
+ * its id book only the one `perCall` returned (`make` is told it as {@link CallerBook}). A
+ * `perCall` that throws, or returns something other than options, or an id book that is not one,
+ * fails that call with an error.
  */
 export function setUpEachCall<Options extends object, Tools extends object>(
   options: Options,
   perCall: ((call: CallInfo<never>) => unknown) | undefined,
-  make: (options: Options) => Tools,
+  make: (options: Options, callerBook?: CallerBook) => Tools,
 ): Tools {
   if (!perCall) return make(options);
   const names = Object.keys(make(options));
@@ -55,7 +76,17 @@ export function setUpEachCall<Options extends object, Tools extends object>(
         return {
           error: `${name}: the call could not be set up (perCall returned ${typeName(setup)}, not options)`,
         };
-      const own = make({ ...options, ...setup }) as Record<string, Tool>;
+      let own: Record<string, Tool>;
+      try {
+        own = make(
+          { ...options, ...setup },
+          { idBook: setup && (setup as { idBook?: unknown }).idBook },
+        ) as Record<string, Tool>;
+      } catch (thrown) {
+        return {
+          error: `${name}: the call could not be set up (${messageOf(thrown)})`,
+        };
+      }
       return own[name]!(args, call);
     };
   return tools as Tools;

@@ -5,6 +5,12 @@
 /** The most characters of a string an issue's `value` keeps, and of a resolver's error message a message quotes. */
 export const ISSUE_VALUE_CHARACTERS = 200;
 
+/**
+ * The most characters of one string of a result; a longer one is cut, and says how long it was,
+ * and a longer id, which a cut would make another, is unusable.
+ */
+export const MAX_VALUE_TEXT = 10_000;
+
 /** The most characters of a string a marker or an issue's message quotes. */
 const QUOTED_CHARACTERS = 40;
 

@@ -63,5 +63,6 @@ export async function projectListPayments(
       ),
     }),
     options.handOuts,
+    options.wholeIds,
   );
 }

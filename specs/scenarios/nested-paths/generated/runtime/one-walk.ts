@@ -5,6 +5,7 @@
 
 import {
   recordOptions,
+  WHOLE_IDS,
   type Context,
   type ProjectionIssue,
   type ProjectOptions,
@@ -76,7 +77,10 @@ export async function projectInOneWalk<K extends string, W, T>(
   const lookups = Object.fromEntries(
     names.map((name) => [name, new LabelsLater(name, known.get(name))]),
   ) as Record<K, LabelsLater>;
-  const walkOptions = recordOptions(collect, check.note);
+  const walkOptions = recordOptions(
+    collect,
+    options.wholeIds ? WHOLE_IDS : check.note,
+  );
   const state: Walk = {
     places: spareLists.pop() ?? [],
     length: 0,

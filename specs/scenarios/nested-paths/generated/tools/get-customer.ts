@@ -56,5 +56,6 @@ export async function projectGetCustomer(
     (recordOptions) =>
       projectCustomer(records[0] as CustomerRecord, {}, recordOptions),
     options.handOuts,
+    options.wholeIds,
   );
 }

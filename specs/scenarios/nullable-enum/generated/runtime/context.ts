@@ -38,6 +38,9 @@ export type Detail = "summary" | "full";
 /** A Map's ids missing from it get the plain {@link shortId}. */
 export type ShortIds = ReadonlyMap<string, string> | ((id: string) => string);
 
+/** The short form of each id where ids are shown whole: the id itself. */
+export const WHOLE_IDS: ShortIds = (id) => id;
+
 export interface ProjectOptions {
   readonly onIssue?: (issue: ProjectionIssue) => void;
   /** Aborting it fails the call with a {@link ResolverError} naming a resolver still unanswered. */
@@ -61,6 +64,11 @@ export interface ProjectOptions {
    * book: createTools passes a list when its id book is shared, and remembers the list there.
    */
   readonly handOuts?: string[];
+  /**
+   * Every id is shown whole, none shortened: the call has no id book of its own to expand a short
+   * id with (createTools passes it for a `perCall` call that gives no `idBook`).
+   */
+  readonly wholeIds?: boolean;
 }
 
 /** What a call sent and got besides the body: a list tool's next page may be told by them. */

@@ -64,5 +64,6 @@ export async function projectListMemberships(
       ),
     }),
     options.handOuts,
+    options.wholeIds,
   );
 }
