@@ -1,6 +1,10 @@
 // Reporting what a projection could not read: the markers it writes and the issues it reports.
 
-import type { Context, ProjectionIssue } from "./context.js";
+import {
+  settledQuietly,
+  type Context,
+  type ProjectionIssue,
+} from "./context.js";
 import type { Unusable } from "./markers.js";
 import {
   clipped,
@@ -25,17 +29,25 @@ export function report(
   if (!ctx.onIssue) return;
   const shown = issueValue(value);
   const printed = printable(message);
-  ctx.onIssue(
-    resolver === undefined
-      ? { kind, resource: ctx.resource, field, value: shown, message: printed }
-      : {
-          kind,
-          resource: ctx.resource,
-          field,
-          value: shown,
-          message: printed,
-          resolver,
-        },
+  settledQuietly(
+    ctx.onIssue(
+      resolver === undefined
+        ? {
+            kind,
+            resource: ctx.resource,
+            field,
+            value: shown,
+            message: printed,
+          }
+        : {
+            kind,
+            resource: ctx.resource,
+            field,
+            value: shown,
+            message: printed,
+            resolver,
+          },
+    ),
   );
 }
 

@@ -1,10 +1,11 @@
 // A record and its parts: the record object, JSON:API sections, nested objects, lifted parts.
 
-import type {
-  Context,
-  FieldRead,
-  ProjectOptions,
-  ValueRead,
+import {
+  passIssuesOn,
+  type Context,
+  type FieldRead,
+  type ProjectOptions,
+  type ValueRead,
 } from "./context.js";
 import { absent, issueValue, report, unusable } from "./issues.js";
 import { asObject, read, type Json } from "./json.js";
@@ -191,15 +192,15 @@ function refused(
       ? `is an error document${errorWords(body, place)}`
       : `is not ${declared}${at} (${got})`;
   const error = new ResponseShapeError(place.tool, problem);
-  try {
-    onIssue?.({
+  passIssuesOn(onIssue, [
+    {
       kind: "unusable",
       resource: place.tool,
       field: place.path.join("."),
       value: issueValue(value),
       message: printable(error.message),
-    });
-  } catch {}
+    },
+  ]);
   return error;
 }
 

@@ -4,6 +4,7 @@
 // to resolve are collected, and the labels are filled in once the resolvers have answered.
 
 import {
+  passIssuesOn,
   recordOptions,
   WHOLE_IDS,
   type Context,
@@ -73,7 +74,8 @@ export async function projectInOneWalk<K extends string, W, T>(
   const issues: ProjectionIssue[] = [];
   const collect =
     onIssue && ((issue: ProjectionIssue) => void issues.push(issue));
-  const passOn = (list: readonly ProjectionIssue[]) => passedOn(onIssue, list);
+  const passOn = (list: readonly ProjectionIssue[]) =>
+    passIssuesOn(onIssue, list);
   const lookups = Object.fromEntries(
     names.map((name) => [name, new LabelsLater(name, known.get(name))]),
   ) as Record<K, LabelsLater>;
@@ -229,19 +231,6 @@ function release(walk: Walk): void {
     return;
   walk.places.fill(undefined, 0, walk.length);
   spareLists.push(walk.places);
-}
-
-/** Passes issues on: the consumer's onIssue only hears of them, and one that throws must not cost the model its result. */
-function passedOn(
-  onIssue: ProjectOptions["onIssue"],
-  issues: readonly ProjectionIssue[],
-): void {
-  if (onIssue)
-    for (const issue of issues) {
-      try {
-        onIssue(issue);
-      } catch {}
-    }
 }
 
 /** The walk's issues with each late one at the place its field had among them. */

@@ -2,7 +2,11 @@
 // Do not edit: change those files and run `projector generate`.
 // Reporting what a projection could not read: the markers it writes and the issues it reports.
 
-import type { Context, ProjectionIssue } from "./context.js";
+import {
+  settledQuietly,
+  type Context,
+  type ProjectionIssue,
+} from "./context.js";
 import type { Unusable } from "./markers.js";
 import {
   clipped,
@@ -27,17 +31,25 @@ export function report(
   if (!ctx.onIssue) return;
   const shown = issueValue(value);
   const printed = printable(message);
-  ctx.onIssue(
-    resolver === undefined
-      ? { kind, resource: ctx.resource, field, value: shown, message: printed }
-      : {
-          kind,
-          resource: ctx.resource,
-          field,
-          value: shown,
-          message: printed,
-          resolver,
-        },
+  settledQuietly(
+    ctx.onIssue(
+      resolver === undefined
+        ? {
+            kind,
+            resource: ctx.resource,
+            field,
+            value: shown,
+            message: printed,
+          }
+        : {
+            kind,
+            resource: ctx.resource,
+            field,
+            value: shown,
+            message: printed,
+            resolver,
+          },
+    ),
   );
 }
 

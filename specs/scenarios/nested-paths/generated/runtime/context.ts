@@ -131,6 +131,31 @@ export function context(resource: string, options: RecordOptions): Context {
   return lastContext;
 }
 
+/**
+ * Tells the consumer's `onIssue` of each issue. It only hears of them: one that throws, or returns a
+ * promise that rejects (an async logger whose sink is down), must cost the model neither its result
+ * nor the process its life.
+ */
+export function passIssuesOn(
+  onIssue: ProjectOptions["onIssue"],
+  issues: readonly ProjectionIssue[],
+): void {
+  if (onIssue)
+    for (const issue of issues) {
+      try {
+        settledQuietly(onIssue(issue));
+      } catch {}
+    }
+}
+
+/**
+ * Lets a promise a consumer's hook returned, typed as returning nothing, reject unheard: a rejection
+ * no one handles would end the process.
+ */
+export function settledQuietly(told: unknown): void {
+  if (told instanceof Promise) told.catch(() => {});
+}
+
 /** The options a tool passes to each record's projection, made in this one place so that they share one layout. */
 export function recordOptions(
   onIssue: RecordOptions["onIssue"],

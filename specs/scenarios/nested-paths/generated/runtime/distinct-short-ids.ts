@@ -3,6 +3,7 @@
 // Keeping the short ids of one tool result distinct without a second pass over its records.
 
 import {
+  passIssuesOn,
   recordOptions,
   WHOLE_IDS,
   type ProjectionIssue,
@@ -222,15 +223,7 @@ export function withDistinctShortIds<T>(
   const issues: ProjectionIssue[] = [];
   const collect =
     onIssue && ((issue: ProjectionIssue) => void issues.push(issue));
-  const passOn = () => {
-    // The consumer's onIssue only hears of issues: one that throws must not cost the model its result.
-    if (onIssue)
-      for (const issue of issues) {
-        try {
-          onIssue(issue);
-        } catch {}
-      }
-  };
+  const passOn = () => passIssuesOn(onIssue, issues);
   let result: T;
   try {
     // The plain short forms reach the id book only if no two ids share one.

@@ -2,11 +2,12 @@
 // Do not edit: change those files and run `projector generate`.
 // A record and its parts: the record object, JSON:API sections, nested objects, lifted parts.
 
-import type {
-  Context,
-  FieldRead,
-  ProjectOptions,
-  ValueRead,
+import {
+  passIssuesOn,
+  type Context,
+  type FieldRead,
+  type ProjectOptions,
+  type ValueRead,
 } from "./context.js";
 import { absent, issueValue, report, unusable } from "./issues.js";
 import { asObject, read, type Json } from "./json.js";
@@ -193,15 +194,15 @@ function refused(
       ? `is an error document${errorWords(body, place)}`
       : `is not ${declared}${at} (${got})`;
   const error = new ResponseShapeError(place.tool, problem);
-  try {
-    onIssue?.({
+  passIssuesOn(onIssue, [
+    {
       kind: "unusable",
       resource: place.tool,
       field: place.path.join("."),
       value: issueValue(value),
       message: printable(error.message),
-    });
-  } catch {}
+    },
+  ]);
   return error;
 }
 

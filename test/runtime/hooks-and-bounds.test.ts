@@ -1,0 +1,203 @@
+// What the consumer's hooks and the API's answers cannot cost a call: an onIssue whose promise
+// rejects never ends the process.
+import { writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import createClient from "openapi-fetch";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProjectionIssue } from "../../templates/runtime/context.js";
+import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
+
+const SPEC = `openapi: 3.0.3
+info: { title: Shop, version: "1" }
+paths:
+  /items:
+    get:
+      operationId: listItems
+      parameters:
+        - { name: cursor, in: query, schema: { type: string } }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  items: { type: array, items: { $ref: "#/components/schemas/Item" } }
+                  next: { type: string, format: uri, nullable: true }
+  /users:
+    get:
+      operationId: listUsers
+      parameters:
+        - { name: ids, in: query, style: form, explode: false, schema: { type: array, items: { type: string } } }
+      responses:
+        "200":
+          description: ok
+          content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/User" } } } }
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  things: { type: array, items: { $ref: "#/components/schemas/Thing" } }
+components:
+  schemas:
+    Item:
+      type: object
+      properties:
+        id: { type: string }
+        title: { type: string }
+        owner_id: { type: string }
+    User:
+      type: object
+      properties:
+        id: { type: string }
+        name: { type: string }
+    Thing:
+      type: object
+      properties:
+        name: { type: string }
+`;
+
+const ANNOTATION = `spec: spec.yaml
+output: gen
+resolvers:
+  users: { label: name, operation: listUsers, ids: ids }
+resources:
+  item:
+    schema: Item
+    fields:
+      id: { fact: "people quote it" }
+      title: keep
+      owner_id: { as: owner, join: users }
+  user:
+    schema: User
+    fields:
+      id: { drop: "users are named, not listed" }
+      name: keep
+  thing:
+    schema: Thing
+    fields:
+      name: keep
+tools:
+  list_items:
+    operation: listItems
+    list: items
+    page: { next: next }
+  list_things:
+    operation: listThings
+    list: things
+`;
+
+type Outcome = { result?: Record<string, unknown>; error?: string; text?: string };
+type Tool = (args: unknown, options?: object) => Promise<Outcome>;
+interface Generated {
+  createTools: (options: object) => Record<string, Tool>;
+  createResolvers: (client: unknown) => Record<string, unknown>;
+  projectThing: (record: unknown, lookups: object, options: object) => Record<string, unknown>;
+}
+
+/** What the local API answers: the JSON text of a body, as the API wrote it. */
+type Route = (path: string, query: URLSearchParams) => string;
+
+let generated: Generated;
+let route: Route;
+let server: Server;
+let baseUrl: string;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, "spec.yaml"), SPEC);
+  writeFileSync(join(dir, "projector.yaml"), ANNOTATION);
+  const output = await generateFrom(join(dir, "projector.yaml"));
+  expect(output.problems).toEqual([]);
+  generated = await importGenerated<Generated>(output.files);
+  server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? "/", "http://api.test");
+    requests.push(`${url.pathname}${url.search}`);
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(route(url.pathname, url.searchParams));
+  });
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((closed) => (server ? server.close(() => closed()) : closed())));
+
+/** The tools over the local API answering `route`, and the issues they report. */
+function tools(answer: Route, options: object = {}) {
+  route = answer;
+  requests.length = 0;
+  const issues: ProjectionIssue[] = [];
+  const made = generated.createTools({
+    client: createClient({ baseUrl }),
+    resolvers: generated.createResolvers(createClient({ baseUrl })),
+    onIssue: (issue: ProjectionIssue) => issues.push(issue),
+    ...options,
+  });
+  return { tools: made, issues };
+}
+
+/** The rejections no one handled while `run` ran and the turns of the event loop after it. */
+async function unhandledRejections(run: () => Promise<unknown>): Promise<unknown[]> {
+  const rejections: unknown[] = [];
+  const note = (reason: unknown) => void rejections.push(reason);
+  process.on("unhandledRejection", note);
+  try {
+    await run();
+    for (let turn = 0; turn < 5; turn++) await new Promise((next) => setImmediate(next));
+  } finally {
+    process.off("unhandledRejection", note);
+  }
+  return rejections;
+}
+
+describe("an onIssue whose promise rejects", () => {
+  const rejecting = async () => {
+    await Promise.resolve();
+    throw new Error("log sink unavailable");
+  };
+
+  it("costs neither the result nor the process where the page's joins are resolved", async () => {
+    const { tools: made } = tools(
+      (path) =>
+        path === "/users"
+          ? JSON.stringify([{ id: "u1", name: "Dana" }])
+          : JSON.stringify({ items: [{ id: "i1", title: 5, owner_id: "u1" }] }),
+      { onIssue: rejecting },
+    );
+    let outcome: Outcome | undefined;
+    expect(await unhandledRejections(async () => (outcome = await made["list_items"]!({})))).toEqual([]);
+    expect(outcome?.result?.["items"]).toEqual([{ id: "i1", title: { unusable: expect.any(String) }, owner: "Dana" }]);
+  });
+
+  it("costs neither the result nor the process where the page has no joins", async () => {
+    const { tools: made } = tools(() => JSON.stringify({ things: [{ name: 5 }] }), { onIssue: rejecting });
+    let outcome: Outcome | undefined;
+    expect(await unhandledRejections(async () => (outcome = await made["list_things"]!({})))).toEqual([]);
+    expect(outcome?.result?.["things"]).toEqual([{ name: { unusable: expect.any(String) } }]);
+  });
+
+  it("costs nothing more than the refusal where the body is not what the spec declares", async () => {
+    const { tools: made } = tools(() => JSON.stringify({ things: "none" }), { onIssue: rejecting });
+    let outcome: Outcome | undefined;
+    expect(await unhandledRejections(async () => (outcome = await made["list_things"]!({})))).toEqual([]);
+    expect(outcome?.error).toMatch(/^list_things: the API answered 200 but its body is not a list of thing records/);
+  });
+  it("costs nothing where a projection function is called directly", async () => {
+    let projected: Record<string, unknown> | undefined;
+    expect(await unhandledRejections(async () => (projected = generated.projectThing({ name: 5 }, {}, { onIssue: rejecting })))).toEqual(
+      [],
+    );
+    expect(projected).toEqual({ name: { unusable: expect.any(String) } });
+  });
+});
