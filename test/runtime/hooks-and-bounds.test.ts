@@ -1,5 +1,6 @@
 // What the consumer's hooks and the API's answers cannot cost a call: an onIssue whose promise
-// rejects never ends the process.
+// rejects never ends the process, and a page of more records than any result could show is refused
+// before it is projected.
 import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,6 +8,7 @@ import { join } from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionIssue } from "../../templates/runtime/context.js";
+import { MAX_ROWS } from "../../templates/runtime/records.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
 const SPEC = `openapi: 3.0.3
@@ -65,6 +67,7 @@ components:
       type: object
       properties:
         name: { type: string }
+        parts: { type: array, items: { type: object, properties: { label: { type: string } } } }
 `;
 
 const ANNOTATION = `spec: spec.yaml
@@ -87,6 +90,7 @@ resources:
     schema: Thing
     fields:
       name: keep
+      parts.label: keep
 tools:
   list_items:
     operation: listItems
@@ -184,7 +188,7 @@ describe("an onIssue whose promise rejects", () => {
     const { tools: made } = tools(() => JSON.stringify({ things: [{ name: 5 }] }), { onIssue: rejecting });
     let outcome: Outcome | undefined;
     expect(await unhandledRejections(async () => (outcome = await made["list_things"]!({})))).toEqual([]);
-    expect(outcome?.result?.["things"]).toEqual([{ name: { unusable: expect.any(String) } }]);
+    expect(outcome?.result?.["things"]).toMatchObject([{ name: { unusable: expect.any(String) } }]);
   });
 
   it("costs nothing more than the refusal where the body is not what the spec declares", async () => {
@@ -198,6 +202,30 @@ describe("an onIssue whose promise rejects", () => {
     expect(await unhandledRejections(async () => (projected = generated.projectThing({ name: 5 }, {}, { onIssue: rejecting })))).toEqual(
       [],
     );
-    expect(projected).toEqual({ name: { unusable: expect.any(String) } });
+    expect(projected).toMatchObject({ name: { unusable: expect.any(String) } });
+  });
+});
+
+describe("a page of more records than any result could show", () => {
+  it("is refused before any record is projected, with an issue", async () => {
+    const rows = MAX_ROWS + 1;
+    const { tools: made, issues } = tools(() => `{"things":[${"{},".repeat(rows - 1)}{}]}`);
+    expect(await made["list_things"]!({})).toEqual({
+      error: `list_things: the API answered 200 but its body is not a list of thing records at things (${rows} items, more than the ${MAX_ROWS} a page may have), so there is no result to show`,
+    });
+    expect(issues.map((issue) => issue.value)).toEqual(["array"]);
+  });
+
+  it("is unusable where a record's list of objects holds more, with an issue", async () => {
+    const parts = MAX_ROWS + 1;
+    const { tools: made, issues } = tools(() => `{"things":[{"name":"a","parts":[${"{},".repeat(parts - 1)}{}]}]}`);
+    const unusable = `a list of ${parts} objects, more than the ${MAX_ROWS} a result could show`;
+    expect((await made["list_things"]!({})).result?.["things"]).toEqual([{ name: "a", parts: { unusable } }]);
+    expect(issues.map((issue) => issue.message)).toEqual([`thing.parts: ${unusable}`]);
+  });
+
+  it("is projected up to the bound, and refused only if its text is too long", async () => {
+    const { tools: made } = tools(() => `{"things":[${"{},".repeat(MAX_ROWS - 1)}{}]}`);
+    expect((await made["list_things"]!({})).error).toMatch(/^list_things: the result is \d+ characters long, more than the 100000/);
   });
 });

@@ -126,6 +126,7 @@ export { ISSUE_VALUE_CHARACTERS } from "./quoting.js";
 export {
   lifted,
   listAt,
+  MAX_ROWS,
   nested,
   objects,
   recordAt,

@@ -48,6 +48,12 @@ export class ResponseShapeError extends Error {
   }
 }
 
+/**
+ * The most records a list response may hold. Every row costs a result at least one character, so a
+ * page with more could never fit `MAX_RESULT_TEXT`: it is refused before any row is projected.
+ */
+export const MAX_ROWS = 100_000;
+
 /** What stands at a path of the body, or the first thing on the way that is not an object, and where. */
 interface Reached {
   readonly where: string;
@@ -123,6 +129,15 @@ export function listAt(
   const declared = `a list of ${place.resource} records`;
   if (found.atEnd && Array.isArray(found.value)) {
     const list = found.value;
+    if (list.length > MAX_ROWS)
+      throw refused(
+        body,
+        place,
+        declared,
+        `${list.length} items, more than the ${MAX_ROWS} a page may have`,
+        list,
+        onIssue,
+      );
     // One item that is no record of this tool's makes the page no list of them: never a row of nulls.
     for (let i = 0; i < list.length; i++) {
       const record = asObject(list[i]);
@@ -398,6 +413,13 @@ export function objects<T>(
       field,
       value,
       `expected a list of objects, got ${typeName(value)}`,
+    );
+  if (value.length > MAX_ROWS)
+    return unusable(
+      ctx,
+      field,
+      value,
+      `a list of ${value.length} objects, more than the ${MAX_ROWS} a result could show`,
     );
   return value.map((item: unknown, i) => {
     if (item === null) return null;
