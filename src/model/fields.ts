@@ -435,7 +435,7 @@ function keptField(
     kind: "value",
     ...common,
     shape,
-    ...(format ? { format: format.use } : {}),
+    ...(format ? { format: { ...format.use, declared: kind } } : {}),
     ...(legend ? { legend } : {}),
     ...((legend || rule.argument) && reader.refName(specField.at) !== undefined ? { schemaRef: reader.refName(specField.at)! } : {}),
     ...(rule.argument ? { argumentOf: [...rule.argument] } : {}),

@@ -5,6 +5,8 @@
 export interface FormatUse {
   name: string;
   options: unknown;
+  /** The value's type as the spec declares it (`string`, `integer`), where it says. */
+  declared?: string | undefined;
 }
 
 /** The projected value's type, used for the result types, the JSON Schema and run-time checks. */

@@ -68,8 +68,8 @@ export const FORMAT: Rule = {
   value: {
     reads: (field) => field.format !== undefined,
     read(field, value, scope) {
-      const { name, options } = field.format!;
-      return { ...formatNamed(name)!.read(options, scope.sibling), value };
+      const { name, options, declared } = field.format!;
+      return { ...formatNamed(name)!.read(options, scope.sibling, declared), value };
     },
     type: () => "string",
     schema: (field) => formatNamed(field.format!.name)!.schema(field.format!.options),

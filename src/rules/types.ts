@@ -42,9 +42,14 @@ export interface Format<Options = unknown> {
   description(options: Options): string;
   /**
    * The projection: the runtime reader, and the options it is given before `field`, `required` and
-   * `ctx`, as code; `sibling` is the expression reading a value beside this one.
+   * `ctx`, as code; `sibling` is the expression reading a value beside this one; `declared` is
+   * the value's type as the spec declares it (`string`, `integer`, ...), where it says.
    */
-  read(options: Options, sibling: (path: readonly string[]) => string): { reader: string; options: [name: string, code: string][] };
+  read(
+    options: Options,
+    sibling: (path: readonly string[]) => string,
+    declared: string | undefined,
+  ): { reader: string; options: [name: string, code: string][] };
   /** The value's JSON Schema in the result, before `null` and the markers. */
   schema(options: Options): Schema;
 }

@@ -24,17 +24,25 @@ describe("epoch timestamps", () => {
     expect(date(value, { field: "at", required: false, ctx })).toBe(expected.slice(0, 10));
   });
 
-  it.each([["20260211"], [9e16], [Number.NaN], [Number.POSITIVE_INFINITY], ["1e12"], [" 1663597223"], [true], [{ seconds: 1663597223 }]])(
-    "marks %j as unusable, and reports it",
-    (value) => {
-      issues.length = 0;
-      expect(datetime(value, { field: "at", required: false, ctx })).toMatchObject({
-        unusable: expect.stringContaining("not a date-time"),
-      });
-      expect(date(value, { field: "at", required: false, ctx })).toMatchObject({ unusable: expect.stringContaining("not a date") });
-      expect(issues).toHaveLength(2);
-    },
-  );
+  it.each([
+    ["20260211"],
+    [1.5],
+    [99_999_999_999.9],
+    [9e16],
+    [Number.NaN],
+    [Number.POSITIVE_INFINITY],
+    ["1e12"],
+    [" 1663597223"],
+    [true],
+    [{ seconds: 1663597223 }],
+  ])("marks %j as unusable, and reports it", (value) => {
+    issues.length = 0;
+    expect(datetime(value, { field: "at", required: false, ctx })).toMatchObject({
+      unusable: expect.stringContaining("not a date-time"),
+    });
+    expect(date(value, { field: "at", required: false, ctx })).toMatchObject({ unusable: expect.stringContaining("not a date") });
+    expect(issues).toHaveLength(2);
+  });
 
   it("keeps null and absence as null", () => {
     expect(datetime(null, { field: "at", required: false, ctx })).toBeNull();

@@ -68,6 +68,8 @@ components:
       properties:
         name: { type: string }
         parts: { type: array, items: { type: object, properties: { label: { type: string } } } }
+        created: { type: string }
+        stamp: { type: integer }
 `;
 
 const ANNOTATION = `spec: spec.yaml
@@ -91,6 +93,8 @@ resources:
     fields:
       name: keep
       parts.label: keep
+      created: { format: datetime }
+      stamp: { format: datetime }
 tools:
   list_items:
     operation: listItems
@@ -220,12 +224,37 @@ describe("a page of more records than any result could show", () => {
     const parts = MAX_ROWS + 1;
     const { tools: made, issues } = tools(() => `{"things":[{"name":"a","parts":[${"{},".repeat(parts - 1)}{}]}]}`);
     const unusable = `a list of ${parts} objects, more than the ${MAX_ROWS} a result could show`;
-    expect((await made["list_things"]!({})).result?.["things"]).toEqual([{ name: "a", parts: { unusable } }]);
+    expect((await made["list_things"]!({})).result?.["things"]).toMatchObject([{ name: "a", parts: { unusable } }]);
     expect(issues.map((issue) => issue.message)).toEqual([`thing.parts: ${unusable}`]);
   });
 
   it("is projected up to the bound, and refused only if its text is too long", async () => {
     const { tools: made } = tools(() => `{"things":[${"{},".repeat(MAX_ROWS - 1)}{}]}`);
     expect((await made["list_things"]!({})).error).toMatch(/^list_things: the result is \d+ characters long, more than the 100000/);
+  });
+});
+
+describe("a date-time read from an epoch", () => {
+  const read = async (thing: object) => {
+    const { tools: made, issues } = tools(() => JSON.stringify({ things: [thing] }));
+    const [shown] = (await made["list_things"]!({})).result?.["things"] as Record<string, unknown>[];
+    return { shown, issues: issues.map((issue) => issue.message) };
+  };
+
+  it.each([1.5, 99_999_999_999.9, 1_663_600_000.5])("is unusable where the number %j is not whole, with an issue", async (stamp) => {
+    const { shown, issues } = await read({ stamp });
+    expect(shown?.["stamp"]).toEqual({ unusable: `not a date-time: ${stamp}` });
+    expect(issues).toEqual([`thing.stamp: not a date-time: ${stamp}`]);
+  });
+
+  it("is unusable where the spec declares text and the API sends a number", async () => {
+    const { shown, issues } = await read({ created: 1_700_000_000 });
+    expect(shown?.["created"]).toEqual({ unusable: "not a date-time: 1700000000" });
+    expect(issues).toEqual(["thing.created: not a date-time: 1700000000"]);
+  });
+
+  it("reads whole epochs where the spec declares them, and epoch digits sent as text", async () => {
+    const { shown } = await read({ created: "1700000000", stamp: 1_700_000_000_000 });
+    expect(shown).toMatchObject({ created: "2023-11-14T22:13Z", stamp: "2023-11-14T22:13Z" });
   });
 });

@@ -103,6 +103,7 @@ export function projectComment(
       ctx,
     }),
     created: datetime(attributes?.["created_at"], {
+      epochNumbers: false,
       field: "created_at",
       required: true,
       ctx,

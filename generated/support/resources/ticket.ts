@@ -215,16 +215,19 @@ export function projectTicket(
       },
     ),
     opened: date(attributes?.["created_at"], {
+      epochNumbers: false,
       field: "created_at",
       required: true,
       ctx,
     }),
     last_update: date(attributes?.["updated_at"], {
+      epochNumbers: false,
       field: "updated_at",
       required: true,
       ctx,
     }),
     sla_due: datetime(attributes?.["sla_due_at"], {
+      epochNumbers: false,
       field: "sla_due_at",
       required: false,
       ctx,

@@ -121,13 +121,20 @@ export function projectEvent(
       required: false,
       ctx,
     }),
-    due: date(root?.["due_on"], { field: "due_on", required: false, ctx }),
+    due: date(root?.["due_on"], {
+      epochNumbers: false,
+      field: "due_on",
+      required: false,
+      ctx,
+    }),
     closed: date(root?.["closed_at"], {
+      epochNumbers: false,
       field: "closed_at",
       required: false,
       ctx,
     }),
     snoozed: datetime(root?.["snoozed_until"], {
+      epochNumbers: false,
       field: "snoozed_until",
       required: false,
       ctx,

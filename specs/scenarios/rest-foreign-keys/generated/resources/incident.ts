@@ -181,6 +181,7 @@ export function projectIncident(
       ctx,
     }),
     opened: datetime(root?.["created_at"], {
+      epochNumbers: false,
       field: "created_at",
       required: false,
       ctx,

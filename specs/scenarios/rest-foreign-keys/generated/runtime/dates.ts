@@ -2,7 +2,7 @@
 // Do not edit: change those files and run `projector generate`.
 // Dates and date-times, read from ISO text or unix epochs, written in UTC.
 
-import type { Context, ValueRead } from "./context.js";
+import type { ValueRead } from "./context.js";
 import { absent, unusable } from "./issues.js";
 import type { Unusable } from "./markers.js";
 import { described } from "./quoting.js";
@@ -22,10 +22,15 @@ function fromEpoch(value: number): Date {
   );
 }
 
-function toDate(value: unknown): Date | undefined {
+/**
+ * The date `value` writes, if any. A number is an epoch only where the spec declares one
+ * (`epochNumbers`), and only a whole one: `1.5` is no timestamp an API means, whatever it rounds to.
+ */
+function toDate(value: unknown, epochNumbers: boolean): Date | undefined {
   let date: Date | undefined;
-  if (typeof value === "number" && Number.isFinite(value))
-    date = fromEpoch(value);
+  if (typeof value === "number")
+    date =
+      epochNumbers && Number.isInteger(value) ? fromEpoch(value) : undefined;
   else if (typeof value === "string" && EPOCH_TEXT.test(value))
     date = fromEpoch(Number(value));
   else if (typeof value === "string") {
@@ -176,33 +181,39 @@ function readMinuteText(value: string): string {
 }
 
 /** `2026-02-11`, in UTC. */
-export function date(value: unknown, at: ValueRead): string | null | Unusable {
+/**
+ * What a date reader is told besides the value: `epochNumbers: false` where the spec declares text,
+ * so that a number there is no epoch but a value the spec does not allow.
+ */
+export interface DateRead extends ValueRead {
+  readonly epochNumbers?: boolean;
+}
+
+export function date(value: unknown, at: DateRead): string | null | Unusable {
   return typeof value === "string" && isUtcIso(value)
     ? readDayText(value)
-    : otherDate(value, at.ctx, at.field, at.required);
+    : otherDate(value, at);
 }
 
 /** `2026-02-14T16:02Z`: minute precision, in UTC. */
 export function datetime(
   value: unknown,
-  at: ValueRead,
+  at: DateRead,
 ): string | null | Unusable {
   return typeof value === "string" && value.length > 10 && isUtcIso(value)
     ? readMinuteText(value)
-    : otherDatetime(value, at.ctx, at.field, at.required);
+    : otherDatetime(value, at);
 }
 
 // The readers' other cases, kept apart so that the readers are small enough to inline.
 
 function otherDate(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  { ctx, field, required, epochNumbers = true }: DateRead,
 ): string | null | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
-  const parsed = toDate(value);
+  const parsed = toDate(value, epochNumbers);
   return parsed
     ? parsed.toISOString().slice(0, 10)
     : unusable(ctx, field, value, `not a date: ${described(value)}`);
@@ -210,13 +221,11 @@ function otherDate(
 
 function otherDatetime(
   value: unknown,
-  ctx: Context,
-  field: string,
-  required: boolean,
+  { ctx, field, required, epochNumbers = true }: DateRead,
 ): string | null | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
-  const parsed = toDate(value);
+  const parsed = toDate(value, epochNumbers);
   return parsed
     ? `${parsed.toISOString().slice(0, 16)}Z`
     : unusable(ctx, field, value, `not a date-time: ${described(value)}`);
