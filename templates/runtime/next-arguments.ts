@@ -4,7 +4,7 @@
 import { argumentProblem, coded, type InputSchema } from "./arguments.js";
 import { asObject, setOwn } from "./json.js";
 import {
-  queryObjectProblem,
+  queryValueProblem,
   type QueryStyle,
   queryStringFor,
 } from "./query-string.js";
@@ -291,7 +291,7 @@ export function nextProblem(
           : {},
         value,
         argument,
-      ) ?? queryObjectProblem(parameters, parameter.name, sent);
+      ) ?? queryValueProblem(parameters, parameter.name, sent);
     if (problem) return `is not a page this tool can ask for: ${problem}`;
     const query = queryText(
       queryPairs(sending({ [parameter.name]: sent })),

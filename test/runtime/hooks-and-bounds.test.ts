@@ -41,6 +41,9 @@ paths:
   /things:
     get:
       operationId: listThings
+      parameters:
+        - { name: words, in: query, style: spaceDelimited, explode: false, schema: { type: array, maxItems: 2, items: { type: string } } }
+        - { name: codes, in: query, style: pipeDelimited, explode: false, schema: { type: array, items: { type: string } } }
       responses:
         "200":
           description: ok
@@ -256,5 +259,22 @@ describe("a date-time read from an epoch", () => {
   it("reads whole epochs where the spec declares them, and epoch digits sent as text", async () => {
     const { shown } = await read({ created: "1700000000", stamp: 1_700_000_000_000 });
     expect(shown).toMatchObject({ created: "2023-11-14T22:13Z", stamp: "2023-11-14T22:13Z" });
+  });
+});
+
+describe("an item of a space-delimited list holding a space", () => {
+  it("is refused, and nothing is sent", async () => {
+    const { tools: made } = tools(() => JSON.stringify({ things: [] }));
+    expect(await made["list_things"]!({ words: ["red green", "blue"] })).toEqual({
+      error:
+        'list_things: words cannot have an item holding a space ("red green"): the API reads it as the break between two items; give each word as an item of its own',
+    });
+    expect(requests).toEqual([]);
+  });
+
+  it("is sent as its items where none holds a space, and a pipe list's item holding a pipe escaped", async () => {
+    const { tools: made } = tools(() => JSON.stringify({ things: [] }));
+    expect((await made["list_things"]!({ words: ["red", "blue"], codes: ["a|b", "c"] })).error).toBeUndefined();
+    expect(requests).toEqual(["/things?words=red%20blue&codes=a%7Cb|c"]);
   });
 });

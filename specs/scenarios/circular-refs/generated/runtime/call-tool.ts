@@ -22,7 +22,7 @@ import { TooManyLabelsError } from "./labels-later.js";
 import { nextPageArguments } from "./next-arguments.js";
 import { pathSegmentProblem } from "./path-segments.js";
 import {
-  queryObjectProblem,
+  queryValueProblem,
   type QueryStyle,
   queryStringFor,
 } from "./query-string.js";
@@ -223,7 +223,7 @@ function urlProblem(
 ): string | undefined {
   if (parameter.in === "path") return pathSegmentProblem(value);
   if (parameter.in === "query")
-    return queryObjectProblem(call.parameters, parameter.name, value);
+    return queryValueProblem(call.parameters, parameter.name, value);
   return undefined;
 }
 

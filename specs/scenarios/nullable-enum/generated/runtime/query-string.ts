@@ -65,22 +65,33 @@ const plainName = (name: string) => name.toLowerCase().replace(/[. ]/g, "_");
 
 /**
  * Why `value` cannot be written as the query parameter `name` of an operation with these
- * parameters, or undefined. Only an object's member names can go wrong, where they become names
- * in the query (a `deepObject`'s `name[member]`, an exploded object's `member`): a bracket in one
- * would be read as another level of the parameter, escaped or not (servers unescape a name before
- * reading its brackets), and a member written as the name of another query parameter would give
- * that parameter, perhaps one the call fixes, a second value.
+ * parameters, or undefined. An item of an unexploded space-delimited list must not hold a space:
+ * the delimiter is written `%20`, as an escaped space is, so `["red green", "blue"]` would reach the
+ * API as three items, past the `maxItems` the arguments were checked against (a comma or a pipe in
+ * an item is sent escaped, apart from the delimiter). Otherwise only an object's
+ * member names can go wrong, where they become names in the query (a `deepObject`'s
+ * `name[member]`, an exploded object's `member`): a bracket in one would be read as another level
+ * of the parameter, escaped or not (servers unescape a name before reading its brackets), and a
+ * member written as the name of another query parameter would give that parameter, perhaps one the
+ * call fixes, a second value.
  */
-export function queryObjectProblem(
+export function queryValueProblem(
   parameters: readonly QueryParameterStyle[],
   name: string,
   value: unknown,
 ): string | undefined {
-  const object = asObject(value);
-  if (!object) return undefined;
   const { style, explode } = writing(
     parameters.find((p) => p.in === "query" && p.name === name),
   );
+  if (style === "spaceDelimited" && !explode && Array.isArray(value)) {
+    const holding = value.find(
+      (item) => typeof item === "string" && item.includes(" "),
+    );
+    if (holding !== undefined)
+      return `cannot have an item holding a space (${described(holding)}): the API reads it as the break between two items; give each word as an item of its own`;
+  }
+  const object = asObject(value);
+  if (!object) return undefined;
   if (style !== "deepObject" && !explode) return undefined;
   for (const [member, inner] of Object.entries(object)) {
     if (inner === undefined || inner === null) continue;
@@ -144,8 +155,8 @@ function queryPart(
 /**
  * openapi-fetch's `querySerializer` for one operation: each query parameter written by its own
  * style and explode (`filter[id]=a,b` for `form` unexploded), where the client's default would
- * write every array exploded and every object as `deepObject`. An object whose member names
- * {@link queryObjectProblem} refuses throws, so the request is not sent.
+ * write every array exploded and every object as `deepObject`. A value {@link queryValueProblem}
+ * refuses throws, so the request is not sent.
  */
 export function queryStringFor(
   parameters: readonly QueryParameterStyle[],
@@ -157,7 +168,7 @@ export function queryStringFor(
     const parts: string[] = [];
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value === undefined || value === null) continue;
-      const problem = queryObjectProblem(parameters, name, value);
+      const problem = queryValueProblem(parameters, name, value);
       if (problem) throw new Error(`query parameter ${name} ${problem}`);
       const { style, explode } = writing(styles.get(name));
       parts.push(...queryPart(name, value, style, explode));
