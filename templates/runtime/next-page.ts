@@ -165,7 +165,12 @@ export function nextPage(
       );
     return link.length === 0 ? null : fromUrl(rule, link[0]!, exchange, ctx);
   }
-  if (returned === 0 || fewerThanAsked(rule, source.limit, returned, exchange))
+  // A page whose rows a budget cut goes on after the last record shown, however short the page was.
+  const cut = records.length < returned;
+  if (
+    returned === 0 ||
+    (!cut && fewerThanAsked(rule, source.limit, returned, exchange))
+  )
     return null;
   if ("afterLast" in source) {
     const value = at(records[records.length - 1], source.afterLast);

@@ -53,8 +53,28 @@ paths:
                 type: object
                 properties:
                   things: { type: array, items: { $ref: "#/components/schemas/Thing" } }
+  /events:
+    get:
+      operationId: listEvents
+      parameters:
+        - { name: offset, in: query, schema: { type: integer } }
+        - { name: after, in: query, schema: { type: integer } }
+        - { name: limit, in: query, schema: { type: integer, default: 4 } }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  events: { type: array, items: { $ref: "#/components/schemas/Event" } }
 components:
   schemas:
+    Event:
+      type: object
+      properties:
+        number: { type: integer }
     Item:
       type: object
       properties:
@@ -98,7 +118,25 @@ resources:
       parts.label: keep
       created: { format: datetime }
       stamp: { format: datetime }
+  event:
+    schema: Event
+    fields:
+      number: { fact: "people quote it" }
 tools:
+  list_events_by_offset:
+    operation: listEvents
+    list: events
+    page: { next: { offset: offset, limit: limit } }
+    budget: { rows: 2 }
+    inputs:
+      after: { drop: "read by the other tool" }
+  list_events_after:
+    operation: listEvents
+    list: events
+    page: { next: { after_last: number, param: after, limit: limit } }
+    budget: { rows: 2 }
+    inputs:
+      offset: { drop: "read by the other tool" }
   list_items:
     operation: listItems
     list: items
@@ -276,5 +314,27 @@ describe("an item of a space-delimited list holding a space", () => {
     const { tools: made } = tools(() => JSON.stringify({ things: [] }));
     expect((await made["list_things"]!({ words: ["red", "blue"], codes: ["a|b", "c"] })).error).toBeUndefined();
     expect(requests).toEqual(["/things?words=red%20blue&codes=a%7Cb|c"]);
+  });
+});
+
+describe("a short last page whose rows a budget cut", () => {
+  const events = () => JSON.stringify({ events: [{ number: 11 }, { number: 12 }, { number: 13 }] });
+
+  it("gives a next after the last record shown, by offset", async () => {
+    const { tools: made } = tools(events);
+    const outcome = await made["list_events_by_offset"]!({ offset: 10, limit: 4 });
+    expect(outcome.result).toMatchObject({ events: [{ number: 11 }, { number: 12 }], truncated: { shown: 2, total: 3 } });
+    expect(outcome.result?.["next"]).toMatch(/^offset=12\b/);
+  });
+
+  it("gives a next after the last record shown, after its value", async () => {
+    const { tools: made } = tools(events);
+    const outcome = await made["list_events_after"]!({ limit: 4 });
+    expect(outcome.result?.["next"]).toMatch(/^after=12\b/);
+  });
+
+  it("gives none where nothing was cut", async () => {
+    const { tools: made } = tools(() => JSON.stringify({ events: [{ number: 11 }] }));
+    expect((await made["list_events_by_offset"]!({ offset: 10, limit: 4 })).result?.["next"]).toBeNull();
   });
 });
