@@ -338,3 +338,18 @@ describe("a short last page whose rows a budget cut", () => {
     expect((await made["list_events_by_offset"]!({ offset: 10, limit: 4 })).result?.["next"]).toBeNull();
   });
 });
+
+describe("a next URL's query", () => {
+  it.each([
+    ["cursor=a+b", "cursor=a%20b"],
+    ["cursor=x;limit=5", "cursor=x%3Blimit%3D5"],
+  ])("%s is read as a query is, and its value sent escaped as %s", async (written, sent) => {
+    let next: string | null = `${baseUrl}/items?${written}`;
+    const { tools: made } = tools(() => JSON.stringify({ items: [], next }));
+    const page = await made["list_items"]!({});
+    next = null;
+    requests.length = 0;
+    expect((await made["list_items"]!({ next: page.result?.["next"] })).error).toBeUndefined();
+    expect([page.result?.["next"], requests]).toEqual([sent, [`/items?${sent}`]]);
+  });
+});
