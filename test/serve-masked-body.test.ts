@@ -26,7 +26,7 @@ function written(value: unknown, escapes: (i: number) => boolean): string {
     `"${[
       ...JSON.stringify(text)
         .slice(1, -1)
-        .matchAll(/\\u[0-9a-f]{4}|\\.|[^]/g),
+        .matchAll(/\\u[0-9a-f]{4}|\\.|./gs),
     ]
       .map(([part]) => (part.length === 1 && escapes(n++) ? `\\u${part.charCodeAt(0).toString(16).padStart(4, "0")}` : part))
       .join("")}"`;

@@ -105,7 +105,7 @@ function withCutStartsMasked(text: string, forms: readonly CutStarts[]): string 
 }
 
 /** A JSON escape: `\n`, `\"`, `\u00e9`. */
-const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|([^]))/g;
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(.))/gs;
 
 const ESCAPED: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
