@@ -88,6 +88,8 @@ export interface ResolverSource {
   /** Where the records sit in the response. */
   records: string[];
   jsonapi: boolean;
+  /** The type the spec declares for a plain record's id: text or an integer; none where it declares neither. */
+  ids?: "text" | "integer";
   /** The label's dotted path in a record (under `attributes` for JSON:API). */
   label: string[];
   /** Of `error` and `errors`, those the answer's schema declares: its data, not an error. */
