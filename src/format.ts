@@ -77,6 +77,13 @@ export type PrettierOptionsInput = Prettier.Options | PrettierOptionsFor | null;
 export interface FormatSession {
   /** Each file formatted with its options, taken from `known` where formatted before. */
   format(files: ReadonlyMap<string, string>): Promise<Map<string, string>>;
+  /**
+   * Settles once every file asked for so far is with prettier: their options read (the consumer's
+   * config, read asynchronously) and the files sent to the workers. A caller about to hold the
+   * thread with work of its own (loading the spec) waits for this first, or the workers start only
+   * when that work is over.
+   */
+  started(): Promise<void>;
   /** The formatted texts the session's files have, by format key; files whose options load plugins have none. */
   readonly used: ReadonlyMap<string, string>;
   /** Stops the workers; the session formats nothing after. */
@@ -95,6 +102,7 @@ export function formatSession(options: PrettierOptionsInput, known: ReadonlyMap<
   const used = new Map<string, string>();
   let pool: WorkerPool | undefined;
   let closed = false;
+  const sent: Array<Promise<unknown>> = [];
   const optionsFor = async (paths: readonly string[]) => {
     if (typeof options !== "function") return () => options;
     const byFile = await options(paths);
@@ -104,35 +112,45 @@ export function formatSession(options: PrettierOptionsInput, known: ReadonlyMap<
     used,
     async format(files) {
       if (closed) throw new Error("the format session is closed");
-      const optionsOf = await optionsFor([...files.keys()]);
-      const todo: FormatJob[] = [];
-      const texts = [...files].map(([path, text]) => {
-        const fileOptions = optionsOf(path);
-        // No key covers a plugin's code: such a file is formatted anew and never kept.
-        release ??= prettierVersion();
-        const key = fileOptions?.plugins?.length ? undefined : formatKey(release, fileOptions, text);
-        const ready = key === undefined ? undefined : (pending.get(key) ?? known.get(key));
-        if (ready !== undefined) return Promise.resolve(ready).then((formatted) => keep(key, formatted));
-        const job: FormatJob = { path, text, options: fileOptions, done: promised() };
-        todo.push(job);
-        if (key !== undefined) pending.set(key, job.done.promise);
-        return job.done.promise.then((formatted) => keep(key, formatted));
-      });
-      const here = todo.filter((job) => !movable(job.options));
-      const elsewhere = todo.filter((job) => movable(job.options));
-      if (elsewhere.length >= PARALLEL_FROM || (pool && elsewhere.length > 0)) {
-        pool ??= workerPool();
-        pool.run(elsewhere);
-      } else here.push(...elsewhere);
-      if (here.length > 0) void formatHere(here);
+      const sending = send(files);
+      sent.push(sending);
+      const texts = await sending;
       const formatted = await Promise.all(texts);
       return new Map([...files.keys()].map((path, i) => [path, formatted[i]!]));
+    },
+    async started() {
+      await Promise.allSettled(sent);
     },
     close() {
       closed = true;
       pool?.close();
     },
   };
+  /** Sends each file to prettier, or takes its text from the known; the formatted texts, in the files' order. */
+  async function send(files: ReadonlyMap<string, string>): Promise<Array<Promise<string>>> {
+    const optionsOf = await optionsFor([...files.keys()]);
+    const todo: FormatJob[] = [];
+    const texts = [...files].map(([path, text]) => {
+      const fileOptions = optionsOf(path);
+      // No key covers a plugin's code: such a file is formatted anew and never kept.
+      release ??= prettierVersion();
+      const key = fileOptions?.plugins?.length ? undefined : formatKey(release, fileOptions, text);
+      const ready = key === undefined ? undefined : (pending.get(key) ?? known.get(key));
+      if (ready !== undefined) return Promise.resolve(ready).then((formatted) => keep(key, formatted));
+      const job: FormatJob = { path, text, options: fileOptions, done: promised() };
+      todo.push(job);
+      if (key !== undefined) pending.set(key, job.done.promise);
+      return job.done.promise.then((formatted) => keep(key, formatted));
+    });
+    const here = todo.filter((job) => !movable(job.options));
+    const elsewhere = todo.filter((job) => movable(job.options));
+    if (elsewhere.length >= PARALLEL_FROM || (pool && elsewhere.length > 0)) {
+      pool ??= workerPool();
+      pool.run(elsewhere);
+    } else here.push(...elsewhere);
+    if (here.length > 0) void formatHere(here);
+    return texts;
+  }
   function keep(key: string | undefined, formatted: string): string {
     if (key !== undefined) used.set(key, formatted);
     return formatted;

@@ -62,6 +62,7 @@ async function generateIn(input: GenerateInput, session: FormatSession): Promise
   const emitted = await stage("emit", () => emitFiles({ model, names: input.names, runtimeTemplate: input.runtimeTemplate }));
   // Prettier runs in worker threads meanwhile: neither needs the source types.
   const formatting = input.format === false ? Promise.resolve(emitted) : stage("format", () => session.format(emitted));
+  await session.started();
   // Schema warnings are computed while other threads are still busy: they cost no wall time.
   const warnings = await stage("validate", () => (forSpec.warnings ??= validateSpec(input.spec)));
   const types = await stage("source types", () => typeSpec(input, forSpec)).catch(async (error: unknown) => {

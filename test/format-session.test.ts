@@ -67,6 +67,41 @@ describe("a format session", () => {
     }
   });
 
+  it("has the consumer's config read and the files with prettier when started settles, before any is formatted", async () => {
+    const read: string[][] = [];
+    const session = formatSession(async (paths) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      read.push([...paths]);
+      return null;
+    });
+    try {
+      let answered = false;
+      const asked = session.format(files(45)).then((out) => {
+        answered = true;
+        return out;
+      });
+      await session.started();
+      expect(read).toEqual([[...files(45).keys()]]);
+      expect(answered).toBe(false);
+      expect((await asked).get("runtime/m2.ts")).toBe(formatted(2));
+    } finally {
+      session.close();
+    }
+  });
+
+  it("settles started when the consumer's config cannot be read, leaving the failure to the ask", async () => {
+    const session = formatSession(async () => {
+      throw new Error("semi must be a boolean");
+    });
+    try {
+      const asked = session.format(files(1));
+      await session.started();
+      await expect(asked).rejects.toThrow(/semi must be a boolean/);
+    } finally {
+      session.close();
+    }
+  });
+
   it("formats nothing once closed", async () => {
     const session = formatSession(null);
     session.close();

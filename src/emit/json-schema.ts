@@ -2,7 +2,7 @@ import type { Field, Shape, ToolModel } from "../model/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
 import { relatedSchema } from "../rules/argument.js";
 import { marker, NULL } from "../rules/field.js";
-import { RULES, valueReading } from "../rules/field-rules.js";
+import { RULES, sendCondition, valueReading } from "../rules/field-rules.js";
 import { joinSchema } from "../rules/join.js";
 import type { ModuleWriter } from "./module.js";
 import { NEXT_RESULT_SCHEMA } from "./next-page.js";
@@ -78,8 +78,8 @@ export function objectSchema(fields: Field[], wholeSchema?: WholeSchemaName): Sc
   return {
     type: "object",
     properties: Object.fromEntries(fields.map((f) => [f.out, fieldSchema(f, wholeSchema)])),
-    // A field sent only in full detail may be absent.
-    required: fields.filter((f) => !f.detail).map((f) => f.out),
+    // A field sent only on a condition of the call may be absent.
+    required: fields.filter((f) => !sendCondition(f)).map((f) => f.out),
     additionalProperties: false,
   };
 }

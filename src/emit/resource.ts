@@ -1,7 +1,7 @@
 import { resolversOf } from "../model/resource-needs.js";
 import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
 import { relatedRead, relatedType } from "../rules/argument.js";
-import { valueReading } from "../rules/field-rules.js";
+import { sendCondition, valueReading } from "../rules/field-rules.js";
 import { joinRead, joinType, RECORD_KEYS, recordKeysOf } from "../rules/join.js";
 import type { CallScope, ReaderCall, ValueScope } from "../rules/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
@@ -233,7 +233,8 @@ export function emitResource(resource: ResourceModel): string {
   const project = baseLocals(module, jsonapi);
   const scope: Scope = { module, constants, bases: project.bases };
   const values = resource.fields.map((field) => projectExpression(scope, field));
-  const detailed = resource.fields.some((field) => field.detail);
+  const conditions = resource.fields.map(sendCondition);
+  const locals = [...new Set(conditions.filter((condition) => condition !== undefined))];
   const dropped = resource.dropped.map(
     (d) => ` * - \`${commentText(d.name)}\`${d.by === undefined ? "" : ` (by \`${commentText(d.by)}\`)`}: ${commentText(d.reason)}`,
   );
@@ -246,7 +247,7 @@ export function emitResource(resource: ResourceModel): string {
     `export type ${T}Record = ${recordType};`,
     "",
     `/** ${capitalized(withArticle(commentText(resource.name)))} record as the model reads it.${dropped.length ? `\n *\n * Dropped:\n${dropped.join("\n")}` : ""} */`,
-    `export interface ${T}Result { ${resource.fields.map((f) => `${key(f.out)}${f.detail ? "?" : ""}: ${fieldType(module, f)};`).join(" ")} }`,
+    `export interface ${T}Result { ${resource.fields.map((f, i) => `${key(f.out)}${conditions[i] ? "?" : ""}: ${fieldType(module, f)};`).join(" ")} }`,
     "",
     ...wholeSchemaConstants(module, constants, resource.fields),
     `/** JSON Schema of {@link ${T}Result}; its markers are in the tool schemas' \`$defs\`. */`,
@@ -264,9 +265,9 @@ export function emitResource(resource: ResourceModel): string {
     `/** Projects one record: synchronous and pure; every kept field is present, absence is \`null\`. */`,
     `export function project${T}(record: ${T}Record, ${resolvers.length ? "lookups" : "_lookups"}: ${T}Lookups${resolvers.length ? "" : " = {}"}, options: ${module.runtimeType("RecordOptions")} = {}): ${T}Result {`,
     `  const ctx = ${module.runtime("context")}(${literal(resource.name)}, options);`,
-    ...(detailed ? [`  const full = options.detail === "full";`] : []),
+    ...locals.map((condition) => `  const ${condition.local} = ${condition.test};`),
     ...project.locals.statements().map((s) => `  ${s}`),
-    `  return { ${resource.fields.map((field, i) => (field.detail ? `...(full ? { ${key(field.out)}: ${values[i]} } : {}),` : `${key(field.out)}: ${values[i]},`)).join(" ")} };`,
+    `  return { ${resource.fields.map((field, i) => (conditions[i] ? `...(${conditions[i].local} ? { ${key(field.out)}: ${values[i]} } : {}),` : `${key(field.out)}: ${values[i]},`)).join(" ")} };`,
     `}`,
     "",
   ].join("\n");

@@ -132,6 +132,7 @@ export async function runGenerate(
   try {
     // The runtime's modules depend on nothing the spec says: prettier lays them out while it loads.
     formatting.format(runtimeFiles(extras.runtimeTemplate, annotated.names)).catch(() => undefined);
+    await formatting.started();
     const spec =
       hooks?.unchangedSpec?.(annotated.specPath) ??
       (await stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions)));

@@ -22,6 +22,7 @@ export const DETAIL: Rule = {
     return {};
   },
   note: (field) => (field.detail ? 'Sent only when the tool is called with detail: "full".' : undefined),
+  sentWhen: { applies: (field) => field.detail !== undefined, local: "full", test: 'options.detail === "full"' },
 };
 
 /** Why `detail` on a part of `object` that stays inside it is refused: only a top-level field can be absent. */

@@ -13,8 +13,8 @@ import { JOIN } from "./join.js";
 import { KEEP } from "./keep.js";
 import { LEGEND } from "./legend.js";
 import { MAX_CHARS } from "./max-chars.js";
-import type { ValueField } from "./field.js";
-import type { KeepRule, ParseProblem, Rule, RuleProblem, SpecFacts, ValueReading } from "./types.js";
+import type { Field, ValueField } from "./field.js";
+import type { KeepRule, ParseProblem, Rule, RuleProblem, SendCondition, SpecFacts, ValueReading } from "./types.js";
 
 /** Every field rule: a field's rule is checked in this order, and its keys listed in it. */
 export const RULES: readonly Rule[] = [KEEP, AS, FORMAT, LEGEND, JOIN, ARGUMENT, FACT, HANDLE, DETAIL, MAX_CHARS, DROP];
@@ -42,3 +42,6 @@ export const VALUE_RULES: readonly Rule[] = [ARGUMENT, FORMAT, LEGEND, MAX_CHARS
 
 /** How a kept value is read: by the first rule of {@link VALUE_RULES} that reads it. */
 export const valueReading = (field: ValueField): ValueReading => VALUE_RULES.find((rule) => rule.value!.reads(field))!.value!;
+
+/** The condition of the call a field is sent on, from the rule that sends it only then; undefined for a field always sent. */
+export const sendCondition = (field: Field): SendCondition | undefined => RULES.find((rule) => rule.sentWhen?.applies(field))?.sentWhen;

@@ -132,6 +132,17 @@ export interface Rule {
   readonly value?: ValueReading;
   /** Its note in the result schema's description of a field, where it applies to the field. */
   note?(field: Field): string | undefined;
+  /** Where it sends a field only on a condition of the call: the result's type and schema then mark the field optional. */
+  readonly sentWhen?: SendCondition;
+}
+
+/** A condition of the call a field is sent on, as the projection tests it. */
+export interface SendCondition {
+  applies(field: Field): boolean;
+  /** The local the projection sets once and tests for each field it applies to. */
+  readonly local: string;
+  /** The local's value, from the projection's `options`. */
+  readonly test: string;
 }
 
 /**

@@ -104,6 +104,25 @@ function withCutStartsMasked(text: string, forms: readonly CutStarts[]): string 
   return result + text.slice(kept);
 }
 
+/** A JSON escape: `\n`, `\"`, `\u00e9`. */
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(.))/gs;
+
+const ESCAPED: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+/**
+ * Whether `mask` finds nothing in the body, read as text and with every JSON escape decoded: each
+ * string of a JSON body is then a part of the decoded text, so a secret in any of them, or a cut
+ * start before its `…`, is found there too. Such a body, most of them, is passed on unparsed.
+ */
+function showsNoSecret(text: string, mask: (text: string) => string): boolean {
+  if (mask(text) !== text) return false;
+  if (!text.includes("\\")) return true;
+  const decoded = text.replace(JSON_ESCAPE, (_, hex: string | undefined, other: string) =>
+    hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : (ESCAPED[other] ?? other),
+  );
+  return mask(decoded) === decoded;
+}
+
 /** `value` with `mask` applied to every string in it, object keys included; `value` itself when that changes nothing. */
 export function maskedDeep(value: unknown, mask: (text: string) => string): unknown {
   if (typeof value === "string") return mask(value);
@@ -182,7 +201,8 @@ export function maskingFetch(send: Fetch, mask: (text: string) => string, mostBy
 }
 
 /** The body's text with every secret masked: each string of it when it is JSON, escapes decoded; else the text itself. */
-function maskedBody(text: string, mask: (text: string) => string): string {
+export function maskedBody(text: string, mask: (text: string) => string): string {
+  if (showsNoSecret(text, mask)) return text;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

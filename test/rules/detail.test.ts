@@ -1,6 +1,6 @@
 // `detail: full`: a field sent only when the tool is called with detail: "full".
 import { describe, expect, it } from "vitest";
-import { fieldSchema } from "../../src/emit/json-schema.js";
+import { fieldSchema, objectSchema } from "../../src/emit/json-schema.js";
 import { DETAIL, detailOnPart } from "../../src/rules/detail.js";
 import { valueField } from "./rule-checks.js";
 import { fieldProblems } from "./field-problems.js";
@@ -40,5 +40,14 @@ describe("a field sent only in full detail", () => {
       textIds: true,
     };
     expect(fieldSchema(join).description).toBe('Sent only when the tool is called with detail: "full".');
+  });
+
+  it("is optional in the result's schema and tested once by the projection, as the rule gives it", () => {
+    const schema = objectSchema([valueField({ out: "title" }), valueField({ out: "body", name: "body", detail: "full" })]);
+    expect(schema["required"]).toEqual(["title"]);
+    const condition = DETAIL.sentWhen!;
+    expect(condition.applies(valueField({ detail: "full" }))).toBe(true);
+    expect(condition.applies(valueField())).toBe(false);
+    expect([condition.local, condition.test]).toEqual(["full", 'options.detail === "full"']);
   });
 });

@@ -1,0 +1,85 @@
+// serve passes an API's answer on unparsed when no secret shows in it, read as text and with its
+// JSON escapes decoded; what it passes on is exactly what masking each string of it would give.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { maskedBody, maskedDeep, secretMasker } from "../src/serve/secrets.js";
+
+const TOKEN = 'sk"live\\ABCDEFGHIJKLMNOPQRSTUVWXYZ012345';
+const mask = secretMasker([TOKEN]);
+
+/** Masking each string of a JSON body, as serve did before it looked at the text first. */
+function maskedStringByString(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return mask(text);
+  }
+  const masked = maskedDeep(parsed, mask);
+  return masked === parsed ? text : JSON.stringify(masked);
+}
+
+/** JSON text of a value with each character of its strings written as a `\u` escape where `escapes` says. */
+function written(value: unknown, escapes: (i: number) => boolean): string {
+  let n = 0;
+  const quoted = (text: string) =>
+    `"${[
+      ...JSON.stringify(text)
+        .slice(1, -1)
+        .matchAll(/\\u[0-9a-f]{4}|\\.|./gs),
+    ]
+      .map(([part]) => (part.length === 1 && escapes(n++) ? `\\u${part.charCodeAt(0).toString(16).padStart(4, "0")}` : part))
+      .join("")}"`;
+  const write = (v: unknown): string =>
+    typeof v === "string"
+      ? quoted(v)
+      : Array.isArray(v)
+        ? `[${v.map(write).join(",")}]`
+        : v !== null && typeof v === "object"
+          ? `{${Object.entries(v)
+              .map(([k, item]) => `${quoted(k)}:${write(item)}`)
+              .join(",")}}`
+          : JSON.stringify(v);
+  return write(value);
+}
+
+const fragment = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom(TOKEN, `${TOKEN.slice(0, 24)}… (41 characters)`, JSON.stringify(TOKEN).slice(1, -1), "\n", "\\", '"', "…", "sk"),
+);
+const text = fc.array(fragment, { maxLength: 4 }).map((parts) => parts.join(""));
+const body = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    text,
+    fc.integer(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 3 }),
+    fc.dictionary(text, tie("value"), { maxKeys: 3 }),
+  ),
+})).value;
+
+describe("an API's answer passed through serve", () => {
+  it("is what masking each of its strings gives, whatever escapes write them", () => {
+    fc.assert(
+      fc.property(body, fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }), (value, pattern) => {
+        const text = written(value, (i) => pattern[i % pattern.length]!);
+        expect(maskedBody(text, mask)).toBe(maskedStringByString(text));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("is passed on as it came, escapes and spacing kept, when no secret shows in it", () => {
+    const text = '{ "path" : "a\\/b",\n "note": "caf\\u00e9 \\"ok\\"" }';
+    expect(maskedBody(text, mask)).toBe(text);
+  });
+
+  it("has a secret written wholly in escapes masked, and one cut before its … too", () => {
+    const escaped = [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+    expect(JSON.parse(maskedBody(`{"detail":"bad key: ${escaped}"}`, mask))).toEqual({ detail: "bad key: [secret]" });
+    expect(JSON.parse(maskedBody(JSON.stringify({ cut: `${TOKEN.slice(0, 20)}\u2026 (41 characters)` }), mask))).toEqual({
+      cut: "[secret]… (41 characters)",
+    });
+  });
+});
