@@ -51,8 +51,17 @@ export interface IdBook {
  * a JSON string, then the form. The quoted kind ends where its closing quote does, whatever a field
  * name holds, so no two kinds' keys meet: a tool expands a short id only into an id of a kind it takes.
  */
-export const idBookKey = (kind: string, short: string): string =>
-  JSON.stringify(kind) + short;
+export function idBookKey(kind: string, short: string): string {
+  let quoted = quotedKinds.get(kind);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(kind);
+    quotedKinds.set(kind, quoted);
+  }
+  return quoted + short;
+}
+
+/** Each kind as a JSON string, quoted once: the book makes a key for every id a page hands out. */
+const quotedKinds = new Map<string, string>();
 
 type Sharers = string | readonly string[];
 

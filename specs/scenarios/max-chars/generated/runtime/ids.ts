@@ -20,7 +20,24 @@ export function short(id: string, ctx: Context, field: string): string {
   const given = ctx.shortIds;
   const short =
     typeof given === "function" ? given(id) : (given?.get(id) ?? shortId(id));
-  return handOut(short, id, `${ctx.resource}.${field}`);
+  return handOut(short, id, kindOf(ctx.resource, field));
+}
+
+/** Each resource's kinds of id by field, made once: a page shortens thousands of ids of a few fields. */
+const kinds = new Map<string, Map<string, string>>();
+
+function kindOf(resource: string, field: string): string {
+  let byField = kinds.get(resource);
+  if (byField === undefined) {
+    byField = new Map();
+    kinds.set(resource, byField);
+  }
+  let kind = byField.get(field);
+  if (kind === undefined) {
+    kind = `${resource}.${field}`;
+    byField.set(field, kind);
+  }
+  return kind;
 }
 
 /** For a reader of related ids: the spec declares them text, so a number there is no id. */
