@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisIdBook } from "../../src/redis-id-book.js";
 import type { IdBook } from "../../templates/runtime/id-book.js";
-import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
+import { generateFrom, importGenerated, ROOT, tempDir } from "../helpers/pipeline.js";
 import { redisServer, startRedis } from "../helpers/redis-server.js";
 
 const SPEC = `openapi: 3.0.3
@@ -306,6 +306,34 @@ describe("the kinds of short id", () => {
     );
     const handedOut = [...book.lists.keys()].map((key) => [...taken].find((kind) => key.startsWith(JSON.stringify(kind))));
     expect(new Set(handedOut)).toEqual(taken);
+  });
+});
+
+describe("the support desk's short ids", () => {
+  it("are handed out under the kinds its calls take, a relationship's too; an unresolved join's under its own field", async () => {
+    const support = await import("../../generated/support/index.js");
+    const handOuts: string[] = [];
+    const noNames = { users: async () => new Map<string, string>(), orgs: async () => new Map<string, string>() };
+    const ticketRecord = {
+      type: "ticket",
+      id: TASK.replace("tsk", "tkt"),
+      attributes: { subject: "Refund", status_code: 3, priority: 2, created_at: "2026-02-11T00:14:22.481Z" },
+      relationships: { assignee: { data: { type: "user", id: USER } }, organization: { data: null } },
+    };
+    await support.projectSearchTickets({ data: [ticketRecord] } as never, noNames, { handOuts });
+    const commentRecord = {
+      type: "comment",
+      id: "cmt_1",
+      attributes: { body: "Refunded.", public: true, created_at: "2026-02-14T16:02:07.113Z" },
+      relationships: { ticket: { data: { type: "ticket", id: ticketRecord.id } }, author: { data: null } },
+    };
+    await support.projectAddComment({ data: commentRecord } as never, noNames, { handOuts });
+    const handedOut = new Set(handOuts.filter((_, i) => i % 3 === 2));
+    const desk = await generateFrom(join(ROOT, "projector.yaml"));
+    const taken = new Set(desk.model!.tools.flatMap((t) => t.inputs.parameters.flatMap((p) => p.shortIds || [])));
+    expect(taken).toEqual(new Set(["ticket.id", "comment.ticket", "user.id"]));
+    // The assignee no tool takes is shown unresolved, its short id handed out as the field's own kind.
+    expect(handedOut).toEqual(new Set(["ticket.id", "ticket.assignee", "comment.ticket"]));
   });
 });
 
