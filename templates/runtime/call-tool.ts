@@ -344,10 +344,10 @@ function fromProcessBook(
 
 /**
  * The arguments with their short ids expanded by a shared id book: each text that may be a short
- * form is recalled under each kind its argument takes, all at once, within the call's timeout. A book that fails or does not answer
- * fails the call before any request: a short id is never sent as a guess. A text that can be no
- * other id's short form, or longer than any id remembered, is none the book holds, and is not
- * asked about.
+ * form is recalled under each kind its argument takes, all at once, within the call's timeout. A
+ * book that fails or does not answer fails the call before any request: a short id is never sent
+ * as a guess. A text that can be no other id's short form, or longer than any id remembered, is
+ * none the book holds, and is not asked about.
  */
 async function fromSharedBook(
   tool: string,
@@ -405,9 +405,10 @@ async function fromSharedBook(
     rememberLongerForms(book, value, sharers),
   );
   if ("cancelled" in told) return { error: `${tool}: ${CANCELLED}` };
+  const records = new Set(sharers.map(([id]) => id)).size;
   if (!("answer" in told))
     return {
-      error: `${tool}: ${expanded.ambiguous.name} ${described(value)} is ambiguous: it was shown for ${new Set(sharers.map(([id]) => id)).size} different records, and the longer ids that tell them apart could not be stored in the id book (${bookFailure(told)}); try again later`,
+      error: `${tool}: ${expanded.ambiguous.name} ${described(value)} is ambiguous: it was shown for ${records} different records, and the longer ids that tell them apart could not be stored in the id book (${bookFailure(told)}); try again later`,
     };
   return ambiguity(tool, expanded.ambiguous, told.answer);
 }

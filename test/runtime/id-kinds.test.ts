@@ -118,6 +118,8 @@ const TASK = "tsk_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90";
 /** Another task whose id has the same short form as {@link TASK}'s. */
 const TASK_TWIN = "tsk_9f3a71c4-77aa-4f31-8d2c-1e5b6c9042af";
 const USER = "usr_0baa8c00-cc40-4700-8c00-46abcc000c00";
+/** A user whose id, shown whole, is {@link USER}'s short form. */
+const WHOLE_USER = "usr_0baa8c00";
 /** A user and a task whose ids, bare UUIDs, have one short form: `5d8804f1`. */
 const SAME_FORM_USER = "5d8804f1-6b2a-4c77-9e10-3f7d51ac8802";
 const SAME_FORM_TASK = "5d8804f1-1d18-4b6e-9c05-8ab3f2e17d90";
@@ -275,6 +277,23 @@ describe.each(books)("with %s, a short id", (_, newBook) => {
     await tools.get_task({ task_id: "tsk_9f3a71c4-7" });
     await tools.get_task({ task_id: "tsk_9f3a71c4-2" });
     expect(api.idsSent).toEqual(["tsk_9f3a71c4-7", TASK_TWIN, TASK]);
+  });
+
+  it("shown whole for one user and as another's short form under another kind is ambiguous once, then each form works", async () => {
+    const { tools, api } = await serve(newBook());
+    api.users = [WHOLE_USER, USER];
+    api.tasks = [TASK];
+    expect(await shown(tools, "list_users")).toEqual([WHOLE_USER, "usr_0baa8c00-c"]);
+    api.users = [WHOLE_USER];
+    expect(await shown(tools, "list_users")).toEqual([WHOLE_USER]);
+    expect(await shown(tools, "list_tasks", "assignee_id")).toEqual([WHOLE_USER]);
+    api.users = [WHOLE_USER, USER];
+    expect(await tools.get_user({ user_id: WHOLE_USER })).toEqual({
+      error: `get_user: user_id "${WHOLE_USER}" is ambiguous: it was shown for 2 different records; pass the longer id of the one you mean: "${WHOLE_USER}" or "usr_0baa8c00-c"`,
+    });
+    await tools.get_user({ user_id: WHOLE_USER });
+    await tools.get_user({ user_id: "usr_0baa8c00-c" });
+    expect(api.idsSent).toEqual([WHOLE_USER, USER]);
   });
 });
 
