@@ -1,11 +1,15 @@
 // The runtime's modules are transpiled once, by `npm run build`: a run that executes generated code
 // takes the build's JavaScript for a runtime module only where its text is the banner and the very
 // template text the build transpiled, and TypeScript's compiler gives the same as the build did.
+// The modules of a spec have their types removed by sucrase, which gives the program TypeScript's
+// compiler gives.
+import { readdirSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
+import type TypeScript from "typescript";
 import { describe, expect, it } from "vitest";
 import { readRuntimeTemplate } from "../src/emit/runtime-template.js";
-import { transpiled, typescript } from "../src/evidence/write-javascript.js";
+import { transpiled, typesRemoved, typescript } from "../src/evidence/write-javascript.js";
 import { ROOT } from "./helpers/pipeline.js";
 
 const built = async () =>
@@ -42,5 +46,69 @@ describe("the runtime's JavaScript, built once", () => {
     const together = transpiled(ts, files);
     for (const [path, text] of files)
       expect(together.get(path), path).toBe(ts.transpileModule(text, { fileName: path, compilerOptions }).outputText);
+  });
+});
+
+/** A JavaScript module as a program, whatever its layout: no comments, parentheses, empty statements or `export {}`. */
+function program(ts: typeof TypeScript, javascript: string): string {
+  const bare: TypeScript.TransformerFactory<TypeScript.SourceFile> = (context) => (root) => {
+    const visit = (node: TypeScript.Node): TypeScript.Node => {
+      if (ts.isParenthesizedExpression(node)) return ts.visitNode(node.expression, visit) as TypeScript.Node;
+      if (ts.isNamedImports(node)) return ts.factory.createNamedImports([...node.elements]);
+      if (ts.isNamedExports(node)) return ts.factory.createNamedExports([...node.elements]);
+      return ts.visitEachChild(node, visit, context);
+    };
+    const emptyExport = (statement: TypeScript.Statement) =>
+      ts.isExportDeclaration(statement) &&
+      statement.moduleSpecifier === undefined &&
+      statement.exportClause !== undefined &&
+      ts.isNamedExports(statement.exportClause) &&
+      statement.exportClause.elements.length === 0;
+    const statements = root.statements.filter((statement) => !ts.isEmptyStatement(statement) && !emptyExport(statement));
+    return ts.visitEachChild(ts.factory.updateSourceFile(root, statements), visit, context);
+  };
+  const source = ts.createSourceFile("module.js", javascript, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+  return ts.createPrinter({ removeComments: true }).printFile(ts.transform(source, [bare]).transformed[0]!);
+}
+
+describe("a spec's generated modules, made runnable", () => {
+  it("are, with their types removed, the program TypeScript's compiler gives, in the bundled example and every scenario", () => {
+    const ts = typescript();
+    const scenarios = join(ROOT, "specs/scenarios");
+    const folders = [
+      join(ROOT, "generated/support"),
+      ...readdirSync(scenarios, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(scenarios, entry.name, "generated")),
+    ];
+    let compared = 0;
+    for (const folder of folders) {
+      const modules = new Map(
+        readdirSync(folder, { recursive: true })
+          .map(String)
+          .filter((path) => path.endsWith(".ts") && path !== "openapi.ts" && !path.startsWith("runtime"))
+          .map((path) => [path, readFileSync(join(folder, path), "utf8")]),
+      );
+      const compiled = transpiled(ts, modules);
+      for (const [path, javascript] of typesRemoved(modules)) {
+        expect(program(ts, javascript), join(folder, path)).toBe(program(ts, compiled.get(path)!));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
+  });
+
+  it("keep their imports as written, a type-only one excepted, as verbatimModuleSyntax does", () => {
+    const [javascript] = typesRemoved(
+      new Map([
+        [
+          "tools/t.ts",
+          'import { a } from "./a.js";\nimport type { B } from "./b.js";\nimport { type C, d } from "./c.js";\nexport const e: B = 1;\n',
+        ],
+      ]),
+    ).values();
+    expect(javascript).toContain('import { a } from "./a.js";');
+    expect(javascript).not.toContain("./b.js");
+    expect(javascript).toMatch(/import \{\s*d\s*\} from "\.\/c\.js";/);
   });
 });

@@ -27,8 +27,8 @@ export interface GeneratedModules {
 
 /**
  * Makes generated TypeScript runnable: each module is written as JavaScript to a temporary folder,
- * to be imported from there, in a worker thread, started at once, so that loading TypeScript
- * overlaps whatever the caller does next.
+ * to be imported from there, in a worker thread, started at once, so that the writing overlaps
+ * whatever the caller does next.
  */
 export function runnableFolder(): RunnableFolder {
   const dir = mkdtempSync(join(tmpdir(), "projector-run-"));
