@@ -303,8 +303,28 @@ function withFullIds(
       continue;
     }
     const kinds = parameter.shortIds;
-    if (!kinds || parameter.in === "body" || typeof value !== "string")
+    if (!kinds || parameter.in === "body") continue;
+    if (Array.isArray(value)) {
+      // A list of ids (`filter[task_id]=a,b`): each item a result gave in short form is sent whole.
+      let items: unknown[] = value;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item !== "string") continue;
+        const full = lookup(item, kinds);
+        if (typeof full !== "string")
+          return { ambiguous: { name: `${name}[${i}]`, value: item, kinds } };
+        if (full === item) continue;
+        if (items === value) items = [...value];
+        items[i] = full;
+      }
+      shortIdsGiven.set(name, items !== value);
+      if (items !== value) {
+        if (values === given) values = { ...values };
+        setOwn(values, name, items);
+      }
       continue;
+    }
+    if (typeof value !== "string") continue;
     const full = lookup(value, kinds);
     if (typeof full !== "string") return { ambiguous: { name, value, kinds } };
     shortIdsGiven.set(name, full !== value);
@@ -370,6 +390,10 @@ async function fromSharedBook(
     },
     fromNext,
   );
+  if (asked.size > MAX_SHORT_IDS_RECALLED)
+    return {
+      error: `${tool}: ${asked.size} different ids were given, more than the ${MAX_SHORT_IDS_RECALLED} one call looks up in the id book; pass fewer`,
+    };
   let known = new Map<string, Recalled>();
   if (asked.size > 0) {
     const read = await within(
@@ -412,6 +436,12 @@ async function fromSharedBook(
     };
   return ambiguity(tool, expanded.ambiguous, told.answer);
 }
+
+/**
+ * The most texts one call asks a shared id book about: a list argument of ids is otherwise bounded
+ * only by the arguments' size, and each text is a round trip to the store.
+ */
+export const MAX_SHORT_IDS_RECALLED = 100;
 
 /** A text given as a short id, with the kinds its argument takes: one look-up in a shared book. */
 const askedKey = (value: string, kinds: readonly string[]) =>
