@@ -73,9 +73,7 @@ describe("a date-time read from text", () => {
 
   it("reads a date from a stated zone's text, and refuses a local timestamp", () => {
     expect(underEachZone(() => date("2026-01-02 23:30-02:00", read))).toEqual(ZONES.map(() => "2026-01-03"));
-    expect(underEachZone(() => date("2026-01-02 23:30", read))).toEqual(
-      ZONES.map(() => ({ unusable: 'not a date: "2026-01-02 23:30"' })),
-    );
+    expect(underEachZone(() => date("2026-01-02 23:30", read))).toEqual(ZONES.map(() => ({ unusable: 'not a date: "2026-01-02 23:30"' })));
   });
 });
 
