@@ -113,8 +113,10 @@ const NOT_CONFORMING = Symbol("not conforming");
 
 /**
  * Why an untyped value cannot be passed on, or undefined: an object inside it would pass for a
- * marker, or it nests past {@link MAX_NESTING} counting the `levels` it sits in. Walked with a list
- * rather than by recursion, and each object once, so that no depth or cycle of the value can stop it.
+ * marker, a number in it overflowed to `Infinity` as the JSON was parsed (JSON writes it as `null`,
+ * a value the API never sent), or it nests past {@link MAX_NESTING} counting the `levels` it sits
+ * in. Walked with a list rather than by recursion, and each object once, so that no depth or cycle
+ * of the value can stop it.
  */
 function untypedProblem(value: unknown, levels: number): string | undefined {
   const pending: unknown[] = [value];
@@ -123,6 +125,8 @@ function untypedProblem(value: unknown, levels: number): string | undefined {
   while (pending.length > 0) {
     const next = pending.pop();
     const depth = depths.pop()! + 1;
+    if (typeof next === "number" && !Number.isFinite(next))
+      return `expected a number, got ${typeName(next)}`;
     if (typeof next !== "object" || next === null || seen.has(next)) continue;
     if (depth > MAX_NESTING) return TOO_DEEP;
     seen.add(next);

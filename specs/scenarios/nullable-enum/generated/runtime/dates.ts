@@ -13,13 +13,60 @@ import { described } from "./quoting.js";
  */
 const EPOCH_MILLISECONDS_FROM = 1e11;
 
-/** Epoch digits in a string: nine or more, so that a compact date (`20260211`) is never read as seconds. */
-const EPOCH_TEXT = /^-?\d{9,}(\.\d+)?$/;
+/**
+ * Epoch digits in a string: nine or more, so that a compact date (`20260211`) is never read as
+ * seconds, and no leading zero, which no clock writes: `0123456789` is some other number's text.
+ */
+const EPOCH_TEXT = /^-?[1-9]\d{8,}(\.\d+)?$/;
 
 function fromEpoch(value: number): Date {
   return new Date(
     Math.abs(value) < EPOCH_MILLISECONDS_FROM ? value * 1000 : value,
   );
+}
+
+/**
+ * ISO 8601 text as RFC 3339 writes it: a date, or a date and a time of day to the minute or finer,
+ * then `Z` or an offset (`+05:30`, or `+0530`). `T` and `Z` may be lower case, as RFC 3339 allows,
+ * and a space may stand for `T` where the zone is stated.
+ */
+const ISO_TEXT =
+  /^(?<year>\d{4})-(?<month>\d{2})-(?<day>\d{2})(?:(?<separator>[Tt ])(?<hour>\d{2}):(?<minute>\d{2})(?::(?<second>\d{2})(?:\.\d+)?)?(?<zone>[Zz]|(?<sign>[+-])(?<offsetHours>\d{2}):?(?<offsetMinutes>\d{2}))?)?$/;
+
+/**
+ * The instant ISO text writes, read field by field and never by `Date.parse`, which reads other
+ * forms in the host's zone. A time with no zone and a `T` is read as UTC, as APIs that leave the
+ * zone out of ISO text mean; with a space it is a database's local timestamp (`2026-01-02 03:04`),
+ * whose zone nothing states, so it is no date.
+ */
+function fromIsoText(text: string): Date | undefined {
+  const fields = ISO_TEXT.exec(text)?.groups;
+  if (!fields || (fields.separator === " " && fields.zone === undefined))
+    return undefined;
+  const year = Number(fields.year);
+  const month = Number(fields.month);
+  const day = Number(fields.day);
+  const hour = Number(fields.hour ?? 0);
+  const minute = Number(fields.minute ?? 0);
+  const second = Number(fields.second ?? 0);
+  const offsetHours = Number(fields.offsetHours ?? 0);
+  const offsetMinutes = Number(fields.offsetMinutes ?? 0);
+  if (
+    !isRealDay(year, month, day) ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 60 ||
+    offsetHours > 23 ||
+    offsetMinutes > 59
+  )
+    return undefined;
+  const offset =
+    (fields.sign === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  // setUTCFullYear, unlike Date.UTC, keeps a year below 100 as written; a leap second keeps its minute.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute - offset, Math.min(second, 59));
+  return date;
 }
 
 /**
@@ -31,27 +78,10 @@ function toDate(value: unknown, epochNumbers: boolean): Date | undefined {
   if (typeof value === "number")
     date =
       epochNumbers && Number.isInteger(value) ? fromEpoch(value) : undefined;
-  else if (typeof value === "string" && EPOCH_TEXT.test(value))
-    date = fromEpoch(Number(value));
-  else if (typeof value === "string") {
-    // A date-time without an offset is read as UTC, so the output never depends on the host's zone.
-    const zoned = /^\d{4}-\d{2}-\d{2}$/.test(value)
-      ? `${value}T00:00:00Z`
-      : /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value)
-        ? `${value}Z`
-        : value;
-    date = /^\d{4}-\d{2}-\d{2}/.test(zoned) ? new Date(zoned) : undefined;
-    // Date rolls 2026-02-30 over to March; a calendar day that does not exist is not a date.
-    if (
-      date &&
-      !Number.isNaN(date.getTime()) &&
-      /^\d{4}-\d{2}-\d{2}T/.test(zoned) &&
-      !/[+-]\d{2}:?\d{2}$/.test(zoned) &&
-      date.toISOString().slice(0, 10) !== zoned.slice(0, 10)
-    ) {
-      date = undefined;
-    }
-  }
+  else if (typeof value === "string")
+    date = EPOCH_TEXT.test(value)
+      ? fromEpoch(Number(value))
+      : fromIsoText(value);
   // Outside years 0 to 9999 an ISO text is no longer YYYY-MM-DD: such a value is out of range.
   return date &&
     !Number.isNaN(date.getTime()) &&
@@ -62,6 +92,20 @@ function toDate(value: unknown, epochNumbers: boolean): Date | undefined {
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether the calendar has this day: Date would roll 2026-02-30 over to March. */
+function isRealDay(year: number, month: number, day: number): boolean {
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    (day <= DAYS[month - 1]! ||
+      (month === 2 &&
+        day === 29 &&
+        year % 4 === 0 &&
+        (year % 100 !== 0 || year % 400 === 0)))
+  );
+}
 
 /** The number two ASCII digits at `at` write, or -1. */
 function twoDigits(text: string, at: number): number {
@@ -100,18 +144,8 @@ export function isUtcIso(value: string): boolean {
   const yearOfCentury = twoDigits(value, 2);
   const month = twoDigits(value, 5);
   const day = twoDigits(value, 8);
-  if (century < 0 || yearOfCentury < 0 || month < 1 || month > 12 || day < 1)
-    return false;
   const year = century * 100 + yearOfCentury;
-  if (
-    day > DAYS[month - 1]! &&
-    !(
-      month === 2 &&
-      day === 29 &&
-      year % 4 === 0 &&
-      (year % 100 !== 0 || year % 400 === 0)
-    )
-  )
+  if (century < 0 || yearOfCentury < 0 || !isRealDay(year, month, day))
     return false;
   let hour = 0;
   let minute = 0;
