@@ -251,7 +251,7 @@ describe("after_last, where the row shows the value as a marker", () => {
   it.each([
     ["an unreadable date", "projectAfterCreated", "created", { created_at: "not a date \u001b" }],
     ["money in an unknown currency", "projectAfterPrice", "price", { currency: "ZZZ" }],
-    ["a duration that is no number", "projectAfterTook", "took", { took: "ninety" }],
+    ["a negative duration", "projectAfterTook", "took", { took: -90 }],
     ["a code with no word", "projectAfterStatus", "status", { status: 9 }],
     ["text that is no text", "projectAfterName", "name", { name: 5 }],
     ["an unreadable date, the rows cut by a budget", "projectListItemsBudgeted", "created", { created_at: "not a date" }],
