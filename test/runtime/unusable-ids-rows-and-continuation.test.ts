@@ -149,6 +149,41 @@ ${afterLast("after_id", "id")}${afterLast("after_name", "name")}${afterLast("aft
     page: { next: { after_last: created_at, param: after, limit: limit } }
 `;
 
+/** A JSON:API spec whose records declare no `id`: their `type` alone makes no record. */
+const NOTES_SPEC = `openapi: 3.1.0
+info: { title: Notes, version: "1" }
+paths:
+  /notes:
+    get:
+      operationId: listNotes
+      responses:
+        "200":
+          description: ok
+          content:
+            application/vnd.api+json:
+              schema:
+                type: object
+                properties:
+                  data:
+                    type: array
+                    items:
+                      type: object
+                      properties:
+                        type: { type: string, enum: [note] }
+                        attributes: { type: object, properties: { text: { type: string } } }
+`;
+
+const NOTES_ANNOTATION = `spec: notes.yaml
+output: generated
+resources:
+  note:
+    fields:
+      id: { drop: "not shown" }
+      text: keep
+tools:
+  list_notes: { operation: listNotes, list: notes }
+`;
+
 type Project = (response: unknown, resolvers?: unknown, options?: { onIssue?: (issue: ProjectionIssue) => void }) => Promise<unknown>;
 type Generated = Record<string, Project>;
 
@@ -162,10 +197,12 @@ async function generated(files: Record<string, string>): Promise<Generated> {
 
 let tickets: Generated;
 let items: Generated;
+let notes: Generated;
 
 beforeAll(async () => {
   tickets = await generated({ "tickets.yaml": TICKETS_SPEC, "projector.yaml": TICKETS_ANNOTATION });
   items = await generated({ "items.yaml": ITEMS_SPEC, "projector.yaml": ITEMS_ANNOTATION });
+  notes = await generated({ "notes.yaml": NOTES_SPEC, "projector.yaml": NOTES_ANNOTATION });
 }, 60_000);
 
 /** What a projection does with a body: its result, or the message of the error it throws; and its issues' messages. */
@@ -225,6 +262,13 @@ describe("a list item holding none of its record's keys", () => {
     const { error } = await projected(tickets, "projectListTickets", { data: [{ type: "ticket" }] }, users);
     expect(error).toBe(
       "list_tickets: the response body is not a list of ticket records at data (item 0 is an object with none of the keys a ticket has)",
+    );
+  });
+
+  it("refuses a JSON:API page whose item holds its type and nothing else, where the spec declares no id", async () => {
+    const { error } = await projected(notes, "projectListNotes", { data: [{ type: "note", attributes: { text: "t" } }, { type: "note" }] });
+    expect(error).toBe(
+      "list_notes: the response body is not a list of note records at data (item 1 is an object with none of the keys a note has)",
     );
   });
 
