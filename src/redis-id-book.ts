@@ -39,9 +39,10 @@ export interface RedisIdBook {
 }
 
 /**
- * An id book on Redis or Valkey. Each short form is a list of the full ids it was given, each once,
- * the most recently remembered last, at most {@link ID_BOOK_SHARERS}: two ids behind one form, from
- * any processes, make the form ambiguous. A result's entries are remembered in one transaction, one
+ * An id book on Redis or Valkey. Each short form, as the runtime gives it (qualified by its kind:
+ * `"ticket.id"tkt_9f3a71c4`), is a list of the full ids it was given, each once, the most recently
+ * remembered last, at most {@link ID_BOOK_SHARERS}: two ids behind one form, from any processes,
+ * make the form ambiguous. A result's entries are remembered in one transaction, one
  * round trip; each list expires `ttlSeconds` after the last result that gave its form. A recall is
  * one round trip. A failure rejects, and the tool answers the model with an error.
  */

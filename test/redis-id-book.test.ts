@@ -114,8 +114,10 @@ describe.skipIf(!redisServer)(redisServer ? "short ids on Redis" : "short ids on
     const tools = toolProcess(redis.url, prefix, 1);
     try {
       await tools.list([A]);
-      expect(await client.pttl(prefix + WHOLE)).toBeGreaterThan(0);
-      await vi.waitFor(async () => expect(await client.exists(prefix + WHOLE)).toBe(0), { timeout: 30_000, interval: 100 });
+      // The key is the short form qualified by its kind: a ticket's own id.
+      const key = `${prefix}"ticket.id"${WHOLE}`;
+      expect(await client.pttl(key)).toBeGreaterThan(0);
+      await vi.waitFor(async () => expect(await client.exists(key)).toBe(0), { timeout: 30_000, interval: 100 });
       expect(await tools.call("get_ticket", { ticket_id: WHOLE }, [A])).toEqual({
         outcome: { error: `get_ticket: the API answered 404: no such ticket; no record has the id "${WHOLE}"; ${FORGOTTEN}` },
         ticketIdsSent: [WHOLE],

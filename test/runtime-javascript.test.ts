@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type TypeScript from "typescript";
 import { describe, expect, it } from "vitest";
 import { readRuntimeTemplate } from "../src/emit/runtime-template.js";
-import { transpiled, typesRemoved, typescript } from "../src/evidence/write-javascript.js";
+import { javascriptOf, transpiled, typesRemoved, typescript } from "../src/evidence/write-javascript.js";
 import { ROOT } from "./helpers/pipeline.js";
 
 const built = async () =>
@@ -110,5 +110,21 @@ describe("a spec's generated modules, made runnable", () => {
     expect(javascript).toContain('import { a } from "./a.js";');
     expect(javascript).not.toContain("./b.js");
     expect(javascript).toMatch(/import \{\s*d\s*\} from "\.\/c\.js";/);
+  });
+
+  it("go through TypeScript's compiler where a namespace may be declared, which sucrase would drop, and through sucrase elsewhere", () => {
+    const ts = typescript();
+    const files = new Map([
+      ["tools/plain.ts", "import type { A } from './a.js';\nexport const plain: number = 1;\n"],
+      ["tools/spaced.ts", "export const first = 1; namespace Inner { export const all = [first]; } export const all = Inner.all;\n"],
+      ["tools/declared.ts", "export declare namespace Outer { const x: number }\nexport module Legacy { export const y = 2; }\n"],
+    ]);
+    const javascript = javascriptOf(files);
+    expect(javascript.get("tools/plain.ts")).toBe(
+      typesRemoved(new Map([["tools/plain.ts", files.get("tools/plain.ts")!]])).get("tools/plain.ts"),
+    );
+    const compiled = transpiled(ts, files);
+    for (const path of ["tools/spaced.ts", "tools/declared.ts"]) expect(javascript.get(path), path).toBe(compiled.get(path));
+    expect(javascript.get("tools/spaced.ts")).toContain("Inner.all = [first]");
   });
 });

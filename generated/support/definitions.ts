@@ -102,7 +102,12 @@ const addCommentCall: ToolCall = {
   method: "post",
   path: "/tickets/{ticket_id}/comments",
   parameters: [
-    { name: "ticket_id", in: "path", argument: "ticket_id", shortIds: true },
+    {
+      name: "ticket_id",
+      in: "path",
+      argument: "ticket_id",
+      shortIds: ["ticket.id", "comment.ticket"],
+    },
     { name: "body", in: "body", argument: "body", shortIds: false },
   ],
   bodyMediaType: "application/vnd.api+json",
@@ -128,7 +133,12 @@ const getTicketCall: ToolCall = {
   method: "get",
   path: "/tickets/{ticket_id}",
   parameters: [
-    { name: "ticket_id", in: "path", argument: "ticket_id", shortIds: true },
+    {
+      name: "ticket_id",
+      in: "path",
+      argument: "ticket_id",
+      shortIds: ["ticket.id", "comment.ticket"],
+    },
   ],
 };
 
@@ -152,7 +162,7 @@ const getUserCall: ToolCall = {
   method: "get",
   path: "/users/{user_id}",
   parameters: [
-    { name: "user_id", in: "path", argument: "user_id", shortIds: true },
+    { name: "user_id", in: "path", argument: "user_id", shortIds: ["user.id"] },
   ],
 };
 

@@ -26,6 +26,7 @@ const sourceData = (r: SpecBacked) => ({
   jsonapi: r.source.jsonapi,
   ...(r.source.jsonapi && r.type !== undefined ? { type: r.type } : {}),
   id: r.source.jsonapi ? "id" : r.id,
+  ...(r.source.ids !== undefined ? { ids: r.source.ids } : {}),
   label: r.source.label,
   ...(r.source.declaredErrorKeys.length > 0 ? { declaredErrorKeys: r.source.declaredErrorKeys } : {}),
 });

@@ -78,8 +78,25 @@ export function typesRemoved(files: ReadonlyMap<string, string>): Map<string, st
 }
 
 /**
+ * A namespace (or a `module` block) begun at a statement's start. Sucrase keeps only the `declare`
+ * ones and drops any other without a word, so a module that may hold one goes through TypeScript's
+ * compiler; a comment or text that merely looks like one costs only the compiler's time.
+ */
+const MAY_DECLARE_NAMESPACE = /(?:^|[;{}])\s*(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+[\w$"']/m;
+
+/** The modules as JavaScript: by {@link typesRemoved}, or by TypeScript's compiler where sucrase would drop a namespace. */
+export function javascriptOf(files: ReadonlyMap<string, string>): Map<string, string> {
+  const byCompiler = new Map<string, string>();
+  const bySucrase = new Map<string, string>();
+  for (const [path, text] of files) (MAY_DECLARE_NAMESPACE.test(text) ? byCompiler : bySucrase).set(path, text);
+  const javascript = typesRemoved(bySucrase);
+  if (byCompiler.size > 0) for (const [path, text] of transpiled(typescript(), byCompiler)) javascript.set(path, text);
+  return javascript;
+}
+
+/**
  * Writes each module as JavaScript into `dir`: the runtime's modules as the build transpiled them
- * where their text is the one it built from, the others with their types removed. Synchronous:
+ * where their text is the one it built from, the others by {@link javascriptOf}. Synchronous:
  * a few hundred small files are written without a promise per step. The source types
  * (`openapi.ts`) are types only, and files that are no modules (the folder's `.projector`) are no
  * code: both are skipped.
@@ -94,7 +111,7 @@ export function writeJavaScript(dir: string, files: Iterable<readonly [path: str
     if (built === undefined) todo.set(path, text);
     else javascript.set(path, built);
   }
-  if (todo.size > 0) for (const [path, text] of typesRemoved(todo)) javascript.set(path, text);
+  if (todo.size > 0) for (const [path, text] of javascriptOf(todo)) javascript.set(path, text);
   const folders = new Set<string>();
   for (const [path, text] of javascript) {
     const target = join(dir, path.replace(/\.ts$/, ".js"));

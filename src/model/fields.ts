@@ -381,6 +381,7 @@ function keptField(
   if (rule.legend) {
     const coded = {
       codes: reader.enumValues(specField.at) ?? [],
+      kind,
       numeric: kind === "integer" || kind === "number",
       specWords: () => specLegend(reader, specField.at),
       specWordsShort: () => shortSpecLegend(reader, specField.at),

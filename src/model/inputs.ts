@@ -6,7 +6,7 @@ import { fixedValueProblem } from "./fixed-value.js";
 import { boundedPlainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
 import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
-import { type IdSource, parameterKey, takesId } from "./short-ids.js";
+import { type IdSource, kindsTaken, parameterKey, sourcesTaken } from "./short-ids.js";
 import type { InputParameter, JsonSchema, QuerySerialization, ResourceModel, ToolHints, ToolInputs } from "./types.js";
 import { cutWarning } from "./schema-budget.js";
 import { valueFields } from "./value-fields.js";
@@ -137,13 +137,17 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       );
   }
   const ids = ctx.idSources.get(tool.name) ?? [];
-  const takesIds = (name: string, at: SchemaAt) => takesId(ids, name, reader.refName(at));
+  const takenBy = (name: string, at: SchemaAt) => sourcesTaken(ids, name, reader.refName(at));
   const pathParameters = declared.filter((d) => d.in === "path" && template.includes(d.name));
   const bodyAt = declared.find((d) => d.in === "body")?.at;
   const bodyIds = bodyAt ? idProperties(reader, bodyAt, ids) : [];
-  const idsByName = bodyIds.length > 0 || declared.some((d) => (d.in === "path" || d.in === "query") && takesIds(d.name, d.at));
+  const claimed = new Set([
+    ...declared.flatMap((d) => (d.in === "path" || d.in === "query" ? takenBy(d.name, d.at) : [])),
+    ...bodyIds.flatMap(([, sources]) => sources),
+  ]);
+  const unclaimed = ids.filter((s) => !claimed.has(s));
   // `/things/{key}`: when nothing takes the ids by name, the one path parameter takes them, whatever its name.
-  const onlyPath = ids.length > 0 && !idsByName && pathParameters.length === 1 ? pathParameters[0] : undefined;
+  const onlyPath = ids.length > 0 && claimed.size === 0 && pathParameters.length === 1 ? pathParameters[0] : undefined;
   const parameters: InputParameter[] = [];
   for (const d of declared) {
     const input = byName.get(d.name);
@@ -220,7 +224,8 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     const legend = codes?.map(([code, word]): [string, string | number] => [word, code]);
     const words = legend && { type: "string", enum: legend.map(([word]) => word) };
     const shown: JsonSchema = !words ? schema : array ? { ...schema, items: words } : words;
-    const shortIds = where !== "body" && (d === onlyPath || (ids.length > 0 && takesIds(d.name, d.at)));
+    const own = where === "body" ? [] : takenBy(d.name, d.at);
+    const shortIds = d === onlyPath || own.length > 0 ? kindsTaken(own, unclaimed) : false;
     const idForms = shortIds ? acceptingShortForms(shown) : { schema: shown };
     const parameter: InputParameter = {
       name: d.name,
@@ -231,7 +236,9 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       ...(legend ? { legend } : {}),
       shortIds,
       ...(idForms.fullIdChecks ? { fullIdChecks: idForms.fullIdChecks } : {}),
-      ...(where === "body" && bodyIds.length > 0 ? { shortIdProperties: bodyIds } : {}),
+      ...(where === "body" && bodyIds.length > 0
+        ? { shortIdProperties: bodyIds.map(([name, sources]): [string, string[]] => [name, kindsTaken(sources, unclaimed)]) }
+        : {}),
       ...(d.serialization ? { serialization: d.serialization } : {}),
     };
     if (shortIds && description === undefined) parameter.schema["description"] = SHORT_ID_NOTE;
@@ -239,7 +246,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     const propertyLegends = where === "body" && properties ? bodyLegends(ctx, d.at, properties) : [];
     if (propertyLegends.length > 0) parameter.propertyLegends = propertyLegends;
     const propertyChecks: JsonSchema = {};
-    for (const name of where === "body" ? bodyIds : []) {
+    for (const [name] of where === "body" ? bodyIds : []) {
       if (!properties || !Object.hasOwn(properties, name)) continue;
       const forms = acceptingShortForms(properties[name]!);
       setOwn(properties, name, { ...forms.schema, ...(forms.schema["description"] === undefined ? { description: SHORT_ID_NOTE } : {}) });
@@ -434,14 +441,14 @@ function bodyLegends(ctx: InputsContext, at: SchemaAt, properties: Record<string
   return legends.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** The top-level properties of a JSON request body that take an id results give in short form. */
-function idProperties(reader: SchemaReader, at: SchemaAt, ids: IdSource[]): string[] {
+/** The top-level properties of a JSON request body that take an id results give in short form, each with the ids it takes. */
+function idProperties(reader: SchemaReader, at: SchemaAt, ids: IdSource[]): [name: string, sources: IdSource[]][] {
   if (ids.length === 0) return [];
   return reader
     .properties(at)
-    .filter((p) => takesId(ids, p.name, reader.refName(p.at)))
-    .map((p) => p.name)
-    .sort();
+    .map((p): [string, IdSource[]] => [p.name, sourcesTaken(ids, p.name, reader.refName(p.at))])
+    .filter(([, sources]) => sources.length > 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**

@@ -125,13 +125,14 @@ export function resolverSource(ctx: SourceContext, resolver: ResolverAnnotation)
     concurrency: resolver.concurrency ?? DEFAULT_CONCURRENCY,
     records: records.path,
     jsonapi: records.jsonapi,
+    ...(records.ids ? { ids: records.ids } : {}),
     label: records.label,
     declaredErrorKeys: records.declaredErrorKeys,
   };
 }
 
 type Records =
-  | { path: string[]; jsonapi: boolean; label: string[]; declaredErrorKeys: string[] }
+  | { path: string[]; jsonapi: boolean; ids?: "text" | "integer"; label: string[]; declaredErrorKeys: string[] }
   | { problem: string; help: string; pointer?: string; key?: string };
 
 /** Where the operation's records are and the label's path in them, checked against the schema. */
@@ -174,7 +175,8 @@ function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operati
     };
   const record = reader.unwrapNullable(rows.item);
   const idKey = rows.jsonapi ? "id" : (resolver.id ?? "id");
-  if (!reader.property(record, idKey))
+  const id = reader.property(record, idKey);
+  if (!id)
     return {
       problem: `the records of ${label} declare no \`${idKey}\` to match the ids with`,
       help: rows.jsonapi ? "the records must be JSON:API resource objects with an id" : "write `id: KEY` naming the key of the records' id",
@@ -196,9 +198,12 @@ function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operati
     }
     at = property.at;
   }
+  // An answer's id is read as the spec declares it: a number is no text id, text no integer one.
+  const idKind = rows.jsonapi ? undefined : reader.kind(id.at);
   return {
     path: rows.path,
     jsonapi: rows.jsonapi,
+    ...(idKind === "string" ? { ids: "text" as const } : idKind === "integer" ? { ids: "integer" as const } : {}),
     label: segments,
     declaredErrorKeys: declaredErrorKeys(reader, body.schema, rows.jsonapi),
   };

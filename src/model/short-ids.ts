@@ -52,6 +52,13 @@ export function idSourcesByTool(resources: readonly ResourceModel[]): Map<string
   return byTool;
 }
 
-/** Whether a parameter or body property of this name and component schema takes one of the ids. */
-export const takesId = (sources: IdSource[], name: string, schemaRef: string | undefined) =>
-  sources.some((s) => s.keys.has(parameterKey(name)) || (schemaRef !== undefined && s.schemaRef === schemaRef));
+/** The ids a parameter or body property of this name and component schema takes. */
+export const sourcesTaken = (sources: IdSource[], name: string, schemaRef: string | undefined) =>
+  sources.filter((s) => s.keys.has(parameterKey(name)) || (schemaRef !== undefined && s.schemaRef === schemaRef));
+
+/**
+ * The kinds of short id a parameter or body property that takes `own` expands: those, and the
+ * tool's ids that no parameter or property takes (`ticket.assignee` for `get_user`'s `user_id`),
+ * each once, in source order. A short id of any other kind is sent as given.
+ */
+export const kindsTaken = (own: IdSource[], unclaimed: IdSource[]): string[] => [...new Set([...own, ...unclaimed].map((s) => s.label))];

@@ -90,6 +90,8 @@ export interface ResolverSource {
   /** Where the records sit in the response. */
   records: string[];
   jsonapi: boolean;
+  /** The type the spec declares for a plain record's id: text or an integer; none where it declares neither. */
+  ids?: "text" | "integer";
   /** The label's dotted path in a record (under `attributes` for JSON:API). */
   label: string[];
   /** Of `error` and `errors`, those the answer's schema declares: its data, not an error. */
@@ -153,10 +155,13 @@ export interface InputParameter {
   fixed?: { value: unknown };
   /** Word to code, when the model passes words and the API takes codes. */
   legend?: [word: string, code: string | number][];
-  /** The API takes a full id that results give in short form. */
-  shortIds: boolean;
-  /** The request body's top-level properties that take such ids. */
-  shortIdProperties?: string[];
+  /**
+   * The kinds of id (`task.id`, an id source's label) whose short form results give and the API
+   * takes in full here; false when it takes none.
+   */
+  shortIds: string[] | false;
+  /** The request body's top-level properties that take such ids, each with the kinds it takes. */
+  shortIdProperties?: [property: string, kinds: string[]][];
   /**
    * The spec's constraints on a full id that {@link schema} leaves out so short forms pass, laid over
    * it (`{ pattern }`, or `{ properties: { project_id: { pattern } } }` for a body): the runtime

@@ -29,7 +29,10 @@ export interface SourceRef {
   path: string[];
 }
 
-export type LegendModel = { kind: "static"; entries: [code: string | number, word: string][] } | { kind: "resolver"; resolver: string };
+export type LegendModel =
+  | { kind: "static"; entries: [code: string | number, word: string][] }
+  /** `codes`: the type the spec declares for the codes, where it declares one; a code of another is never looked up. */
+  | { kind: "resolver"; resolver: string; codes?: "integer" | "number" | "string" };
 
 export interface FieldCommon {
   /** The key in the projected record. */

@@ -33,7 +33,8 @@ export const LEGEND: Rule = {
     read(field, value, scope) {
       const legend = field.legend!;
       if (legend.kind === "static") return { reader: "legend", value, options: [["words", scope.constant]] };
-      return { reader: "legendLookup", value, options: labelsOptions(scope, legend.resolver, field.out) };
+      const codes: [string, string][] = legend.codes ? [["codes", scope.literal(legend.codes)]] : [];
+      return { reader: "legendLookup", value, options: [...labelsOptions(scope, legend.resolver, field.out), ...codes] };
     },
     markers: () => ["unknown_code"],
     constant(field, scope) {
@@ -77,6 +78,8 @@ type Entries = [code: string | number, word: string][];
 export interface Coded {
   /** The codes the spec's enum lists; none where it lists none. */
   codes: readonly unknown[];
+  /** The type the spec declares for the codes, where it declares one. */
+  kind?: string | undefined;
   /** Whether the codes are numbers. */
   numeric: boolean;
   /** The words the spec gives the codes, or undefined when it gives none. */
@@ -96,7 +99,12 @@ export function legendModel(
   problem: RuleProblem,
   extraCode: (code: string) => void,
 ): LegendModel | undefined {
-  if (legend.source === "resolver") return { kind: "resolver", resolver: legend.resolver };
+  if (legend.source === "resolver") {
+    const { kind } = coded;
+    return kind === "integer" || kind === "number" || kind === "string"
+      ? { kind: "resolver", resolver: legend.resolver, codes: kind }
+      : { kind: "resolver", resolver: legend.resolver };
+  }
   let entries: Entries;
   if (legend.source === "spec") {
     const found = coded.specWords();

@@ -59,9 +59,15 @@ export interface CallParameter {
   readonly fixed?: { readonly value: unknown };
   /** Word to code. */
   readonly legend?: Legend;
-  readonly shortIds: boolean;
-  /** The body's top-level properties that take short ids. */
-  readonly shortIdProperties?: readonly string[];
+  /**
+   * The kinds of short id it takes (`task.id`: the resource and field a result read the id from):
+   * a short id is expanded only into an id handed out as one of them. False when it takes none.
+   */
+  readonly shortIds?: readonly string[] | false;
+  /** The body's top-level properties that take short ids, each with the kinds it takes. */
+  readonly shortIdProperties?: ReadonlyArray<
+    readonly [property: string, kinds: readonly string[]]
+  >;
   /** The body's top-level properties that take words, each with its word-to-code list. */
   readonly propertyLegends?: ReadonlyArray<
     readonly [property: string, legend: Legend]
@@ -229,12 +235,25 @@ function urlProblem(
 const FORGOTTEN =
   "if a result gave it, the full id it stands for is no longer remembered; run the tool that listed it again and pass the id it gives now";
 
-/** What a short id given to a call stands for: {@link fullId}, or {@link recalled} from a shared book. */
-type Lookup = (given: string) => Recalled | { readonly ambiguous: string };
+/**
+ * What a short id given to a call stands for among the ids of `kinds`: {@link fullId}, or
+ * {@link recalled} from a shared book.
+ */
+type Lookup = (
+  given: string,
+  kinds: readonly string[],
+) => Recalled | { readonly ambiguous: string };
+
+/** A short id shown for several records: the argument it was given as, and the kinds it takes. */
+interface Ambiguous {
+  readonly name: string;
+  readonly value: string;
+  readonly kinds: readonly string[];
+}
 
 type Expanded =
   | { values: unknown; shortIdsGiven: Map<string, boolean> }
-  | { ambiguous: { readonly name: string; readonly value: string } };
+  | { ambiguous: Ambiguous };
 
 /**
  * The arguments with each short id a result gave replaced by the full id `lookup` finds for it, so
@@ -265,12 +284,14 @@ function withFullIds(
     if (body) {
       // A body's id properties: each short id a result gave becomes the full one before the body is checked.
       let expanded = body;
-      for (const property of parameter.shortIdProperties ?? []) {
+      for (const [property, kinds] of parameter.shortIdProperties ?? []) {
         const id = Object.hasOwn(body, property) ? body[property] : undefined;
         if (typeof id !== "string") continue;
-        const full = lookup(id);
+        const full = lookup(id, kinds);
         if (typeof full !== "string")
-          return { ambiguous: { name: `${name}.${property}`, value: id } };
+          return {
+            ambiguous: { name: `${name}.${property}`, value: id, kinds },
+          };
         if (full === id) continue;
         if (expanded === body) expanded = { ...body };
         setOwn(expanded, property, full);
@@ -281,14 +302,31 @@ function withFullIds(
       }
       continue;
     }
-    if (
-      !parameter.shortIds ||
-      parameter.in === "body" ||
-      typeof value !== "string"
-    )
+    const kinds = parameter.shortIds;
+    if (!kinds || parameter.in === "body") continue;
+    if (Array.isArray(value)) {
+      // A list of ids (`filter[task_id]=a,b`): each item a result gave in short form is sent whole.
+      let items: unknown[] = value;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item !== "string") continue;
+        const full = lookup(item, kinds);
+        if (typeof full !== "string")
+          return { ambiguous: { name: `${name}[${i}]`, value: item, kinds } };
+        if (full === item) continue;
+        if (items === value) items = [...value];
+        items[i] = full;
+      }
+      shortIdsGiven.set(name, items !== value);
+      if (items !== value) {
+        if (values === given) values = { ...values };
+        setOwn(values, name, items);
+      }
       continue;
-    const full = lookup(value);
-    if (typeof full !== "string") return { ambiguous: { name, value } };
+    }
+    if (typeof value !== "string") continue;
+    const full = lookup(value, kinds);
+    if (typeof full !== "string") return { ambiguous: { name, value, kinds } };
     shortIdsGiven.set(name, full !== value);
     if (full !== value) {
       if (values === given) values = { ...values };
@@ -301,7 +339,7 @@ function withFullIds(
 /** The error for a short id shown for several records, with the forms that tell them apart. */
 function ambiguity(
   tool: string,
-  { name, value }: { readonly name: string; readonly value: string },
+  { name, value }: Ambiguous,
   forms: readonly string[],
 ): { error: string } {
   const choices = forms.map((form) => JSON.stringify(form));
@@ -320,19 +358,16 @@ function fromProcessBook(
   { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string } {
   const expanded = withFullIds(call, given, fullId, fromNext);
   if (!("ambiguous" in expanded)) return expanded;
-  return ambiguity(
-    tool,
-    expanded.ambiguous,
-    longerForms(expanded.ambiguous.value),
-  );
+  const { value, kinds } = expanded.ambiguous;
+  return ambiguity(tool, expanded.ambiguous, longerForms(value, kinds));
 }
 
 /**
  * The arguments with their short ids expanded by a shared id book: each text that may be a short
- * form is recalled, all at once, within the call's timeout. A book that fails or does not answer
- * fails the call before any request: a short id is never sent as a guess. A text that can be no
- * other id's short form, or longer than any id remembered, is none the book holds, and is not
- * asked about.
+ * form is recalled under each kind its argument takes, all at once, within the call's timeout. A
+ * book that fails or does not answer fails the call before any request: a short id is never sent
+ * as a guess. A text that can be no other id's short form, or longer than any id remembered, is
+ * none the book holds, and is not asked about.
  */
 async function fromSharedBook(
   tool: string,
@@ -344,17 +379,21 @@ async function fromSharedBook(
 ): Promise<
   { values: unknown; shortIdsGiven: Map<string, boolean> } | { error: string }
 > {
-  const asked = new Set<string>();
+  const asked = new Map<string, Parameters<Lookup>>();
   withFullIds(
     call,
     given,
-    (value) => {
+    (value, kinds) => {
       if (value.length <= ID_BOOK_LONGEST_ID && mayBeShortForm(value))
-        asked.add(value);
+        asked.set(askedKey(value, kinds), [value, kinds]);
       return value;
     },
     fromNext,
   );
+  if (asked.size > MAX_SHORT_IDS_RECALLED)
+    return {
+      error: `${tool}: ${asked.size} different ids were given, more than the ${MAX_SHORT_IDS_RECALLED} one call looks up in the id book; pass fewer`,
+    };
   let known = new Map<string, Recalled>();
   if (asked.size > 0) {
     const read = await within(
@@ -363,7 +402,8 @@ async function fromSharedBook(
         new Map(
           await Promise.all(
             [...asked].map(
-              async (value) => [value, await recalled(book, value)] as const,
+              async ([key, [value, kinds]]) =>
+                [key, await recalled(book, value, kinds)] as const,
             ),
           ),
         ),
@@ -378,22 +418,34 @@ async function fromSharedBook(
   const expanded = withFullIds(
     call,
     given,
-    (value) => known.get(value) ?? value,
+    (value, kinds) => known.get(askedKey(value, kinds)) ?? value,
     fromNext,
   );
   if (!("ambiguous" in expanded)) return expanded;
-  const shared = known.get(expanded.ambiguous.value);
-  const ids = typeof shared === "object" ? shared.ids : [];
+  const { value, kinds } = expanded.ambiguous;
+  const shared = known.get(askedKey(value, kinds));
+  const sharers = typeof shared === "object" ? shared.sharers : [];
   const told = await within(waits, () =>
-    rememberLongerForms(book, expanded.ambiguous.value, ids),
+    rememberLongerForms(book, value, sharers),
   );
   if ("cancelled" in told) return { error: `${tool}: ${CANCELLED}` };
+  const records = new Set(sharers.map(([id]) => id)).size;
   if (!("answer" in told))
     return {
-      error: `${tool}: ${expanded.ambiguous.name} ${described(expanded.ambiguous.value)} is ambiguous: it was shown for ${ids.length} different records, and the longer ids that tell them apart could not be stored in the id book (${bookFailure(told)}); try again later`,
+      error: `${tool}: ${expanded.ambiguous.name} ${described(value)} is ambiguous: it was shown for ${records} different records, and the longer ids that tell them apart could not be stored in the id book (${bookFailure(told)}); try again later`,
     };
   return ambiguity(tool, expanded.ambiguous, told.answer);
 }
+
+/**
+ * The most texts one call asks a shared id book about: a list argument of ids is otherwise bounded
+ * only by the arguments' size, and each text is a round trip to the store.
+ */
+export const MAX_SHORT_IDS_RECALLED = 100;
+
+/** A text given as a short id, with the kinds its argument takes: one look-up in a shared book. */
+const askedKey = (value: string, kinds: readonly string[]) =>
+  JSON.stringify([value, kinds]);
 
 /** Why a shared id book gave no answer: what it threw, or that it took longer than the call's timeout. */
 function bookFailure(

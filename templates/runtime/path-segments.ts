@@ -30,7 +30,8 @@ function escaped(value: string | number | boolean): string | undefined {
   }
 }
 
-const LONE_SURROGATE =
+/** Why text holding a lone surrogate cannot be part of a URL: `encodeURIComponent` throws on it. */
+export const UNWRITABLE_SURROGATE =
   "cannot be written into the URL: it holds a lone surrogate (half of a UTF-16 pair)";
 
 /**
@@ -48,7 +49,7 @@ function writtenText(value: unknown): { text: string } | { problem: string } {
     };
   if (isScalar(value)) {
     const text = escaped(value);
-    return text === undefined ? { problem: LONE_SURROGATE } : { text };
+    return text === undefined ? { problem: UNWRITABLE_SURROGATE } : { text };
   }
   const parts: string[] = [];
   if (Array.isArray(value)) {
@@ -58,7 +59,7 @@ function writtenText(value: unknown): { text: string } | { problem: string } {
           problem: `cannot be an array holding ${shown(item)}: each item is written into the path, so each must be ${WRITABLE}`,
         };
       const text = escaped(item);
-      if (text === undefined) return { problem: LONE_SURROGATE };
+      if (text === undefined) return { problem: UNWRITABLE_SURROGATE };
       parts.push(text);
     }
     return { text: parts.join(",") };
@@ -79,7 +80,7 @@ function writtenText(value: unknown): { text: string } | { problem: string } {
         problem: `cannot be an object whose member ${described(member)} is ${shown(inner)}: each member is written into the path, so each must be ${WRITABLE}`,
       };
     const text = escaped(inner);
-    if (text === undefined) return { problem: LONE_SURROGATE };
+    if (text === undefined) return { problem: UNWRITABLE_SURROGATE };
     parts.push(member, text);
   }
   return { text: parts.join(",") };

@@ -24,14 +24,14 @@ function client(reply: (init: Record<string, unknown>) => unknown = () => ({ dat
 const getTicket: ToolCall = {
   method: "get",
   path: "/v1/tickets/{ticket_id}",
-  parameters: [{ name: "ticket_id", in: "path", argument: "ticket_id", shortIds: true }],
+  parameters: [{ name: "ticket_id", in: "path", argument: "ticket_id", shortIds: ["t.id"] }],
 };
 const ticketSchema = { type: "object", properties: { ticket_id: { type: "string" } }, required: ["ticket_id"] };
 const asIs = async (response: unknown) => response;
 
 /** Projects one result's ids as a tool does, recording the short forms it hands out. */
 const projectIds = (ids: string[]) =>
-  withDistinctShortIds(undefined, ids.length, (options) => ids.map((id) => short(id, context("t", options))));
+  withDistinctShortIds(undefined, ids.length, (options) => ids.map((id) => short(id, context("t", options), "id")));
 
 describe("path parameters", () => {
   it.each(["..", ".", ""])("refuses %j, which would request another path, and sends nothing", async (value) => {
@@ -180,15 +180,15 @@ describe("short ids", () => {
 
   it("never map a record's own id, shown whole, to another record that shares it as a short form", () => {
     expect(projectIds(["tkt_5d8804f1", uuidId])).toEqual(["tkt_5d8804f1", "tkt_5d8804f1-6"]);
-    expect(fullId("tkt_5d8804f1")).toBe("tkt_5d8804f1");
-    expect(fullId("tkt_5d8804f1-6")).toBe(uuidId);
+    expect(fullId("tkt_5d8804f1", ["t.id"])).toBe("tkt_5d8804f1");
+    expect(fullId("tkt_5d8804f1-6", ["t.id"])).toBe(uuidId);
   });
 
   const thing = "thg_9f3a71c4-2d18-4b6e-9c05-8ab3f2e17d90";
   const getThing: ToolCall = {
     method: "get",
     path: "/things/{thing_id}",
-    parameters: [{ name: "thing_id", in: "path", argument: "thing_id", shortIds: true }],
+    parameters: [{ name: "thing_id", in: "path", argument: "thing_id", shortIds: ["t.id"] }],
   };
   const thingSchema = {
     type: "object",
@@ -256,7 +256,7 @@ describe("not-found messages", () => {
   const notFound = () => ({ error: { message: "Not found" }, response: { status: 404, ok: false } });
 
   it("for a short id the book knew, say the record may be gone or of another kind", async () => {
-    handOut("tkt_abcdef12", "tkt_abcdef12-0000-4b6e-9c05-8ab3f2e17d90");
+    handOut("tkt_abcdef12", "tkt_abcdef12-0000-4b6e-9c05-8ab3f2e17d90", "t.id");
     expect(await callTool(client(notFound), "get_ticket", getTicket, ticketSchema, { ticket_id: "tkt_abcdef12" }, asIs)).toEqual({
       error:
         "get_ticket: the API answered 404: Not found; no record of this kind has the id given as ticket_id: it may have been deleted, or it is another kind of record's id",

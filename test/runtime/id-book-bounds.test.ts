@@ -16,9 +16,9 @@ async function freshRuntime({ inUse = true } = {}) {
   if (inUse) book.useIdBook();
   /** A tool's result: its short ids kept apart, as every generated tool keeps them. */
   const result = (ids: string[]) =>
-    withDistinctShortIds(undefined, ids.length, (options) => ids.map((id) => short(id, context("ticket", options))));
+    withDistinctShortIds(undefined, ids.length, (options) => ids.map((id) => short(id, context("ticket", options), "id")));
   /** A record projected on its own, as by a `projectX` function called directly: nothing keeps its ids apart. */
-  const record = (ids: string[]) => ids.map((id) => short(id, context("ticket", {})));
+  const record = (ids: string[]) => ids.map((id) => short(id, context("ticket", {}), "id"));
   const sent: unknown[] = [];
   const api = {
     GET: async (_: string, init: { params: unknown }) => {
@@ -33,8 +33,11 @@ async function freshRuntime({ inUse = true } = {}) {
 const GET_TICKET: ToolCall = {
   method: "get",
   path: "/v1/tickets/{ticket_id}",
-  parameters: [{ name: "ticket_id", in: "path", argument: "ticket_id", shortIds: true }],
+  parameters: [{ name: "ticket_id", in: "path", argument: "ticket_id", shortIds: ["ticket.id"] }],
 };
+/** The kind of the ids the tests hand out, as `short` reads them from field `id` of resource `ticket`. */
+const KIND = "ticket.id";
+const KINDS = [KIND];
 const TICKET_SCHEMA = { type: "object", properties: { ticket_id: { type: "string" } }, required: ["ticket_id"] };
 
 const WHOLE = "tkt_9f3a71c4";
@@ -54,11 +57,11 @@ describe("a text shown as one record's whole id and as another record's short id
     const book = await freshRuntime();
     if (shownIn === "results") expect(ids.map((id) => book.result([id])[0])).toEqual([WHOLE, WHOLE]);
     else expect(book.record([...ids])).toEqual([WHOLE, WHOLE]);
-    expect(book.fullId(WHOLE)).toEqual({ ambiguous: WHOLE });
+    expect(book.fullId(WHOLE, KINDS)).toEqual({ ambiguous: WHOLE });
     const forms = ids.map((id) => (id === CUT ? CUT_LONGER : WHOLE));
-    expect(book.longerForms(WHOLE)).toEqual(forms);
-    expect(book.fullId(WHOLE)).toBe(WHOLE);
-    expect(book.fullId(CUT_LONGER)).toBe(CUT);
+    expect(book.longerForms(WHOLE, KINDS)).toEqual(forms);
+    expect(book.fullId(WHOLE, KINDS)).toBe(WHOLE);
+    expect(book.fullId(CUT_LONGER, KINDS)).toBe(CUT);
   });
 
   it.each([
@@ -92,49 +95,49 @@ describe("a text shown as one record's whole id and as another record's short id
     const book = await freshRuntime();
     book.result([WHOLE]);
     book.result([CUT]);
-    book.longerForms(WHOLE);
+    book.longerForms(WHOLE, KINDS);
     book.result([CUT]);
-    expect(book.fullId(WHOLE)).toEqual({ ambiguous: WHOLE });
+    expect(book.fullId(WHOLE, KINDS)).toEqual({ ambiguous: WHOLE });
   });
 
   it("leaves out whole ids that are no other id's short form, so a page of them evicts no short id", async () => {
     const book = await freshRuntime();
     book.result([CUT]);
     book.result(Array.from({ length: book.ID_BOOK_SIZE }, (_, i) => `usr_${i}`));
-    expect(book.fullId(WHOLE)).toBe(CUT);
+    expect(book.fullId(WHOLE, KINDS)).toBe(CUT);
   });
 });
 
 describe("the id book's characters", () => {
   const hex = (n: number) => n.toString(16).padStart(8, "0");
-  /** An id of 1,000 characters whose short form is 12. */
+  /** An id of 1,000 characters whose short form is 12, kept under a key of 23. */
   const longId = (n: number) => `tkt_${hex(n)}-2d18-4b6e-9c05-8ab3f2e17d90`.padEnd(1_000, "x");
   const shortOf = (n: number) => `tkt_${hex(n)}`;
 
   it("are bounded: the least recently used go first, however few the entries", async () => {
     const book = await freshRuntime();
-    const fit = Math.floor(book.ID_BOOK_CHARACTERS / (12 + 1_000));
+    const fit = Math.floor(book.ID_BOOK_CHARACTERS / (book.idBookKey(KIND, shortOf(0)).length + 1_000));
     expect(fit).toBeLessThan(book.ID_BOOK_SIZE);
-    for (let n = 0; n <= fit; n++) book.handOut(shortOf(n), longId(n));
-    expect(book.fullId(shortOf(0))).toBe(shortOf(0));
-    expect(book.fullId(shortOf(1))).toBe(longId(1));
-    expect(book.fullId(shortOf(fit))).toBe(longId(fit));
+    for (let n = 0; n <= fit; n++) book.handOut(shortOf(n), longId(n), KIND);
+    expect(book.fullId(shortOf(0), KINDS)).toBe(shortOf(0));
+    expect(book.fullId(shortOf(1), KINDS)).toBe(longId(1));
+    expect(book.fullId(shortOf(fit), KINDS)).toBe(longId(fit));
   });
 
   it("count each entry once, however often it is handed out, looked up, shared or told apart", async () => {
     const book = await freshRuntime();
     for (let round = 0; round < 50; round++) {
       book.result([CUT]);
-      book.fullId(WHOLE);
+      book.fullId(WHOLE, KINDS);
       book.result([WHOLE]);
-      book.fullId(WHOLE);
-      book.longerForms(WHOLE);
+      book.fullId(WHOLE, KINDS);
+      book.longerForms(WHOLE, KINDS);
       book.result([CUT, WHOLE]);
     }
     // The entries above, the oldest, make room; the ids that fit the bound exactly all stay.
-    const fit = Math.floor(book.ID_BOOK_CHARACTERS / (12 + 1_000));
-    for (let n = 0; n < fit; n++) book.handOut(shortOf(n), longId(n));
-    expect(book.fullId(shortOf(0))).toBe(longId(0));
+    const fit = Math.floor(book.ID_BOOK_CHARACTERS / (book.idBookKey(KIND, shortOf(0)).length + 1_000));
+    for (let n = 0; n < fit; n++) book.handOut(shortOf(n), longId(n), KIND);
+    expect(book.fullId(shortOf(0), KINDS)).toBe(longId(0));
   });
 
   it.each([true, false])(
@@ -144,9 +147,9 @@ describe("the id book's characters", () => {
       const longest = `${CUT}-`.padEnd(book.ID_BOOK_LONGEST_ID, "x");
       const tooLong = `${longest}x`;
       expect(book.result([tooLong])).toEqual([tooLong]);
-      expect(book.fullId(WHOLE)).toBe(WHOLE);
+      expect(book.fullId(WHOLE, KINDS)).toBe(WHOLE);
       expect(book.result([longest])).toEqual([WHOLE]);
-      expect(book.fullId(WHOLE)).toBe(inUse ? longest : WHOLE);
+      expect(book.fullId(WHOLE, KINDS)).toBe(inUse ? longest : WHOLE);
     },
   );
 

@@ -103,9 +103,11 @@ describe("labels a resolver from the spec reads from the API's answer", () => {
     expect(await resolve(["u9", "u1"])).toEqual(new Map([["u1", "Ana"]]));
   });
 
-  it("reads no label for a JSON:API record whose id is a number", async () => {
+  it("reads no label for a JSON:API record whose id is a number, and says why", async () => {
     const resolve = specResolver(answering({ data: [user(5, "Numbered"), user("6", "Texted")] }), listJsonApiUsers);
-    expect(await resolve(["5", "6"])).toEqual(new Map([["6", "Texted"]]));
+    const labels = await resolve(["5", "6"]);
+    expect(labels.get("6")).toBe("Texted");
+    expect(String(labels.get("5"))).toMatch(/another type than the spec declares \(text\); its label is not used/);
   });
 
   it("is generated knowing its JSON:API type", () => {

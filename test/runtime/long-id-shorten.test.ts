@@ -24,7 +24,7 @@ async function freshRuntime() {
   book.useIdBook();
   /** A tool's result: its short ids kept apart, as every generated tool keeps them. */
   const result = (given: string[]) =>
-    withDistinctShortIds(undefined, given.length, (options) => given.map((id) => ids.short(id, context("charge", options))));
+    withDistinctShortIds(undefined, given.length, (options) => given.map((id) => ids.short(id, context("charge", options), "id")));
   const sent: unknown[] = [];
   const found = { data: { ok: 1 }, response: { status: 200, ok: true } };
   const api = (answer: object) => ({
@@ -41,7 +41,7 @@ async function freshRuntime() {
 const GET_CHARGE: ToolCall = {
   method: "get",
   path: "/v1/charges/{charge_id}",
-  parameters: [{ name: "charge_id", in: "path", argument: "charge_id", shortIds: true }],
+  parameters: [{ name: "charge_id", in: "path", argument: "charge_id", shortIds: ["charge.id"] }],
 };
 const CHARGE_SCHEMA = { type: "object", properties: { charge_id: { type: "string" } }, required: ["charge_id"] };
 const sentTo = (charge_id: string) => ({ path: { charge_id }, query: {} });

@@ -17,12 +17,12 @@ describe("a result refused as too long", () => {
     const first = support.createTools({ client: answering({ data: [ticket(0xabcdef01)] }) as never, resolvers: noResolvers });
     const shown = await first.search_tickets({});
     expect("result" in shown && shown.result.tickets[0]!.id).toBe("tkt_abcdef01");
-    expect(support.fullId("tkt_abcdef01")).toBe(ticket(0xabcdef01).id);
+    expect(support.fullId("tkt_abcdef01", ["ticket.id"])).toBe(ticket(0xabcdef01).id);
 
     const many = Array.from({ length: 12_000 }, (_, n) => ticket(n));
     const big = support.createTools({ client: answering({ data: many }) as never, resolvers: noResolvers });
     expect(await big.search_tickets({})).toEqual({ error: expect.stringMatching(/^search_tickets: the result is \d+ characters long/) });
-    expect(support.fullId("tkt_00002ee0")).toBe("tkt_00002ee0");
-    expect(support.fullId("tkt_abcdef01")).toBe(ticket(0xabcdef01).id);
+    expect(support.fullId("tkt_00002ee0", ["ticket.id"])).toBe("tkt_00002ee0");
+    expect(support.fullId("tkt_abcdef01", ["ticket.id"])).toBe(ticket(0xabcdef01).id);
   });
 });

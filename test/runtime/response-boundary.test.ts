@@ -162,7 +162,7 @@ describe("error text from the API", () => {
     const getInvoice: ToolCall = {
       method: "get",
       path: "/v1/invoices/{invoice}",
-      parameters: [{ name: "invoice", in: "path", argument: "invoice", shortIds: true }],
+      parameters: [{ name: "invoice", in: "path", argument: "invoice", shortIds: ["invoice.id"] }],
     };
     const stripe404 = async () => ({
       error: {

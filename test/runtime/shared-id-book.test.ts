@@ -1,7 +1,7 @@
 // A shared id book: the short ids one process hands out are taken by any other, the ambiguity rule
 // holds across processes, and a book that fails or does not answer is an error, never a guess.
 import { describe, expect, it, vi } from "vitest";
-import type { IdBook } from "../../templates/runtime/id-book.js";
+import { type IdBook, idBookKey } from "../../templates/runtime/id-book.js";
 
 /**
  * A store in memory standing for Redis, as the Redis adapter keeps it: each short form's ids, each
@@ -127,6 +127,8 @@ const B = "tkt_9f3a71c4-77aa-4f31-8d2c-1e5b6c9042af";
 const C = "tkt_5498ee00-8600-4e00-8e38-b39f4e006600";
 /** An id shown whole that is the text A's short form is too. */
 const WHOLE = "tkt_9f3a71c4";
+/** The key a ticket's id is kept under in the book: the support desk hands ticket ids out as `ticket.id`. */
+const ticketKey = (short: string) => idBookKey("ticket.id", short);
 
 describe("a shared id book", () => {
   it("lets a process send the full id of a short id another process handed out", async () => {
@@ -163,24 +165,25 @@ describe("a shared id book", () => {
     expect(await listed(tools)).toEqual(["tkt_9f3a71c4-2", "tkt_5498ee00", "tkt_1", WHOLE]);
     expect(store.remembered).toEqual([
       [
-        ["tkt_9f3a71c4-2", A],
-        ["tkt_5498ee00", C],
-        [WHOLE, WHOLE],
+        [ticketKey("tkt_9f3a71c4-2"), A],
+        [ticketKey("tkt_5498ee00"), C],
+        [ticketKey(WHOLE), WHOLE],
       ],
     ]);
     await tools.get_ticket({ ticket_id: "tkt_5498ee00" });
     expect(store.remembered).toHaveLength(2);
-    expect(store.remembered[1]).toEqual([["tkt_5498ee00", C]]);
+    expect(store.remembered[1]).toEqual([[ticketKey("tkt_5498ee00"), C]]);
   });
 
-  it("is asked once for each argument that may be a short id, and never for one that cannot be", async () => {
+  it("is asked once for each kind of id an argument that may be a short id takes, and never for one that cannot be", async () => {
     const store = new FakeStore();
     const { tools, api } = await serve({ idBook: store });
     api.tickets = ["tkt_1"];
     await tools.get_ticket({ ticket_id: "tkt_1" });
     await tools.get_ticket({ ticket_id: "tkt_9f3a71c4" });
     await tools.get_ticket({ ticket_id: `tkt_9f3a71c4${"0".repeat(2_000)}` });
-    expect(store.recalled).toEqual(["tkt_9f3a71c4"]);
+    // get_ticket's ticket_id takes a ticket's own id and the ticket a comment names.
+    expect(store.recalled).toEqual([ticketKey("tkt_9f3a71c4"), idBookKey("comment.ticket", "tkt_9f3a71c4")]);
     expect(api.ticketIdsSent).toEqual(["tkt_1", "tkt_9f3a71c4", `tkt_9f3a71c4${"0".repeat(2_000)}`]);
   });
 
@@ -199,13 +202,13 @@ describe("a shared id book", () => {
     vi.resetModules();
     const { callTool } = await import("../../templates/runtime/call-tool.js");
     const store = new FakeStore();
-    await store.remember([["usr_0baa8c00", "usr_0baa8c00-cc40-4700-8c00-46abcc000c00"]]);
+    await store.remember([[idBookKey("user.id", "usr_0baa8c00"), "usr_0baa8c00-cc40-4700-8c00-46abcc000c00"]]);
     const bodies: unknown[] = [];
     const client = { POST: async (_: string, init: { body: unknown }) => (bodies.push(init.body), ok({})) };
     const call = {
       method: "post",
       path: "/assignments",
-      parameters: [{ name: "body", in: "body", argument: "body", shortIds: false, shortIdProperties: ["user_id"] }],
+      parameters: [{ name: "body", in: "body", argument: "body", shortIds: false, shortIdProperties: [["user_id", ["user.id"]]] }],
     } as const;
     const schema = { type: "object", properties: { body: { type: "object" } } };
     await callTool(client, "assign", call, schema, { body: { user_id: "usr_0baa8c00" } }, async (data) => data, {}, { idBook: store });
@@ -286,7 +289,11 @@ describe("a short form shown for two ids by different processes", () => {
     const { withDistinctShortIds } = await import("../../templates/runtime/distinct-short-ids.js");
     const { short } = await import("../../templates/runtime/ids.js");
     const store = new FakeStore();
-    const call = { method: "get", path: "/t/{id}", parameters: [{ name: "id", in: "path", argument: "id", shortIds: true }] } as const;
+    const call = {
+      method: "get",
+      path: "/t/{id}",
+      parameters: [{ name: "id", in: "path", argument: "id", shortIds: ["ticket.id"] }],
+    } as const;
     const schema = { type: "object", properties: { id: { type: "string" } } };
     const sent: unknown[] = [];
     const client = { GET: async (_: string, init: { params: unknown }) => (sent.push(init.params), ok({})) };
@@ -301,7 +308,7 @@ describe("a short form shown for two ids by different processes", () => {
           withDistinctShortIds(
             undefined,
             ids.length,
-            (options) => ids.map((id) => short(id, context("ticket", options))),
+            (options) => ids.map((id) => short(id, context("ticket", options), "id")),
             projection.handOuts,
           ),
         {},
@@ -311,10 +318,10 @@ describe("a short form shown for two ids by different processes", () => {
     expect(await list([C])).toMatchObject({ result: ["tkt_5498ee00"] });
     expect(store.remembered).toEqual([
       [
-        ["tkt_9f3a71c4-2", A],
-        ["tkt_9f3a71c4-7", B],
+        [ticketKey("tkt_9f3a71c4-2"), A],
+        [ticketKey("tkt_9f3a71c4-7"), B],
       ],
-      [["tkt_5498ee00", C]],
+      [[ticketKey("tkt_5498ee00"), C]],
     ]);
   });
 });
@@ -366,8 +373,8 @@ describe("a shared id book that fails", () => {
   it("when the longer forms of an ambiguous short id cannot be stored, says so", async () => {
     const store = new FakeStore();
     await store.remember([
-      ["tkt_9f3a71c4", A],
-      ["tkt_9f3a71c4", B],
+      [ticketKey("tkt_9f3a71c4"), A],
+      [ticketKey("tkt_9f3a71c4"), B],
     ]);
     const { tools, api } = await serve({ idBook: store });
     const remember = vi.spyOn(store, "remember").mockRejectedValue(new Error("READONLY You can't write against a read only replica."));
@@ -416,7 +423,7 @@ describe("a shared id book's answer for a short form", () => {
     const call = {
       method: "get",
       path: "/charges/{id}",
-      parameters: [{ name: "id", in: "path" as const, argument: "id", shortIds: true }],
+      parameters: [{ name: "id", in: "path" as const, argument: "id", shortIds: ["charge.id"] }],
     };
     const outcome = await callTool(
       client,

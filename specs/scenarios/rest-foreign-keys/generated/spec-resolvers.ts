@@ -24,6 +24,7 @@ const sources = {
     records: ["user"],
     jsonapi: false,
     id: "id",
+    ids: "text",
     label: ["profile", "name"],
   },
 } as const satisfies Record<string, SpecResolverSource>;

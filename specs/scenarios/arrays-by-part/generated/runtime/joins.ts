@@ -58,7 +58,7 @@ function labelGiven(
     `${ctx.resource}.${field}: ${clipped(id, ISSUE_VALUE_CHARACTERS)}: ${why}`,
     resolver,
   );
-  return { unresolved: short(id, ctx) };
+  return { unresolved: short(id, ctx, field) };
 }
 
 function labelOrMarker(

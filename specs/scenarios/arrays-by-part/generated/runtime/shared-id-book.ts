@@ -2,13 +2,21 @@
 // Do not edit: change those files and run `projector generate`.
 // An id book shared by processes: what a call remembers in it and how it reads what it recalls.
 
-import { ID_BOOK_LONGEST_ID, type IdBook, SHARERS_KEPT } from "./id-book.js";
+import {
+  ID_BOOK_LONGEST_ID,
+  type IdBook,
+  idBookKey,
+  SHARERS_KEPT,
+} from "./id-book.js";
 import { typeName } from "./quoting.js";
 import { mayBeShortForm, shortenIds } from "./short-ids.js";
 
+/** An id a shared book holds for a short form, with the kind it was remembered under. */
+export type Sharer = readonly [id: string, kind: string];
+
 /** A short form given to a call: the full id it stands for, or the ids it was shown for when several. */
 export type Recalled =
-  string | { readonly ambiguous: string; readonly ids: readonly string[] };
+  string | { readonly ambiguous: string; readonly sharers: readonly Sharer[] };
 
 /** Thrown for a shared book's answer that is no list of ids the runtime could have remembered. */
 export class IdBookAnswerError extends Error {
@@ -19,84 +27,108 @@ export class IdBookAnswerError extends Error {
 }
 
 /**
- * A result's hand-outs, short, id pairs as {@link holdingHandOuts} keeps them, as the entries a
- * shared book remembers: each pair once, and an id shown whole only when it could be another id's
- * short form, as the process's own book notes them.
+ * A result's hand-outs, short, id, kind triples as {@link holdingHandOuts} keeps them, as the entries
+ * a shared book remembers, each under its kind's key ({@link idBookKey}): each pair once, and an id
+ * shown whole only when it could be another id's short form, as the process's own book notes them.
  */
 export function entriesToRemember(
   handOuts: readonly string[],
 ): Array<readonly [short: string, full: string]> {
   const entries: Array<readonly [string, string]> = [];
   const first = new Map<string, string>();
-  for (let i = 0; i < handOuts.length; i += 2) {
+  for (let i = 0; i < handOuts.length; i += 3) {
     const short = handOuts[i]!;
     const id = handOuts[i + 1]!;
     if (short === id && !mayBeShortForm(id)) continue;
-    const known = first.get(short);
+    const key = idBookKey(handOuts[i + 2]!, short);
+    const known = first.get(key);
     if (known === id) continue;
-    if (known === undefined) first.set(short, id);
-    entries.push([short, id]);
+    if (known === undefined) first.set(key, id);
+    entries.push([key, id]);
   }
   return entries;
 }
 
 /**
- * What `given` stands for, from a shared book: the id it was remembered for; itself when it was
- * never remembered; or, shown for several ids, those ids. One of them may be `given` itself, an id
- * shown whole: once a refusal has remembered a longer form for each of the others, and `given`
- * for itself after them, it stands for that id, as in the process's own book.
+ * What `given` stands for among the ids of `kinds`, from a shared book: the id it was remembered for
+ * (under one kind or several); itself when it was never remembered as one of them; or, shown for
+ * several ids, those ids. One of them may be `given` itself, an id shown whole: once a refusal has
+ * remembered a longer form for each of the others, and `given` for itself after them, it stands for
+ * that id, as in the process's own book.
  */
-export async function recalled(book: IdBook, given: string): Promise<Recalled> {
-  const ids = checkedIds(await book.recall(given), given);
-  if (ids.length === 0) return given;
-  if (ids.length === 1) return ids[0]!;
-  if (ids[ids.length - 1] === given && (await toldApart(book, given, ids)))
+export async function recalled(
+  book: IdBook,
+  given: string,
+  kinds: readonly string[],
+): Promise<Recalled> {
+  const lists = await Promise.all(
+    kinds.map(async (kind) =>
+      checkedIds(await book.recall(idBookKey(kind, given)), given),
+    ),
+  );
+  const sharers = lists.flatMap((ids, k) =>
+    ids.map((id): Sharer => [id, kinds[k]!]),
+  );
+  const ids = new Set(sharers.map(([id]) => id));
+  if (ids.size === 0) return given;
+  if (ids.size === 1) return sharers[0]![0];
+  const holdingGiven = lists.filter((list) => list.includes(given));
+  if (
+    holdingGiven.length > 0 &&
+    holdingGiven.every((list) => list[list.length - 1] === given) &&
+    (await toldApart(book, given, sharers))
+  )
     return given;
-  return { ambiguous: given, ids };
+  return { ambiguous: given, sharers };
 }
 
-/** Whether each id behind `given` other than itself has the longer form a refusal remembers for it. */
+/** Whether each id behind `given` other than itself has, under its kind, the longer form a refusal remembers for it. */
 async function toldApart(
   book: IdBook,
   given: string,
-  ids: readonly string[],
+  sharers: readonly Sharer[],
 ): Promise<boolean> {
-  const longer = shortenIds(ids);
+  const longer = shortenIds(sharers.map(([id]) => id));
   const found = await Promise.all(
-    ids.map(async (id) => {
+    sharers.map(async ([id, kind]) => {
       const form = longer.get(id) ?? id;
       if (id === given || form === id) return true;
-      return checkedIds(await book.recall(form), form).includes(id);
+      return checkedIds(
+        await book.recall(idBookKey(kind, form)),
+        form,
+      ).includes(id);
     }),
   );
   return found.every(Boolean);
 }
 
 /**
- * For a short form shown for several ids, the longer forms that tell them apart, each remembered in
- * the book so that any process takes it, and `given` itself, when one of the ids is `given` shown
- * whole, remembered last: the way forward the error gives the model.
+ * For a short form shown for several ids, the longer forms that tell them apart, one for each id,
+ * each remembered in the book under the kind its id came from, so that any process takes it, and
+ * `given` itself, when one of the ids is `given` shown whole, remembered last: the way forward the
+ * error gives the model.
  */
 export async function rememberLongerForms(
   book: IdBook,
   given: string,
-  ids: readonly string[],
+  sharers: readonly Sharer[],
 ): Promise<string[]> {
+  const ids = [...new Set(sharers.map(([id]) => id))];
   const longer = shortenIds(ids);
   const entries: Array<readonly [string, string]> = [];
-  const forms = ids.map((id) => {
+  for (const [id, kind] of sharers) {
     const form = longer.get(id) ?? id;
-    if (form !== id) entries.push([form, id]);
-    return form;
-  });
-  if (ids.includes(given)) entries.push([given, given]);
+    if (form !== id) entries.push([idBookKey(kind, form), id]);
+  }
+  for (const [id, kind] of sharers)
+    if (id === given) entries.push([idBookKey(kind, given), given]);
   if (entries.length > 0) await book.remember(entries);
-  return forms;
+  return ids.map((id) => longer.get(id) ?? id);
 }
 
 /**
- * The book's answer for one short form, checked: a list of ids, each one the runtime could have
- * remembered for it (its form is the start of every id). Only the last {@link SHARERS_KEPT} count, as in the process's own book, each once.
+ * The book's answer for one short form, asked under a kind's key, checked: a list of ids, each one
+ * the runtime could have remembered for it (the form, without its kind, is the start of every id). Only the last {@link SHARERS_KEPT} count, as in the process's own book, each once.
  */
 function checkedIds(answer: unknown, given: string): readonly string[] {
   if (!Array.isArray(answer))

@@ -32,7 +32,8 @@ function escaped(value: string | number | boolean): string | undefined {
   }
 }
 
-const LONE_SURROGATE =
+/** Why text holding a lone surrogate cannot be part of a URL: `encodeURIComponent` throws on it. */
+export const UNWRITABLE_SURROGATE =
   "cannot be written into the URL: it holds a lone surrogate (half of a UTF-16 pair)";
 
 /**
@@ -50,7 +51,7 @@ function writtenText(value: unknown): { text: string } | { problem: string } {
     };
   if (isScalar(value)) {
     const text = escaped(value);
-    return text === undefined ? { problem: LONE_SURROGATE } : { text };
+    return text === undefined ? { problem: UNWRITABLE_SURROGATE } : { text };
   }
   const parts: string[] = [];
   if (Array.isArray(value)) {
@@ -60,7 +61,7 @@ function writtenText(value: unknown): { text: string } | { problem: string } {
           problem: `cannot be an array holding ${shown(item)}: each item is written into the path, so each must be ${WRITABLE}`,
         };
       const text = escaped(item);
-      if (text === undefined) return { problem: LONE_SURROGATE };
+      if (text === undefined) return { problem: UNWRITABLE_SURROGATE };
       parts.push(text);
     }
     return { text: parts.join(",") };
@@ -81,7 +82,7 @@ function writtenText(value: unknown): { text: string } | { problem: string } {
         problem: `cannot be an object whose member ${described(member)} is ${shown(inner)}: each member is written into the path, so each must be ${WRITABLE}`,
       };
     const text = escaped(inner);
-    if (text === undefined) return { problem: LONE_SURROGATE };
+    if (text === undefined) return { problem: UNWRITABLE_SURROGATE };
     parts.push(member, text);
   }
   return { text: parts.join(",") };

@@ -60,8 +60,9 @@ export interface ProjectOptions {
    */
   readonly exchange?: PageExchange;
   /**
-   * Where the short ids the result hands out go, as short, id pairs, instead of this process's id
-   * book: createTools passes a list when its id book is shared, and remembers the list there.
+   * Where the short ids the result hands out go, as short, id, kind triples, instead of this
+   * process's id book: createTools passes a list when its id book is shared, and remembers the list
+   * there.
    */
   readonly handOuts?: string[];
   /**

@@ -28,7 +28,7 @@ function stringHandle(
 ): string | Unusable {
   const id = heldId(value, ids, idKey);
   if (typeof id !== "string") return unusable(ctx, field, value, id.reason);
-  return shorten ? short(id, ctx) : id;
+  return shorten ? short(id, ctx, field) : id;
 }
 
 /** An integer id as the model gets it: a number, as the spec declares it, read as the join beside it reads it. */

@@ -35,6 +35,7 @@ export {
   DEFAULT_CALL_TIMEOUT_MS,
   MAX_RESPONSE_BYTES,
   MAX_RESULT_TEXT,
+  MAX_SHORT_IDS_RECALLED,
   MAX_VALUE_TEXT,
 } from "./call-tool.js";
 export type {

@@ -67,7 +67,22 @@ function noWord(
 ): null | UnknownCode | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
-  const type = codeTypeOf(codes);
+  return (
+    notOfType(value, codeTypeOf(codes), ctx, field) ??
+    unknownCode(ctx, field, value)
+  );
+}
+
+/**
+ * The marker for a value of another type than the codes', or undefined. An integer past 2^53 was
+ * rounded as the JSON was parsed: shown, or looked up, it would be another code.
+ */
+function notOfType(
+  value: unknown,
+  type: CodeType | null,
+  ctx: Context,
+  field: string,
+): Unusable | undefined {
   if (
     type !== null &&
     typeof value !== (type === "a string" ? "string" : "number")
@@ -78,15 +93,28 @@ function noWord(
       value,
       `expected ${type} code, got ${typeName(value)}`,
     );
-  // Rounded as the JSON was parsed: shown as an unknown code, it would be another number.
   if (
     type === "an integer" &&
-    Number.isInteger(value) &&
+    Number.isFinite(value) &&
     !Number.isSafeInteger(value)
   )
-    return unusable(ctx, field, value, PAST_2_53);
-  return unknownCode(ctx, field, value);
+    return unusable(
+      ctx,
+      field,
+      value,
+      Number.isInteger(value)
+        ? PAST_2_53
+        : "expected an integer code, got a number that is not whole",
+    );
+  return undefined;
 }
+
+/** The code types a looked-up legend is told, as the spec declares them. */
+const DECLARED_CODES = {
+  integer: "an integer",
+  number: "a number",
+  string: "a string",
+} as const satisfies Record<string, CodeType>;
 
 /**
  * A code the legend does not know. An object or array in a coded field is no code at all, nor is a
@@ -141,13 +169,30 @@ export function legend<W extends string>(
     : noWord(value, at.words, at.ctx, at.field, at.required);
 }
 
-/** A coded value whose word comes from a resolver at run time. */
+/**
+ * A coded value whose word comes from a resolver at run time. Where the spec declares the codes'
+ * type (`codes`), a value of another type is no code and is never looked up: `"10"` is not the
+ * integer code 10, and neither is 10.5.
+ */
 export function legendLookup(
   value: unknown,
-  { labels, resolver, key, ctx, field, required }: ValueRead & LabelsRead,
+  {
+    labels,
+    resolver,
+    key,
+    codes,
+    ctx,
+    field,
+    required,
+  }: ValueRead & LabelsRead & { readonly codes?: keyof typeof DECLARED_CODES },
 ): string | null | UnknownCode | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
+  const wrongType =
+    codes === undefined
+      ? undefined
+      : notOfType(value, DECLARED_CODES[codes], ctx, field);
+  if (wrongType) return wrongType;
   const code =
     (typeof value === "string" && value.length <= CODE_CHARACTERS) ||
     (typeof value === "number" && Number.isFinite(value));

@@ -3,11 +3,21 @@
 // Resolvers the annotation backs with an operation: the labels asked of the API itself.
 
 import { type HttpMethod, RESPONSE_BOUND } from "./call-tool.js";
-import { idOf, TEXT_IDS, TEXT_OR_NUMBER_IDS } from "./ids.js";
+import {
+  type IdType,
+  idOf,
+  INTEGER_IDS,
+  TEXT_IDS,
+  TEXT_OR_NUMBER_IDS,
+} from "./ids.js";
 import { asObject, type Json, read } from "./json.js";
 import { at } from "./pages.js";
 import { pathSegmentProblem } from "./path-segments.js";
-import { type QueryParameterStyle, queryStringFor } from "./query-string.js";
+import {
+  type QueryParameterStyle,
+  queryStringFor,
+  queryValueProblem,
+} from "./query-string.js";
 import { apiMessage, typeName } from "./quoting.js";
 import {
   errorBesideRecords,
@@ -39,6 +49,8 @@ export interface SpecResolverSource {
   readonly type?: string;
   /** The key of a record's id. */
   readonly id: string;
+  /** The type the spec declares for a record's id; JSON:API ids are text. Text or a number where the spec declares none. */
+  readonly ids?: IdType;
   /** The dotted path of the label in a record (under `attributes` for JSON:API). */
   readonly label: readonly string[];
   /** Of `error` and `errors`, those the spec declares in a plain answer: its data, not an error. */
@@ -103,14 +115,26 @@ function labelIn(record: Json, source: SpecResolverSource): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+const declaredIds = (source: SpecResolverSource): IdType =>
+  source.jsonapi ? TEXT_IDS : (source.ids ?? TEXT_OR_NUMBER_IDS);
+
+/** An id type as a refusal names it. */
+const DECLARED_AS = {
+  [TEXT_IDS]: "text",
+  [TEXT_OR_NUMBER_IDS]: "text or a whole number",
+  [INTEGER_IDS]: "an integer",
+} as const;
+
 /**
- * The id and label one record of an answer gives, if it gives both: a JSON:API record only with a
- * text id and, where the resolver names a type, of that type.
+ * The id and label one record of an answer gives, if it gives both: an id of the type the spec
+ * declares (the number 5 is not the text id "5", which may name another record), and for JSON:API
+ * a record of the resolver's type where it names one. A record whose id reads as an asked id only
+ * when its type is ignored gives `mistyped`, that id, so that it is refused with a reason.
  */
 function recordLabel(
   item: unknown,
   source: SpecResolverSource,
-): { id: string; text: string } | undefined {
+): { id: string; text: string } | { mistyped: string } | undefined {
   const record = asObject(item);
   if (!record) return undefined;
   if (
@@ -119,12 +143,13 @@ function recordLabel(
     record["type"] !== source.type
   )
     return undefined;
-  const id = idOf(
-    record[source.id],
-    source.jsonapi ? TEXT_IDS : TEXT_OR_NUMBER_IDS,
-  );
-  const text = id === undefined ? undefined : labelIn(record, source);
-  return id === undefined || text === undefined ? undefined : { id, text };
+  const id = idOf(record[source.id], declaredIds(source));
+  if (id === undefined) {
+    const loosely = idOf(record[source.id], TEXT_OR_NUMBER_IDS);
+    return loosely === undefined ? undefined : { mistyped: loosely };
+  }
+  const text = labelIn(record, source);
+  return text === undefined ? undefined : { id, text };
 }
 
 /** Why an id the answer labels twice, differently, gets neither label. */
@@ -147,8 +172,9 @@ function settle(
  * A resolver that asks the API: one request per batch of at most `max` ids, or one per id, with at
  * most `concurrency` in flight. A request that fails rejects (the call then fails with a
  * {@link ResolverError}); an id the API does not return stays unresolved, and so does an id that
- * would change a get-by-id's path (`..`) or lies past {@link MAX_RESOLVER_REQUESTS} requests' worth,
- * with an Error saying why and no request sent; so does an id the answer gives two different labels.
+ * would change a get-by-id's path (`..`), that the URL cannot carry (a lone surrogate) or that lies
+ * past {@link MAX_RESOLVER_REQUESTS} requests' worth, with an Error saying why and no request sent;
+ * so does an id the answer gives two different labels, or gives as another type than the spec's.
  * Each request reads at most `MAX_RESPONSE_BYTES` and stops when the call stops waiting.
  */
 export function specResolver(
@@ -174,31 +200,34 @@ export function specResolver(
         ? Math.max(1, source.max ?? ids.length)
         : 1;
     const batches: string[][] = [];
-    const askable = ids.slice(0, size * MAX_RESOLVER_REQUESTS);
-    if (ids.length > askable.length) {
+    // An id read from an API response is no safer in a URL than a model's argument: one that would
+    // change a get-by-id's path, or that the query cannot carry, is not asked, and the others are.
+    const writable = ids.filter((id) => {
+      const problem =
+        source.parameter.in === "query"
+          ? queryValueProblem([source.parameter], source.parameter.name, [id])
+          : pathSegmentProblem(id);
+      if (problem)
+        labels.set(
+          id,
+          new Error(
+            `${source.parameter.name} ${problem}; no request was sent for it`,
+          ),
+        );
+      return problem === undefined;
+    });
+    const askable = writable.slice(0, size * MAX_RESOLVER_REQUESTS);
+    if (writable.length > askable.length) {
       // One Error for them all: an Error each would cost a stack trace per id, and they can be a million.
       const notAsked = new Error(
         `not asked: a call sends ${method} ${source.path} at most ${MAX_RESOLVER_REQUESTS} times, ${size === 1 ? "one id" : `${size} ids`} each`,
       );
-      for (let i = askable.length; i < ids.length; i++)
-        labels.set(ids[i]!, notAsked);
+      for (let i = askable.length; i < writable.length; i++)
+        labels.set(writable[i]!, notAsked);
     }
     for (let i = 0; i < askable.length; i += size)
       batches.push(askable.slice(i, i + size));
     await atMost(batches, source.concurrency, async (batch) => {
-      if (source.parameter.in === "path") {
-        // An id read from an API response is no safer in a path than a model's argument.
-        const unwritable = pathSegmentProblem(batch[0]);
-        if (unwritable) {
-          labels.set(
-            batch[0]!,
-            new Error(
-              `${source.parameter.name} ${unwritable}; no request was sent for it`,
-            ),
-          );
-          return;
-        }
-      }
       const params =
         source.parameter.in === "query"
           ? { query: { [source.parameter.name]: batch } }
@@ -254,11 +283,21 @@ export function specResolver(
       }
       // A label for an id this request did not ask for is not the API's answer about it.
       const askedHere = new Set(batch);
+      const mistyped = new Set<string>();
       for (const item of records) {
         const found = recordLabel(item, source);
-        if (found && askedHere.has(found.id))
-          settle(labels, found.id, found.text);
+        if (found === undefined) continue;
+        if ("mistyped" in found) mistyped.add(found.mistyped);
+        else if (askedHere.has(found.id)) settle(labels, found.id, found.text);
       }
+      for (const id of mistyped)
+        if (askedHere.has(id) && !labels.has(id))
+          labels.set(
+            id,
+            new Error(
+              `${method} ${source.path} answered this id's record with its \`${source.id}\` of another type than the spec declares (${DECLARED_AS[declaredIds(source)]}); its label is not used`,
+            ),
+          );
     });
     return labels;
   };

@@ -177,6 +177,7 @@ export function projectDevice(
       labels: lookups.models,
       resolver: "models",
       key: "model",
+      codes: "integer",
       field: "model_code",
       required: false,
       ctx,

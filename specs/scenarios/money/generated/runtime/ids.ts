@@ -11,11 +11,33 @@ import { MAX_VALUE_TEXT, typeName } from "./quoting.js";
 import { shortId } from "./short-ids.js";
 import { string } from "./values.js";
 
-export function short(id: string, ctx: Context): string {
+/**
+ * The short form of `id`, read from `field` (as the annotation names it) of the record `ctx`
+ * projects, handed out as an id of that kind (`ticket.assignee`): only a tool that takes the ids
+ * of that field expands it.
+ */
+export function short(id: string, ctx: Context, field: string): string {
   const given = ctx.shortIds;
   const short =
     typeof given === "function" ? given(id) : (given?.get(id) ?? shortId(id));
-  return handOut(short, id);
+  return handOut(short, id, kindOf(ctx.resource, field));
+}
+
+/** Each resource's kinds of id by field, made once: a page shortens thousands of ids of a few fields. */
+const kinds = new Map<string, Map<string, string>>();
+
+function kindOf(resource: string, field: string): string {
+  let byField = kinds.get(resource);
+  if (byField === undefined) {
+    byField = new Map();
+    kinds.set(resource, byField);
+  }
+  let kind = byField.get(field);
+  if (kind === undefined) {
+    kind = `${resource}.${field}`;
+    byField.set(field, kind);
+  }
+  return kind;
 }
 
 /** For a reader of related ids: the spec declares them text, so a number there is no id. */
@@ -75,7 +97,7 @@ export function shortArgumentId(
   at: ValueRead,
 ): string | null | Unusable {
   return typeof value === "string" && value !== "" && !tooLongToShow(value)
-    ? short(value, at.ctx)
+    ? short(value, at.ctx, at.field)
     : argumentId(value, at);
 }
 
@@ -297,7 +319,7 @@ function relatedId(
   shorten: boolean,
 ): string | Unusable {
   if (typeof id !== "string") return unusable(ctx, field, id.value, id.reason);
-  return shorten ? short(id, ctx) : id;
+  return shorten ? short(id, ctx, field) : id;
 }
 
 function oneRelated(

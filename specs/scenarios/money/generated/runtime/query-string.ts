@@ -3,7 +3,9 @@
 // Query strings written as the spec declares each parameter's style, where openapi-fetch's default
 // would explode every array.
 
+import { LONE_SURROGATE } from "./arguments.js";
 import { asObject } from "./json.js";
+import { UNWRITABLE_SURROGATE } from "./path-segments.js";
 import { described } from "./quoting.js";
 
 /** How a query parameter is written in the URL (OpenAPI's `style`). */
@@ -51,8 +53,10 @@ function writing(declared: QueryParameterStyle | undefined): {
 
 /**
  * Whether an API may read two query names as one parameter: the same letters in any case (some
- * servers fold case), `.` and space read as `_` (PHP), or one the other's base, before its first
- * bracket (`account` beside `account[id]`, which PHP and Rails read as one value and overwrite).
+ * servers fold case, and Java's `equalsIgnoreCase` also equates `ſ` with `s`, `ı` and `İ` with `i`,
+ * the Kelvin sign with `k`), `.` and space read as `_` (PHP), or one the other's base, before its
+ * first bracket (`account` beside `account[id]`, which PHP and Rails read as one value and
+ * overwrite).
  */
 function sameQueryName(declared: string, written: string): boolean {
   const [one, other] = [plainName(declared), plainName(written)];
@@ -61,11 +65,43 @@ function sameQueryName(declared: string, written: string): boolean {
   );
 }
 
-const plainName = (name: string) => name.toLowerCase().replace(/[. ]/g, "_");
+/**
+ * A name folded as loosely as any common server compares names: compatibility forms decomposed
+ * (`ＳＣＯＰＥ`, `ſ`, the Kelvin sign), accents dropped (`İ` is `I` with a dot above), then upper-
+ * and lower-cased (`ı`), a superset of Java's per-character compare, .NET's ordinal one and full
+ * Unicode case folding. A name that folds onto a parameter's is refused; an honest member's rarely
+ * does.
+ */
+const plainName = (name: string) =>
+  name
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/[. ]/g, "_");
+
+const isLoneSurrogateText = (text: unknown) =>
+  typeof text === "string" && LONE_SURROGATE.test(text);
+
+/**
+ * Whether text written as it is into the query holds a lone surrogate, which `encodeURIComponent`
+ * throws on: the value itself, an item of an array, an object's member name or text value (a
+ * nested value is written as JSON, which escapes it).
+ */
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(isLoneSurrogateText);
+  const object = asObject(value);
+  return object
+    ? Object.entries(object).some(
+        ([member, inner]) =>
+          isLoneSurrogateText(member) || isLoneSurrogateText(inner),
+      )
+    : isLoneSurrogateText(value);
+}
 
 /**
  * Why `value` cannot be written as the query parameter `name` of an operation with these
- * parameters, or undefined. An item of an unexploded space-delimited list must not hold a space:
+ * parameters, or undefined. Text holding a lone surrogate cannot be escaped at all. An item of an unexploded space-delimited list must not hold a space:
  * the delimiter is written `%20`, as an escaped space is, so `["red green", "blue"]` would reach the
  * API as three items, past the `maxItems` the arguments were checked against (a comma or a pipe in
  * an item is sent escaped, apart from the delimiter). Otherwise only an object's
@@ -80,6 +116,7 @@ export function queryValueProblem(
   name: string,
   value: unknown,
 ): string | undefined {
+  if (holdsLoneSurrogate(value)) return UNWRITABLE_SURROGATE;
   const { style, explode } = writing(
     parameters.find((p) => p.in === "query" && p.name === name),
   );

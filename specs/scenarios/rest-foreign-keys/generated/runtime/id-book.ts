@@ -32,7 +32,10 @@ export const SHARERS_KEPT = 8;
  * before the result is returned, and recalls the full id of each short id a call is given.
  */
 export interface IdBook {
-  /** Remembers that each short form stands for its full id: one call per result. */
+  /**
+   * Remembers that each short form stands for its full id: one call per result. Each short form
+   * comes qualified by its kind ({@link idBookKey}), so one kind's short id never names another's.
+   */
   remember(
     entries: ReadonlyArray<readonly [short: string, full: string]>,
   ): Promise<void>;
@@ -43,18 +46,35 @@ export interface IdBook {
   recall(short: string): Promise<readonly string[]>;
 }
 
+/**
+ * The key a short form is kept under: its kind, the id field it was handed out for (`task.id`), as
+ * a JSON string, then the form. The quoted kind ends where its closing quote does, whatever a field
+ * name holds, so no two kinds' keys meet: a tool expands a short id only into an id of a kind it takes.
+ */
+export function idBookKey(kind: string, short: string): string {
+  let quoted = quotedKinds.get(kind);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(kind);
+    quotedKinds.set(kind, quoted);
+  }
+  return quoted + short;
+}
+
+/** Each kind as a JSON string, quoted once: the book makes a key for every id a page hands out. */
+const quotedKinds = new Map<string, string>();
+
 type Sharers = string | readonly string[];
 
-/** Short form to full id; to the ids it stood for when results gave it to more than one. */
+/** Kind-qualified short form ({@link idBookKey}) to full id; to the ids it stood for when results gave it to more than one. */
 const idBook = new Map<string, Sharers>();
-/** The characters of every short form in the book and of the ids it stands for. */
+/** The characters of every key in the book and of the ids it stands for. */
 let bookCharacters = 0;
 /**
  * Only a process that calls tools through createTools needs short ids back: until then a
  * projection, which shortens every id of a page on its hot path, records nothing.
  */
 let idBookInUse = false;
-/** Hand-outs of a projection that may be thrown away, as short, id pairs; undefined when none is pending. */
+/** Hand-outs of a projection that may be thrown away, as short, id, kind triples; undefined when none is pending. */
 let pending: string[] | undefined;
 
 /**
@@ -78,54 +98,56 @@ export function useIdBook(shared?: IdBook): IdBook | undefined {
 }
 
 /**
- * Hands out `short` for `id`, or `id` itself when it is longer than {@link ID_BOOK_LONGEST_ID}; once
- * the id book is in use, notes it there, so a later call can send the full id. An id shown whole
- * is noted too when it could be another id's short form: whichever of the two is handed out first,
- * the text then stands for both, and the model may mean either.
+ * Hands out `short` for `id`, an id of `kind` (`task.id`: the resource and field it was read from),
+ * or `id` itself when it is longer than {@link ID_BOOK_LONGEST_ID}; once the id book is in use,
+ * notes it there under its kind, so a later call that takes that kind can send the full id. An id
+ * shown whole is noted too when it could be another id's short form: whichever of the two is handed
+ * out first, the text then stands for both, and the model may mean either.
  */
-export function handOut(short: string, id: string): string {
+export function handOut(short: string, id: string, kind: string): string {
   if (id.length > ID_BOOK_LONGEST_ID) return id;
-  if (pending) pending.push(short, id);
-  else if (
-    idBookInUse &&
-    (short !== id || mayBeShortForm(id) || idBook.has(id))
-  )
-    note(short, id);
+  if (pending) pending.push(short, id, kind);
+  else if (idBookInUse) {
+    const key = idBookKey(kind, short);
+    if (short !== id || mayBeShortForm(id) || idBook.has(key)) note(key, id);
+  }
   return short;
 }
 
-function note(short: string, id: string): void {
-  const known = idBook.get(short);
-  if (known === undefined || known === id) put(short, known, id);
-  else if (typeof known === "string") put(short, known, [known, id]);
+function note(key: string, id: string): void {
+  const known = idBook.get(key);
+  if (known === undefined || known === id) put(key, known, id);
+  else if (typeof known === "string") put(key, known, [known, id]);
   else
     put(
-      short,
+      key,
       known,
       known.includes(id) ? known : [...known, id].slice(-SHARERS_KEPT),
     );
 }
 
 /**
- * Makes `short`, which stood for `known`, stand for `ids`, as the most recently used entry; then
+ * Makes `key`, which stood for `known`, stand for `ids`, as the most recently used entry; then
  * forgets the least recently used entries until the book is within both its bounds.
  */
-function put(short: string, known: Sharers | undefined, ids: Sharers): void {
-  if (known !== undefined) {
-    // Deleted and set again, so that the Map's order stays the order of last use.
-    idBook.delete(short);
-    bookCharacters -= charactersOf(short, known);
-  }
-  idBook.set(short, ids);
-  bookCharacters += charactersOf(short, ids);
+function put(key: string, known: Sharers | undefined, ids: Sharers): void {
+  if (known !== undefined) forget(key, known);
+  idBook.set(key, ids);
+  bookCharacters += charactersOf(key, ids);
   while (idBook.size > ID_BOOK_SIZE || bookCharacters > ID_BOOK_CHARACTERS)
     forgetOldest();
 }
 
+function forget(key: string, known: Sharers): void {
+  // Deleted, and set again by the caller that keeps it, so that the Map's order stays the order of last use.
+  idBook.delete(key);
+  bookCharacters -= charactersOf(key, known);
+}
+
 /** An entry's characters, counted from the entry alone, at most {@link SHARERS_KEPT} ids: eviction stays constant time. */
-function charactersOf(short: string, ids: Sharers): number {
-  if (typeof ids === "string") return short.length + ids.length;
-  let characters = short.length;
+function charactersOf(key: string, ids: Sharers): number {
+  if (typeof ids === "string") return key.length + ids.length;
+  let characters = key.length;
   for (const id of ids) characters += id.length;
   return characters;
 }
@@ -136,15 +158,15 @@ function charactersOf(short: string, ids: Sharers): number {
  * past all of them, so a page of new ids cost time quadratic in their number (50 ms for 10,000).
  * Keys are only ever added at the end and each key this iterator passes is deleted, so its next key
  * is always the oldest, and it never runs out while the book is over a bound: no id is longer than
- * ID_BOOK_LONGEST_ID, nor a short form longer than its id, so the entry just put is far within
- * ID_BOOK_CHARACTERS on its own and always outlives the eviction it makes.
+ * ID_BOOK_LONGEST_ID, nor a short form longer than its id, and a kind is a resource's and a
+ * field's names, so the entry just put is far within ID_BOOK_CHARACTERS on its own and always
+ * outlives the eviction it makes.
  */
 const byAge = idBook.keys();
 
 function forgetOldest(): void {
-  const short = byAge.next().value!;
-  bookCharacters -= charactersOf(short, idBook.get(short)!);
-  idBook.delete(short);
+  const key = byAge.next().value!;
+  forget(key, idBook.get(key)!);
 }
 
 /**
@@ -191,32 +213,70 @@ export function handOutHeld(
   handOuts?: string[],
 ): void {
   if (handOuts) for (const part of held) handOuts.push(part);
-  else for (let i = 0; i < held.length; i += 2) handOut(held[i]!, held[i + 1]!);
-}
-
-/** The full id a short form stands for; an id never handed out comes back as given. */
-export function fullId(given: string): string | { readonly ambiguous: string } {
-  const known = idBook.get(given);
-  if (known === undefined) return given;
-  idBook.delete(given);
-  idBook.set(given, known);
-  return typeof known === "string" ? known : { ambiguous: given };
+  else
+    for (let i = 0; i < held.length; i += 3)
+      handOut(held[i]!, held[i + 1]!, held[i + 2]!);
 }
 
 /**
- * For an ambiguous short form, the longer forms that tell its ids apart, each noted in the book so
- * the next call can pass it: the way forward the error gives the model. An id that is the short
- * form itself, shown whole, keeps it, since every other id now has a longer form of its own.
+ * The full id a short form stands for among the ids of `kinds` (those the argument takes), each
+ * id once however many kinds hold it; an id never handed out as one of them comes back as given.
  */
-export function longerForms(short: string): string[] {
-  const known = idBook.get(short);
-  if (known === undefined || typeof known === "string") return [];
-  const longer = shortenIds(known);
-  const forms = known.map((id) => {
+export function fullId(
+  given: string,
+  kinds: readonly string[],
+): string | { readonly ambiguous: string } {
+  const found = idsOf(given, kinds);
+  if (found.length === 0) return given;
+  const id = found[0]![0];
+  return found.every(([other]) => other === id) ? id : { ambiguous: given };
+}
+
+/** Each id the book holds for `given` under each of `kinds`, with that kind; the entries are marked used. */
+function idsOf(
+  given: string,
+  kinds: readonly string[],
+): Array<readonly [id: string, kind: string]> {
+  const found: Array<readonly [string, string]> = [];
+  for (const kind of kinds) {
+    const key = idBookKey(kind, given);
+    const known = idBook.get(key);
+    if (known === undefined) continue;
+    idBook.delete(key);
+    idBook.set(key, known);
+    if (typeof known === "string") found.push([known, kind]);
+    else for (const id of known) found.push([id, kind]);
+  }
+  return found;
+}
+
+/**
+ * For a short form ambiguous among `kinds`, the longer forms that tell its ids apart, each noted in
+ * the book under the kind its id came from, so the next call can pass it: the way forward the error
+ * gives the model. An id that is the short form itself, shown whole, keeps it, since every other id
+ * now has a longer form of its own: under a kind that holds only those others, the text is let go.
+ */
+export function longerForms(given: string, kinds: readonly string[]): string[] {
+  const found = idsOf(given, kinds);
+  const ids = [...new Set(found.map(([id]) => id))];
+  if (ids.length < 2) return [];
+  const longer = shortenIds(ids);
+  for (const [id, kind] of found) {
     const form = longer.get(id) ?? id;
-    if (form !== id) note(form, id);
-    return form;
-  });
-  if (known.includes(short)) put(short, idBook.get(short), short);
+    if (form !== id) note(idBookKey(kind, form), id);
+  }
+  const forms = ids.map((id) => longer.get(id) ?? id);
+  if (found.some(([id]) => id === given))
+    for (const kind of kinds) {
+      const key = idBookKey(kind, given);
+      const known = idBook.get(key);
+      if (known === undefined) continue;
+      if (
+        known === given ||
+        (typeof known !== "string" && known.includes(given))
+      )
+        put(key, known, given);
+      else forget(key, known);
+    }
   return forms;
 }
