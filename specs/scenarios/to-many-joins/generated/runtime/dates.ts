@@ -31,7 +31,7 @@ function fromEpoch(value: number): Date {
  * and a space may stand for `T` where the zone is stated.
  */
 const ISO_TEXT =
-  /^(?<year>\d{4})-(?<month>\d{2})-(?<day>\d{2})(?:(?<separator>[Tt ])(?<hour>\d{2}):(?<minute>\d{2})(?::(?<second>\d{2})(?:\.\d+)?)?(?<zone>[Zz]|(?<sign>[+-])(?<offsetHours>\d{2}):?(?<offsetMinutes>\d{2}))?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:([Tt ])(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2}))?)?$/;
 
 /**
  * The instant ISO text writes, read field by field and never by `Date.parse`, which reads other
@@ -40,32 +40,43 @@ const ISO_TEXT =
  * whose zone nothing states, so it is no date.
  */
 function fromIsoText(text: string): Date | undefined {
-  const fields = ISO_TEXT.exec(text)?.groups;
-  if (!fields || (fields.separator === " " && fields.zone === undefined))
-    return undefined;
-  const year = Number(fields.year);
-  const month = Number(fields.month);
-  const day = Number(fields.day);
-  const hour = Number(fields.hour ?? 0);
-  const minute = Number(fields.minute ?? 0);
-  const second = Number(fields.second ?? 0);
-  const offsetHours = Number(fields.offsetHours ?? 0);
-  const offsetMinutes = Number(fields.offsetMinutes ?? 0);
+  const fields = ISO_TEXT.exec(text);
+  if (!fields) return undefined;
+  const [
+    ,
+    year,
+    month,
+    day,
+    separator,
+    hour = "0",
+    minute = "0",
+    second = "0",
+    zone,
+    sign,
+    offsetHours = "0",
+    offsetMinutes = "0",
+  ] = fields;
   if (
-    !isRealDay(year, month, day) ||
-    hour > 23 ||
-    minute > 59 ||
-    second > 60 ||
-    offsetHours > 23 ||
-    offsetMinutes > 59
+    (separator === " " && zone === undefined) ||
+    !isRealDay(Number(year), Number(month), Number(day)) ||
+    Number(hour) > 23 ||
+    Number(minute) > 59 ||
+    Number(second) > 60 ||
+    Number(offsetHours) > 23 ||
+    Number(offsetMinutes) > 59
   )
     return undefined;
   const offset =
-    (fields.sign === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+    (sign === "-" ? -1 : 1) *
+    (Number(offsetHours) * 60 + Number(offsetMinutes));
   // setUTCFullYear, unlike Date.UTC, keeps a year below 100 as written; a leap second keeps its minute.
   const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute - offset, Math.min(second, 59));
+  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  date.setUTCHours(
+    Number(hour),
+    Number(minute) - offset,
+    Math.min(Number(second), 59),
+  );
   return date;
 }
 
