@@ -120,6 +120,14 @@ describe("a query object's member name with whitespace around it or a NUL in it"
     expect(sent).toEqual([]);
   });
 
+  it("is echoed escaped in the refusal", async () => {
+    const { tools } = toolsSending();
+    const outcome = await tools.list_items({ more: { "\ttenant\u0000x": "evil" } });
+    expect(outcome.error).toBe(
+      'list_items: more cannot have a member named "\\ttenant\\u0000x": it would be sent as "\\ttenant\\u0000x", which the API may read as tenant, another parameter of this operation; leave that member out',
+    );
+  });
+
   it("cannot lift a checked parameter past its maximum", async () => {
     const { tools, sent } = toolsSending();
     const outcome = await tools.list_items({ limit: 5, more: { " limit": "100000" } });
