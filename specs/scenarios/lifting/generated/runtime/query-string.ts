@@ -148,7 +148,7 @@ export function queryValueProblem(
           p.in === "query" && p.name !== name && sameQueryName(p.name, written),
       );
     if (other)
-      return `cannot have a member named ${described(member)}: it would be sent as ${written}, ${other.name === written ? "" : `which the API may read as ${other.name}, `}another parameter of this operation; leave that member out`;
+      return `cannot have a member named ${described(member)}: it would be sent as ${other.name === written ? written : `${described(written)}, which the API may read as ${other.name}`}, another parameter of this operation; leave that member out`;
   }
   const members = sentMembers(object);
   for (const [index, member] of members.entries()) {
