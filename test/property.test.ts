@@ -182,13 +182,13 @@ interface ToolUnderTest {
 }
 
 /**
- * Whether a response holds, at `path`, a list (no `keys`) of objects none of which fails to say it
- * is the JSON:API `type`, or an object with one of a record's declared `keys` not null and, for
- * JSON:API, that type: what a tool takes for its records. A JSON:API body with both `data` and
- * `errors` holds none.
+ * Whether a response holds, at `path`, what a tool takes for its records: a list (`list`) of objects
+ * each saying it is the JSON:API `type` and holding one of a record's declared `keys` (null or not),
+ * or an object with one of those keys not null and, for JSON:API, that type. A JSON:API body with
+ * both `data` and `errors` holds none.
  */
 const holds =
-  (path: readonly string[], keys?: readonly string[], type?: string) =>
+  (path: readonly string[], keys: readonly string[], type?: string, list = false) =>
   (payload: unknown): boolean => {
     const isObject = (item: unknown): item is Json => typeof item === "object" && item !== null && !Array.isArray(item);
     if (type !== undefined && isObject(payload) && Object.hasOwn(payload, "data") && Object.hasOwn(payload, "errors")) return false;
@@ -196,10 +196,13 @@ const holds =
     for (const key of path)
       value = typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Json)[key] : undefined;
     const ofType = (item: Json) => type === undefined || item["type"] === type;
-    if (keys === undefined) return Array.isArray(value) && value.every((item) => isObject(item) && ofType(item));
+    if (list)
+      return Array.isArray(value) && value.every((item) => isObject(item) && ofType(item) && keys.some((key) => Object.hasOwn(item, key)));
     return isObject(value) && ofType(value) && keys.some((key) => Object.hasOwn(value, key) && value[key] != null);
   };
 const JSON_API_RECORD = ["id"];
+/** The keys the rest-foreign-keys spec declares for an incident. */
+const INCIDENT_KEYS = ["created_at", "html_url", "id", "incident_number", "owner_id", "service", "title", "urgency", "watcher_ids"];
 
 /**
  * Runs one payload through a tool and checks properties (a) to (e). Returns the result and calls,
@@ -449,7 +452,7 @@ describe("the support desk projectors (checked-in generated/support)", () => {
     resolverNames: ["users", "orgs"],
     recordKeys: ticketKeys,
     list: "tickets",
-    holdsRecords: holds(["data"], undefined, "ticket"),
+    holdsRecords: holds(["data"], JSON_API_RECORD, "ticket", true),
   };
 
   it("search_tickets: (a)-(e) hold for any page, conforming or not", async () => {
@@ -534,7 +537,7 @@ describe("rest-foreign-keys (plain REST: foreign keys, { id } references, arrays
       resolverNames: ["services", "users"],
       recordKeys: required(module["incidentResultSchema"]),
       list: "incidents",
-      holdsRecords: holds(["incidents"]),
+      holdsRecords: holds(["incidents"], INCIDENT_KEYS, undefined, true),
     };
   });
 

@@ -131,13 +131,13 @@ async function projected(tool: string, body: unknown) {
 }
 
 describe("the model: where each tool's records sit, and whether the spec lets them be null", () => {
-  it("records the path, the nullability and a single record's declared keys", () => {
+  it("records the path, the nullability and the record's declared keys", () => {
     const tools = Object.fromEntries(generated.model!.tools.map((t) => [t.name, [t.rowsPath, t.rowsNullable, t.recordKeys]]));
     expect(tools).toEqual({
-      list_notes: [[], false, []],
+      list_notes: [[], false, ["body", "id"]],
       get_note: [[], false, ["body", "id"]],
       get_parent: [[], true, ["body", "id"]],
-      folder_notes: [["items"], true, []],
+      folder_notes: [["items"], true, ["body", "id"]],
       get_duplicate: [["data"], true, ["id"]],
     });
   });

@@ -6,8 +6,10 @@ import type { ModuleWriter } from "./module.js";
 export interface NextPageCode {
   /** The `NEXT` constant, with its comment. */
   rule: string[];
-  /** The result's `next` member, given the records and how many the API returned. */
-  member: (records: string, returned: string) => string;
+  /** The result's `next` member, given the records, how many the API returned, and the records as projected. */
+  member: (records: string, returned: string, rows: string) => string;
+  /** The member reads the projected rows: the value it continues after is shown in them. */
+  readsRows: boolean;
   type: string;
 }
 
@@ -40,13 +42,16 @@ function nextPageRule(tool: ToolModel & { next: NonNullable<ToolModel["next"]> }
 export function nextPageCode(module: ModuleWriter, tool: ToolModel): NextPageCode | undefined {
   if (!tool.next) return undefined;
   const rule = nextPageRule({ ...tool, next: tool.next });
+  const readsRows = "shown" in rule.source;
   return {
     rule: [
       `/** Where a ${commentText(tool.name)} response says its next page is, and the query parameters a \`next\` may carry. */`,
       `const NEXT: ${module.runtimeType("NextPageRule")} = ${literal(rule)};`,
       "",
     ],
-    member: (records, returned) => `next: ${module.runtime("nextPage")}(NEXT, response, ${records}, ${returned}, options.exchange, ctx)`,
+    member: (records, returned, rows) =>
+      `next: ${module.runtime("nextPage")}(NEXT, response, ${records}, ${returned}, options.exchange, ctx${readsRows ? `, ${rows}` : ""})`,
+    readsRows,
     type: "next: string | null;",
   };
 }

@@ -55,6 +55,8 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     : "Record<never, never>";
   const budgeted = tool.budget !== undefined && tool.list !== undefined && tool.many;
   const next = nextPageCode(module, tool);
+  // A `next` read from the rows is given them once projected, before the result is built of them.
+  const rowsFirst = next?.readsRows === true && tool.many && !budgeted;
   const recordResult = module.type(resource, `${R}Result`);
   const truncatedType = budgeted ? ` truncated: ${module.runtimeType("Truncated")};` : "";
   // A single record the spec lets be null is no record at all: the whole result is null.
@@ -75,7 +77,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
       resource: tool.resource.name,
       path: tool.rowsPath,
       nullable: tool.rowsNullable,
-      ...(tool.many ? {} : { keys: tool.recordKeys }),
+      keys: tool.recordKeys,
       ...(tool.recordType !== undefined ? { type: tool.recordType } : {}),
       ...(tool.declaredErrorKeys.length > 0 ? { declaredErrorKeys: tool.declaredErrorKeys } : {}),
     })};`,
@@ -98,7 +100,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const project = (record: string) => (joined ? `${run("placed")}(${projectOne(record)})` : projectOne(record));
   const pageMembers = [
     ...tool.page.map((p) => `${key(p.key)}: ${pageExpression(module, p)}`),
-    ...(next ? [next.member("records", rowCap === undefined ? "records.length" : "found.length")] : []),
+    ...(next ? [next.member("records", rowCap === undefined ? "records.length" : "found.length", budgeted ? "projected" : "rows")] : []),
   ].join(", ");
   const tableLayout = tool.text === "table" ? tableLayoutOf(tool) : undefined;
   const table = tableLayout !== undefined;
@@ -110,7 +112,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     : tool.list === undefined
       ? project("records[0]")
       : asText(
-          `{ ${key(tool.list)}: ${tool.many ? `records.map((record) => ${project("record")})` : project("records[0]")}, ${pageMembers} }`,
+          `{ ${key(tool.list)}: ${tool.many ? (rowsFirst ? "rows" : `records.map((record) => ${project("record")})`) : project("records[0]")}, ${pageMembers} }`,
         );
   const layout = table
     ? [
@@ -132,6 +134,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const setup = [
     ...(budgeted && joined ? [] : detailSetup),
     ...(usesCtx ? [`const ctx = ${run("context")}(${literal(tool.name)}, recordOptions);`] : []),
+    ...(rowsFirst ? [`const rows = records.map((record) => ${project("record")});`] : []),
     // The records before the page keys, so that issues come record by record, then the page's. Joined
     // records are projected in the walk, and measured against the budget once their labels are in.
     ...(budgeted && !joined ? [`const projected = records.map((record) => ${project("record")});`] : []),

@@ -266,7 +266,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       many: rows.many,
       rowsPath: rows.path,
       rowsNullable: mayBeNull(reader, response, rows.path),
-      recordKeys: rows.many ? [] : recordKeys(reader, rows),
+      recordKeys: recordKeys(reader, rows),
       ...recordType(reader, rows),
       declaredErrorKeys: declaredErrorKeys(reader, response, rows.jsonapi),
       ...(list !== undefined ? { list } : {}),
@@ -360,17 +360,19 @@ function pageByPresence(field: PageField, kind: string | undefined): boolean {
  * id is the exception: dropped, it is still only a cursor the model passes back, never read.
  */
 /**
- * The next page after a value that is no id, which the spec declares a number and the row shows as
- * it is: read as that value's reader reads it, so that a value the row marks unusable gives no `next`.
+ * The next page after the last record's value, continued only where its row shows no marker there
+ * (whatever rule reads it: a format, a legend, money, a duration). A value that is no id, which the
+ * spec declares a number and the row shows as it is, is also read as that value's reader reads it.
  */
 function readAsItsField(next: NextPageModel | undefined, resource: ResourceModel, name: string | undefined): NextPageModel | undefined {
   if (!next || !("afterLast" in next.source)) return next;
   const field = resource.fields.find((f) => f.name === name);
-  if (field?.kind !== "value" || field.argumentOf || field.format || field.legend) return next;
+  if (field?.kind !== "value") return next;
+  const { afterLast, param, ids, limit } = next.source;
   const declared = field.shape.type;
-  if (declared !== "integer" && declared !== "number") return next;
-  const { afterLast, param, limit } = next.source;
-  return { ...next, source: { afterLast, param, value: declared, ...(limit !== undefined ? { limit } : {}) } };
+  const asNumber = !field.argumentOf && !field.format && !field.legend && (declared === "integer" || declared === "number");
+  const readAs = asNumber ? { value: declared } : ids !== undefined ? { ids } : {};
+  return { ...next, source: { afterLast, param, ...readAs, shown: field.out, ...(limit !== undefined ? { limit } : {}) } };
 }
 
 function notShown(resource: ResourceModel, name: string): string | undefined {
@@ -384,14 +386,15 @@ function notShown(resource: ResourceModel, name: string): string | undefined {
 const ENVELOPE_KEYS = new Set(["links", "_links", "meta"]);
 
 /**
- * The keys of which a single record must hold one, not null, to be the record: a JSON:API resource
+ * The keys of which a record must hold one to be a record (a single record one not null): a JSON:API resource
  * object's `id`, a plain-REST record's declared keys but links and meta. Sorted, so that reordering
  * the spec's properties changes no byte of the output.
  */
 function recordKeys(reader: SchemaReader, rows: Rows): string[] {
   const declared = reader.properties(rows.item).map((p) => p.name);
   if (rows.jsonapi && declared.includes("id")) return ["id"];
-  return declared.filter((name) => !ENVELOPE_KEYS.has(name)).sort();
+  // A JSON:API record's `type` says what it is, never that it holds anything.
+  return declared.filter((name) => !ENVELOPE_KEYS.has(name) && !(rows.jsonapi && name === "type")).sort();
 }
 
 /** The JSON:API type every record must carry, where the spec fixes one. */

@@ -50,6 +50,8 @@ export type NextSourceModel =
       param: string;
       ids?: "text" | "integer" | "text or number";
       value?: "integer" | "number";
+      /** The key the row shows the value under: a marker there is no position to continue after. */
+      shown?: string;
       limit?: string;
     }
   | { offset: string; limit?: string };
@@ -114,7 +116,7 @@ export interface ToolModel {
   rowsPath: string[];
   /** The spec lets the records' place, or an object on the way to it, be `null`: no record, or no list. */
   rowsNullable: boolean;
-  /** The keys the spec declares for one record, of which a response's record must hold one not null. */
+  /** The keys the spec declares for a record: a single record must hold one not null, a list's item one at all. */
   recordKeys: string[];
   /** The JSON:API type every record must carry, where the spec fixes one. */
   recordType?: string;

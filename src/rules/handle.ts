@@ -50,6 +50,8 @@ export function handleField(rule: KeepRule & { argument: readonly string[] }, jo
     shorten: rule.shorten === true && !integer,
     beside: join.out,
     textIds: join.textIds,
+    // Read with the join's types: an identifier the join refuses gives no id to pass back either.
+    ...(join.linkageTypes === undefined ? {} : { linkageTypes: join.linkageTypes }),
     ...(join.via === "property" ? { property: { keys: join.plainIds ? null : { id: join.keys.id }, integer } } : {}),
   };
 }

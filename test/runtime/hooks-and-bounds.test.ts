@@ -270,7 +270,7 @@ describe("a page of more records than any result could show", () => {
   });
 
   it("is projected up to the bound, and refused only if its text is too long", async () => {
-    const { tools: made } = tools(() => `{"things":[${"{},".repeat(MAX_ROWS - 1)}{}]}`);
+    const { tools: made } = tools(() => `{"things":[${'{"name":null},'.repeat(MAX_ROWS - 1)}{"name":null}]}`);
     expect((await made["list_things"]!({})).error).toMatch(/^list_things: the result is \d+ characters long, more than the 100000/);
   });
 });

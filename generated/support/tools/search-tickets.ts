@@ -83,6 +83,7 @@ const RECORDS: RecordsPlace = {
   resource: "ticket",
   path: ["data"],
   nullable: false,
+  keys: ["id"],
   type: "ticket",
 };
 

@@ -24,7 +24,10 @@ export interface RecordsPlace {
   readonly path: readonly string[];
   /** The spec lets that place, or an object on the way to it, be `null`: then there is no record. */
   readonly nullable: boolean;
-  /** For one record: the keys the spec declares for it, of which an object must hold one, not null, to be it. */
+  /**
+   * The keys the spec declares for a record, of which an object must hold one to be it: for one
+   * record, one not null; for a list's item, one at all (a row whose every value is null is the API's).
+   */
   readonly keys?: readonly string[];
   /** The JSON:API type each record must carry: a record of another type is not this tool's. */
   readonly type?: string;
@@ -102,7 +105,7 @@ export function recordAt(
     ? gotAt(found)
     : otherType
       ? `${found.where} is ${otherType}`
-      : `${found.where} is an object with none of the keys a ${place.resource} has`;
+      : `${found.where} is ${noneOfTheKeys(place)}`;
   throw refused(
     body,
     place,
@@ -141,9 +144,10 @@ export function listAt(
     // One item that is no record of this tool's makes the page no list of them: never a row of nulls.
     for (let i = 0; i < list.length; i++) {
       const record = asObject(list[i]);
-      const notRecord = record
-        ? typeProblem(record, place)
-        : `${kindOf(list[i])}, not a record`;
+      const notRecord = !record
+        ? `${kindOf(list[i])}, not a record`
+        : (typeProblem(record, place) ??
+          (holdsAKey(record, place) ? undefined : noneOfTheKeys(place)));
       if (notRecord)
         throw refused(
           body,
@@ -158,6 +162,18 @@ export function listAt(
   }
   if (found.value === null && place.nullable) return [];
   throw refused(body, place, declared, gotAt(found), found.value, onIssue);
+}
+
+/** Whether a list's item holds any key the spec declares for its record, null or not. */
+function holdsAKey(record: Json, place: RecordsPlace): boolean {
+  return (
+    !place.keys?.length ||
+    place.keys.some((key) => read(record, key) !== undefined)
+  );
+}
+
+function noneOfTheKeys(place: RecordsPlace): string {
+  return `an object with none of the keys a ${place.resource} has`;
 }
 
 /**

@@ -41,6 +41,7 @@ const RECORDS: RecordsPlace = {
   resource: "folder",
   path: ["folders"],
   nullable: false,
+  keys: ["children", "id", "labels", "name", "parent"],
 };
 
 /**

@@ -41,6 +41,7 @@ const RECORDS: RecordsPlace = {
   resource: "track",
   path: ["tracks"],
   nullable: false,
+  keys: ["duration_ms", "intro_seconds", "name"],
 };
 
 /**

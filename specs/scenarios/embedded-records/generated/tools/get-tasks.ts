@@ -44,6 +44,15 @@ const RECORDS: RecordsPlace = {
   resource: "task",
   path: ["data"],
   nullable: false,
+  keys: [
+    "assignee",
+    "completed_by",
+    "followers",
+    "gid",
+    "memberships",
+    "name",
+    "parent",
+  ],
 };
 
 const INCLUDED = [] as const;

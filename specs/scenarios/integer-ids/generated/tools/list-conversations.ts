@@ -64,6 +64,7 @@ const RECORDS: RecordsPlace = {
   resource: "conversation",
   path: ["conversations"],
   nullable: false,
+  keys: ["assignee_id", "id", "subject", "ticket_id"],
 };
 
 const INCLUDED = [] as const;

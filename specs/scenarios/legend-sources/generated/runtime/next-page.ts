@@ -9,6 +9,7 @@ import type { Context, PageExchange } from "./context.js";
 import { idOf, type IdType } from "./ids.js";
 import { report, unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
+import { markerShape } from "./markers.js";
 import {
   delimitedText,
   type NextParameter,
@@ -38,6 +39,11 @@ export type NextSource =
        * (an integer's within 2^53), as the row reads it, never its digits written as text.
        */
       readonly value?: "integer" | "number";
+      /**
+       * The key the row shows the value under: where the row shows a marker there (an unreadable
+       * date, money in an unknown currency, a code with no word), the value is no position either.
+       */
+      readonly shown?: string;
       readonly limit?: string;
     }
   /** The request's own offset, advanced by the records this page holds. */
@@ -99,7 +105,8 @@ export function nextToken(
  * another host or path, a parameter it does not set or fixes otherwise, a cursor it cannot read,
  * anything the tool would not take back, or would send otherwise than the API named it) is null
  * too, and reported as `unusable` through `onIssue`: no `next` ever leaves the operation, and every
- * `next` handed out is one the tool takes back.
+ * `next` handed out is one the tool takes back. `rows` are the records as projected, which an
+ * `after_last` reads its value's marker from.
  */
 export function nextPage(
   rule: NextPageRule,
@@ -108,6 +115,7 @@ export function nextPage(
   returned: number,
   exchange: PageExchange | undefined,
   ctx: Context,
+  rows?: readonly unknown[],
 ): string | null {
   const source = rule.source;
   if ("body" in source) {
@@ -177,8 +185,9 @@ export function nextPage(
   if ("afterLast" in source) {
     const value = at(records[records.length - 1], source.afterLast);
     // What the record's own reader marks unusable is no position either: the value is read as it is.
-    const cursor =
-      source.value !== undefined
+    const cursor = markedInRow(rows, source.shown)
+      ? undefined
+      : source.value !== undefined
         ? numberText(value, source.value)
         : source.ids === undefined
           ? cursorText(value)
@@ -215,6 +224,17 @@ export function nextPage(
     exchange,
     ctx,
   );
+}
+
+/** Whether the last row shows a marker at `shown` in place of its value. */
+function markedInRow(
+  rows: readonly unknown[] | undefined,
+  shown: string | undefined,
+): boolean {
+  if (rows === undefined || shown === undefined) return false;
+  const row = asObject(rows[rows.length - 1]);
+  const value = row === undefined ? undefined : asObject(read(row, shown));
+  return value !== undefined && markerShape(value) !== undefined;
 }
 
 /** A cursor as the URL carries it: text, or a number; anything else is none. */

@@ -44,6 +44,7 @@ const RECORDS: RecordsPlace = {
   resource: "device",
   path: [],
   nullable: false,
+  keys: ["alarm", "model_code", "power", "region", "serial", "state", "tier"],
 };
 
 const INCLUDED = [] as const;

@@ -43,6 +43,7 @@ const RECORDS: RecordsPlace = {
   resource: "message",
   path: [],
   nullable: false,
+  keys: ["body", "source"],
 };
 
 /**

@@ -43,6 +43,7 @@ const RECORDS: RecordsPlace = {
   resource: "article",
   path: ["articles"],
   nullable: false,
+  keys: ["author", "body", "title"],
 };
 
 /**

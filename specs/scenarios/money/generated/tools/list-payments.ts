@@ -43,6 +43,7 @@ const RECORDS: RecordsPlace = {
   resource: "payment",
   path: ["payments"],
   nullable: false,
+  keys: ["amount", "currency", "description", "fee"],
 };
 
 /**

@@ -43,6 +43,7 @@ const RECORDS: RecordsPlace = {
   resource: "memberships",
   path: ["data"],
   nullable: false,
+  keys: ["id"],
   type: "memberships",
 };
 

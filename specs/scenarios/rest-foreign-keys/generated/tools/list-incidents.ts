@@ -69,6 +69,17 @@ const RECORDS: RecordsPlace = {
   resource: "incident",
   path: ["incidents"],
   nullable: false,
+  keys: [
+    "created_at",
+    "html_url",
+    "id",
+    "incident_number",
+    "owner_id",
+    "service",
+    "title",
+    "urgency",
+    "watcher_ids",
+  ],
 };
 
 const INCLUDED = [] as const;

@@ -46,6 +46,7 @@ const RECORDS: RecordsPlace = {
   resource: "article",
   path: ["data"],
   nullable: false,
+  keys: ["id"],
   type: "article",
 };
 
