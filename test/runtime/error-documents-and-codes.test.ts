@@ -1,14 +1,13 @@
 // A success answer that is an error document is an error, never a result or a label; a value of
 // another type than a legend's codes is unusable, never an unknown code.
 import { writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionIssue } from "../../templates/runtime/context.js";
 import { legend, legendLookup, member } from "../../templates/runtime/legends.js";
 import { context } from "../../templates/runtime/context.js";
+import { type LocalApi, startLocalApi } from "../helpers/local-api.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
 const SPEC = `openapi: 3.0.3
@@ -130,9 +129,7 @@ type Answer = { status?: number; type?: string; body: unknown };
 type Route = (path: string, query: URLSearchParams) => Answer;
 
 let generated: Generated;
-let route: Route;
-let server: Server;
-let baseUrl: string;
+let api: LocalApi;
 
 beforeAll(async () => {
   const dir = tempDir();
@@ -141,17 +138,10 @@ beforeAll(async () => {
   const output = await generateFrom(join(dir, "projector.yaml"));
   expect(output.problems).toEqual([]);
   generated = await importGenerated<Generated>(output.files);
-  server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const url = new URL(request.url ?? "/", "http://api.test");
-    const { status = 200, type = "application/json", body } = route(url.pathname, url.searchParams);
-    response.writeHead(status, { "content-type": type });
-    response.end(JSON.stringify(body));
-  });
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = await startLocalApi();
 });
 
-afterAll(() => new Promise<void>((closed) => (server ? server.close(() => closed()) : closed())));
+afterAll(() => api?.close());
 
 const TICKET = { id: "t1", assignee_id: "u1", reporter_id: "u2", team_id: "g1", priority: 1, kind: "bug" };
 const USERS: Record<string, Answer> = {
@@ -164,7 +154,7 @@ function tools(
   users = USERS,
   team: Answer = { body: { items: [{ id: "g1", name: "Core" }] } },
 ) {
-  route = (path, query) => {
+  const route: Route = (path, query) => {
     if (path === "/tickets") return tickets;
     if (path.startsWith("/tickets/")) return tickets;
     if (path.startsWith("/users/")) return users[path.slice("/users/".length)] ?? { status: 404, body: {} };
@@ -172,7 +162,11 @@ function tools(
     if (path === "/teams") return team;
     return { status: 404, body: {} };
   };
-  const client = createClient({ baseUrl });
+  api.answer = ({ path, query }) => {
+    const { status, type, body } = route(path, query);
+    return { status, type, text: JSON.stringify(body) };
+  };
+  const client = createClient({ baseUrl: api.baseUrl });
   const issues: ProjectionIssue[] = [];
   const made = generated.createTools({
     client,
@@ -212,10 +206,11 @@ describe("a list resolver's answer holding an error beside its records", () => {
     expect(none).toEqual([]);
 
     const { tools: made, issues } = tools();
-    route = ((inner) => (path, query) =>
-      path === "/users" ? { body: { items: [{ id: "u2", name: "Bob" }], errors: [{ message: "partial failure" }] } } : inner(path, query))(
-      route,
-    );
+    const inner = api.answer;
+    api.answer = (request) =>
+      request.path === "/users"
+        ? { text: JSON.stringify({ items: [{ id: "u2", name: "Bob" }], errors: [{ message: "partial failure" }] }) }
+        : inner(request);
     const outcome = await made["list_tickets"]!({});
     expect(outcome.result?.["items"]).toEqual([expect.objectContaining({ reporter: { unresolved: "u2" } })]);
     expect(messages(issues)).toEqual([

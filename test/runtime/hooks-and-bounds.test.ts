@@ -2,13 +2,12 @@
 // rejects never ends the process, and a page of more records than any result could show is refused
 // before it is projected.
 import { writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionIssue } from "../../templates/runtime/context.js";
 import { MAX_ROWS } from "../../templates/runtime/records.js";
+import { type LocalApi, startLocalApi } from "../helpers/local-api.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
 const SPEC = `openapi: 3.0.3
@@ -158,10 +157,9 @@ interface Generated {
 type Route = (path: string, query: URLSearchParams) => string;
 
 let generated: Generated;
-let route: Route;
-let server: Server;
+let api: LocalApi;
 let baseUrl: string;
-const requests: string[] = [];
+let requests: string[];
 
 beforeAll(async () => {
   const dir = tempDir();
@@ -170,21 +168,15 @@ beforeAll(async () => {
   const output = await generateFrom(join(dir, "projector.yaml"));
   expect(output.problems).toEqual([]);
   generated = await importGenerated<Generated>(output.files);
-  server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const url = new URL(request.url ?? "/", "http://api.test");
-    requests.push(`${url.pathname}${url.search}`);
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(route(url.pathname, url.searchParams));
-  });
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = await startLocalApi();
+  ({ baseUrl, requests } = api);
 });
 
-afterAll(() => new Promise<void>((closed) => (server ? server.close(() => closed()) : closed())));
+afterAll(() => api?.close());
 
 /** The tools over the local API answering `route`, and the issues they report. */
 function tools(answer: Route, options: object = {}) {
-  route = answer;
+  api.answer = ({ path, query }) => ({ text: answer(path, query) });
   requests.length = 0;
   const issues: ProjectionIssue[] = [];
   const made = generated.createTools({

@@ -6,14 +6,13 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { legend } from "../../templates/runtime/legends.js";
 import { integer, whole } from "../../templates/runtime/values.js";
+import { type LocalApi, startLocalApi } from "../helpers/local-api.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
 const SPEC = `openapi: 3.0.3
@@ -145,10 +144,9 @@ interface Generated {
 type Route = (path: string, query: URLSearchParams) => string;
 
 let generated: Generated;
-let route: Route;
-let server: Server;
+let api: LocalApi;
 let baseUrl: string;
-const requests: string[] = [];
+let requests: string[];
 /** The user the request's `x-user` header names, for the API that answers each user its own records. */
 let caller: string | undefined;
 
@@ -159,22 +157,18 @@ beforeAll(async () => {
   const output = await generateFrom(join(dir, "projector.yaml"));
   expect(output.problems).toEqual([]);
   generated = await importGenerated<Generated>(output.files);
-  server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const url = new URL(request.url ?? "/", "http://api.test");
-    requests.push(`${url.pathname}${url.search}`);
-    caller = request.headers["x-user"] as string | undefined;
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(route(url.pathname, url.searchParams));
-  });
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = await startLocalApi();
+  ({ baseUrl, requests } = api);
 });
 
-afterAll(() => new Promise<void>((closed) => (server ? server.close(() => closed()) : closed())));
+afterAll(() => api?.close());
 
 /** The tools over the local API answering `route`, and the issues they report. */
 function tools(answer: Route, options: object = {}) {
-  route = answer;
+  api.answer = ({ path, query, headers }) => {
+    caller = headers["x-user"] as string | undefined;
+    return { text: answer(path, query) };
+  };
   requests.length = 0;
   const issues: ProjectionIssue[] = [];
   const made = generated.createTools({

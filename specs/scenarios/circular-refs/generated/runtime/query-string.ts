@@ -54,9 +54,10 @@ function writing(declared: QueryParameterStyle | undefined): {
 /**
  * Whether an API may read two query names as one parameter: the same letters in any case (some
  * servers fold case, and Java's `equalsIgnoreCase` also equates `ſ` with `s`, `ı` and `İ` with `i`,
- * the Kelvin sign with `k`), `.` and space read as `_` (PHP), or one the other's base, before its
- * first bracket (`account` beside `account[id]`, which PHP and Rails read as one value and
- * overwrite).
+ * the Kelvin sign with `k`), the same once PHP has read them (leading spaces dropped, the name cut
+ * at its first NUL, `.` and space read as `_`), the same but for whitespace around them, or one the
+ * other's base, before its first bracket (`account` beside `account[id]`, which PHP and Rails read
+ * as one value and overwrite).
  */
 function sameQueryName(declared: string, written: string): boolean {
   const [one, other] = [plainName(declared), plainName(written)];
@@ -66,15 +67,18 @@ function sameQueryName(declared: string, written: string): boolean {
 }
 
 /**
- * A name folded as loosely as any common server compares names: compatibility forms decomposed
- * (`ＳＣＯＰＥ`, `ſ`, the Kelvin sign), accents dropped (`İ` is `I` with a dot above), then upper-
- * and lower-cased (`ı`), a superset of Java's per-character compare, .NET's ordinal one and full
- * Unicode case folding. A name that folds onto a parameter's is refused; an honest member's rarely
- * does.
+ * A name folded as loosely as any common server compares names: cut at its first NUL (PHP reads the
+ * decoded name as C text), compatibility forms decomposed (`ＳＣＯＰＥ`, `ſ`, the Kelvin sign),
+ * whitespace around it dropped (PHP drops leading spaces, a trimming server any), accents dropped
+ * (`İ` is `I` with a dot above), then upper- and lower-cased (`ı`), a superset of Java's
+ * per-character compare, .NET's ordinal one and full Unicode case folding. A name that folds onto a
+ * parameter's is refused; an honest member's rarely does.
  */
 const plainName = (name: string) =>
   name
+    .split("\0")[0]!
     .normalize("NFKD")
+    .replace(/^[\p{White_Space}\uFEFF]+|[\p{White_Space}\uFEFF]+$/gu, "")
     .replace(/\p{M}/gu, "")
     .toUpperCase()
     .toLowerCase()
@@ -144,7 +148,51 @@ export function queryValueProblem(
           p.in === "query" && p.name !== name && sameQueryName(p.name, written),
       );
     if (other)
-      return `cannot have a member named ${described(member)}: it would be sent as ${written}, ${other.name === written ? "" : `which the API may read as ${other.name}, `}another parameter of this operation; leave that member out`;
+      return `cannot have a member named ${described(member)}: it would be sent as ${other.name === written ? written : `${described(written)}, which the API may read as ${other.name}`}, another parameter of this operation; leave that member out`;
+  }
+  const members = sentMembers(object);
+  for (const [index, member] of members.entries()) {
+    const twin = members
+      .slice(index + 1)
+      .find((later) => sameQueryName(member, later));
+    if (twin !== undefined)
+      return `cannot have both a member named ${described(member)} and one named ${described(twin)}: the API may read them as one; give only one of them`;
+  }
+  return undefined;
+}
+
+/** The names of an object's members that are written into the query: those with a value. */
+const sentMembers = (object: Record<string, unknown>) =>
+  Object.entries(object)
+    .filter(([, inner]) => inner !== undefined && inner !== null)
+    .map(([member]) => member);
+
+/**
+ * Why the query parameters of `query` cannot be sent together, or undefined: two exploded objects
+ * each write their members as query parameters of their own, so a member of one named as a member
+ * of the other (under the folding of {@link sameQueryName}) would give the API one parameter twice,
+ * each object's value checked but not the pair. Parameters are named in the answer by `label`.
+ */
+export function queryMembersProblem(
+  parameters: readonly QueryParameterStyle[],
+  query: Record<string, unknown>,
+  label: (name: string) => string = (name) => name,
+): string | undefined {
+  const written: { name: string; member: string }[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    const { style, explode } = writing(
+      parameters.find((p) => p.in === "query" && p.name === name),
+    );
+    const object = asObject(value);
+    if (!object || style === "deepObject" || !explode) continue;
+    for (const member of sentMembers(object)) {
+      const earlier = written.find(
+        (other) => other.name !== name && sameQueryName(other.member, member),
+      );
+      if (earlier)
+        return `${label(earlier.name)}'s member ${described(earlier.member)} and ${label(name)}'s member ${described(member)} would both be sent as a query parameter of their own, which the API may read as one parameter given twice; give it in only one of them`;
+      written.push({ name, member });
+    }
   }
   return undefined;
 }
@@ -193,7 +241,7 @@ function queryPart(
  * openapi-fetch's `querySerializer` for one operation: each query parameter written by its own
  * style and explode (`filter[id]=a,b` for `form` unexploded), where the client's default would
  * write every array exploded and every object as `deepObject`. A value {@link queryValueProblem}
- * refuses throws, so the request is not sent.
+ * refuses, or a query {@link queryMembersProblem} refuses, throws, so the request is not sent.
  */
 export function queryStringFor(
   parameters: readonly QueryParameterStyle[],
@@ -203,6 +251,8 @@ export function queryStringFor(
   );
   return (query) => {
     const parts: string[] = [];
+    const clash = queryMembersProblem(parameters, query ?? {});
+    if (clash) throw new Error(`query parameter ${clash}`);
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value === undefined || value === null) continue;
       const problem = queryValueProblem(parameters, name, value);

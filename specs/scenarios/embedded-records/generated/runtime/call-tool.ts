@@ -22,6 +22,7 @@ import { TooManyLabelsError } from "./labels-later.js";
 import { nextPageArguments } from "./next-arguments.js";
 import { pathSegmentProblem } from "./path-segments.js";
 import {
+  queryMembersProblem,
   queryValueProblem,
   type QueryStyle,
   queryStringFor,
@@ -607,6 +608,14 @@ async function callOrError<R>(
       setOwn(params[parameter.in]!, parameter.name, value);
     }
   }
+  const clash = queryMembersProblem(
+    call.parameters,
+    params.query,
+    (parameterName) =>
+      call.parameters.find((p) => p.in === "query" && p.name === parameterName)
+        ?.argument ?? parameterName,
+  );
+  if (clash) return { error: `${tool}: ${clash}` };
   const send = asObject(client)?.[call.method.toUpperCase()];
   if (typeof send !== "function")
     return {
