@@ -438,4 +438,36 @@ describe("a shared id book's answer for a short form", () => {
     expect(outcome).toEqual({ error: expect.stringContaining("does not begin with the short form asked for") });
     expect(sent).toEqual([]);
   });
+
+  it.each([
+    ["a control character after the form", ["ch_3KpXb2Lk\n"]],
+    ["a longer id whose own short form is shorter than the one asked for, cut elsewhere", ["ch_3KpXb2Lk d9cQ2Tfa1B5e7LmN"]],
+  ])("refuses an answer holding %s, which no result could have given for that form, and sends nothing", async (_, answer) => {
+    const { callTool } = await import("../../templates/runtime/call-tool.js");
+    const sent: unknown[] = [];
+    const client = {
+      GET: async (_path: string, init: unknown) => {
+        sent.push(init);
+        return { data: { id: "x" }, response: { status: 200, ok: true } };
+      },
+    };
+    const book = { remember: async () => {}, recall: async () => answer };
+    const call = {
+      method: "get",
+      path: "/charges/{id}",
+      parameters: [{ name: "id", in: "path" as const, argument: "id", shortIds: ["charge.id"] }],
+    };
+    const outcome = await callTool(
+      client,
+      "get_charge",
+      call,
+      { type: "object", properties: { id: { type: "string" } } },
+      { id: "ch_3KpXb2Lk" },
+      async (r) => r,
+      {},
+      { idBook: book },
+    );
+    expect(outcome).toEqual({ error: expect.stringContaining("whose short form is not the one asked for") });
+    expect(sent).toEqual([]);
+  });
 });

@@ -37,6 +37,22 @@ describe("a marker among values in a table", () => {
     expect(readMarkerCells(decode(text))).toStrictEqual(result);
   });
 
+  it("reads back whole when its value quotes the API's text holding braces, as the docs' reading says", () => {
+    const result = {
+      tickets: [
+        { id: "a", assignee: { unusable: 'not a date-time: "{unresolved: x}"' }, status: "open" },
+        { id: "b", assignee: "{unresolved: x}", status: "closed" },
+      ],
+      total: 2,
+    };
+    const text = textOf(result, LAYOUT);
+    expect((decode(text) as { tickets: { assignee: string }[] }).tickets.map((row) => row.assignee)).toEqual([
+      '{unusable: "not a date-time: \\"{unresolved: x}\\""}',
+      "{{unresolved: x}}",
+    ]);
+    expect(readMarkerCells(decode(text))).toStrictEqual(result);
+  });
+
   it("is a marker cell in a group of columns too", () => {
     const result = {
       tickets: [

@@ -9,7 +9,7 @@ import {
   SHARERS_KEPT,
 } from "./id-book.js";
 import { typeName } from "./quoting.js";
-import { mayBeShortForm, shortenIds } from "./short-ids.js";
+import { mayBeShortForm, shortenIds, shortId } from "./short-ids.js";
 
 /** An id a shared book holds for a short form, with the kind it was remembered under. */
 export type Sharer = readonly [id: string, kind: string];
@@ -143,6 +143,11 @@ function checkedIds(answer: unknown, given: string): readonly string[] {
     if (!id.startsWith(given))
       throw new IdBookAnswerError(
         "holds an id that does not begin with the short form asked for, which no result could have given",
+      );
+    // And it is the id whole, or begins with the id's plain short form, lengthened where ids collide.
+    if (id !== given && !given.startsWith(shortId(id)))
+      throw new IdBookAnswerError(
+        "holds an id whose short form is not the one asked for, which no result could have given",
       );
     if (!ids.includes(id)) ids.push(id);
   }
