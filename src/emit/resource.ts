@@ -159,7 +159,8 @@ function nestedExpression(scope: Scope, field: Field & { kind: "object" }, value
     const relative = rebase(child, depth);
     return `${key(child.out)}: ${projectExpression(withBase(scope, child.source.base, variable), relative)}`;
   });
-  return `${scope.module.runtime(field.many ? "objects" : "nested")}(${value}, ${readOptions(field, [], false)}, (${variable}) => ({ ${parts.join(", ")} }))`;
+  const keys: [string, string][] = field.keys.length > 0 ? [["keys", literal(field.keys)]] : [];
+  return `${scope.module.runtime(field.many ? "objects" : "nested")}(${value}, ${readOptions(field, keys, false)}, (${variable}) => ({ ${parts.join(", ")} }))`;
 }
 
 /** The field with `depth` leading segments cut from its source path and its parts'. */

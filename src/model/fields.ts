@@ -284,6 +284,8 @@ function nestedField(
       source: { base: specField.base, path: specField.path },
       many,
       children: inner.fields,
+      // Sorted, so that reordering the spec's properties changes no byte of the output.
+      keys: parts.map((part) => part.name).sort(),
       ...(description ? { description } : {}),
     },
     dropped: inner.dropped,

@@ -104,6 +104,8 @@ export interface ObjectField extends FieldCommon {
   /** An array of such objects, each classified by the same parts. */
   many: boolean;
   children: Field[];
+  /** The keys the spec declares for the object, sorted: one holding none of them is no such object. */
+  keys: string[];
 }
 
 export type Field = ValueField | JoinField | RelatedIdField | ObjectField;

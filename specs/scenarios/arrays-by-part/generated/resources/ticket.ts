@@ -138,7 +138,12 @@ export function projectTicket(
     }),
     custom_fields: objects(
       root?.["custom_fields"],
-      { field: "custom_fields", required: false, ctx },
+      {
+        keys: ["id", "name", "options", "value"],
+        field: "custom_fields",
+        required: false,
+        ctx,
+      },
       (part1) => ({
         name: string(part1?.["name"], {
           field: "custom_fields.name",
@@ -152,7 +157,12 @@ export function projectTicket(
         }),
         options: objects(
           part1?.["options"],
-          { field: "custom_fields.options", required: false, ctx },
+          {
+            keys: ["id", "label"],
+            field: "custom_fields.options",
+            required: false,
+            ctx,
+          },
           (part1) => ({
             label: string(part1?.["label"], {
               field: "custom_fields.options.label",

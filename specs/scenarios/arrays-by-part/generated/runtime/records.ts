@@ -394,7 +394,7 @@ function notASection(value: unknown, key: string, ctx: Context): void {
 /** An object whose parts are classified one by one. */
 export function nested<T>(
   value: unknown,
-  { ctx, field, required }: ValueRead,
+  { ctx, field, required, keys }: ObjectRead,
   build: (object: Json) => T,
 ): T | null | Unusable {
   if (value === undefined || value === null)
@@ -407,10 +407,29 @@ export function nested<T>(
       value,
       `expected an object, got ${typeName(value)}`,
     );
+  if (holdsNoneOf(object, keys))
+    return unusable(ctx, field, value, NONE_OF_ITS_KEYS);
   // Any label its parts wait for is filled into this object once the resolvers answer.
   const from = placesSoFar();
   return hold(build(object), from);
 }
+
+/** What a reader of an object's parts is told besides the field: the keys the spec declares for the object. */
+export interface ObjectRead extends ValueRead {
+  readonly keys?: readonly string[];
+}
+
+/**
+ * Whether an object holds none of the keys the spec declares for it (an error object, `{}`): its
+ * parts would read as the API's own nulls.
+ */
+const holdsNoneOf = (object: Json, keys: readonly string[] | undefined) =>
+  keys !== undefined &&
+  keys.length > 0 &&
+  !keys.some((key) => Object.hasOwn(object, key));
+
+const NONE_OF_ITS_KEYS =
+  "expected an object holding one of the keys the spec declares for it, got one holding none of them";
 
 /**
  * An array of objects whose parts are classified one by one: each item projected alike; an item
@@ -418,7 +437,7 @@ export function nested<T>(
  */
 export function objects<T>(
   value: unknown,
-  { ctx, field, required }: ValueRead,
+  { ctx, field, required, keys }: ObjectRead,
   build: (object: Json) => T,
 ): (T | null | Unusable)[] | null | Unusable {
   if (value === undefined || value === null)
@@ -447,6 +466,8 @@ export function objects<T>(
         item,
         `expected an object, got ${typeName(item)}`,
       );
+    if (holdsNoneOf(object, keys))
+      return unusable(ctx, `${field}[${i}]`, item, NONE_OF_ITS_KEYS);
     const from = placesSoFar();
     return hold(build(object), from);
   });

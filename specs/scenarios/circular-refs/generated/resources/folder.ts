@@ -156,7 +156,12 @@ export function projectFolder(
     name: string(root?.["name"], { field: "name", required: false, ctx }),
     children: objects(
       root?.["children"],
-      { field: "children", required: false, ctx },
+      {
+        keys: ["children", "id", "labels", "name", "parent"],
+        field: "children",
+        required: false,
+        ctx,
+      },
       (part1) => ({
         id: argumentId(part1?.["id"], {
           field: "children.id",

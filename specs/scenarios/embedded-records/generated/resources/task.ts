@@ -228,7 +228,12 @@ export function projectTask(
     }),
     parent: nested(
       root?.["parent"],
-      { field: "parent", required: false, ctx },
+      {
+        keys: ["created_by", "gid", "name"],
+        field: "parent",
+        required: false,
+        ctx,
+      },
       (part1) => ({
         name: string(part1?.["name"], {
           field: "parent.name",
@@ -248,7 +253,12 @@ export function projectTask(
     ),
     memberships: objects(
       root?.["memberships"],
-      { field: "memberships", required: false, ctx },
+      {
+        keys: ["project", "section_name"],
+        field: "memberships",
+        required: false,
+        ctx,
+      },
       (part1) => ({
         project: refOne(part1?.["project"], {
           ids: TEXT_IDS,

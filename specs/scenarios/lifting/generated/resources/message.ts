@@ -83,7 +83,7 @@ export function projectMessage(
     body: string(root?.["body"], { field: "body", required: false, ctx }),
     source: nested(
       root?.["source"],
-      { field: "source", required: false, ctx },
+      { keys: ["author", "channel"], field: "source", required: false, ctx },
       (part1) => ({
         channel: string(part1?.["channel"], {
           field: "source.channel",

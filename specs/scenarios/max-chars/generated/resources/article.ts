@@ -100,7 +100,7 @@ export function projectArticle(
     }),
     author: nested(
       root?.["author"],
-      { field: "author", required: false, ctx },
+      { keys: ["bio", "name"], field: "author", required: false, ctx },
       (part1) => ({
         name: string(part1?.["name"], {
           field: "author.name",

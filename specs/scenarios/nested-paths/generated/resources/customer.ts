@@ -161,7 +161,12 @@ export function projectCustomer(
     name: string(root?.["name"], { field: "name", required: true, ctx }),
     address: nested(
       root?.["address"],
-      { field: "address", required: false, ctx },
+      {
+        keys: ["city", "country_code", "geo", "street"],
+        field: "address",
+        required: false,
+        ctx,
+      },
       (part1) => ({
         city: string(part1?.["city"], {
           field: "address.city",
@@ -170,7 +175,7 @@ export function projectCustomer(
         }),
         geo: nested(
           part1?.["geo"],
-          { field: "address.geo", required: false, ctx },
+          { keys: ["lat", "lng"], field: "address.geo", required: false, ctx },
           (part1) => ({
             lat: number(part1?.["lat"], {
               field: "address.geo.lat",
