@@ -430,6 +430,24 @@ const NONE_OF_ITS_KEYS =
   "expected an object holding one of the keys the spec declares for it, got one holding none of them";
 
 /**
+ * How many more objects the lists inside the records of the result being projected may hold; no
+ * bound outside a tool's projection. A page's lists together can never show more than
+ * {@link MAX_ROWS} objects either, so past that each list is marked before its objects are read.
+ */
+let objectsLeft: number | undefined;
+
+/** Runs a tool result's projection with its records' lists holding at most {@link MAX_ROWS} objects together. */
+export function withinObjectBudget<T>(project: () => T): T {
+  const outer = objectsLeft;
+  objectsLeft = MAX_ROWS;
+  try {
+    return project();
+  } finally {
+    objectsLeft = outer;
+  }
+}
+
+/**
  * An array of objects whose parts are classified one by one: each item projected alike; an item
  * that is `null` stays `null`, anything else that is not an object is marked.
  */
@@ -454,6 +472,18 @@ export function objects<T>(
       value,
       `a list of ${value.length} objects, more than the ${MAX_ROWS} a result could show`,
     );
+  if (objectsLeft !== undefined) {
+    if (value.length > objectsLeft) {
+      objectsLeft = 0;
+      return unusable(
+        ctx,
+        field,
+        value,
+        `the lists of this result hold more than the ${MAX_ROWS} objects a result could show`,
+      );
+    }
+    objectsLeft -= value.length;
+  }
   return value.map((item: unknown, i) => {
     if (item === null) return null;
     const object = asObject(item);

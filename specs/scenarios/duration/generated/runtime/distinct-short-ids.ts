@@ -11,6 +11,7 @@ import {
   type RecordOptions,
 } from "./context.js";
 import { handingOutLater } from "./id-book.js";
+import { withinObjectBudget } from "./records.js";
 import {
   eightHexDigits,
   shortenIds,
@@ -228,7 +229,10 @@ export function withDistinctShortIds<T>(
   try {
     // The plain short forms reach the id book only if no two ids share one.
     result = handingOutLater(
-      () => project(recordOptions(collect, wholeIds ? WHOLE_IDS : check.note)),
+      () =>
+        withinObjectBudget(() =>
+          project(recordOptions(collect, wholeIds ? WHOLE_IDS : check.note)),
+        ),
       () => !check.collided(),
       handOuts,
     );
@@ -241,7 +245,10 @@ export function withDistinctShortIds<T>(
     issues.length = 0;
     try {
       result = handingOutLater(
-        () => project(recordOptions(collect, shortenIds(ids))),
+        () =>
+          withinObjectBudget(() =>
+            project(recordOptions(collect, shortenIds(ids))),
+          ),
         () => true,
         handOuts,
       );
