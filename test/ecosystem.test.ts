@@ -354,7 +354,7 @@ describe("createTools perCall", () => {
         client: createClient<paths>({ baseUrl: "https://api.example.com/v1", fetch: async () => Response.json(PAGE) }),
         resolvers: { users: async () => new Map(), orgs: async () => new Map() },
         perCall: ({ context, signal }) => {
-          seen.push(`request ${context?.requestId}, ${signal === context?.signal ? "its" : "another"} signal`);
+          seen.push(`request ${context?.requestId}, ${signal instanceof AbortSignal && !signal.aborted ? "a live" : "no"} signal`);
           return undefined;
         },
       }),
@@ -362,7 +362,7 @@ describe("createTools perCall", () => {
     );
     const agent = await connected(mcp);
     await agent.callTool({ name: "search_tickets", arguments: {} });
-    expect(seen).toEqual([expect.stringMatching(/^request \d+, its signal$/)]);
+    expect(seen).toEqual([expect.stringMatching(/^request \d+, a live signal$/)]);
     await agent.close();
   });
 
@@ -381,6 +381,36 @@ describe("createTools perCall", () => {
     expect(await failing(async () => "client").get_ticket({ ticket_id: "tkt_1" })).toEqual({
       error: "get_ticket: the call could not be set up (perCall returned string, not options)",
     });
+  });
+
+  it("bounds a perCall that never settles by the call's timeout, aborting the signal it was given", async () => {
+    let given: AbortSignal | undefined;
+    const tools = createTools({
+      client: createClient<paths>({ baseUrl: "https://api.example.com/v1", fetch: async () => Response.json(PAGE) }),
+      resolvers: { users: async () => new Map(), orgs: async () => new Map() },
+      timeoutMs: 200,
+      perCall: ({ signal }) => {
+        given = signal;
+        return new Promise<never>(() => {});
+      },
+    });
+    expect(await tools.search_tickets({ query: "refund" })).toEqual({
+      error: "search_tickets: the call could not be set up within 0.2 seconds, the time it has; try again later",
+    });
+    expect(given?.aborted).toBe(true);
+  });
+
+  it("ends a call whose perCall hangs as soon as the caller cancels it", async () => {
+    const tools = createTools({
+      client: createClient<paths>({ baseUrl: "https://api.example.com/v1", fetch: async () => Response.json(PAGE) }),
+      resolvers: { users: async () => new Map(), orgs: async () => new Map() },
+      timeoutMs: Infinity,
+      perCall: () => new Promise<never>(() => {}),
+    });
+    const caller = new AbortController();
+    const outcome = tools.search_tickets({ query: "refund" }, { signal: caller.signal });
+    caller.abort();
+    expect(await outcome).toEqual({ error: "search_tickets: the call was cancelled" });
   });
 
   it("leaves createTools' own options serving every call without perCall", async () => {

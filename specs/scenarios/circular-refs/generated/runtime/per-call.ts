@@ -3,9 +3,18 @@
 // Each tool call's own options, set up from the context its caller passes: a client carrying the
 // user's token, resolvers with fresh DataLoaders, an onIssue that knows the request.
 
-import type { CallOptions, ToolOutcome, ToolSettings } from "./call-tool.js";
+import {
+  type CallOptions,
+  DEFAULT_CALL_TIMEOUT_MS,
+  timeLeft,
+  type ToolOutcome,
+  type ToolSettings,
+  waitsOf,
+  within,
+} from "./call-tool.js";
 import { type IdBook, useIdBook } from "./id-book.js";
 import { messageOf, typeName } from "./quoting.js";
+import { checkedTimeoutMs } from "./timeouts.js";
 
 /** What `perCall` is told of the call it sets up. */
 export interface CallInfo<Context> {
@@ -57,18 +66,30 @@ export function setUpEachCall<Options extends object, Tools extends object>(
   const tools: Record<string, Tool> = {};
   for (const name of names)
     tools[name] = async (args, call = {}) => {
-      let setup: unknown;
-      try {
-        setup = await perCall({
-          tool: name,
-          context: call.context,
-          signal: call.signal,
-        });
-      } catch (thrown) {
+      if (call.timeoutMs !== undefined)
+        checkedTimeoutMs(call.timeoutMs, `the options of a ${name} call`);
+      // perCall's wait is part of the call: its timeout and its signal bound it as any other.
+      const waits = waitsOf({
+        ...call,
+        timeoutMs:
+          call.timeoutMs ??
+          (options as { readonly timeoutMs?: number }).timeoutMs ??
+          DEFAULT_CALL_TIMEOUT_MS,
+      });
+      const set = await within(waits, (signal) =>
+        Promise.resolve(perCall({ tool: name, context: call.context, signal })),
+      );
+      if ("cancelled" in set)
+        return { error: `${name}: the call was cancelled` };
+      if ("timedOut" in set)
         return {
-          error: `${name}: the call could not be set up (${messageOf(thrown)})`,
+          error: `${name}: the call could not be set up within ${set.timedOut / 1000} seconds, the time it has; try again later`,
         };
-      }
+      if ("thrown" in set)
+        return {
+          error: `${name}: the call could not be set up (${messageOf(set.thrown)})`,
+        };
+      const setup: unknown = set.answer;
       if (
         setup !== undefined &&
         (typeof setup !== "object" || setup === null || Array.isArray(setup))
@@ -87,7 +108,7 @@ export function setUpEachCall<Options extends object, Tools extends object>(
           error: `${name}: the call could not be set up (${messageOf(thrown)})`,
         };
       }
-      return own[name]!(args, call);
+      return own[name]!(args, { ...call, timeoutMs: timeLeft(waits) });
     };
   return tools as Tools;
 }

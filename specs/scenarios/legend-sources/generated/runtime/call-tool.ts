@@ -822,13 +822,13 @@ const ASK_FOR_LESS =
  * A call's signal, and its `timeoutMs` counted from its start: every wait of the call (the id
  * book, the request, the resolvers) has what is left of it, so the timeout bounds the whole call.
  */
-interface CallWaits {
+export interface CallWaits {
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number;
   readonly endsAt: number;
 }
 
-function waitsOf(options: CallOptions): CallWaits {
+export function waitsOf(options: CallOptions): CallWaits {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   return { signal: options.signal, timeoutMs, endsAt: Date.now() + timeoutMs };
 }
@@ -841,9 +841,10 @@ const outOfTime = (tool: string, waits: CallWaits) =>
   `${tool}: the call did not finish within ${waits.timeoutMs / 1000} seconds, the time it has: reading the API's answer took longer; ${ASK_FOR_LESS}`;
 
 /** The milliseconds left of a call's time, at least one; `Infinity` for a call that waits for ever. */
-const timeLeft = (waits: CallWaits) => Math.max(1, waits.endsAt - Date.now());
+export const timeLeft = (waits: CallWaits) =>
+  Math.max(1, waits.endsAt - Date.now());
 
-type Sent<T> =
+export type Sent<T> =
   | { readonly answer: T }
   | { readonly thrown: unknown }
   | { readonly timedOut: number }
@@ -853,7 +854,7 @@ type Sent<T> =
  * What `start` answers, or why there is none: it threw, it took longer than the call's timeout, or
  * the caller cancelled. The signal `start` is given aborts in the last two cases, so fetch stops too.
  */
-function within<T>(
+export function within<T>(
   waits: CallWaits,
   start: (signal: AbortSignal) => Promise<T>,
 ): Promise<Sent<T>> {
