@@ -165,12 +165,8 @@ export function listAt(
 }
 
 /** Whether a list's item holds any key the spec declares for its record, null or not. */
-function holdsAKey(record: Json, place: RecordsPlace): boolean {
-  return (
-    !place.keys?.length ||
-    place.keys.some((key) => read(record, key) !== undefined)
-  );
-}
+const holdsAKey = (record: Json, place: RecordsPlace): boolean =>
+  !holdsNoneOf(record, place.keys);
 
 function noneOfTheKeys(place: RecordsPlace): string {
   return `an object with none of the keys a ${place.resource} has`;
