@@ -126,7 +126,11 @@ export function plainSchema(
     for (const name of Object.keys(properties.schema)) {
       const property = subschema(properties, name)!;
       // `false` admits no value, and the server sets a `readOnly` property: neither is the caller's to send.
-      if (property === false || (options.writing && property !== true && reader.deref(property).schema["readOnly"] === true)) continue;
+      if (property === false) continue;
+      if (options.writing && property !== true && reader.deref(property).schema["readOnly"] === true) {
+        withServerMembers.add(out);
+        continue;
+      }
       kept.push([name, plainSchema(reader, property, options, depth + 1)]);
     }
     // In name order: reordering the spec's properties changes no byte of the output.
@@ -153,7 +157,10 @@ export function plainSchema(
   if (Array.isArray(parts))
     parts.forEach((_, i) => {
       const part = subschema(resolved, "allOf", i);
-      if (part !== undefined) mergeInto(out, plainSchema(reader, part, options, depth + 1, true));
+      if (part === undefined) return;
+      const merged = plainSchema(reader, part, options, depth + 1, true);
+      if (withServerMembers.has(merged)) withServerMembers.add(out);
+      mergeInto(out, merged);
     });
   // A property left out above cannot be required; the merged properties are known only now.
   const kept = out["properties"] as JsonSchema | undefined;
@@ -164,6 +171,12 @@ export function plainSchema(
 }
 
 /**
+ * The request body objects a `readOnly` property was left out of. The spec may yet ask for one:
+ * PagerDuty's references, `{ id, type }`, require the `id` its base object says the server sets.
+ */
+const withServerMembers = new WeakSet<JsonSchema>();
+
+/**
  * A request body's object is sent whole: a member the model adds that the spec does not name
  * (`is_admin: true` beside a comment's `subject`) reaches the API with the user's credentials. So an
  * object that names its properties, itself or through its `allOf` parts (whose properties add up),
@@ -171,10 +184,12 @@ export function plainSchema(
  * schema, `false`) is taken at its word. An object with `anyOf`/`oneOf` branches is left open, and
  * so is each branch: branches are often meant to be merged (a base and its variant's members), and
  * closing each would refuse the merge. An object naming no properties is a free map, as OpenAPI
- * reads it.
+ * reads it. An object a `readOnly` property was left out of is left open too, since the schema cannot
+ * both leave the property out and admit it ({@link withServerMembers}).
  */
 function closesUnsaid(reader: SchemaReader, at: SchemaAt, out: JsonSchema): boolean {
   if (!isJsonObject(out["properties"]) || "additionalProperties" in out || "anyOf" in out) return false;
+  if (withServerMembers.has(out)) return false;
   if ("type" in out && ![out["type"]].flat().includes("object")) return false;
   const rest = out["allOf"];
   if (Array.isArray(rest) && rest.some((part) => isJsonObject(part) && "anyOf" in part)) return false;
