@@ -8,8 +8,36 @@ type Currency = { code: string } | { path: string[] };
 
 const ISO_CODE = /^[A-Z]{3}$/;
 
+/**
+ * The ISO 4217 codes whose minor unit the standard gives as "N.A.", which an amount in minor units
+ * cannot be counted in. The same list as the runtime's `NO_MINOR_UNIT` (templates/runtime/money.ts):
+ * generate is built from src/ alone and the runtime is copied into the consumer's repo on its own,
+ * so neither can import the other; a test holds the two lists equal.
+ */
+export const NO_MINOR_UNIT: ReadonlySet<string> = new Set([
+  "XAG",
+  "XAU",
+  "XBA",
+  "XBB",
+  "XBC",
+  "XBD",
+  "XDR",
+  "XPD",
+  "XPT",
+  "XSU",
+  "XTS",
+  "XUA",
+  "XXX",
+]);
+
 /** Whether `code` is an ISO 4217 code, as the Intl data of the Node running generate knows them. */
 const isCurrency = (code: string) => Intl.supportedValuesOf("currency").includes(code);
+
+/** Why an amount cannot be in `code`, or undefined where it can. */
+function currencyProblem(code: string): string | undefined {
+  if (NO_MINOR_UNIT.has(code)) return `${code} has no minor unit in ISO 4217: its amounts cannot be counted in minor units`;
+  return isCurrency(code) ? undefined : `${code} is not an ISO 4217 currency code`;
+}
 
 export const MONEY: Format<Currency> = {
   name: "money",
@@ -38,10 +66,12 @@ export const MONEY: Format<Currency> = {
         message: `format money applies to integer amounts in minor units, not ${kind ?? "this schema"}`,
         help: "remove `format`",
       };
-    if ("code" in currency)
-      return isCurrency(currency.code)
+    if ("code" in currency) {
+      const problem = currencyProblem(currency.code);
+      return problem === undefined
         ? undefined
-        : { key: "currency", message: `${currency.code} is not an ISO 4217 currency code`, help: "write the code, e.g. `currency: USD`" };
+        : { key: "currency", message: problem, help: "write the code of a currency with a minor unit, e.g. `currency: USD`" };
+    }
     const held = sibling(currency.path);
     if (held === "string" || held === undefined) return undefined;
     return {
