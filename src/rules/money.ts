@@ -45,7 +45,7 @@ export const MONEY: Format<Currency> = {
   example: "`money` with `currency:` (1234 with USD: 12.34 USD)",
   docsRow: [
     "`{ format: money, currency: USD }` / `{ format: money, currency: PATH }`",
-    "`1234` as `12.34 USD`: an integer amount in the currency's minor units, written with its decimals as the Unicode CLDR data in Node's `Intl` has them (JPY 0, USD 2, KWD 3); `currency` is an ISO 4217 code, or the path of a value beside the amount holding one. An amount that is no integer, and a currency missing or unknown, are marked unusable",
+    "`1234` as `12.34 USD`: an integer amount in the currency's minor units, written with its decimals as the Unicode CLDR data in Node's `Intl` has them (JPY 0, USD 2, KWD 3); `currency` is an ISO 4217 code, or the path of a value beside the amount holding one. An amount that is no integer, and a currency missing, unknown or with no minor unit, are marked unusable",
   ],
   parse(rule, problem) {
     const currency = rule["currency"];
