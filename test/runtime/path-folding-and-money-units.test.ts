@@ -9,6 +9,7 @@ import { NO_MINOR_UNIT as GENERATOR_NO_MINOR_UNIT } from "../../src/rules/money.
 import { callTool, type ToolCall } from "../../templates/runtime/call-tool.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { currencyDecimals, money, NO_MINOR_UNIT } from "../../templates/runtime/money.js";
+import { pathSegmentProblem } from "../../templates/runtime/path-segments.js";
 import { type LocalApi, startLocalApi } from "../helpers/local-api.js";
 import { generateFrom, importGenerated, ROOT, tempDir } from "../helpers/pipeline.js";
 
@@ -154,6 +155,15 @@ describe("a path parameter a server would fold into another path", () => {
     const { tools: made } = tools(() => file(value));
     expect((await made["get_file"]!({ file_id: value })).error).toBeUndefined();
     expect(api.requests).toEqual([path]);
+  });
+});
+
+describe("a long path parameter", () => {
+  it("is folded in one pass, as long as an argument may be: a million dots are refused, and sent once a letter follows them", () => {
+    const dots = ".".repeat(1_000_000);
+    expect(pathSegmentProblem(dots)).toMatch(/^cannot be "\.{40}"… \(1000000 characters\): servers may read it/);
+    expect(pathSegmentProblem(`${dots}x`)).toBeUndefined();
+    expect(pathSegmentProblem(`${dots} x/`)).toBeUndefined();
   });
 });
 

@@ -10,8 +10,8 @@ const SEGMENT_CHANGERS = new Set(["", ".", ".."]);
 /** What a server may read as the end of a segment: `/` (once `%2F` is decoded), `\` (IIS, Windows) and NUL (where C and PHP stop). */
 const SEGMENT_BREAKS = /[/\\\u0000]/;
 
-/** A segment made only of dots and whitespace: trimmed of its spaces and trailing dots (IIS, Windows), it is `..`, `.` or empty. */
-const DOTS_ONLY = /^[\s.]*\.[\s.]*$/;
+/** Anything but a dot or whitespace: a piece with a dot and none of these is `..`, `.` or nothing once IIS and Windows trim it. */
+const NOT_DOT_OR_SPACE = /[^\s.]/;
 
 /** Text of nothing but whitespace, `/` and `\`: a segment that the servers above read as empty, or as no segment at all. */
 const NOTHING = /^[\s/\\]*$/;
@@ -28,7 +28,9 @@ function changesPathWhenFolded(received: string): boolean {
   const uptoNul = received.split("\u0000", 1)[0]!;
   return (
     NOTHING.test(uptoNul) ||
-    received.split(SEGMENT_BREAKS).some((piece) => DOTS_ONLY.test(piece))
+    received
+      .split(SEGMENT_BREAKS)
+      .some((piece) => piece.includes(".") && !NOT_DOT_OR_SPACE.test(piece))
   );
 }
 
