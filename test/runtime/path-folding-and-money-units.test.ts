@@ -1,14 +1,16 @@
 // A path parameter is refused where any common server, folding what it receives before routing,
 // would read it as another path; and an amount of money is written only in a currency with a minor
-// unit to count it in.
-import { writeFileSync } from "node:fs";
+// unit to count it in, with the decimals ISO 4217 gives that unit.
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import currencyCodes from "currency-codes";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NO_MINOR_UNIT as GENERATOR_NO_MINOR_UNIT } from "../../src/rules/money.js";
+import { CURRENCY_DECIMALS as GENERATOR_CURRENCY_DECIMALS, NO_MINOR_UNIT as GENERATOR_NO_MINOR_UNIT } from "../../src/rules/money.js";
 import { callTool, type ToolCall } from "../../templates/runtime/call-tool.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
-import { currencyDecimals, money, NO_MINOR_UNIT } from "../../templates/runtime/money.js";
+import { CURRENCY_DECIMALS, currencyDecimals, money, NO_MINOR_UNIT } from "../../templates/runtime/money.js";
 import { pathSegmentProblem } from "../../templates/runtime/path-segments.js";
 import { type LocalApi, startLocalApi } from "../helpers/local-api.js";
 import { generateFrom, importGenerated, ROOT, tempDir } from "../helpers/pipeline.js";
@@ -283,5 +285,80 @@ describe("money in a currency ISO 4217 gives no minor unit", () => {
       ["PRJ029", `payment.amount: ${NO_MINOR_UNIT_REASON("XDR")}`],
       ["PRJ029", `payment.fee: ${NO_MINOR_UNIT_REASON("XAU")}`],
     ]);
+  });
+});
+
+describe("money's decimals, as ISO 4217 gives each currency's minor unit", () => {
+  const ctx = context("payment", { onIssue: () => {} });
+  const read = (amount: number, currency: string) => money(amount, { currency, field: "amount", required: true, ctx });
+
+  it.each([
+    [1234, "IQD", "1.234 IQD"],
+    [12345, "CLF", "1.2345 CLF"],
+    [12345, "UYW", "1.2345 UYW"],
+    [1234, "HUF", "12.34 HUF"],
+    [1234, "JPY", "1234 JPY"],
+    [1234, "KWD", "1.234 KWD"],
+  ])("writes %j %s as %j", (amount, currency, written) => {
+    expect(read(amount, currency)).toBe(written);
+  });
+
+  it.each(["ALL", "AFN", "IRR", "LAK", "LBP", "MGA", "MMK", "SOS", "SYP", "YER", "HUF", "KPW"])(
+    "writes %s with two decimals, where Unicode CLDR has none",
+    (code) => {
+      expect(currencyDecimals(code)).toBe(2);
+      expect(read(1234, code)).toBe(`12.34 ${code}`);
+    },
+  );
+
+  it("marks an amount in a withdrawn currency unusable, though CLDR still formats it", async () => {
+    expect(currencyDecimals("DEM")).toBeUndefined();
+    expect(read(1234, "DEM")).toEqual({ unusable: 'not an ISO 4217 currency code: "DEM"' });
+    const { tools: made } = tools(() => ({
+      files: [
+        { ...file("f1"), currency: "DEM" },
+        { ...file("f2"), currency: "IQD" },
+      ],
+    }));
+    const outcome = await made["list_files"]!({});
+    expect(outcome.result?.["files"]).toMatchObject([
+      { price: { unusable: 'not an ISO 4217 currency code: "DEM"' } },
+      { price: "1.234 IQD" },
+    ]);
+  });
+
+  it("is refused by generate where the annotation names a withdrawn currency, and kept for one CLDR does not know", async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      [
+        `spec: ${join(ROOT, "specs/scenarios/money/openapi.yaml")}`,
+        "output: out",
+        "resources:",
+        "  payment:",
+        "    schema: Payment",
+        "    fields:",
+        "      amount: { format: money, currency: DEM }",
+        "      fee: { format: money, currency: CLF }",
+        '      currency: { drop: "not shown" }',
+        "      description: keep",
+      ].join("\n"),
+    );
+    const { problems } = await generateFrom(join(dir, "projector.yaml"));
+    expect(problems.map((d) => [d.code, d.message])).toEqual([["PRJ029", "payment.amount: DEM is not an ISO 4217 currency code"]]);
+  });
+
+  it("is one table in the runtime and in generate, ISO 4217 List One as the currency-codes package holds it", () => {
+    expect([...GENERATOR_CURRENCY_DECIMALS].sort()).toEqual([...CURRENCY_DECIMALS].sort());
+    // The package writes the codes with no minor unit ("N.A." in the list it ships) as 0 digits;
+    // they are refused here, and every other code has the package's digits.
+    const listOne = readFileSync(createRequire(import.meta.url).resolve("currency-codes/iso-4217-list-one.xml"), "utf8");
+    const notApplicable = [...listOne.matchAll(/<Ccy>(\w+)<\/Ccy>\s*<CcyNbr>\d+<\/CcyNbr>\s*<CcyMnrUnts>N\.A\.</g)].map((m) => m[1]);
+    expect([...new Set(notApplicable)].sort()).toEqual([...NO_MINOR_UNIT].sort());
+    const withMinorUnit = currencyCodes.data.filter((currency) => !NO_MINOR_UNIT.has(currency.code));
+    expect(Object.fromEntries(CURRENCY_DECIMALS)).toEqual(
+      Object.fromEntries(withMinorUnit.map((currency) => [currency.code, currency.digits])),
+    );
+    expect(currencyCodes.publishDate).toBe("2024-06-25");
   });
 });
