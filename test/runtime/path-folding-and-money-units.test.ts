@@ -311,7 +311,7 @@ describe("money's decimals, as ISO 4217 gives each currency's minor unit", () =>
     },
   );
 
-  it("marks an amount in a withdrawn currency unusable, though CLDR still formats it", async () => {
+  it("marks an amount in a withdrawn currency unusable, and writes the next in IQD with three decimals", async () => {
     expect(currencyDecimals("DEM")).toBeUndefined();
     expect(read(1234, "DEM")).toEqual({ unusable: 'not an ISO 4217 currency code: "DEM"' });
     const { tools: made } = tools(() => ({
