@@ -356,9 +356,11 @@ describe("money's decimals, as ISO 4217 gives each currency's minor unit", () =>
     const notApplicable = [...listOne.matchAll(/<Ccy>(\w+)<\/Ccy>\s*<CcyNbr>\d+<\/CcyNbr>\s*<CcyMnrUnts>N\.A\.</g)].map((m) => m[1]);
     expect([...new Set(notApplicable)].sort()).toEqual([...NO_MINOR_UNIT].sort());
     const withMinorUnit = currencyCodes.data.filter((currency) => !NO_MINOR_UNIT.has(currency.code));
-    expect(Object.fromEntries(CURRENCY_DECIMALS)).toEqual(
-      Object.fromEntries(withMinorUnit.map((currency) => [currency.code, currency.digits])),
-    );
+    // The Caribbean guilder came into List One after the package's edition.
+    expect(Object.fromEntries(CURRENCY_DECIMALS)).toEqual({
+      ...Object.fromEntries(withMinorUnit.map((currency) => [currency.code, currency.digits])),
+      XCG: 2,
+    });
     expect(currencyCodes.publishDate).toBe("2024-06-25");
   });
 });
