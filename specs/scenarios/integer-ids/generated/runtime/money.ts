@@ -12,8 +12,9 @@ const codes = (list: string): string[] => list.trim().split(/\s+/);
 
 /**
  * Every current alphabetic code of ISO 4217 List One (published 2024-06-25, and the Caribbean
- * guilder XCG it has listed since 2025) with the digits its minor unit has: the standard's own decimals, where Unicode CLDR (Node's Intl) gives some
- * currencies others (IQD 0 where ISO says 3; ALL, HUF, IRR and more 0 where it says 2).
+ * guilder XCG it has listed since 2025) with the digits its minor unit has: the standard's own
+ * decimals, where Unicode CLDR (Node's Intl) gives some currencies others (IQD 0 where ISO says 3;
+ * ALL, HUF, IRR and more 0 where it says 2).
  * src/rules/money.ts holds the same table.
  */
 const CODES_BY_DECIMALS: Readonly<Record<number, string>> = {
