@@ -12,8 +12,8 @@ const ISO_CODE = /^[A-Z]{3}$/;
 const codes = (list: string): string[] => list.trim().split(/\s+/);
 
 /**
- * Every current alphabetic code of ISO 4217 List One (published 2024-06-25, and the Caribbean guilder XCG it has listed since 2025) with the digits its
- * minor unit has. The same table as the runtime's (templates/runtime/money.ts): generate is built
+ * Every current alphabetic code of ISO 4217 List One (published 2024-06-25, and the Caribbean
+ * guilder XCG it has listed since 2025) with the digits its minor unit has. The same table as the runtime's (templates/runtime/money.ts): generate is built
  * from src/ alone and the runtime is copied into the consumer's repo on its own, so neither can
  * import the other; a test holds the two tables equal, and equal to ISO's list.
  */
