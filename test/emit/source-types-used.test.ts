@@ -87,9 +87,9 @@ tools:
     operation: getPet
 `;
 
-function petsProject(annotation = ANNOTATION): string {
+function petsProject(annotation = ANNOTATION, spec: object = SPEC): string {
   const dir = tempDir();
-  writeFileSync(join(dir, "pets.json"), JSON.stringify(SPEC));
+  writeFileSync(join(dir, "pets.json"), JSON.stringify(spec));
   writeFileSync(join(dir, "projector.yaml"), annotation);
   return join(dir, "projector.yaml");
 }
@@ -107,6 +107,20 @@ describe("openapi.ts", () => {
     for (const unused of [/deletePet/, /listOwners/, /\sOwner: /, /Unused/, /Unreached/, /never\?: string/])
       expect(types).not.toMatch(unused);
     expect(typecheckFiles(output.files)).toEqual([]);
+  });
+
+  it("leaves out what openapi-typescript cannot type when no tool reaches it", async () => {
+    const untypable = {
+      ...SPEC,
+      paths: { ...SPEC.paths, "/broken": { get: { operationId: "broken", responses: { "200": null } } } },
+      components: {
+        ...SPEC.components,
+        schemas: { ...SPEC.components.schemas, Loop: { $ref: "#/components/schemas/Loop2" }, Loop2: { $ref: "#/components/schemas/Loop" } },
+      },
+    };
+    const output = await generateFrom(petsProject(ANNOTATION, untypable));
+    expect(output.problems).toEqual([]);
+    expect(output.files.get("openapi.ts")).toContain("getPet");
   });
 
   it("is typed again for an annotation edit that adds an operation, and reused for one that changes a field rule", async () => {
