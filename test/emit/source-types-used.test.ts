@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAnnotation } from "../../src/annotation/parse.js";
-import { usedDocument, usedParts } from "../../src/emit/source-types.js";
+import { sourceTypes, usedDocument, usedParts } from "../../src/emit/source-types.js";
 import { generate, type GenerateInput } from "../../src/generate.js";
 import { createGenerateCache } from "../../src/generate-cache.js";
 import { buildModel } from "../../src/model/build.js";
@@ -107,7 +107,16 @@ describe("openapi.ts", () => {
     expect(types).not.toMatch(/\n\s+get: operations\["listOwners"\]/);
     for (const unused of [/deletePet/, /listOwners/, /\sOwner: /, /Unused/, /Unreached/, /never\?: string/])
       expect(types).not.toMatch(unused);
-    expect(typecheckFiles(output.files)).toEqual([]);
+    // A client made with the whole spec's types, as openapi-typescript writes them, fits createTools.
+    const consumer = [
+      `import createClient from "openapi-fetch";`,
+      `import { createTools } from "./index.js";`,
+      `import type { paths } from "./whole.js";`,
+      `export const tools = createTools({ client: createClient<paths>({ baseUrl: "https://pets.example" }) });`,
+    ].join("\n");
+    const whole = await sourceTypes(SPEC as JsonObject, "pets.json");
+    expect(whole).toContain("deletePet");
+    expect(typecheckFiles(output.files, { "whole.ts": whole, "consumer.ts": consumer })).toEqual([]);
   });
 
   it("leaves out what openapi-typescript cannot type when no tool reaches it", async () => {
