@@ -136,6 +136,19 @@ describe("a path parameter a server would fold into another path", () => {
     ["a leading `./`", "./x", '"./x"'],
     ["a slash alone", "/", '"/"'],
     ["spaces alone", "   ", '"   "'],
+    ["fullwidth dots (NFKC and Windows' best-fit read `..`)", "\uFF0E\uFF0E", '"\uFF0E\uFF0E"'],
+    [
+      "a climb with fullwidth dots and backslashes",
+      "\uFF0E\uFF0E\uFF3C\uFF0E\uFF0E\uFF3Cadmin",
+      '"\uFF0E\uFF0E\uFF3C\uFF0E\uFF0E\uFF3Cadmin"',
+    ],
+    ["a climb with fullwidth slashes", "a\uFF0F\uFF0E\uFF0E\uFF0F\uFF0E\uFF0E", '"a\uFF0F\uFF0E\uFF0E\uFF0F\uFF0E\uFF0E"'],
+    ["small full stops", "\uFE52\uFE52", '"\uFE52\uFE52"'],
+    ["one-dot leaders", "\u2024\u2024", '"\u2024\u2024"'],
+    ["the two-dot leader", "\u2025", '"\u2025"'],
+    ["`..` and a yen sign (code page 932 writes it where ASCII has `\\`)", "..\u00A5x", '"..\u00A5x"'],
+    ["`..` and a won sign (code page 949's backslash)", "..\u20A9x", '"..\u20A9x"'],
+    ["a climb with division slashes (best-fit `/`)", "a\u2215..\u2215..", '"a\u2215..\u2215.."'],
   ])("refuses %s, showing it escaped, and sends nothing", async (_, value, shown) => {
     const { tools: made } = tools(() => file("f1"));
     const outcome = await made["get_file"]!({ file_id: value });
@@ -153,6 +166,8 @@ describe("a path parameter a server would fold into another path", () => {
     ["dots after a letter (Windows reads `x`, still one segment)", "x..", "/files/x.."],
     ["a slash between names (two segments where %2F is decoded, neither climbing)", "a/b", "/files/a%2Fb"],
     ["a NUL after a name", "a\u0000", "/files/a%00"],
+    ["a price in yen", "\u00A5100", "/files/%C2%A5100"],
+    ["fullwidth letters and a fullwidth dot", "\uFF41\uFF0E\uFF42", "/files/%EF%BD%81%EF%BC%8E%EF%BD%82"],
   ])("sends %s", async (_, value, path) => {
     const { tools: made } = tools(() => file(value));
     expect((await made["get_file"]!({ file_id: value })).error).toBeUndefined();
