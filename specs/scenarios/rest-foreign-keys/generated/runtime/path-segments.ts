@@ -17,14 +17,33 @@ const NOT_DOT_OR_SPACE = /[^\s.]/;
 const NOTHING = /^[\s/\\]*$/;
 
 /**
- * Whether the most lenient of the servers behind an API could read `received` (a segment as it
- * arrives, its escapes decoded) as a change of path: C and PHP back ends stop at its first NUL, IIS
- * and Windows read `\` as `/` and drop a segment's trailing spaces and dots, and some servers
- * decode `%2F` into `/` before routing. So `..\u0000`, `..\`, `.. `, `...`, `a/../..` and `\u0000x`
- * change the path; `v1.2`, `.env`, `...x`, `x..` and `a/b` stay where the template puts them (a
- * server decoding `%2F` reads `a/b` as two segments, but neither climbs nor drops one).
+ * Characters Windows' best-fit conversion to a legacy code page writes as `/` or `\` that Unicode
+ * compatibility folding (NFKC) leaves alone: the division, fraction and big solidus, the set minus
+ * and reverse solidus operators, and the yen and won signs that code pages 932 and 949 put where
+ * ASCII has its backslash.
  */
-function changesPathWhenFolded(received: string): boolean {
+const BEST_FIT_BREAKS = /[\u2215\u2044\u29F8\u2216\u29F5\u29F9\u00A5\u20A9]/g;
+
+/**
+ * `received` as the most lenient server reads it: compatibility forms folded (`．．`, `﹒`, `․`, `‥`
+ * and `／`, `＼` become ASCII dots and slashes, as an NFKC-normalizing framework or Windows' best-fit
+ * conversion makes them), and the best-fit slashes NFKC keeps as `/`.
+ */
+const folded = (received: string): string =>
+  received.normalize("NFKC").replace(BEST_FIT_BREAKS, "/");
+
+/**
+ * Whether the most lenient of the servers behind an API could read `arrived` (a segment as it
+ * arrives, its escapes decoded) as a change of path: C and PHP back ends stop at its first NUL, IIS
+ * and Windows read `\` as `/` and drop a segment's trailing spaces and dots, some servers decode
+ * `%2F` into `/` before routing, and frameworks that normalize text to NFKC, or Windows' best-fit
+ * conversion, read `．．` as `..` and `¥` as `\`. So `..\u0000`, `..\`, `.. `, `...`, `a/../..`,
+ * `\u0000x`, `．．` and `..¥x` change the path; `v1.2`, `.env`, `...x`, `x..` and `a/b` stay where
+ * the template puts them (a server decoding `%2F` reads `a/b` as two segments, but neither climbs
+ * nor drops one).
+ */
+function changesPathWhenFolded(arrived: string): boolean {
+  const received = folded(arrived);
   const uptoNul = received.split("\u0000", 1)[0]!;
   return (
     NOTHING.test(uptoNul) ||
