@@ -3,8 +3,9 @@
 // record's fields read from a section that is not an object are unusable, never the API's nulls.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { projectTicket } from "../../generated/support/resources/ticket.js";
 import { maskedBody, maskingFetch, secretMasker } from "../../src/serve/secrets.js";
-import { context } from "../../templates/runtime/context.js";
+import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { date, datetime } from "../../templates/runtime/dates.js";
 import { integer } from "../../templates/runtime/values.js";
 
@@ -82,4 +83,70 @@ describe("an epoch read from text", () => {
       expect(issues).toHaveLength(2);
     },
   );
+});
+
+describe("a JSON:API record whose section is not an object", () => {
+  const ATTRIBUTES = {
+    subject: "Refund",
+    status_code: 1,
+    priority: 1,
+    created_at: "2026-01-01T00:00:00Z",
+    updated_at: "2026-01-02T00:00:00Z",
+  };
+  const RELATIONSHIPS = { assignee: { data: { type: "user", id: "u1" } }, organization: { data: { type: "organization", id: "o1" } } };
+  const projected = (sections: Record<string, unknown>) => {
+    const issues: ProjectionIssue[] = [];
+    const ticket = projectTicket(
+      { type: "ticket", id: "tkt_1", ...sections } as never,
+      {
+        users: new Map([["u1", "Dana"]]),
+        orgs: new Map([["o1", "Northwind"]]),
+      },
+      { onIssue: (issue) => issues.push(issue) },
+    );
+    return { ticket, issues };
+  };
+
+  it.each([[["subject"]], ["x"], [5], [true]])("marks each field read from attributes %j unusable, and reads the rest", (attributes) => {
+    const { ticket, issues } = projected({ attributes, relationships: RELATIONSHIPS });
+    const marker = { unusable: "attributes is not an object" };
+    expect(ticket).toEqual({
+      id: "tkt_1",
+      subject: marker,
+      status: marker,
+      priority: marker,
+      assignee: "Dana",
+      org: "Northwind",
+      opened: marker,
+      last_update: marker,
+      sla_due: marker,
+    });
+    expect(issues.map((issue) => [issue.kind, issue.field])).toEqual([
+      ["unusable", "attributes"],
+      ...["subject", "status_code", "priority", "created_at", "updated_at", "sla_due_at"].map((field) => ["unusable", field]),
+    ]);
+  });
+
+  it("marks each join read from relationships that is not an object unusable", () => {
+    const { ticket } = projected({ attributes: ATTRIBUTES, relationships: ["assignee"] });
+    expect(ticket).toMatchObject({
+      subject: "Refund",
+      assignee: { unusable: "relationships is not an object" },
+      org: { unusable: "relationships is not an object" },
+    });
+  });
+
+  it("reads the fields of attributes null or absent as the API's nulls, a missing value reported", () => {
+    for (const sections of [{ attributes: null }, {}]) {
+      const { ticket, issues } = projected({ ...sections, relationships: RELATIONSHIPS });
+      expect(ticket).toMatchObject({ subject: null, status: null, opened: null, sla_due: null, assignee: "Dana" });
+      expect(issues.filter((issue) => issue.kind === "missing").map((issue) => issue.field)).toEqual([
+        "subject",
+        "status_code",
+        "priority",
+        "created_at",
+        "updated_at",
+      ]);
+    }
+  });
 });
