@@ -2,10 +2,12 @@ import type { Diagnostic } from "./diagnostics.js";
 
 /**
  * What one generate hands the next in the same process (`generate --watch`), each result keyed by
- * exactly what it depends on: the source types and schema warnings by the loaded spec document (a
- * watcher reuses the document while no file of the spec changed), formatted files by their
+ * exactly what it depends on: the source types by the loaded spec document (a watcher reuses the
+ * document while no file of the spec changed) and the parts of it the generated code names, schema
+ * warnings by the document, formatted files by their
  * unformatted text, the prettier options and prettier's release. An edit to the annotation alone then
- * re-emits every file but formats only those whose text changed, and never re-types the spec. The
+ * re-emits every file but formats only those whose text changed, and types the spec again only when
+ * it names another operation or schema. The
  * formatted files are also what generate keeps on disk between runs (src/output/format-cache.ts).
  */
 export interface GenerateCache {
@@ -15,7 +17,8 @@ export interface GenerateCache {
 }
 
 export interface SpecResults {
-  sourceTypes?: Promise<string>;
+  /** The types of the parts of the spec one annotation's generated code names, for another naming the same parts. */
+  sourceTypes?: { used: string; types: Promise<string> };
   warnings?: Promise<Diagnostic[]>;
 }
 

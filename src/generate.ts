@@ -2,7 +2,7 @@ import type { Annotation } from "./annotation/types.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { hasErrors } from "./diagnostics.js";
 import { banner, emitFiles, SOURCE_TYPES_FILE, type InputNames } from "./emit/emit.js";
-import { sourceTypes } from "./emit/source-types.js";
+import { sourceTypes, usedParts } from "./emit/source-types.js";
 import type { RuntimeTemplate } from "./emit/runtime-folder.js";
 import { formatSession, type FormatSession, type PrettierOptionsInput } from "./format.js";
 import { specResults, type GenerateCache, type SpecResults } from "./generate-cache.js";
@@ -65,11 +65,13 @@ async function generateIn(input: GenerateInput, session: FormatSession): Promise
   await session.started();
   // Schema warnings are computed while other threads are still busy: they cost no wall time.
   const warnings = await stage("validate", () => (forSpec.warnings ??= validateSpec(input.spec)));
-  const types = await stage("source types", () => typeSpec(input, forSpec)).catch(async (error: unknown) => {
+  const types = await stage("source types", () => typeSpec(input, model, forSpec)).catch(async (error: unknown) => {
     await formatting.catch(() => undefined);
     throw error;
   });
   diagnostics.unshift(...warnings);
+  // Nothing is left to do here but wait for prettier: this thread formats beside the workers.
+  if (input.format !== false) await session.assist();
   const files = await formatting;
   // Only what this run used is kept, so the cache never grows past one output.
   if (cache && input.format !== false) cache.formatted = new Map(session.used);
@@ -80,23 +82,37 @@ async function generateIn(input: GenerateInput, session: FormatSession): Promise
 }
 
 /**
- * Takes the source types from the file an up-to-date output folder holds for this very spec, so
- * that a watcher started on such a folder answers its first edit without typing the spec again.
- * A file that does not open with this annotation's banner is left alone.
+ * Takes the source types from the file an up-to-date output folder holds for this very spec and
+ * annotation, so that a watcher started on such a folder answers its first edit without typing the
+ * spec again, unless that edit names another operation or schema. A file that does not open with
+ * this annotation's banner is left alone.
  */
-export function takeSourceTypesFromFile(cache: GenerateCache, document: object, fileText: string, names: InputNames): void {
+export function takeSourceTypesFromFile(
+  cache: GenerateCache,
+  project: { annotation: Annotation; spec: LoadedSpec },
+  fileText: string,
+  names: InputNames,
+): void {
   const head = banner(names);
-  if (fileText.startsWith(head)) specResults(cache, document).sourceTypes ??= Promise.resolve(fileText.slice(head.length));
+  if (!fileText.startsWith(head)) return;
+  const { model } = buildModel(project.annotation, project.spec);
+  if (model)
+    specResults(cache, project.spec.document).sourceTypes ??= { used: usedKey(model), types: Promise.resolve(fileText.slice(head.length)) };
 }
 
-/** The spec's source types, from the cache when this document was typed before. */
-function typeSpec(input: GenerateInput, forSpec: SpecResults): Promise<string> {
-  if (forSpec.sourceTypes) return forSpec.sourceTypes;
-  const typing = sourceTypes(input.spec.document, input.spec.file);
-  forSpec.sourceTypes = typing;
+const usedKey = (model: Model) => JSON.stringify(usedParts(model));
+
+/** The source types of the parts of the spec the model names, from the cache when the same parts were typed before. */
+function typeSpec(input: GenerateInput, model: Model, forSpec: SpecResults): Promise<string> {
+  const used = usedParts(model);
+  const key = JSON.stringify(used);
+  if (forSpec.sourceTypes?.used === key) return forSpec.sourceTypes.types;
+  const typing = sourceTypes(input.spec.document, input.spec.file, used);
+  const entry = { used: key, types: typing };
+  forSpec.sourceTypes = entry;
   // A failure is not kept: the next run (`generate --watch`, the spec fixed) types it again.
   typing.catch(() => {
-    if (forSpec.sourceTypes === typing) delete forSpec.sourceTypes;
+    if (forSpec.sourceTypes === entry) delete forSpec.sourceTypes;
   });
   return typing;
 }

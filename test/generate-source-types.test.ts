@@ -31,7 +31,7 @@ describe("the source types across runs of one process", () => {
     const first = await generate(input());
     const folderFile = `${banner(names)}export type paths = { kept: "as the folder holds it" };\n`;
     const cache = createGenerateCache();
-    takeSourceTypesFromFile(cache, spec.document, folderFile, names);
+    takeSourceTypesFromFile(cache, { annotation: parseAnnotation(TEXT, "projector.yaml"), spec }, folderFile, names);
     const again = await generate(input(cache));
     expect(again.files.get("openapi.ts")).toBe(folderFile);
     expect(new Map([...again.files].filter(([path]) => path !== "openapi.ts"))).toEqual(
@@ -42,7 +42,10 @@ describe("the source types across runs of one process", () => {
   it("leaves the cache alone for a file that does not open with this annotation's banner", async () => {
     const first = await generate(input());
     const cache = createGenerateCache();
-    takeSourceTypesFromFile(cache, spec.document, first.files.get("openapi.ts")!, { ...names, spec: "specs/another.yaml" });
+    takeSourceTypesFromFile(cache, { annotation: parseAnnotation(TEXT, "projector.yaml"), spec }, first.files.get("openapi.ts")!, {
+      ...names,
+      spec: "specs/another.yaml",
+    });
     expect(typesKnown(cache, spec.document)).toBe(false);
   });
 });

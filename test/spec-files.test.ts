@@ -160,11 +160,21 @@ describe("a spec nested too deeply to follow", () => {
   it("is refused with what to do when its schemas nest too deeply to check or type, rather than an internal error", async () => {
     const dir = tempDir();
     const deep = `${'{"type":"object","properties":{"a":'.repeat(6000)}{"type":"string"}${"}}".repeat(6000)}`;
+    const thing = { type: "object", properties: { name: { type: "string" }, deep: { $ref: "#/components/schemas/Deep" } } };
+    const getThing = {
+      operationId: "getThing",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } } },
+    };
+    // The deep schema is reached from a tool's record: the source types hold it.
     writeFileSync(
       join(dir, "api.json"),
-      `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"Deep":${deep}}}}`,
+      `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/things/{id}":{"get":${JSON.stringify(getThing)}}},"components":{"schemas":{"Thing":${JSON.stringify(thing)},"Deep":${deep}}}}`,
     );
-    writeFileSync(join(dir, "projector.yaml"), "spec: api.json\noutput: generated\nresources: {}\ntools: {}\n");
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      "spec: api.json\noutput: generated\nresources:\n  thing:\n    schema: Thing\n    fields:\n      name: keep\n      deep: { drop: too deep }\ntools:\n  get_thing:\n    operation: getThing\n",
+    );
     const run = await cli(["generate"], dir);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^api\.json PRJ008 openapi-typescript cannot type the spec: it nests too deeply$/m);

@@ -41,7 +41,7 @@ function watcher(dir: string) {
   return { cache, seen, run };
 }
 
-const typesIn = (cache: GenerateCache, spec: LoadedSpec | undefined) => cache.bySpec.get(spec!.document)?.sourceTypes;
+const typesIn = (cache: GenerateCache, spec: LoadedSpec | undefined) => cache.bySpec.get(spec!.document)?.sourceTypes?.types;
 
 describe("generate --watch's runs", () => {
   it("take an up-to-date folder's source types, then answer an edit without typing the spec again", async () => {

@@ -3,7 +3,8 @@ import type { OpenAPI3 } from "openapi-typescript";
 import type TypeScript from "typescript";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
-import { fragmentPointer, SchemaReader, type JsonObject } from "../openapi/schema.js";
+import type { Model } from "../model/types.js";
+import { fragmentPointer, isJsonObject, SchemaReader, unescapePointer, type JsonObject } from "../openapi/schema.js";
 import { overflowedStack, TOO_DEEP_HELP } from "../openapi/too-deep.js";
 
 // openapi-typescript's side of a generate, in a module of its own.
@@ -162,12 +163,13 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
           specText(value);
           if (typeof target === "string") specText(target);
         }
+        // A bare schema name is written as the pointer it stands for, which openapi-typescript resolves.
         copy[key] = Object.fromEntries(
-          entries.filter(
-            ([, target]) =>
-              typeof target !== "string" ||
-              reader.pointer(target.startsWith("#") ? target.slice(1) : `/components/schemas/${target}`) !== undefined,
-          ),
+          entries.flatMap(([value, target]) => {
+            if (typeof target !== "string") return [[value, target]];
+            const pointer = target.startsWith("#") ? target : `#/components/schemas/${target}`;
+            return reader.pointer(pointer.slice(1)) === undefined ? [] : [[value, pointer]];
+          }),
         );
         continue;
       }
@@ -248,15 +250,174 @@ function sharedPathSchemas(document: JsonObject): Map<string, { section: "schema
 const SHARED_SCHEMA = /^#\/paths\/.*\/schema(\/|$)/;
 const SHARED_PARAMETER = /^#\/paths\/[^/]+\/([a-z]+\/)?parameters\/\d+$/;
 
-/** The source types, written by openapi-typescript from the bundled (never dereferenced) document. */
-export async function sourceTypes(document: JsonObject, specFile: string): Promise<string> {
-  return typeForSource(sourceTypesInput(document, specFile), specFile);
+/** What the generated code names of the spec: the operations it calls and the schemas its records are typed by. */
+export interface UsedParts {
+  /** `get /tickets/{id}`: the method, lower case, then the path. */
+  operations: string[];
+  schemas: string[];
+}
+
+/** The parts of the spec a model's generated code names, sorted: two models that name the same parts have equal source types. */
+export function usedParts(model: Model): UsedParts {
+  const calls = [...model.tools.map((tool) => tool.inputs), ...model.resolvers.flatMap((resolver) => resolver.source ?? [])];
+  return {
+    operations: [...new Set(calls.map((call) => `${call.method.toLowerCase()} ${call.path}`))].sort(),
+    schemas: [...new Set(model.resources.flatMap((resource) => resource.schemaName ?? []))].sort(),
+  };
+}
+
+/** Where a `$ref` or a root leads: one operation, one path item's own keys, one component, or one top-level part. */
+type Part =
+  | { kind: "operation"; path: string; method: string }
+  | { kind: "path item"; path: string; whole: boolean }
+  | { kind: "component"; section: string; name?: string }
+  | { kind: "top"; key: string };
+
+function partAt(segments: readonly string[]): Part | undefined {
+  const [top, second, third] = segments;
+  if (top === undefined) return undefined;
+  if (top === "paths" && second !== undefined) {
+    return third !== undefined && METHODS.has(third)
+      ? { kind: "operation", path: second, method: third }
+      : { kind: "path item", path: second, whole: third === undefined };
+  }
+  if (top === "components" && second !== undefined)
+    return { kind: "component", section: second, ...(third === undefined ? {} : { name: third }) };
+  return { kind: "top", key: top };
+}
+
+/** Each top-level key but these is kept as it is. */
+const PRUNED_TOP = new Set(["paths", "webhooks", "components"]);
+
+/**
+ * The document cut down to what the generated code names and what that reaches by `$ref`, transitively:
+ * the operations it calls (each with its path item's own keys, such as path-level `parameters`), the
+ * schemas its records are typed by, and the root's other parts and `components.securitySchemes` as
+ * they are. A `$ref` to a component keeps that component, one into an operation (a bundler puts shared
+ * schemas there) that operation, one into anything else that top-level part; a discriminator's mapping
+ * counts as references. Unused paths, methods, components and `webhooks` are left out: openapi-typescript
+ * then types a small part of a large spec, and never meets what the tools do not reach.
+ */
+export function usedDocument(document: JsonObject, used: UsedParts): JsonObject {
+  const paths = isJsonObject(document["paths"]) ? document["paths"] : {};
+  const components = isJsonObject(document["components"]) ? document["components"] : {};
+  const operations = new Map<string, Set<string>>();
+  const pathItems = new Map<string, boolean>();
+  const kept = new Map<string, Set<string> | "whole">();
+  const tops = new Set<string>();
+  const pending: unknown[] = [];
+  const keep = (part: Part | undefined) => {
+    if (part === undefined) return;
+    switch (part.kind) {
+      case "operation": {
+        const item = paths[part.path];
+        if (!isJsonObject(item)) return;
+        // A path item that is a `$ref` holds its methods where that leads, kept whole.
+        keep({ kind: "path item", path: part.path, whole: false });
+        const methods = operations.get(part.path) ?? new Set();
+        if (item[part.method] === undefined || methods.has(part.method)) return;
+        operations.set(part.path, methods.add(part.method));
+        pending.push(item[part.method]);
+        return;
+      }
+      case "path item": {
+        const item = paths[part.path];
+        const known = pathItems.get(part.path);
+        if (!isJsonObject(item) || known === true || (known === false && !part.whole)) return;
+        pathItems.set(part.path, part.whole);
+        pending.push(part.whole ? item : Object.fromEntries(Object.entries(item).filter(([key]) => !METHODS.has(key))));
+        return;
+      }
+      case "component": {
+        const section = components[part.section];
+        const names = kept.get(part.section);
+        if (!isJsonObject(section) || names === "whole") return;
+        if (part.name === undefined) {
+          kept.set(part.section, "whole");
+          pending.push(section);
+        } else if (section[part.name] !== undefined && !names?.has(part.name)) {
+          kept.set(part.section, (names ?? new Set()).add(part.name));
+          pending.push(section[part.name]);
+        }
+        return;
+      }
+      case "top":
+        if (document[part.key] === undefined || tops.has(part.key)) return;
+        tops.add(part.key);
+        pending.push(document[part.key]);
+    }
+  };
+  const follow = (pointer: string) => keep(partAt(pointer.split("/").slice(1).map(unescapePointer)));
+  for (const operation of used.operations) {
+    const space = operation.indexOf(" ");
+    keep({ kind: "operation", method: operation.slice(0, space), path: operation.slice(space + 1) });
+  }
+  for (const name of used.schemas) keep({ kind: "component", section: "schemas", name });
+  keep({ kind: "component", section: "securitySchemes" });
+  for (const key of Object.keys(document)) if (!PRUNED_TOP.has(key)) keep({ kind: "top", key });
+  // Objects the document shares (a YAML alias) are read once.
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+      continue;
+    }
+    const ref = (value as JsonObject)["$ref"];
+    if (typeof ref === "string" && ref.startsWith("#")) follow(fragmentPointer(ref));
+    const mapping = isJsonObject((value as JsonObject)["discriminator"])
+      ? ((value as JsonObject)["discriminator"] as JsonObject)["mapping"]
+      : undefined;
+    if (isJsonObject(mapping))
+      for (const target of Object.values(mapping))
+        if (typeof target === "string") follow(target.startsWith("#") ? fragmentPointer(target) : `/components/schemas/${target}`);
+    for (const inner of Object.values(value)) pending.push(inner);
+  }
+  const copy: JsonObject = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (key === "paths") copy[key] = usedPaths(paths, operations, pathItems);
+    else if (key === "components") copy[key] = usedComponents(components, kept);
+    else if (!PRUNED_TOP.has(key) || tops.has(key)) copy[key] = value;
+  }
+  return copy;
+}
+
+function usedPaths(paths: JsonObject, operations: ReadonlyMap<string, Set<string>>, pathItems: ReadonlyMap<string, boolean>): JsonObject {
+  const copy: JsonObject = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const whole = pathItems.get(path);
+    if (whole === undefined || !isJsonObject(item)) continue;
+    const methods = operations.get(path);
+    copy[path] = whole ? item : Object.fromEntries(Object.entries(item).filter(([key]) => !METHODS.has(key) || methods?.has(key)));
+  }
+  return copy;
+}
+
+function usedComponents(components: JsonObject, kept: ReadonlyMap<string, Set<string> | "whole">): JsonObject {
+  const copy: JsonObject = {};
+  for (const [section, entries] of Object.entries(components)) {
+    const names = kept.get(section);
+    if (names === "whole") copy[section] = entries;
+    else if (names !== undefined && isJsonObject(entries))
+      copy[section] = Object.fromEntries(Object.entries(entries).filter(([name]) => names.has(name)));
+  }
+  return copy;
+}
+
+/**
+ * The source types, written by openapi-typescript from the bundled (never dereferenced) document: of
+ * the parts the generated code names and what they reach, or of the whole spec when `used` is not given.
+ */
+export async function sourceTypes(document: JsonObject, specFile: string, used?: UsedParts): Promise<string> {
+  return typeForSource(sourceTypesInput(document, specFile, used), specFile);
 }
 
 /** What openapi-typescript is to read of the spec; a failure to make it (a spec nested past the stack) is its PRJ008 too. */
-function sourceTypesInput(document: JsonObject, specFile: string): SourceTypesInput {
+function sourceTypesInput(document: JsonObject, specFile: string, used: UsedParts | undefined): SourceTypesInput {
   try {
-    return forSourceTypes(document);
+    return forSourceTypes(used === undefined ? document : usedDocument(document, used));
   } catch (error) {
     throw cannotType(error, specFile);
   }

@@ -18,7 +18,7 @@ export interface Property {
 export const isJsonObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export const escapePointer = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
-const unescapePointer = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
+export const unescapePointer = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
 
 /**
  * The JSON pointer a `#...` reference names. A fragment is percent-encoded (RFC 6901, section 6):

@@ -116,7 +116,7 @@ export async function runGenerate(
       const sourceTypes = upToDateFiles.get(SOURCE_TYPES_FILE)?.toString("utf8");
       const asLoaded = { annotationText, specFiles: spec.files ?? [annotated.specPath], ...presentExtras! };
       if (hooks.cache && sourceTypes !== undefined && (await inputsDigest(asLoaded)) === digest)
-        takeSourceTypesFromFile(hooks.cache, spec.document, sourceTypes, annotated.names);
+        takeSourceTypesFromFile(hooks.cache, { annotation: annotated.annotation, spec }, sourceTypes, annotated.names);
       hooks.foundUpToDate?.({ ...annotated, spec }, extras);
     }
     return { ...ended, kind: "up to date" };

@@ -7,6 +7,57 @@ import { described } from "./quoting.js";
 /** Segments that change which path is requested: `..` climbs, `.` and the empty one drop a segment. */
 const SEGMENT_CHANGERS = new Set(["", ".", ".."]);
 
+/** What a server may read as the end of a segment: `/` (once `%2F` is decoded), `\` (IIS, Windows) and NUL (where C and PHP stop). */
+const SEGMENT_BREAKS = /[/\\\u0000]/;
+
+/** Anything but a dot or whitespace: a piece with a dot and none of these is `..`, `.` or nothing once IIS and Windows trim it. */
+const NOT_DOT_OR_SPACE = /[^\s.]/;
+
+/** Text of nothing but whitespace, `/` and `\`: a segment that the servers above read as empty, or as no segment at all. */
+const NOTHING = /^[\s/\\]*$/;
+
+/**
+ * Characters Windows' best-fit conversion to a legacy code page writes as `/` or `\` that Unicode
+ * compatibility folding (NFKC) leaves alone: the division, fraction and big solidus, the set minus
+ * and reverse solidus operators, and the yen and won signs that code pages 932 and 949 put where
+ * ASCII has its backslash.
+ */
+const BEST_FIT_BREAKS = /[\u2215\u2044\u29F8\u2216\u29F5\u29F9\u00A5\u20A9]/g;
+
+/**
+ * `received` as the most lenient server reads it: compatibility forms folded (`．．`, `﹒`, `․`, `‥`
+ * and `／`, `＼` become ASCII dots and slashes, as an NFKC-normalizing framework or Windows' best-fit
+ * conversion makes them), and the best-fit slashes NFKC keeps as `/`.
+ */
+const folded = (received: string): string =>
+  received.normalize("NFKC").replace(BEST_FIT_BREAKS, "/");
+
+/**
+ * Whether the most lenient of the servers behind an API could read `arrived` (a segment as it
+ * arrives, its escapes decoded) as a change of path: C and PHP back ends stop at its first NUL, IIS
+ * and Windows read `\` as `/` and drop a segment's trailing spaces and dots, some servers decode
+ * `%2F` into `/` before routing, and frameworks that normalize text to NFKC, or Windows' best-fit
+ * conversion, read `．．` as `..` and `¥` as `\`. So `..\u0000`, `..\`, `.. `, `...`, `a/../..`,
+ * `\u0000x`, `．．` and `..¥x` change the path; `v1.2`, `.env`, `...x`, `x..` and `a/b` stay where
+ * the template puts them (a server decoding `%2F` reads `a/b` as two segments, but neither climbs
+ * nor drops one).
+ */
+function changesPathWhenFolded(arrived: string): boolean {
+  const received = folded(arrived);
+  const uptoNul = received.split("\u0000", 1)[0]!;
+  return (
+    NOTHING.test(uptoNul) ||
+    received
+      .split(SEGMENT_BREAKS)
+      .some((piece) => piece.includes(".") && !NOT_DOT_OR_SPACE.test(piece))
+  );
+}
+
+const CHANGES_PATH = "it would change which path is requested";
+
+const CHANGES_PATH_WHEN_FOLDED =
+  'servers may read it as a "..", "." or empty segment, which would change which path is requested';
+
 const WRITABLE = "a string, a number or a boolean";
 
 /** A value as a message names it: a scalar as JSON writes it, an array or object by its kind alone. */
@@ -90,15 +141,24 @@ function writtenText(value: unknown): { text: string } | { problem: string } {
 
 /**
  * Why `value` cannot be a path parameter, or undefined when openapi-fetch writes it as one segment
- * that leaves the path as the template has it. Everything but an object's member names is escaped,
- * so a `/`, `?` or `#` in a value never reaches the path as such; what remains to refuse is a
- * segment of `""`, `.` or `..`, whatever its type, and a value that has no text of its own.
+ * that leaves the path as the template has it, however the server folds it. Everything but an
+ * object's member names is escaped, so a `/`, `?` or `#` in a value never reaches the path as such;
+ * what remains to refuse is a value that has no text of its own, and text a server may read as a
+ * segment of `""`, `.` or `..`. That is judged on the written text with its escapes decoded, what
+ * the server has once it decodes the segment: for a scalar the value itself, for an array or an
+ * object its items (and member names) joined with commas, so `["a", ".."]` (read `a,..`) stays one
+ * segment and `["a\\.."]` (read `a\..`) does not.
  */
 export function pathSegmentProblem(value: unknown): string | undefined {
   const written = writtenText(value);
   if ("problem" in written) return written.problem;
-  if (!SEGMENT_CHANGERS.has(written.text)) return undefined;
+  const reason = SEGMENT_CHANGERS.has(written.text)
+    ? CHANGES_PATH
+    : changesPathWhenFolded(decodeURIComponent(written.text))
+      ? CHANGES_PATH_WHEN_FOLDED
+      : undefined;
+  if (reason === undefined) return undefined;
   return typeof value === "string"
-    ? `cannot be ${described(value)}: it would change which path is requested`
-    : `cannot be ${shown(value)} written into the path as ${JSON.stringify(written.text)}: it would change which path is requested`;
+    ? `cannot be ${described(value)}: ${reason}`
+    : `cannot be ${shown(value)} written into the path as ${described(written.text)}: ${reason}`;
 }
