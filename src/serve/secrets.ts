@@ -112,7 +112,7 @@ const ESCAPED: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r
 /**
  * Whether `mask` finds nothing in the body, read as text and with every JSON escape decoded: each
  * string of a JSON body is then a part of the decoded text, so a secret in any of them, or a cut
- * start before its `…`, is found there too. Such a body, most of them, is passed on unparsed.
+ * start before its `…`, is found there too. Such a body, most of them, is passed on as it came.
  */
 function showsNoSecret(text: string, mask: (text: string) => string): boolean {
   if (mask(text) !== text) return false;
@@ -205,9 +205,10 @@ const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
 
 /**
  * The body's text with every secret masked: each string of it when it is JSON, escapes decoded; else
- * the text itself. A JSON body is masked in its text, string by string, never parsed and written
- * again: everything else in it (a number such as `1e400` or `12345678901234567890`, spacing, key
- * order, a repeated key) reaches the runtime as the API wrote it.
+ * the text itself. A JSON body is parsed only to know it is JSON, whose strings its quotes then
+ * find, and masked in its text, string by string, never written again from the parse: everything
+ * else in it (a number such as `1e400` or `12345678901234567890`, spacing, key order, a repeated
+ * key) reaches the runtime as the API wrote it.
  */
 export function maskedBody(text: string, mask: (text: string) => string): string {
   if (showsNoSecret(text, mask)) return text;
