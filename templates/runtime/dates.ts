@@ -14,8 +14,10 @@ const EPOCH_MILLISECONDS_FROM = 1e11;
 /**
  * Epoch digits in a string: nine or more, so that a compact date (`20260211`) is never read as
  * seconds, and no leading zero, which no clock writes: `0123456789` is some other number's text.
+ * Digits alone: a sign (`-1700000000`, 1916) or a fraction (`1700000000.5`) is no clock's text either,
+ * and a fractional epoch number is unusable too.
  */
-const EPOCH_TEXT = /^-?[1-9]\d{8,}(\.\d+)?$/;
+const EPOCH_TEXT = /^[1-9]\d{8,}$/;
 
 function fromEpoch(value: number): Date {
   return new Date(

@@ -350,7 +350,14 @@ export function recordObject(record: unknown, ctx: Context): Json | undefined {
   return found;
 }
 
-/** A JSON:API section (`attributes`, `relationships`), or undefined with a report when it is not an object. */
+/** What a JSON:API section that is there but not an object is read as: nothing can be read from it. */
+const NOT_AN_OBJECT: Json = Object.freeze(Object.create(null) as Json);
+
+/**
+ * A JSON:API section (`attributes`, `relationships`), or undefined when it is absent or null. One
+ * that is not an object is reported, null too; where it is there and not null it is read as
+ * {@link NOT_AN_OBJECT}, so that {@link unreadableSection} marks the fields read from it.
+ */
 export function section(
   value: unknown,
   key: "attributes" | "relationships",
@@ -359,8 +366,24 @@ export function section(
   // The caller reads the key: one keyed read here, seeing both names, would go megamorphic.
   const object = asObject(value);
   // JSON:API says a section present is an object: null is no more an empty one than a list is.
-  if (object === undefined && value !== undefined) notASection(value, key, ctx);
+  if (object === undefined && value !== undefined)
+    return notASection(value, key, ctx);
   return object;
+}
+
+/**
+ * A field's marker where its section is there but not an object (`"attributes": ["subject"]`), or
+ * undefined where its section can be read: the field then says so, never that the API sent nothing.
+ */
+export function unreadableSection(
+  section: Json | undefined,
+  key: "attributes" | "relationships",
+  field: string,
+  ctx: Context,
+): Unusable | undefined {
+  return section === NOT_AN_OBJECT
+    ? unusable(ctx, field, undefined, `${key} is not an object`)
+    : undefined;
 }
 
 // The reports kept apart so that the two readers above are small enough to inline.
@@ -375,7 +398,11 @@ function notARecord(record: unknown, ctx: Context): void {
   );
 }
 
-function notASection(value: unknown, key: string, ctx: Context): void {
+function notASection(
+  value: unknown,
+  key: string,
+  ctx: Context,
+): Json | undefined {
   report(
     ctx,
     "unusable",
@@ -383,6 +410,7 @@ function notASection(value: unknown, key: string, ctx: Context): void {
     value,
     `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`,
   );
+  return value === null ? undefined : NOT_AN_OBJECT;
 }
 
 /** An object whose parts are classified one by one. */

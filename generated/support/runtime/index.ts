@@ -134,6 +134,7 @@ export {
   recordObject,
   ResponseShapeError,
   section,
+  unreadableSection,
 } from "./records.js";
 export type { RecordsPlace } from "./records.js";
 export { refMany, refOne } from "./refs.js";

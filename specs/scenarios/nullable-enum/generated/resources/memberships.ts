@@ -6,6 +6,7 @@ import {
   member,
   recordObject,
   section,
+  unreadableSection,
   type JsonSchema,
   type RecordOptions,
   type UnknownCode,
@@ -56,11 +57,13 @@ export function projectMemberships(
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
   return {
-    role: member<"admin" | "member">(attributes?.["role"], {
-      allowed: MEMBERSHIPS_ROLE,
-      field: "role",
-      required: false,
-      ctx,
-    }),
+    role:
+      unreadableSection(attributes, "attributes", "role", ctx) ??
+      member<"admin" | "member">(attributes?.["role"], {
+        allowed: MEMBERSHIPS_ROLE,
+        field: "role",
+        required: false,
+        ctx,
+      }),
   };
 }
