@@ -220,7 +220,7 @@ describe("absence and failure are written down", () => {
     const broken = {
       data: [
         { type: "ticket", id: "tkt_1" },
-        { type: "ticket", id: 42, attributes: { subject: 7, status_code: "open", created_at: "yesterday" }, relationships: "none" },
+        { type: "ticket", id: 42, attributes: { subject: 7, status_code: "open", created_at: "yesterday" }, relationships: null },
       ],
     } as unknown as SearchTicketsResponse;
     const none = recordingResolver({});

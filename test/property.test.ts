@@ -195,7 +195,10 @@ const holds =
     let value = payload;
     for (const key of path)
       value = typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Json)[key] : undefined;
-    const ofType = (item: Json) => type === undefined || item["type"] === type;
+    // A JSON:API record's sections, where there and not null, are objects.
+    const section = (value: unknown) => value === undefined || value === null || isObject(value);
+    const ofType = (item: Json) =>
+      type === undefined || (item["type"] === type && section(item["attributes"]) && section(item["relationships"]));
     if (list)
       return Array.isArray(value) && value.every((item) => isObject(item) && ofType(item) && keys.some((key) => Object.hasOwn(item, key)));
     return isObject(value) && ofType(value) && keys.some((key) => Object.hasOwn(value, key) && value[key] != null);
