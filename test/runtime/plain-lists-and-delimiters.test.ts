@@ -1,0 +1,129 @@
+// Lists of plain values kept inside records, and values kept whole with no declared type, share
+// the budget of the lists of objects: a result's lists hold at most MAX_ROWS items together, and
+// every list past that is marked before its items are read. Query arrays sent as one delimited
+// value refuse an item holding their delimiter, which a server splitting the decoded value would
+// read as more items.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ProjectionIssue } from "../../templates/runtime/context.js";
+import { MAX_ROWS } from "../../templates/runtime/records.js";
+import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
+
+const SPEC = `openapi: 3.0.3
+info: { title: Items, version: "1" }
+paths:
+  /items:
+    get:
+      operationId: listItems
+      responses:
+        "200":
+          description: a page of items
+          content:
+            application/json:
+              schema: { type: object, properties: { items: { type: array, items: { $ref: "#/components/schemas/Item" } } } }
+components:
+  schemas:
+    Item:
+      type: object
+      required: [id]
+      properties:
+        id: { type: string }
+        tags: { type: array, items: { type: string } }
+        counts: { type: object, additionalProperties: { type: integer } }
+        anything: {}
+        parts:
+          type: array
+          items: { type: object, properties: { p: { type: string } } }
+`;
+
+const ANNOTATION = `spec: items.yaml
+output: generated
+resources:
+  item:
+    schema: Item
+    fields:
+      id: { fact: "the item's number, as people quote it" }
+      tags: keep
+      counts: keep
+      anything: keep
+      parts.p: keep
+tools:
+  list_items:
+    operation: listItems
+    list: items
+`;
+
+type Row = { id: string; tags: unknown; counts: unknown; anything: unknown; parts: unknown };
+type ProjectPage = (response: unknown, resolvers: object, options: object) => Promise<{ items: Row[] }>;
+type ProjectItem = (record: unknown, lookups: object, options: object) => Row;
+let projectListItems: ProjectPage;
+let projectItem: ProjectItem;
+
+beforeAll(async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, "items.yaml"), SPEC);
+  writeFileSync(join(dir, "projector.yaml"), ANNOTATION);
+  const output = await generateFrom(join(dir, "projector.yaml"));
+  expect(output.problems).toEqual([]);
+  ({ projectListItems, projectItem } = await importGenerated<{ projectListItems: ProjectPage; projectItem: ProjectItem }>(output.files));
+});
+
+const PER_RECORD = 10_000;
+const FITTING = MAX_ROWS / PER_RECORD;
+const OVER = `the lists of this result hold more than the ${MAX_ROWS} items a result could show`;
+
+async function projectRows(field: keyof Row, value: () => unknown, records: number) {
+  const issues: ProjectionIssue[] = [];
+  const page = { items: Array.from({ length: records }, (_, i) => ({ id: `i${i}`, [field]: value() })) };
+  const { items } = await projectListItems(page, {}, { onIssue: (issue: ProjectionIssue) => issues.push(issue) });
+  return { values: items.map((row) => row[field]), issues: issues.map((issue) => issue.message) };
+}
+
+describe("the plain lists inside a page's records", () => {
+  const strings = () => Array.from({ length: PER_RECORD }, () => "");
+
+  it("count against the page's item budget: every kept list past it is unusable, with one issue each", async () => {
+    const { values, issues } = await projectRows("tags", strings, FITTING + 5);
+    expect(values.slice(0, FITTING).every((tags) => Array.isArray(tags) && tags.length === PER_RECORD)).toBe(true);
+    expect(values.slice(FITTING)).toEqual(Array.from({ length: 5 }, () => ({ unusable: OVER })));
+    expect(issues).toEqual(Array.from({ length: 5 }, () => expect.stringContaining(OVER)));
+  });
+
+  it("share the budget with the lists of objects", async () => {
+    const issues: ProjectionIssue[] = [];
+    const objects = Array.from({ length: MAX_ROWS }, () => ({ p: "a" }));
+    const page = { items: [{ id: "a", parts: objects }, { id: "b", tags: ["x"] }] };
+    const { items } = await projectListItems(page, {}, { onIssue: (issue: ProjectionIssue) => issues.push(issue) });
+    expect((items[0]!.parts as unknown[]).length).toBe(MAX_ROWS);
+    expect(items[1]!.tags).toEqual({ unusable: OVER });
+  });
+
+  it("are unusable on their own past MAX_ROWS items, even in a record projected outside a page", () => {
+    const record = { id: "a", tags: Array.from({ length: MAX_ROWS + 1 }, () => "") };
+    expect(projectItem(record, {}, {}).tags).toEqual({
+      unusable: `a list of ${MAX_ROWS + 1} items, more than the ${MAX_ROWS} a result could show`,
+    });
+    const within = { id: "a", tags: Array.from({ length: MAX_ROWS }, () => "") };
+    for (let i = 0; i < 3; i++) expect((projectItem(within, {}, {}).tags as unknown[]).length).toBe(MAX_ROWS);
+  });
+
+  it("include the members of a map kept whole", async () => {
+    const map = () => Object.fromEntries(Array.from({ length: PER_RECORD }, (_, i) => [`k${i}`, i]));
+    const { values, issues } = await projectRows("counts", map, FITTING + 1);
+    expect(values.slice(0, FITTING).every((counts) => Object.keys(counts as object).length === PER_RECORD)).toBe(true);
+    expect(values[FITTING]).toEqual({ unusable: OVER });
+    expect(issues).toEqual([expect.stringContaining(OVER)]);
+  });
+
+  it("include the items and members of a value kept whole with no declared type, at any depth", async () => {
+    const nested = () => ({ inner: [strings()] });
+    const { values, issues } = await projectRows("anything", nested, FITTING + 2);
+    expect(values.slice(0, FITTING - 1).every((value) => (value as { inner: string[][] }).inner[0]!.length === PER_RECORD)).toBe(true);
+    expect(values.slice(FITTING)).toEqual([{ unusable: OVER }, { unusable: OVER }]);
+    expect(issues.length).toBeGreaterThanOrEqual(2);
+    expect(projectItem({ id: "a", anything: { many: Array.from({ length: MAX_ROWS + 1 }, () => 0) } }, {}, {}).anything).toEqual({
+      unusable: `a list of ${MAX_ROWS + 1} items, more than the ${MAX_ROWS} a result could show`,
+    });
+  });
+});
