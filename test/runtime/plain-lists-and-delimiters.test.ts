@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionIssue } from "../../templates/runtime/context.js";
+import { queryStringFor, queryValueProblem } from "../../templates/runtime/query-string.js";
 import { MAX_ROWS } from "../../templates/runtime/records.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
@@ -93,7 +94,12 @@ describe("the plain lists inside a page's records", () => {
   it("share the budget with the lists of objects", async () => {
     const issues: ProjectionIssue[] = [];
     const objects = Array.from({ length: MAX_ROWS }, () => ({ p: "a" }));
-    const page = { items: [{ id: "a", parts: objects }, { id: "b", tags: ["x"] }] };
+    const page = {
+      items: [
+        { id: "a", parts: objects },
+        { id: "b", tags: ["x"] },
+      ],
+    };
     const { items } = await projectListItems(page, {}, { onIssue: (issue: ProjectionIssue) => issues.push(issue) });
     expect((items[0]!.parts as unknown[]).length).toBe(MAX_ROWS);
     expect(items[1]!.tags).toEqual({ unusable: OVER });
@@ -125,5 +131,30 @@ describe("the plain lists inside a page's records", () => {
     expect(projectItem({ id: "a", anything: { many: Array.from({ length: MAX_ROWS + 1 }, () => 0) } }, {}, {}).anything).toEqual({
       unusable: `a list of ${MAX_ROWS + 1} items, more than the ${MAX_ROWS} a result could show`,
     });
+  });
+});
+
+describe("an item of an unexploded query array holding its delimiter", () => {
+  const parameters = [
+    { name: "ids", in: "query", style: "form", explode: false },
+    { name: "codes", in: "query", style: "pipeDelimited", explode: false },
+    { name: "tags", in: "query", style: "form" },
+  ] as const;
+  const write = queryStringFor(parameters);
+
+  it("is refused for a comma in a form list and a pipe in a pipeDelimited one, and the query is not written", () => {
+    expect(queryValueProblem(parameters, "ids", ["a,b", "c"])).toBe(
+      'cannot have an item holding a comma ("a,b"): the API reads it as the break between two items; give each part as an item of its own',
+    );
+    expect(queryValueProblem(parameters, "codes", ["x", "y|z"])).toBe(
+      'cannot have an item holding a pipe ("y|z"): the API reads it as the break between two items; give each part as an item of its own',
+    );
+    expect(() => write({ ids: ["a,b", "c"] })).toThrow('query parameter ids cannot have an item holding a comma ("a,b")');
+    expect(() => write({ codes: ["y|z"] })).toThrow('query parameter codes cannot have an item holding a pipe ("y|z")');
+  });
+
+  it("is sent where the list is exploded or the item holds another list's delimiter", () => {
+    expect(write({ tags: ["a,b", "c|d"] })).toBe("tags=a%2Cb&tags=c%7Cd");
+    expect(write({ ids: ["a|b", "c d"], codes: ["x,y"] })).toBe("ids=a%7Cb,c%20d&codes=x%2Cy");
   });
 });
