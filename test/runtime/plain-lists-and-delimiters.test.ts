@@ -6,7 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ProjectionIssue } from "../../templates/runtime/context.js";
+import { context, type PageExchange, type ProjectionIssue } from "../../templates/runtime/context.js";
+import { nextPage, type NextPageRule } from "../../templates/runtime/next-page.js";
 import { queryStringFor, queryValueProblem } from "../../templates/runtime/query-string.js";
 import { MAX_ROWS } from "../../templates/runtime/records.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
@@ -156,5 +157,41 @@ describe("an item of an unexploded query array holding its delimiter", () => {
   it("is sent where the list is exploded or the item holds another list's delimiter", () => {
     expect(write({ tags: ["a,b", "c|d"] })).toBe("tags=a%2Cb&tags=c%7Cd");
     expect(write({ ids: ["a|b", "c d"], codes: ["x,y"] })).toBe("ids=a%7Cb,c%20d&codes=x%2Cy");
+  });
+});
+
+describe("a next page the runtime refuses", () => {
+  const RULE: NextPageRule = {
+    path: "/things",
+    source: { body: ["next_url"] },
+    parameters: [{ name: "page", in: "query", argument: "page" }],
+    schema: { properties: { page: { type: "integer", minimum: 1 } } },
+  };
+
+  function refusal(rule: NextPageRule, response: unknown, exchange?: PageExchange): string[] {
+    const issues: ProjectionIssue[] = [];
+    const next = nextPage(rule, response, [{}], 1, exchange, context("list_things", { onIssue: (issue) => issues.push(issue) }));
+    expect(next).toBeNull();
+    return issues.map((issue) => issue.message);
+  }
+
+  it("quotes a next URL's integer past 2^53 as the API wrote it, not as JSON rounds it", () => {
+    expect(refusal(RULE, { next_url: "?page=9007199254740993" })).toEqual([
+      "list_things.next: the next page sets page to 9007199254740993, past the integers from -(2^53 - 1) to 2^53 - 1 that JSON holds exactly, so no next page is given",
+    ]);
+  });
+
+  it("says a request's negative offset is negative", () => {
+    const byOffset: NextPageRule = {
+      ...RULE,
+      source: { offset: "offset" },
+      parameters: [{ name: "offset", in: "query", argument: "offset" }],
+    };
+    expect(refusal(byOffset, {}, { query: { offset: "-5" } })).toEqual([
+      "list_things.next: the request's offset is negative, so no next page is given",
+    ]);
+    expect(refusal(byOffset, {}, { query: { offset: "1.5" } })).toEqual([
+      "list_things.next: the request's offset is not a whole number, so no next page is given",
+    ]);
   });
 });
