@@ -188,19 +188,19 @@ describe("a plain-REST record that is the body itself", () => {
 });
 
 describe("a null the spec allows is no record, not an error and not an empty body", () => {
-  it("gives null for a record the spec declares nullable, and still refuses what is no record", async () => {
-    expect(await projected("projectGetParent", null)).toEqual({ result: null, issues: [] });
-    expect((await projected("projectGetParent", { id: "n0", body: "Question" })).result).toEqual({ id: "n0", body: "Question" });
+  it("gives null under the resource's name for a record the spec declares nullable, and still refuses what is no record", async () => {
+    expect(await projected("projectGetParent", null)).toEqual({ result: { note: null }, issues: [] });
+    expect((await projected("projectGetParent", { id: "n0", body: "Question" })).result).toEqual({ note: { id: "n0", body: "Question" } });
     expect((await projected("projectGetParent", "none")).error).toBe(
       "get_parent: the response body is not one note record (the body is a string)",
     );
   });
 
-  it("gives null for a JSON:API data the spec declares nullable; absent data is still refused", async () => {
-    expect(await projected("projectGetDuplicate", { data: null })).toEqual({ result: null, issues: [] });
+  it("gives null under the resource's name for a JSON:API data the spec declares nullable; absent data is still refused", async () => {
+    expect(await projected("projectGetDuplicate", { data: null })).toEqual({ result: { ticket: null }, issues: [] });
     expect(
       (await projected("projectGetDuplicate", { data: { type: "ticket", id: "t1", attributes: { subject: "Login" } } })).result,
-    ).toEqual({ id: "t1", subject: "Login" });
+    ).toEqual({ ticket: { id: "t1", subject: "Login" } });
     expect((await projected("projectGetDuplicate", {})).error).toBe(
       "get_duplicate: the response body is not one ticket record at data (data is missing)",
     );
@@ -213,8 +213,8 @@ describe("a null the spec allows is no record, not an error and not an empty bod
     );
   });
 
-  it("types a nullable record's result as possibly null, and the code compiles", () => {
-    expect(generated.files.get("tools/get-parent.ts")).toContain("export type GetParentResult = NoteResult | null;");
+  it("types a nullable record's result as an object holding the record or null, and the code compiles", () => {
+    expect(generated.files.get("tools/get-parent.ts")).toContain("export type GetParentResult = { note: NoteResult | null };");
     expect(generated.files.get("tools/get-note.ts")).toContain("export type GetNoteResult = NoteResult;");
     expect(typecheckFiles(generated.files)).toEqual([]);
   }, 60_000);

@@ -55,12 +55,7 @@ import {
 export type AddCommentArguments = {
   ticket_id: string;
   body: {
-    data: {
-      attributes: { body: string; public?: boolean; [key: string]: unknown };
-      type: "comment";
-      [key: string]: unknown;
-    };
-    [key: string]: unknown;
+    data: { attributes: { body: string; public?: boolean }; type: "comment" };
   };
 };
 
@@ -87,11 +82,14 @@ export const addCommentInputSchema = {
                 body: { type: "string", minLength: 1 },
                 public: { type: "boolean", default: true },
               },
+              additionalProperties: false,
             },
             type: { type: "string", const: "comment" },
           },
+          additionalProperties: false,
         },
       },
+      additionalProperties: false,
     },
   },
   required: ["ticket_id", "body"],

@@ -126,7 +126,10 @@ export function toolOutputSchemaCode(module: ModuleWriter, tool: ToolModel): str
   const schema = module.runtimeType("JsonSchema");
   if (tool.list === undefined) return `{ ...${record}, $defs: ${markers} } satisfies ${schema}`;
   const recordRef = { $ref: `#/$defs/${tool.resource.typeName}` };
-  const properties: Schema = { [tool.list]: tool.many ? { type: "array", items: recordRef } : recordRef };
+  const nullable = !tool.many && tool.rowsNullable;
+  const properties: Schema = {
+    [tool.list]: tool.many ? { type: "array", items: recordRef } : nullable ? { anyOf: [recordRef, NULL] } : recordRef,
+  };
   for (const page of tool.page)
     properties[page.key] = page.mode === "presence" ? { type: "boolean" } : { anyOf: [shapeSchema(page.shape), NULL, marker("unusable")] };
   if (tool.next) properties["next"] = NEXT_RESULT_SCHEMA;

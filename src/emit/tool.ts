@@ -59,13 +59,12 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const rowsFirst = next?.readsRows === true && tool.many && !budgeted;
   const recordResult = module.type(resource, `${R}Result`);
   const truncatedType = budgeted ? ` truncated: ${module.runtimeType("Truncated")};` : "";
-  // A single record the spec lets be null is no record at all: the whole result is null.
+  // A single record the spec lets be null may be no record at all: null in its place in the result.
   const noRecord = !tool.many && tool.rowsNullable;
   const result =
-    (tool.list === undefined
+    tool.list === undefined
       ? recordResult
-      : `{ ${key(tool.list)}: ${tool.many ? `${recordResult}[]` : recordResult}; ${[...pageType(module, tool), ...(next ? [next.type] : [])].join(" ")}${truncatedType} }`) +
-    (noRecord ? " | null" : "");
+      : `{ ${key(tool.list)}: ${tool.many ? `${recordResult}[]` : noRecord ? `${recordResult} | null` : recordResult}; ${[...pageType(module, tool), ...(next ? [next.type] : [])].join(" ")}${truncatedType} }`;
   const rowCap = budgeted ? tool.budget!.rows : undefined;
   const place = tool.many ? "RECORDS" : "RECORD";
   const placeCode = [
@@ -86,7 +85,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   const found = tool.many
     ? `${run("listAt")}(response, ${place}, options.onIssue)`
     : noRecord
-      ? "[record]"
+      ? "record === null ? [] : [record]"
       : `[${run("recordAt")}(response, ${place}, options.onIssue)]`;
   // A row budget cuts before anything is resolved, so the cut records cost no lookups.
   const records = rowCap === undefined ? found : `found.slice(0, ${rowCap})`;
@@ -112,7 +111,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     : tool.list === undefined
       ? project("records[0]")
       : asText(
-          `{ ${key(tool.list)}: ${tool.many ? (rowsFirst ? "rows" : `records.map((record) => ${project("record")})`) : project("records[0]")}, ${pageMembers} }`,
+          `{ ${key(tool.list)}: ${tool.many ? (rowsFirst ? "rows" : `records.map((record) => ${project("record")})`) : noRecord ? `records.length === 0 ? null : ${project("records[0]")}` : project("records[0]")}, ${pageMembers} }`,
         );
   const layout = table
     ? [
@@ -175,9 +174,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
       : [` * Projects a whole ${commentText(tool.name)} response.`]),
     ` */`,
     `export async function project${T}(response: ${T}Response, ${names.length ? "resolvers" : "_resolvers"}: ${T}Resolvers${names.length ? "" : " = {}"}, options: ${module.runtimeType("ProjectOptions")} = {}): Promise<${T}Result> {`,
-    ...(noRecord
-      ? [`  const record = ${run("recordAt")}(response, ${place}, options.onIssue);`, "  if (record === null) return null;"]
-      : []),
+    ...(noRecord ? [`  const record = ${run("recordAt")}(response, ${place}, options.onIssue);`] : []),
     ...(rowCap === undefined ? [] : [`  const found: unknown[] = ${found};`]),
     `  const records: unknown[] = ${records};`,
     joined

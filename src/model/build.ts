@@ -224,7 +224,9 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
         },
       ];
     });
-    const list = tool.list ?? (rows.many || page.length > 0 ? plural(resource.name) : undefined);
+    const rowsNullable = mayBeNull(reader, response, rows.path);
+    // MCP's structured content is an object: a record the spec lets be null is given under the resource's name.
+    const list = tool.list ?? (rows.many || page.length > 0 ? plural(resource.name) : rowsNullable ? resource.name : undefined);
     const example = responseExample(reader, op);
     const inputs = buildToolInputs({
       reader,
@@ -265,7 +267,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       resource,
       many: rows.many,
       rowsPath: rows.path,
-      rowsNullable: mayBeNull(reader, response, rows.path),
+      rowsNullable,
       recordKeys: recordKeys(reader, rows),
       ...recordType(reader, rows),
       declaredErrorKeys: declaredErrorKeys(reader, response, rows.jsonapi),

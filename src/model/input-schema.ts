@@ -1,4 +1,4 @@
-import { child, isJsonObject, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { child, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { CUT_SCHEMA, type Budgeted, type SchemaBudget, withinBudget } from "./schema-budget.js";
 import type { JsonSchema } from "./types.js";
 
@@ -54,7 +54,11 @@ function keywordFits(key: string, value: unknown): boolean {
 }
 
 export interface PlainSchemaOptions {
-  /** A request body: properties the server sets (`readOnly`) are not the caller's to send. */
+  /**
+   * A request body: properties the server sets (`readOnly`) are not the caller's to send, and an object
+   * that names its properties takes no others where the spec leaves `additionalProperties` unsaid
+   * ({@link closesUnsaid}).
+   */
   writing?: boolean;
   /** A pattern the generated validator cannot compile; it is left out of the schema. */
   onBadPattern?: (pattern: string, pointer: string) => void;
@@ -86,9 +90,16 @@ function compiles(pattern: string): boolean {
 /**
  * A schema with its `$ref`s inlined, `allOf` merged and only {@link KEPT} keywords (plus items,
  * properties, anyOf), as a tool definition carries it: valid JSON Schema 2020-12 that Anthropic's
- * and OpenAI's tool formats accept.
+ * and OpenAI's tool formats accept. A `composed` schema is an `allOf` part or an `anyOf`/`oneOf`
+ * branch: whether its object takes members it does not name is the composing schema's to say.
  */
-export function plainSchema(reader: SchemaReader, at: SubschemaAt, options: PlainSchemaOptions = {}, depth = 0): JsonSchema {
+export function plainSchema(
+  reader: SchemaReader,
+  at: SubschemaAt,
+  options: PlainSchemaOptions = {},
+  depth = 0,
+  composed = false,
+): JsonSchema {
   if (at === true) return {};
   if (at === false) return { not: {} };
   if (depth > MAX_DEPTH) return {};
@@ -115,7 +126,11 @@ export function plainSchema(reader: SchemaReader, at: SubschemaAt, options: Plai
     for (const name of Object.keys(properties.schema)) {
       const property = subschema(properties, name)!;
       // `false` admits no value, and the server sets a `readOnly` property: neither is the caller's to send.
-      if (property === false || (options.writing && property !== true && reader.deref(property).schema["readOnly"] === true)) continue;
+      if (property === false) continue;
+      if (options.writing && property !== true && reader.deref(property).schema["readOnly"] === true) {
+        withServerMembers.add(out);
+        continue;
+      }
       kept.push([name, plainSchema(reader, property, options, depth + 1)]);
     }
     // In name order: reordering the spec's properties changes no byte of the output.
@@ -130,23 +145,68 @@ export function plainSchema(reader: SchemaReader, at: SubschemaAt, options: Plai
   }
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches))
-      out["anyOf"] = branches.flatMap((_, i) => {
-        const branch = subschema(resolved, key, i);
-        return branch === undefined ? [] : [plainSchema(reader, branch, options, depth + 1)];
-      });
+    if (!Array.isArray(branches)) continue;
+    // A nullable object written `anyOf: [{ $ref }, { type: "null" }]` is that one object, closed as it is.
+    const composing = members(resolved, key).filter((branch) => !reader.isNullSchema(branch)).length > 1;
+    out["anyOf"] = branches.flatMap((_, i) => {
+      const branch = subschema(resolved, key, i);
+      return branch === undefined ? [] : [plainSchema(reader, branch, options, depth + 1, composing)];
+    });
   }
   const parts = schema["allOf"];
   if (Array.isArray(parts))
     parts.forEach((_, i) => {
       const part = subschema(resolved, "allOf", i);
-      if (part !== undefined) mergeInto(out, plainSchema(reader, part, options, depth + 1));
+      if (part === undefined) return;
+      const merged = plainSchema(reader, part, options, depth + 1, true);
+      if (withServerMembers.has(merged)) withServerMembers.add(out);
+      mergeInto(out, merged);
     });
   // A property left out above cannot be required; the merged properties are known only now.
   const kept = out["properties"] as JsonSchema | undefined;
   if (kept && Array.isArray(out["required"]))
     out["required"] = out["required"].filter((name) => typeof name === "string" && Object.hasOwn(kept, name));
+  if (options.writing && !composed && closesUnsaid(reader, resolved, out)) out["additionalProperties"] = false;
   return out;
+}
+
+/**
+ * The request body objects a `readOnly` property was left out of. The spec may yet ask for one:
+ * PagerDuty's references, `{ id, type }`, require the `id` its base object says the server sets.
+ */
+const withServerMembers = new WeakSet<JsonSchema>();
+
+/**
+ * A request body's object is sent whole: a member the model adds that the spec does not name
+ * (`is_admin: true` beside a comment's `subject`) reaches the API with the user's credentials. So an
+ * object that names its properties, itself or through its `allOf` parts (whose properties add up),
+ * takes no others where none of them says `additionalProperties`. A spec that says it (`true`, a
+ * schema, `false`) is taken at its word. An object with `anyOf`/`oneOf` branches is left open, and
+ * so is each branch: branches are often meant to be merged (a base and its variant's members), and
+ * closing each would refuse the merge. An object naming no properties is a free map, as OpenAPI
+ * reads it. An object a `readOnly` property was left out of is left open too, since the schema cannot
+ * both leave the property out and admit it ({@link withServerMembers}).
+ */
+function closesUnsaid(reader: SchemaReader, at: SchemaAt, out: JsonSchema): boolean {
+  if (!isJsonObject(out["properties"]) || "additionalProperties" in out || "anyOf" in out) return false;
+  if (withServerMembers.has(out)) return false;
+  if ("type" in out && ![out["type"]].flat().includes("object")) return false;
+  const rest = out["allOf"];
+  if (Array.isArray(rest) && rest.some((part) => isJsonObject(part) && "anyOf" in part)) return false;
+  return !saysAdditional(reader, at, 0);
+}
+
+/** Whether a schema or one of its `allOf` parts, at any depth, says `additionalProperties`. */
+function saysAdditional(reader: SchemaReader, at: SchemaAt, depth: number): boolean {
+  if (depth > MAX_DEPTH) return true;
+  const resolved = reader.deref(at);
+  if ("additionalProperties" in resolved.schema) return true;
+  const parts = resolved.schema["allOf"];
+  if (!Array.isArray(parts)) return false;
+  return parts.some((_, i) => {
+    const part = subschema(resolved, "allOf", i);
+    return typeof part === "object" && saysAdditional(reader, part, depth + 1);
+  });
 }
 
 /**

@@ -122,7 +122,10 @@ export interface ToolModel {
   recordType?: string;
   /** Of `error` and `errors`, those a plain body beside its records declares as its own data rather than an error. */
   declaredErrorKeys: string[];
-  /** Key for the rows in the result; absent for a single-record tool, whose result is the record. */
+  /**
+   * Key for the rows in the result; absent for a single-record tool, whose result is the record, unless
+   * the spec lets the record be null: then the result holds it, or null, under the resource's name.
+   */
   list?: string;
   page: PageModel[];
   /** `page.next`: the result carries `next`, and the tool's input takes it back. */
