@@ -233,13 +233,13 @@ function readNext(
   const fromNext: string[] = [];
   const properties = schemaOf(schema, "properties") ?? {};
   let rounded: string | undefined;
-  const valueOf = (
-    schema: InputSchema | undefined,
+  const readValue = (
+    declared: InputSchema | undefined,
     text: string,
     legend: NextParameter["legend"],
   ) => {
-    if (rounded === undefined && readsRounded(schema, text)) rounded = text;
-    return argumentValue(schema, text, legend);
+    if (rounded === undefined && readsRounded(declared, text)) rounded = text;
+    return argumentValue(declared, text, legend);
   };
   for (const [name, items] of texts) {
     const parameter = query.find((p) => p.name === name)!;
@@ -258,7 +258,7 @@ function readNext(
         setOwn(
           object,
           member!,
-          valueOf(
+          readValue(
             Object.hasOwn(memberSchemas, member!)
               ? (memberSchemas[member!] as InputSchema)
               : undefined,
@@ -272,10 +272,12 @@ function readNext(
         (item) => delimitedItems(parameter, item.written) ?? [item.text],
       );
       const itemSchema = schemaOf(shown, "items");
-      value = listed.map((text) => valueOf(itemSchema, text, parameter.legend));
+      value = listed.map((text) =>
+        readValue(itemSchema, text, parameter.legend),
+      );
     } else {
       if (items.length > 1) return refuse(`gives ${described(name)} twice`);
-      value = valueOf(shown, items[0]!.text, parameter.legend);
+      value = readValue(shown, items[0]!.text, parameter.legend);
     }
     if (rounded !== undefined)
       return refuse(
