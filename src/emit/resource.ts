@@ -218,16 +218,6 @@ function sectionLocal(
   return `const ${section} = ${module.runtime("section")}(${locals.use("root")}?.[${literal(section)}], ${literal(section)}, ctx);`;
 }
 
-/**
- * A JSON:API field's expression, after the check that its section is an object: a field of
- * `"attributes": ["subject"]` is marked unusable, never read as absent.
- */
-function sectionChecked(scope: Scope, jsonapi: boolean, field: Field, expression: string): string {
-  const base = field.source.base;
-  if (!jsonapi || base === "record") return expression;
-  return `${scope.module.runtime("unreadableSection")}(${scope.bases[base]()}, ${literal(base)}, ${literal(field.name)}, ctx) ?? ${expression}`;
-}
-
 export function emitResource(resource: ResourceModel): string {
   const module = new ModuleWriter(resourceModule(resource.name).path);
   const resolvers = resolversOf(resource.fields);
@@ -243,7 +233,7 @@ export function emitResource(resource: ResourceModel): string {
   const constants = constNames(module, resource);
   const project = baseLocals(module, jsonapi);
   const scope: Scope = { module, constants, bases: project.bases };
-  const values = resource.fields.map((field) => sectionChecked(scope, jsonapi, field, projectExpression(scope, field)));
+  const values = resource.fields.map((field) => projectExpression(scope, field));
   const conditions = resource.fields.map(sendCondition);
   const locals = [...new Set(conditions.filter((condition) => condition !== undefined))];
   const dropped = resource.dropped.map(

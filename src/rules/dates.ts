@@ -10,7 +10,7 @@ import type { Format } from "./types.js";
 const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 
 const READS =
-  "read from ISO 8601 text or from unix epoch seconds or milliseconds (integers where the spec declares an integer, or nine digits and more as text): below 100,000,000,000 an epoch is seconds (up to the year 5138), from there on milliseconds (any time after March 1973); a value outside the years 0 to 9999 is marked unusable";
+  "read from ISO 8601 text or from unix epoch seconds or milliseconds (integers where the spec declares an integer, or text of nine digits or more and nothing else): below 100,000,000,000 an epoch is seconds (up to the year 5138), from there on milliseconds (any time after March 1973); a value outside the years 0 to 9999 is marked unusable";
 
 function dateFormat(
   name: "date" | "datetime",

@@ -178,10 +178,30 @@ function noneOfTheKeys(place: RecordsPlace): string {
 function typeProblem(record: Json, place: RecordsPlace): string | undefined {
   if (place.type === undefined) return undefined;
   const type = read(record, "type");
-  if (type === place.type) return undefined;
-  return typeof type === "string"
-    ? `a record of another type, not ${place.type}`
-    : `a record without a text type, not ${place.type}`;
+  if (type !== place.type)
+    return typeof type === "string"
+      ? `a record of another type, not ${place.type}`
+      : `a record without a text type, not ${place.type}`;
+  return (
+    unreadableSection(record, "attributes") ??
+    unreadableSection(record, "relationships")
+  );
+}
+
+/**
+ * What a JSON:API record is when its `attributes` or `relationships` is there but no object
+ * (`"attributes": ["subject"]`), or undefined: nothing of the record could be read from it, and
+ * showing its fields as the API's nulls would say the API sent none. A null section stays a section
+ * with nothing in it, reported as the record is projected.
+ */
+function unreadableSection(
+  record: Json,
+  key: "attributes" | "relationships",
+): string | undefined {
+  const value = read(record, key);
+  return value === undefined || value === null || asObject(value) !== undefined
+    ? undefined
+    : `a record whose ${key} is ${kindOf(value)}, not an object`;
 }
 
 /** What stands where the records belong, by its JSON type alone: the body's text is not quoted. */
@@ -350,14 +370,7 @@ export function recordObject(record: unknown, ctx: Context): Json | undefined {
   return found;
 }
 
-/** What a JSON:API section that is there but not an object is read as: nothing can be read from it. */
-const NOT_AN_OBJECT: Json = Object.freeze(Object.create(null) as Json);
-
-/**
- * A JSON:API section (`attributes`, `relationships`), or undefined when it is absent or null. One
- * that is not an object is reported, null too; where it is there and not null it is read as
- * {@link NOT_AN_OBJECT}, so that {@link unreadableSection} marks the fields read from it.
- */
+/** A JSON:API section (`attributes`, `relationships`), or undefined with a report when it is not an object. */
 export function section(
   value: unknown,
   key: "attributes" | "relationships",
@@ -366,24 +379,8 @@ export function section(
   // The caller reads the key: one keyed read here, seeing both names, would go megamorphic.
   const object = asObject(value);
   // JSON:API says a section present is an object: null is no more an empty one than a list is.
-  if (object === undefined && value !== undefined)
-    return notASection(value, key, ctx);
+  if (object === undefined && value !== undefined) notASection(value, key, ctx);
   return object;
-}
-
-/**
- * A field's marker where its section is there but not an object (`"attributes": ["subject"]`), or
- * undefined where its section can be read: the field then says so, never that the API sent nothing.
- */
-export function unreadableSection(
-  section: Json | undefined,
-  key: "attributes" | "relationships",
-  field: string,
-  ctx: Context,
-): Unusable | undefined {
-  return section === NOT_AN_OBJECT
-    ? unusable(ctx, field, undefined, `${key} is not an object`)
-    : undefined;
 }
 
 // The reports kept apart so that the two readers above are small enough to inline.
@@ -398,11 +395,7 @@ function notARecord(record: unknown, ctx: Context): void {
   );
 }
 
-function notASection(
-  value: unknown,
-  key: string,
-  ctx: Context,
-): Json | undefined {
+function notASection(value: unknown, key: string, ctx: Context): void {
   report(
     ctx,
     "unusable",
@@ -410,7 +403,6 @@ function notASection(
     value,
     `${ctx.resource}.${key}: expected an object, got ${typeName(value)}`,
   );
-  return value === null ? undefined : NOT_AN_OBJECT;
 }
 
 /** An object whose parts are classified one by one. */

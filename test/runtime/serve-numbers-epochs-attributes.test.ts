@@ -1,9 +1,11 @@
 // What reaches a projection is what the API wrote: serve's masking changes a secret's text and
 // nothing else (a number stays as written), an epoch is read from text of digits alone, and a JSON:API
-// record's fields read from a section that is not an object are unusable, never the API's nulls.
+// record whose section is there but not an object is no record of the tool's, never a row of nulls.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { projectTicket } from "../../generated/support/resources/ticket.js";
+import { projectGetTicket } from "../../generated/support/tools/get-ticket.js";
+import { projectSearchTickets } from "../../generated/support/tools/search-tickets.js";
 import { maskedBody, maskingFetch, secretMasker } from "../../src/serve/secrets.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { date, datetime } from "../../templates/runtime/dates.js";
@@ -94,6 +96,10 @@ describe("a JSON:API record whose section is not an object", () => {
     updated_at: "2026-01-02T00:00:00Z",
   };
   const RELATIONSHIPS = { assignee: { data: { type: "user", id: "u1" } }, organization: { data: { type: "organization", id: "o1" } } };
+  const RESOLVERS = {
+    users: async (ids: readonly string[]) => new Map(ids.map((id) => [id, "Dana"])),
+    orgs: async (ids: readonly string[]) => new Map(ids.map((id) => [id, "Northwind"])),
+  };
   const projected = (sections: Record<string, unknown>) => {
     const issues: ProjectionIssue[] = [];
     const ticket = projectTicket(
@@ -107,33 +113,34 @@ describe("a JSON:API record whose section is not an object", () => {
     return { ticket, issues };
   };
 
-  it.each([[["subject"]], ["x"], [5], [true]])("marks each field read from attributes %j unusable, and reads the rest", (attributes) => {
-    const { ticket, issues } = projected({ attributes, relationships: RELATIONSHIPS });
-    const marker = { unusable: "attributes is not an object" };
-    expect(ticket).toEqual({
-      id: "tkt_1",
-      subject: marker,
-      status: marker,
-      priority: marker,
-      assignee: "Dana",
-      org: "Northwind",
-      opened: marker,
-      last_update: marker,
-      sla_due: marker,
-    });
-    expect(issues.map((issue) => [issue.kind, issue.field])).toEqual([
-      ["unusable", "attributes"],
-      ...["subject", "status_code", "priority", "created_at", "updated_at", "sla_due_at"].map((field) => ["unusable", field]),
-    ]);
+  const page = (record: Record<string, unknown>) => ({
+    data: [{ type: "ticket", id: "tkt_0", attributes: ATTRIBUTES, relationships: RELATIONSHIPS }, record],
+    meta: { page: { total: 2 } },
+    links: {},
   });
 
-  it("marks each join read from relationships that is not an object unusable", () => {
-    const { ticket } = projected({ attributes: ATTRIBUTES, relationships: ["assignee"] });
-    expect(ticket).toMatchObject({
-      subject: "Refund",
-      assignee: { unusable: "relationships is not an object" },
-      org: { unusable: "relationships is not an object" },
-    });
+  it.each([[["subject"]], ["x"], [5], [true]])(
+    "refuses a page holding a record whose attributes is %j: nothing of it can be read, and no row of nulls is shown",
+    async (attributes) => {
+      const issues: ProjectionIssue[] = [];
+      await expect(
+        projectSearchTickets(page({ type: "ticket", id: "tkt_1", attributes, relationships: RELATIONSHIPS }) as never, RESOLVERS, {
+          onIssue: (issue) => issues.push(issue),
+        }),
+      ).rejects.toThrow(
+        new RegExp(`item 1 is a record whose attributes is ${Array.isArray(attributes) ? "a list" : "an? \\w+"}, not an object`),
+      );
+      expect(issues).toHaveLength(1);
+    },
+  );
+
+  it("refuses a record whose relationships is not an object, on a page and alone", async () => {
+    await expect(
+      projectSearchTickets(page({ type: "ticket", id: "tkt_1", attributes: ATTRIBUTES, relationships: ["assignee"] }) as never, RESOLVERS),
+    ).rejects.toThrow(/item 1 is a record whose relationships is a list, not an object/);
+    await expect(
+      projectGetTicket({ data: { type: "ticket", id: "tkt_1", attributes: ATTRIBUTES, relationships: "x" } } as never, RESOLVERS),
+    ).rejects.toThrow(/data is a record whose relationships is .+, not an object/);
   });
 
   it("reads the fields of attributes null or absent as the API's nulls, a missing value reported", () => {

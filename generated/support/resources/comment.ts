@@ -13,7 +13,6 @@ import {
   section,
   shortRelatedOne,
   string,
-  unreadableSection,
   type JsonSchema,
   type RecordOptions,
   type Unresolved,
@@ -97,43 +96,37 @@ export function projectComment(
   const attributes = section(root?.["attributes"], "attributes", ctx);
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
-    body:
-      unreadableSection(attributes, "attributes", "body", ctx) ??
-      string(attributes?.["body"], { field: "body", required: true, ctx }),
-    public:
-      unreadableSection(attributes, "attributes", "public", ctx) ??
-      boolean(attributes?.["public"], { field: "public", required: true, ctx }),
-    created:
-      unreadableSection(attributes, "attributes", "created_at", ctx) ??
-      datetime(attributes?.["created_at"], {
-        epochNumbers: false,
-        field: "created_at",
-        required: true,
-        ctx,
+    body: string(attributes?.["body"], { field: "body", required: true, ctx }),
+    public: boolean(attributes?.["public"], {
+      field: "public",
+      required: true,
+      ctx,
+    }),
+    created: datetime(attributes?.["created_at"], {
+      epochNumbers: false,
+      field: "created_at",
+      required: true,
+      ctx,
+    }),
+    ticket: shortRelatedOne(
+      relationshipIds(relationships?.["ticket"], {
+        ids: TEXT_IDS,
+        types: ["ticket"],
       }),
-    ticket:
-      unreadableSection(relationships, "relationships", "ticket", ctx) ??
-      shortRelatedOne(
-        relationshipIds(relationships?.["ticket"], {
-          ids: TEXT_IDS,
-          types: ["ticket"],
-        }),
-        { field: "ticket", ctx },
-      ),
-    author:
-      unreadableSection(relationships, "relationships", "author", ctx) ??
-      joinOne(
-        relationshipIds(relationships?.["author"], {
-          ids: TEXT_IDS,
-          types: ["user"],
-        }),
-        {
-          labels: lookups.users,
-          resolver: "users",
-          key: "author",
-          field: "author",
-          ctx,
-        },
-      ),
+      { field: "ticket", ctx },
+    ),
+    author: joinOne(
+      relationshipIds(relationships?.["author"], {
+        ids: TEXT_IDS,
+        types: ["user"],
+      }),
+      {
+        labels: lookups.users,
+        resolver: "users",
+        key: "author",
+        field: "author",
+        ctx,
+      },
+    ),
   };
 }

@@ -14,7 +14,6 @@ import {
   section,
   shortArgumentId,
   string,
-  unreadableSection,
   type JsonSchema,
   type RecordOptions,
   type UnknownCode,
@@ -172,82 +171,66 @@ export function projectTicket(
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
     id: shortArgumentId(root?.["id"], { field: "id", required: true, ctx }),
-    subject:
-      unreadableSection(attributes, "attributes", "subject", ctx) ??
-      string(attributes?.["subject"], {
-        field: "subject",
-        required: true,
-        ctx,
+    subject: string(attributes?.["subject"], {
+      field: "subject",
+      required: true,
+      ctx,
+    }),
+    status: legend(attributes?.["status_code"], {
+      words: TICKET_STATUS_CODE,
+      field: "status_code",
+      required: true,
+      ctx,
+    }),
+    priority: legend(attributes?.["priority"], {
+      words: TICKET_PRIORITY,
+      field: "priority",
+      required: true,
+      ctx,
+    }),
+    assignee: joinOne(
+      relationshipIds(relationships?.["assignee"], {
+        ids: TEXT_IDS,
+        types: ["user"],
       }),
-    status:
-      unreadableSection(attributes, "attributes", "status_code", ctx) ??
-      legend(attributes?.["status_code"], {
-        words: TICKET_STATUS_CODE,
-        field: "status_code",
-        required: true,
+      {
+        labels: lookups.users,
+        resolver: "users",
+        key: "assignee",
+        field: "assignee",
         ctx,
+      },
+    ),
+    org: joinOne(
+      relationshipIds(relationships?.["organization"], {
+        ids: TEXT_IDS,
+        types: ["organization"],
       }),
-    priority:
-      unreadableSection(attributes, "attributes", "priority", ctx) ??
-      legend(attributes?.["priority"], {
-        words: TICKET_PRIORITY,
-        field: "priority",
-        required: true,
+      {
+        labels: lookups.orgs,
+        resolver: "orgs",
+        key: "org",
+        field: "organization",
         ctx,
-      }),
-    assignee:
-      unreadableSection(relationships, "relationships", "assignee", ctx) ??
-      joinOne(
-        relationshipIds(relationships?.["assignee"], {
-          ids: TEXT_IDS,
-          types: ["user"],
-        }),
-        {
-          labels: lookups.users,
-          resolver: "users",
-          key: "assignee",
-          field: "assignee",
-          ctx,
-        },
-      ),
-    org:
-      unreadableSection(relationships, "relationships", "organization", ctx) ??
-      joinOne(
-        relationshipIds(relationships?.["organization"], {
-          ids: TEXT_IDS,
-          types: ["organization"],
-        }),
-        {
-          labels: lookups.orgs,
-          resolver: "orgs",
-          key: "org",
-          field: "organization",
-          ctx,
-        },
-      ),
-    opened:
-      unreadableSection(attributes, "attributes", "created_at", ctx) ??
-      date(attributes?.["created_at"], {
-        epochNumbers: false,
-        field: "created_at",
-        required: true,
-        ctx,
-      }),
-    last_update:
-      unreadableSection(attributes, "attributes", "updated_at", ctx) ??
-      date(attributes?.["updated_at"], {
-        epochNumbers: false,
-        field: "updated_at",
-        required: true,
-        ctx,
-      }),
-    sla_due:
-      unreadableSection(attributes, "attributes", "sla_due_at", ctx) ??
-      datetime(attributes?.["sla_due_at"], {
-        epochNumbers: false,
-        field: "sla_due_at",
-        required: false,
-        ctx,
-      }),
+      },
+    ),
+    opened: date(attributes?.["created_at"], {
+      epochNumbers: false,
+      field: "created_at",
+      required: true,
+      ctx,
+    }),
+    last_update: date(attributes?.["updated_at"], {
+      epochNumbers: false,
+      field: "updated_at",
+      required: true,
+      ctx,
+    }),
+    sla_due: datetime(attributes?.["sla_due_at"], {
+      epochNumbers: false,
+      field: "sla_due_at",
+      required: false,
+      ctx,
+    }),
   };
 }

@@ -12,7 +12,6 @@ import {
   section,
   shortArgumentId,
   string,
-  unreadableSection,
   type JsonSchema,
   type RecordOptions,
   type UnknownCode,
@@ -96,38 +95,34 @@ export function projectUser(
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
     id: shortArgumentId(root?.["id"], { field: "id", required: true, ctx }),
-    name:
-      unreadableSection(attributes, "attributes", "display_name", ctx) ??
-      string(attributes?.["display_name"], {
-        field: "display_name",
-        required: true,
-        ctx,
+    name: string(attributes?.["display_name"], {
+      field: "display_name",
+      required: true,
+      ctx,
+    }),
+    email: string(attributes?.["email"], {
+      field: "email",
+      required: false,
+      ctx,
+    }),
+    role: member<"agent" | "admin" | "viewer">(attributes?.["role"], {
+      allowed: USER_ROLE,
+      field: "role",
+      required: false,
+      ctx,
+    }),
+    org: joinOne(
+      relationshipIds(relationships?.["organization"], {
+        ids: TEXT_IDS,
+        types: ["organization"],
       }),
-    email:
-      unreadableSection(attributes, "attributes", "email", ctx) ??
-      string(attributes?.["email"], { field: "email", required: false, ctx }),
-    role:
-      unreadableSection(attributes, "attributes", "role", ctx) ??
-      member<"agent" | "admin" | "viewer">(attributes?.["role"], {
-        allowed: USER_ROLE,
-        field: "role",
-        required: false,
+      {
+        labels: lookups.orgs,
+        resolver: "orgs",
+        key: "org",
+        field: "organization",
         ctx,
-      }),
-    org:
-      unreadableSection(relationships, "relationships", "organization", ctx) ??
-      joinOne(
-        relationshipIds(relationships?.["organization"], {
-          ids: TEXT_IDS,
-          types: ["organization"],
-        }),
-        {
-          labels: lookups.orgs,
-          resolver: "orgs",
-          key: "org",
-          field: "organization",
-          ctx,
-        },
-      ),
+      },
+    ),
   };
 }

@@ -134,7 +134,6 @@ export {
   recordObject,
   ResponseShapeError,
   section,
-  unreadableSection,
 } from "./records.js";
 export type { RecordsPlace } from "./records.js";
 export { refMany, refOne } from "./refs.js";

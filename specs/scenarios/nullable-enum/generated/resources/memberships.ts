@@ -6,7 +6,6 @@ import {
   member,
   recordObject,
   section,
-  unreadableSection,
   type JsonSchema,
   type RecordOptions,
   type UnknownCode,
@@ -57,13 +56,11 @@ export function projectMemberships(
   const root = recordObject(record, ctx);
   const attributes = section(root?.["attributes"], "attributes", ctx);
   return {
-    role:
-      unreadableSection(attributes, "attributes", "role", ctx) ??
-      member<"admin" | "member">(attributes?.["role"], {
-        allowed: MEMBERSHIPS_ROLE,
-        field: "role",
-        required: false,
-        ctx,
-      }),
+    role: member<"admin" | "member">(attributes?.["role"], {
+      allowed: MEMBERSHIPS_ROLE,
+      field: "role",
+      required: false,
+      ctx,
+    }),
   };
 }

@@ -11,7 +11,6 @@ import {
   relationshipIds,
   section,
   string,
-  unreadableSection,
   type JsonSchema,
   type RecordOptions,
   type Unresolved,
@@ -100,23 +99,21 @@ export function projectArticle(
   const relationships = section(root?.["relationships"], "relationships", ctx);
   return {
     id: argumentId(root?.["id"], { field: "id", required: true, ctx }),
-    title:
-      unreadableSection(attributes, "attributes", "title", ctx) ??
-      string(attributes?.["title"], { field: "title", required: false, ctx }),
-    tags:
-      unreadableSection(relationships, "relationships", "tags", ctx) ??
-      joinMany(
-        relationshipIds(relationships?.["tags"], {
-          ids: TEXT_IDS,
-          types: ["tag"],
-        }),
-        { labels: lookups.tags, resolver: "tags", field: "tags", ctx },
-      ),
-    reviewers:
-      unreadableSection(relationships, "relationships", "reviewers", ctx) ??
-      joinMany(
-        relationshipIds(relationships?.["reviewers"], { ids: TEXT_IDS }),
-        { labels: lookups.people, resolver: "people", field: "reviewers", ctx },
-      ),
+    title: string(attributes?.["title"], {
+      field: "title",
+      required: false,
+      ctx,
+    }),
+    tags: joinMany(
+      relationshipIds(relationships?.["tags"], {
+        ids: TEXT_IDS,
+        types: ["tag"],
+      }),
+      { labels: lookups.tags, resolver: "tags", field: "tags", ctx },
+    ),
+    reviewers: joinMany(
+      relationshipIds(relationships?.["reviewers"], { ids: TEXT_IDS }),
+      { labels: lookups.people, resolver: "people", field: "reviewers", ctx },
+    ),
   };
 }
