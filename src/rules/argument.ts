@@ -18,7 +18,13 @@ export const ARGUMENT: Rule = {
     const argument = written["argument"];
     if (argument !== undefined) {
       const tools = typeof argument === "string" ? [argument] : argument;
-      if (Array.isArray(tools) && tools.every((tool) => typeof tool === "string" && tool !== "")) parsed.argument = tools as string[];
+      if (Array.isArray(tools) && tools.length === 0)
+        problem(
+          ["argument"],
+          "`argument` must name at least one tool, and names none",
+          "list the tools that take this id, `argument: [get_ticket]`, or remove `argument`",
+        );
+      else if (Array.isArray(tools) && tools.every((tool) => typeof tool === "string" && tool !== "")) parsed.argument = tools as string[];
       else problem(["argument"], "`argument` must list the tools that take this id", "write `argument: [get_ticket, add_comment]`");
     }
     const shorten = written["shorten"];

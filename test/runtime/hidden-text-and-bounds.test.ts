@@ -228,15 +228,31 @@ describe("a next naming list items that hold their delimiter", () => {
     return sent[0]!;
   }
 
-  it.each([
-    ["ids=a%2Cb&cursor=1", { ids: ["a,b"], cursor: "1" }],
-    ["tags=a%7Cb&cursor=1", { tags: ["a|b"], cursor: "1" }],
-    ["ids=a,b%2Cc&tags=x|y&cursor=1", { ids: ["a", "b,c"], tags: ["x", "y"], cursor: "1" }],
-  ])("passes %s back as the items the API named, sending them as it wrote them", async (query, items) => {
+  it("passes items back as the API named them, sending them as it wrote them", async () => {
+    const query = "ids=a,b%20c&tags=x|y&cursor=1";
     const token = nextPage(RULE, { next_url: `https://api.example.com/things?${query}` }, [{}], 1, undefined, context("list_things", {}));
     expect(typeof token).toBe("string");
-    expect(await sentFor({ next: token })).toBe(await sentFor(items));
+    expect(await sentFor({ next: token })).toBe(await sentFor({ ids: ["a", "b c"], tags: ["x", "y"], cursor: "1" }));
     expect(await sentFor({ next: token })).toBe(query);
+  });
+
+  it.each([
+    ["ids=a%2Cb&cursor=1", "a comma"],
+    ["tags=a%7Cb&cursor=1", "a pipe"],
+  ])("gives no next for %s, whose item holds the delimiter the API splits at, with an issue", (query, delimiter) => {
+    const issues: ProjectionIssue[] = [];
+    const token = nextPage(
+      RULE,
+      { next_url: `https://api.example.com/things?${query}` },
+      [{}],
+      1,
+      undefined,
+      context("list_things", { onIssue: (issue) => issues.push(issue) }),
+    );
+    expect(token).toBeNull();
+    expect(issues.map((issue) => issue.message)).toEqual([
+      expect.stringContaining(`the next page is not a page this tool can ask for: cannot have an item holding ${delimiter}`),
+    ]);
   });
 });
 

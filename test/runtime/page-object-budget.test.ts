@@ -65,7 +65,7 @@ const PER_RECORD = 10_000;
 const page = (records: number) => ({
   items: Array.from({ length: records }, (_, i) => ({ id: `i${i}`, parts: Array.from({ length: PER_RECORD }, () => ({ p: "a" })) })),
 });
-const OVER = `the lists of this result hold more than the ${MAX_ROWS} objects a result could show`;
+const OVER = `the lists of this result hold more than the ${MAX_ROWS} items a result could show`;
 
 describe("the lists of objects inside a page's records", () => {
   it("are read up to MAX_ROWS objects together; every list past that is unusable, with one issue each", async () => {

@@ -212,12 +212,14 @@ export function nextPage(
   }
   const sent = exchange.query?.[source.offset];
   const offset = sent === undefined || sent === null ? 0 : Number(sent);
-  if (!Number.isSafeInteger(offset) || offset < 0 || sent === "")
+  if (!Number.isSafeInteger(offset) || sent === "")
     return refused(
       ctx,
       sent,
       `the request's ${source.offset} is not a whole number`,
     );
+  if (offset < 0)
+    return refused(ctx, sent, `the request's ${source.offset} is negative`);
   return fromPairs(
     rule,
     [[source.offset, String(offset + records.length)]],

@@ -42,6 +42,19 @@ const DELIMITERS: Readonly<Record<Exclude<QueryStyle, "deepObject">, string>> =
     pipeDelimited: "|",
   };
 
+/**
+ * The character an API splits an unexploded array's value at, once it has decoded it, and its
+ * name: servers decode the value before splitting it (Spring's `List<String>`, Express and
+ * `split(",")`), so an item's own escaped delimiter splits it too.
+ */
+const SPLIT_AT: Readonly<
+  Record<Exclude<QueryStyle, "deepObject">, readonly [string, string]>
+> = {
+  form: [",", "a comma"],
+  spaceDelimited: [" ", "a space"],
+  pipeDelimited: ["|", "a pipe"],
+};
+
 /** A style and explode as the query writes them: `form` exploded unless the spec says otherwise. */
 function writing(declared: QueryParameterStyle | undefined): {
   style: QueryStyle;
@@ -105,10 +118,10 @@ function holdsLoneSurrogate(value: unknown): boolean {
 
 /**
  * Why `value` cannot be written as the query parameter `name` of an operation with these
- * parameters, or undefined. Text holding a lone surrogate cannot be escaped at all. An item of an unexploded space-delimited list must not hold a space:
- * the delimiter is written `%20`, as an escaped space is, so `["red green", "blue"]` would reach the
- * API as three items, past the `maxItems` the arguments were checked against (a comma or a pipe in
- * an item is sent escaped, apart from the delimiter). Otherwise only an object's
+ * parameters, or undefined. Text holding a lone surrogate cannot be escaped at all. An item of an
+ * unexploded array must not hold its delimiter (a comma for `form`, a space for `spaceDelimited`, a
+ * pipe for `pipeDelimited`): escaped or not, `["red,green", "blue"]` would reach the API as three
+ * items, past the `maxItems` the arguments were checked against. Otherwise only an object's
  * member names can go wrong, where they become names in the query (a `deepObject`'s
  * `name[member]`, an exploded object's `member`): a bracket in one would be read as another level
  * of the parameter, escaped or not (servers unescape a name before reading its brackets), and a
@@ -124,12 +137,13 @@ export function queryValueProblem(
   const { style, explode } = writing(
     parameters.find((p) => p.in === "query" && p.name === name),
   );
-  if (style === "spaceDelimited" && !explode && Array.isArray(value)) {
+  if (style !== "deepObject" && !explode && Array.isArray(value)) {
+    const [delimiter, named] = SPLIT_AT[style];
     const holding = value.find(
-      (item) => typeof item === "string" && item.includes(" "),
+      (item) => typeof item === "string" && item.includes(delimiter),
     );
     if (holding !== undefined)
-      return `cannot have an item holding a space (${described(holding)}): the API reads it as the break between two items; give each word as an item of its own`;
+      return `cannot have an item holding ${named} (${described(holding)}): the API reads it as the break between two items; give ${style === "spaceDelimited" ? "each word" : "each part"} as an item of its own`;
   }
   const object = asObject(value);
   if (!object) return undefined;

@@ -448,22 +448,41 @@ const NONE_OF_ITS_KEYS =
   "expected an object holding one of the keys the spec declares for it, got one holding none of them";
 
 /**
- * How many more objects the lists inside the records of the result being projected may hold; no
- * bound outside a tool's projection. A page's lists together can never show more than
- * {@link MAX_ROWS} objects either, so past that each list is marked before its objects are read.
+ * How many more items the lists inside the records of the result being projected may hold: the
+ * objects of lists of objects, the items of lists kept whole, and the items and members of a value
+ * kept whole with no declared type; no bound outside a tool's projection. Each costs the result's
+ * text at least one character, so together they can never show more than {@link MAX_ROWS} either,
+ * and past that each list is marked before its items are read.
  */
-let objectsLeft: number | undefined;
+let itemsLeft: number | undefined;
 
-/** Runs a tool result's projection with its records' lists holding at most {@link MAX_ROWS} objects together. */
+/** Runs a tool result's projection with its records' lists holding at most {@link MAX_ROWS} items together. */
 export function withinObjectBudget<T>(project: () => T): T {
-  const outer = objectsLeft;
-  objectsLeft = MAX_ROWS;
+  const outer = itemsLeft;
+  itemsLeft = MAX_ROWS;
   try {
     return project();
   } finally {
-    objectsLeft = outer;
+    itemsLeft = outer;
   }
 }
+
+/** Takes `count` items from the result's budget: false, and the budget spent, when fewer are left. */
+export function takeItems(count: number): boolean {
+  if (itemsLeft === undefined) return true;
+  if (count > itemsLeft) {
+    itemsLeft = 0;
+    return false;
+  }
+  itemsLeft -= count;
+  return true;
+}
+
+export const PAST_ITEM_BUDGET = `the lists of this result hold more than the ${MAX_ROWS} items a result could show`;
+
+/** Why one list of `count` items (`"objects"`, `"items"`) is unusable even on its own. */
+export const tooLongList = (count: number, items: string) =>
+  `a list of ${count} ${items}, more than the ${MAX_ROWS} a result could show`;
 
 /**
  * An array of objects whose parts are classified one by one: each item projected alike; an item
@@ -484,24 +503,9 @@ export function objects<T>(
       `expected a list of objects, got ${typeName(value)}`,
     );
   if (value.length > MAX_ROWS)
-    return unusable(
-      ctx,
-      field,
-      value,
-      `a list of ${value.length} objects, more than the ${MAX_ROWS} a result could show`,
-    );
-  if (objectsLeft !== undefined) {
-    if (value.length > objectsLeft) {
-      objectsLeft = 0;
-      return unusable(
-        ctx,
-        field,
-        value,
-        `the lists of this result hold more than the ${MAX_ROWS} objects a result could show`,
-      );
-    }
-    objectsLeft -= value.length;
-  }
+    return unusable(ctx, field, value, tooLongList(value.length, "objects"));
+  if (!takeItems(value.length))
+    return unusable(ctx, field, value, PAST_ITEM_BUDGET);
   return value.map((item: unknown, i) => {
     if (item === null) return null;
     const object = asObject(item);

@@ -93,7 +93,7 @@ function argumentValue(
 ): unknown {
   const word = legend?.find(([, code]) => String(code) === text)?.[0];
   if (word !== undefined) return word;
-  const types = ([] as unknown[]).concat(schema?.["type"] ?? []);
+  const types = typesOf(schema);
   if (
     (types.includes("integer") || types.includes("number")) &&
     NUMBER.test(text)
@@ -103,6 +103,19 @@ function argumentValue(
     return text === "true";
   return text;
 }
+
+const typesOf = (schema: InputSchema | undefined): unknown[] =>
+  ([] as unknown[]).concat(schema?.["type"] ?? []);
+
+/**
+ * Whether {@link argumentValue} would read `text` as an integer past 2^53 − 1, rounded to another
+ * one: the refusal then quotes the digits as the API wrote them, not the rounded number.
+ */
+const readsRounded = (schema: InputSchema | undefined, text: string) =>
+  typesOf(schema).includes("integer") &&
+  !typesOf(schema).includes("number") &&
+  /^-?\d+$/.test(text) &&
+  !Number.isSafeInteger(Number(text));
 
 /** The parameter a query name of a `next` sets: its own, or the object parameter whose member `name[member]` is. */
 function settableName(
@@ -219,6 +232,15 @@ function readNext(
   const values: Record<string, unknown> = {};
   const fromNext: string[] = [];
   const properties = schemaOf(schema, "properties") ?? {};
+  let rounded: string | undefined;
+  const readValue = (
+    declared: InputSchema | undefined,
+    text: string,
+    legend: NextParameter["legend"],
+  ) => {
+    if (rounded === undefined && readsRounded(declared, text)) rounded = text;
+    return argumentValue(declared, text, legend);
+  };
   for (const [name, items] of texts) {
     const parameter = query.find((p) => p.name === name)!;
     const argument = parameter.argument!;
@@ -236,7 +258,7 @@ function readNext(
         setOwn(
           object,
           member!,
-          argumentValue(
+          readValue(
             Object.hasOwn(memberSchemas, member!)
               ? (memberSchemas[member!] as InputSchema)
               : undefined,
@@ -251,12 +273,16 @@ function readNext(
       );
       const itemSchema = schemaOf(shown, "items");
       value = listed.map((text) =>
-        argumentValue(itemSchema, text, parameter.legend),
+        readValue(itemSchema, text, parameter.legend),
       );
     } else {
       if (items.length > 1) return refuse(`gives ${described(name)} twice`);
-      value = argumentValue(shown, items[0]!.text, parameter.legend);
+      value = readValue(shown, items[0]!.text, parameter.legend);
     }
+    if (rounded !== undefined)
+      return refuse(
+        `sets ${argument} to ${rounded}, past the integers from -(2^53 - 1) to 2^53 - 1 that JSON holds exactly`,
+      );
     setOwn(values, argument, value);
     fromNext.push(argument);
   }
