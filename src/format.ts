@@ -272,9 +272,7 @@ function workerPool(): WorkerPool {
   let nextId = 0;
   /** Every file sent, in the order sent; the main thread assists from its end. */
   const sent: SentJob[] = [];
-  // A plugin stays with the workers: each session's workers load its code anew, where this
-  // thread's module cache would keep the code it first loaded (a watcher, the library in a server).
-  const unclaimed = (entry: SentJob) => !entry.job.options?.plugins?.length && Atomics.load(entry.claims, entry.cell) === UNCLAIMED;
+  const unclaimed = (entry: SentJob) => Atomics.load(entry.claims, entry.cell) === UNCLAIMED;
   let closed = false;
   return {
     run(jobs) {
@@ -304,7 +302,7 @@ function workerPool(): WorkerPool {
       let formatted = 0;
       for (let i = sent.length - 1; i >= 0 && !closed; i--) {
         const entry = sent[i]!;
-        if (!unclaimed(entry) || Atomics.compareExchange(entry.claims, entry.cell, UNCLAIMED, CLAIMED_HERE) !== UNCLAIMED) continue;
+        if (Atomics.compareExchange(entry.claims, entry.cell, UNCLAIMED, CLAIMED_HERE) !== UNCLAIMED) continue;
         await formatOne(prettier, entry.job);
         formatted++;
       }
