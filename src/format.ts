@@ -42,32 +42,13 @@ const PARALLEL_FROM = 40;
 /** One core stays with the main thread, which types the spec meanwhile. */
 const WORKERS = Math.max(1, Math.min(availableParallelism() - 1, 4));
 
-/** A file's claim: nobody's yet, or taken by the worker it was sent to or by the main thread. */
-const UNCLAIMED = 0;
-const CLAIMED_BY_WORKER = 1;
-const CLAIMED_HERE = 2;
-
-/**
- * Below this much text waiting for the workers, the main thread leaves it to them: its first file
- * loads prettier's parser and printer there, which costs about as much as formatting this much.
- */
-const ASSIST_FROM = 100_000;
-
-/**
- * Formats one file per message, in the order they come, with prettier loaded once. A file the main
- * thread claimed first (see `assist`) is skipped: each file has a cell in shared memory, and
- * whichever thread changes it from UNCLAIMED first formats the file.
- */
+/** Formats one file per message, in the order they come, with prettier loaded once. */
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const loading = import(workerData.prettier);
 let queue = Promise.resolve();
-parentPort.on("message", ({ id, text, options, claims, cell }) => {
+parentPort.on("message", ({ id, text, options }) => {
   queue = queue.then(async () => {
-    if (Atomics.compareExchange(claims, cell, ${UNCLAIMED}, ${CLAIMED_BY_WORKER}) !== ${UNCLAIMED}) {
-      parentPort.postMessage({ id, skipped: true });
-      return;
-    }
     try {
       const prettier = await loading;
       parentPort.postMessage({ id, text: await prettier.format(text, options) });
@@ -105,12 +86,6 @@ export interface FormatSession {
   started(): Promise<void>;
   /** The formatted texts the session's files have, by format key; files whose options load plugins have none. */
   readonly used: ReadonlyMap<string, string>;
-  /**
-   * For a caller with nothing else to do until its files are formatted: formats on this thread too
-   * the files the workers have not begun, while enough are left to be worth it. Settles when none is
-   * left to take, with how many it formatted; the files' own promises still say when each is done.
-   */
-  assist(): Promise<number>;
   /** Stops the workers; the session formats nothing after. */
   close(): void;
 }
@@ -145,10 +120,6 @@ export function formatSession(options: PrettierOptionsInput, known: ReadonlyMap<
     },
     async started() {
       await Promise.allSettled(sent);
-    },
-    async assist() {
-      await Promise.allSettled(sent);
-      return closed || !pool ? 0 : pool.assist();
     },
     close() {
       closed = true;
@@ -219,29 +190,17 @@ async function formatHere(jobs: readonly FormatJob[]): Promise<void> {
     for (const job of jobs) job.done.reject(error);
     return;
   }
-  for (const job of jobs) await formatOne(prettier, job);
-}
-
-async function formatOne(prettier: typeof Prettier, job: FormatJob): Promise<void> {
-  try {
-    job.done.resolve(await prettier.format(job.text, prettierOptions(job.path, job.options)));
-  } catch (error) {
-    job.done.reject(new FormatFailure(job.path, job.text, job.options, error instanceof Error ? error.message : String(error)));
-  }
+  for (const job of jobs)
+    try {
+      job.done.resolve(await prettier.format(job.text, prettierOptions(job.path, job.options)));
+    } catch (error) {
+      job.done.reject(new FormatFailure(job.path, job.text, job.options, error instanceof Error ? error.message : String(error)));
+    }
 }
 
 interface WorkerPool {
   run(jobs: readonly FormatJob[]): void;
-  /** Formats on the calling thread too the files no worker has begun, the last sent first, until none is left; how many it formatted. */
-  assist(): Promise<number>;
   close(): void;
-}
-
-/** A file sent to a worker, and its cell in shared memory: which thread formats it. */
-interface SentJob {
-  job: FormatJob;
-  claims: Int32Array;
-  cell: number;
 }
 
 /** Worker threads formatting files; a worker keeps the process alive only while it has files to format. */
@@ -250,68 +209,39 @@ function workerPool(): WorkerPool {
   const workers = Array.from({ length: WORKERS }, () => {
     const worker = new Worker(WORKER, { eval: true, workerData: { prettier } });
     worker.unref();
-    const waiting = new Map<number, SentJob>();
+    const waiting = new Map<number, FormatJob>();
     const state = { worker, waiting, characters: 0 };
-    worker.on("message", (message: { id: number; text?: string; error?: string; skipped?: true }) => {
-      const sent = waiting.get(message.id);
-      if (!sent) return;
+    worker.on("message", (message: { id: number; text?: string; error?: string }) => {
+      const job = waiting.get(message.id);
+      if (!job) return;
       waiting.delete(message.id);
-      state.characters -= sent.job.text.length;
+      state.characters -= job.text.length;
       if (waiting.size === 0) worker.unref();
-      const { job } = sent;
-      if (message.skipped) return;
       if (message.error !== undefined) job.done.reject(new FormatFailure(job.path, job.text, job.options, message.error));
       else job.done.resolve(message.text!);
     });
     worker.on("error", (error) => {
-      for (const { job } of waiting.values()) job.done.reject(error);
+      for (const job of waiting.values()) job.done.reject(error);
       waiting.clear();
     });
     return state;
   });
   let nextId = 0;
-  /** Every file sent, in the order sent; the main thread assists from its end. */
-  const sent: SentJob[] = [];
-  const unclaimed = (entry: SentJob) => Atomics.load(entry.claims, entry.cell) === UNCLAIMED;
-  let closed = false;
   return {
     run(jobs) {
-      const claims = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * jobs.length));
       // The longest texts first, each to the worker with the least text waiting.
-      const longestFirst = [...jobs].sort((a, b) => b.text.length - a.text.length);
-      longestFirst.forEach((job, cell) => {
+      for (const job of [...jobs].sort((a, b) => b.text.length - a.text.length)) {
         const least = workers.reduce((a, b) => (b.characters < a.characters ? b : a));
         const id = nextId++;
-        const entry = { job, claims, cell };
-        sent.push(entry);
-        least.waiting.set(id, entry);
+        least.waiting.set(id, job);
         least.characters += job.text.length;
         least.worker.ref();
-        least.worker.postMessage({ id, text: job.text, options: prettierOptions(job.path, job.options), claims, cell });
-      });
-    },
-    async assist() {
-      const left = sent.filter(unclaimed).reduce((sum, entry) => sum + entry.job.text.length, 0);
-      if (left < ASSIST_FROM) return 0;
-      let prettier: typeof Prettier;
-      try {
-        prettier = await loadPrettier();
-      } catch {
-        return 0;
+        least.worker.postMessage({ id, text: job.text, options: prettierOptions(job.path, job.options) });
       }
-      let formatted = 0;
-      for (let i = sent.length - 1; i >= 0 && !closed; i--) {
-        const entry = sent[i]!;
-        if (Atomics.compareExchange(entry.claims, entry.cell, UNCLAIMED, CLAIMED_HERE) !== UNCLAIMED) continue;
-        await formatOne(prettier, entry.job);
-        formatted++;
-      }
-      return formatted;
     },
     close() {
-      closed = true;
       for (const { worker, waiting } of workers) {
-        for (const { job } of waiting.values()) job.done.reject(new Error("the format session closed before the file was formatted"));
+        for (const job of waiting.values()) job.done.reject(new Error("the format session closed before the file was formatted"));
         void worker.terminate();
       }
     },

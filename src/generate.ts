@@ -70,8 +70,6 @@ async function generateIn(input: GenerateInput, session: FormatSession): Promise
     throw error;
   });
   diagnostics.unshift(...warnings);
-  // Nothing is left to do here but wait for prettier: this thread formats beside the workers.
-  if (input.format !== false) await session.assist();
   const files = await formatting;
   // Only what this run used is kept, so the cache never grows past one output.
   if (cache && input.format !== false) cache.formatted = new Map(session.used);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readRuntimeTemplate } from "../src/emit/runtime-template.js";
 import { formatKey, formatSession } from "../src/format.js";
-import { loadPrettier, prettierVersion } from "../src/prettier-config.js";
+import { prettierVersion } from "../src/prettier-config.js";
 import { ROOT } from "./helpers/pipeline.js";
 
 const unformatted = (i: number) => `export const  value${i}=( ${i} )\n`;
@@ -97,37 +97,6 @@ describe("a format session", () => {
       const asked = session.format(files(1));
       await session.started();
       await expect(asked).rejects.toThrow(/semi must be a boolean/);
-    } finally {
-      session.close();
-    }
-  });
-
-  it("lets a caller with nothing else to do format the files no worker has begun, each laid out as prettier lays it", async () => {
-    await loadPrettier();
-    // The workers take the longest file first; the caller takes the last sent, the shortest.
-    const long = `export const table = [\n${Array.from({ length: 6000 }, (_, i) => `  { id:${i}, name:"row ${i}" },`).join("\n")}\n]\n`;
-    const texts = new Map([["long.ts", long], ...files(60)]);
-    const session = formatSession({ singleQuote: true });
-    try {
-      const formatting = session.format(texts);
-      const here = await session.assist();
-      const out = await formatting;
-      expect(here).toBeGreaterThan(0);
-      expect(here).toBeLessThanOrEqual(61);
-      expect([...files(60).keys()].map((path) => out.get(path))).toEqual(Array.from({ length: 60 }, (_, i) => formatted(i)));
-      expect(out.get("long.ts")).toBe(await (await loadPrettier()).format(long, { singleQuote: true, parser: "typescript" }));
-      expect(session.used.size).toBe(61);
-    } finally {
-      session.close();
-    }
-  });
-
-  it("leaves a little text to the workers: the caller formats nothing", async () => {
-    const session = formatSession(null);
-    try {
-      const formatting = session.format(files(45));
-      expect(await session.assist()).toBe(0);
-      expect((await formatting).get("runtime/m44.ts")).toBe(formatted(44));
     } finally {
       session.close();
     }
