@@ -122,6 +122,27 @@ const FOLDED = 'servers may read it as a "..", "." or empty segment, which would
 
 const file = (id: string) => ({ id, name: "report", owner_id: null, price: 1234, currency: "USD" });
 
+/** What generate says of the money scenario's annotation with these fixed currencies for its two amounts. */
+async function moneyProblems(amountCurrency: string, feeCurrency: string) {
+  const dir = tempDir();
+  writeFileSync(
+    join(dir, "projector.yaml"),
+    [
+      `spec: ${join(ROOT, "specs/scenarios/money/openapi.yaml")}`,
+      "output: out",
+      "resources:",
+      "  payment:",
+      "    schema: Payment",
+      "    fields:",
+      `      amount: { format: money, currency: ${amountCurrency} }`,
+      `      fee: { format: money, currency: ${feeCurrency} }`,
+      '      currency: { drop: "not shown" }',
+      "      description: keep",
+    ].join("\n"),
+  );
+  return (await generateFrom(join(dir, "projector.yaml"))).problems;
+}
+
 describe("a path parameter a server would fold into another path", () => {
   it.each([
     ["`..` before a NUL (C and PHP stop there)", "..\u0000", '"..\\u0000"'],
@@ -279,23 +300,7 @@ describe("money in a currency ISO 4217 gives no minor unit", () => {
   });
 
   it("is refused by generate where the annotation names it, as an unknown code is", async () => {
-    const dir = tempDir();
-    writeFileSync(
-      join(dir, "projector.yaml"),
-      [
-        `spec: ${join(ROOT, "specs/scenarios/money/openapi.yaml")}`,
-        "output: out",
-        "resources:",
-        "  payment:",
-        "    schema: Payment",
-        "    fields:",
-        "      amount: { format: money, currency: XDR }",
-        "      fee: { format: money, currency: XAU }",
-        '      currency: { drop: "not shown" }',
-        "      description: keep",
-      ].join("\n"),
-    );
-    const { problems } = await generateFrom(join(dir, "projector.yaml"));
+    const problems = await moneyProblems("XDR", "XAU");
     expect(problems.map((d) => [d.code, d.message])).toEqual([
       ["PRJ029", `payment.amount: ${NO_MINOR_UNIT_REASON("XDR")}`],
       ["PRJ029", `payment.fee: ${NO_MINOR_UNIT_REASON("XAU")}`],
@@ -343,23 +348,7 @@ describe("money's decimals, as ISO 4217 gives each currency's minor unit", () =>
   });
 
   it("is refused by generate where the annotation names a withdrawn currency, and kept for one CLDR does not know", async () => {
-    const dir = tempDir();
-    writeFileSync(
-      join(dir, "projector.yaml"),
-      [
-        `spec: ${join(ROOT, "specs/scenarios/money/openapi.yaml")}`,
-        "output: out",
-        "resources:",
-        "  payment:",
-        "    schema: Payment",
-        "    fields:",
-        "      amount: { format: money, currency: DEM }",
-        "      fee: { format: money, currency: CLF }",
-        '      currency: { drop: "not shown" }',
-        "      description: keep",
-      ].join("\n"),
-    );
-    const { problems } = await generateFrom(join(dir, "projector.yaml"));
+    const problems = await moneyProblems("DEM", "CLF");
     expect(problems.map((d) => [d.code, d.message])).toEqual([["PRJ029", "payment.amount: DEM is not an ISO 4217 currency code"]]);
   });
 
