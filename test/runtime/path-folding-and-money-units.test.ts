@@ -11,7 +11,9 @@ import { CURRENCY_DECIMALS as GENERATOR_CURRENCY_DECIMALS, NO_MINOR_UNIT as GENE
 import { callTool, type ToolCall } from "../../templates/runtime/call-tool.js";
 import { context, type ProjectionIssue } from "../../templates/runtime/context.js";
 import { CURRENCY_DECIMALS, currencyDecimals, money, NO_MINOR_UNIT } from "../../templates/runtime/money.js";
+import { duration } from "../../templates/runtime/duration.js";
 import { pathSegmentProblem } from "../../templates/runtime/path-segments.js";
+import { PAST_2_53 } from "../../templates/runtime/values.js";
 import { type LocalApi, startLocalApi } from "../helpers/local-api.js";
 import { generateFrom, importGenerated, ROOT, tempDir } from "../helpers/pipeline.js";
 
@@ -170,6 +172,7 @@ describe("a path parameter a server would fold into another path", () => {
     ["`..` and a yen sign (code page 932 writes it where ASCII has `\\`)", "..\u00A5x", '"..\u00A5x"'],
     ["`..` and a won sign (code page 949's backslash)", "..\u20A9x", '"..\u20A9x"'],
     ["a climb with division slashes (best-fit `/`)", "a\u2215..\u2215..", '"a\u2215..\u2215.."'],
+    ["`..` and a next line (U+0085: Unicode's whitespace, trimmed by .NET and Python)", "..\u0085", '"..\\u0085"'],
   ])("refuses %s, showing it escaped, and sends nothing", async (_, value, shown) => {
     const { tools: made } = tools(() => file("f1"));
     const outcome = await made["get_file"]!({ file_id: value });
@@ -311,6 +314,14 @@ describe("money in a currency ISO 4217 gives no minor unit", () => {
 describe("money's decimals, as ISO 4217 gives each currency's minor unit", () => {
   const ctx = context("payment", { onIssue: () => {} });
   const read = (amount: number, currency: string) => money(amount, { currency, field: "amount", required: true, ctx });
+
+  it.each([9007199254740993, -9007199254740993, 12345678901234567890123])(
+    "marks an amount the parse has rounded (%s) unusable, never quoting the rounded number, and so a duration",
+    (amount) => {
+      expect(read(amount, "USD")).toEqual({ unusable: PAST_2_53 });
+      expect(duration(amount, { unit: "seconds", field: "took", required: true, ctx })).toEqual({ unusable: PAST_2_53 });
+    },
+  );
 
   it.each([
     [1234, "IQD", "1.234 IQD"],

@@ -6,6 +6,7 @@ import type { ValueRead } from "./context.js";
 import { absent, unusable } from "./issues.js";
 import type { Unusable } from "./markers.js";
 import { typeName } from "./quoting.js";
+import { PAST_2_53 } from "./values.js";
 
 /** Each part of a duration, largest first: its letter and its length in seconds. */
 const PARTS: readonly (readonly [letter: string, seconds: number])[] = [
@@ -31,6 +32,8 @@ export function duration(
 ): string | null | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
+  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+    return unusable(ctx, field, value, PAST_2_53);
   if (
     typeof value !== "number" ||
     !Number.isFinite(value) ||

@@ -10,11 +10,15 @@ const SEGMENT_CHANGERS = new Set(["", ".", ".."]);
 /** What a server may read as the end of a segment: `/` (once `%2F` is decoded), `\` (IIS, Windows) and NUL (where C and PHP stop). */
 const SEGMENT_BREAKS = /[/\\\u0000]/;
 
-/** Anything but a dot or whitespace: a piece with a dot and none of these is `..`, `.` or nothing once IIS and Windows trim it. */
-const NOT_DOT_OR_SPACE = /[^\s.]/;
+/**
+ * Anything but a dot or whitespace: a piece with a dot and none of these is `..`, `.` or nothing once
+ * IIS and Windows trim it. Whitespace is JavaScript's and Unicode's together (U+0085 is only
+ * Unicode's, U+FEFF only JavaScript's), as a server trims with either (.NET's `Trim`, Python's `strip`).
+ */
+const NOT_DOT_OR_SPACE = /[^\s\p{White_Space}.]/u;
 
 /** Text of nothing but whitespace, `/` and `\`: a segment that the servers above read as empty, or as no segment at all. */
-const NOTHING = /^[\s/\\]*$/;
+const NOTHING = /^[\s\p{White_Space}/\\]*$/u;
 
 /**
  * Characters Windows' best-fit conversion to a legacy code page writes as `/` or `\` that Unicode

@@ -6,6 +6,7 @@ import type { ValueRead } from "./context.js";
 import { absent, unusable } from "./issues.js";
 import type { Unusable } from "./markers.js";
 import { described, typeName } from "./quoting.js";
+import { PAST_2_53 } from "./values.js";
 
 /** The codes in a list written as whitespace-separated words. */
 const codes = (list: string): string[] => list.trim().split(/\s+/);
@@ -92,6 +93,8 @@ export function money(
 ): string | null | Unusable {
   if (value === undefined || value === null)
     return absent(ctx, field, value, required);
+  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+    return unusable(ctx, field, value, PAST_2_53);
   if (typeof value !== "number" || !Number.isSafeInteger(value))
     return unusable(
       ctx,
