@@ -43,6 +43,8 @@ describe("a date-time read from text", () => {
     ["2026-01-02 03:04Z", "2026-01-02T03:04Z"],
     ["2026-01-02 03:04:05-05:00", "2026-01-02T08:04Z"],
     ["2026-12-31T23:59:60Z", "2026-12-31T23:59Z"],
+    ["2016-12-31T23:59:60.5Z", "2016-12-31T23:59Z"],
+    ["2015-06-30T19:59:60-04:00", "2015-06-30T23:59Z"],
     ["2026-01-02", "2026-01-02T00:00Z"],
     ["0099-03-01T12:00Z", "0099-03-01T12:00Z"],
   ])("reads %j as %s in every zone", (text, expected) => {
@@ -64,7 +66,11 @@ describe("a date-time read from text", () => {
     "2026-1-2",
     "Fri, 02 Jan 2026 03:04:05 GMT",
     "+002026-01-02",
-  ])("marks %j unusable in every zone: its zone is not stated, or it is no ISO text", (text) => {
+    "2026-01-01T00:00:60Z",
+    "2026-06-15T23:59:60Z",
+    "2026-06-30T23:58:60Z",
+    "2026-06-30T23:59:60+01:00",
+  ])("marks %j unusable in every zone: its zone is not stated, it is no ISO text, or its leap second is not a month's last", (text) => {
     issues.length = 0;
     const marker = { unusable: `not a date-time: ${JSON.stringify(text)}` };
     expect(underEachZone(() => datetime(text, read))).toEqual(ZONES.map(() => marker));

@@ -79,7 +79,20 @@ function fromIsoText(text: string): Date | undefined {
     Number(minute) - offset,
     Math.min(Number(second), 59),
   );
+  // A leap second is the last of a month in UTC (23:59:60): at any other minute it names no instant.
+  if (Number(second) === 60 && !endsAMonth(date)) return undefined;
   return date;
+}
+
+/** Whether the second after `date` (a time to the second, in UTC) begins a month. */
+function endsAMonth(date: Date): boolean {
+  const next = new Date(date.getTime() + 1000);
+  return (
+    next.getUTCDate() === 1 &&
+    next.getUTCHours() === 0 &&
+    next.getUTCMinutes() === 0 &&
+    next.getUTCSeconds() === 0
+  );
 }
 
 /**
@@ -173,7 +186,8 @@ export function isUtcIso(value: string): boolean {
     if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return false;
     if (length !== 17) {
       const second = twoDigits(value, 17);
-      if (value.charCodeAt(16) !== 58 || second < 0 || second > 60)
+      // A leap second (60) is read by fromIsoText, which checks where it falls.
+      if (value.charCodeAt(16) !== 58 || second < 0 || second > 59)
         return false;
       if (length !== 20) {
         if (value.charCodeAt(19) !== 46 /* . */ || length < 22) return false;
