@@ -167,7 +167,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
         copy[key] = Object.fromEntries(
           entries.flatMap(([value, target]) => {
             if (typeof target !== "string") return [[value, target]];
-            const pointer = target.startsWith("#") ? target : `#/components/schemas/${target}`;
+            const pointer = mappingPointer(target);
             return reader.pointer(pointer.slice(1)) === undefined ? [] : [[value, pointer]];
           }),
         );
@@ -249,6 +249,9 @@ function sharedPathSchemas(document: JsonObject): Map<string, { section: "schema
 }
 const SHARED_SCHEMA = /^#\/paths\/.*\/schema(\/|$)/;
 const SHARED_PARAMETER = /^#\/paths\/[^/]+\/([a-z]+\/)?parameters\/\d+$/;
+
+/** A discriminator mapping's target as a `$ref` would write it: a bare name is a schema's. */
+const mappingPointer = (target: string): string => (target.startsWith("#") ? target : `#/components/schemas/${target}`);
 
 /** What the generated code names of the spec: the operations it calls and the schemas its records are typed by. */
 export interface UsedParts {
@@ -371,8 +374,7 @@ export function usedDocument(document: JsonObject, used: UsedParts): JsonObject 
       ? ((value as JsonObject)["discriminator"] as JsonObject)["mapping"]
       : undefined;
     if (isJsonObject(mapping))
-      for (const target of Object.values(mapping))
-        if (typeof target === "string") follow(target.startsWith("#") ? fragmentPointer(target) : `/components/schemas/${target}`);
+      for (const target of Object.values(mapping)) if (typeof target === "string") follow(fragmentPointer(mappingPointer(target)));
     for (const inner of Object.values(value)) pending.push(inner);
   }
   const copy: JsonObject = {};
