@@ -468,7 +468,7 @@ export function withinObjectBudget<T>(project: () => T): T {
 }
 
 /** Takes `count` items from the result's budget: false, and the budget spent, when fewer are left. */
-export function takeItems(count: number): boolean {
+function takeItems(count: number): boolean {
   if (itemsLeft === undefined) return true;
   if (count > itemsLeft) {
     itemsLeft = 0;
@@ -478,11 +478,21 @@ export function takeItems(count: number): boolean {
   return true;
 }
 
-export const PAST_ITEM_BUDGET = `the lists of this result hold more than the ${MAX_ROWS} items a result could show`;
+const PAST_ITEM_BUDGET = `the lists of this result hold more than the ${MAX_ROWS} items a result could show`;
 
-/** Why one list of `count` items (`"objects"`, `"items"`) is unusable even on its own. */
-export const tooLongList = (count: number, items: string) =>
-  `a list of ${count} ${items}, more than the ${MAX_ROWS} a result could show`;
+/**
+ * Why a list of `count` objects or items, or an object of `count` members the data decides (a
+ * map's, an untyped value's), cannot be read, or undefined, having taken its parts from the
+ * result's budget: past {@link MAX_ROWS} it is unusable even on its own.
+ */
+export function partsProblem(
+  count: number,
+  parts: "objects" | "items" | "members",
+): string | undefined {
+  if (count > MAX_ROWS)
+    return `${parts === "members" ? "an object" : "a list"} of ${count} ${parts}, more than the ${MAX_ROWS} a result could show`;
+  return takeItems(count) ? undefined : PAST_ITEM_BUDGET;
+}
 
 /**
  * An array of objects whose parts are classified one by one: each item projected alike; an item
@@ -502,10 +512,8 @@ export function objects<T>(
       value,
       `expected a list of objects, got ${typeName(value)}`,
     );
-  if (value.length > MAX_ROWS)
-    return unusable(ctx, field, value, tooLongList(value.length, "objects"));
-  if (!takeItems(value.length))
-    return unusable(ctx, field, value, PAST_ITEM_BUDGET);
+  const tooMany = partsProblem(value.length, "objects");
+  if (tooMany !== undefined) return unusable(ctx, field, value, tooMany);
   return value.map((item: unknown, i) => {
     if (item === null) return null;
     const object = asObject(item);

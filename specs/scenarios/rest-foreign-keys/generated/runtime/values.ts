@@ -7,12 +7,7 @@ import { absent, unusable } from "./issues.js";
 import { asObject, type Json, MAX_NESTING, read, setOwn } from "./json.js";
 import { markerShape, type MarkerKind, type Unusable } from "./markers.js";
 import { clipped, MAX_VALUE_TEXT, typeName } from "./quoting.js";
-import {
-  MAX_ROWS,
-  PAST_ITEM_BUDGET,
-  takeItems,
-  tooLongList,
-} from "./records.js";
+import { partsProblem } from "./records.js";
 
 export function string(
   value: unknown,
@@ -141,7 +136,10 @@ function untypedProblem(value: unknown, levels: number): string | undefined {
     if (kind !== undefined) return forgedMarker(kind);
     if (!items && Object.keys(next).some(tooLongKey)) return KEY_TOO_LONG;
     const parts = items ?? Object.values(next);
-    const problem = partsProblem(parts.length, items !== undefined);
+    const problem = partsProblem(
+      parts.length,
+      items !== undefined ? "items" : "members",
+    );
     if (problem !== undefined) return problem;
     for (const item of parts) {
       pending.push(item);
@@ -149,18 +147,6 @@ function untypedProblem(value: unknown, levels: number): string | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * Why a list, or an object whose members the data decides (a map's, an untyped value's), cannot be
- * read, or undefined, having taken its `count` parts from the result's budget.
- */
-function partsProblem(count: number, inList: boolean): string | undefined {
-  if (count > MAX_ROWS)
-    return inList
-      ? tooLongList(count, "items")
-      : `an object of ${count} members, more than the ${MAX_ROWS} a result could show`;
-  return takeItems(count) ? undefined : PAST_ITEM_BUDGET;
 }
 
 const TOO_DEEP = `nests lists and objects more than ${MAX_NESTING} deep`;
@@ -207,7 +193,7 @@ function conform(
     case "array": {
       if (!Array.isArray(value)) return fail("an array");
       if (levels >= MAX_NESTING) return refuse(TOO_DEEP);
-      const tooMany = partsProblem(value.length, true);
+      const tooMany = partsProblem(value.length, "items");
       if (tooMany !== undefined) return refuse(tooMany);
       const items: unknown[] = [];
       for (const [i, item] of value.entries()) {
@@ -239,7 +225,7 @@ function conform(
       const tooMany =
         values === undefined || values === false
           ? undefined
-          : partsProblem(members.length, false);
+          : partsProblem(members.length, "members");
       if (tooMany !== undefined) return refuse(tooMany);
       for (const [name, declared] of members) {
         const nullable = "anyOf" in declared;
