@@ -220,28 +220,28 @@ describe("projector serve: how many requests one call sends for a get-by-id reso
 describe("projector serve --http: the Host check follows the address bound", () => {
   const LOCAL = projectServing("serve:\n  base_url: http://127.0.0.1:9/v1\n");
 
-  /** The status serve answers a tools/list whose Host header is `host`. */
-  const statusFor = (url: string, host: string) =>
+  /** The status serve answers a tools/list whose Host header is `host`, sent by a page of `origin` if given. */
+  const statusFor = (url: string, host: string, origin?: string) =>
     new Promise<number>((answered, failed) => {
-      const sent = httpRequest(
-        url,
-        { method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } },
-        (response) => {
-          response.resume();
-          answered(response.statusCode ?? 0);
-        },
-      );
+      const headers = { host, "content-type": "application/json", accept: "application/json, text/event-stream" };
+      const sent = httpRequest(url, { method: "POST", headers: origin === undefined ? headers : { ...headers, origin } }, (response) => {
+        response.resume();
+        answered(response.statusCode ?? 0);
+      });
       sent.on("error", failed);
       sent.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
     });
 
   for (const spelling of ["127.1", "[::ffff:127.0.0.1]", "2130706433"])
-    it(`refuses Host: evil.example on --http ${spelling}:0, and serves the bound address's own`, async () => {
+    it(`refuses Host: evil.example and a page of another origin on --http ${spelling}:0, and serves the bound address's own`, async () => {
       const serve = spawnServe([join(LOCAL, "projector.yaml"), "--http", `${spelling}:0`], {});
       try {
         const url = (await serve.waitFor(/ at (http:\/\/\S+\/mcp),/))[1]!;
         expect(await statusFor(url, "evil.example")).toBe(403);
         expect(await statusFor(url, new URL(url).host)).toBe(200);
+        expect(await statusFor(url, new URL(url).host, "https://evil.example")).toBe(403);
+        expect(await statusFor(url, new URL(url).host, "null")).toBe(403);
+        expect(await statusFor(url, new URL(url).host, new URL(url).origin)).toBe(200);
       } finally {
         serve.child.kill("SIGTERM");
         await serve.exited;

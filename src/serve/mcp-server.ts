@@ -81,7 +81,8 @@ function listenProblem(error: NodeJS.ErrnoException, place: HttpPlace): string |
  * Serves Streamable HTTP on `place`, statelessly: each POST to {@link MCP_PATH} gets a server of its
  * own, so any number of clients (and replicas behind a balancer, sharing an id book) are served
  * alike and nothing is kept between requests. On a loopback address, a request whose Host header
- * names another host is refused (DNS rebinding: a web page must not reach a local server).
+ * names another host, or whose Origin is another site's, is refused (DNS rebinding and cross-site
+ * requests: a web page must not reach a local server).
  */
 export async function serveHttp(identity: ServerIdentity, register: RegisterTools, place: HttpPlace): Promise<Running & { url: string }> {
   let port = place.port;
@@ -96,7 +97,9 @@ export async function serveHttp(identity: ServerIdentity, register: RegisterTool
     // No sessionIdGenerator: the transport is stateless, and answers without a session id.
     const transport = new StreamableHTTPServerTransport({
       enableJsonResponse: true,
-      ...(hosts ? { enableDnsRebindingProtection: true, allowedHosts: hosts } : {}),
+      // A browser names the page that sends a request in Origin: on a loopback address only a page
+      // of this very server may, so that no web page a local user opens can call the tools.
+      ...(hosts ? { enableDnsRebindingProtection: true, allowedHosts: hosts, allowedOrigins: hosts.map((host) => `http://${host}`) } : {}),
     });
     response.on("close", () => {
       void transport.close();

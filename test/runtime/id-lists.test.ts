@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { callTool, type ToolCall } from "../../templates/runtime/call-tool.js";
 import type { IdBook } from "../../templates/runtime/id-book.js";
 import { generateFrom, importGenerated, tempDir } from "../helpers/pipeline.js";
 
@@ -136,5 +137,35 @@ describe("a shared id book, given a list of ids", () => {
       "list_tasks: 101 different ids were given, more than the 100 one call looks up in the id book; pass fewer",
     );
     expect({ recalls: book.recalls, sent: api.queries.length }).toEqual(before);
+  });
+});
+
+describe("the note on a forgotten short id, beside an argument's problem", () => {
+  const FORGOTTEN = "no longer remembered";
+  const getItem: ToolCall = {
+    method: "get",
+    path: "/items/{item_id}",
+    parameters: [{ name: "item_id", in: "path", argument: "item_id", shortIds: ["item.id"] }],
+  };
+  const listItems: ToolCall = {
+    method: "get",
+    path: "/items",
+    parameters: [{ name: "ids", in: "query", argument: "ids", shortIds: ["item.id"], style: "form", explode: false }],
+  };
+  const noRequest = { GET: async () => expect.unreachable("no request is sent") };
+  const call = (toolCall: ToolCall, schema: object, args: object) =>
+    callTool(noRequest, "tool", toolCall, { type: "object", properties: schema }, args, async (response) => response);
+
+  it("is not given for a list where one id is taken: the list's type is the problem, not an id", async () => {
+    const outcome = await call(getItem, { item_id: { type: "string" } }, { item_id: ["itm_0badcafe", "itm_1badcafe"] });
+    expect(outcome.error).toMatch(/^tool: bad arguments: item_id /);
+    expect(outcome.error).not.toContain(FORGOTTEN);
+  });
+
+  it("is given for the item of a list the book does not know whose problem is its own", async () => {
+    const ids = { type: "array", items: { type: "string", minLength: 20 } };
+    const outcome = await call(listItems, { ids }, { ids: ["itm_0badcafe"] });
+    expect(outcome.error).toMatch(/^tool: bad arguments: ids\[0\] /);
+    expect(outcome.error).toContain(FORGOTTEN);
   });
 });

@@ -314,4 +314,11 @@ describe("after_last, where the row shows the value as a marker", () => {
     expect((await projected(items, "projectAfterCreated", page)).result?.["next"]).toBe("after=2026-01-01T10%3A11%3A12Z");
     expect((await projected(items, "projectListItemsBudgeted", page)).result?.["next"]).toBe("after=2026-01-01T10%3A11%3A12Z");
   });
+
+  it.each([2_500, 10_001, 90_000])("says a value of %i characters is too long to continue after, not missing", async (length) => {
+    const { result, issues } = await projected(items, "projectAfterName", { items: [item({ name: "B".repeat(length) })] });
+    expect(result?.["next"]).toBeNull();
+    expect(issues.some((message) => message.includes("longer than 2000 characters"))).toBe(true);
+    expect(issues.some((message) => message.includes(lastField))).toBe(false);
+  });
 });

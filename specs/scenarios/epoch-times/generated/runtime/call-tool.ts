@@ -316,11 +316,12 @@ function withFullIds(
         const full = lookup(item, kinds);
         if (typeof full !== "string")
           return { ambiguous: { name: `${name}[${i}]`, value: item, kinds } };
+        // Each item by its own name: a problem with the list as a whole is no forgotten id.
+        shortIdsGiven.set(`${name}[${i}]`, full !== item);
         if (full === item) continue;
         if (items === value) items = [...value];
         items[i] = full;
       }
-      shortIdsGiven.set(name, items !== value);
       if (items !== value) {
         if (values === given) values = { ...values };
         setOwn(values, name, items);

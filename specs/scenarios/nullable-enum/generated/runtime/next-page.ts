@@ -12,6 +12,7 @@ import { asObject, read } from "./json.js";
 import { markerShape } from "./markers.js";
 import {
   delimitedText,
+  MAX_NEXT_CHARACTERS,
   type NextParameter,
   nextProblem,
 } from "./next-arguments.js";
@@ -185,7 +186,19 @@ export function nextPage(
   if ("afterLast" in source) {
     const value = at(records[records.length - 1], source.afterLast);
     // What the record's own reader marks unusable is no position either: the value is read as it is.
-    const cursor = markedInRow(rows, source.shown)
+    const marked = markedInRow(rows, source.shown);
+    // A text too long for any next is there, not missing: the reason says so.
+    if (
+      !marked &&
+      typeof value === "string" &&
+      value.length > MAX_NEXT_CHARACTERS
+    )
+      return refused(
+        ctx,
+        value,
+        `the next page is longer than ${MAX_NEXT_CHARACTERS} characters`,
+      );
+    const cursor = marked
       ? undefined
       : source.value !== undefined
         ? numberText(value, source.value)
