@@ -154,7 +154,9 @@ describe("the note on a forgotten short id, beside an argument's problem", () =>
   };
   const noRequest = { GET: async () => expect.unreachable("no request is sent") };
   const call = (toolCall: ToolCall, schema: object, args: object) =>
-    callTool(noRequest, "tool", toolCall, { type: "object", properties: schema }, args, async (response) => response);
+    callTool(noRequest, "tool", toolCall, { type: "object", properties: schema }, args, async (response) => response) as Promise<{
+      error?: string;
+    }>;
 
   it("is not given for a list where one id is taken: the list's type is the problem, not an id", async () => {
     const outcome = await call(getItem, { item_id: { type: "string" } }, { item_id: ["itm_0badcafe", "itm_1badcafe"] });
