@@ -83,3 +83,59 @@ describe("an API's answer passed through serve", () => {
     });
   });
 });
+
+describe("a secret inside JSON written in a JSON string, as back ends' encoders escape it", () => {
+  const phpToken = "sk-live/4f9aB7c2d1e0+9f8a==";
+  const goToken = "sk-live-4f9a&b7c2<d1e0>9f8a";
+
+  it("is masked where PHP writes `/` as `\\/`, in the error of a body that quotes the request's headers", () => {
+    const body = '{"errors":[{"detail":"could not authorize request {\\"authorization\\":\\"Bearer sk-live\\\\/4f9aB7c2d1e0+9f8a==\\"}"}]}';
+    expect(JSON.parse(maskedBody(body, secretMasker([phpToken])))).toEqual({
+      errors: [{ detail: 'could not authorize request {"authorization":"Bearer [secret]"}' }],
+    });
+  });
+
+  it("is masked where Go writes `&`, `<` and `>` as `\\u0026`, `\\u003c` and `\\u003e`", () => {
+    const inner = JSON.stringify({ authorization: `Bearer ${goToken}` }).replace(/[&<>]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+    const body = JSON.stringify({ detail: `could not authorize request ${inner}` });
+    expect(JSON.parse(maskedBody(body, secretMasker([goToken])))).toEqual({
+      detail: 'could not authorize request {"authorization":"Bearer [secret]"}',
+    });
+  });
+
+  /** A character as some JSON encoder may write it: as it is where JSON lets it be, a short escape, or `\u` in either case. */
+  const escapedCharacter = (character: string, way: number): string => {
+    const short: Record<string, string> = { '"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+    const hex = character.charCodeAt(0).toString(16).padStart(4, "0");
+    const ways = [
+      ...(character === '"' || character === "\\" || character < " " ? [] : [character]),
+      ...(short[character] ? [short[character]] : []),
+      `\\u${hex}`,
+      `\\u${hex.toUpperCase()}`,
+    ];
+    return ways[way % ways.length]!;
+  };
+  const escapedBy = (text: string, ways: readonly number[]) => [...text].map((c, i) => escapedCharacter(c, ways[i % ways.length]!)).join("");
+  const decodedOnce = (text: string) => JSON.parse(`"${text}"`) as string;
+
+  it("is masked JSON-escaped once or twice with any escape for any of its characters", () => {
+    const character = fc.constantFrom(..."aZ09-_+=/&<>\"\\ .~é\n\t");
+    fc.assert(
+      fc.property(
+        fc.array(character, { minLength: 4, maxLength: 24 }).map((characters) => characters.join("")),
+        fc.array(fc.nat(3), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(3), { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        (secret, firstWays, secondWays, twice) => {
+          const once = escapedBy(`key ${secret} !`, firstWays);
+          const written = twice ? escapedBy(once, secondWays) : once;
+          const masked = secretMasker([secret])(`said: ${written}`);
+          expect(masked).toContain("[secret]");
+          const read = twice ? decodedOnce(decodedOnce(masked)) : decodedOnce(masked);
+          expect(read).not.toContain(secret);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -13,93 +13,260 @@ const CUT_MARK = "…";
 
 /**
  * `text` with every secret in `secrets` replaced by {@link SECRET_MASK}: written as it is, JSON-escaped
- * (once or twice: a quoted value inside a result's JSON text), or percent-encoded (any characters
- * encoded, hex in either case, `+` for a space); and the start of one, at least
- * {@link MIN_MASKED_SECRET} characters long, that a cut left just before its `…`.
+ * once or twice (a quoted value inside a result's JSON text) with any escape JSON has for any of its
+ * characters (`\"`, `\/` as PHP writes it, `\u0026` as Go does, hex in either case), or
+ * percent-encoded (any characters encoded, hex in either case, `+` for a space), JSON-escaped first
+ * or not; and the start of one, at least {@link MIN_MASKED_SECRET} characters long, that a cut left
+ * just before its `…`. Each way of writing is undone on the whole text, keeping where each character
+ * came from, and the secrets are looked for in what that gives: no way of writing a character is
+ * guessed at, and each reading takes one pass.
  */
 export function secretMasker(secrets: readonly string[]): (text: string) => string {
   const masked = [...new Set(secrets)].filter((secret) => secret.length >= MIN_MASKED_SECRET);
   if (masked.length === 0) return (text) => text;
-  const written = [...new Set(masked.flatMap(writtenForms))].sort((a, b) => b.length - a.length);
-  const percentEncoded = masked.flatMap((secret) => [...new Set([secret, jsonEscaped(secret)])].map(percentEncodedPattern));
-  const whole = new RegExp([...written.map(escapeRegExp), ...percentEncoded].join("|"), "g");
-  const starts = written.map(cutStarts);
-  return (text) => withCutStartsMasked(text.replace(whole, SECRET_MASK), starts);
+  const starts = secretStarts(masked);
+  const readings = masked.some((secret) => secret.includes(" ")) ? [...READINGS, ...FORM_READINGS] : READINGS;
+  return (text) => {
+    const spans: Span[] = [];
+    const decodedBy = new Map<string, string | undefined>([["", text]]);
+    for (const steps of readings) {
+      const read = readAfter(text, steps, decodedBy);
+      if (read === undefined) continue;
+      const found: Span[] = [];
+      for (const secret of masked) wholeSecrets(read, secret, found);
+      cutStarts(read, starts, found);
+      if (found.length > 0) for (const span of writtenSpans(text, steps, decodedBy, found)) spans.push(span);
+    }
+    return spans.length === 0 ? text : withSpansMasked(text, spans);
+  };
 }
 
-/** The secret as it is, JSON-escaped once and twice, and percent-encoded as encodeURIComponent and a form write it. */
-function writtenForms(secret: string): string[] {
-  const escaped = jsonEscaped(secret);
-  const encoded = [escaped, secret].flatMap((form) => [encodeURIComponent(form), new URLSearchParams([["", form]]).toString().slice(1)]);
-  return [
-    secret,
-    escaped,
-    jsonEscaped(escaped),
-    ...encoded,
-    ...encoded.map((form) => form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())),
-  ];
+/** Characters `start` to `end - 1` of a text. */
+type Span = readonly [start: number, end: number];
+
+/** What a way of writing reads at `at` (which holds one of its marks): the characters it stands for, and how many it takes. */
+type ReadAt = (text: string, at: number) => { readonly characters: string; readonly length: number } | undefined;
+
+/** A way of writing: where its escapes start, and how each is read. */
+interface Step {
+  readonly name: string;
+  readonly marks: RegExp;
+  readonly read: ReadAt;
 }
 
-const jsonEscaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+// Read through a function: the readers are written further down.
+const jsonEscapes: Step = { name: "json", marks: /\\/g, read: (text, at) => jsonEscapeAt(text, at) };
+const percentEncoding: Step = { name: "percent", marks: /%/g, read: (text, at) => percentEncodedAt(text, at) };
+/** A form's encoding: a `+` is a space, `%2B` a plus. */
+const formEncoding: Step = {
+  name: "form",
+  marks: /[%+]/g,
+  read: (text, at) => (text[at] === "+" ? { characters: " ", length: 1 } : percentEncodedAt(text, at)),
+};
+/**
+ * The readings the secrets are looked for in besides the text as written, each the ways of writing
+ * undone in turn: JSON's escapes once and twice, percent-encoding, percent-encoding then JSON's
+ * escapes. A reading none of whose steps decodes anything is the text a shorter one gave.
+ */
+const READINGS: readonly (readonly Step[])[] = [
+  [],
+  [jsonEscapes],
+  [jsonEscapes, jsonEscapes],
+  [percentEncoding],
+  [percentEncoding, jsonEscapes],
+];
+/** Only a secret holding a space may be written with a `+` for it. */
+const FORM_READINGS: readonly (readonly Step[])[] = [[formEncoding], [formEncoding, jsonEscapes]];
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+const stepsKey = (steps: readonly Step[]) => steps.map((step) => step.name).join(" ");
+
+/** The text read through `steps`, each step's text kept in `decodedBy`; undefined where a step decodes nothing. */
+function readAfter(text: string, steps: readonly Step[], decodedBy: Map<string, string | undefined>): string | undefined {
+  const key = stepsKey(steps);
+  if (decodedBy.has(key)) return decodedBy.get(key);
+  const before = readAfter(text, steps.slice(0, -1), decodedBy);
+  const read = before === undefined ? undefined : decoded(before, steps[steps.length - 1]!)?.text;
+  decodedBy.set(key, read);
+  return read;
+}
+
+/** The spans, of the text read through `steps`, as spans of the text as written: each step replayed, last first. */
+function writtenSpans(text: string, steps: readonly Step[], decodedBy: Map<string, string | undefined>, spans: readonly Span[]): Span[] {
+  const places = spans.flat();
+  const order = places.map((_, i) => i).sort((a, b) => places[a]! - places[b]!);
+  // Decoding keeps the order of places: each step takes them ascending and gives them back so.
+  let sorted = order.map((i) => places[i]!);
+  for (let i = steps.length - 1; i >= 0; i--) sorted = decoded(readAfter(text, steps.slice(0, i), decodedBy)!, steps[i]!, sorted)!.origins;
+  const written = new Array<number>(places.length);
+  order.forEach((place, k) => (written[place] = sorted[k]!));
+  return spans.map((_, i) => [written[2 * i]!, written[2 * i + 1]!]);
+}
 
 /**
- * A pattern matching `text` with any of its characters percent-encoded (as UTF-8, hex in either
- * case) and a space also as `+`. Each character's choices start differently, so a match never
- * backtracks: a `%` as it is must not be followed by `25`, which reads as the encoded `%`.
+ * `text` with each place `step` reads decoded, and where each of `positions` (places in the decoded
+ * text, ascending) stands in `text`; undefined where nothing is decoded.
  */
-function percentEncodedPattern(text: string): string {
-  const encoder = new TextEncoder();
-  const hexDigit = (digit: string) => (/[0-9]/.test(digit) ? digit : `[${digit}${digit.toLowerCase()}]`);
-  return [...text]
-    .map((character) => {
-      const encoded = [...encoder.encode(character)]
-        .map((byte) => `%${[...byte.toString(16).toUpperCase().padStart(2, "0")].map(hexDigit).join("")}`)
-        .join("");
-      const asItIs = character === "%" ? "%(?!25)" : escapeRegExp(character);
-      return `(?:${[encoded, asItIs, ...(character === " " ? ["\\+"] : [])].join("|")})`;
-    })
-    .join("");
-}
-
-/** A written form, and the lengths of its starts worth masking, by their last character. */
-interface CutStarts {
-  readonly form: string;
-  readonly lengthsEndingIn: ReadonlyMap<string, readonly number[]>;
-}
-
-function cutStarts(form: string): CutStarts {
-  const lengthsEndingIn = new Map<string, number[]>();
-  // Longest first: the first start found is the longest there.
-  for (let length = form.length; length >= MIN_MASKED_SECRET; length--) {
-    const last = form[length - 1]!;
-    lengthsEndingIn.set(last, [...(lengthsEndingIn.get(last) ?? []), length]);
+function decoded(text: string, step: Step, positions: readonly number[] = []): { text: string; origins: number[] } | undefined {
+  // The decoded text is never longer than `text`: each way of writing takes at least as many characters as it stands for.
+  const read = new Uint16Array(text.length);
+  const origins: number[] = [];
+  let length = 0;
+  let kept = 0;
+  // Places of the decoded text before `end` come from characters of `text` from `from` on, one each, or all from `from`.
+  const placed = (end: number, from: number, each: boolean) => {
+    while (origins.length < positions.length && positions[origins.length]! < end)
+      origins.push(each ? from + positions[origins.length]! - length : from);
+  };
+  const copied = (end: number) => {
+    placed(length + end - kept, kept, true);
+    for (let i = kept; i < end; i++) read[length++] = text.charCodeAt(i);
+  };
+  const marks = new RegExp(step.marks.source, "g");
+  for (let mark = marks.exec(text); mark !== null; mark = marks.exec(text)) {
+    const found = step.read(text, mark.index);
+    if (!found) continue;
+    copied(mark.index);
+    placed(length + found.characters.length, mark.index, false);
+    for (let i = 0; i < found.characters.length; i++) read[length++] = found.characters.charCodeAt(i);
+    kept = mark.index + found.length;
+    marks.lastIndex = kept;
   }
-  return { form, lengthsEndingIn };
+  if (kept === 0) return undefined;
+  copied(text.length);
+  placed(length + 1, text.length, true);
+  return { text: fromCodeUnits(read.subarray(0, length)), origins };
 }
 
-/** The quotes and backslashes a quoted cut value may have between its text and its `…` (`"abc"…`, `\"abc\"…`). */
+/**
+ * The text of UTF-16 code units. A lone surrogate reads as U+FFFD, which only this reading holds (a
+ * secret is looked for in it, and masked where it was written): no secret holds a lone surrogate.
+ */
+const fromCodeUnits = (units: Uint16Array): string => new TextDecoder("utf-16le").decode(units);
+
+/** The value of `count` hex digits at `at`, or -1 where any is not one. */
+function hexAt(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const code = text.charCodeAt(i) | 0x20;
+    const digit = code >= 0x30 && code <= 0x39 ? code - 0x30 : code >= 0x61 && code <= 0x66 ? code - 0x57 : -1;
+    if (digit === -1) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/** A JSON escape at `at`: `\\"`, `\\/`, `\\n`, `\\u00e9`; any other backslash is read as it is. */
+const jsonEscapeAt: ReadAt = (text, at) => {
+  const next = text[at + 1];
+  if (next === undefined) return undefined;
+  if (Object.hasOwn(JSON_SHORT_ESCAPES, next)) return { characters: JSON_SHORT_ESCAPES[next]!, length: 2 };
+  const code = next === "u" ? hexAt(text, at + 2, 4) : -1;
+  return code === -1 ? undefined : { characters: String.fromCharCode(code), length: 6 };
+};
+
+/** The bytes of one UTF-8 character, percent-encoded, at `at`: `%41`, `%c3%a9`; a `%` that starts none is read as it is. */
+const percentEncodedAt: ReadAt = (text, at) => {
+  const byteAt = (i: number) => (text[i] === "%" ? hexAt(text, i + 1, 2) : -1);
+  const lead = byteAt(at);
+  // UTF-8's lead bytes: how many bytes the character takes, and the bits of it the lead holds.
+  const [count, bits] =
+    lead < 0
+      ? [0, 0]
+      : lead < 0x80
+        ? [1, lead]
+        : lead < 0xc2
+          ? [0, 0]
+          : lead < 0xe0
+            ? [2, lead & 0x1f]
+            : lead < 0xf0
+              ? [3, lead & 0x0f]
+              : lead < 0xf5
+                ? [4, lead & 0x07]
+                : [0, 0];
+  if (count === 0) return undefined;
+  let codePoint = bits;
+  for (let i = 1; i < count; i++) {
+    const byte = byteAt(at + 3 * i);
+    if (byte === -1 || (byte & 0xc0) !== 0x80) return undefined;
+    codePoint = (codePoint << 6) | (byte & 0x3f);
+  }
+  const shortest = [0, 0, 0x80, 0x800, 0x10000][count]!;
+  if (codePoint < shortest || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return undefined;
+  return { characters: String.fromCodePoint(codePoint), length: 3 * count };
+};
+
+/** Adds to `spans` where `secret` stands whole in `text`. */
+function wholeSecrets(text: string, secret: string, spans: Span[]): void {
+  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) spans.push([at, at + secret.length]);
+}
+
+/** Each start of a secret worth masking, as the secret and the start's length, by the start's last character, longest first. */
+type SecretStarts = ReadonlyMap<string, ReadonlyArray<readonly [secret: string, length: number]>>;
+
+function secretStarts(secrets: readonly string[]): SecretStarts {
+  const starts = new Map<string, Array<readonly [string, number]>>();
+  for (const secret of secrets)
+    for (let length = secret.length; length >= MIN_MASKED_SECRET; length--) {
+      const last = secret[length - 1]!;
+      starts.set(last, [...(starts.get(last) ?? []), [secret, length]]);
+    }
+  for (const list of starts.values()) list.sort(([, a], [, b]) => b - a);
+  return starts;
+}
+
+/** The quotes and backslashes a quoted cut value may have between its text and its `…` (`"abc"…`, `\\"abc\\"…`). */
 const MOST_QUOTING_BEFORE_CUT = 3;
 
-/** `text` with each start of a written form left just before a {@link CUT_MARK} (or the quote before it) masked. */
-function withCutStartsMasked(text: string, forms: readonly CutStarts[]): string {
+/** Adds to `spans` where `text` holds the start of a secret just before a {@link CUT_MARK} (or the quotes before it). */
+function cutStarts(text: string, starts: SecretStarts, spans: Span[]): void {
+  for (let cut = text.indexOf(CUT_MARK); cut !== -1; cut = text.indexOf(CUT_MARK, cut + 1))
+    for (let end = cut; end > 0 && cut - end <= MOST_QUOTING_BEFORE_CUT; end--) {
+      const start = starts.get(text[end - 1]!)?.find(([secret, length]) => end >= length && sameAt(text, end - length, secret, length));
+      if (start) {
+        spans.push([end - start[1], end]);
+        break;
+      }
+      if (text[end - 1] !== '"' && text[end - 1] !== "\\") break;
+    }
+}
+
+/** Whether `text` holds the first `length` characters of `secret` at `at`. */
+function sameAt(text: string, at: number, secret: string, length: number): boolean {
+  for (let i = 0; i < length; i++) if (text.charCodeAt(at + i) !== secret.charCodeAt(i)) return false;
+  return true;
+}
+
+/** `text` with each span, overlapping ones joined, replaced by {@link SECRET_MASK}. */
+function withSpansMasked(text: string, spans: readonly Span[]): string {
+  const sorted = [...spans].sort(([a], [b]) => a - b);
   let result = "";
   let kept = 0;
-  for (let cut = text.indexOf(CUT_MARK); cut !== -1; cut = text.indexOf(CUT_MARK, cut + 1)) {
-    let found: { start: number; end: number } | undefined;
-    for (let end = cut; end > kept && cut - end <= MOST_QUOTING_BEFORE_CUT; end--) {
-      for (const { form, lengthsEndingIn } of forms)
-        for (const length of lengthsEndingIn.get(text[end - 1]!) ?? [])
-          if (end - length >= kept && (!found || end - length < found.start) && text.startsWith(form.slice(0, length), end - length)) {
-            found = { start: end - length, end };
-            break;
-          }
-      if (!/["\\]/.test(text[end - 1]!)) break;
+  let masking: [number, number] | undefined;
+  for (const [start, end] of sorted) {
+    if (masking && start <= masking[1]) {
+      masking[1] = Math.max(masking[1], end);
+      continue;
     }
-    if (!found) continue;
-    result += text.slice(kept, found.start) + SECRET_MASK;
-    kept = found.end;
+    if (masking) {
+      result += text.slice(kept, masking[0]) + SECRET_MASK;
+      kept = masking[1];
+    }
+    masking = [start, end];
+  }
+  if (masking) {
+    result += text.slice(kept, masking[0]) + SECRET_MASK;
+    kept = masking[1];
   }
   return result + text.slice(kept);
 }
