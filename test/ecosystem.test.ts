@@ -381,6 +381,15 @@ describe("createTools perCall", () => {
     expect(await failing(async () => "client").get_ticket({ ticket_id: "tkt_1" })).toEqual({
       error: "get_ticket: the call could not be set up (perCall returned string, not options)",
     });
+    expect(await failing(async () => ({ onIssue: "log" })).get_ticket({ ticket_id: "tkt_1" })).toEqual({
+      error: "get_ticket: the call could not be set up (perCall: onIssue must be a function; got string)",
+    });
+  });
+
+  it("refuses an onIssue that is not a function when the tools are made, rather than losing every issue", () => {
+    const client = createClient<paths>({ baseUrl: "https://api.example.com/v1" });
+    const resolvers = { users: async () => new Map(), orgs: async () => new Map() };
+    expect(() => createTools({ client, resolvers, onIssue: 5 as never })).toThrow("createTools: onIssue must be a function; got number");
   });
 
   it("bounds a perCall that never settles by the call's timeout, aborting the signal it was given", async () => {

@@ -53,14 +53,16 @@ export function idBookOfCall(
  * The tools `make` makes from `options`. With `perCall`, each call first awaits it and is made from
  * what it returns laid over `options`, so a call's client, resolvers and onIssue are its own, and
  * its id book only the one `perCall` returned (`make` is told it as {@link CallerBook}). A
- * `perCall` that throws, or returns something other than options, or an id book that is not one,
- * fails that call with an error.
+ * `perCall` that throws, or returns something other than options, an id book that is not one or an
+ * onIssue that is not a function, fails that call with an error; such an onIssue given to
+ * createTools itself throws there.
  */
 export function setUpEachCall<Options extends object, Tools extends object>(
   options: Options,
   perCall: ((call: CallInfo<never>) => unknown) | undefined,
   make: (options: Options, callerBook?: CallerBook) => Tools,
 ): Tools {
+  checkedOnIssue(options, "createTools");
   if (!perCall) return make(options);
   const names = Object.keys(make(options));
   const tools: Record<string, Tool> = {};
@@ -99,6 +101,7 @@ export function setUpEachCall<Options extends object, Tools extends object>(
         };
       let own: Record<string, Tool>;
       try {
+        if (setup) checkedOnIssue(setup, "perCall");
         own = make(
           { ...options, ...setup },
           { idBook: setup && (setup as { idBook?: unknown }).idBook },
@@ -111,4 +114,13 @@ export function setUpEachCall<Options extends object, Tools extends object>(
       return own[name]!(args, { ...call, timeoutMs: timeLeft(waits) });
     };
   return tools as Tools;
+}
+
+/** Checks that options' `onIssue`, where given, is a function: any other would lose every issue unheard. */
+function checkedOnIssue(options: object, who: string): void {
+  const { onIssue } = options as { readonly onIssue?: unknown };
+  if (onIssue !== undefined && typeof onIssue !== "function")
+    throw new TypeError(
+      `${who}: onIssue must be a function; got ${typeName(onIssue)}`,
+    );
 }
