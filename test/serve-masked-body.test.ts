@@ -105,7 +105,16 @@ describe("a secret inside JSON written in a JSON string, as back ends' encoders 
 
   /** A character as some JSON encoder may write it: as it is where JSON lets it be, a short escape, or `\u` in either case. */
   const escapedCharacter = (character: string, way: number): string => {
-    const short: Record<string, string> = { '"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+    const short: Record<string, string> = {
+      '"': '\\"',
+      "\\": "\\\\",
+      "/": "\\/",
+      "\b": "\\b",
+      "\f": "\\f",
+      "\n": "\\n",
+      "\r": "\\r",
+      "\t": "\\t",
+    };
     const hex = character.charCodeAt(0).toString(16).padStart(4, "0");
     const ways = [
       ...(character === '"' || character === "\\" || character < " " ? [] : [character]),
@@ -115,11 +124,12 @@ describe("a secret inside JSON written in a JSON string, as back ends' encoders 
     ];
     return ways[way % ways.length]!;
   };
-  const escapedBy = (text: string, ways: readonly number[]) => [...text].map((c, i) => escapedCharacter(c, ways[i % ways.length]!)).join("");
+  const escapedBy = (text: string, ways: readonly number[]) =>
+    [...text].map((c, i) => escapedCharacter(c, ways[i % ways.length]!)).join("");
   const decodedOnce = (text: string) => JSON.parse(`"${text}"`) as string;
 
   it("is masked JSON-escaped once or twice with any escape for any of its characters", () => {
-    const character = fc.constantFrom(..."aZ09-_+=/&<>\"\\ .~é\n\t");
+    const character = fc.constantFrom(...'aZ09-_+=/&<>"\\ .~é\n\t');
     fc.assert(
       fc.property(
         fc.array(character, { minLength: 4, maxLength: 24 }).map((characters) => characters.join("")),
@@ -137,5 +147,14 @@ describe("a secret inside JSON written in a JSON string, as back ends' encoders 
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("a secret in an error page", () => {
+  it("is masked where HTML writes its characters as character references, decimal, hex or named", () => {
+    const mask = secretMasker(["sk-live-SECRETKEY/123"]);
+    expect(mask("<b>sk-live-SECRETK&#69;Y&sol;123</b>")).toBe("<b>[secret]</b>");
+    expect(mask("<p>key: &#x73;&#X6B;-live-SECRETKEY/123 &amp; more</p>")).toBe("<p>key: [secret] &amp; more</p>");
+    expect(mask("&#115")).toBe("&#115");
   });
 });

@@ -1,6 +1,6 @@
 // Serve knows the secrets it sends; an API may echo one back ("bad key: ..."), and no text serve hands
 // out (a tool's result or error, a line on stderr) carries it on, in any form the API or the runtime
-// writes it in: as it is, JSON-escaped, percent-encoded, or cut short.
+// writes it in: as it is, JSON-escaped, percent-encoded, as HTML character references, or cut short.
 
 /** What stands in for a secret in a text serve hands out. */
 export const SECRET_MASK = "[secret]";
@@ -57,6 +57,7 @@ interface Step {
 // Read through a function: the readers are written further down.
 const jsonEscapes: Step = { name: "json", marks: /\\/g, read: (text, at) => jsonEscapeAt(text, at) };
 const percentEncoding: Step = { name: "percent", marks: /%/g, read: (text, at) => percentEncodedAt(text, at) };
+const htmlReferences: Step = { name: "html", marks: /&/g, read: (text, at) => htmlReferenceAt(text, at) };
 /** A form's encoding: a `+` is a space, `%2B` a plus. */
 const formEncoding: Step = {
   name: "form",
@@ -66,7 +67,7 @@ const formEncoding: Step = {
 /**
  * The readings the secrets are looked for in besides the text as written, each the ways of writing
  * undone in turn: JSON's escapes once and twice, percent-encoding, percent-encoding then JSON's
- * escapes. A reading none of whose steps decodes anything is the text a shorter one gave.
+ * escapes, HTML's character references (an error page). A reading none of whose steps decodes anything is the text a shorter one gave.
  */
 const READINGS: readonly (readonly Step[])[] = [
   [],
@@ -74,6 +75,7 @@ const READINGS: readonly (readonly Step[])[] = [
   [jsonEscapes, jsonEscapes],
   [percentEncoding],
   [percentEncoding, jsonEscapes],
+  [htmlReferences],
 ];
 /** Only a secret holding a space may be written with a `+` for it. */
 const FORM_READINGS: readonly (readonly Step[])[] = [[formEncoding], [formEncoding, jsonEscapes]];
@@ -204,6 +206,40 @@ const percentEncodedAt: ReadAt = (text, at) => {
   const shortest = [0, 0, 0x80, 0x800, 0x10000][count]!;
   if (codePoint < shortest || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return undefined;
   return { characters: String.fromCodePoint(codePoint), length: 3 * count };
+};
+
+/** The characters HTML's named references an error page may write a secret's characters with stand for. */
+const HTML_NAMED: Readonly<Record<string, string>> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  sol: "/",
+  plus: "+",
+  equals: "=",
+  num: "#",
+  percnt: "%",
+  lowbar: "_",
+  colon: ":",
+  period: ".",
+  comma: ",",
+  excl: "!",
+  quest: "?",
+  dollar: "$",
+  bsol: "\\",
+  nbsp: "\u00a0",
+};
+
+/** An HTML character reference at `at`: `&#69;`, `&#x45;`, `&amp;`; any other `&` is read as it is. */
+const htmlReferenceAt: ReadAt = (text, at) => {
+  const reference = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,8}));/.exec(text.slice(at, at + 12));
+  if (!reference) return undefined;
+  const [whole, decimal, hex, name] = reference;
+  if (name !== undefined) return Object.hasOwn(HTML_NAMED, name) ? { characters: HTML_NAMED[name]!, length: whole.length } : undefined;
+  const codePoint = Number.parseInt(decimal ?? hex!, decimal === undefined ? 16 : 10);
+  if (codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return undefined;
+  return { characters: String.fromCodePoint(codePoint), length: whole.length };
 };
 
 /** Adds to `spans` where `secret` stands whole in `text`. */
