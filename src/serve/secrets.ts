@@ -16,7 +16,7 @@ const CUT_MARK = "…";
  * once or twice (a quoted value inside a result's JSON text) with any escape JSON has for any of its
  * characters (`\"`, `\/` as PHP writes it, `\u0026` as Go does, hex in either case), or
  * percent-encoded (any characters encoded, hex in either case, `+` for a space), JSON-escaped first
- * or not; and the start of one, at least {@link MIN_MASKED_SECRET} characters long, that a cut left
+ * or not, or with HTML's character references; and the start of one, at least {@link MIN_MASKED_SECRET} characters long, that a cut left
  * just before its `…`. Each way of writing is undone on the whole text, keeping where each character
  * came from, and the secrets are looked for in what that gives: no way of writing a character is
  * guessed at, and each reading takes one pass.
