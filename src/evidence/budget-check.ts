@@ -2,7 +2,6 @@ import type { Annotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Model } from "../model/types.js";
 import { pascalCase } from "../naming.js";
-import { loadGenerated } from "./run-generated.js";
 import { standInResolvers } from "./stand-ins.js";
 
 /**
@@ -17,6 +16,8 @@ export async function checkBudgets(
 ): Promise<Diagnostic[]> {
   const tools = model.tools.filter((t) => t.budget !== undefined && t.example !== undefined && t.many);
   if (tools.length === 0) return [];
+  // Loaded only here: running generated modules takes a compiler most generates never need.
+  const { loadGenerated } = await import("./run-generated.js");
   const modules = await loadGenerated(files);
   try {
     const diagnostics: Diagnostic[] = [];
