@@ -15,7 +15,7 @@ import {
 import { shortIdCheck } from "./distinct-short-ids.js";
 import { handOutHeld, holdingHandOuts } from "./id-book.js";
 import { label } from "./joins.js";
-import { withinObjectBudget } from "./records.js";
+import { withinItemBudget } from "./records.js";
 import {
   LabelsLater,
   PLACE_SLOTS,
@@ -105,7 +105,7 @@ export async function projectInOneWalk<K extends string, W, T>(
         () =>
           // Each LabelsLater stands for the resolver's Labels: the readers ask it first, and never as a Map.
           walkingWith(state, () =>
-            withinObjectBudget(() =>
+            withinItemBudget(() =>
               walk(lookups as unknown as Record<K, Labels>, walkOptions),
             ),
           ),

@@ -11,7 +11,7 @@ import {
   type RecordOptions,
 } from "./context.js";
 import { handingOutLater } from "./id-book.js";
-import { withinObjectBudget } from "./records.js";
+import { withinItemBudget } from "./records.js";
 import {
   eightHexDigits,
   shortenIds,
@@ -230,7 +230,7 @@ export function withDistinctShortIds<T>(
     // The plain short forms reach the id book only if no two ids share one.
     result = handingOutLater(
       () =>
-        withinObjectBudget(() =>
+        withinItemBudget(() =>
           project(recordOptions(collect, wholeIds ? WHOLE_IDS : check.note)),
         ),
       () => !check.collided(),
@@ -246,7 +246,7 @@ export function withDistinctShortIds<T>(
     try {
       result = handingOutLater(
         () =>
-          withinObjectBudget(() =>
+          withinItemBudget(() =>
             project(recordOptions(collect, shortenIds(ids))),
           ),
         () => true,

@@ -457,7 +457,7 @@ const NONE_OF_ITS_KEYS =
 let itemsLeft: number | undefined;
 
 /** Runs a tool result's projection with its records' lists holding at most {@link MAX_ROWS} items together. */
-export function withinObjectBudget<T>(project: () => T): T {
+export function withinItemBudget<T>(project: () => T): T {
   const outer = itemsLeft;
   itemsLeft = MAX_ROWS;
   try {
