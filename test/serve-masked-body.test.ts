@@ -157,4 +157,21 @@ describe("a secret in an error page", () => {
     expect(mask("<p>key: &#x73;&#X6B;-live-SECRETKEY/123 &amp; more</p>")).toBe("<p>key: [secret] &amp; more</p>");
     expect(mask("&#115")).toBe("&#115");
   });
+
+  it("is masked with any of HTML's named references, legacy ones without a semicolon and their capitals too", () => {
+    for (const [password, written] of [
+      ["Hunter*2026", "Hunter&ast;2026"],
+      ["Kennwort{7}|x", "Kennwort&lcub;7&rcub;&verbar;x"],
+      ["Passwört-2026", "Passw&ouml;rt-2026"],
+      ["geheimeß€", "geheime&szlig;&euro;"],
+      ['tok"en&key<1>', "tok&QUOT;en&ampkey&lt1&GT;"],
+    ] as const)
+      expect(secretMasker([password])(`<p>bad password ${written}</p>`), written).toBe("<p>bad password [secret]</p>");
+  });
+
+  it("is masked in an error page showing, HTML-escaped, the JSON text of a secret", () => {
+    const token = 'sk-A"b\\c/d&e+g h<i>';
+    const page = `<pre>${JSON.stringify({ token }).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}</pre>`;
+    expect(secretMasker([token])(page)).toBe("<pre>{&quot;token&quot;:&quot;[secret]&quot;}</pre>");
+  });
 });

@@ -2,6 +2,8 @@
 // out (a tool's result or error, a line on stderr) carries it on, in any form the API or the runtime
 // writes it in: as it is, JSON-escaped, percent-encoded, as HTML character references, or cut short.
 
+import { DecodingMode, EntityDecoder, htmlDecodeTree } from "entities/decode";
+
 /** What stands in for a secret in a text serve hands out. */
 export const SECRET_MASK = "[secret]";
 
@@ -57,7 +59,7 @@ interface Step {
 // Read through a function: the readers are written further down.
 const jsonEscapes: Step = { name: "json", marks: /\\/g, read: (text, at) => jsonEscapeAt(text, at) };
 const percentEncoding: Step = { name: "percent", marks: /%/g, read: (text, at) => percentEncodedAt(text, at) };
-const htmlReferences: Step = { name: "html", marks: /&/g, read: (text, at) => htmlReferenceAt(text, at) };
+const htmlCharacterReferences: Step = { name: "html", marks: /&/g, read: (text, at) => htmlReferenceAt(text, at) };
 /** A form's encoding: a `+` is a space, `%2B` a plus. */
 const formEncoding: Step = {
   name: "form",
@@ -67,7 +69,8 @@ const formEncoding: Step = {
 /**
  * The readings the secrets are looked for in besides the text as written, each the ways of writing
  * undone in turn: JSON's escapes once and twice, percent-encoding, percent-encoding then JSON's
- * escapes, HTML's character references (an error page). A reading none of whose steps decodes anything is the text a shorter one gave.
+ * escapes, HTML's character references (an error page), and those then JSON's escapes (an error page
+ * showing a JSON text). A reading none of whose steps decodes anything is the text a shorter one gave.
  */
 const READINGS: readonly (readonly Step[])[] = [
   [],
@@ -75,7 +78,8 @@ const READINGS: readonly (readonly Step[])[] = [
   [jsonEscapes, jsonEscapes],
   [percentEncoding],
   [percentEncoding, jsonEscapes],
-  [htmlReferences],
+  [htmlCharacterReferences],
+  [htmlCharacterReferences, jsonEscapes],
 ];
 /** Only a secret holding a space may be written with a `+` for it. */
 const FORM_READINGS: readonly (readonly Step[])[] = [[formEncoding], [formEncoding, jsonEscapes]];
@@ -100,7 +104,7 @@ function writtenSpans(text: string, steps: readonly Step[], decodedBy: Map<strin
   let sorted = order.map((i) => places[i]!);
   for (let i = steps.length - 1; i >= 0; i--) sorted = decoded(readAfter(text, steps.slice(0, i), decodedBy)!, steps[i]!, sorted)!.origins;
   const written = new Array<number>(places.length);
-  order.forEach((place, k) => (written[place] = sorted[k]!));
+  for (let k = 0; k < order.length; k++) written[order[k]!] = sorted[k]!;
   return spans.map((_, i) => [written[2 * i]!, written[2 * i + 1]!]);
 }
 
@@ -208,38 +212,23 @@ const percentEncodedAt: ReadAt = (text, at) => {
   return { characters: String.fromCodePoint(codePoint), length: 3 * count };
 };
 
-/** The characters HTML's named references an error page may write a secret's characters with stand for. */
-const HTML_NAMED: Readonly<Record<string, string>> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  sol: "/",
-  plus: "+",
-  equals: "=",
-  num: "#",
-  percnt: "%",
-  lowbar: "_",
-  colon: ":",
-  period: ".",
-  comma: ",",
-  excl: "!",
-  quest: "?",
-  dollar: "$",
-  bsol: "\\",
-  nbsp: "\u00a0",
-};
+/** The characters the last HTML character reference read stands for: the decoder hands them over one code point at a time. */
+let referenceCharacters = "";
+const htmlReferences = new EntityDecoder(htmlDecodeTree, (codePoint) => {
+  referenceCharacters += String.fromCodePoint(codePoint);
+});
 
-/** An HTML character reference at `at`: `&#69;`, `&#x45;`, `&amp;`; any other `&` is read as it is. */
+/**
+ * An HTML character reference at `at`, as a browser reads one in an error page's text: `&#69;`,
+ * `&#x45;`, any of HTML's named references (`&ouml;`, `&ast;`, `&QUOT;`), and the legacy ones
+ * without a semicolon (`&amp`); any other `&` is read as it is.
+ */
 const htmlReferenceAt: ReadAt = (text, at) => {
-  const reference = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,8}));/.exec(text.slice(at, at + 12));
-  if (!reference) return undefined;
-  const [whole, decimal, hex, name] = reference;
-  if (name !== undefined) return Object.hasOwn(HTML_NAMED, name) ? { characters: HTML_NAMED[name]!, length: whole.length } : undefined;
-  const codePoint = Number.parseInt(decimal ?? hex!, decimal === undefined ? 16 : 10);
-  if (codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return undefined;
-  return { characters: String.fromCodePoint(codePoint), length: whole.length };
+  referenceCharacters = "";
+  htmlReferences.startEntity(DecodingMode.Legacy);
+  const written = htmlReferences.write(text, at + 1);
+  const length = written < 0 ? htmlReferences.end() : written;
+  return length > 0 ? { characters: referenceCharacters, length } : undefined;
 };
 
 /** Adds to `spans` where `secret` stands whole in `text`. */
@@ -307,11 +296,6 @@ function withSpansMasked(text: string, spans: readonly Span[]): string {
   return result + text.slice(kept);
 }
 
-/** A JSON escape: `\n`, `\"`, `\u00e9`. */
-const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(.))/gs;
-
-const ESCAPED: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-
 /**
  * Whether `mask` finds nothing in the body, read as text and with every JSON escape decoded: each
  * string of a JSON body is then a part of the decoded text, so a secret in any of them, or a cut
@@ -319,11 +303,8 @@ const ESCAPED: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r
  */
 function showsNoSecret(text: string, mask: (text: string) => string): boolean {
   if (mask(text) !== text) return false;
-  if (!text.includes("\\")) return true;
-  const decoded = text.replace(JSON_ESCAPE, (_, hex: string | undefined, other: string) =>
-    hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : (ESCAPED[other] ?? other),
-  );
-  return mask(decoded) === decoded;
+  const unescaped = decoded(text, jsonEscapes)?.text;
+  return unescaped === undefined || mask(unescaped) === unescaped;
 }
 
 /** `value` with `mask` applied to every string in it, object keys included; `value` itself when that changes nothing. */
