@@ -1,5 +1,6 @@
 // serve passes an API's answer on unparsed when no secret shows in it, read as text and with its
 // JSON escapes decoded; what it passes on reads as what masking each string of it would give.
+import { decode } from "@toon-format/toon";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { maskedBody, maskedDeep, secretMasker } from "../src/serve/secrets.js";
@@ -173,5 +174,35 @@ describe("a secret in an error page", () => {
     const token = 'sk-A"b\\c/d&e+g h<i>';
     const page = `<pre>${JSON.stringify({ token }).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}</pre>`;
     expect(secretMasker([token])(page)).toBe("<pre>{&quot;token&quot;:&quot;[secret]&quot;}</pre>");
+  });
+});
+
+describe("a secret ending in a backslash, in a text handed out", () => {
+  const mask = secretMasker(["hunter2\\"]);
+
+  it("takes the whole escape it would cut in two, so no value forges the next cell of table text", () => {
+    const table = 'items[3]{name,note}:\n  "hunter2\\",note-x",n1\n  "hunter2\\n",n2\n  two,n3';
+    expect(decode(mask(table))).toEqual({
+      items: [
+        { name: "[secret],note-x", note: "n1" },
+        { name: "[secret]", note: "n2" },
+        { name: "two", note: "n3" },
+      ],
+    });
+  });
+
+  it("leaves JSON text valid, each value masked whole or not at all", () => {
+    const json = JSON.stringify({
+      items: [
+        { name: 'hunter2",note-x', note: "n1" },
+        { name: "hunter2\n", note: "n2" },
+      ],
+    });
+    expect(JSON.parse(mask(json))).toEqual({
+      items: [
+        { name: "[secret],note-x", note: "n1" },
+        { name: "[secret]", note: "n2" },
+      ],
+    });
   });
 });

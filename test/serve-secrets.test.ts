@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../examples/support-desk/database.js";
 import { createApiServer } from "../examples/support-desk/http-api.js";
-import { maskingFetch, secretMasker } from "../src/serve/secrets.js";
+import { MOST_SECRETS_IN_ANSWER, maskingFetch, secretMasker } from "../src/serve/secrets.js";
 import { CLI, projectServing, stop } from "./helpers/serve-process.js";
 import { tempDir } from "./helpers/pipeline.js";
 
@@ -237,6 +237,19 @@ describe("the fetch serve gives the generated tools: the API's answer masked bef
     expect(masked.statusText).toBe("Refused [secret]");
     expect(masked.headers.get("link")).toBe('</v1/tickets?cursor=[secret]>; rel="next"');
     expect(await masked.text()).toBe("bad key: [secret]");
+  });
+
+  it("passes on no answer holding the secret more than MOST_SECRETS_IN_ANSWER times, whose masking would take too long", async () => {
+    const holding = (times: number) => JSON.stringify({ items: Array.from({ length: times }, () => TOKEN.slice(0, 6) + "…") });
+    const wide = (response: Response) => maskingFetch(async () => response, mask, 1 << 24);
+    const many = await wide(new Response(holding(MOST_SECRETS_IN_ANSWER + 1)))(request);
+    expect(many.status).toBe(502);
+    expect(await many.text()).toBe(
+      `serve does not pass on the API's answer: it holds the secret serve sends, or the start of one, more than ${MOST_SECRETS_IN_ANSWER} times`,
+    );
+    const masked = (await (await wide(new Response(holding(MOST_SECRETS_IN_ANSWER)))(request)).json()) as { items: string[] };
+    expect(new Set(masked.items)).toEqual(new Set(["[secret]…"]));
+    expect((await wide(new Response(`plain ${TOKEN} `.repeat(MOST_SECRETS_IN_ANSWER + 1)))(request)).status).toBe(502);
   });
 
   it("reads no more of a body than the runtime's bound, and says how much it read, for the runtime to refuse it", async () => {

@@ -122,7 +122,8 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
     for (const problem of problems) say(problem);
     return EXIT.problems;
   }
-  mask = secretMasker(access.secrets);
+  const secretMask = secretMasker(access.secrets);
+  mask = secretMask;
   if (handWritten.length > 0) return EXIT.problems;
   const files = await generatedFiles(project, options, io);
   if (!files) return EXIT.problems;
@@ -134,7 +135,7 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
   const idBook = idBookSettings && (await sharedIdBook(idBookSettings, say));
   if (idBook === null) return EXIT.problems;
   // Masked as it arrives, before the runtime cuts, escapes or encodes what the API said; and once more as it leaves.
-  const fetch = maskingFetch(sameOriginFetch(), mask, responseBound);
+  const fetch = maskingFetch(sameOriginFetch(), secretMask, responseBound);
   const client = loaded.createClient({ baseUrl: access.baseUrl, headers: access.headers, fetch });
   const tools = index.createTools({
     client,

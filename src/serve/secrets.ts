@@ -10,41 +10,102 @@ export const SECRET_MASK = "[secret]";
 /** Secrets shorter than this are not masked: replacing every "ab" would garble the text and hide little. */
 export const MIN_MASKED_SECRET = 4;
 
+/**
+ * How many secrets, or starts of one before a `…`, an API's answer may hold: one holding more is
+ * not passed on (a `502` from serve in its place), which bounds the time masking takes on any answer.
+ */
+export const MOST_SECRETS_IN_ANSWER = 10_000;
+
+/** An API's answer holding more secrets than {@link MOST_SECRETS_IN_ANSWER}. */
+export class TooManySecrets extends Error {
+  constructor() {
+    super(`it holds the secret serve sends, or the start of one, more than ${MOST_SECRETS_IN_ANSWER} times`);
+    this.name = "TooManySecrets";
+  }
+}
+
 /** What ends a string the runtime cuts short (`abc… (12001 characters)`), or a quoted one (`"abc"… (41 characters)`). */
 const CUT_MARK = "…";
 
-/**
- * `text` with every secret in `secrets` replaced by {@link SECRET_MASK}: written as it is, JSON-escaped
- * once or twice (a quoted value inside a result's JSON text) with any escape JSON has for any of its
- * characters (`\"`, `\/` as PHP writes it, `\u0026` as Go does, hex in either case), or
- * percent-encoded (any characters encoded, hex in either case, `+` for a space), JSON-escaped first
- * or not, or with HTML's character references; and the start of one, at least {@link MIN_MASKED_SECRET} characters long, that a cut left
- * just before its `…`. Each way of writing is undone on the whole text, keeping where each character
- * came from, and the secrets are looked for in what that gives: no way of writing a character is
- * guessed at, and each reading takes one pass.
- */
-export function secretMasker(secrets: readonly string[]): (text: string) => string {
-  const masked = [...new Set(secrets)].filter((secret) => secret.length >= MIN_MASKED_SECRET);
-  if (masked.length === 0) return (text) => text;
-  const starts = secretStarts(masked);
-  const readings = masked.some((secret) => secret.includes(" ")) ? [...READINGS, ...FORM_READINGS] : READINGS;
-  return (text) => {
-    const spans: Span[] = [];
-    const decodedBy = new Map<string, string | undefined>([["", text]]);
-    for (const steps of readings) {
-      const read = readAfter(text, steps, decodedBy);
-      if (read === undefined) continue;
-      const found: Span[] = [];
-      for (const secret of masked) wholeSecrets(read, secret, found);
-      cutStarts(read, starts, found);
-      if (found.length > 0) for (const span of writtenSpans(text, steps, decodedBy, found)) spans.push(span);
-    }
-    return spans.length === 0 ? text : withSpansMasked(text, spans);
-  };
+/** A mask over texts: each text with its secrets replaced by {@link SECRET_MASK} (see {@link secretMasker}). */
+export interface SecretMask {
+  (text: string): string;
+  /**
+   * Where the secrets stand in a JSON text read with its escapes decoded (its strings' values), each
+   * reading taken from there: spans of the text as written, ascending, none overlapping.
+   */
+  readonly spansInJson: (text: string) => Spans;
+  /** The text of an API's answer with its secrets masked; throws {@link TooManySecrets} for one holding too many. */
+  readonly answer: (text: string) => string;
 }
 
-/** Characters `start` to `end - 1` of a text. */
-type Span = readonly [start: number, end: number];
+/**
+ * A mask replacing every secret in `secrets` by {@link SECRET_MASK}: written as it is, JSON-escaped
+ * once or twice (a quoted value inside a result's JSON text) with any escape JSON has for any of its
+ * characters (`\\"`, `\\/` as PHP writes it, `\\u0026` as Go does, hex in either case), or
+ * percent-encoded (any characters encoded, hex in either case, `+` for a space), JSON-escaped first
+ * or not, or with HTML's character references; and the start of one, at least
+ * {@link MIN_MASKED_SECRET} characters long, that a cut left just before its `…`. Each way of writing
+ * is undone on the whole text, keeping where each character came from, and the secrets are looked
+ * for in what that gives: no way of writing a character is guessed at, and each reading takes one
+ * pass. A span that would cut a JSON escape in two takes the whole escape: masking never leaves half
+ * of one to change what follows.
+ */
+export function secretMasker(secrets: readonly string[]): SecretMask {
+  const masked = [...new Set(secrets)].filter((secret) => secret.length >= MIN_MASKED_SECRET);
+  const starts = secretStarts(masked);
+  const readings = masked.some((secret) => secret.includes(" ")) ? [...READINGS, ...FORM_READINGS] : READINGS;
+  const spans = (text: string, first?: Step, most = Number.POSITIVE_INFINITY): Spans => {
+    if (masked.length === 0) return [];
+    let all: Spans = [];
+    const decodedBy = new Map<string, string | undefined>([["", text]]);
+    // A text the first step decodes nothing in is its own first reading.
+    const prefix = first !== undefined && readAfter(text, [first], decodedBy) !== undefined ? [first] : [];
+    for (const reading of readings) {
+      const steps = [...prefix, ...reading];
+      const read = readAfter(text, steps, decodedBy);
+      if (read === undefined) continue;
+      let found = cutStarts(read, starts);
+      for (const secret of masked) found = joined(found, wholeSecrets(read, secret));
+      if (found.length / 2 > most) throw new TooManySecrets();
+      if (found.length > 0) all = joined(all, writtenSpans(text, steps, decodedBy, found));
+    }
+    if (all.length / 2 > most) throw new TooManySecrets();
+    return all;
+  };
+  return Object.assign((text: string) => withSpansMasked(text, wholeEscapes(text, spans(text))), {
+    spansInJson: (text: string) => spans(text, jsonEscapes, MOST_SECRETS_IN_ANSWER),
+    answer: (text: string) => withSpansMasked(text, spans(text, undefined, MOST_SECRETS_IN_ANSWER)),
+  });
+}
+
+/**
+ * Intervals of a text, as one ascending list of places: the first span's start and end, the
+ * second's, and so on; no two overlap.
+ */
+type Spans = number[];
+
+/** The spans of both lists, those that overlap made one. */
+function joined(a: Spans, b: Spans): Spans {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out: Spans = [];
+  const add = (start: number, end: number) => {
+    if (out.length > 0 && start < out[out.length - 1]!) out[out.length - 1] = Math.max(out[out.length - 1]!, end);
+    else out.push(start, end);
+  };
+  let i = 0;
+  let k = 0;
+  while (i < a.length || k < b.length)
+    if (k >= b.length || (i < a.length && a[i]! <= b[k]!)) {
+      add(a[i]!, a[i + 1]!);
+      i += 2;
+    } else {
+      add(b[k]!, b[k + 1]!);
+      k += 2;
+    }
+  return out;
+}
 
 /** What a way of writing reads at `at` (which holds one of its marks): the characters it stands for, and how many it takes. */
 type ReadAt = (text: string, at: number) => { readonly characters: string; readonly length: number } | undefined;
@@ -91,56 +152,63 @@ function readAfter(text: string, steps: readonly Step[], decodedBy: Map<string, 
   const key = stepsKey(steps);
   if (decodedBy.has(key)) return decodedBy.get(key);
   const before = readAfter(text, steps.slice(0, -1), decodedBy);
-  const read = before === undefined ? undefined : decoded(before, steps[steps.length - 1]!)?.text;
+  const read = before === undefined ? undefined : decoded(before, steps[steps.length - 1]!);
   decodedBy.set(key, read);
   return read;
 }
 
 /** The spans, of the text read through `steps`, as spans of the text as written: each step replayed, last first. */
-function writtenSpans(text: string, steps: readonly Step[], decodedBy: Map<string, string | undefined>, spans: readonly Span[]): Span[] {
-  const places = spans.flat();
-  const order = places.map((_, i) => i).sort((a, b) => places[a]! - places[b]!);
+function writtenSpans(text: string, steps: readonly Step[], decodedBy: Map<string, string | undefined>, spans: Spans): Spans {
   // Decoding keeps the order of places: each step takes them ascending and gives them back so.
-  let sorted = order.map((i) => places[i]!);
-  for (let i = steps.length - 1; i >= 0; i--) sorted = decoded(readAfter(text, steps.slice(0, i), decodedBy)!, steps[i]!, sorted)!.origins;
-  const written = new Array<number>(places.length);
-  for (let k = 0; k < order.length; k++) written[order[k]!] = sorted[k]!;
-  return spans.map((_, i) => [written[2 * i]!, written[2 * i + 1]!]);
+  let places = spans;
+  for (let i = steps.length - 1; i >= 0; i--) places = placesWritten(readAfter(text, steps.slice(0, i), decodedBy)!, steps[i]!, places);
+  return places;
 }
 
-/**
- * `text` with each place `step` reads decoded, and where each of `positions` (places in the decoded
- * text, ascending) stands in `text`; undefined where nothing is decoded.
- */
-function decoded(text: string, step: Step, positions: readonly number[] = []): { text: string; origins: number[] } | undefined {
+/** `text` with each place `step` reads decoded; undefined where nothing is. */
+function decoded(text: string, step: Step): string | undefined {
   // The decoded text is never longer than `text`: each way of writing takes at least as many characters as it stands for.
   const read = new Uint16Array(text.length);
-  const origins: number[] = [];
   let length = 0;
   let kept = 0;
-  // Places of the decoded text before `end` come from characters of `text` from `from` on, one each, or all from `from`.
-  const placed = (end: number, from: number, each: boolean) => {
-    while (origins.length < positions.length && positions[origins.length]! < end)
-      origins.push(each ? from + positions[origins.length]! - length : from);
-  };
-  const copied = (end: number) => {
-    placed(length + end - kept, kept, true);
-    for (let i = kept; i < end; i++) read[length++] = text.charCodeAt(i);
-  };
   const marks = new RegExp(step.marks.source, "g");
   for (let mark = marks.exec(text); mark !== null; mark = marks.exec(text)) {
     const found = step.read(text, mark.index);
     if (!found) continue;
-    copied(mark.index);
-    placed(length + found.characters.length, mark.index, false);
+    for (let i = kept; i < mark.index; i++) read[length++] = text.charCodeAt(i);
     for (let i = 0; i < found.characters.length; i++) read[length++] = found.characters.charCodeAt(i);
     kept = mark.index + found.length;
     marks.lastIndex = kept;
   }
   if (kept === 0) return undefined;
-  copied(text.length);
-  placed(length + 1, text.length, true);
-  return { text: fromCodeUnits(read.subarray(0, length)), origins };
+  for (let i = kept; i < text.length; i++) read[length++] = text.charCodeAt(i);
+  return fromCodeUnits(read.subarray(0, length));
+}
+
+/**
+ * Where each of `places` (of the text `step` decodes `text` into, ascending) stands in `text`: a
+ * place in characters kept as they were moves by what the decoding before it took out; a place
+ * within the characters a way of writing stands for is where that writing starts.
+ */
+function placesWritten(text: string, step: Step, places: Spans): Spans {
+  const written: Spans = [];
+  let p = 0;
+  // Characters of the decoded text from `decodedAt` on were written from `writtenAt` on, one for one, up to the next decoding.
+  let decodedAt = 0;
+  let writtenAt = 0;
+  const marks = new RegExp(step.marks.source, "g");
+  for (let mark = marks.exec(text); mark !== null && p < places.length; mark = marks.exec(text)) {
+    const found = step.read(text, mark.index);
+    if (!found) continue;
+    const decodingAt = decodedAt + mark.index - writtenAt;
+    for (; p < places.length && places[p]! < decodingAt; p++) written.push(writtenAt + places[p]! - decodedAt);
+    for (; p < places.length && places[p]! < decodingAt + found.characters.length; p++) written.push(mark.index);
+    decodedAt = decodingAt + found.characters.length;
+    writtenAt = mark.index + found.length;
+    marks.lastIndex = writtenAt;
+  }
+  for (; p < places.length; p++) written.push(writtenAt + places[p]! - decodedAt);
+  return written;
 }
 
 /**
@@ -231,9 +299,13 @@ const htmlReferenceAt: ReadAt = (text, at) => {
   return length > 0 ? { characters: referenceCharacters, length } : undefined;
 };
 
-/** Adds to `spans` where `secret` stands whole in `text`. */
-function wholeSecrets(text: string, secret: string, spans: Span[]): void {
-  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) spans.push([at, at + secret.length]);
+/** Where `secret` stands whole in `text`. */
+function wholeSecrets(text: string, secret: string): Spans {
+  const spans: Spans = [];
+  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1))
+    if (spans.length > 0 && at < spans[spans.length - 1]!) spans[spans.length - 1] = at + secret.length;
+    else spans.push(at, at + secret.length);
+  return spans;
 }
 
 /** Each start of a secret worth masking, as the secret and the start's length, by the start's last character, longest first. */
@@ -253,17 +325,19 @@ function secretStarts(secrets: readonly string[]): SecretStarts {
 /** The quotes and backslashes a quoted cut value may have between its text and its `…` (`"abc"…`, `\\"abc\\"…`). */
 const MOST_QUOTING_BEFORE_CUT = 3;
 
-/** Adds to `spans` where `text` holds the start of a secret just before a {@link CUT_MARK} (or the quotes before it). */
-function cutStarts(text: string, starts: SecretStarts, spans: Span[]): void {
+/** Where `text` holds the start of a secret just before a {@link CUT_MARK} (or the quotes before it). */
+function cutStarts(text: string, starts: SecretStarts): Spans {
+  const spans: Spans = [];
   for (let cut = text.indexOf(CUT_MARK); cut !== -1; cut = text.indexOf(CUT_MARK, cut + 1))
     for (let end = cut; end > 0 && cut - end <= MOST_QUOTING_BEFORE_CUT; end--) {
       const start = starts.get(text[end - 1]!)?.find(([secret, length]) => end >= length && sameAt(text, end - length, secret, length));
       if (start) {
-        spans.push([end - start[1], end]);
+        spans.push(end - start[1], end);
         break;
       }
       if (text[end - 1] !== '"' && text[end - 1] !== "\\") break;
     }
+  return spans;
 }
 
 /** Whether `text` holds the first `length` characters of `secret` at `at`. */
@@ -272,39 +346,55 @@ function sameAt(text: string, at: number, secret: string, length: number): boole
   return true;
 }
 
-/** `text` with each span, overlapping ones joined, replaced by {@link SECRET_MASK}. */
-function withSpansMasked(text: string, spans: readonly Span[]): string {
-  const sorted = [...spans].sort(([a], [b]) => a - b);
-  let result = "";
-  let kept = 0;
-  let masking: [number, number] | undefined;
-  for (const [start, end] of sorted) {
-    if (masking && start <= masking[1]) {
-      masking[1] = Math.max(masking[1], end);
-      continue;
-    }
-    if (masking) {
-      result += text.slice(kept, masking[0]) + SECRET_MASK;
-      kept = masking[1];
-    }
-    masking = [start, end];
+/**
+ * The spans, each widened to the whole of a JSON escape it would cut in two (`\\"`, `\\n`, `\\u00e9`):
+ * a text handed out is JSON or table text, whose strings are escaped so, and half an escape left
+ * standing would change what follows it (a `\\"` cut before its quote ends the string there).
+ */
+function wholeEscapes(text: string, spans: Spans): Spans {
+  if (spans.length === 0 || !text.includes("\\")) return spans;
+  const widened: Spans = [];
+  for (let i = 0; i < spans.length; i += 2) {
+    const start = escapeStartBefore(text, spans[i]!);
+    let end = spans[i + 1]!;
+    const escape = escapeStartBefore(text, end);
+    if (escape < end) end = escape + jsonEscapeAt(text, escape)!.length;
+    if (widened.length > 0 && start < widened[widened.length - 1]!)
+      widened[widened.length - 1] = Math.max(widened[widened.length - 1]!, end);
+    else widened.push(start, end);
   }
-  if (masking) {
-    result += text.slice(kept, masking[0]) + SECRET_MASK;
-    kept = masking[1];
-  }
-  return result + text.slice(kept);
+  return widened;
 }
 
-/**
- * Whether `mask` finds nothing in the body, read as text and with every JSON escape decoded: each
- * string of a JSON body is then a part of the decoded text, so a secret in any of them, or a cut
- * start before its `…`, is found there too. Such a body, most of them, is passed on as it came.
- */
-function showsNoSecret(text: string, mask: (text: string) => string): boolean {
-  if (mask(text) !== text) return false;
-  const unescaped = decoded(text, jsonEscapes)?.text;
-  return unescaped === undefined || mask(unescaped) === unescaped;
+/** Whether an odd run of backslashes ends just before `at`: the last of them starts an escape. */
+function oddBackslashesBefore(text: string, at: number): boolean {
+  let count = 0;
+  while (at - count - 1 >= 0 && text[at - count - 1] === "\\") count++;
+  return count % 2 === 1;
+}
+
+/** Where the JSON escape that `at` falls inside starts (after its backslash, within its `\\u` digits), else `at`. */
+function escapeStartBefore(text: string, at: number): number {
+  for (let back = 1; back <= 5 && at - back >= 0; back++) {
+    const start = at - back;
+    if (text[start] !== "\\" || !oddBackslashesBefore(text, start + 1)) continue;
+    const read = jsonEscapeAt(text, start);
+    return read && start + read.length > at ? start : at;
+  }
+  return at;
+}
+
+/** `text` with each span replaced by {@link SECRET_MASK}. */
+function withSpansMasked(text: string, spans: Spans): string {
+  if (spans.length === 0) return text;
+  const parts: string[] = [];
+  let kept = 0;
+  for (let i = 0; i < spans.length; i += 2) {
+    parts.push(text.slice(kept, spans[i]), SECRET_MASK);
+    kept = spans[i + 1]!;
+  }
+  parts.push(text.slice(kept));
+  return parts.join("");
 }
 
 /** `value` with `mask` applied to every string in it, object keys included; `value` itself when that changes nothing. */
@@ -347,7 +437,7 @@ type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
  * A body longer than `mostBytes` is not read further: it reaches the client with a Content-Length
  * saying how much was read, for the runtime's own bound (the same) to refuse it unread.
  */
-export function maskingFetch(send: Fetch, mask: (text: string) => string, mostBytes: number): Fetch {
+export function maskingFetch(send: Fetch, mask: SecretMask, mostBytes: number): Fetch {
   return async (request, init) => {
     const response = await send(request, init);
     const headers = new Headers();
@@ -377,33 +467,48 @@ export function maskingFetch(send: Fetch, mask: (text: string) => string, mostBy
       offset += chunk.byteLength;
     }
     const text = new TextDecoder().decode(body);
-    const masked = maskedBody(text, mask);
+    let masked: string;
+    try {
+      masked = maskedBody(text, mask);
+    } catch (error) {
+      if (!(error instanceof TooManySecrets)) throw error;
+      headers.delete("content-length");
+      headers.set("content-type", "text/plain");
+      return new Response(`serve does not pass on the API's answer: ${error.message}`, { status: 502, statusText: "Bad Gateway", headers });
+    }
     if (masked === text) return rebuilt(body);
     headers.delete("content-length");
     return rebuilt(masked);
   };
 }
 
-/** A string of a JSON text, its quotes included: outside strings a valid JSON text holds no `"`. */
-const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
-
 /**
- * The body's text with every secret masked: each string of it when it is JSON, escapes decoded; else
- * the text itself. A JSON body is parsed only to know it is JSON, whose strings its quotes then
- * find, and masked in its text, string by string, never written again from the parse: everything
- * else in it (a number such as `1e400` or `12345678901234567890`, spacing, key order, a repeated
- * key) reaches the runtime as the API wrote it.
+ * The body's text with every secret masked: in the values of its strings when it is JSON (object
+ * keys too), else in the text itself. A JSON body is parsed only to know it is JSON, read with its
+ * strings' escapes decoded, and masked in its text where a secret stands within one string, never
+ * written again from the parse: everything else in it (a number such as `1e400` or
+ * `12345678901234567890`, spacing, key order, a repeated key) reaches the runtime as the API wrote
+ * it. Throws {@link TooManySecrets} for a body holding more than {@link MOST_SECRETS_IN_ANSWER}.
  */
-export function maskedBody(text: string, mask: (text: string) => string): string {
-  if (showsNoSecret(text, mask)) return text;
+export function maskedBody(text: string, mask: SecretMask): string {
   try {
     JSON.parse(text);
   } catch {
-    return mask(text);
+    return mask.answer(text);
   }
-  return text.replace(JSON_STRING, (written) => {
-    const value = written.includes("\\") ? (JSON.parse(written) as string) : written.slice(1, -1);
-    const masked = mask(value);
-    return masked === value ? written : JSON.stringify(masked);
-  });
+  const spans = mask.spansInJson(text);
+  return spans.length === 0 ? text : withSpansMasked(text, withinStrings(text, spans));
+}
+
+/** The spans that lie within the value of one string of the JSON text: a secret never spans two. */
+function withinStrings(text: string, spans: Spans): Spans {
+  const kept: Spans = [];
+  let i = 0;
+  // One pass over the text, string by string: a string's value runs from after its opening quote to its closing one.
+  for (let at = text.indexOf('"'); at !== -1 && i < spans.length; at = text.indexOf('"', at + 1)) {
+    const start = at + 1;
+    for (at = start; at < text.length && text[at] !== '"'; at++) if (text[at] === "\\") at++;
+    for (; i < spans.length && spans[i]! < at; i += 2) if (spans[i]! >= start && spans[i + 1]! <= at) kept.push(spans[i]!, spans[i + 1]!);
+  }
+  return kept;
 }
