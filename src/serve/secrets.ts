@@ -357,8 +357,8 @@ function wholeEscapes(text: string, spans: Spans): Spans {
   for (let i = 0; i < spans.length; i += 2) {
     const start = escapeStartBefore(text, spans[i]!);
     let end = spans[i + 1]!;
-    const escape = escapeStartBefore(text, end);
-    if (escape < end) end = escape + jsonEscapeAt(text, escape)!.length;
+    const escapeStart = escapeStartBefore(text, end);
+    if (escapeStart < end) end = escapeStart + jsonEscapeAt(text, escapeStart)!.length;
     if (widened.length > 0 && start < widened[widened.length - 1]!)
       widened[widened.length - 1] = Math.max(widened[widened.length - 1]!, end);
     else widened.push(start, end);
