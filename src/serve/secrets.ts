@@ -57,6 +57,8 @@ export function secretMasker(secrets: readonly string[]): SecretMask {
   const readings = masked.some((secret) => secret.includes(" ")) ? [...READINGS, ...FORM_READINGS] : READINGS;
   const spans = (text: string, first?: Step, most = Number.POSITIVE_INFINITY): Spans => {
     if (masked.length === 0) return [];
+    // Most texts hold no mark of any way of writing: the text as written is their only reading.
+    if (!ANY_MARK.test(text)) return foundIn(text, most);
     let all: Spans = [];
     const decodedBy = new Map<string, string | undefined>([["", text]]);
     // A text the first step decodes nothing in is its own first reading.
@@ -65,13 +67,18 @@ export function secretMasker(secrets: readonly string[]): SecretMask {
       const steps = [...prefix, ...reading];
       const read = readAfter(text, steps, decodedBy);
       if (read === undefined) continue;
-      let found = cutStarts(read, starts);
-      for (const secret of masked) found = joined(found, wholeSecrets(read, secret));
-      if (found.length / 2 > most) throw new TooManySecrets();
+      const found = foundIn(read, most);
       if (found.length > 0) all = joined(all, writtenSpans(text, steps, decodedBy, found));
     }
     if (all.length / 2 > most) throw new TooManySecrets();
     return all;
+  };
+  /** Where the secrets, and their starts before a `…`, stand in one reading. */
+  const foundIn = (read: string, most: number): Spans => {
+    let found = cutStarts(read, starts);
+    for (const secret of masked) found = joined(found, wholeSecrets(read, secret));
+    if (found.length / 2 > most) throw new TooManySecrets();
+    return found;
   };
   return Object.assign((text: string) => withSpansMasked(text, wholeEscapes(text, spans(text))), {
     spansInJson: (text: string) => spans(text, jsonEscapes, MOST_SECRETS_IN_ANSWER),
@@ -117,7 +124,11 @@ interface Step {
   readonly read: ReadAt;
 }
 
-// Read through a function: the readers are written further down.
+/** Any character that starts a way of writing some characters in the readings. */
+const ANY_MARK = /[\\%&+]/;
+
+// Each step's marks are found with its own regular expression, from the start of each text: no
+// decoding runs inside another. Read through a function: the readers are written further down.
 const jsonEscapes: Step = { name: "json", marks: /\\/g, read: (text, at) => jsonEscapeAt(text, at) };
 const percentEncoding: Step = { name: "percent", marks: /%/g, read: (text, at) => percentEncodedAt(text, at) };
 const htmlCharacterReferences: Step = { name: "html", marks: /&/g, read: (text, at) => htmlReferenceAt(text, at) };
@@ -167,20 +178,23 @@ function writtenSpans(text: string, steps: readonly Step[], decodedBy: Map<strin
 
 /** `text` with each place `step` reads decoded; undefined where nothing is. */
 function decoded(text: string, step: Step): string | undefined {
-  // The decoded text is never longer than `text`: each way of writing takes at least as many characters as it stands for.
-  const read = new Uint16Array(text.length);
+  // Made at the first place decoded. The decoded text is never longer than `text`: each way of
+  // writing takes at least as many characters as it stands for.
+  let read: Uint16Array | undefined;
   let length = 0;
   let kept = 0;
-  const marks = new RegExp(step.marks.source, "g");
+  const { marks } = step;
+  marks.lastIndex = 0;
   for (let mark = marks.exec(text); mark !== null; mark = marks.exec(text)) {
     const found = step.read(text, mark.index);
     if (!found) continue;
+    read ??= new Uint16Array(text.length);
     for (let i = kept; i < mark.index; i++) read[length++] = text.charCodeAt(i);
     for (let i = 0; i < found.characters.length; i++) read[length++] = found.characters.charCodeAt(i);
     kept = mark.index + found.length;
     marks.lastIndex = kept;
   }
-  if (kept === 0) return undefined;
+  if (read === undefined) return undefined;
   for (let i = kept; i < text.length; i++) read[length++] = text.charCodeAt(i);
   return fromCodeUnits(read.subarray(0, length));
 }
@@ -196,7 +210,8 @@ function placesWritten(text: string, step: Step, places: Spans): Spans {
   // Characters of the decoded text from `decodedAt` on were written from `writtenAt` on, one for one, up to the next decoding.
   let decodedAt = 0;
   let writtenAt = 0;
-  const marks = new RegExp(step.marks.source, "g");
+  const { marks } = step;
+  marks.lastIndex = 0;
   for (let mark = marks.exec(text); mark !== null && p < places.length; mark = marks.exec(text)) {
     const found = step.read(text, mark.index);
     if (!found) continue;
