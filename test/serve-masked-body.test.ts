@@ -151,6 +151,16 @@ describe("a secret inside JSON written in a JSON string, as back ends' encoders 
   });
 });
 
+describe("a secret of characters outside ASCII", () => {
+  it("is masked percent-encoded as UTF-8, each character's bytes read as one", () => {
+    const secret = "pässwörd€😀";
+    expect(secretMasker([secret])(`q=${encodeURIComponent(secret)}&r=${encodeURIComponent(secret).toLowerCase()}`)).toBe(
+      "q=[secret]&r=[secret]",
+    );
+    expect(secretMasker([secret])("q=p%C3%A4%C3sswörd")).toBe("q=p%C3%A4%C3sswörd");
+  });
+});
+
 describe("a secret in an error page", () => {
   it("is masked where HTML writes its characters as character references, decimal, hex or named", () => {
     const mask = secretMasker(["sk-live-SECRETKEY/123"]);

@@ -42,7 +42,7 @@ export interface SecretMask {
 /**
  * A mask replacing every secret in `secrets` by {@link SECRET_MASK}: written as it is, JSON-escaped
  * once or twice (a quoted value inside a result's JSON text) with any escape JSON has for any of its
- * characters (`\\"`, `\\/` as PHP writes it, `\\u0026` as Go does, hex in either case), or
+ * characters (`\"`, `\/` as PHP writes it, `\u0026` as Go does, hex in either case), or
  * percent-encoded (any characters encoded, hex in either case, `+` for a space), JSON-escaped first
  * or not, or with HTML's character references; and the start of one, at least
  * {@link MIN_MASKED_SECRET} characters long, that a cut left just before its `…`. Each way of writing
@@ -255,7 +255,7 @@ const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = {
   t: "\t",
 };
 
-/** A JSON escape at `at`: `\\"`, `\\/`, `\\n`, `\\u00e9`; any other backslash is read as it is. */
+/** A JSON escape at `at`: `\"`, `\/`, `\n`, `\u00e9`; any other backslash is read as it is. */
 const jsonEscapeAt: ReadAt = (text, at) => {
   const next = text[at + 1];
   if (next === undefined) return undefined;
@@ -268,23 +268,10 @@ const jsonEscapeAt: ReadAt = (text, at) => {
 const percentEncodedAt: ReadAt = (text, at) => {
   const byteAt = (i: number) => (text[i] === "%" ? hexAt(text, i + 1, 2) : -1);
   const lead = byteAt(at);
-  // UTF-8's lead bytes: how many bytes the character takes, and the bits of it the lead holds.
-  const [count, bits] =
-    lead < 0
-      ? [0, 0]
-      : lead < 0x80
-        ? [1, lead]
-        : lead < 0xc2
-          ? [0, 0]
-          : lead < 0xe0
-            ? [2, lead & 0x1f]
-            : lead < 0xf0
-              ? [3, lead & 0x0f]
-              : lead < 0xf5
-                ? [4, lead & 0x07]
-                : [0, 0];
+  const count = utf8Length(lead);
   if (count === 0) return undefined;
-  let codePoint = bits;
+  // The lead byte holds the character's first bits, below the bits that say its length.
+  let codePoint = lead & (0xff >> (count === 1 ? 1 : count + 1));
   for (let i = 1; i < count; i++) {
     const byte = byteAt(at + 3 * i);
     if (byte === -1 || (byte & 0xc0) !== 0x80) return undefined;
@@ -294,6 +281,10 @@ const percentEncodedAt: ReadAt = (text, at) => {
   if (codePoint < shortest || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return undefined;
   return { characters: String.fromCodePoint(codePoint), length: 3 * count };
 };
+
+/** How many bytes a UTF-8 character whose first byte is `lead` takes; 0 for a byte no character starts with (or -1). */
+const utf8Length = (lead: number): number =>
+  lead < 0 ? 0 : lead < 0x80 ? 1 : lead < 0xc2 ? 0 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : lead < 0xf5 ? 4 : 0;
 
 /** The characters the last HTML character reference read stands for: the decoder hands them over one code point at a time. */
 let referenceCharacters = "";
@@ -337,7 +328,7 @@ function secretStarts(secrets: readonly string[]): SecretStarts {
   return starts;
 }
 
-/** The quotes and backslashes a quoted cut value may have between its text and its `…` (`"abc"…`, `\\"abc\\"…`). */
+/** The quotes and backslashes a quoted cut value may have between its text and its `…` (`"abc"…`, `\"abc\"…`). */
 const MOST_QUOTING_BEFORE_CUT = 3;
 
 /** Where `text` holds the start of a secret just before a {@link CUT_MARK} (or the quotes before it). */
@@ -362,9 +353,9 @@ function sameAt(text: string, at: number, secret: string, length: number): boole
 }
 
 /**
- * The spans, each widened to the whole of a JSON escape it would cut in two (`\\"`, `\\n`, `\\u00e9`):
+ * The spans, each widened to the whole of a JSON escape it would cut in two (`\"`, `\n`, `\u00e9`):
  * a text handed out is JSON or table text, whose strings are escaped so, and half an escape left
- * standing would change what follows it (a `\\"` cut before its quote ends the string there).
+ * standing would change what follows it (a `\"` cut before its quote ends the string there).
  */
 function wholeEscapes(text: string, spans: Spans): Spans {
   if (spans.length === 0 || !text.includes("\\")) return spans;
@@ -388,7 +379,7 @@ function oddBackslashesBefore(text: string, at: number): boolean {
   return count % 2 === 1;
 }
 
-/** Where the JSON escape that `at` falls inside starts (after its backslash, within its `\\u` digits), else `at`. */
+/** Where the JSON escape that `at` falls inside starts (after its backslash, within its `\u` digits), else `at`. */
 function escapeStartBefore(text: string, at: number): number {
   for (let back = 1; back <= 5 && at - back >= 0; back++) {
     const start = at - back;
