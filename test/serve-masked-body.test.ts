@@ -3,7 +3,7 @@
 import { decode } from "@toon-format/toon";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { maskedBody, maskedDeep, secretMasker } from "../src/serve/secrets.js";
+import { maskedBody, maskedDeep, maskingServer, secretMasker } from "../src/serve/secrets.js";
 
 const TOKEN = 'sk"live\\ABCDEFGHIJKLMNOPQRSTUVWXYZ012345';
 const mask = secretMasker([TOKEN]);
@@ -214,5 +214,27 @@ describe("a secret ending in a backslash, in a text handed out", () => {
         { name: "[secret]", note: "n2" },
       ],
     });
+  });
+});
+
+describe("a result's text block", () => {
+  /** What a handler registered on a masking server answers to the client. */
+  async function answered(secret: string, answer: object) {
+    let registered: ((request: unknown, extra: unknown) => Promise<unknown>) | undefined;
+    const server = { setRequestHandler: (_: unknown, handler: typeof registered) => void (registered = handler) };
+    maskingServer(server, secretMasker([secret])).setRequestHandler({}, async () => answer);
+    return (await registered!({}, {})) as { content: { type: string; text: string }[]; structuredContent: unknown };
+  }
+
+  it("is masked in its strings' values when it is JSON, as the structured result is: a number holding a secret's digits is kept", async () => {
+    const result = { id: "itm_1", name: "account 4711", count: 47110, done: true };
+    const out = await answered("4711", { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result });
+    expect(JSON.parse(out.content[0]!.text)).toEqual(out.structuredContent);
+    expect(out.structuredContent).toEqual({ id: "itm_1", name: "account [secret]", count: 47110, done: true });
+  });
+
+  it("is masked wherever a secret shows when it is not JSON (table text)", async () => {
+    const out = await answered("alice-key", { content: [{ type: "text", text: "items[1]{id,note}:\n  itm_1,alice-key" }] });
+    expect(out.content[0]!.text).toBe("items[1]{id,note}:\n  itm_1,[secret]");
   });
 });

@@ -144,7 +144,7 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
     ...(idBook ? { idBook: idBook.book } : {}),
   });
   const identity = { name: project.annotation.serve?.name ?? basename(project.outputDir), version: specVersion(project) };
-  const register = (server: object, schemas: unknown) => index.registerTools(maskingServer(server, mask), tools, schemas);
+  const register = (server: object, schemas: unknown) => index.registerTools(maskingServer(server, secretMask), tools, schemas);
   const names = index.toolDefinitions.map((tool) => tool.name).join(", ");
   let running: Awaited<ReturnType<typeof loaded.mcp.serveStdio>> & { url?: string };
   try {

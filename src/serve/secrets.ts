@@ -35,8 +35,11 @@ export interface SecretMask {
    * reading taken from there: spans of the text as written, ascending, none overlapping.
    */
   readonly spansInJson: (text: string) => Spans;
-  /** The text of an API's answer with its secrets masked; throws {@link TooManySecrets} for one holding too many. */
-  readonly answer: (text: string) => string;
+  /**
+   * Where the secrets stand in a text read as written first, each reading taken from there; throws
+   * {@link TooManySecrets} for one holding too many (an API's answer).
+   */
+  readonly spansInText: (text: string) => Spans;
 }
 
 /**
@@ -82,7 +85,7 @@ export function secretMasker(secrets: readonly string[]): SecretMask {
   };
   return Object.assign((text: string) => withSpansMasked(text, wholeEscapes(text, spans(text))), {
     spansInJson: (text: string) => spans(text, jsonEscapes, MOST_SECRETS_IN_ANSWER),
-    answer: (text: string) => withSpansMasked(text, spans(text, undefined, MOST_SECRETS_IN_ANSWER)),
+    spansInText: (text: string) => spans(text, undefined, MOST_SECRETS_IN_ANSWER),
   });
 }
 
@@ -422,15 +425,34 @@ type Handler = (request: unknown, extra: unknown) => unknown;
  * `server` with each request handler registered on it answering through `mask`: the generated
  * registerTools sets them, and a tool's result or error reaches the client masked.
  */
-export function maskingServer<S extends object>(server: S, mask: (text: string) => string): S {
+export function maskingServer<S extends object>(server: S, mask: SecretMask): S {
   return new Proxy(server, {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
       if (key !== "setRequestHandler" || typeof value !== "function") return value;
       return (schema: unknown, handler: Handler) =>
-        value.call(target, schema, async (request: unknown, extra: unknown) => maskedDeep(await handler(request, extra), mask));
+        value.call(target, schema, async (request: unknown, extra: unknown) => maskedAnswer(await handler(request, extra), mask));
     },
   });
+}
+
+/** A handler's answer with `mask` applied to every string in it, and each text block of its `content` masked as its values are. */
+function maskedAnswer(answer: unknown, mask: SecretMask): unknown {
+  const content: unknown = typeof answer === "object" && answer !== null ? (answer as { content?: unknown }).content : undefined;
+  if (!Array.isArray(content)) return maskedDeep(answer, mask);
+  const isTextBlock = (item: unknown): item is { type: "text"; text: string } =>
+    typeof item === "object" &&
+    item !== null &&
+    (item as { type?: unknown }).type === "text" &&
+    typeof (item as { text?: unknown }).text === "string";
+  return {
+    ...(maskedDeep({ ...(answer as object), content: [] }, mask) as object),
+    content: content.map((item) =>
+      isTextBlock(item)
+        ? { ...(maskedDeep({ ...item, text: "" }, mask) as object), text: maskedTextBlock(item.text, mask) }
+        : maskedDeep(item, mask),
+    ),
+  };
 }
 
 type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -497,13 +519,35 @@ export function maskingFetch(send: Fetch, mask: SecretMask, mostBytes: number): 
  * it. Throws {@link TooManySecrets} for a body holding more than {@link MOST_SECRETS_IN_ANSWER}.
  */
 export function maskedBody(text: string, mask: SecretMask): string {
+  const inValues = mask.spansInJson(text);
+  const inText = mask.spansInText(text);
+  if (inValues.length === 0 && inText.length === 0) return text;
+  // Parsed only where a secret shows: a body of millions of values costs a parse as long as the runtime's own.
+  return isJson(text) ? withSpansMasked(text, withinStrings(text, inValues)) : withSpansMasked(text, inText);
+}
+
+function isJson(text: string): boolean {
   try {
     JSON.parse(text);
+    return true;
   } catch {
-    return mask.answer(text);
+    return false;
   }
-  const spans = mask.spansInJson(text);
-  return spans.length === 0 ? text : withSpansMasked(text, withinStrings(text, spans));
+}
+
+/**
+ * A result's text block with its secrets masked as its values are: JSON text in its strings' values
+ * alone, so that a number, a key or the text's own syntax is never taken for a secret and the text
+ * stays the JSON of the structured result; any other text (a table) wherever one shows.
+ */
+function maskedTextBlock(text: string, mask: SecretMask): string {
+  if (/^\s*[[{]/.test(text) && isJson(text))
+    try {
+      return withSpansMasked(text, withinStrings(text, mask.spansInJson(text)));
+    } catch (error) {
+      if (!(error instanceof TooManySecrets)) throw error;
+    }
+  return mask(text);
 }
 
 /** The spans that lie within the value of one string of the JSON text: a secret never spans two. */
