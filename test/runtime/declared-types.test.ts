@@ -144,6 +144,19 @@ describe("an id the spec declares text", () => {
     expect(issues.every((issue) => issue.kind === "unusable" && issue.value === "")).toBe(true);
   });
 
+  it("is marked unusable when it is whitespace alone, as an empty string is", async () => {
+    const { order, asked, issues } = await project({ id: " ", customer: "\t", seller: "\u3000", watchers: ["\u0085 "] });
+    expect(order).toMatchObject({
+      id: unusable("expected an id, got only whitespace"),
+      customer: unusable("expected a text id, got only whitespace"),
+      customer_id: unusable("expected a text id, got only whitespace"),
+      seller: unusable("expected an id or a record with `id`, got only whitespace"),
+      watchers: [unusable(/got only whitespace$/)],
+    });
+    expect(asked).toEqual([]);
+    expect(issues.every((issue) => issue.kind === "unusable")).toBe(true);
+  });
+
   it("is marked unusable when the API sends a record in its place", async () => {
     const { order, asked } = await project({ id: "o1", customer: { id: "c1", name: "Embedded" }, watchers: [{ id: "c1" }] });
     expect(order["customer"]).toEqual(unusable("expected a text id, got object"));

@@ -63,8 +63,16 @@ export function integerOf(value: unknown): number | undefined {
     : undefined;
 }
 
-/** Why an empty string is no id: it names no record, so it is never looked up or shortened. */
-const EMPTY_ID = "expected an id, got an empty string";
+/**
+ * Whether text is empty or whitespace alone (JavaScript's and Unicode's): it names no record, so it
+ * is never looked up, shortened or passed on as an id.
+ */
+const isBlank = (value: unknown): value is string =>
+  typeof value === "string" && /^[\s\p{White_Space}]*$/u.test(value);
+
+/** Blank text as an id's marker names it. */
+const blankText = (value: string): string =>
+  value === "" ? "an empty string" : "only whitespace";
 
 /**
  * Whether text is too long to be shown whole: cut, as a result's longer strings are, it would be
@@ -80,7 +88,13 @@ export function argumentId(
   value: unknown,
   at: ValueRead,
 ): string | null | Unusable {
-  if (value === "") return unusable(at.ctx, at.field, value, EMPTY_ID);
+  if (isBlank(value))
+    return unusable(
+      at.ctx,
+      at.field,
+      value,
+      `expected an id, got ${blankText(value)}`,
+    );
   return tooLongToShow(value)
     ? unusable(
         at.ctx,
@@ -96,7 +110,7 @@ export function shortArgumentId(
   value: unknown,
   at: ValueRead,
 ): string | null | Unusable {
-  return typeof value === "string" && value !== "" && !tooLongToShow(value)
+  return typeof value === "string" && !isBlank(value) && !tooLongToShow(value)
     ? short(value, at.ctx, at.field)
     : argumentId(value, at);
 }
@@ -233,7 +247,7 @@ function linkageOfOtherType(
 /**
  * The id a value names, as the spec declares it (`ids`): text; where it lets ids be numbers, a safe
  * integer's digits; where it declares integers, an integer {@link integerOf} reads, in its own
- * digits. Never an empty string, which names no record, nor text too long to show whole.
+ * digits. Never blank text, which names no record, nor text too long to show whole.
  */
 export function idOf(value: unknown, ids: IdType): string | undefined {
   if (tooLongToShow(value)) return undefined;
@@ -241,17 +255,18 @@ export function idOf(value: unknown, ids: IdType): string | undefined {
     const id = integerOf(value);
     return id === undefined ? undefined : String(id);
   }
-  if (typeof value === "string") return value === "" ? undefined : value;
+  if (typeof value === "string") return isBlank(value) ? undefined : value;
   return ids === TEXT_IDS ? undefined : digits(value);
 }
 
 /**
- * What a value {@link idOf} reads no id from is, as a marker says it: `an empty string`, a number
+ * What a value {@link idOf} reads no id from is, as a marker says it: `an empty string`, `only
+ * whitespace`, a number
  * or text of the wrong kind, or its JSON type. It never quotes the value, which could read as
  * another id.
  */
 export function notAnId(value: unknown, ids: IdType): string {
-  if (value === "") return "an empty string";
+  if (isBlank(value)) return blankText(value);
   if (tooLongToShow(value)) return TOO_LONG_TO_SHOW;
   if (typeof value === "number" && ids !== TEXT_IDS && Number.isFinite(value))
     return Number.isInteger(value)
