@@ -144,7 +144,7 @@ describe("an id the spec declares text", () => {
       watchers: [unusable(new RegExp(`got ${got}$`))],
     });
     expect(asked).toEqual([]);
-    expect(issues.every((issue) => issue.kind === "unusable" && /^[\s\u0085]*$/.test(issue.value as string))).toBe(true);
+    expect(issues.map((issue) => issue.kind)).toEqual(Array(5).fill("unusable"));
   });
 
   it("is marked unusable when the API sends a record in its place", async () => {
