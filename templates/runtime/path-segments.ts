@@ -9,14 +9,16 @@ const SEGMENT_CHANGERS = new Set(["", ".", ".."]);
 const SEGMENT_BREAKS = /[/\\\u0000]/;
 
 /**
- * Anything but a dot or whitespace: a piece with a dot and none of these is `..`, `.` or nothing once
- * IIS and Windows trim it. Whitespace is JavaScript's and Unicode's together (U+0085 is only
- * Unicode's, U+FEFF only JavaScript's), as a server trims with either (.NET's `Trim`, Python's `strip`).
+ * Anything but a dot or what a server trims: a piece with a dot and none of these is `..`, `.` or
+ * nothing once IIS and Windows trim it. Trimmed is whitespace as JavaScript and Unicode count it
+ * (U+0085 is only Unicode's, U+FEFF only JavaScript's) and as servers besides do: .NET's `Trim`,
+ * Python's `strip` (U+001C to U+001F too), Java's `trim` (every control below the space), and
+ * U+180E, whitespace before Unicode 6.3.
  */
-const NOT_DOT_OR_SPACE = /[^\s\p{White_Space}.]/u;
+const NOT_DOT_OR_SPACE = /[^\s\p{White_Space}\p{Cc}\u180E.]/u;
 
-/** Text of nothing but whitespace, `/` and `\`: a segment that the servers above read as empty, or as no segment at all. */
-const NOTHING = /^[\s\p{White_Space}/\\]*$/u;
+/** Text of nothing but what a server trims, `/` and `\`: a segment that the servers above read as empty, or as no segment at all. */
+const NOTHING = /^[\s\p{White_Space}\p{Cc}\u180E/\\]*$/u;
 
 /**
  * Characters Windows' best-fit conversion to a legacy code page writes as `/` or `\` that Unicode

@@ -133,7 +133,7 @@ describe("an id the spec declares text", () => {
 
   it.each([
     ["an empty string", { id: "", customer: "", seller: "", watchers: [""] }],
-    ["only whitespace", { id: " ", customer: "\t", seller: "\u3000", watchers: ["\u0085 "] }],
+    ["only blank characters", { id: " ", customer: "\t\u001c", seller: "\u3000\u200b", watchers: ["\u0085 \u2800"] }],
   ])("is marked unusable when it is %s, never looked up nor shortened", async (got, record) => {
     const { order, asked, issues } = await project(record);
     expect(order).toMatchObject({

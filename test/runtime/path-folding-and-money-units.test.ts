@@ -173,6 +173,9 @@ describe("a path parameter a server would fold into another path", () => {
     ["`..` and a won sign (code page 949's backslash)", "..\u20A9x", '"..\u20A9x"'],
     ["a climb with division slashes (best-fit `/`)", "a\u2215..\u2215..", '"a\u2215..\u2215.."'],
     ["`..` and a next line (U+0085: Unicode's whitespace, trimmed by .NET and Python)", "..\u0085", '"..\\u0085"'],
+    ["a unit separator alone (U+001F: whitespace to Python's `strip`)", "\u001f", '"\\u001f"'],
+    ["`..` and a file separator (U+001C)", "..\u001c", '"..\\u001c"'],
+    ["the Mongolian vowel separator alone (whitespace before Unicode 6.3)", "\u180e", '"\\u180e"'],
   ])("refuses %s, showing it escaped, and sends nothing", async (_, value, shown) => {
     const { tools: made } = tools(() => file("f1"));
     const outcome = await made["get_file"]!({ file_id: value });

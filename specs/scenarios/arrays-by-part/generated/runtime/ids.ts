@@ -64,15 +64,21 @@ export function integerOf(value: unknown): number | undefined {
 }
 
 /**
- * Whether text is empty or whitespace alone (JavaScript's and Unicode's): it names no record, so it
- * is never looked up, shortened or passed on as an id.
+ * Whether text is empty or blank: whitespace (JavaScript's and Unicode's, and what servers strip
+ * besides: Python and Java take U+001C to U+001F for whitespace, Java's `trim` every control, and
+ * U+180E was whitespace before Unicode 6.3), controls, characters shown as nothing (default
+ * ignorable: U+200B, the Hangul fillers) and the blank Braille pattern. It names no record, or
+ * another once a server strips it, so it is never looked up, shortened or passed on as an id.
  */
 const isBlank = (value: unknown): value is string =>
-  typeof value === "string" && /^[\s\p{White_Space}]*$/u.test(value);
+  typeof value === "string" &&
+  /^[\s\p{White_Space}\p{Cc}\p{Default_Ignorable_Code_Point}\u180E\u2800]*$/u.test(
+    value,
+  );
 
 /** Blank text as an id's marker names it. */
 const blankText = (value: string): string =>
-  value === "" ? "an empty string" : "only whitespace";
+  value === "" ? "an empty string" : "only blank characters";
 
 /**
  * Whether text is too long to be shown whole: cut, as a result's longer strings are, it would be
