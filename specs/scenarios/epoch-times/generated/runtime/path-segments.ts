@@ -11,16 +11,18 @@ const SEGMENT_CHANGERS = new Set(["", ".", ".."]);
 const SEGMENT_BREAKS = /[/\\\u0000]/;
 
 /**
- * Anything but a dot or what a server trims: a piece with a dot and none of these is `..`, `.` or
- * nothing once IIS and Windows trim it. Trimmed is whitespace as JavaScript and Unicode count it
- * (U+0085 is only Unicode's, U+FEFF only JavaScript's) and as servers besides do: .NET's `Trim`,
- * Python's `strip` (U+001C to U+001F too), Java's `trim` (every control below the space), and
- * U+180E, whitespace before Unicode 6.3.
+ * The characters a server may trim from a value, as a regular expression's class: whitespace as
+ * JavaScript and Unicode count it (U+0085 is only Unicode's, U+FEFF only JavaScript's) and as
+ * servers besides do: .NET's `Trim`, Python's `strip` (U+001C to U+001F too), Java's `trim` (every
+ * control below the space), and U+180E, whitespace before Unicode 6.3.
  */
-const NOT_DOT_OR_SPACE = /[^\s\p{White_Space}\p{Cc}\u180E.]/u;
+export const TRIMMED_BY_SERVERS = "\\s\\p{White_Space}\\p{Cc}\\u180E";
+
+/** Anything but a dot or what a server trims: a piece with a dot and none of these is `..`, `.` or nothing once IIS and Windows trim it. */
+const NOT_DOT_OR_SPACE = new RegExp(`[^${TRIMMED_BY_SERVERS}.]`, "u");
 
 /** Text of nothing but what a server trims, `/` and `\`: a segment that the servers above read as empty, or as no segment at all. */
-const NOTHING = /^[\s\p{White_Space}\p{Cc}\u180E/\\]*$/u;
+const NOTHING = new RegExp(`^[${TRIMMED_BY_SERVERS}/\\\\]*$`, "u");
 
 /**
  * Characters Windows' best-fit conversion to a legacy code page writes as `/` or `\` that Unicode

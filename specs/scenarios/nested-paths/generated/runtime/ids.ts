@@ -7,6 +7,7 @@ import { handOut } from "./id-book.js";
 import { absent, unusable } from "./issues.js";
 import { asObject, read } from "./json.js";
 import type { Unusable } from "./markers.js";
+import { TRIMMED_BY_SERVERS } from "./path-segments.js";
 import { MAX_VALUE_TEXT, typeName } from "./quoting.js";
 import { shortId } from "./short-ids.js";
 import { string } from "./values.js";
@@ -64,17 +65,17 @@ export function integerOf(value: unknown): number | undefined {
 }
 
 /**
- * Whether text is empty or blank: whitespace (JavaScript's and Unicode's, and what servers strip
- * besides: Python and Java take U+001C to U+001F for whitespace, Java's `trim` every control, and
- * U+180E was whitespace before Unicode 6.3), controls, characters shown as nothing (default
- * ignorable: U+200B, the Hangul fillers) and the blank Braille pattern. It names no record, or
- * another once a server strips it, so it is never looked up, shortened or passed on as an id.
+ * Text of nothing but what a server trims ({@link TRIMMED_BY_SERVERS}), characters shown as nothing
+ * (default ignorable: U+200B, the Hangul fillers) and the blank Braille pattern, or none at all.
  */
+const BLANK = new RegExp(
+  `^[${TRIMMED_BY_SERVERS}\\p{Default_Ignorable_Code_Point}\\u2800]*$`,
+  "u",
+);
+
+/** Whether text is blank ({@link BLANK}): it names no record, or another once a server trims it, so it is never looked up, shortened or passed on as an id. */
 const isBlank = (value: unknown): value is string =>
-  typeof value === "string" &&
-  /^[\s\p{White_Space}\p{Cc}\p{Default_Ignorable_Code_Point}\u180E\u2800]*$/u.test(
-    value,
-  );
+  typeof value === "string" && BLANK.test(value);
 
 /** Blank text as an id's marker names it. */
 const blankText = (value: string): string =>
