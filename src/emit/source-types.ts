@@ -446,7 +446,7 @@ function cannotType(error: unknown, specFile: string): DiagnosticError {
 async function typeForSource(source: SourceTypesInput, specFile: string): Promise<string> {
   // Loaded on first use: it pulls in the TypeScript compiler, which a no-op regenerate never needs.
   // Required, not imported: as an ES import, Node parses TypeScript's 9 MB three times to learn that
-  // it is CommonJS and what it exports (half a second); openapi-typescript's CommonJS build is the same code.
+  // it is CommonJS and what it exports; openapi-typescript's CommonJS build is the same code.
   const require = createRequire(import.meta.url);
   const { default: openapiTS, astToString } = require("openapi-typescript") as typeof import("openapi-typescript");
   const ts = require("typescript") as typeof TypeScript;

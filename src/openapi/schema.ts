@@ -17,8 +17,10 @@ export interface Property {
 
 export const isJsonObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
-export const escapePointer = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
-export const unescapePointer = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
+export const escapePointer = (segment: string): string =>
+  segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
+export const unescapePointer = (segment: string): string =>
+  segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
 
 /**
  * The JSON pointer a `#...` reference names. A fragment is percent-encoded (RFC 6901, section 6):
@@ -70,6 +72,9 @@ const wordsOnly = (schema: JsonObject) =>
   Object.keys(schema).every((key) => WORDS_ONLY.has(key) || (key.startsWith("x-") && !CODE_WORDS.test(key)));
 
 export class SchemaReader {
+  /** What each pointer names, found once: a spec's `$ref`s name the same few schemas over and over. */
+  private readonly found = new Map<string, SchemaAt | undefined>();
+
   constructor(readonly document: JsonObject) {}
 
   /** Follows `$ref` chains inside the document. Unresolvable refs yield an empty schema. */
@@ -88,8 +93,11 @@ export class SchemaReader {
   }
 
   pointer(pointer: string): SchemaAt | undefined {
+    if (this.found.has(pointer)) return this.found.get(pointer);
     const segments = pointer.split("/").slice(1).map(unescapePointer);
-    return child({ schema: this.document, pointer: "" }, ...segments);
+    const target = child({ schema: this.document, pointer: "" }, ...segments);
+    this.found.set(pointer, target);
+    return target;
   }
 
   /** The component name a schema (possibly a $ref) points at, e.g. `Ticket`. */

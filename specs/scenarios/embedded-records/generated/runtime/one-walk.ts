@@ -184,8 +184,8 @@ const KEPT_LISTS = 4;
  * whose issue goes to `late` with the number of issues the walk had reported before the place.
  *
  * Written with Reflect.set, not `holder[key] =`: that keyed store, seeing several keys, went
- * megamorphic, and V8 then allocated 40 bytes for each first write of a field of an object, 0.63 MB
- * for a 10,000-record page; Reflect.set writes the same property and allocates nothing.
+ * megamorphic, and V8 then allocated memory for each first write of a field of an object;
+ * Reflect.set writes the same property and allocates nothing.
  */
 function fillIn(
   walk: Walk,

@@ -155,7 +155,7 @@ function charactersOf(key: string, ids: Sharers): number {
 /**
  * The book's short forms from the least recently used on. One iterator serves every eviction: a
  * Map keeps the places of deleted keys until it grows again, and a new iterator per eviction walked
- * past all of them, so a page of new ids cost time quadratic in their number (50 ms for 10,000).
+ * past all of them, so a page of new ids cost time quadratic in their number.
  * Keys are only ever added at the end and each key this iterator passes is deleted, so its next key
  * is always the oldest, and it never runs out while the book is over a bound: no id is longer than
  * ID_BOOK_LONGEST_ID, nor a short form longer than its id, and a kind is a resource's and a
