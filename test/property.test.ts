@@ -895,16 +895,12 @@ describe("short ids of one result", () => {
   function shortsOfResult(ids: string[], expected = 1) {
     let projections = 0;
     const issues: ProjectionIssue[] = [];
-    const shorts = withDistinctShortIds(
-      (issue) => issues.push(issue),
-      expected,
-      (options) => {
-        projections++;
-        options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: `projection ${projections}` });
-        const ctx = context("ticket", options);
-        return ids.map((full) => shortArgumentId(full, { field: "id", required: true, ctx }));
-      },
-    );
+    const shorts = withDistinctShortIds({ options: { onIssue: (issue) => issues.push(issue) }, expectedIds: expected }, (options) => {
+      projections++;
+      options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: `projection ${projections}` });
+      const ctx = context("ticket", options);
+      return ids.map((full) => shortArgumentId(full, { field: "id", required: true, ctx }));
+    });
     return { shorts, projections, issues };
   }
 
@@ -938,14 +934,10 @@ describe("short ids of one result", () => {
   it("passes on what a failing projection reported before it failed, then its error", () => {
     const issues: ProjectionIssue[] = [];
     const failing = () =>
-      withDistinctShortIds(
-        (issue) => issues.push(issue),
-        1,
-        (options) => {
-          options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: "before the failure" });
-          throw new Error("countTokens failed");
-        },
-      );
+      withDistinctShortIds({ options: { onIssue: (issue) => issues.push(issue) }, expectedIds: 1 }, (options) => {
+        options.onIssue?.({ kind: "missing", resource: "ticket", field: "sla_due_at", value: null, message: "before the failure" });
+        throw new Error("countTokens failed");
+      });
     expect(failing).toThrow("countTokens failed");
     expect(issues.map((issue) => issue.message)).toEqual(["before the failure"]);
   });

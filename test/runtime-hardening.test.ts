@@ -89,7 +89,7 @@ describe("ids sharing one short form", () => {
   it("100,000 ids sharing their first eight hex digits all come out distinct, each answering to its id", () => {
     const ids = sameMinute(100_000);
     let projections = 0;
-    const shorts = withDistinctShortIds(undefined, ids.length, (options) => {
+    const shorts = withDistinctShortIds({ options: {}, expectedIds: ids.length }, (options) => {
       projections++;
       const ctx = context("ticket", options);
       return ids.map((id) => shortArgumentId(id, { field: "id", required: true, ctx }) as string);

@@ -178,8 +178,8 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     ...(rowCap === undefined ? [] : [`  const found: unknown[] = ${found};`]),
     `  const records: unknown[] = ${records};`,
     joined
-      ? `  return ${run("projectInOneWalk")}(${literal(names)}, resolvers, ${run("includedLabels")}(response, INCLUDED), options, ${expectedIds}, ${inOneWalk});`
-      : `  return ${run("withDistinctShortIds")}(options.onIssue, ${expectedIds}, (recordOptions) => ${projection}, options.handOuts, options.wholeIds);`,
+      ? `  return ${run("projectInOneWalk")}({ resolverNames: ${literal(names)}, resolvers, included: ${run("includedLabels")}(response, INCLUDED), options, expectedIds: ${expectedIds} }, ${inOneWalk});`
+      : `  return ${run("withDistinctShortIds")}({ options, expectedIds: ${expectedIds} }, (recordOptions) => ${projection});`,
     `}`,
     "",
   ].join("\n");

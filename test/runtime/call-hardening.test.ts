@@ -31,7 +31,7 @@ const asIs = async (response: unknown) => response;
 
 /** Projects one result's ids as a tool does, recording the short forms it hands out. */
 const projectIds = (ids: string[]) =>
-  withDistinctShortIds(undefined, ids.length, (options) => ids.map((id) => short(id, context("t", options), "id")));
+  withDistinctShortIds({ options: {}, expectedIds: ids.length }, (options) => ids.map((id) => short(id, context("t", options), "id")));
 
 describe("path parameters", () => {
   it.each(["..", ".", ""])("refuses %j, which would request another path, and sends nothing", async (value) => {
@@ -167,7 +167,7 @@ describe("an onIssue that throws", () => {
     const onIssue = () => {
       throw new Error("logger broke");
     };
-    const result = withDistinctShortIds(onIssue, 0, (options) => {
+    const result = withDistinctShortIds({ options: { onIssue }, expectedIds: 0 }, (options) => {
       report(context("ticket", options), "unknown_code", "status", 99, "no word for 99");
       return "projected";
     });

@@ -23,7 +23,11 @@ describe("distinct short ids", () => {
   it("projects once when no two ids share a short form, passing its issues on", () => {
     const issues: ProjectionIssue[] = [];
     const { project, runs } = projector([A, C, A]);
-    expect(withDistinctShortIds((issue) => issues.push(issue), 3, project)).toEqual(["tkt_9f3a71c4", "tkt_0b1c2d3e", "tkt_9f3a71c4"]);
+    expect(withDistinctShortIds({ options: { onIssue: (issue) => issues.push(issue) }, expectedIds: 3 }, project)).toEqual([
+      "tkt_9f3a71c4",
+      "tkt_0b1c2d3e",
+      "tkt_9f3a71c4",
+    ]);
     expect(runs()).toBe(1);
     expect(issues.map((i) => i.message)).toEqual(["run 1"]);
   });
@@ -31,7 +35,7 @@ describe("distinct short ids", () => {
   it("projects again with lengthened forms when two ids collide, and reports only the kept run's issues", () => {
     const issues: ProjectionIssue[] = [];
     const { project, runs } = projector([A, B, C]);
-    expect(withDistinctShortIds((issue) => issues.push(issue), 3, project)).toEqual([
+    expect(withDistinctShortIds({ options: { onIssue: (issue) => issues.push(issue) }, expectedIds: 3 }, project)).toEqual([
       "tkt_9f3a71c4-2d18",
       "tkt_9f3a71c4-2d19",
       "tkt_0b1c2d3e",
@@ -46,7 +50,7 @@ describe("distinct short ids", () => {
       options.onIssue?.({ kind: "unusable", resource: "ticket", field: "id", value: 1, message: "before the throw" });
       throw new Error("boom");
     };
-    expect(() => withDistinctShortIds((issue) => issues.push(issue), 1, failing)).toThrow("boom");
+    expect(() => withDistinctShortIds({ options: { onIssue: (issue) => issues.push(issue) }, expectedIds: 1 }, failing)).toThrow("boom");
     expect(issues.map((i) => i.message)).toEqual(["before the throw"]);
   });
 
@@ -54,7 +58,7 @@ describe("distinct short ids", () => {
     // 20,000 ids against an expected 10: the table grows from 256 slots to 32,768, in four chunks.
     const many = Array.from({ length: 20_000 }, (_, i) => `tkt_${i.toString(16).padStart(8, "0")}-2d18-4b6e-9c05-8ab3f2e17d90`);
     const { project, runs } = projector([A, ...many, B]);
-    const result = withDistinctShortIds(undefined, 10, project);
+    const result = withDistinctShortIds({ options: {}, expectedIds: 10 }, project);
     expect(runs()).toBe(2);
     expect([result[0], result.at(-1)]).toEqual(["tkt_9f3a71c4-2d18", "tkt_9f3a71c4-2d19"]);
     expect(result.slice(1, -1)).toEqual(many.map((id) => id.slice(0, 12)));
@@ -63,7 +67,7 @@ describe("distinct short ids", () => {
   it("projects a page of 20,000 distinct ids once", () => {
     const many = Array.from({ length: 20_000 }, (_, i) => `usr_${(i * 7919).toString(16).padStart(8, "0")}-77aa-4f31-8d2c-1e5b6c9042af`);
     const { project, runs } = projector([...many, ...many]);
-    expect(withDistinctShortIds(undefined, 40_000, project)).toEqual([...many, ...many].map((id) => id.slice(0, 12)));
+    expect(withDistinctShortIds({ options: {}, expectedIds: 40_000 }, project)).toEqual([...many, ...many].map((id) => id.slice(0, 12)));
     expect(runs()).toBe(1);
   });
 
@@ -83,7 +87,7 @@ describe("distinct short ids", () => {
   });
 
   it("fails a short id asked for after the projection returned, instead of writing into a table handed on", async () => {
-    const late = withDistinctShortIds(undefined, 10_000, async (options) => {
+    const late = withDistinctShortIds({ options: {}, expectedIds: 10_000 }, async (options) => {
       await null;
       return (options.shortIds as (id: string) => string)(A);
     });

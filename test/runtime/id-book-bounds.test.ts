@@ -16,7 +16,9 @@ async function freshRuntime({ inUse = true } = {}) {
   if (inUse) book.useIdBook();
   /** A tool's result: its short ids kept apart, as every generated tool keeps them. */
   const result = (ids: string[]) =>
-    withDistinctShortIds(undefined, ids.length, (options) => ids.map((id) => short(id, context("ticket", options), "id")));
+    withDistinctShortIds({ options: {}, expectedIds: ids.length }, (options) =>
+      ids.map((id) => short(id, context("ticket", options), "id")),
+    );
   /** A record projected on its own, as by a `projectX` function called directly: nothing keeps its ids apart. */
   const record = (ids: string[]) => ids.map((id) => short(id, context("ticket", {}), "id"));
   const sent: unknown[] = [];

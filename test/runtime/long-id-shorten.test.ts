@@ -24,7 +24,9 @@ async function freshRuntime() {
   book.useIdBook();
   /** A tool's result: its short ids kept apart, as every generated tool keeps them. */
   const result = (given: string[]) =>
-    withDistinctShortIds(undefined, given.length, (options) => given.map((id) => ids.short(id, context("charge", options), "id")));
+    withDistinctShortIds({ options: {}, expectedIds: given.length }, (options) =>
+      given.map((id) => ids.short(id, context("charge", options), "id")),
+    );
   const sent: unknown[] = [];
   const found = { data: { ok: 1 }, response: { status: 200, ok: true } };
   const api = (answer: object) => ({

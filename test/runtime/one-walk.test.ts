@@ -121,8 +121,9 @@ function recordingResolvers(answer: (name: Names, ids: readonly string[]) => Pro
 
 const names: Names[] = ["models", "orgs", "users"];
 const inOneWalk = (records: unknown[], resolvers: Record<Names, Resolver>, onIssue?: (issue: ProjectionIssue) => void) =>
-  projectInOneWalk(names, resolvers, known, onIssue ? { onIssue } : {}, records.length, (lookups, options) =>
-    records.map((record) => placed(projectRecord(record, lookups, options))),
+  projectInOneWalk(
+    { resolverNames: names, resolvers, included: known, options: onIssue ? { onIssue } : {}, expectedIds: records.length },
+    (lookups, options) => records.map((record) => placed(projectRecord(record, lookups, options))),
   );
 
 /** The same page projected the way it was before one walk: every label known first. */
@@ -130,7 +131,9 @@ function allKnownFirst(records: unknown[], onIssue: (issue: ProjectionIssue) => 
   const lookups = Object.fromEntries(
     names.map((name): [Names, Labels] => [name, new Map([...(known.get(name) ?? []), ...answers[name]])]),
   ) as Record<Names, Labels>;
-  return withDistinctShortIds(onIssue, records.length, (options) => records.map((record) => projectRecord(record, lookups, options)));
+  return withDistinctShortIds({ options: { onIssue }, expectedIds: records.length }, (options) =>
+    records.map((record) => projectRecord(record, lookups, options)),
+  );
 }
 
 describe("a page projected in one walk", () => {
@@ -204,11 +207,13 @@ describe("a page projected in one walk", () => {
   it("passes on the issues of a walk that threw, and leaves the next page unharmed", async () => {
     const issues: ProjectionIssue[] = [];
     const failing = projectInOneWalk(
-      names,
-      recordingResolvers().resolvers,
-      known,
-      { onIssue: (issue) => issues.push(issue) },
-      1,
+      {
+        resolverNames: names,
+        resolvers: recordingResolvers().resolvers,
+        included: known,
+        options: { onIssue: (issue) => issues.push(issue) },
+        expectedIds: 1,
+      },
       (lookups, options) => {
         placed(projectRecord(page[1], lookups, options));
         throw new Error("boom");
@@ -241,11 +246,7 @@ describe("a page projected in one walk", () => {
   it("makes the result from what the walk made only once the labels are in it", async () => {
     const seen: string[] = [];
     const result = await projectInOneWalk(
-      names,
-      recordingResolvers().resolvers,
-      known,
-      {},
-      1,
+      { resolverNames: names, resolvers: recordingResolvers().resolvers, included: known, options: {}, expectedIds: 1 },
       (lookups, options) => [placed(projectRecord(page[0], lookups, options))],
       (records) => {
         seen.push(JSON.stringify(records[0]!.watchers));

@@ -305,11 +305,8 @@ describe("a short form shown for two ids by different processes", () => {
         schema,
         { id: "x" },
         async (_data, projection) =>
-          withDistinctShortIds(
-            undefined,
-            ids.length,
-            (options) => ids.map((id) => short(id, context("ticket", options), "id")),
-            projection.handOuts,
+          withDistinctShortIds({ options: projection, expectedIds: ids.length }, (options) =>
+            ids.map((id) => short(id, context("ticket", options), "id")),
           ),
         {},
         { idBook: store },

@@ -61,11 +61,13 @@ export async function projectAddComment(
 ): Promise<AddCommentResult> {
   const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
   return projectInOneWalk(
-    ["users"],
-    resolvers,
-    includedLabels(response, INCLUDED),
-    options,
-    records.length,
+    {
+      resolverNames: ["users"],
+      resolvers,
+      included: includedLabels(response, INCLUDED),
+      options,
+      expectedIds: records.length,
+    },
     (lookups, recordOptions) =>
       placed(
         projectComment(records[0] as CommentRecord, lookups, recordOptions),

@@ -62,11 +62,13 @@ export async function projectGetTicket(
 ): Promise<GetTicketResult> {
   const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
   return projectInOneWalk(
-    ["orgs", "users"],
-    resolvers,
-    includedLabels(response, INCLUDED),
-    options,
-    records.length,
+    {
+      resolverNames: ["orgs", "users"],
+      resolvers,
+      included: includedLabels(response, INCLUDED),
+      options,
+      expectedIds: records.length,
+    },
     (lookups, recordOptions) =>
       placed(projectTicket(records[0] as TicketRecord, lookups, recordOptions)),
   );

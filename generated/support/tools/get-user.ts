@@ -61,11 +61,13 @@ export async function projectGetUser(
 ): Promise<GetUserResult> {
   const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
   return projectInOneWalk(
-    ["orgs"],
-    resolvers,
-    includedLabels(response, INCLUDED),
-    options,
-    records.length,
+    {
+      resolverNames: ["orgs"],
+      resolvers,
+      included: includedLabels(response, INCLUDED),
+      options,
+      expectedIds: records.length,
+    },
     (lookups, recordOptions) =>
       placed(projectUser(records[0] as UserRecord, lookups, recordOptions)),
   );

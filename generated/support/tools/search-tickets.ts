@@ -104,11 +104,13 @@ export async function projectSearchTickets(
 ): Promise<SearchTicketsResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
-    ["orgs", "users"],
-    resolvers,
-    includedLabels(response, INCLUDED),
-    options,
-    records.length,
+    {
+      resolverNames: ["orgs", "users"],
+      resolvers,
+      included: includedLabels(response, INCLUDED),
+      options,
+      expectedIds: records.length,
+    },
     (lookups, recordOptions) => {
       const ctx = context("search_tickets", recordOptions);
       return withTableLayout(

@@ -50,12 +50,7 @@ export async function projectGetTicket(
   options: ProjectOptions = {},
 ): Promise<GetTicketResult> {
   const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
-  return withDistinctShortIds(
-    options.onIssue,
-    0,
-    (recordOptions) =>
-      projectTicket(records[0] as TicketRecord, {}, recordOptions),
-    options.handOuts,
-    options.wholeIds,
+  return withDistinctShortIds({ options, expectedIds: 0 }, (recordOptions) =>
+    projectTicket(records[0] as TicketRecord, {}, recordOptions),
   );
 }

@@ -53,15 +53,9 @@ export async function projectListFolders(
   options: ProjectOptions = {},
 ): Promise<ListFoldersResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
-  return withDistinctShortIds(
-    options.onIssue,
-    0,
-    (recordOptions) => ({
-      folders: records.map((record) =>
-        projectFolder(record as FolderRecord, {}, recordOptions),
-      ),
-    }),
-    options.handOuts,
-    options.wholeIds,
-  );
+  return withDistinctShortIds({ options, expectedIds: 0 }, (recordOptions) => ({
+    folders: records.map((record) =>
+      projectFolder(record as FolderRecord, {}, recordOptions),
+    ),
+  }));
 }

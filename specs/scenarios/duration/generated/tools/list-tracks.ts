@@ -53,15 +53,9 @@ export async function projectListTracks(
   options: ProjectOptions = {},
 ): Promise<ListTracksResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
-  return withDistinctShortIds(
-    options.onIssue,
-    0,
-    (recordOptions) => ({
-      tracks: records.map((record) =>
-        projectTrack(record as TrackRecord, {}, recordOptions),
-      ),
-    }),
-    options.handOuts,
-    options.wholeIds,
-  );
+  return withDistinctShortIds({ options, expectedIds: 0 }, (recordOptions) => ({
+    tracks: records.map((record) =>
+      projectTrack(record as TrackRecord, {}, recordOptions),
+    ),
+  }));
 }

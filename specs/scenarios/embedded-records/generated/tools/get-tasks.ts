@@ -69,11 +69,13 @@ export async function projectGetTasks(
 ): Promise<GetTasksResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
-    ["projects", "users"],
-    resolvers,
-    includedLabels(response, INCLUDED),
-    options,
-    0,
+    {
+      resolverNames: ["projects", "users"],
+      resolvers,
+      included: includedLabels(response, INCLUDED),
+      options,
+      expectedIds: 0,
+    },
     (lookups, recordOptions) => ({
       tasks: records.map((record) =>
         placed(projectTask(record as TaskRecord, lookups, recordOptions)),

@@ -204,22 +204,25 @@ function mixed(hash: number): number {
   return Math.imul(spread, 0x45d9f3b) ^ (spread >>> 13);
 }
 
+/** How a result's short ids are kept distinct: the call's options, and how many ids will be shortened. */
+export interface ShortIdSettings {
+  options: Pick<ProjectOptions, "onIssue" | "handOuts" | "wholeIds">;
+  expectedIds: number;
+}
+
 /**
  * Projects a whole tool result with plain short ids; in the rare result where two ids share a short
  * form, projects it again with {@link shortenIds} over all of them. Every id given a short form
- * counts, those kept in unresolved markers too. Issues reach `onIssue` once, from the projection
- * that is kept, or from one that threw. `expectedIds`: how many ids will be shortened. `project`
- * runs synchronously: a short id asked for after it has returned fails. The short ids of the
- * projection kept go to the id book, or to `handOuts` (ProjectOptions's) when given; with
- * `wholeIds`, every id is shown whole.
+ * counts, those kept in unresolved markers too. Issues reach the options' `onIssue` once, from the
+ * projection that is kept, or from one that threw. `project` runs synchronously: a short id asked
+ * for after it has returned fails. The short ids of the projection kept go to the id book, or to
+ * the options' `handOuts` when given; with `wholeIds`, every id is shown whole.
  */
 export function withDistinctShortIds<T>(
-  onIssue: ProjectOptions["onIssue"],
-  expectedIds: number,
+  { options, expectedIds }: ShortIdSettings,
   project: (options: RecordOptions) => T,
-  handOuts?: string[],
-  wholeIds?: boolean,
 ): T {
+  const { onIssue, handOuts, wholeIds } = options;
   const check = shortIdCheck(expectedIds);
   const issues: ProjectionIssue[] = [];
   const collect =

@@ -58,12 +58,7 @@ export async function projectGetEvent(
   options: ProjectOptions = {},
 ): Promise<GetEventResult> {
   const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
-  return withDistinctShortIds(
-    options.onIssue,
-    0,
-    (recordOptions) =>
-      projectEvent(records[0] as EventRecord, {}, recordOptions),
-    options.handOuts,
-    options.wholeIds,
+  return withDistinctShortIds({ options, expectedIds: 0 }, (recordOptions) =>
+    projectEvent(records[0] as EventRecord, {}, recordOptions),
   );
 }

@@ -81,11 +81,13 @@ export async function projectListConversations(
 ): Promise<ListConversationsResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
-    ["admins"],
-    resolvers,
-    includedLabels(response, INCLUDED),
-    options,
-    0,
+    {
+      resolverNames: ["admins"],
+      resolvers,
+      included: includedLabels(response, INCLUDED),
+      options,
+      expectedIds: 0,
+    },
     (lookups, recordOptions) => {
       const ctx = context("list_conversations", recordOptions);
       return {

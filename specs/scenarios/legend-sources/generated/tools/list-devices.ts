@@ -61,11 +61,13 @@ export async function projectListDevices(
 ): Promise<ListDevicesResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
-    ["models"],
-    resolvers,
-    includedLabels(response, INCLUDED),
-    options,
-    0,
+    {
+      resolverNames: ["models"],
+      resolvers,
+      included: includedLabels(response, INCLUDED),
+      options,
+      expectedIds: 0,
+    },
     (lookups, recordOptions) => ({
       devices: records.map((record) =>
         placed(projectDevice(record as DeviceRecord, lookups, recordOptions)),

@@ -55,15 +55,9 @@ export async function projectListMessages(
   options: ProjectOptions = {},
 ): Promise<ListMessagesResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
-  return withDistinctShortIds(
-    options.onIssue,
-    0,
-    (recordOptions) => ({
-      messages: records.map((record) =>
-        projectMessage(record as MessageRecord, {}, recordOptions),
-      ),
-    }),
-    options.handOuts,
-    options.wholeIds,
-  );
+  return withDistinctShortIds({ options, expectedIds: 0 }, (recordOptions) => ({
+    messages: records.map((record) =>
+      projectMessage(record as MessageRecord, {}, recordOptions),
+    ),
+  }));
 }

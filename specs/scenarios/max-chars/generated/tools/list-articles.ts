@@ -55,15 +55,9 @@ export async function projectListArticles(
   options: ProjectOptions = {},
 ): Promise<ListArticlesResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
-  return withDistinctShortIds(
-    options.onIssue,
-    0,
-    (recordOptions) => ({
-      articles: records.map((record) =>
-        projectArticle(record as ArticleRecord, {}, recordOptions),
-      ),
-    }),
-    options.handOuts,
-    options.wholeIds,
-  );
+  return withDistinctShortIds({ options, expectedIds: 0 }, (recordOptions) => ({
+    articles: records.map((record) =>
+      projectArticle(record as ArticleRecord, {}, recordOptions),
+    ),
+  }));
 }

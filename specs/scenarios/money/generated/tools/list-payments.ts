@@ -55,15 +55,9 @@ export async function projectListPayments(
   options: ProjectOptions = {},
 ): Promise<ListPaymentsResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
-  return withDistinctShortIds(
-    options.onIssue,
-    0,
-    (recordOptions) => ({
-      payments: records.map((record) =>
-        projectPayment(record as PaymentRecord, {}, recordOptions),
-      ),
-    }),
-    options.handOuts,
-    options.wholeIds,
-  );
+  return withDistinctShortIds({ options, expectedIds: 0 }, (recordOptions) => ({
+    payments: records.map((record) =>
+      projectPayment(record as PaymentRecord, {}, recordOptions),
+    ),
+  }));
 }

@@ -28,6 +28,18 @@ import { resolveLabels, type Labels, type Resolver } from "./resolvers.js";
 import { shortenIds } from "./short-ids.js";
 
 /**
+ * What a page's one walk works with: the resolvers it may call, by name; the labels `included`
+ * named (includedLabels); the call's options; how many ids will be shortened.
+ */
+export interface OneWalkPage<K extends string> {
+  resolverNames: readonly K[];
+  resolvers: Readonly<Record<K, Resolver>>;
+  included: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  options: ProjectOptions;
+  expectedIds: number;
+}
+
+/**
  * Projects a page in one walk: `walk` projects every record with lookups that name what `included`
  * named and leave a place for every other id, which is collected, in page order; each resolver is
  * then called once with those ids, and the places are filled in. `finish`, if given, then makes the
@@ -43,31 +55,26 @@ import { shortenIds } from "./short-ids.js";
  * would not have named gets no issue.
  */
 export function projectInOneWalk<K extends string, W>(
-  names: readonly K[],
-  resolvers: Readonly<Record<K, Resolver>>,
-  known: ReadonlyMap<string, ReadonlyMap<string, string>>,
-  options: ProjectOptions,
-  expectedIds: number,
+  page: OneWalkPage<K>,
   walk: (lookups: Readonly<Record<K, Labels>>, options: RecordOptions) => W,
 ): Promise<W>;
 export function projectInOneWalk<K extends string, W, T>(
-  names: readonly K[],
-  resolvers: Readonly<Record<K, Resolver>>,
-  known: ReadonlyMap<string, ReadonlyMap<string, string>>,
-  options: ProjectOptions,
-  expectedIds: number,
+  page: OneWalkPage<K>,
   walk: (lookups: Readonly<Record<K, Labels>>, options: RecordOptions) => W,
   finish: (walked: W, options: RecordOptions) => T,
 ): Promise<T>;
 export async function projectInOneWalk<K extends string, W, T>(
-  names: readonly K[],
-  resolvers: Readonly<Record<K, Resolver>>,
-  known: ReadonlyMap<string, ReadonlyMap<string, string>>,
-  options: ProjectOptions,
-  expectedIds: number,
+  page: OneWalkPage<K>,
   walk: (lookups: Readonly<Record<K, Labels>>, options: RecordOptions) => W,
   finish?: (walked: W, options: RecordOptions) => T,
 ): Promise<T> {
+  const {
+    resolverNames: names,
+    resolvers,
+    included: known,
+    options,
+    expectedIds,
+  } = page;
   const made = (walked: W, options: RecordOptions): T =>
     finish ? finish(walked, options) : (walked as unknown as T);
   const { onIssue } = options;

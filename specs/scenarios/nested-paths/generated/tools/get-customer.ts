@@ -50,12 +50,7 @@ export async function projectGetCustomer(
   options: ProjectOptions = {},
 ): Promise<GetCustomerResult> {
   const records: unknown[] = [recordAt(response, RECORD, options.onIssue)];
-  return withDistinctShortIds(
-    options.onIssue,
-    0,
-    (recordOptions) =>
-      projectCustomer(records[0] as CustomerRecord, {}, recordOptions),
-    options.handOuts,
-    options.wholeIds,
+  return withDistinctShortIds({ options, expectedIds: 0 }, (recordOptions) =>
+    projectCustomer(records[0] as CustomerRecord, {}, recordOptions),
   );
 }

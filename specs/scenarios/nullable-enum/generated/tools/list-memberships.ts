@@ -56,15 +56,9 @@ export async function projectListMemberships(
   options: ProjectOptions = {},
 ): Promise<ListMembershipsResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
-  return withDistinctShortIds(
-    options.onIssue,
-    0,
-    (recordOptions) => ({
-      memberships: records.map((record) =>
-        projectMemberships(record as MembershipsRecord, {}, recordOptions),
-      ),
-    }),
-    options.handOuts,
-    options.wholeIds,
-  );
+  return withDistinctShortIds({ options, expectedIds: 0 }, (recordOptions) => ({
+    memberships: records.map((record) =>
+      projectMemberships(record as MembershipsRecord, {}, recordOptions),
+    ),
+  }));
 }

@@ -62,7 +62,10 @@ export type {
 export { date, datetime, isUtcIso } from "./dates.js";
 export { detailOf, recordDetail } from "./detail.js";
 export { duration } from "./duration.js";
-export { withDistinctShortIds } from "./distinct-short-ids.js";
+export {
+  withDistinctShortIds,
+  type ShortIdSettings,
+} from "./distinct-short-ids.js";
 export {
   fullId,
   ID_BOOK_CHARACTERS,
@@ -113,7 +116,7 @@ export type { LabelLoader } from "./loaders.js";
 export { MARKER_SCHEMAS } from "./markers.js";
 export { money } from "./money.js";
 export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
-export { projectInOneWalk } from "./one-walk.js";
+export { projectInOneWalk, type OneWalkPage } from "./one-walk.js";
 export { MAX_NEXT_CHARACTERS } from "./next-arguments.js";
 export { MAX_NEXT_URL_CHARACTERS, nextPage } from "./next-page.js";
 export type { NextPageRule, NextSource } from "./next-page.js";

@@ -96,11 +96,13 @@ export async function projectListIncidents(
 ): Promise<ListIncidentsResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
-    ["services", "users"],
-    resolvers,
-    includedLabels(response, INCLUDED),
-    options,
-    0,
+    {
+      resolverNames: ["services", "users"],
+      resolvers,
+      included: includedLabels(response, INCLUDED),
+      options,
+      expectedIds: 0,
+    },
     (lookups, recordOptions) => {
       const ctx = context("list_incidents", recordOptions);
       return {

@@ -64,11 +64,13 @@ export async function projectListArticles(
 ): Promise<ListArticlesResult> {
   const records: unknown[] = listAt(response, RECORDS, options.onIssue);
   return projectInOneWalk(
-    ["people", "tags"],
-    resolvers,
-    includedLabels(response, INCLUDED),
-    options,
-    0,
+    {
+      resolverNames: ["people", "tags"],
+      resolvers,
+      included: includedLabels(response, INCLUDED),
+      options,
+      expectedIds: 0,
+    },
     (lookups, recordOptions) => ({
       articles: records.map((record) =>
         placed(projectArticle(record as ArticleRecord, lookups, recordOptions)),
