@@ -253,7 +253,11 @@ function workerPool(): WorkerPool {
  * inputs (PRJ059) at the config file prettier uses for the output folder; undefined where the
  * failure is not the config's: prettier with its defaults cannot read the generated text either.
  */
-export async function prettierConfigProblem(error: unknown, outputFolder: string): Promise<Diagnostic | undefined> {
+export async function prettierConfigProblem(
+  error: unknown,
+  outputFolder: string,
+  display: (path: string) => string = (path) => path,
+): Promise<Diagnostic | undefined> {
   const consumers = error instanceof PrettierConfigError || (error instanceof FormatFailure && error.options !== null);
   if (!consumers) return undefined;
   const prettier = await loadPrettier();
@@ -266,7 +270,10 @@ export async function prettierConfigProblem(error: unknown, outputFolder: string
     }
   }
   const configFile = await prettier.resolveConfigFile(join(outputFolder, path)).catch(() => null);
-  const reason = (error as FormatFailure | PrettierConfigError).reason.replace(/\s+/g, " ").trim().slice(0, 300);
+  const told = (error as FormatFailure | PrettierConfigError).reason;
+  const reason = (configFile ? told.replaceAll(configFile, display(configFile)) : told).replace(/\s+/g, " ").trim().slice(0, 300);
+  // A config prettier cannot parse names the place in its message: "... at line 3, column 1".
+  const place = error instanceof PrettierConfigError ? /\bline (\d+), column (\d+)/.exec(reason) : null;
   return {
     code: "PRJ059",
     severity: "error",
@@ -275,6 +282,9 @@ export async function prettierConfigProblem(error: unknown, outputFolder: string
         ? `prettier cannot format ${path} with your prettier config: ${reason}`
         : `prettier cannot read your prettier config: ${reason}`,
     help: "fix the config (or the plugin it loads): `npx prettier --check` on a file of the output folder shows the same problem",
-    location: { file: configFile ?? outputFolder },
+    location: {
+      file: display(configFile ?? outputFolder),
+      ...(place ? { line: Number(place[1]), column: Number(place[2]) } : {}),
+    },
   };
 }

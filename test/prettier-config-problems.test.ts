@@ -17,17 +17,19 @@ const markingPlugin = (mark: string) =>
   `export const parsers = { typescript: { ...typescript.typescript, preprocess: (text) => text + "\\n// ${mark}\\n" } };\n`;
 
 describe("a prettier config generate cannot use", () => {
-  for (const [name, config] of [
-    ["an option value prettier refuses", JSON.stringify({ semi: 5 })],
-    ["a plugin that is not installed", JSON.stringify({ plugins: ["prettier-plugin-not-installed"] })],
-    ["a config file cut short", '{ "semi": '],
+  for (const [name, config, place] of [
+    ["an option value prettier refuses", JSON.stringify({ semi: 5 }), ""],
+    ["a plugin that is not installed", JSON.stringify({ plugins: ["prettier-plugin-not-installed"] }), ""],
+    ["a config file cut short", '{\n  "semi": true,\n  "tabWidth": 2\n', ":4:1"],
   ] as const)
     it(`is PRJ059 at the config file, exit 1, for generate and --check: ${name}`, async () => {
       const dir = exampleProject();
       writeFileSync(join(dir, ".prettierrc"), config);
       for (const args of [["generate"], ["generate", "--check"]]) {
         const run = await cli(args, dir);
-        expect(run.stderr).toContain(`${join(dir, ".prettierrc")}`);
+        // Named as every other file is, from the working folder, at the line prettier names.
+        expect(run.stderr).toMatch(new RegExp(`^\\.prettierrc${place} PRJ059 `, "m"));
+        expect(run.stderr).not.toContain(dir);
         expect(run.stderr).toMatch(/PRJ059 prettier cannot (format \S+ with|read) your prettier config: /);
         expect(run.stderr).not.toContain("internal error");
         expect(run.code).toBe(1);

@@ -96,7 +96,7 @@ export async function runGenerate(
   const specFilesRead = await readSpecFiles(digested);
   const { annotationText } = annotated;
   const present = last && (await filesIfExactly(outputDir, last.files));
-  const presentExtras = present ? await digestedExtras(extras, outputPaths(present)).catch(prettierProblem(outputDir)) : undefined;
+  const presentExtras = present ? await digestedExtras(extras, outputPaths(present)).catch(prettierProblem(outputDir, display)) : undefined;
   const digest = await stage("digest", async () =>
     // A plugin's code shapes the output unseen by any digest: a run with one is never taken as up to date.
     presentExtras && !loadsPlugins(presentExtras.prettierOptions)
@@ -202,8 +202,8 @@ async function folderRecord(
 
 /** A failure of the consumer's prettier config as the problem with the inputs it is; anything else as it was. */
 const prettierProblem =
-  (outputFolder: string) =>
+  (outputFolder: string, display: (path: string) => string) =>
   async (error: unknown): Promise<never> => {
-    const problem = await prettierConfigProblem(error, outputFolder);
+    const problem = await prettierConfigProblem(error, outputFolder, display);
     throw problem ? new DiagnosticError([problem]) : error;
   };

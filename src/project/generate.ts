@@ -53,7 +53,7 @@ export async function generateProject(
   try {
     return options.budgets === undefined ? await core.generate(input) : await generate(input, options.budgets);
   } catch (error) {
-    const problem = await prettierConfigProblem(error, project.outputDir);
+    const problem = await prettierConfigProblem(error, project.outputDir, project.display);
     throw problem ? new DiagnosticError([problem]) : error;
   }
 }
