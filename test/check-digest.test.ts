@@ -1,7 +1,7 @@
 // generate --check on a clone with no cache: the output folder's marker records what made it, so
 // --check vouches for an untouched folder by hashing its inputs and files, without generating, and
 // still catches every hand edit and every changed input, naming the files a generate would change.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { folderRecord, MARKER, MARKER_TEXT, markerText } from "../src/output/ownership.js";
@@ -64,6 +64,22 @@ describe("generate --check from a clean clone", () => {
     const check = await cli(["generate", "--check"], dir);
     expect(check.code).toBe(1);
     expect(check.stderr).toContain(`  extra    ${OUT}/notes.ts\n`);
+  });
+
+  // Windows shows no execute bits: a mode never differs there.
+  it.skipIf(process.platform === "win32")("catches a generated file made executable, and generate writes it plain again", async () => {
+    const file = join(dir, OUT, "index.ts");
+    const plain = statSync(join(dir, OUT, "definitions.ts")).mode;
+    chmodSync(file, 0o755);
+    const check = await cli(["generate", "--check"], dir);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain(`  stale    ${OUT}/index.ts\n`);
+    const written = await cli(["generate"], dir);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toMatch(/: 1 file\(s\) written, \d+ unchanged/);
+    expect(statSync(file).mode & 0o111).toBe(0);
+    expect(statSync(file).mode).toBe(plain);
+    expect((await cli(["generate", "--check"], dir)).code).toBe(0);
   });
 
   it("catches a changed spec, and a changed file the spec reaches by $ref", async () => {

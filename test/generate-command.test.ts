@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MARKER, MARKER_TEXT } from "../src/output/ownership.js";
@@ -153,6 +153,22 @@ describe("projector generate", () => {
     // The two files the description reaches, and the marker's record of the spec.
     expect((await cli(["generate"], dir)).stdout).toContain("3 file(s) written");
   });
+
+  // Windows shows no execute bits: a mode never differs there.
+  it.skipIf(process.platform === "win32")(
+    "does not skip a folder whose file was made executable: it writes the file plain again",
+    async () => {
+      mkdirSync(join(dir, "node_modules"));
+      expect((await cli(["generate"], dir)).code).toBe(0);
+      const file = join(dir, "generated/support/index.ts");
+      const plain = statSync(join(dir, "generated/support/definitions.ts")).mode;
+      chmodSync(file, 0o744);
+      const again = await cli(["generate"], dir);
+      expect(again.stdout).toContain(`generated/support: 1 file(s) written, ${BUNDLED_FILES - 1} unchanged`);
+      expect(statSync(file).mode).toBe(plain);
+      expect((await cli(["generate"], dir)).stdout).toContain("up to date, inputs unchanged");
+    },
+  );
 
   it("--verbose prints each stage and its time; --silent prints nothing", async () => {
     const verbose = await cli(["generate", "--verbose"], dir);

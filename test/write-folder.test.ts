@@ -1,6 +1,6 @@
 // writeFolder builds the new tree beside the output folder, every file at once, and swaps it in:
 // the result is exactly the files asked for, at any depth, and an unchanged file keeps its inode.
-import { existsSync, statSync } from "node:fs";
+import { chmodSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readFolder, readFolderBytes } from "../src/output/listing.js";
@@ -42,5 +42,22 @@ describe("writeFolder", () => {
     expect((await readFolder(folder)).files).toEqual(new Map([...next].sort(([a], [b]) => (a < b ? -1 : 1))));
     expect(statSync(join(folder, unchanged)).ino).toBe(inode);
     expect(statSync(join(folder, "top3.ts")).ino).not.toBe(inode);
+  });
+
+  // Windows shows no execute bits: a mode never differs there.
+  it.skipIf(process.platform === "win32")("finds a file with an execute bit changed, and writes it without one", async () => {
+    const folder = join(tempDir(), "generated");
+    const files = outputFiles("v1");
+    await write(folder, files);
+    const plain = statSync(join(folder, "top3.ts")).mode;
+    chmodSync(join(folder, "top5.ts"), 0o755);
+    chmodSync(join(folder, "resources/group1/deep/er/file8.ts"), 0o654);
+    const read = await readFolderBytes(folder);
+    expect(read.executable).toEqual(["resources/group1/deep/er/file8.ts", "top5.ts"]);
+    expect(diffFolder(read, files)).toEqual({ changed: ["resources/group1/deep/er/file8.ts", "top5.ts"], added: [], removed: [] });
+    await write(folder, files);
+    expect(statSync(join(folder, "top5.ts")).mode).toBe(plain);
+    expect(statSync(join(folder, "resources/group1/deep/er/file8.ts")).mode).toBe(plain);
+    expect((await readFolderBytes(folder)).executable).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 
@@ -53,28 +53,51 @@ export async function listFolder(folder: string): Promise<FolderListing> {
 /** What lies in the folder besides files and the folders holding them: none of it is generate's. */
 export const strays = (listing: FolderListing) => [...listing.emptyFolders, ...listing.others].sort();
 
-export interface FolderContents {
-  /** Regular files, path to text. */
-  files: Map<string, string>;
+/**
+ * Whether a file's mode lets anyone run it. generate writes every file without execute bits, so a
+ * file with one differs from what generate writes. Windows shows no execute bits: never there.
+ */
+export const isExecutable = (mode: number) => (mode & 0o111) !== 0;
+
+/** A folder as read: its regular files, path to contents, and what else lies in it. */
+export interface FolderContents<T = string> {
+  files: Map<string, T>;
   strays: string[];
+  /** The files with an execute bit, sorted. */
+  executable: string[];
 }
 
 /** The folder's files as bytes, for a digest (filesDigest hashes text as its UTF-8 bytes), and what else lies in it. */
-export function readFolderBytes(folder: string): Promise<{ files: Map<string, Buffer>; strays: string[] }> {
-  return readEachFile(folder, (path) => readFileSync(path));
+export function readFolderBytes(folder: string): Promise<FolderContents<Buffer>> {
+  return readEachFile(folder, (file) => readFileSync(file));
 }
 
 /** The folder as it is on disk: its files' texts, and what else lies in it. */
 export function readFolder(folder: string): Promise<FolderContents> {
-  return readEachFile(folder, (path) => readFileSync(path, "utf8"));
+  return readEachFile(folder, (file) => readFileSync(file, "utf8"));
 }
+
+/** Whether the folder, as read, holds nothing but files as generate writes them: no strays, no file with an execute bit. */
+export const onlyPlainFiles = (contents: FolderContents<unknown>) => contents.strays.length === 0 && contents.executable.length === 0;
 
 /**
  * Every file of the folder read synchronously: each asynchronous read is four trips through the
  * event loop and the thread pool, while the read itself is short, the folder being usually in the
- * page cache, written by the generate before.
+ * page cache, written by the generate before. Each file's mode is taken from the file as it is open
+ * to be read, as the read takes its size: no second walk of the folder.
  */
-async function readEachFile<T>(folder: string, read: (path: string) => T): Promise<{ files: Map<string, T>; strays: string[] }> {
+async function readEachFile<T>(folder: string, read: (file: number) => T): Promise<FolderContents<T>> {
   const listing = await listFolder(folder);
-  return { files: new Map(listing.files.map((path) => [path, read(join(folder, path))])), strays: strays(listing) };
+  const files = new Map<string, T>();
+  const executable: string[] = [];
+  for (const path of listing.files) {
+    const file = openSync(join(folder, path), "r");
+    try {
+      if (isExecutable(fstatSync(file).mode)) executable.push(path);
+      files.set(path, read(file));
+    } finally {
+      closeSync(file);
+    }
+  }
+  return { files, strays: strays(listing), executable };
 }

@@ -13,10 +13,10 @@ export interface FolderDiff {
 /**
  * How the folder on disk differs from the files generate would write, byte for byte: a file whose
  * bytes are not valid UTF-8 differs even where its decoded text (every bad byte read as U+FFFD)
- * would match.
+ * would match. A file with an execute bit differs too: generate writes it anew, without one.
  */
 export function diffFolder(
-  existing: { files: ReadonlyMap<string, Uint8Array>; strays: readonly string[] },
+  existing: { files: ReadonlyMap<string, Uint8Array>; strays: readonly string[]; executable: readonly string[] },
   files: ReadonlyMap<string, string>,
 ): FolderDiff {
   const diff: FolderDiff = {
@@ -24,9 +24,10 @@ export function diffFolder(
     added: [],
     removed: [...[...existing.files.keys()].filter((path) => !files.has(path)), ...existing.strays].sort(),
   };
+  const executable = new Set(existing.executable);
   for (const [path, text] of files) {
     if (!existing.files.has(path)) diff.added.push(path);
-    else if (!Buffer.from(text, "utf8").equals(existing.files.get(path)!)) diff.changed.push(path);
+    else if (executable.has(path) || !Buffer.from(text, "utf8").equals(existing.files.get(path)!)) diff.changed.push(path);
   }
   return diff;
 }

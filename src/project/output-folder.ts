@@ -1,4 +1,4 @@
-import { entryKind, readFolderBytes } from "../output/listing.js";
+import { entryKind, onlyPlainFiles, readFolderBytes } from "../output/listing.js";
 import { filesDigest, writeCache } from "../output/digest.js";
 import { LockBusyError, LockNotAFileError, withFolderLock, type LockHolder } from "../output/lock.js";
 import { backupFolder, diffFolder, isClean, recoverInterruptedWrite, writeFolder, type FolderDiff } from "../output/write.js";
@@ -12,11 +12,14 @@ export async function holdsOnly(folder: string, digest: string): Promise<boolean
   return (await filesIfExactly(folder, digest)) !== undefined;
 }
 
-/** The folder's files, as bytes, when it holds exactly the files of the digest and nothing else (not while another run swaps it). */
+/**
+ * The folder's files, as bytes, when it holds exactly the files of the digest, as generate writes
+ * them (none executable), and nothing else (not while another run swaps it).
+ */
 export async function filesIfExactly(folder: string, digest: string): Promise<Map<string, Buffer> | undefined> {
   try {
     const existing = await readFolderBytes(folder);
-    return existing.strays.length === 0 && filesDigest(existing.files) === digest ? existing.files : undefined;
+    return onlyPlainFiles(existing) && filesDigest(existing.files) === digest ? existing.files : undefined;
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import { open, readFile } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { cachePath, filesDigest, inputsDigest, portableInputsDigest, readCache } from "../output/digest.js";
 import { folderGuard } from "../openapi/files.js";
-import { readFolderBytes } from "../output/listing.js";
+import { onlyPlainFiles, readFolderBytes } from "../output/listing.js";
 import { folderRecord, MARKER, MAX_MARKER_BYTES, type FolderRecord } from "../output/ownership.js";
 import { loadsPlugins } from "../prettier-config.js";
 import { digestedExtras, readExtras } from "./extras.js";
@@ -112,13 +112,13 @@ async function readRecord(outputDir: string): Promise<FolderRecord | undefined> 
   }
 }
 
-/** Every file of the folder but its marker; undefined when it holds anything besides files. */
+/** Every file of the folder but its marker; undefined when it holds anything besides files, or a file with an execute bit. */
 async function folderFiles(folder: string): Promise<Map<string, Buffer> | undefined> {
   try {
-    const { files, strays } = await readFolderBytes(folder);
-    if (strays.length > 0) return undefined;
-    files.delete(MARKER);
-    return files;
+    const contents = await readFolderBytes(folder);
+    if (!onlyPlainFiles(contents)) return undefined;
+    contents.files.delete(MARKER);
+    return contents.files;
   } catch {
     return undefined;
   }
