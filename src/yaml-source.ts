@@ -9,6 +9,8 @@ export interface YamlSource {
   errors: { message: string; line: number; column: number }[];
   /** Where the node at `path` is, or its deepest ancestor that exists: always a line and column. */
   locate(path: NodePath, part?: "key" | "value"): FilePosition;
+  /** The node at `path`, matched as `locate` matches it, or undefined where the path leaves the document. */
+  nodeAt(path: NodePath): Node | undefined;
   /** Every alias in document order, with where it stands and what is wrong with it, if anything. */
   aliases(): YamlAlias[];
 }
@@ -46,26 +48,14 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     document,
     errors,
     locate(path, part = "value") {
-      let node: unknown = document.contents;
-      let keyNode: unknown;
-      for (const segment of path) {
-        let next: unknown;
-        if (isMap(node)) {
-          const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
-          if (pair) {
-            keyNode = pair.key;
-            next = pair.value ?? pair.key;
-          }
-        } else if (isSeq(node) && typeof segment === "number") {
-          next = node.items[segment];
-          keyNode = next;
-        }
-        if (next === undefined) break;
-        node = next;
-      }
+      const { node, keyNode } = walk(document, path);
       const target = part === "key" && keyNode !== undefined ? keyNode : node;
       const range = isNode(target) ? (target as Node).range : undefined;
       return range ? at(range[0]) : { file, line: 1, column: 1 };
+    },
+    nodeAt(path) {
+      const { node, depth } = walk(document, path);
+      return depth === path.length && isNode(node) ? node : undefined;
     },
     aliases() {
       const found: YamlAlias[] = [];
@@ -90,6 +80,34 @@ export function parseYamlSource(text: string, file: string): YamlSource {
       return found;
     },
   };
+}
+
+/**
+ * The node at `path`, or at its deepest ancestor that exists, with the key it stands under and how
+ * many segments were matched. A key is matched by its text; a list item by a number. A key without
+ * a value stands for its value.
+ */
+function walk(document: Document, path: NodePath): { node: unknown; keyNode: unknown; depth: number } {
+  let node: unknown = document.contents;
+  let keyNode: unknown;
+  let depth = 0;
+  for (const segment of path) {
+    let next: unknown;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+      if (pair) {
+        keyNode = pair.key;
+        next = pair.value ?? pair.key;
+      }
+    } else if (isSeq(node) && typeof segment === "number") {
+      next = node.items[segment];
+      keyNode = next;
+    }
+    if (next === undefined) break;
+    node = next;
+    depth++;
+  }
+  return { node, keyNode, depth };
 }
 
 /** Each key a mapping repeats, at the repetition, in one pass over each mapping. */

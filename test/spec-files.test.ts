@@ -2,14 +2,20 @@
 // spec's folder, only regular files of bounded size are read, YAML aliases and `$ref` chains are
 // bounded, and the no-op digest covers every file the loader read.
 import { execFileSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { parseAnnotation } from "../src/annotation/parse.js";
 import { MAX_SPEC_FILE_BYTES } from "../src/openapi/files.js";
+import { refusedAsInternal } from "../src/openapi/ref-parser.js";
+import { MAX_REF_CHAIN } from "../src/openapi/refs.js";
+import { writtenPlace } from "../src/openapi/written-place.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../src/yaml-aliases.js";
-import { cli, tempDir } from "./helpers/pipeline.js";
+import { cli, generateFrom, tempDir } from "./helpers/pipeline.js";
 
 const SECRET = "npm_FAKE_TOKEN_4f9a1c_never_to_be_read";
 
@@ -277,5 +283,141 @@ describe("specs openapi-typescript reads", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^specs\/hooks\.yaml:1:1 PRJ058 the spec declares no operations to project$/m);
     expect(run.stderr).not.toContain("not an OpenAPI");
+  });
+});
+
+describe("diagnostics inside files the spec's $refs reach", () => {
+  const warning = (stderr: string, pointer: string) =>
+    stderr.split("\n").find((line) => line.includes(` (#${pointer}) PRJ009 warning `)) ?? `no PRJ009 at #${pointer} in:\n${stderr}`;
+
+  it("are located in the YAML file that writes the place, the CLI and generate() alike", async () => {
+    const { dir } = project("parts.yaml#/text", { "parts.yaml": "text:\n  description: The note's words\n  type: strang\n" });
+    const run = await cli(["generate"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(warning(run.stderr, "/components/schemas/Note/properties/text/type")).toMatch(
+      /^specs\/parts\.yaml:3:3 \(#\/components\/schemas\/Note\/properties\/text\/type\) PRJ009 warning the spec does not follow OpenAPI 3\.0\.3 here: \/components\/schemas\/Note\/properties\/text\/type must be equal to one of the allowed values$/,
+    );
+    const library = await generateFrom(join(dir, "projector.yaml"));
+    const located = library.diagnostics.find(
+      (d) => d.code === "PRJ009" && d.location.pointer === "/components/schemas/Note/properties/text/type",
+    );
+    expect(located?.location).toMatchObject({ line: 3, column: 3 });
+    expect(located?.location.file).toMatch(/(^|\/)specs\/parts\.yaml$/);
+  });
+
+  it("are located in a JSON file a $ref reaches", async () => {
+    const { dir } = project("parts.json#/text", { "parts.json": '{\n  "text": {\n    "type": "strang"\n  }\n}\n' });
+    const run = await cli(["generate"], dir);
+    expect(warning(run.stderr, "/components/schemas/Note/properties/text/type")).toMatch(/^specs\/parts\.json:3:5 /);
+  });
+
+  it("follow a chain of two files, and a $ref inside the second, to the file and line that write the place", async () => {
+    const { dir } = project("a.yaml#/text", {
+      "a.yaml": 'text:\n  $ref: "b.yaml#/Text"\n',
+      "b.yaml": 'Text:\n  $ref: "#/Words"\nWords:\n  description: The note\'s words\n  type: strang\n',
+    });
+    const run = await cli(["generate"], dir);
+    expect(warning(run.stderr, "/components/schemas/Note/properties/text/type")).toMatch(/^specs\/b\.yaml:5:3 /);
+  });
+
+  it("are located in the file a JSON spec's $ref reaches, and in the JSON spec itself where it writes the place", async () => {
+    const { dir } = project("parts.yaml#/text", { "parts.yaml": "text:\n  description: The note's words\n  type: strang\n" });
+    const spec = parse(readFileSync(join(dir, "specs/openapi.yaml"), "utf8")) as { components: { schemas: Record<string, unknown> } };
+    spec.components.schemas["Other"] = { type: "strang" };
+    writeFileSync(join(dir, "specs/openapi.json"), `${JSON.stringify(spec, null, 2)}\n`);
+    writeFileSync(join(dir, "projector.yaml"), ANNOTATION.replace("specs/openapi.yaml", "specs/openapi.json"));
+    const run = await cli(["generate"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(warning(run.stderr, "/components/schemas/Note/properties/text/type")).toMatch(/^specs\/parts\.yaml:3:3 /);
+    const other = readFileSync(join(dir, "specs/openapi.json"), "utf8")
+      .split("\n")
+      .findIndex((line) => line.includes('"Other"'));
+    expect(warning(run.stderr, "/components/schemas/Other/type")).toMatch(new RegExp(`^specs/openapi\\.json:${other + 2}:9 `));
+  });
+
+  it("stop where a $ref cannot be followed, at the object that holds it; a key beside a $ref is its own", () => {
+    const [api, other] = [resolve("/s/api.yaml"), resolve("/s/other.yaml")];
+    const written: Record<string, unknown> = {
+      [api]: {
+        a: { $ref: "remote.yaml#/x" },
+        b: { $ref: "other.yaml#/nothing" },
+        c: { $ref: "other.yaml#/x", description: "beside" },
+        d: { allOf: [{ $ref: "other.yaml#/x" }] },
+        loop: { $ref: "#/loop" },
+      },
+      [other]: { x: { type: "strang" } },
+    };
+    const files = {
+      has: (file: string) => file in written,
+      nodeAt: (file: string, path: readonly (string | number)[]) =>
+        path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], written[file]),
+    };
+    const place = (path: string, followLast = true) => writtenPlace(files, api, path.split("/").slice(1), followLast);
+    expect(place("/a/type")).toEqual({ file: api, path: ["a"], followed: 0 });
+    expect(place("/b/type")).toEqual({ file: api, path: ["b"], followed: 0 });
+    expect(place("/c/description")).toEqual({ file: api, path: ["c", "description"], followed: 0 });
+    expect(place("/c/type")).toEqual({ file: other, path: ["x", "type"], followed: 1 });
+    expect(place("/d/allOf/0/type")).toEqual({ file: other, path: ["x", "type"], followed: 1 });
+    expect(place("/c", false)).toEqual({ file: api, path: ["c"], followed: 0 });
+    expect(place("/c")).toEqual({ file: other, path: ["x"], followed: 1 });
+    expect(place("/loop").followed).toBe(MAX_REF_CHAIN);
+  });
+
+  it("are located at broken YAML in a file a $ref reaches, named as the spec's own files are", async () => {
+    const { dir } = project("parts.yaml#/text", { "parts.yaml": "text:\n  description: The note's words\n  type: [string\n" });
+    const run = await cli(["generate"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^specs\/parts\.yaml:\d+:\d+ PRJ003 spec syntax: /m);
+    expect(run.stderr).toContain("help: fix the YAML/JSON at this position");
+    expect(run.stderr).not.toContain(dir);
+  });
+});
+
+describe("remote $refs with --allow-remote-refs", () => {
+  /** A server on loopback that answers 404 to every request, for as long as `body` runs. */
+  async function serving(body: (port: number) => Promise<void>): Promise<void> {
+    const server = createServer((_, response) => response.writeHead(404).end());
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    try {
+      await body((server.address() as AddressInfo).port);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  }
+
+  it("say the remote document could not be read, and why, not that it was refused", async () => {
+    await serving(async (port) => {
+      // 0.0.0.0 reaches the server on Linux, and nothing elsewhere: either way the download fails.
+      const url = `http://0.0.0.0:${port}/parts.yaml`;
+      expect(refusedAsInternal(url)).toBe(false);
+      const { dir } = project(`${url}#/text`);
+      const run = await cli(["generate", "--allow-remote-refs"], dir);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^specs/openapi\\.yaml:21:11 PRJ003 cannot read the remote document http://0\\.0\\.0\\.0:${port}/parts\\.yaml: (HTTP ERROR 404|fetch failed)$`,
+          "m",
+        ),
+      );
+      expect(run.stderr).toContain("help: download the document next to the spec and point the $ref at the file\n");
+      expect(run.stderr).not.toContain("refused");
+    });
+  });
+
+  it("say that the $ref reader refuses a loopback address by design", async () => {
+    await serving(async (port) => {
+      const { dir } = project("parts.yaml#/text", { "parts.yaml": `text:\n  $ref: "http://127.0.0.1:${port}/text.yaml"\n` });
+      const run = await cli(["generate", "--allow-remote-refs"], dir);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^specs/parts\\.yaml:2:3 PRJ003 cannot read the remote document http://127\\.0\\.0\\.1:${port}/text\\.yaml: json-schema-ref-parser, which reads the \\$refs, refuses loopback and internal-network addresses$`,
+          "m",
+        ),
+      );
+      expect(run.stderr).toContain("help: it does so by design, --allow-remote-refs or not: download the document next to the spec");
+      const refused = await cli(["generate"], dir);
+      expect(refused.stderr).toMatch(/^specs\/parts\.yaml:2:3 PRJ005 remote \$ref http:\/\/127\.0\.0\.1:\d+\/text\.yaml refused$/m);
+    });
   });
 });

@@ -140,6 +140,18 @@ export function localPath(url: string): string | undefined {
   return resolve(decodeURIComponent(url));
 }
 
+/**
+ * The local path of a `file:` URL, as the `$ref` resolver reads it (`localPath`): decoded, an encoded
+ * slash (`..%2foutside.yaml`) included, which fileURLToPath refuses with an error.
+ */
+export function filePath(url: URL): string {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return resolve(decodeURIComponent(url.pathname));
+  }
+}
+
 /** A file the `$ref` resolver would not read, and why. */
 export interface Refusal {
   path: string;

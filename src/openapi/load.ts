@@ -1,17 +1,18 @@
 import type SwaggerParser from "@apidevtools/swagger-parser";
 import { realpath } from "node:fs/promises";
 import { dirname, posix, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { pathToFileURL } from "node:url";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { DiagnosticError } from "../diagnostics.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { locateInJson } from "../json-locate.js";
 import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
-import { refParser } from "./ref-parser.js";
-import { guardedFileResolver, localPath, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
+import { refParser, refusedAsInternal } from "./ref-parser.js";
+import { filePath, guardedFileResolver, localPath, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { escapePointer, isJsonObject, type JsonObject } from "./schema.js";
 import { overflowedStack, TOO_DEEP_HELP } from "./too-deep.js";
+import { writtenPlace } from "./written-place.js";
 
 export interface LoadedSpec {
   /** The spec as the user names it, for messages. */
@@ -79,10 +80,44 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     return source;
   };
   const positions = () => positionsOf(absolutePath);
+  /** A message of the parser's with each file the loader read named as messages name it, not by its absolute path. */
+  const shown = (message: string) => {
+    let named = message;
+    for (const path of [...texts.keys()].sort((a, b) => b.length - a.length)) {
+      const url = pathToFileURL(path);
+      for (const spelling of new Set([url.href, url.pathname, path])) named = named.replaceAll(spelling, display(path));
+    }
+    return named;
+  };
   // A JSON spec, checked above to be valid JSON, is located by a scan rather than a YAML parse with positions.
   const json = absolutePath.toLowerCase().endsWith(".json");
   const locateInSpec = (path: NodePath, part: "key" | "value" = "value"): SourceLocation =>
     json ? locateInJson(text, file, path, part) : positions().locate(path, part);
+  let entryJson: { value: unknown } | undefined;
+  /**
+   * Where a path of the bundled document is written: in the file a `$ref` on the way leads to, not at
+   * the `$ref`. A spec of one file is located as its text reads; the JSON of a JSON spec is parsed
+   * again only when a place in another file is first asked for, rather than kept.
+   */
+  const locateWritten = (bundled: JsonObject, path: string[]): SourceLocation => {
+    if (texts.size === 1) return locateInSpec(path, "key");
+    const value = valueAt(bundled, path);
+    const place = writtenPlace(
+      {
+        has: (path) => texts.has(path),
+        nodeAt: (path, at) => {
+          if (path !== absolutePath || !json) return positionsOf(path).nodeAt(at);
+          entryJson ??= { value: JSON.parse(text.replace(/^\uFEFF/, "")) as unknown };
+          return valueAt(entryJson.value, at);
+        },
+      },
+      absolutePath,
+      path,
+      value !== undefined && !isRef(value),
+    );
+    if (place.followed === 0) return locateInSpec(path, "key");
+    return place.file === absolutePath ? locateInSpec(place.path, "key") : positionsOf(place.file).locate(place.path, "key");
+  };
   const notOpenApi = (found: unknown, at: SourceLocation) =>
     fail({
       code: "PRJ004",
@@ -133,16 +168,38 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     return path && texts.has(path) ? positionsOf(path).locate([...site.path(), "$ref"], "key") : { file };
   };
 
-  /** A failure the parser or bundler reports in words: a dangling or remote `$ref`, located where it is written. */
-  const cannotLoad = (message: string): never => {
+  /**
+   * A failure the parser or bundler reports in words: a dangling or remote `$ref`, located where it is
+   * written. `documents`: those the parser read, to find a remote `$ref` in a file other than the spec.
+   */
+  const cannotLoad = (message: string, documents: Record<string, unknown>): never => {
     const pointer = /\$ref pointer "([^"]+)"/.exec(message)?.[1];
     const at = pointer ? refLocation(text, file, pointer) : { file };
-    if (pointer && /^https?:/i.test(pointer)) {
+    const downloading = /^Error downloading (\S+): /.exec(message);
+    const remote = pointer && /^https?:/i.test(pointer) ? pointer : downloading?.[1];
+    if (remote !== undefined) {
+      const location = at.line === undefined ? siteLocation(refLeadingTo(documents, remote)) : at;
+      if (!options.allowRemoteRefs) {
+        fail({
+          code: "PRJ005",
+          message: `remote $ref ${remote} refused`,
+          help: "download the referenced document next to the spec and point $ref at the file, or pass --allow-remote-refs",
+          location,
+        });
+      }
+      // With remote documents allowed, the parser finds no resolver for a URL only where its http resolver declines it.
+      const internal = downloading === null && refusedAsInternal(remote);
       fail({
-        code: "PRJ005",
-        message: `remote $ref ${pointer} refused`,
-        help: "download the referenced document next to the spec and point $ref at the file, or pass --allow-remote-refs",
-        location: at,
+        code: "PRJ003",
+        message: `cannot read the remote document ${remote}: ${
+          internal
+            ? "json-schema-ref-parser, which reads the $refs, refuses loopback and internal-network addresses"
+            : message.split("\n")[0]!.slice(downloading?.[0].length ?? 0)
+        }`,
+        help: internal
+          ? "it does so by design, --allow-remote-refs or not: download the document next to the spec and point the $ref at the file"
+          : "download the document next to the spec and point the $ref at the file",
+        location,
       });
     }
     const tooDeep = overflowedStack(message);
@@ -201,22 +258,27 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
         location: siteLocation(site),
       });
     }
-    const message = String((error as Error).message ?? error).replaceAll(absolutePath, file);
+    const message = shown(String((error as Error).message ?? error));
     // Read again with positions, a spec that deep overflows the YAML parser too, which would blame a place in it.
-    if (overflowedStack(message)) cannotLoad(message);
-    const syntax = positions().errors[0];
-    if (syntax) {
+    if (overflowedStack(message)) cannotLoad(message, documents);
+    // The spec first; where the parser could not parse a file, then each file its $refs pulled in, in
+    // the order they were read.
+    const suspects = /^Error parsing /.test(message) ? [...texts.keys()] : [absolutePath];
+    for (const path of suspects) {
+      const syntax = positionsOf(path).errors[0];
+      if (!syntax) continue;
       fail({
         code: "PRJ003",
         message: `spec syntax: ${syntax.message}`,
         help: "fix the YAML/JSON at this position",
-        location: { file, line: syntax.line, column: syntax.column },
+        location: { file: display(path), line: syntax.line, column: syntax.column },
       });
     }
-    const alias = positions()
-      .aliases()
-      .find((a) => a.problem !== undefined);
-    if (alias) {
+    for (const path of suspects) {
+      const alias = positionsOf(path)
+        .aliases()
+        .find((a) => a.problem !== undefined);
+      if (!alias) continue;
       fail({
         code: "PRJ003",
         message: `spec syntax: YAML alias *${alias.name} ${alias.problem === "undefined" ? "names no anchor before it" : "stands inside the node it names"}`,
@@ -232,7 +294,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
         help: "point `spec:` at an OpenAPI 3.0 or 3.1 document",
         location: { file, line: 1, column: 1 },
       });
-    cannotLoad(message);
+    cannotLoad(message, documents);
   }
   const documents = parser.$refs.values() as Record<string, unknown>;
   for (const [key, value] of Object.entries(documents)) {
@@ -265,7 +327,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     // same guarded resolver.
     if (!straight) document = await parser.bundle(absolutePath, parser.schema as never, parserOptions);
   } catch (error) {
-    cannotLoad(String((error as Error).message ?? error).replaceAll(absolutePath, file));
+    cannotLoad(shown(String((error as Error).message ?? error)), parser.$refs.values() as Record<string, unknown>);
   }
   if (!isJsonObject(document)) {
     return fail({
@@ -306,10 +368,11 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       location: refLocation(text, file, fault.malformedRef),
     });
   }
+  const bundled = document;
   return {
     file,
     document,
-    locate: (pointer) => ({ ...locateInSpec(decodePointer(pointer), "key"), pointer }),
+    locate: (pointer) => ({ ...locateWritten(bundled, decodePointer(pointer)), pointer }),
     // The parser gives POSIX paths on every platform; the watcher compares them with native ones.
     files: parser.$refs.paths("file").map((file) => resolve(file)),
   };
@@ -322,18 +385,6 @@ function swaggerTwo(document: JsonObject, location: SourceLocation, fail: (d: Om
     help: "convert it first: `npx swagger2openapi spec.yaml -o spec.openapi.yaml`",
     location,
   });
-}
-
-/**
- * The local path of a `file:` URL, as the `$ref` resolver reads it (`localPath`): decoded, an encoded
- * slash (`..%2foutside.yaml`) included, which fileURLToPath refuses with an error.
- */
-function filePath(url: URL): string {
-  try {
-    return fileURLToPath(url);
-  } catch {
-    return resolve(decodeURIComponent(url.pathname));
-  }
 }
 
 /**
@@ -361,6 +412,17 @@ function refLocation(text: string, file: string, target: string): SourceLocation
     if (value.toLowerCase().includes(wanted)) return { file, line: index + 1, column: match.index + (line[match.index] === "$" ? 1 : 2) };
   }
   return { file };
+}
+
+/** The value at a path of a parsed document, a list's items named by numbers or their digits; undefined where there is none. */
+function valueAt(root: unknown, path: NodePath): unknown {
+  let node = root;
+  for (const segment of path) {
+    if (Array.isArray(node)) node = /^(0|[1-9]\d*)$/.test(String(segment)) ? node[Number(segment)] : undefined;
+    else if (isJsonObject(node) && Object.hasOwn(node, String(segment))) node = node[String(segment)];
+    else return undefined;
+  }
+  return node;
 }
 
 const isRef = (value: unknown): value is { $ref: string } =>

@@ -12,7 +12,20 @@ export type RefParserClass = new () => SwaggerParser & { schema: unknown };
  * regenerate never parses the spec.
  */
 export function refParser(): RefParserClass {
+  return library().$RefParser;
+}
+
+/**
+ * Whether json-schema-ref-parser's http resolver declines a URL by design, whatever the options that
+ * allow remote documents: loopback, private and link-local addresses, internal host names, ports of
+ * internal services.
+ */
+export function refusedAsInternal(url: string): boolean {
+  return library().isUnsafeUrl(url);
+}
+
+function library(): { $RefParser: RefParserClass; isUnsafeUrl(url: string): boolean } {
   const require = createRequire(import.meta.url);
   const fromSwaggerParser = createRequire(require.resolve("@apidevtools/swagger-parser"));
-  return (fromSwaggerParser("@apidevtools/json-schema-ref-parser") as { $RefParser: RefParserClass }).$RefParser;
+  return fromSwaggerParser("@apidevtools/json-schema-ref-parser") as { $RefParser: RefParserClass; isUnsafeUrl(url: string): boolean };
 }

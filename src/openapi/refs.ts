@@ -90,7 +90,8 @@ export function refSites(documents: Record<string, unknown>): RefSite[] {
   return sites;
 }
 
-const pointerSegments = (hash: string): string[] | undefined => {
+/** The tokens of a URL fragment read as a JSON pointer, decoded; undefined where one cannot be decoded. */
+export const pointerSegments = (hash: string): string[] | undefined => {
   if (hash === "" || hash === "#") return [];
   try {
     return hash
