@@ -197,25 +197,31 @@ describe("projector generate --watch", () => {
     execFileSync(process.execPath, [CLI, "generate", "--check", "--silent"], { cwd: dir });
   });
 
-  it("runs again when a prettier config or .editorconfig appears beside the annotation", { timeout: 300_000 }, async () => {
-    const dir = exampleProject({ nodeModules: true });
-    const w = (running = new Watching(spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: dir })));
-    await w.until("the first run and the watching line", () => w.stdout.includes(`watching projector.yaml, ${SPEC} (Ctrl-C to stop)`));
-    const index = join(dir, "generated/support/index.ts");
-    for (const [file, text, laidOut] of [
-      [".prettierrc", JSON.stringify({ semi: false }), (code: string) => !/;\n/.test(code)],
-      [".editorconfig", "root = true\n\n[*]\nindent_style = tab\n", (code: string) => code.includes("\n\t")],
-    ] as const) {
-      const at = w.mark();
-      writeFileSync(join(dir, file), text);
-      // The run may name the new config in a new watching line after it writes.
-      await w.until(`the run after ${file} appeared`, () => new RegExp(WROTE.source, "m").test(at.stdout()));
-      expect(laidOut(readFileSync(index, "utf8"))).toBe(true);
-      execFileSync(process.execPath, [CLI, "generate", "--check", "--silent"], { cwd: dir });
-    }
-    w.child.kill("SIGINT");
-    expect(await w.exited).toBe(0);
-  });
+  it(
+    "runs again when a prettier config or .editorconfig appears beside the annotation, or on the way to the output",
+    { timeout: 300_000 },
+    async () => {
+      const dir = exampleProject({ nodeModules: true });
+      const w = (running = new Watching(spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: dir })));
+      await w.until("the first run and the watching line", () => w.stdout.includes(`watching projector.yaml, ${SPEC} (Ctrl-C to stop)`));
+      const index = join(dir, "generated/support/index.ts");
+      for (const [file, text, laidOut] of [
+        [".prettierrc", JSON.stringify({ semi: false }), (code: string) => !/;\n/.test(code)],
+        [".editorconfig", "root = true\n\n[*]\nindent_style = tab\n", (code: string) => code.includes("\n\t")],
+        // The output folder's own parent: prettier takes the config nearest each file.
+        ["generated/.prettierrc", JSON.stringify({ singleQuote: true }), (code: string) => code.includes("from './runtime/index.js'")],
+      ] as const) {
+        const at = w.mark();
+        writeFileSync(join(dir, file), text);
+        // The run may name the new config in a new watching line after it writes.
+        await w.until(`the run after ${file} appeared`, () => new RegExp(WROTE.source, "m").test(at.stdout()));
+        expect(laidOut(readFileSync(index, "utf8"))).toBe(true);
+        execFileSync(process.execPath, [CLI, "generate", "--check", "--silent"], { cwd: dir });
+      }
+      w.child.kill("SIGINT");
+      expect(await w.exited).toBe(0);
+    },
+  );
 
   it("refuses --watch with --check as bad usage, and documents --watch", async () => {
     const dir = exampleProject({ nodeModules: true });

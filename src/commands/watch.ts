@@ -1,5 +1,5 @@
 import { readlinkSync, realpathSync, watch, type FSWatcher } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
 import { isPrettierConfigName } from "../prettier-config.js";
@@ -157,6 +157,9 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
     watched = new Map();
     for (const file of files) for (const path of linkChain(file)) if (!watched.has(path)) watched.set(path, file);
     const folders = new Set([...watched.keys()].map(dirname));
+    // prettier lays out each output file with the configs it finds up from it: one made in a folder
+    // between the annotation and the output folder applies as one beside the annotation does.
+    if (project) for (const folder of foldersUpTo(dirname(project.outputDir), project.configDir)) folders.add(folder);
     for (const [folder, watcher] of watchers) {
       if (folders.has(folder)) continue;
       watcher.close();
@@ -233,4 +236,13 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
       }
     });
   });
+}
+
+/** `folder` and each folder above it up to `top`, when `folder` lies inside `top`; none otherwise. */
+function foldersUpTo(folder: string, top: string): string[] {
+  const inside = relative(top, folder);
+  if (inside.startsWith("..") || isAbsolute(inside)) return [];
+  const folders = [folder];
+  for (let at = folder; at !== top;) folders.push((at = dirname(at)));
+  return folders;
 }
