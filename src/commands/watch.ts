@@ -243,6 +243,6 @@ function foldersUpTo(folder: string, top: string): string[] {
   const inside = relative(top, folder);
   if (inside.startsWith("..") || isAbsolute(inside)) return [];
   const folders = [folder];
-  for (let at = folder; at !== top;) folders.push((at = dirname(at)));
+  for (let at = folder; at !== top; at = dirname(at)) folders.push(dirname(at));
   return folders;
 }
