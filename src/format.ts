@@ -270,8 +270,12 @@ export async function prettierConfigProblem(
     }
   }
   const configFile = await prettier.resolveConfigFile(join(outputFolder, path)).catch(() => null);
-  const told = (error as FormatFailure | PrettierConfigError).reason;
-  const reason = (configFile ? told.replaceAll(configFile, display(configFile)) : told).replace(/\s+/g, " ").trim().slice(0, 300);
+  // prettier names the files it read by their absolute paths: named here as every other file is.
+  const reason = (error as FormatFailure | PrettierConfigError).reason
+    .replace(/(?<=^|[\s'"(])(?:file:\/\/)?(\/[^\s'"`,;()]+)/g, (_written, path: string) => display(path))
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 300);
   // A config prettier cannot parse names the place in its message: "... at line 3, column 1".
   const place = error instanceof PrettierConfigError ? /\bline (\d+), column (\d+)/.exec(reason) : null;
   return {

@@ -1,7 +1,7 @@
 // The consumer's prettier config is an input like the annotation: a config prettier cannot use is a
 // problem with the inputs (PRJ059, exit 1), never an internal error; plugins apply as the prettier
 // CLI applies them, whichever parser they replace and however the config names them.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -20,6 +20,7 @@ describe("a prettier config generate cannot use", () => {
   for (const [name, config, place] of [
     ["an option value prettier refuses", JSON.stringify({ semi: 5 }), ""],
     ["a plugin that is not installed", JSON.stringify({ plugins: ["prettier-plugin-not-installed"] }), ""],
+    ["a plugin file that is not there", JSON.stringify({ plugins: ["./missing-plugin.mjs"] }), ""],
     ["a config file cut short", '{\n  "semi": true,\n  "tabWidth": 2\n', ":4:1"],
   ] as const)
     it(`is PRJ059 at the config file, exit 1, for generate and --check: ${name}`, async () => {
@@ -35,6 +36,24 @@ describe("a prettier config generate cannot use", () => {
         expect(run.code).toBe(1);
       }
     });
+
+  it.each([
+    ["a config file cut short", ".prettierrc", '{ "semi": false,, }\n'],
+    ["a config module that throws", "prettier.config.mjs", 'throw new Error("the config cannot load");\n'],
+  ])("is PRJ059 when it breaks after a generate, through the cache and the record alike: %s", async (_name, file, config) => {
+    const dir = exampleProject({ nodeModules: true });
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+    writeFileSync(join(dir, file), config);
+    // The folder's cache entry and its record are both there: each is looked at before anything is generated.
+    const withCache = await cli(["generate"], dir);
+    rmSync(join(dir, "node_modules/.cache"), { recursive: true, force: true });
+    const onAClone = await cli(["generate", "--check"], dir);
+    for (const run of [withCache, onAClone]) {
+      expect(run.stderr).toMatch(new RegExp(`^${file.replace(".", "\\.")}\\S* PRJ059 prettier cannot read your prettier config: `, "m"));
+      expect(run.stderr).not.toContain("internal error");
+      expect(run.code).toBe(1);
+    }
+  });
 
   it("is PRJ059 when a plugin throws as it loads", async () => {
     const dir = exampleProject();

@@ -70,8 +70,8 @@ export async function unchangedSinceLastGenerate(config: string, cwd: string, op
   const files = await filesIfExactly(plain.outputDir, last.files);
   if (!files) return undefined;
   files.delete(MARKER);
-  const extras = await digestedExtras(await readExtras(plain, true), [...files.keys()]);
-  if (loadsPlugins(extras.prettierOptions)) return undefined;
+  const extras = await plainExtras(plain, [...files.keys()]);
+  if (!extras) return undefined;
   const digest = await inputsDigest({ annotationText: plain.text, specFiles: last.specFiles, ...extras });
   return digest === last.inputs ? plain.outputDir : undefined;
 }
@@ -92,10 +92,24 @@ export async function vouchedByRecord(config: string, cwd: string, options: RefO
   if (!loadWouldRead(plain.specPath, specFiles, options)) return undefined;
   const files = await folderFiles(plain.outputDir);
   if (!files || filesDigest(files) !== record.files) return undefined;
-  const extras = await digestedExtras(await readExtras(plain, true), [...files.keys()]);
-  if (loadsPlugins(extras.prettierOptions)) return undefined;
+  const extras = await plainExtras(plain, [...files.keys()]);
+  if (!extras) return undefined;
   const inputs = await portableInputsDigest({ annotationText: plain.text, specFiles, ...extras }, plain.configDir);
   return inputs === record.inputs ? plain.outputDir : undefined;
+}
+
+/**
+ * The prettier options and the rest of what a digest takes beside the annotation, where they can be
+ * read and load no plugin; undefined otherwise: a config prettier cannot read takes the ordinary way,
+ * which says what is wrong with it (PRJ059).
+ */
+async function plainExtras(project: Parameters<typeof readExtras>[0], files: readonly string[]) {
+  try {
+    const extras = await digestedExtras(await readExtras(project, true), files);
+    return loadsPlugins(extras.prettierOptions) ? undefined : extras;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readRecord(outputDir: string): Promise<FolderRecord | undefined> {
