@@ -193,6 +193,27 @@ describe("generate replaces only a folder it owns", () => {
     expect(readFileSync(join(dir, "generated/notes.md"), "utf8")).toBe("mine\n");
   });
 
+  it.each([".prettierrc", "prettier.config.mjs", ".editorconfig"])(
+    "refuses a prettier config made inside its folder (%s), which would lay out the output and then be deleted",
+    async (name) => {
+      const dir = project();
+      expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+      const config = join(dir, "generated/resources", name);
+      const text =
+        name === "prettier.config.mjs"
+          ? "export default { printWidth: 40 };\n"
+          : name === ".editorconfig"
+            ? "[*]\nindent_style = tab\n"
+            : '{ "printWidth": 40 }\n';
+      writeFileSync(config, text);
+      const before = tree(join(dir, "generated"));
+      for (const args of [["generate"], ["generate", "--check"]])
+        await refused(dir, args, "PRJ050", `output generated holds generated/resources/${name}, a prettier config generate did not write`);
+      expect(tree(join(dir, "generated"))).toEqual(before);
+      expect(readFileSync(config, "utf8")).toBe(text);
+    },
+  );
+
   it("--check reports stray links and empty folders in its folder, and generate removes them without following the link", async () => {
     const dir = project();
     expect((await cli(["generate", "--silent"], dir)).code).toBe(0);

@@ -1,9 +1,10 @@
 import { stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { DiagnosticError, type Code, type SourceLocation } from "../diagnostics.js";
 import { entryKind, listFolder } from "../output/listing.js";
 import { type LockBusyError, type LockNotAFileError, lockPath } from "../output/lock.js";
 import { MARKER, ownership } from "../output/ownership.js";
+import { isPrettierConfigName } from "../prettier-config.js";
 import { backupFolder, stagingFolder } from "../output/write.js";
 
 /** The output folder as the messages about it need it. */
@@ -62,6 +63,20 @@ async function checkFolder(place: OutputPlace, folder: string, role: string): Pr
     );
   }
   const verdict = await ownership(folder, listing);
+  // prettier would lay out the files below one with it, and generate would then delete it: the
+  // output would stand on a file no longer there.
+  const config =
+    role === "output" && verdict.ours
+      ? [...listing.files, ...listing.others].find((path) => isPrettierConfigName(basename(path)))
+      : undefined;
+  if (config !== undefined) {
+    throw refusal(
+      place,
+      "PRJ050",
+      `${role} ${name} holds ${place.display(join(folder, config))}, a prettier config generate did not write: prettier would lay out the files beside it with it, and generate would then delete it`,
+      "move it to a folder above the output folder, where generate keeps it and prettier applies it to every file generate writes, or delete it",
+    );
+  }
   if (!verdict.ours) {
     throw refusal(
       place,
