@@ -88,7 +88,14 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
       ? "record === null ? [] : [record]"
       : `[${run("recordAt")}(response, ${place}, options.onIssue)]`;
   // A row budget cuts before anything is resolved, so the cut records cost no lookups.
-  const records = rowCap === undefined ? found : `found.slice(0, ${rowCap})`;
+  const records = rowCap === undefined ? found : `found.slice(0, BUDGET.rows)`;
+  const budgetCode = budgeted
+    ? [
+        `/** The budget of a ${commentText(tool.name)} result: at most this many records and tokens. */`,
+        `const BUDGET = ${literal({ ...(rowCap !== undefined ? { rows: rowCap } : {}), ...(tool.budget!.tokens !== undefined ? { tokens: tool.budget!.tokens } : {}) })} satisfies ${module.runtimeType("ToolBudget")};`,
+        "",
+      ]
+    : [];
   const joined = names.length > 0;
   // A tool whose records hold fields sent only in full detail projects each record with the detail its call asked for.
   const detail = takesDetail(tool);
@@ -107,7 +114,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
   // A table tool marks each result it makes, so that its text (and a budget's count of it) is the table.
   const asText = (object: string) => (table ? `${run("withTableLayout")}(${object}, ${textLayout})` : `(${object})`);
   const value = budgeted
-    ? `${run("fitBudget")}(projected, (kept, truncated) => ${asText(`{ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }`)}, ${tool.budget!.tokens ?? "undefined"}, options.countTokens${rowCap === undefined ? "" : ", found.length"})`
+    ? `${run("fitBudget")}(projected, { ...BUDGET, countTokens: options.countTokens${rowCap === undefined ? "" : ", total: found.length"} }, (kept, truncated) => ${asText(`{ ${key(tool.list!)}: kept, ${pageMembers ? "...page, " : ""}truncated }`)})`
     : tool.list === undefined
       ? project("records[0]")
       : asText(
@@ -160,6 +167,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
     "",
     ...layout,
     ...(next ? next.rule : []),
+    ...budgetCode,
     ...placeCode,
     ...(names.length
       ? [`const INCLUDED = ${literal(included.map((r) => ({ resolver: r.name, type: r.type, label: r.label })))} as const;`, ""]

@@ -14,13 +14,16 @@ describe("budgets", () => {
   });
 
   it("keeps every record when there is no budget or all fit", () => {
-    expect(fitBudget([1, 2, 3], build, undefined, byLength)).toEqual({ records: [1, 2, 3], truncated: false });
-    expect(fitBudget([1, 2, 3], build, 1000, byLength)).toEqual({ records: [1, 2, 3], truncated: false });
+    expect(fitBudget([1, 2, 3], { countTokens: byLength }, build)).toEqual({ records: [1, 2, 3], truncated: false });
+    expect(fitBudget([1, 2, 3], { tokens: 1000, countTokens: byLength }, build)).toEqual({ records: [1, 2, 3], truncated: false });
   });
 
   it("keeps the most whole records that fit, out of the response's total", () => {
     // {"records":[1,2],"truncated":{"shown":2,"total":9}} is 51 characters; with three records, 53.
-    expect(fitBudget([1, 2, 3], build, 51, byLength, 9)).toEqual({ records: [1, 2], truncated: { shown: 2, total: 9 } });
-    expect(fitBudget([1, 2, 3], build, 10, byLength)).toEqual({ records: [], truncated: { shown: 0, total: 3 } });
+    expect(fitBudget([1, 2, 3], { tokens: 51, countTokens: byLength, total: 9 }, build)).toEqual({
+      records: [1, 2],
+      truncated: { shown: 2, total: 9 },
+    });
+    expect(fitBudget([1, 2, 3], { tokens: 10, countTokens: byLength }, build)).toEqual({ records: [], truncated: { shown: 0, total: 3 } });
   });
 });

@@ -28,7 +28,12 @@ export {
   overlaid,
 } from "./arguments.js";
 export type { InputSchema } from "./arguments.js";
-export { conservativeTokenCount, fitBudget } from "./budget.js";
+export {
+  conservativeTokenCount,
+  fitBudget,
+  type BudgetCount,
+  type ToolBudget,
+} from "./budget.js";
 export type { Truncated } from "./budget.js";
 export {
   callTool,

@@ -17,17 +17,32 @@ export function conservativeTokenCount(text: string): number {
   return Math.ceil(new TextEncoder().encode(text).length / 2);
 }
 
+/** A tool's budget, as its annotation gives it: at most `rows` records and `tokens` tokens in a result. */
+export interface ToolBudget {
+  rows?: number;
+  tokens?: number;
+}
+
+/** How {@link fitBudget} counts: a tokenizer (`conservativeTokenCount` if none), and how many records the response had. */
+export interface BudgetCount {
+  countTokens?: ((text: string) => number) | undefined;
+  total?: number;
+}
+
 /**
  * Keeps the most whole records that fit the token budget, and says so when it had to cut. `total`
  * is how many records the response had, when a row budget already took some off before projecting.
  */
 export function fitBudget<R, T>(
   records: readonly R[],
+  budget: ToolBudget & BudgetCount,
   build: (records: R[], truncated: Truncated) => T,
-  tokens: number | undefined,
-  countTokens: (text: string) => number = conservativeTokenCount,
-  total: number = records.length,
 ): T {
+  const {
+    tokens,
+    countTokens = conservativeTokenCount,
+    total = records.length,
+  } = budget;
   const attempt = (n: number) =>
     build(records.slice(0, n), n < total ? { shown: n, total } : false);
   const fits = (n: number) =>
