@@ -76,4 +76,16 @@ describe("the generate driver", () => {
     const clean = await runGenerate({ ...OPTIONS, check: true }, dir);
     expect(clean.kind === "checked" && clean.check).toEqual({ kind: "up to date" });
   });
+
+  it("tells the warnings of the run that wrote the folder again when it finds the folder up to date", async () => {
+    const dir = overBudgetProject();
+    mkdirSync(join(dir, "node_modules"));
+    const written = await runGenerate(OPTIONS, dir);
+    expect(written.kind).toBe("written");
+    const warnings = written.kind === "written" ? written.diagnostics : [];
+    expect(warnings.map((d) => `${d.severity} ${d.code}`)).toEqual(["warning PRJ042"]);
+    const again = await runGenerate(OPTIONS, dir);
+    expect(again.kind).toBe("up to date");
+    expect(again.kind === "up to date" && again.diagnostics).toEqual(warnings);
+  });
 });

@@ -1,5 +1,5 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MARKER, MARKER_TEXT } from "../src/output/ownership.js";
 import { exampleProject, snapshot } from "./helpers/example-project.js";
@@ -152,6 +152,47 @@ describe("projector generate", () => {
     );
     // The two files the description reaches, and the marker's record of the spec.
     expect((await cli(["generate"], dir)).stdout).toContain("3 file(s) written");
+  });
+
+  it("tells the warnings of the run that wrote the folder again when it finds the folder up to date", async () => {
+    mkdirSync(join(dir, "node_modules"));
+    const annotation = join(dir, "projector.yaml");
+    const text = readFileSync(annotation, "utf8");
+    const page = "    page: { total: meta.page.total, more: links.next }\n";
+    expect(text).toContain(page);
+    writeFileSync(annotation, text.replace(page, `${page}    budget: { tokens: 20 }\n`));
+    const first = await cli(["generate"], dir);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/^projector\.yaml:\d+:\d+ PRJ042 warning tool search_tickets: .* 0 of \d+ records would be shown$/m);
+    const again = await cli(["generate"], dir);
+    expect(again).toEqual({
+      code: 0,
+      stdout: "generated/support: up to date, inputs unchanged since the last generate (--force regenerates)\n",
+      stderr: first.stderr,
+    });
+    // --silent prints the problems, as a run that writes does.
+    expect(await cli(["generate", "--silent"], dir)).toEqual({ code: 0, stdout: "", stderr: first.stderr });
+    // Run from another folder, the warnings name their files from there: told anew, not as kept.
+    const above = await cli(["generate", "-c", `${basename(dir)}/projector.yaml`], dirname(dir));
+    expect(above.stderr).toBe(first.stderr.replace(/^projector\.yaml:/gm, `${basename(dir)}/projector.yaml:`));
+    expect(above.stdout).toContain(`${basename(dir)}/generated/support: 0 file(s) written`);
+  });
+
+  it("generates anew when the cache entry's warnings are not a list of warnings", async () => {
+    mkdirSync(join(dir, "node_modules"));
+    expect((await cli(["generate"], dir)).code).toBe(0);
+    const folder = join(dir, "node_modules/.cache/openapi-projector");
+    const [entry] = readdirSync(folder).filter((file) => file.startsWith("last-run-"));
+    const path = join(folder, entry!);
+    const kept = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    expect(kept["warnings"]).toEqual([]);
+    expect((await cli(["generate"], dir)).stdout).toContain("up to date, inputs unchanged");
+    for (const warnings of [undefined, "none", [{ code: "PRJ042", severity: "warning", message: "made up" }]]) {
+      writeFileSync(path, JSON.stringify({ ...kept, warnings }));
+      const again = await cli(["generate"], dir);
+      expect(again).toMatchObject({ code: 0, stderr: "" });
+      expect(again.stdout).toContain(`generated/support: 0 file(s) written, ${BUNDLED_FILES} unchanged`);
+    }
   });
 
   // Windows shows no execute bits: a mode never differs there.

@@ -58,7 +58,7 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   };
   const outcome = await drive(options, io.cwd, { stage: progress.stage, waiting }, hooks);
   const { display, folder } = outcome;
-  if (outcome.kind !== "up to date") printDiagnostics(io, outcome.diagnostics);
+  printDiagnostics(io, outcome.diagnostics);
   switch (outcome.kind) {
     case "up to date":
       progress.finish();

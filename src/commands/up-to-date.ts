@@ -1,7 +1,8 @@
 import { displayPath } from "../project/display-path.js";
-import { unchangedSinceLastGenerate, vouchedByRecord, type RefOptions } from "../project/up-to-date.js";
+import { unchangedSinceLastGenerate, vouchedByRecord, type RefOptions, type UpToDate } from "../project/up-to-date.js";
 import { commandProgress } from "../progress.js";
 import { EXIT, type Io } from "./io.js";
+import { printDiagnostics } from "./print.js";
 
 // A generate with nothing to do, told and answered before generate's own modules load: this
 // module loads only what the answer needs, a tenth of what a generate loads.
@@ -17,12 +18,15 @@ export async function answerIfUpToDate(
   io: Io,
 ): Promise<number | undefined> {
   const progress = commandProgress(options, io.stderr);
-  const folder = await progress.stage("digest", () =>
-    (options.check ? vouchedByRecord : unchangedSinceLastGenerate)(options.config, io.cwd, options),
-  );
-  if (folder === undefined) return undefined;
+  const found = await progress.stage("digest", async (): Promise<UpToDate | undefined> => {
+    if (!options.check) return unchangedSinceLastGenerate(options.config, io.cwd, options);
+    const folder = await vouchedByRecord(options.config, io.cwd, options);
+    return folder === undefined ? undefined : { folder, warnings: [] };
+  });
+  if (found === undefined) return undefined;
+  printDiagnostics(io, found.warnings);
   progress.finish();
-  const display = displayPath(io.cwd, folder);
+  const display = displayPath(io.cwd, found.folder);
   if (!options.silent) io.stdout.write(options.check ? `${display} is up to date\n` : upToDate(display));
   return EXIT.ok;
 }

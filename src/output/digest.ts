@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheFile } from "./cache-folder.js";
+import { CODES, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import type { RuntimeTemplate } from "../emit/runtime-folder.js";
 import { readSpecBytes, UnreadableFile } from "../openapi/files.js";
 import type { PrettierOptionsByFile } from "../prettier-config.js";
@@ -118,9 +119,17 @@ export interface CacheEntry {
   files: string;
   /** The files the spec was read from, whose contents `inputs` covers: the next run hashes these without loading the spec. */
   specFiles: string[];
+  /** The run's warnings, which a run finding the folder up to date tells again: its inputs still give them. */
+  warnings: Diagnostic[];
+  /** The working folder of that run, which the warnings name files from. */
+  cwd: string;
 }
 
-export async function readCache(path: string | undefined): Promise<CacheEntry | undefined> {
+/**
+ * The entry a generate left, when well formed and its warnings hold for a run from `cwd`: they name
+ * files as seen from the run's working folder, so a run from another tells them anew.
+ */
+export async function readCache(path: string | undefined, cwd: string): Promise<CacheEntry | undefined> {
   if (!path || !existsSync(path)) return undefined;
   try {
     const entry = JSON.parse(await readFile(path, "utf8")) as Partial<CacheEntry>;
@@ -128,11 +137,40 @@ export async function readCache(path: string | undefined): Promise<CacheEntry | 
     if (typeof entry.inputs !== "string" || typeof entry.files !== "string") return undefined;
     if (!Array.isArray(specFiles) || specFiles.length === 0 || !specFiles.every((file): file is string => typeof file === "string"))
       return undefined;
-    return { inputs: entry.inputs, files: entry.files, specFiles };
+    const warnings: unknown = entry.warnings;
+    if (!Array.isArray(warnings) || !warnings.every(isWarning) || typeof entry.cwd !== "string") return undefined;
+    if (warnings.length > 0 && entry.cwd !== cwd) return undefined;
+    return { inputs: entry.inputs, files: entry.files, specFiles, warnings, cwd: entry.cwd };
   } catch {
     return undefined;
   }
 }
+
+const isLocation = (value: unknown): value is SourceLocation => {
+  if (typeof value !== "object" || value === null) return false;
+  const { file, line, column, pointer } = value as Record<string, unknown>;
+  return (
+    typeof file === "string" &&
+    (line === undefined || Number.isInteger(line)) &&
+    (column === undefined || Number.isInteger(column)) &&
+    (pointer === undefined || typeof pointer === "string")
+  );
+};
+
+/** A warning as a run kept it: a known code, its texts and where it points. */
+const isWarning = (value: unknown): value is Diagnostic => {
+  if (typeof value !== "object" || value === null) return false;
+  const { code, severity, message, help, location, related } = value as Record<string, unknown>;
+  return (
+    typeof code === "string" &&
+    Object.hasOwn(CODES, code) &&
+    severity === "warning" &&
+    typeof message === "string" &&
+    typeof help === "string" &&
+    isLocation(location) &&
+    (related === undefined || isLocation(related))
+  );
+};
 
 /** Remembers this run; a cache that cannot be written (a file where its folder belongs, a read-only `node_modules`) leaves the run as it is. */
 export async function writeCache(path: string | undefined, entry: CacheEntry): Promise<void> {

@@ -65,7 +65,7 @@ export interface GenerateHooks {
 
 /** What a run came to; `display` names files as messages do. */
 export type DriverOutcome = { folder: string; display: (path: string) => string } & (
-  | { kind: "up to date" }
+  | { kind: "up to date"; diagnostics: Diagnostic[] }
   | { kind: "problems"; diagnostics: Diagnostic[] }
   | { kind: "checked"; diagnostics: Diagnostic[]; check: FolderCheck }
   | { kind: "written"; diagnostics: Diagnostic[]; model: Model; diff: FolderDiff; fileCount: number }
@@ -88,7 +88,7 @@ export async function runGenerate(
   await guardOutput(place);
   const lastRun = cachePath(annotated.configDir, outputDir);
   const extras = await readExtras(annotated, true);
-  const cached = options.check || options.force ? undefined : await readCache(lastRun);
+  const cached = options.check || options.force ? undefined : await readCache(lastRun, cwd);
   const last = cached && loadWouldRead(annotated.specPath, cached.specFiles, options) ? cached : undefined;
   // Read before the spec is loaded, so that an edit made while generate runs leaves the cache entry
   // and the folder's record stale, never falsely fresh.
@@ -119,7 +119,8 @@ export async function runGenerate(
         takeSourceTypesFromFile(hooks.cache, { annotation: annotated.annotation, spec }, sourceTypes, annotated.names);
       hooks.foundUpToDate?.({ ...annotated, spec }, extras);
     }
-    return { ...ended, kind: "up to date" };
+    // The inputs that gave the last run its warnings give them still: this run tells them too.
+    return { ...ended, kind: "up to date", diagnostics: last!.warnings };
   }
   // --check formats anew: its verdict on the folder rests on nothing a file outside it could make up.
   const formatCache = options.check ? undefined : formatCacheFile(annotated.configDir, outputDir);
@@ -159,6 +160,8 @@ export async function runGenerate(
       const diff = await writeOutput(place, files, {
         digest: inputs,
         specFiles,
+        warnings: diagnostics,
+        cwd,
         cache: lastRun,
         stage,
         onWait: (holder) => events.waiting(holder, outputDir),

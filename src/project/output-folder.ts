@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../diagnostics.js";
 import { entryKind, onlyPlainFiles, readFolderBytes } from "../output/listing.js";
 import { filesDigest, writeCache } from "../output/digest.js";
 import { LockBusyError, LockNotAFileError, withFolderLock, type LockHolder } from "../output/lock.js";
@@ -50,6 +51,10 @@ export interface WriteContext {
   digest: string;
   /** The files the spec was read from, so the next run can hash them without loading it. */
   specFiles: readonly string[];
+  /** The run's warnings, kept with the digest for a run that finds the folder up to date. */
+  warnings: readonly Diagnostic[];
+  /** The working folder the warnings name files from. */
+  cwd: string;
   cache: string | undefined;
   stage: Stage;
   /** Told when another generate holds the folder's lock, before waiting for it. */
@@ -68,7 +73,13 @@ export async function writeOutput(place: OutputPlace, files: ReadonlyMap<string,
       await recoverInterruptedWrite(folder);
       const diff = diffFolder(await readFolderBytes(folder), files);
       await context.stage("write", () => writeFolder(folder, files, diff));
-      await writeCache(context.cache, { inputs: context.digest, files: filesDigest(files), specFiles: [...context.specFiles] });
+      await writeCache(context.cache, {
+        inputs: context.digest,
+        files: filesDigest(files),
+        specFiles: [...context.specFiles],
+        warnings: [...context.warnings],
+        cwd: context.cwd,
+      });
       return diff;
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
+import type { Diagnostic } from "../diagnostics.js";
 import { cachePath, filesDigest, inputsDigest, portableInputsDigest, readCache } from "../output/digest.js";
 import { folderGuard } from "../openapi/files.js";
 import { onlyPlainFiles, readFolderBytes } from "../output/listing.js";
@@ -55,6 +56,12 @@ async function plainProject(
   return { text, configDir, outputDir, specPath: resolve(configDir, spec) };
 }
 
+/** An output folder found up to date, and the warnings of the run that wrote it, which its inputs still give. */
+export interface UpToDate {
+  folder: string;
+  warnings: Diagnostic[];
+}
+
 /**
  * The output folder, when a regenerate has nothing to do, told without parsing the annotation: its
  * `output:` read off the text, and the digest of the text as it is against the cache entry for that
@@ -62,10 +69,10 @@ async function plainProject(
  * that folder; anything less plain (an output written another way, or outside the annotation's
  * folder, where options decide) takes the ordinary way.
  */
-export async function unchangedSinceLastGenerate(config: string, cwd: string, options: RefOptions): Promise<string | undefined> {
+export async function unchangedSinceLastGenerate(config: string, cwd: string, options: RefOptions): Promise<UpToDate | undefined> {
   const plain = await plainProject(config, cwd);
   if (!plain) return undefined;
-  const last = await readCache(cachePath(plain.configDir, plain.outputDir));
+  const last = await readCache(cachePath(plain.configDir, plain.outputDir), cwd);
   if (!last || !loadWouldRead(plain.specPath, last.specFiles, options)) return undefined;
   const files = await filesIfExactly(plain.outputDir, last.files);
   if (!files) return undefined;
@@ -73,7 +80,7 @@ export async function unchangedSinceLastGenerate(config: string, cwd: string, op
   const extras = await plainExtras(plain, [...files.keys()]);
   if (!extras) return undefined;
   const digest = await inputsDigest({ annotationText: plain.text, specFiles: last.specFiles, ...extras });
-  return digest === last.inputs ? plain.outputDir : undefined;
+  return digest === last.inputs ? { folder: plain.outputDir, warnings: last.warnings } : undefined;
 }
 
 /**
