@@ -56,6 +56,20 @@ describe("the generate driver", () => {
     expect(printed.stderr).toContain(formatDiagnostic(overBudget[0]!));
   });
 
+  it("gives no files from the library's generate() when a tool over its budget is an error, as for any error", async () => {
+    const dir = overBudgetProject();
+    const input = {
+      annotation: parseAnnotation(readFileSync(join(dir, "projector.yaml"), "utf8"), "projector.yaml"),
+      spec: await loadSpec(join(dir, SPEC), SPEC),
+      runtimeTemplate: await readRuntimeTemplate(),
+      prettierOptions: null,
+      names: { spec: SPEC, annotation: "projector.yaml" },
+    };
+    const output = await generate(input, "error");
+    expect(output.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(["error PRJ042"]);
+    expect(output.files.size).toBe(0);
+  });
+
   it("tells its outcome without printing: written, checked, problems", async () => {
     const dir = overBudgetProject();
     const written = await runGenerate(OPTIONS, dir);

@@ -20,7 +20,9 @@ export async function generate(input: GenerateInput, budgets: Diagnostic["severi
   if (!model || hasErrors(output.diagnostics)) return output;
   const stage = input.stage ?? untimed;
   const overBudget = await stage("budgets", () => checkBudgets(model, output.files, input.annotation, budgets));
-  return { ...output, diagnostics: [...output.diagnostics, ...overBudget] };
+  const diagnostics = [...output.diagnostics, ...overBudget];
+  // A tool over its budget as an error leaves no files, as any other error does.
+  return hasErrors(overBudget) ? { ...output, diagnostics, files: new Map() } : { ...output, diagnostics };
 }
 
 /**
