@@ -283,9 +283,9 @@ export async function prettierConfigProblem(
     severity: "error",
     message:
       error instanceof FormatFailure
-        ? `prettier cannot format ${path} with your prettier config: ${reason}`
+        ? `prettier cannot format ${display(join(outputFolder, path))} with your prettier config: ${reason}`
         : `prettier cannot read your prettier config: ${reason}`,
-    help: "fix the config (or the plugin it loads): `npx prettier --check` on a file of the output folder shows the same problem",
+    help: "fix the config, or the plugin it loads: `npx prettier --check` on that file shows the same problem",
     location: {
       file: display(configFile ?? outputFolder),
       ...(place ? { line: Number(place[1]), column: Number(place[2]) } : {}),

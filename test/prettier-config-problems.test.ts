@@ -31,7 +31,7 @@ describe("a prettier config generate cannot use", () => {
         // Named as every other file is, from the working folder, at the line prettier names.
         expect(run.stderr).toMatch(new RegExp(`^\\.prettierrc${place} PRJ059 `, "m"));
         expect(run.stderr).not.toContain(dir);
-        expect(run.stderr).toMatch(/PRJ059 prettier cannot (format \S+ with|read) your prettier config: /);
+        expect(run.stderr).toMatch(/PRJ059 prettier cannot (format generated\/support\/\S+ with|read) your prettier config: /);
         expect(run.stderr).not.toContain("internal error");
         expect(run.code).toBe(1);
       }
