@@ -116,7 +116,10 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       value !== undefined && !isRef(value),
     );
     if (place.followed === 0) return locateInSpec(path, "key");
-    return place.file === absolutePath ? locateInSpec(place.path, "key") : positionsOf(place.file).locate(place.path, "key");
+    // The pointer too names the place in the file that writes it, beside that file's line.
+    const pointer = place.path.map((segment) => `/${escapePointer(String(segment))}`).join("");
+    const at = place.file === absolutePath ? locateInSpec(place.path, "key") : positionsOf(place.file).locate(place.path, "key");
+    return { ...at, pointer };
   };
   const notOpenApi = (found: unknown, at: SourceLocation) =>
     fail({
@@ -372,7 +375,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   return {
     file,
     document,
-    locate: (pointer) => ({ ...locateWritten(bundled, decodePointer(pointer)), pointer }),
+    locate: (pointer) => ({ pointer, ...locateWritten(bundled, decodePointer(pointer)) }),
     // The parser gives POSIX paths on every platform; the watcher compares them with native ones.
     files: parser.$refs.paths("file").map((file) => resolve(file)),
   };
