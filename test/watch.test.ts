@@ -223,6 +223,29 @@ describe("projector generate --watch", () => {
     },
   );
 
+  it(
+    "tells an edit to a prettier plugin the config names, which the process has already loaded, rather than running",
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const dir = exampleProject({ nodeModules: true });
+      writeFileSync(join(dir, "plugin.mjs"), "export const parsers = {};\n");
+      writeFileSync(join(dir, ".prettierrc"), JSON.stringify({ plugins: ["./plugin.mjs"] }));
+      const w = (running = new Watching(spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: dir })));
+      await w.until("the first run and the watching line", () => w.stdout.includes("plugin.mjs (Ctrl-C to stop)"));
+      const at = w.mark();
+      writeFileSync(join(dir, "plugin.mjs"), "export const parsers = {}; // edited\n");
+      await w.until("the plugin's edit told", () =>
+        at.stdout().includes("changed: plugin.mjs, a prettier plugin: plugins are loaded once per process"),
+      );
+      await sleep(1_000);
+      expect(at.stdout()).not.toMatch(WROTE);
+      w.child.kill("SIGINT");
+      expect(await w.exited).toBe(0);
+    },
+  );
+
   it("refuses --watch with --check as bad usage, and documents --watch", async () => {
     const dir = exampleProject({ nodeModules: true });
     const both = await cli(["generate", "--watch", "--check"], dir);

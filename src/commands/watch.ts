@@ -64,6 +64,9 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
   let specChanged = true;
   const cache = createGenerateCache();
   let prettierConfig: string | null = null;
+  // The plugin modules the config names by path: prettier imports each once per process, so an edit
+  // to one is told, not answered with a run that would use the module as first imported.
+  let pluginFiles = new Set<string>();
   // A project found up to date, whose files the watcher has yet to emit and format for its cache.
   let unprepared: { project: Project; extras: GenerateExtras } | undefined;
 
@@ -103,6 +106,17 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
     },
   };
 
+  // A save is often several events: the plugin's edit is told once.
+  const telling = new Set<string>();
+  const tellPlugin = (file: string) => {
+    if (telling.has(file)) return;
+    telling.add(file);
+    setTimeout(() => {
+      telling.delete(file);
+      say(`changed: ${display(file)}, a prettier plugin: plugins are loaded once per process; stop and start --watch to use it`);
+    }, DEBOUNCE_MS).unref();
+  };
+
   const schedule = (file: string) => {
     changed.add(file);
     clearTimeout(timer);
@@ -124,7 +138,16 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
       }
       printRefusal(io, error.diagnostics);
     }
-    if (project) prettierConfig = await prettier.resolveConfigFile(join(project.outputDir, "index.ts")).catch(() => prettierConfig);
+    if (project) {
+      const index = join(project.outputDir, "index.ts");
+      prettierConfig = await prettier.resolveConfigFile(index).catch(() => prettierConfig);
+      const plugins = prettierConfig ? ((await prettier.resolveConfig(index).catch(() => null))?.plugins ?? []) : [];
+      pluginFiles = new Set(
+        plugins.flatMap((plugin) =>
+          typeof plugin === "string" && /^\.{1,2}[\\/]|^[\\/]/.test(plugin) ? [resolve(dirname(prettierConfig!), plugin)] : [],
+        ),
+      );
+    }
   };
 
   /**
@@ -152,6 +175,7 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
       files.add(project.specPath);
       if (specFiles?.spec === project.specPath) for (const file of specFiles.files) files.add(file);
       if (prettierConfig) files.add(prettierConfig);
+      for (const plugin of pluginFiles) files.add(plugin);
     }
     wanted = files;
     watched = new Map();
@@ -172,7 +196,8 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
           // A prettier config or .editorconfig made beside a watched file changes the layout of every file.
           const file =
             name === null ? folder : (watched.get(join(folder, name)) ?? (isPrettierConfigName(name) ? join(folder, name) : undefined));
-          if (file !== undefined) schedule(file);
+          if (file !== undefined && pluginFiles.has(file)) tellPlugin(file);
+          else if (file !== undefined) schedule(file);
         });
         // The folder was removed; the next run watches it again if it is back.
         watcher.on("error", () => {
