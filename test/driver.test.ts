@@ -70,6 +70,30 @@ describe("the generate driver", () => {
     expect(output.files.size).toBe(0);
   });
 
+  it("gives the library's diagnostics in the order the CLI prints them", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "specs"));
+    cpSync(join(ROOT, SPEC), join(dir, SPEC));
+    // A field the spec does not declare, below one it declares that is left out.
+    const text = readFileSync(join(ROOT, "projector.yaml"), "utf8")
+      .replace("      subject: keep\n", "")
+      .replace(
+        "      sla_due_at: { as: sla_due, format: datetime }\n",
+        "      sla_due_at: { as: sla_due, format: datetime }\n      not_in_spec: keep\n",
+      );
+    writeFileSync(join(dir, "projector.yaml"), text);
+    const output = await generate({
+      annotation: parseAnnotation(text, "projector.yaml"),
+      spec: await loadSpec(join(dir, SPEC), SPEC),
+      runtimeTemplate: await readRuntimeTemplate(),
+      prettierOptions: null,
+      names: { spec: SPEC, annotation: "projector.yaml" },
+    });
+    expect(output.diagnostics.length).toBeGreaterThan(1);
+    const printed = await cli(["generate"], dir);
+    expect(printed.stderr).toContain(output.diagnostics.map((d) => formatDiagnostic(d)).join("\n"));
+  });
+
   it("tells its outcome without printing: written, checked, problems", async () => {
     const dir = overBudgetProject();
     const written = await runGenerate(OPTIONS, dir);

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostics.js";
-import { DiagnosticError, hasErrors } from "../diagnostics.js";
+import { DiagnosticError, hasErrors, sortDiagnostics } from "../diagnostics.js";
 import { checkBudgets } from "../evidence/budget-check.js";
 import { prettierConfigProblem, type FormatSession } from "../format.js";
 import * as core from "../generate.js";
@@ -17,10 +17,11 @@ import type { Project } from "./read.js";
 export async function generate(input: GenerateInput, budgets: Diagnostic["severity"] = "warning"): Promise<GenerateOutput> {
   const output = await core.generate(input);
   const { model } = output;
-  if (!model || hasErrors(output.diagnostics)) return output;
+  // In the order the CLI prints them: by file, line and column.
+  if (!model || hasErrors(output.diagnostics)) return { ...output, diagnostics: sortDiagnostics(output.diagnostics) };
   const stage = input.stage ?? untimed;
   const overBudget = await stage("budgets", () => checkBudgets(model, output.files, input.annotation, budgets));
-  const diagnostics = [...output.diagnostics, ...overBudget];
+  const diagnostics = sortDiagnostics([...output.diagnostics, ...overBudget]);
   // A tool over its budget as an error leaves no files, as any other error does.
   return hasErrors(overBudget) ? { ...output, diagnostics, files: new Map() } : { ...output, diagnostics };
 }
