@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type * as Prettier from "prettier";
 import { withPeer, withPeerSync } from "./peers.js";
 
@@ -59,6 +59,15 @@ const PRETTIER_CONFIG_FILE = /^(?:\.prettierrc(?:\..+)?|prettier\.config\.[cm]?[
 export const isPrettierConfigName = (name: string): boolean => PRETTIER_CONFIG_FILE.test(name);
 
 /**
+ * Whether prettier could read a config from this file: one of a config's names, or a package.json or
+ * package.yaml that mentions prettier (its `prettier` key).
+ */
+export const holdsPrettierConfig = (path: string): boolean => {
+  const name = basename(path);
+  return isPrettierConfigName(name) || ((name === "package.json" || name === "package.yaml") && readText(path).includes("prettier"));
+};
+
+/**
  * Whether a folder or one above it holds a file prettier could read a config from, so that prettier
  * need not be loaded only to find there is none.
  */
@@ -70,10 +79,7 @@ function mayHavePrettierConfig(folder: string): boolean {
     } catch {
       // A folder not made yet, or not readable: prettier finds nothing there either.
     }
-    for (const name of names) {
-      if (PRETTIER_CONFIG_FILE.test(name)) return true;
-      if ((name === "package.json" || name === "package.yaml") && readText(join(dir, name)).includes("prettier")) return true;
-    }
+    if (names.some((name) => holdsPrettierConfig(join(dir, name)))) return true;
     if (dirname(dir) === dir) return false;
   }
 }

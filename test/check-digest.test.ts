@@ -140,6 +140,18 @@ describe("generate --check from a clean clone", () => {
     expect(check.stderr).toContain(`  stale    ${OUT}/${MARKER}\n`);
   });
 
+  it.each([
+    ["spaced otherwise", (line: string) => line.replace('["', '[ "')],
+    ["its files in another order", () => `spec files: ${JSON.stringify([SPEC, "specs/parameters.yaml"])}`],
+    ["a file named through ..", () => `spec files: ${JSON.stringify(["specs/../specs/parameters.yaml", SPEC])}`],
+    ["a file named through .", () => `spec files: ${JSON.stringify(["specs/./parameters.yaml", SPEC])}`],
+  ])("does not trust a record whose spec files are written %s: the full check names the marker", async (_how, change) => {
+    edit(join(dir, OUT, MARKER), (text) => text.replace(/^spec files: .*$/m, (line) => change(line)));
+    const check = await cli(["generate", "--check"], dir);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain(`  stale    ${OUT}/${MARKER}\n`);
+  });
+
   it("checks in full with --force, and on a folder whose marker has no record", async () => {
     const forced = await cli(["generate", "--check", "--force", "--verbose"], dir);
     expect(forced.code).toBe(0);

@@ -193,18 +193,18 @@ describe("generate replaces only a folder it owns", () => {
     expect(readFileSync(join(dir, "generated/notes.md"), "utf8")).toBe("mine\n");
   });
 
-  it.each([".prettierrc", "prettier.config.mjs", ".editorconfig"])(
+  it.each([".prettierrc", "prettier.config.mjs", ".editorconfig", "package.json"])(
     "refuses a prettier config made inside its folder (%s), which would lay out the output and then be deleted",
     async (name) => {
       const dir = project();
       expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
       const config = join(dir, "generated/resources", name);
-      const text =
-        name === "prettier.config.mjs"
-          ? "export default { printWidth: 40 };\n"
-          : name === ".editorconfig"
-            ? "[*]\nindent_style = tab\n"
-            : '{ "printWidth": 40 }\n';
+      const texts: Record<string, string> = {
+        "prettier.config.mjs": "export default { printWidth: 40 };\n",
+        ".editorconfig": "[*]\nindent_style = tab\n",
+        "package.json": '{ "prettier": { "semi": false } }\n',
+      };
+      const text = texts[name] ?? '{ "printWidth": 40 }\n';
       writeFileSync(config, text);
       const before = tree(join(dir, "generated"));
       for (const args of [["generate"], ["generate", "--check"]])

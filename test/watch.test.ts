@@ -210,6 +210,12 @@ describe("projector generate --watch", () => {
         [".editorconfig", "root = true\n\n[*]\nindent_style = tab\n", (code: string) => code.includes("\n\t")],
         // The output folder's own parent: prettier takes the config nearest each file.
         ["generated/.prettierrc", JSON.stringify({ singleQuote: true }), (code: string) => code.includes("from './runtime/index.js'")],
+        // A package.json's prettier key, which prettier reads before a .prettierrc in the same folder.
+        [
+          "generated/package.json",
+          JSON.stringify({ prettier: { semi: false } }),
+          (code: string) => code.includes('from "./runtime/index.js"') && !/;\n/.test(code),
+        ],
       ] as const) {
         const at = w.mark();
         writeFileSync(join(dir, file), text);

@@ -1,8 +1,8 @@
 import { readlinkSync, realpathSync, watch, type FSWatcher } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
-import { isPrettierConfigName } from "../prettier-config.js";
+import { holdsPrettierConfig } from "../prettier-config.js";
 import { createGenerateCache, typesKnown } from "../generate-cache.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import { runGenerate, type GenerateOptions } from "./generate.js";
@@ -195,7 +195,9 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
         const watcher = watch(folder, (_event, name) => {
           // A prettier config or .editorconfig made beside a watched file changes the layout of every file.
           const file =
-            name === null ? folder : (watched.get(join(folder, name)) ?? (isPrettierConfigName(name) ? join(folder, name) : undefined));
+            name === null
+              ? folder
+              : (watched.get(join(folder, name)) ?? (holdsPrettierConfig(join(folder, name)) ? join(folder, name) : undefined));
           if (file !== undefined && pluginFiles.has(file)) tellPlugin(file);
           else if (file !== undefined) schedule(file);
         });
@@ -226,8 +228,7 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
       if (changed.size > 0) say(`changed: ${[...changed].map(display).join(", ")}`);
       const specFileSet = new Set([...(specFiles?.files ?? []), ...(specFiles ? [specFiles.spec] : [])]);
       // A folder event without a name is taken to touch the spec; an annotation naming another spec is caught by its path.
-      specChanged =
-        !loaded || [...changed].some((file) => specFileSet.has(file) || (!wanted.has(file) && !isPrettierConfigName(basename(file))));
+      specChanged = !loaded || [...changed].some((file) => specFileSet.has(file) || (!wanted.has(file) && !holdsPrettierConfig(file)));
       changed.clear();
       unprepared = undefined;
       await generateOnce();

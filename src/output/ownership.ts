@@ -42,9 +42,9 @@ export function markerText(record?: FolderRecord): string {
 }
 
 /** The record a marker's text holds, or undefined for a marker without one, or with anything else after its fixed lines. */
-export function folderRecord(markerText: string): FolderRecord | undefined {
-  if (!markerText.startsWith(MARKER_TEXT)) return undefined;
-  const match = RECORD.exec(markerText.slice(MARKER_TEXT.length));
+export function folderRecord(text: string): FolderRecord | undefined {
+  if (!text.startsWith(MARKER_TEXT)) return undefined;
+  const match = RECORD.exec(text.slice(MARKER_TEXT.length));
   if (!match) return undefined;
   let specFiles: unknown;
   try {
@@ -53,7 +53,9 @@ export function folderRecord(markerText: string): FolderRecord | undefined {
     return undefined;
   }
   if (!Array.isArray(specFiles) || specFiles.length === 0 || !specFiles.every((file) => typeof file === "string")) return undefined;
-  return { inputs: match[1]!, files: match[2]!, specFiles };
+  const record = { inputs: match[1]!, files: match[2]!, specFiles };
+  // Only as generate writes it: a record spaced or escaped otherwise is a hand edit of the marker.
+  return markerText(record) === text ? record : undefined;
 }
 
 export type Ownership = { ours: true } | { ours: false; evidence: string };

@@ -1,10 +1,10 @@
 import { stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { DiagnosticError, type Code, type SourceLocation } from "../diagnostics.js";
 import { entryKind, listFolder } from "../output/listing.js";
 import { type LockBusyError, type LockNotAFileError, lockPath } from "../output/lock.js";
 import { MARKER, ownership } from "../output/ownership.js";
-import { isPrettierConfigName } from "../prettier-config.js";
+import { holdsPrettierConfig } from "../prettier-config.js";
 import { backupFolder, stagingFolder } from "../output/write.js";
 
 /** The output folder as the messages about it need it. */
@@ -67,7 +67,7 @@ async function checkFolder(place: OutputPlace, folder: string, role: string): Pr
   // output would stand on a file no longer there.
   const config =
     role === "output" && verdict.ours
-      ? [...listing.files, ...listing.others].find((path) => isPrettierConfigName(basename(path)))
+      ? [...listing.files, ...listing.others].find((path) => holdsPrettierConfig(join(folder, path)))
       : undefined;
   if (config !== undefined) {
     throw refusal(

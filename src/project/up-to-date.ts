@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { cachePath, filesDigest, inputsDigest, portableInputsDigest, readCache } from "../output/digest.js";
 import { folderGuard } from "../openapi/files.js";
@@ -96,6 +96,9 @@ export async function vouchedByRecord(config: string, cwd: string, options: RefO
   const record = await readRecord(plain.outputDir);
   if (!record) return undefined;
   const specFiles = record.specFiles.map((file) => resolve(plain.configDir, file));
+  // Only as generate writes it: each file once, plain, relative, in the order of their paths.
+  const written = [...new Set(specFiles)].sort().map((file) => relative(plain.configDir, file).split(sep).join("/"));
+  if (JSON.stringify(written) !== JSON.stringify(record.specFiles)) return undefined;
   if (!loadWouldRead(plain.specPath, specFiles, options)) return undefined;
   const files = await folderFiles(plain.outputDir);
   if (!files || filesDigest(files) !== record.files) return undefined;
