@@ -38,6 +38,9 @@ function nextPageRule(tool: ToolModel & { next: NonNullable<ToolModel["next"]> }
   };
 }
 
+/** An object member, written short where its value is a variable of its name. */
+const named = (name: string, value: string) => (value === name ? name : `${name}: ${value}`);
+
 /** The code of a tool's `page.next`, or undefined for a tool without one. */
 export function nextPageCode(module: ModuleWriter, tool: ToolModel): NextPageCode | undefined {
   if (!tool.next) return undefined;
@@ -50,7 +53,7 @@ export function nextPageCode(module: ModuleWriter, tool: ToolModel): NextPageCod
       "",
     ],
     member: (records, returned, rows) =>
-      `next: ${module.runtime("nextPage")}(NEXT, response, ${records}, ${returned}, options.exchange, ctx${readsRows ? `, ${rows}` : ""})`,
+      `next: ${module.runtime("nextPage")}(NEXT, { response, ${named("records", records)}, returned: ${returned}, exchange: options.exchange, ctx${readsRows ? `, ${named("rows", rows)}` : ""} })`,
     readsRows,
     type: "next: string | null;",
   };

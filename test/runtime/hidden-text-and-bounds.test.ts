@@ -230,7 +230,13 @@ describe("a next naming list items that hold their delimiter", () => {
 
   it("passes items back as the API named them, sending them as it wrote them", async () => {
     const query = "ids=a,b%20c&tags=x|y&cursor=1";
-    const token = nextPage(RULE, { next_url: `https://api.example.com/things?${query}` }, [{}], 1, undefined, context("list_things", {}));
+    const token = nextPage(RULE, {
+      response: { next_url: `https://api.example.com/things?${query}` },
+      records: [{}],
+      returned: 1,
+      exchange: undefined,
+      ctx: context("list_things", {}),
+    });
     expect(typeof token).toBe("string");
     expect(await sentFor({ next: token })).toBe(await sentFor({ ids: ["a", "b c"], tags: ["x", "y"], cursor: "1" }));
     expect(await sentFor({ next: token })).toBe(query);
@@ -241,14 +247,13 @@ describe("a next naming list items that hold their delimiter", () => {
     ["tags=a%7Cb&cursor=1", "a pipe"],
   ])("gives no next for %s, whose item holds the delimiter the API splits at, with an issue", (query, delimiter) => {
     const issues: ProjectionIssue[] = [];
-    const token = nextPage(
-      RULE,
-      { next_url: `https://api.example.com/things?${query}` },
-      [{}],
-      1,
-      undefined,
-      context("list_things", { onIssue: (issue) => issues.push(issue) }),
-    );
+    const token = nextPage(RULE, {
+      response: { next_url: `https://api.example.com/things?${query}` },
+      records: [{}],
+      returned: 1,
+      exchange: undefined,
+      ctx: context("list_things", { onIssue: (issue) => issues.push(issue) }),
+    });
     expect(token).toBeNull();
     expect(issues.map((issue) => issue.message)).toEqual([
       expect.stringContaining(`the next page is not a page this tool can ask for: cannot have an item holding ${delimiter}`),

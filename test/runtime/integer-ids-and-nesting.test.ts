@@ -145,7 +145,13 @@ describe("next after the last record", () => {
     const { issues, ctx } = reading();
     const records = [{ id: last }];
     return {
-      next: nextPage(rule(ids), records, records, 1, { url: "https://api.example.com/items?limit=1", query: { limit: 1 } }, ctx),
+      next: nextPage(rule(ids), {
+        response: records,
+        records,
+        returned: 1,
+        exchange: { url: "https://api.example.com/items?limit=1", query: { limit: 1 } },
+        ctx,
+      }),
       issues,
     };
   };

@@ -12,7 +12,7 @@ import { nextLink, nextPage, nextToken, type NextPageRule } from "../../template
 function next(rule: NextPageRule, response: unknown, exchange?: PageExchange, records: unknown[] = [{ id: "a" }]) {
   const issues: ProjectionIssue[] = [];
   const ctx = context("list_things", { onIssue: (issue) => issues.push(issue) });
-  return { next: nextPage(rule, response, records, records.length, exchange, ctx), issues };
+  return { next: nextPage(rule, { response, records, returned: records.length, exchange, ctx }), issues };
 }
 
 /** Query parameters the model sets, each its own argument: text, but a `filter` object sent as `filter[member]`. */

@@ -20,7 +20,7 @@ const REQUEST: PageExchange = { url: "https://api.example.com/urls", query: {} }
 function next(nextUrl: string, exchange: PageExchange | undefined = REQUEST) {
   const issues: ProjectionIssue[] = [];
   const ctx = context("list_urls", { onIssue: (issue) => issues.push(issue) });
-  return { next: nextPage(RULE, { next_url: nextUrl }, [{}], 1, exchange, ctx), issues };
+  return { next: nextPage(RULE, { response: { next_url: nextUrl }, records: [{}], returned: 1, exchange, ctx }), issues };
 }
 
 describe("a next URL whose query escapes are not UTF-8 text", () => {
@@ -111,7 +111,7 @@ describe("a next URL repeating a member of an exploded form object the request s
       headers: { get: (name) => (name === "link" ? `<${target}>; rel="next"` : null) },
       query: { opts: { sort: "a" } },
     };
-    return { next: nextPage(PAGES, {}, [{}], 1, exchange, ctx), issues };
+    return { next: nextPage(PAGES, { response: {}, records: [{}], returned: 1, exchange, ctx }), issues };
   };
 
   it("leaves it out of next, as the object passed again sends it", async () => {

@@ -57,7 +57,7 @@ const REQUEST: PageExchange = { url: "https://api.example.com/things?size=25", q
 function next(ruleOf: NextPageRule, response: unknown) {
   const issues: ProjectionIssue[] = [];
   const ctx = context("list_things", { onIssue: (issue) => issues.push(issue) });
-  return { next: nextPage(ruleOf, response, [{}], 1, REQUEST, ctx), issues };
+  return { next: nextPage(ruleOf, { response, records: [{}], returned: 1, exchange: REQUEST, ctx }), issues };
 }
 
 /** The tool called with a `next` alone: its error, or the query it sent. */

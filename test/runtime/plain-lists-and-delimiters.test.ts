@@ -170,7 +170,13 @@ describe("a next page the runtime refuses", () => {
 
   function refusal(rule: NextPageRule, response: unknown, exchange?: PageExchange): string[] {
     const issues: ProjectionIssue[] = [];
-    const next = nextPage(rule, response, [{}], 1, exchange, context("list_things", { onIssue: (issue) => issues.push(issue) }));
+    const next = nextPage(rule, {
+      response,
+      records: [{}],
+      returned: 1,
+      exchange,
+      ctx: context("list_things", { onIssue: (issue) => issues.push(issue) }),
+    });
     expect(next).toBeNull();
     return issues.map((issue) => issue.message);
   }

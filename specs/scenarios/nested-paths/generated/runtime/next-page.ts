@@ -101,6 +101,20 @@ export function nextToken(
 }
 
 /**
+ * A page as {@link nextPage} reads it: the response, its records and how many it returned (before a
+ * row budget cut them), the request that fetched it, the call's context, and the records as
+ * projected for an `after_last`.
+ */
+export interface PageRead {
+  response: unknown;
+  records: readonly unknown[];
+  returned: number;
+  exchange: PageExchange | undefined;
+  ctx: Context;
+  rows?: readonly unknown[];
+}
+
+/**
  * The result's `next`: the following page's position as a short string of the operation's own
  * query parameters, or null on the last page. A position the tool cannot follow (a next URL on
  * another host or path, a parameter it does not set or fixes otherwise, a cursor it cannot read,
@@ -109,15 +123,8 @@ export function nextToken(
  * `next` handed out is one the tool takes back. `rows` are the records as projected, which an
  * `after_last` reads its value's marker from.
  */
-export function nextPage(
-  rule: NextPageRule,
-  response: unknown,
-  records: readonly unknown[],
-  returned: number,
-  exchange: PageExchange | undefined,
-  ctx: Context,
-  rows?: readonly unknown[],
-): string | null {
+export function nextPage(rule: NextPageRule, page: PageRead): string | null {
+  const { response, records, returned, exchange, ctx, rows } = page;
   const source = rule.source;
   if ("body" in source) {
     const blocked = blockedAt(response, source.body);

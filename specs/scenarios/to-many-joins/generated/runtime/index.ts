@@ -123,7 +123,11 @@ export { money } from "./money.js";
 export type { UnknownCode, Unresolved, Unusable } from "./markers.js";
 export { projectInOneWalk, type OneWalkPage } from "./one-walk.js";
 export { MAX_NEXT_CHARACTERS } from "./next-arguments.js";
-export { MAX_NEXT_URL_CHARACTERS, nextPage } from "./next-page.js";
+export {
+  MAX_NEXT_URL_CHARACTERS,
+  nextPage,
+  type PageRead,
+} from "./next-page.js";
 export type { NextPageRule, NextSource } from "./next-page.js";
 export { at, pageValue, present } from "./pages.js";
 export { PATTERN_STEPS } from "./patterns.js";
