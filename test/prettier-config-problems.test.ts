@@ -103,7 +103,8 @@ describe("the spec's example against a budget of rows", () => {
     );
     const run = await cli(["generate"], dir);
     expect(run.stderr).toContain(
-      "PRJ042 warning tool search_tickets: the spec's example response does not fit its budget of 1 rows; 1 of 2 records would be shown",
+      "PRJ042 warning tool search_tickets: the spec's example response does not fit its budget of 1 row; 1 of 2 records would be shown\n" +
+        "  help: raise `rows`: the tool shows at most that many records of a page, and says how many it had",
     );
     expect((await cli(["generate", "--check"], dir)).code).toBe(1);
   });

@@ -33,7 +33,10 @@ export async function checkBudgets(
         code: "PRJ042",
         severity,
         message: `tool ${tool.name}: the spec's example response does not fit its budget of ${budgetWords(tool.budget!)}; ${truncated.shown} of ${truncated.total} records would be shown`,
-        help: "raise the budget, drop fields the model does not need, or pass a real tokenizer as `countTokens` (the default counts half the bytes, an over-estimate)",
+        help:
+          tool.budget!.tokens === undefined
+            ? "raise `rows`: the tool shows at most that many records of a page, and says how many it had"
+            : "raise the budget, drop fields the model does not need, or pass a real tokenizer as `countTokens` (the default counts half the bytes, an over-estimate)",
         location: annotation.locate(["tools", tool.name, "budget"], "key"),
       });
     }
@@ -45,4 +48,6 @@ export async function checkBudgets(
 
 /** A budget as a message names it: `60 tokens`, `2 rows`, `60 tokens and 2 rows`. */
 const budgetWords = ({ tokens, rows }: { tokens?: number; rows?: number }) =>
-  [tokens === undefined ? [] : [`${tokens} tokens`], rows === undefined ? [] : [`${rows} rows`]].flat().join(" and ");
+  [tokens === undefined ? [] : [`${tokens} tokens`], rows === undefined ? [] : [rows === 1 ? "1 row" : `${rows} rows`]]
+    .flat()
+    .join(" and ");
