@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { parseAnnotation } from "../src/annotation/parse.js";
-import { MAX_SPEC_FILE_BYTES } from "../src/openapi/files.js";
+import { guardedFileResolver, MAX_SPEC_FILE_BYTES, resolverAsRead } from "../src/openapi/files.js";
 import { refusedAsInternal } from "../src/openapi/ref-parser.js";
 import { MAX_REF_CHAIN } from "../src/openapi/refs.js";
 import { writtenPlace } from "../src/openapi/written-place.js";
@@ -122,6 +122,47 @@ describe("$refs outside the spec's folder", () => {
     writeFileSync(join(dir, "specs/parts/text.yaml"), "text: { type: string, description: The note's words }\n");
     const run = await cli(["generate"], dir);
     expect(run.code, run.stderr).toBe(0);
+  });
+});
+
+describe("the bundler's own pass over the files", () => {
+  it("is given each file as the first pass read it, and reads only those it did not", async () => {
+    const asked: string[] = [];
+    const resolver = guardedFileResolver({
+      spec: { path: "/spec/openapi.yaml", text: "openapi: 3.1.0\n" },
+      realFolder: "/spec",
+      allowOutside: false,
+      read: () => {},
+      refused: () => {},
+    });
+    const counting = { ...resolver, read: async (target: { url: string }) => (asked.push(target.url), "read: anew\n") };
+    const schema = { type: "object" };
+    const asRead = resolverAsRead(
+      counting,
+      new Map<string, unknown>([
+        ["/spec/schema.yaml", schema],
+        ["/spec/list.yaml", [1, 2]],
+        ["/spec/quoted.yaml", "42"],
+      ]),
+      new Map([["/spec/quoted.yaml", "'42'\n"]]),
+    );
+    // A mapping or list as parsed then, the very value; a scalar as its text, which parses as it did.
+    expect(await asRead.read({ url: "/spec/schema.yaml" })).toBe(schema);
+    expect(await asRead.read({ url: "/spec/list.yaml" })).toEqual([1, 2]);
+    expect(await asRead.read({ url: "/spec/quoted.yaml" })).toBe("'42'\n");
+    expect(asked).toEqual([]);
+    expect(await asRead.read({ url: "/spec/new.yaml" })).toBe("read: anew\n");
+    expect(asked).toEqual(["/spec/new.yaml"]);
+  });
+
+  it("inlines what a $ref in a file a $ref reaches names, from the files as read before", async () => {
+    const { dir } = project("task.yaml#/Task/properties/name", {
+      "task.yaml": "Task:\n  type: object\n  properties:\n    name: { $ref: './name.yaml' }\n",
+      "name.yaml": "type: string\ndescription: The note's text.\n",
+    });
+    const result = await generateFrom(join(dir, "projector.yaml"));
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(result.files.get("openapi.ts")).toContain("The note's text.");
   });
 });
 

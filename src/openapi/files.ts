@@ -140,6 +140,15 @@ export function localPath(url: string): string | undefined {
   return resolve(decodeURIComponent(url));
 }
 
+/** The local path a resolver is asked for; undefined for a URL that names none, or none that can be decoded. */
+function askedPath(url: string): string | undefined {
+  try {
+    return localPath(url);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The local path of a `file:` URL, as the `$ref` resolver reads it (`localPath`): decoded, an encoded
  * slash (`..%2foutside.yaml`) included, which fileURLToPath refuses with an error.
@@ -184,12 +193,7 @@ export function guardedFileResolver(options: GuardOptions) {
     order: 100,
     canRead: (target: { url: string }) => /^file:/i.test(target.url) || !/^[a-z][a-z0-9+.-]+:\/\//i.test(target.url),
     read: async (target: { url: string }): Promise<string> => {
-      let path: string | undefined;
-      try {
-        path = localPath(target.url);
-      } catch {
-        path = undefined;
-      }
+      const path = askedPath(target.url);
       if (path === undefined) return refuse({ path: target.url, outside: true, reason: "not a local file" });
       if (path === options.spec.path) return options.spec.text;
       if (!options.allowOutside && !inside(path)) return refuse({ path, outside: true, reason: "outside the spec's folder" });
@@ -201,6 +205,26 @@ export function guardedFileResolver(options: GuardOptions) {
         if (!(error instanceof UnreadableFile)) throw error;
         return refuse({ path, outside: false, reason: error.message });
       }
+    },
+  };
+}
+
+type FileResolver = ReturnType<typeof guardedFileResolver>;
+
+/**
+ * The resolver for the bundler's own pass over files the resolver read before: each is given as it
+ * was read then, a mapping or a list as it was parsed, anything else as its text, so that what the
+ * bundler inlines is what the checks between the passes saw, never a file as it may be now. A file
+ * not read before is read through `resolver`.
+ */
+export function resolverAsRead(resolver: FileResolver, parsed: ReadonlyMap<string, unknown>, texts: ReadonlyMap<string, string>) {
+  return {
+    ...resolver,
+    read: async (target: { url: string }): Promise<unknown> => {
+      const path = askedPath(target.url);
+      const value = path === undefined ? undefined : parsed.get(path);
+      if (typeof value === "object" && value !== null && !Buffer.isBuffer(value)) return value;
+      return (path === undefined ? undefined : texts.get(path)) ?? resolver.read(target);
     },
   };
 }

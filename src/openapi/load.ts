@@ -8,7 +8,7 @@ import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { locateInJson } from "../json-locate.js";
 import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
 import { refParser, refusedAsInternal } from "./ref-parser.js";
-import { filePath, guardedFileResolver, localPath, readSpecFile, UnreadableFile, type Refusal } from "./files.js";
+import { filePath, guardedFileResolver, localPath, readSpecFile, resolverAsRead, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
 import { escapePointer, isJsonObject, type JsonObject } from "./schema.js";
 import { overflowedStack, TOO_DEEP_HELP } from "./too-deep.js";
@@ -326,9 +326,20 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const straight = refsPointStraight(document, sites);
   try {
     // Bundling changes nothing in a spec whose every $ref already names where it leads. Otherwise the
-    // library bundles the document resolved above, reading the files it pulls in again, through the
-    // same guarded resolver.
-    if (!straight) document = await parser.bundle(absolutePath, parser.schema as never, parserOptions);
+    // library bundles the document resolved above, resolving it again: each file it pulls in is
+    // given as read above, and checked since.
+    if (!straight) {
+      const parsed = new Map(Object.entries(parser.$refs.values()).map(([key, value]) => [resolve(key), value]));
+      const asRead = resolverAsRead(fileResolver, parsed, texts);
+      document = await parser.bundle(
+        absolutePath,
+        parser.schema as never,
+        {
+          ...parserOptions,
+          resolve: { ...parserOptions.resolve, file: asRead },
+        } as SwaggerParser.Options,
+      );
+    }
   } catch (error) {
     cannotLoad(shown(String((error as Error).message ?? error)), parser.$refs.values() as Record<string, unknown>);
   }
