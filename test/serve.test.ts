@@ -401,10 +401,15 @@ describe("projector serve: refusals at start-up", () => {
   it("refuses a resolver written by hand: serve has no code of the user's to call", async () => {
     const dir = projectServing("serve:\n  base_url: http://127.0.0.1:9/v1\n");
     const annotation = readFileSync(join(dir, "projector.yaml"), "utf8");
-    writeFileSync(join(dir, "projector.yaml"), annotation.replace(', operation: listUsers, ids: "filter[id]"', ""));
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      annotation.replace('{ type: user, label: display_name, operation: listUsers, ids: "filter[id]" }', "{}"),
+    );
     const { code, stderr } = await cli(["serve"], dir);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^projector serve: resolver users in projector\.yaml names no operation/);
+    expect(stderr).toBe(
+      "projector serve: resolver users in projector.yaml names no operation, and serve has no code of yours to ask; name the API's operation that gives users by id (`operation: <operationId>`, with `ids: <parameter>` where one request takes many ids), or the `label` their name is under where the API embeds them\n",
+    );
   });
 
   it("takes the spec's single server URL when the annotation names none, and refuses when the spec has none to take", () => {
@@ -471,5 +476,52 @@ describe("the annotation's serve section", () => {
       /serve\.auth\.api_key\.header must be a header name/,
     );
     expect(parse("serve:\n  base_ur: https://x.example\n")).toThrow(/unknown key "base_ur" in serve \(did you mean "base_url"\?\)/);
+  });
+});
+
+describe("projector serve with a resolver that only takes the names the API embeds", () => {
+  let db: Database.Database;
+  let api: Awaited<ReturnType<typeof startApi>>;
+  const client = new Client({ name: "serve-test", version: "1.0.0" });
+  let stderr = "";
+  const dir = projectServing(
+    ["serve:", "  base_url: { env: DESK_API_URL }", "  auth: { bearer: { env: DESK_TOKEN } }", ""].join("\n"),
+    (annotation) => annotation.replace(', operation: listUsers, ids: "filter[id]"', ""),
+  );
+
+  beforeAll(async () => {
+    db = openDatabase(join(tempDir(), "desk.db"));
+    api = await startApi(db, `Bearer ${TOKEN}`);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "serve", "-c", join(dir, "projector.yaml")],
+      env: { ...(process.env as Record<string, string>), DESK_API_URL: api.baseUrl, DESK_TOKEN: TOKEN },
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    await client.connect(transport);
+  }, 60_000);
+
+  afterAll(async () => {
+    await client.close();
+    await stop(api.server);
+    db.close();
+  });
+
+  it("serves, marking each id sent without its name unresolved, and says so when it starts", async () => {
+    expect(stderr).toContain(
+      "projector.yaml names no operation: an id the API sends without its display_name is shown unresolved; to have it looked up, name the operation that gives users by id (`operation: <operationId>`)\n",
+    );
+    const result = await callTool(client, "search_tickets", { status: "open" });
+    expect(result.isError).toBe(false);
+    expect(api.received.map((r) => r.url.pathname).sort()).toEqual(["/v1/organizations", "/v1/tickets"]);
+    const tickets = (result.structuredContent as { tickets: { assignee: unknown; org: unknown }[] }).tickets;
+    const assigned = tickets.filter((ticket) => ticket.assignee !== null);
+    expect(assigned.length).toBeGreaterThan(0);
+    for (const ticket of assigned) {
+      expect(ticket.assignee).toEqual({ unresolved: expect.stringMatching(/^usr_[0-9a-f]+/) });
+      expect(ticket.org).toEqual(expect.any(String));
+    }
+    expect(stderr).toMatch(/^projection: .*users.*$/m);
   });
 });

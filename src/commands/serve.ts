@@ -107,10 +107,18 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
   }
   const project = await loadProject({ config: options.config }, io.cwd);
   const file = project.display(project.configPath);
-  const handWritten = project.annotation.resolvers.filter((resolver) => resolver.operation === undefined);
+  const withoutOperation = project.annotation.resolvers.filter((resolver) => resolver.operation === undefined);
+  // A resolver with a label names the records the API embeds with their names; the ids that come
+  // without one are marked unresolved, there being no operation to ask.
+  const embeddedOnly = withoutOperation.filter((resolver) => resolver.label !== undefined);
+  const handWritten = withoutOperation.filter((resolver) => resolver.label === undefined);
+  for (const resolver of embeddedOnly)
+    say(
+      `resolver ${resolver.name} in ${file} names no operation: an id the API sends without its ${resolver.label} is shown unresolved; to have it looked up, name the operation that gives ${resolver.name} by id (\`operation: <operationId>\`)`,
+    );
   for (const resolver of handWritten)
     say(
-      `resolver ${resolver.name} in ${file} names no operation, and serve has no code of yours to ask; name the API's operation that gives its labels: \`operation: listUsers, ids: "filter[id]"\``,
+      `resolver ${resolver.name} in ${file} names no operation, and serve has no code of yours to ask; name the API's operation that gives ${resolver.name} by id (\`operation: <operationId>\`, with \`ids: <parameter>\` where one request takes many ids), or the \`label\` their name is under where the API embeds them`,
     );
   let access: ApiAccess;
   let idBookSettings: ReturnType<typeof idBookSettingsFrom>;
@@ -139,7 +147,7 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
   const client = loaded.createClient({ baseUrl: access.baseUrl, headers: access.headers, fetch });
   const tools = index.createTools({
     client,
-    resolvers: index.createResolvers?.(client) ?? {},
+    resolvers: { ...Object.fromEntries(embeddedOnly.map((resolver) => [resolver.name, () => new Map()])), ...index.createResolvers?.(client) },
     onIssue: (issue: { message: string }) => io.stderr.write(`projection: ${oneLine(mask(issue.message))}\n`),
     ...(idBook ? { idBook: idBook.book } : {}),
   });
