@@ -642,3 +642,174 @@ describe("a list of embedded records with ids and names", () => {
     expect(asked).toEqual([]);
   });
 });
+
+// An account record that holds its own credentials beside look-alikes that are no secret.
+const text = { type: "string" };
+const Account = {
+  type: "object",
+  properties: {
+    sid: sid("AC"),
+    friendly_name: text,
+    auth_token: text,
+    apiKey: text,
+    "client-secret": text,
+    refresh_token: text,
+    signing_secret: text,
+    private_key: text,
+    passcode: { type: "string", format: "password" },
+    token_type: text,
+    expires_in: { type: "integer" },
+    password_changed_at: { type: "string", format: "date-time" },
+    has_password: { type: "boolean" },
+    secret_count: { type: "integer" },
+    max_tokens: { type: "integer" },
+    next_page_token: text,
+    public_key: text,
+    key: text,
+    keyboard: text,
+    sip: { type: "object", properties: { username: text, password: text, realm: text } },
+    vault: { type: "object", properties: { size: { type: "integer" }, master: { type: "object", properties: { api_key: text } } } },
+  },
+};
+const ACCOUNT_EXAMPLE = {
+  sid: "AC0123456789abcdef0123456789abcdef",
+  friendly_name: "Main",
+  auth_token: "s3cr3t-auth",
+  apiKey: "s3cr3t-api",
+  "client-secret": "s3cr3t-client",
+  refresh_token: "s3cr3t-refresh",
+  signing_secret: "s3cr3t-signing",
+  private_key: "s3cr3t-private",
+  passcode: "s3cr3t-pass",
+  token_type: "bearer",
+  sip: { username: "main", password: "s3cr3t-sip", realm: "sip.example.com" },
+  vault: { size: 2, master: { api_key: "s3cr3t-vault" } },
+};
+const accounts = () =>
+  specOf({ "/Accounts/{Sid}": get("FetchAccount", [pathParameter("Sid", sid("AC"))], ref("Account"), ACCOUNT_EXAMPLE) }, { Account });
+
+describe("a credential in a record", () => {
+  const secret = { drop: "a credential, never shown to the model" };
+
+  it("is dropped for sure, by its name in any case or by `format: password`, and look-alikes are not", async () => {
+    const { fields } = await draft(accounts());
+    expect(fields("account")).toMatchObject({
+      auth_token: secret,
+      apiKey: secret,
+      "client-secret": secret,
+      refresh_token: secret,
+      signing_secret: secret,
+      private_key: secret,
+      passcode: secret,
+      token_type: "keep",
+      expires_in: "keep",
+      password_changed_at: { format: "datetime" },
+      has_password: "keep",
+      secret_count: "keep",
+      max_tokens: "keep",
+      next_page_token: "keep",
+      public_key: "keep",
+      key: "keep",
+      keyboard: "keep",
+    });
+  });
+
+  it("inside an object is dropped by its part, or with the object where nothing else of it is worth reading", async () => {
+    const { fields } = await draft(accounts());
+    expect(fields("account")).toMatchObject({
+      "sip.username": "keep",
+      "sip.password": secret,
+      "sip.realm": "keep",
+      vault: {
+        todo: "kept whole it would carry vault.master.api_key, a credential: classify its parts to keep the rest",
+        drop: "holds a credential",
+      },
+    });
+    expect(fields("account")).not.toHaveProperty("sip");
+  });
+
+  it("never reaches the model, every guess taken", async () => {
+    const { dir } = await draft(accounts(), true);
+    const { result } = await projected(dir, "fetch_account", ACCOUNT_EXAMPLE);
+    expect(JSON.stringify(result)).not.toMatch(/s3cr3t/);
+    expect(result).toMatchObject({ friendly_name: "Main", token_type: "bearer", sip: { username: "main", realm: "sip.example.com" } });
+  });
+});
+
+// A music API: the queue holds tracks and episodes, each fetched by its own tool; `/me` is the private side of a user.
+const playable = (type: string) => ({
+  type: "object",
+  properties: { id: text, name: text, type: { type: "string", enum: [type] } },
+});
+const musicApi = () =>
+  specOf(
+    {
+      "/tracks/{id}": get("get-track", [pathParameter("id")], ref("TrackObject")),
+      "/episodes/{id}": get("get-an-episode", [pathParameter("id")], ref("EpisodeObject")),
+      "/me/player/queue": get("get-queue", [], ref("QueueObject")),
+      "/users/{user_id}": get("get-users-profile", [pathParameter("user_id")], ref("PublicUserObject")),
+      "/me": get("get-current-users-profile", [], ref("PrivateUserObject")),
+    },
+    {
+      TrackObject: playable("track"),
+      EpisodeObject: playable("episode"),
+      QueueObject: {
+        type: "object",
+        properties: { queue: { type: "array", items: { oneOf: [ref("TrackObject"), ref("EpisodeObject")] } } },
+      },
+      PublicUserObject: { type: "object", properties: { id: text, display_name: text } },
+      PrivateUserObject: { type: "object", properties: { id: text, display_name: text, country: text, account_id: text } },
+    },
+  );
+
+// Twilio writes the sids of incoming phone numbers and of outgoing caller ids alike; a call's `phone_number_sid` is either.
+const phoneNumbers = () =>
+  specOf(
+    {
+      "/Accounts/{AccountSid}/IncomingPhoneNumbers/{Sid}.json": get(
+        "FetchIncomingPhoneNumber",
+        [pathParameter("AccountSid", sid("AC")), pathParameter("Sid", sid("PN"))],
+        ref("incoming_phone_number"),
+      ),
+      "/Accounts/{AccountSid}/OutgoingCallerIds/{Sid}.json": get(
+        "FetchOutgoingCallerId",
+        [pathParameter("AccountSid", sid("AC")), pathParameter("Sid", sid("PN"))],
+        ref("outgoing_caller_id"),
+      ),
+      "/Accounts/{AccountSid}/Calls/{Sid}.json": get(
+        "FetchCall",
+        [pathParameter("AccountSid", sid("AC")), pathParameter("Sid", sid("CA"))],
+        ref("call"),
+      ),
+    },
+    {
+      incoming_phone_number: { type: "object", properties: { sid: sid("PN"), phone_number: text } },
+      outgoing_caller_id: { type: "object", properties: { sid: sid("PN"), phone_number: text } },
+      call: { type: "object", properties: { sid: sid("CA"), phone_number_sid: sid("PN"), to: text } },
+    },
+  );
+
+describe("an id no tool is drafted for by its own kind", () => {
+  it("in a union of records is an argument of the tools that fetch each branch's schema", async () => {
+    const { fields } = await draft(musicApi());
+    expect(fields("queue").id).toEqual({ argument: ["get_track", "get_an_episode"] });
+  });
+
+  it("of a record whose kind ends with a kind a tool takes is that tool's argument, as a todo", async () => {
+    const { fields } = await draft(musicApi());
+    expect(fields("private_user").id).toEqual({
+      todo: "passed to get_users_profile as `user_id`, the id of a user, by the record's name alone (a private_user): check it takes this one",
+      argument: ["get_users_profile"],
+    });
+    // Its other ids are another record's, not its own.
+    expect(fields("private_user").account_id).toMatchObject({ drop: "no tool takes this id" });
+  });
+
+  it("written as the ids of a few kinds of record is offered the tools of each, as a todo saying why", async () => {
+    const { fields } = await draft(phoneNumbers());
+    expect(fields("call").phone_number_sid).toEqual({
+      todo: "written as fetch_incoming_phone_number, fetch_outgoing_caller_id take ids (pattern ^PN[0-9a-fA-F]{32}$), which the spec gives 2 kinds of record (incoming_phone_number, outgoing_caller_id) and its name does not tell apart: keep the tools that take this one",
+      argument: ["fetch_incoming_phone_number", "fetch_outgoing_caller_id"],
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import type { SpecField } from "../model/fields.js";
 import { isIdSchema } from "../model/spec-ids.js";
 import { operationParameters, type DeclaredParameter, type Operation } from "../model/operations.js";
-import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
+import { members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { withArticle } from "../indefinite-article.js";
 import { kindOfKey, someOf, type ArgumentGuess, type Guess } from "./guess.js";
 
@@ -104,6 +104,8 @@ export interface Matching {
   reader: SchemaReader;
   /** Writings ({@link writings}) only ever used by path parameters of one kind: Twilio's `^CA…` is a call's. */
   distinctive: ReadonlySet<string>;
+  /** The kinds of record path parameters of each writing take ids of: Twilio's `^PN…`, incoming phone numbers' and outgoing caller ids'. */
+  kindsByWriting: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**
@@ -128,7 +130,7 @@ export function matchingOf(reader: SchemaReader, operations: readonly Operation[
       for (const writing of writings(reader, parameter.at)) kinds.set(writing, (kinds.get(writing) ?? new Set()).add(kind));
     });
   }
-  return { reader, distinctive: new Set([...kinds].filter(([, of]) => of.size === 1).map(([writing]) => writing)) };
+  return { reader, distinctive: new Set([...kinds].filter(([, of]) => of.size === 1).map(([writing]) => writing)), kindsByWriting: kinds };
 }
 
 /** Last words that all say "the id": `{database_cluster_uuid}` takes a cluster's `id`, `{ssh_key_identifier}` a key's. */
@@ -198,17 +200,52 @@ const rank = (f: Fit) => (f.sameName ? 8 : 0) + (f.byName ? 4 : 0) + (f.bySchema
 const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
 const scalar = (reader: SchemaReader, field: SpecField) => ["string", "integer", undefined].includes(reader.kind(field.at));
 
+/** The tools taking an id of a record's kind, and the record's kind where they were found by the end of its name alone. */
+export interface OwnTakers {
+  takers: Taker[];
+  likeKind?: string;
+}
+
+/**
+ * The tools that take an id of a record of these kinds (its own, its path's, and for a union those
+ * of its branches: a queue of tracks and episodes), else those taking an id of a kind its own kind
+ * ends with, word for word (Spotify's `private_user` is a `user`), which is a guess by name alone.
+ */
+export function ownTakers(kinds: readonly string[], takersByKind: ReadonlyMap<string, Taker[]>): OwnTakers {
+  const takers = kinds.flatMap((kind) => takersByKind.get(kind) ?? []).filter(unique);
+  if (takers.length > 0) return { takers };
+  for (const kind of kinds) {
+    const like = [...takersByKind].filter(([taken]) => kind.endsWith(`_${taken}`)).flatMap(([, of]) => of);
+    if (like.length > 0) return { takers: like, likeKind: kind };
+  }
+  return { takers: [] };
+}
+
+/** The component schemas a union record's branches are (`oneOf: [TrackObject, EpisodeObject]`). */
+export function unionBranches(reader: SchemaReader, record: SchemaAt): string[] {
+  const union = reader.unwrapNullable(record);
+  return ["oneOf", "anyOf"].flatMap((key) => members(union, key).flatMap((branch) => reader.refName(branch) ?? []));
+}
+
 /**
  * The record's own fields that the tools taking an id of its kind take, each tool matched to the
  * field its parameter names: GitHub's `/issues/{issue_number}` takes the issue's `number`, not
  * its global `id`. A tool no field matches is left out, and the record's identity says so in a
  * `todo`: an argument that fetches another record, or none, is worse than no argument.
  */
-export function ownArguments(matching: Matching, fields: SpecField[], takers: Taker[], identity: string | undefined): Map<string, Guess> {
+export function ownArguments(
+  matching: Matching,
+  fields: SpecField[],
+  { takers, likeKind }: OwnTakers,
+  identity: string | undefined,
+): Map<string, Guess> {
   const matched = new Map<string, { taker: Taker; fit: Fit }[]>();
   const unmatched: Taker[] = [];
   const { reader } = matching;
-  const candidates = fields.filter((f) => f.path.length === 1 && !f.relationship && scalar(reader, f));
+  // Found by the record's name alone, the tools take its own id at most: its other ids are another record's (a participant's `conversation_sid`).
+  const candidates = fields.filter(
+    (f) => f.path.length === 1 && !f.relationship && scalar(reader, f) && (likeKind === undefined || f.name === identity),
+  );
   for (const taker of takers) {
     let best: { field: SpecField; fit: Fit } | undefined;
     for (const field of candidates) {
@@ -225,12 +262,15 @@ export function ownArguments(matching: Matching, fields: SpecField[], takers: Ta
     const taken = found[0]!.taker.parameter.name;
     const reason = odd
       ? `passed to ${odd.taker.tool} as \`${odd.taker.parameter.name}\`, declared ${idWriting(reader, odd.taker.parameter.at).kind} where the field is ${idWriting(reader, candidates.find((c) => c.name === name)!.at).kind}: check the tool takes this value`
-      : name === identity
-        ? `an id the model passes to ${someOf(tools)}`
-        : `the id ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} as \`${taken}\`: the model passes it`;
-    guesses.set(name, { rule: { argument: tools }, reason, sure: odd === undefined });
+      : likeKind !== undefined
+        ? `passed to ${someOf(tools)} as \`${taken}\`, the id of ${withArticle(found[0]!.taker.kind)}, by the record's name alone (${withArticle(likeKind)}): check ${tools.length === 1 ? "it takes" : "they take"} this one`
+        : name === identity
+          ? `an id the model passes to ${someOf(tools)}`
+          : `the id ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} as \`${taken}\`: the model passes it`;
+    guesses.set(name, { rule: { argument: tools }, reason, sure: odd === undefined && likeKind === undefined });
   }
-  if (identity !== undefined && !guesses.has(identity) && unmatched.length > 0) {
+  // Tools found by the record's name alone that no field matches say nothing of it.
+  if (identity !== undefined && !guesses.has(identity) && unmatched.length > 0 && likeKind === undefined) {
     const tools = unmatched.map((t) => t.tool).filter(unique);
     const parameters = unmatched.map((t) => `\`${t.parameter.name}\``).filter(unique);
     guesses.set(identity, {
@@ -269,7 +309,7 @@ export function foreignArgument(
     // A taker of the kind the field's name says takes it in a parameter of a name it ends with; any other, written the same way.
     return found && (found.bySchema || (byKind.includes(taker) && found.byName)) ? [{ taker, fit: found }] : [];
   });
-  if (fits.length === 0) return undefined;
+  if (fits.length === 0) return writtenAlike(matching, field, allTakers);
   const fetching = fits.filter((m) => m.taker.fetches);
   const chosen = (fetching.length > 0 ? fetching : fits).sort((a, b) => allTakers.indexOf(a.taker) - allTakers.indexOf(b.taker));
   const tools = chosen.map((m) => m.taker.tool).filter(unique);
@@ -283,4 +323,34 @@ export function foreignArgument(
       ? `the id of ${of}, passed to ${odd.taker.tool} as \`${odd.taker.parameter.name}\`, which is declared ${idWriting(reader, odd.taker.parameter.at).kind}: check the tool takes this value`
       : `the id of ${of}${named ? "" : ` (written as ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} it)`}, which the model passes to ${someOf(tools)}`,
   };
+}
+
+/** How many kinds of record may share a writing of ids for a field written so to be offered the tools of each: more says nothing of the kind. */
+const FEW_KINDS = 3;
+
+/**
+ * The tools taking ids written as the field is (`pattern`, `$ref`) where the spec gives that
+ * writing to a few kinds of record, one of them the kind the field's name ends (Twilio's
+ * `phone_number_sid`, `^PN…`, an incoming phone number's sid and an outgoing caller id's alike):
+ * which of them the field holds its name does not settle, so the guess names them all and is a
+ * todo, never a drop saying no tool takes it.
+ */
+function writtenAlike(matching: Matching, field: SpecField, allTakers: readonly Taker[]): ArgumentGuess | undefined {
+  const { reader, kindsByWriting } = matching;
+  const named = kindOfKey(field.name);
+  for (const writing of writings(reader, field.at)) {
+    const kinds = [...(kindsByWriting.get(writing) ?? [])];
+    // A name that ends none of the kinds (a snowflake `pinned_by`) says nothing of which it is.
+    if (kinds.length < 2 || kinds.length > FEW_KINDS || !kinds.some((kind) => kind === named || kind.endsWith(`_${named}`))) continue;
+    const alike = takersByWriting(matching, allTakers).get(writing) ?? [];
+    const fetching = alike.filter((t) => t.fetches);
+    const tools = (fetching.length > 0 ? fetching : alike).map((t) => t.tool).filter(unique);
+    if (tools.length === 0) continue;
+    return {
+      tools,
+      sure: false,
+      reason: `written as ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} ids (${writing}), which the spec gives ${kinds.length} kinds of record (${kinds.join(", ")}) and its name does not tell apart: keep the tools that take this one`,
+    };
+  }
+  return undefined;
 }

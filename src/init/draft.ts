@@ -3,7 +3,19 @@ import { listOperations, operationLabel, successBody, type Operation } from "../
 import type { ResourceAnnotation } from "../annotation/types.js";
 import { findRows, identityOf, jsonApiTypes } from "../model/rows.js";
 import type { SchemaReader, SchemaAt } from "../openapi/schema.js";
-import { foreignArgument, matchingOf, ownArguments, recordKindOfPath, singular, snakeCase, takerOf, type Taker } from "./arguments.js";
+import {
+  foreignArgument,
+  matchingOf,
+  ownArguments,
+  ownTakers,
+  recordKindOfPath,
+  singular,
+  snakeCase,
+  takerOf,
+  unionBranches,
+  type OwnTakers,
+  type Taker,
+} from "./arguments.js";
 import { guessField, labelAttribute, someOf, type Guess, type ResolverGuess } from "./guess.js";
 import { draftInputs, type DraftInput } from "./inputs.js";
 import { draftNext, type DraftNext } from "./next-page.js";
@@ -129,7 +141,10 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   for (const [name, source] of sources) {
     const fields: SpecField[] = source.jsonapi ? jsonApiFields(reader, source.at) : restFields(reader, source.at);
     const resource = draft.resources.get(name) ?? { fields: [] };
-    const own = (kinds.get(name) ?? []).flatMap((k) => takersByKind.get(k) ?? []).filter(unique);
+    const branches = unionBranches(reader, source.at).flatMap((schema) =>
+      [...draft.resources].flatMap(([branch, r]) => (r.schema === schema ? (kinds.get(branch) ?? []) : [])),
+    );
+    const own = ownTakers([...(kinds.get(name) ?? []), ...branches], takersByKind);
     const identity = source.jsonapi ? "id" : restIdentity(reader, fields, source.at);
     const ctx = {
       reader,
@@ -151,9 +166,9 @@ function restIdentity(reader: SchemaReader, fields: SpecField[], record: SchemaA
   return named === "key" && field && reader.kind(field.at) !== "string" ? undefined : named;
 }
 
-/** A JSON:API record's `id` is what every tool taking an id of its kind takes. */
-function jsonApiArguments(own: Taker[]): Map<string, Guess> {
-  const tools = own
+/** A JSON:API record's `id` is what every tool taking an id of its type takes; a kind its type only ends with is another type. */
+function jsonApiArguments({ takers, likeKind }: OwnTakers): Map<string, Guess> {
+  const tools = (likeKind === undefined ? takers : [])
     .filter((t) => t.namedAsId)
     .map((t) => t.tool)
     .filter(unique);

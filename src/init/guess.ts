@@ -1,5 +1,6 @@
 import type { SpecField } from "../model/fields.js";
 import { carriedIdsAndUrls, isIdSchema, isUrl } from "../model/spec-ids.js";
+import { carriedCredential, isCredential, namedLikeCredential } from "../model/credentials.js";
 import { specLegend } from "../model/legend.js";
 import { plural } from "../naming.js";
 import { child, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
@@ -140,6 +141,13 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
 
 function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Budget): Guess {
   const { reader } = ctx;
+  // A credential is never shown, whatever else it could be: an argument, a join key, text.
+  if (!field.relationship && isCredential(reader, field.name, field.at))
+    return {
+      rule: { drop: "a credential, never shown to the model" },
+      reason: namedLikeCredential(field.name) ? "named like a credential" : "declared `format: password`",
+      sure: true,
+    };
   const top = field.path.length === 1;
   const decided = top ? ctx.arguments.get(field.name) : undefined;
   if (decided) return decided;
@@ -374,8 +382,19 @@ function readable(reader: SchemaReader, part: SpecField, guess: Guess): boolean 
   return "as" in rule || ("join" in rule && guess.sure) || "legend" in rule || "format" in rule;
 }
 
-/** Generate refuses a value kept whole that carries an id or a URL at any depth, so init never drafts one. */
+/**
+ * Generate refuses a value kept whole that carries an id or a URL at any depth, so init never
+ * drafts one; nor one that carries a credential (`sip: { username, password }`), which generate
+ * would take and show the model.
+ */
 function keptWholeRefusal(reader: SchemaReader, field: SpecField): Guess | undefined {
+  const credential = carriedCredential(reader, field.at, field.name);
+  if (credential !== undefined)
+    return {
+      rule: { drop: "holds a credential" },
+      reason: `kept whole it would carry ${credential}, a credential: classify its parts to keep the rest`,
+      sure: false,
+    };
   const carried = carriedIdsAndUrls(reader, field.at, field.name);
   const first = carried.ids[0] ?? carried.urls[0];
   if (first === undefined) return undefined;

@@ -180,6 +180,11 @@ describe.each(APIS)("init --accept-guesses on the whole of $file", ({ file, mini
         // RFC 2822 text the runtime cannot read as a date stays text; a map of URLs is dropped.
         expect(fields("api_v2010_account_address").date_created).toBe("keep");
         expect(fields("api_v2010_account").subresource_uris).toEqual({ drop: "a link the model cannot open" });
+        // The account's auth token never reaches the model; a `^PN…` sid is an incoming phone number's or an outgoing caller id's.
+        expect(fields("api_v2010_account").auth_token).toEqual({ drop: "a credential, never shown to the model" });
+        expect(fields("api_v2010_account_call").phone_number_sid).toEqual({
+          argument: ["fetch_incoming_phone_number", "fetch_outgoing_caller_id"],
+        });
       },
       "twilio_conversations_v1.json": () => {
         const message = fields("conversations_v1_conversation_conversation_message");
@@ -191,6 +196,9 @@ describe.each(APIS)("init --accept-guesses on the whole of $file", ({ file, mini
         expect(fields("album").artists).toEqual({ join: "artists" });
         expect(fields("track").album).toEqual({ join: "albums" });
         expect(parse(text).resolvers.artists).toEqual({ label: "name" });
+        // The queue's tracks and episodes go to the tools that fetch each; `/me`'s id to the tool that takes a user's.
+        expect(fields("queue").id).toEqual({ argument: ["get_track", "get_an_episode"] });
+        expect(fields("private_user").id).toEqual({ argument: ["get_users_profile", "get_list_users_playlists"] });
       },
       "pokeapi_openapi.yml": () => {
         expect(fields("ability_detail")["generation.name"]).toEqual({ as: "generation" });

@@ -1,0 +1,121 @@
+// What says a value is a credential, which no result may carry to the model: a name that says so
+// (`auth_token`, `clientSecret`, `api-key`, `password`) or `format: password`, on a value that can
+// hold one. A number or a boolean never does: `has_password`, `max_tokens`, `secret_count`.
+
+import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
+
+/** Last words that name a credential whatever comes before them. */
+const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "secret", "credential", "apikey"]);
+/** Words before `key` that make it a credential: `api_key`, `private_key`, `signing_key`; never `public_key`, `sort_key` or `key` alone. */
+const SECRET_KEYS = new Set([
+  "api",
+  "private",
+  "secret",
+  "signing",
+  "access",
+  "auth",
+  "app",
+  "encryption",
+  "master",
+  "session",
+  "client",
+  "license",
+]);
+/** Words before `token` that make it something else: a page's cursor (`next_page_token`) or a model's word (`stop_token`). */
+const NOT_SECRET_TOKENS = new Set([
+  ...["page", "next", "prev", "previous", "continuation", "pagination", "cursor", "sync", "resume", "start", "end", "first", "last"],
+  ...["stop", "truncated", "special", "bos", "eos", "pad", "unk", "mask", "sep", "cls"],
+]);
+/** Last words after `password` or `secret` that still hold it, in some form: `password_hash`. */
+const DERIVED = new Set(["hash", "digest", "salt"]);
+
+/** Words that make a name a question about a credential (`has_password`, `allow_credentials`), not one. */
+const ASKING = new Set(["is", "has", "have", "can", "allow", "allows", "require", "requires", "use", "uses", "store", "enable", "enabled"]);
+
+/**
+ * `authToken`, `auth-token` and `AUTH_TOKEN` as the words `auth`, `token`; the last one singular,
+ * save `tokens`, which counts a model's words (`max_tokens`, `total_tokens`) far more often than it
+ * holds credentials.
+ */
+function wordsOf(name: string): string[] {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const last = words.length - 1;
+  if (last >= 0 && words[last] !== "tokens") words[last] = words[last]!.replace(/([^s])s$/, "$1");
+  return words;
+}
+
+/** Whether a name says the value is a credential or a secret, word for word. */
+export function namedLikeCredential(name: string): boolean {
+  const words = wordsOf(name);
+  const last = words[words.length - 1];
+  const before = words[words.length - 2];
+  if (last === undefined || words.some((word) => ASKING.has(word))) return false;
+  if (SECRET_WORDS.has(last)) return true;
+  if (last === "token") return before === undefined || !NOT_SECRET_TOKENS.has(before);
+  if (last === "key") return before !== undefined && SECRET_KEYS.has(before);
+  return DERIVED.has(last) && (before === "password" || before === "secret");
+}
+
+/** Kinds of value that cannot hold a credential, whatever they are named. */
+const NO_SECRET_KINDS = new Set(["boolean", "integer", "number"]);
+
+/**
+ * Whether the value at `at`, named `name`, holds a credential: by its name, or by `format: password`.
+ * A list of objects is records (Twilio's `signing_keys`: each a sid and a name), whose own members
+ * say whether they hold one.
+ */
+export function isCredential(reader: SchemaReader, name: string, at: SchemaAt): boolean {
+  const value = reader.unwrapNullable(at);
+  const kind = reader.kind(value);
+  const items = kind === "array" ? reader.items(value) : undefined;
+  const item = items ? reader.unwrapNullable(items) : undefined;
+  if (NO_SECRET_KINDS.has(kind ?? "") || (item && (NO_SECRET_KINDS.has(reader.kind(item) ?? "") || reader.objectLike(item)))) return false;
+  return namedLikeCredential(name) || value.schema["format"] === "password";
+}
+
+const carriedByDocument = new WeakMap<object, Map<string, string | null>>();
+
+/**
+ * The first credential a value kept whole would carry, as a dotted path from `name`
+ * (`sip.password`, `keys[].secret`), or undefined where it carries none. What each schema node
+ * carries is found once per document, however many fields share it.
+ */
+export function carriedCredential(reader: SchemaReader, at: SchemaAt, name: string): string | undefined {
+  const memo = carriedByDocument.get(reader.document) ?? new Map<string, string | null>();
+  carriedByDocument.set(reader.document, memo);
+  const onPath = new Set<string>();
+  /** The path below `node` to a credential, or null; `settled` is false where a cycle cut the walk short, so it is not remembered. */
+  const walk = (node: SchemaAt): { found: string | null; settled: boolean } => {
+    const value = reader.unwrapNullable(node);
+    const known = memo.get(value.pointer);
+    if (known !== undefined) return { found: known, settled: true };
+    if (onPath.has(value.pointer)) return { found: null, settled: false };
+    onPath.add(value.pointer);
+    let found: string | null = null;
+    let settled = true;
+    const below = (label: string, inner: SchemaAt) => {
+      const result = walk(inner);
+      settled &&= result.settled;
+      if (result.found !== null) found = label + result.found;
+    };
+    if (reader.kind(value) === "array") {
+      const items = reader.items(value);
+      if (items) below("[]", items);
+    } else
+      for (const p of reader.properties(value)) {
+        if (isCredential(reader, p.name, p.at)) found = `.${p.name}`;
+        else below(`.${p.name}`, p.at);
+        if (found !== null) break;
+      }
+    onPath.delete(value.pointer);
+    if (settled || found !== null) memo.set(value.pointer, found);
+    return { found, settled: settled || found !== null };
+  };
+  const { found } = walk(at);
+  return found === null ? undefined : name + found;
+}
