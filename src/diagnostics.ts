@@ -14,7 +14,7 @@ export const CODES = {
   PRJ009: "the spec does not follow the OpenAPI schema (a warning)",
   PRJ010: "unknown operation",
   PRJ011: "tool response has no JSON body",
-  PRJ012: "cannot tell which records a tool returns",
+  PRJ012: "cannot tell which records a tool returns, or they are no records",
   PRJ013: "unknown resource",
   PRJ014: "resource not annotated",
   PRJ020: "field declared by the spec but not classified",

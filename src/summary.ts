@@ -46,6 +46,7 @@ function toolSummary(tool: ToolModel): string {
     `${tool.name}  ${tool.operationLabel}  ->  ${shape}`,
     ...fieldLines(resource.fields, width),
     ...resource.dropped.map((d) => `  ${d.name.padEnd(width)}  dropped${d.by === undefined ? "" : ` by ${d.by}`}: ${d.reason}`),
+    ...(tool.unread.length ? [`  not in the result: ${tool.unread.join(", ")}`] : []),
   ].join("\n");
 }
 

@@ -1,7 +1,7 @@
 import { jsonApiFields, restFields, type SpecField } from "../model/fields.js";
 import { listOperations, operationLabel, successBody, type Operation } from "../model/operations.js";
 import type { ResourceAnnotation } from "../annotation/types.js";
-import { findRows, identityOf, jsonApiTypes } from "../model/rows.js";
+import { findRows, identityOf, jsonApiTypes, namesOneRecord, sideBySideLists, unreadMembers, type Rows } from "../model/rows.js";
 import type { SchemaReader, SchemaAt } from "../openapi/schema.js";
 import {
   foreignArgument,
@@ -32,6 +32,8 @@ export interface DraftTool {
   /** Set when the records' resource cannot be told from the spec alone. */
   explicitResource: boolean;
   page: [key: string, path: string][];
+  /** Where the records sit, written where the response holds members the result leaves out, and those members. */
+  rows?: { path: string; unread: string[] };
   /** `page.next`, where the spec shows the tool pages. */
   next?: DraftNext;
   /** Set where the spec's example reads in fewer tokens as a table than as JSON: the figures, for the comment beside it. */
@@ -75,10 +77,13 @@ function selected(op: Operation, options: DraftOptions): boolean {
   return true;
 }
 
-function pageGuess(reader: SchemaReader, response: SchemaAt, jsonapi: boolean): [string, string][] {
+/** The page keys a list's response shows beside its records (`total`, `more`), read where the list sits: `playlists.total` beside `playlists.items`. */
+function pageGuess(reader: SchemaReader, response: SchemaAt, rows: Rows): [string, string][] {
+  const { jsonapi } = rows;
+  const beside = jsonapi ? [] : rows.path.slice(0, -1);
   const has = (path: string[]) => {
     let at: SchemaAt | undefined = reader.unwrapNullable(response);
-    for (const segment of path) at = at ? reader.property(at, segment)?.at : undefined;
+    for (const segment of [...beside, ...path]) at = at ? reader.property(at, segment)?.at : undefined;
     return at;
   };
   const page: [string, string][] = [];
@@ -94,11 +99,11 @@ function pageGuess(reader: SchemaReader, response: SchemaAt, jsonapi: boolean): 
     const at = has(path);
     return at && reader.kind(at) === "integer";
   });
-  if (total) page.push(["total", total.join(".")]);
+  if (total) page.push(["total", [...beside, ...total].join(".")]);
   if (jsonapi && has(["links", "next"])) page.push(["more", "links.next"]);
   else {
     const more = [["more"], ["has_more"], ["next_cursor"], ["links", "next"]].find((path) => has(path));
-    if (more) page.push([more[0] === "next_cursor" ? "next_cursor" : "more", more.join(".")]);
+    if (more) page.push([more[0] === "next_cursor" ? "next_cursor" : "more", [...beside, ...more].join(".")]);
   }
   return page;
 }
@@ -258,6 +263,15 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
       draft.skipped.push({ operation: reference, reason: rows.problem });
       continue;
     }
+    // Lists side by side (Spotify's search: tracks, artists, albums) are no one record, and a tool reads one list.
+    const lists = rows.many || rows.path.length > 0 || namesOneRecord(op.path) ? [] : sideBySideLists(reader, body.schema);
+    if (lists.length > 1 && identityOf(reader, rows.item) === undefined) {
+      draft.skipped.push({
+        operation: reference,
+        reason: `its response holds several lists of records (${lists.join(", ")}); projector reads one list a tool: write a tool for each with \`rows:\``,
+      });
+      continue;
+    }
     const refName = reader.refName(rows.item) ?? reader.refName(reader.unwrapNullable(rows.item));
     const fromPath = rows.path.length ? singular(rows.path[rows.path.length - 1]!) : undefined;
     const item = reader.unwrapNullable(rows.item);
@@ -278,11 +292,16 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     if (!sources.has(named)) sources.set(named, { at: item, jsonapi: rows.jsonapi });
     if (!rows.jsonapi && refName && !draft.resources.has(named)) draft.resources.set(named, { schema: refName, fields: [] });
     const next = rows.many ? draftNext(reader, op, body, rows) : undefined;
+    const page = rows.many ? pageGuess(reader, body.schema, rows) : [];
+    const read = [...page.map(([, path]) => path), ...(typeof next?.rule === "string" ? [next.rule] : [])];
+    // JSON:API's members beside `data` are its envelope, read by generate as such.
+    const unread = rows.jsonapi ? [] : unreadMembers(reader, body.schema, rows.path, read);
     draft.tools.set(toolName, {
       operation: reference,
       resource: named,
       explicitResource,
-      page: rows.many ? pageGuess(reader, body.schema, rows.jsonapi) : [],
+      page,
+      ...(unread.length ? { rows: { path: rows.path.join("."), unread } } : {}),
       ...(next ? { next } : {}),
     });
     const kind = recordKindOfPath(op.path, rows.many);

@@ -144,6 +144,7 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
   for (const [name, tool] of draft.tools) {
     if (holds(["tools", name])) continue;
     const lines = [`${yaml.key(name)}:`, `  operation: ${yaml.key(tool.operation)}`];
+    if (tool.rows) lines.push(`  rows: ${yaml.key(tool.rows.path)} # beside it, not in the result: ${tool.rows.unread.join(", ")}`);
     if (tool.explicitResource) lines.push(`  resource: ${yaml.key(tool.resource)}`);
     const next = tool.next && nextValue(tool.next, acceptGuesses);
     if (next && !tool.next!.sure && !acceptGuesses) todos++;

@@ -11,7 +11,7 @@ import { idSourcesByTool } from "./short-ids.js";
 import { nextPageOf } from "./next-page.js";
 import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
-import { declaredErrorKeys, findRows, IDENTITY_NAMES, jsonApiType, jsonApiTypes, mayBeNull, type Rows } from "./rows.js";
+import { declaredErrorKeys, findRows, IDENTITY_NAMES, jsonApiType, jsonApiTypes, mayBeNull, unreadMembers, type Rows } from "./rows.js";
 import { resolverSource } from "./resolver-sources.js";
 import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
@@ -268,6 +268,10 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       many: rows.many,
       rowsPath: rows.path,
       rowsNullable,
+      unread: unreadMembers(reader, response, rows.path, [
+        ...page.map((p) => p.path.join(".")),
+        ...(tool.next?.kind === "body" ? [tool.next.source] : []),
+      ]),
       recordKeys: recordKeys(reader, rows),
       ...recordType(reader, rows),
       declaredErrorKeys: declaredErrorKeys(reader, response, rows.jsonapi),

@@ -1,5 +1,5 @@
 import type { ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
-import { child, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { child, members, type Property, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
 /** Where a tool's records sit in its response, and what they are. */
 export interface Rows {
@@ -28,7 +28,37 @@ export function jsonApiType(reader: SchemaReader, at: SchemaAt, servedAsJsonApi 
   return typeof schema["default"] === "string" && schema["default"] !== "" ? schema["default"] : null;
 }
 
+/** The kinds a value that is no record may be, as a list of them is named. */
+const NOT_RECORDS = { string: "texts", integer: "integers", number: "numbers", boolean: "booleans", array: "lists" } as const;
+
+/**
+ * Where a tool's records sit in its response. Values that are no records (Spotify's list of
+ * booleans for "is it saved?") are a problem: every answer the spec allows would fail to project.
+ */
 export function findRows(
+  reader: SchemaReader,
+  tool: ToolAnnotation,
+  response: SchemaAt,
+  mediaType: string,
+  resources: ResourceAnnotation[],
+  operationPath: string,
+): Rows | { problem: string; help: string } {
+  const rows = locateRows(reader, tool, response, mediaType, resources, operationPath);
+  if ("problem" in rows) return rows;
+  const kind = reader.kind(rows.item);
+  if (kind === undefined || kind === "object") return rows;
+  const place = rows.path.length ? rows.path.join(".") : "response";
+  return {
+    problem: rows.many
+      ? `its ${place} is a list of ${NOT_RECORDS[kind]}, not of records`
+      : `its ${place} is ${indefinite(kind)}, not a record`,
+    help: "projector projects records (objects); choose an operation that returns them, or name their list with `rows:`",
+  };
+}
+
+const indefinite = (kind: string) => (/^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`);
+
+function locateRows(
   reader: SchemaReader,
   tool: ToolAnnotation,
   response: SchemaAt,
@@ -99,19 +129,73 @@ export function findRows(
   const wrapped = wrappedRecord(reader, body);
   // The path names one record (`/customers/{customer}`): its lists are its fields, never the records.
   if (namesOneRecord(operationPath)) return wrapped ? rowsAt(wrapped.at, [wrapped.name], false) : rowsAt(body, [], false);
-  const properties = reader.properties(body);
-  const arrays = properties.filter((p) => {
-    const items = reader.kind(p.at) === "array" ? reader.items(p.at) : undefined;
-    return items !== undefined && reader.objectLike(items);
-  });
+  const arrays = recordLists(reader, body);
   if (arrays.length === 1) return rowsAt(arrays[0]!.at, [arrays[0]!.name], false);
   const annotated = arrays.filter((p) => {
     const items = reader.items(p.at);
     return items !== undefined && (schemaOf(items) ?? schemaOf(reader.unwrapNullable(items))) !== undefined;
   });
   if (annotated.length === 1) return rowsAt(annotated[0]!.at, [annotated[0]!.name], false);
-  if (wrapped) return rowsAt(wrapped.at, [wrapped.name], false);
+  if (wrapped) {
+    // An envelope around a page (`{ message, playlists: { items: [...], total, next } }`): the page's list is the records.
+    const list = pageList(reader, wrapped.at);
+    return list ? rowsAt(list.at, [wrapped.name, list.name], false) : rowsAt(wrapped.at, [wrapped.name], false);
+  }
   return rowsAt(body, [], false);
+}
+
+/** An object's properties that are lists of records. */
+function recordLists(reader: SchemaReader, at: SchemaAt): Property[] {
+  return reader.properties(at).filter((p) => {
+    const items = reader.kind(p.at) === "array" ? reader.items(p.at) : undefined;
+    return items !== undefined && reader.objectLike(items);
+  });
+}
+
+/** The one list of records a page holds beside its paging members (`items`, with `total` and `next`); a record with an id is no page. */
+function pageList(reader: SchemaReader, at: SchemaAt): Property | undefined {
+  if (hasIdentity(reader, at)) return undefined;
+  const lists = recordLists(reader, at);
+  return lists.length === 1 ? lists[0] : undefined;
+}
+
+/**
+ * The lists of records a response holds side by side, each directly or as a page's list
+ * (Spotify's search: `tracks.items`, `artists.items`, ...), as dotted paths.
+ */
+export function sideBySideLists(reader: SchemaReader, body: SchemaAt): string[] {
+  const direct = new Set(recordLists(reader, body).map((list) => list.name));
+  return reader.properties(body).flatMap((p) => {
+    if (direct.has(p.name)) return [p.name];
+    const list = reader.kind(p.at) === "object" ? pageList(reader, p.at) : undefined;
+    return list ? [`${p.name}.${list.name}`] : [];
+  });
+}
+
+/**
+ * The members of a response beside the records' path that the result does not carry: neither on the
+ * way to the records, nor a page key's source, nor an envelope member saying something about the call.
+ */
+export function unreadMembers(
+  reader: SchemaReader,
+  response: SchemaAt,
+  rowsPath: readonly string[],
+  pageSources: readonly string[],
+): string[] {
+  const unread: string[] = [];
+  let at = reader.unwrapNullable(response);
+  for (const [depth, segment] of rowsPath.entries()) {
+    const prefix = rowsPath.slice(0, depth);
+    for (const property of reader.properties(at)) {
+      const path = [...prefix, property.name].join(".");
+      const read = property.name === segment || pageSources.some((source) => source === path || source.startsWith(`${path}.`));
+      if (!read && !ENVELOPE_MEMBERS.has(property.name)) unread.push(path);
+    }
+    const next = reader.property(at, segment);
+    if (!next) break;
+    at = reader.unwrapNullable(next.at);
+  }
+  return unread;
 }
 
 /** Whether the spec lets the place at `path` of the response, or an object on the way to it, be `null`. */
@@ -142,7 +226,7 @@ const hasIdentity = (reader: SchemaReader, at: SchemaAt) => reader.objectLike(at
 export const namesOneRecord = (path: string): boolean => /\{[^}/]+\}[^/{}]*\/?$/.test(path);
 
 /** Members of a response envelope that say something about the call, never a record. */
-const ENVELOPE_MEMBERS = new Set(["links", "_links", "meta", "pagination", "included", "errors", "warnings"]);
+const ENVELOPE_MEMBERS = new Set(["links", "_links", "meta", "pagination", "included", "errors", "warnings", "jsonapi"]);
 
 /**
  * The one record a response envelope wraps (`{ ticket: {...} }`, `{ data: {...}, links: {...} }`):

@@ -116,6 +116,8 @@ export interface ToolModel {
   rowsPath: string[];
   /** The spec lets the records' place, or an object on the way to it, be `null`: no record, or no list. */
   rowsNullable: boolean;
+  /** Members of the response beside the records that the result does not carry (`currently_playing` beside a queue), as dotted paths. */
+  unread: string[];
   /** The keys the spec declares for a record: a single record must hold one not null, a list's item one at all. */
   recordKeys: string[];
   /** The JSON:API type every record must carry, where the spec fixes one. */
