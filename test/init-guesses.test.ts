@@ -657,6 +657,11 @@ const Account = {
     signing_secret: text,
     private_key: text,
     passcode: { type: "string", format: "password" },
+    pwd: text,
+    session_cookie: text,
+    routing_key: text,
+    connection_string: text,
+    tokens: { type: "array", items: text },
     token_type: text,
     expires_in: { type: "integer" },
     password_changed_at: { type: "string", format: "date-time" },
@@ -701,6 +706,11 @@ describe("a credential in a record", () => {
       signing_secret: secret,
       private_key: secret,
       passcode: secret,
+      pwd: secret,
+      session_cookie: secret,
+      routing_key: secret,
+      connection_string: secret,
+      tokens: secret,
       token_type: "keep",
       expires_in: "keep",
       password_changed_at: { format: "datetime" },
@@ -788,6 +798,42 @@ const phoneNumbers = () =>
       call: { type: "object", properties: { sid: sid("CA"), phone_number_sid: sid("PN"), to: text } },
     },
   );
+
+// Three kinds of account, two of them fetched at a path of the same shape, `/<vendor>/accounts/{account_id}`.
+const vendorAccounts = () =>
+  specOf(
+    {
+      "/aws/accounts/{account_id}": get("GetAwsAccount", [pathParameter("account_id")], ref("AwsAccount")),
+      "/okta/accounts/{account_id}": get("GetOktaAccount", [pathParameter("account_id")], ref("OktaAccount")),
+      "/jira/accounts": get("ListJiraAccounts", [], { type: "array", items: ref("JiraAccount") }),
+      "/okta/accounts/{account_id}/logs": get("ListOktaLogs", [pathParameter("account_id")], { type: "array", items: ref("OktaLog") }),
+      "/alerts": get("ListAlerts", [], { type: "array", items: ref("Alert") }),
+    },
+    {
+      OktaLog: { type: "object", properties: { id: text, message: text } },
+      Alert: { type: "object", properties: { id: text, title: text, account_id: text } },
+      AwsAccount: { type: "object", properties: { id: text, name: text } },
+      OktaAccount: { type: "object", properties: { id: text, name: text } },
+      JiraAccount: { type: "object", properties: { id: text, name: text } },
+    },
+  );
+
+describe("an id taken by tools of its kind", () => {
+  it("is an argument only of those that read its own record, never of one reading another kind fetched alike", async () => {
+    const { fields } = await draft(vendorAccounts());
+    expect(fields("aws_account").id).toEqual({ argument: ["get_aws_account"] });
+    expect(fields("okta_account").id).toEqual({ argument: ["get_okta_account", "list_okta_logs"] });
+    expect(fields("jira_account").id).toEqual({ drop: "no tool takes this id" });
+  });
+
+  it("held by another record is a todo where the tools that fetch its kind fetch different records", async () => {
+    const { fields } = await draft(vendorAccounts());
+    expect(fields("alert").account_id).toEqual({
+      todo: "the id of an account, which get_aws_account, get_okta_account fetch as 2 kinds of record (aws_account, okta_account): keep the tools that take this one",
+      argument: ["get_aws_account", "get_okta_account"],
+    });
+  });
+});
 
 describe("an id no tool is drafted for by its own kind", () => {
   it("in a union of records is an argument of the tools that fetch each branch's schema", async () => {

@@ -1,6 +1,6 @@
 // How init reads what a tool's response holds, on a small spec shaped like Spotify's: a page whose
 // paging members come from an `allOf` part, a page wrapped in an envelope, a search answering
-// several pages, a list of booleans, and a list with a record beside it.
+// several pages, a list of booleans, a map of records by key, and a list with a record beside it.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -35,6 +35,11 @@ const SPEC = {
     }),
     "/search": get("search", { type: "object", properties: { tracks: ref("PagingTrackObject"), playlists: ref("PagingPlaylistObject") } }),
     "/me/tracks/contains": get("check-saved-tracks", { type: "array", items: { type: "boolean" } }, []),
+    "/tracks/by-market": get(
+      "get-tracks-by-market",
+      { type: "object", properties: { markets: { type: "object", additionalProperties: ref("TrackObject") } } },
+      [],
+    ),
     "/me/player/queue": get(
       "get-queue",
       { type: "object", properties: { currently_playing: ref("TrackObject"), queue: { type: "array", items: ref("TrackObject") } } },
@@ -153,6 +158,21 @@ describe("a list of booleans", () => {
         "projector projects records (objects); choose an operation that returns them, or name their list with `rows:`",
         6,
       ],
+    ]);
+  });
+});
+
+describe("a map of records by key", () => {
+  it("is left out by init, saying why, and refused by generate where a tool is written for it", async () => {
+    const { result, dir, loaded } = await drafted();
+    expect(result.draft.skipped).toContainEqual({
+      operation: "get-tracks-by-market",
+      reason: "its markets is a map of records by key, not a record or a list of them",
+    });
+    const text = `spec: spec.json\noutput: generated/music\nresources:\n  market: { fields: {} }\ntools:\n  by_market:\n    operation: get-tracks-by-market\n    resource: market\n`;
+    const built = buildModel(parseAnnotation(text, join(dir, "projector.yaml")), loaded);
+    expect(built.diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.message, d.location.line])).toEqual([
+      ["PRJ012", "tool by_market: its markets is a map of records by key, not a record or a list of them", 6],
     ]);
   });
 });

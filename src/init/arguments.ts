@@ -57,7 +57,14 @@ export interface Taker {
   fetches: boolean;
   /** The parameter's name says it takes an id (`{ticket_id}`, `{id}`), not some other key of the record (`{username}`). */
   namedAsId: boolean;
+  /** The collection the parameter names one record of: the path before it (`/aws/accounts` for `/aws/accounts/{account_id}/...`). */
+  collection: string;
+  /** The resource the tool reads, once the draft knows it. */
+  reads?: string;
 }
+
+/** A path with its parameters unnamed and a trailing extension left out (`/Accounts/{}` for `/Accounts/{Sid}.json`), so that two writings of one collection compare equal. */
+export const pathShape = (path: string) => path.replace(/\{[^}/]*\}/g, "{}").replace(/\.[a-z]+$/i, "");
 
 /**
  * The id an operation takes in its path to say what it reads: its last path parameter
@@ -77,7 +84,14 @@ export function takerOf(reader: SchemaReader, op: Operation, tool: string): Take
   const kind = collection ?? (named ? kindOf(named[1]!) : undefined);
   const parameter = operationParameters(reader, op).find((p) => p.name === name && p.in === "path");
   if (kind === undefined || !parameter) return undefined;
-  return { tool, kind, parameter, fetches: last === segments.length - 1, namedAsId: named !== null || IDENTITY_PARAMETER.test(name) };
+  return {
+    tool,
+    kind,
+    parameter,
+    fetches: last === segments.length - 1,
+    namedAsId: named !== null || IDENTITY_PARAMETER.test(name),
+    collection: pathShape(`/${segments.slice(0, last).join("/")}`),
+  };
 }
 
 /** The ways a schema writes an id that can tell two kinds of id apart: its `$ref` and its `pattern`. */
@@ -208,12 +222,19 @@ export interface OwnTakers {
 
 /**
  * The tools that take an id of a record of these kinds (its own, its path's, and for a union those
- * of its branches: a queue of tracks and episodes), else those taking an id of a kind its own kind
- * ends with, word for word (Spotify's `private_user` is a `user`), which is a guess by name alone.
+ * of its branches: a queue of tracks and episodes), but for those that read the one record they
+ * name and it is another (`/aws/accounts/{account_id}` and `/okta/accounts/{account_id}` both take
+ * an account's id, each of its own kind); else, where no tool takes one of these kinds at all, those taking an id of a kind
+ * its own kind ends with, word for word (Spotify's `private_user` is a `user`), a guess by name alone.
  */
-export function ownTakers(kinds: readonly string[], takersByKind: ReadonlyMap<string, Taker[]>): OwnTakers {
-  const takers = kinds.flatMap((kind) => takersByKind.get(kind) ?? []).filter(unique);
-  if (takers.length > 0) return { takers };
+export function ownTakers(
+  kinds: readonly string[],
+  takersByKind: ReadonlyMap<string, Taker[]>,
+  readsAnother: (taker: Taker) => boolean,
+): OwnTakers {
+  const taking = kinds.flatMap((kind) => takersByKind.get(kind) ?? []).filter(unique);
+  const takers = taking.filter((taker) => !readsAnother(taker));
+  if (takers.length > 0 || taking.length > 0) return { takers };
   for (const kind of kinds) {
     const like = [...takersByKind].filter(([taken]) => kind.endsWith(`_${taken}`)).flatMap(([, of]) => of);
     if (like.length > 0) return { takers: like, likeKind: kind };
@@ -316,12 +337,16 @@ export function foreignArgument(
   const odd = chosen.find((m) => !m.fit.typesAgree);
   const named = chosen.some((m) => byKind.includes(m.taker));
   const of = named ? withArticle(kind) : withArticle(chosen[0]!.taker.kind);
+  // Tools that each fetch another record of the kind (an AWS account, an Okta account): the name does not say whose id it is.
+  const records = chosen.flatMap((m) => (m.taker.fetches && m.taker.reads !== undefined ? [m.taker.reads] : [])).filter(unique);
   return {
     tools,
-    sure: odd === undefined,
+    sure: odd === undefined && records.length < 2,
     reason: odd
       ? `the id of ${of}, passed to ${odd.taker.tool} as \`${odd.taker.parameter.name}\`, which is declared ${idWriting(reader, odd.taker.parameter.at).kind}: check the tool takes this value`
-      : `the id of ${of}${named ? "" : ` (written as ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} it)`}, which the model passes to ${someOf(tools)}`,
+      : records.length > 1
+        ? `the id of ${of}, which ${someOf(tools)} fetch as ${records.length} kinds of record (${someOf(records)}): keep the tools that take this one`
+        : `the id of ${of}${named ? "" : ` (written as ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} it)`}, which the model passes to ${someOf(tools)}`,
   };
 }
 

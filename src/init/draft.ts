@@ -8,6 +8,7 @@ import {
   matchingOf,
   ownArguments,
   ownTakers,
+  pathShape,
   recordKindOfPath,
   singular,
   snakeCase,
@@ -61,6 +62,9 @@ export interface Draft {
   tools: Map<string, DraftTool>;
   skipped: { operation: string; reason: string }[];
 }
+
+/** The collection a path reads from: itself for a list, the list it names one record of for a fetch (`/Accounts/{Sid}.json`, `/Accounts.json`: `/Accounts`). */
+const collectionOf = (path: string) => pathShape(path.replace(/\/+$/, "").replace(/\/\{[^}/]+\}[^/]*$/, ""));
 
 /** `Albums_Resource_Object` and `Incident` to `albums` and `incident`. */
 const resourceNameOf = (schemaName: string) =>
@@ -141,15 +145,32 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     return taker ? [taker] : [];
   });
   const matching = matchingOf(reader, listOperations(reader));
+  // The collections each resource is listed or fetched from: `/conversations` for both.
+  const collections = new Map<string, Set<string>>();
+  for (const tool of draft.tools.values()) {
+    const path = operationOf.get(tool.operation)?.path;
+    if (path !== undefined) collections.set(tool.resource, (collections.get(tool.resource) ?? new Set()).add(collectionOf(path)));
+  }
+  for (const taker of takers) {
+    const read = draft.tools.get(taker.tool)?.resource;
+    if (read !== undefined) taker.reads = read;
+  }
   const takersByKind = new Map<string, Taker[]>();
   for (const taker of takers) takersByKind.set(taker.kind, [...(takersByKind.get(taker.kind) ?? []), taker]);
   for (const [name, source] of sources) {
     const fields: SpecField[] = source.jsonapi ? jsonApiFields(reader, source.at) : restFields(reader, source.at);
     const resource = draft.resources.get(name) ?? { fields: [] };
-    const branches = unionBranches(reader, source.at).flatMap((schema) =>
-      [...draft.resources].flatMap(([branch, r]) => (r.schema === schema ? (kinds.get(branch) ?? []) : [])),
+    const branchResources = unionBranches(reader, source.at).flatMap((schema) =>
+      [...draft.resources].flatMap(([branch, r]) => (r.schema === schema ? [branch] : [])),
     );
-    const own = ownTakers([...(kinds.get(name) ?? []), ...branches], takersByKind);
+    const branches = branchResources.flatMap((branch) => kinds.get(branch) ?? []);
+    // A tool whose id names one record of a collection another resource is read from, and this one
+    // never: `/okta/accounts/{id}` and `/okta/accounts/{id}/logs` take no AWS account's id, where
+    // `/conversations/{id}` takes the id of a conversation `/conversations` lists in brief.
+    const readFrom = new Set([name, ...branchResources].flatMap((resource) => [...(collections.get(resource) ?? [])]));
+    const readsAnother = (taker: Taker) =>
+      readFrom.size > 0 && !readFrom.has(taker.collection) && [...collections.values()].some((read) => read.has(taker.collection));
+    const own = ownTakers([...(kinds.get(name) ?? []), ...branches], takersByKind, readsAnother);
     const identity = source.jsonapi ? "id" : restIdentity(reader, fields, source.at);
     const ctx = {
       reader,

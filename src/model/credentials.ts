@@ -5,10 +5,19 @@
 import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 
 /** Last words that name a credential whatever comes before them. */
-const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "secret", "credential", "apikey"]);
-/** Words before `key` that make it a credential: `api_key`, `private_key`, `signing_key`; never `public_key`, `sort_key` or `key` alone. */
+const SECRET_WORDS = new Set(["password", "passwd", "pwd", "passphrase", "secret", "credential", "apikey", "jwt", "cookie"]);
+/**
+ * Words before `key` that make it a credential: `api_key`, `private_key`, `signing_key`, an events
+ * API's `routing_key` or `integration_key` (whoever holds it can send events); never `public_key`,
+ * `sort_key` or `key` alone.
+ */
 const SECRET_KEYS = new Set([
   "api",
+  "hmac",
+  "routing",
+  "integration",
+  "webhook",
+  "shared",
   "private",
   "secret",
   "signing",
@@ -56,7 +65,9 @@ export function namedLikeCredential(name: string): boolean {
   const before = words[words.length - 2];
   if (last === undefined || words.some((word) => ASKING.has(word))) return false;
   if (SECRET_WORDS.has(last)) return true;
-  if (last === "token") return before === undefined || !NOT_SECRET_TOKENS.has(before);
+  // `tokens` names a list of them where it is text; counted words (`max_tokens`) are numbers, never taken.
+  if (last === "token" || last === "tokens") return before === undefined || !NOT_SECRET_TOKENS.has(before);
+  if (last === "string" && before === "connection") return true;
   if (last === "key") return before !== undefined && SECRET_KEYS.has(before);
   return DERIVED.has(last) && (before === "password" || before === "secret");
 }

@@ -46,8 +46,17 @@ export function findRows(
   const rows = locateRows(reader, tool, response, mediaType, resources, operationPath);
   if ("problem" in rows) return rows;
   const kind = reader.kind(rows.item);
-  if (kind === undefined || kind === "object") return rows;
   const place = rows.path.length ? rows.path.join(".") : "response";
+  if (kind === undefined || kind === "object") {
+    // Records keyed by their names (`{ records: { a: {...}, b: {...} } }`) are neither one record nor a list of them.
+    const item = reader.unwrapNullable(rows.item);
+    const keyed = rows.jsonapi || reader.properties(item).length > 0 ? undefined : child(item, "additionalProperties");
+    if (keyed === undefined || !reader.objectLike(keyed)) return rows;
+    return {
+      problem: `its ${place} is a map of records by key, not a record or a list of them`,
+      help: "projector projects one record or a list of them; choose an operation that returns a list, or name a list with `rows:`",
+    };
+  }
   return {
     problem: rows.many
       ? `its ${place} is a list of ${NOT_RECORDS[kind]}, not of records`
@@ -152,9 +161,21 @@ function recordLists(reader: SchemaReader, at: SchemaAt): Property[] {
   });
 }
 
-/** The one list of records a page holds beside its paging members (`items`, with `total` and `next`); a record with an id is no page. */
+/** Members that say an object is a page of a longer list: where it stands in it, or where the rest is. */
+const PAGING_MEMBERS = new Set([
+  ...["total", "total_count", "count", "offset", "limit", "page", "page_size", "per_page"],
+  ...["next", "next_cursor", "next_page", "next_page_token", "cursor", "has_more", "more", "previous", "prev"],
+]);
+
+/**
+ * The one list of records a page holds beside its paging members (`items`, with `total` and
+ * `next`). A record with an id is no page, nor is an object whose list stands beside no paging
+ * member (an ownership `schema` holding its `rules`): it is the record.
+ */
 function pageList(reader: SchemaReader, at: SchemaAt): Property | undefined {
   if (hasIdentity(reader, at)) return undefined;
+  const properties = reader.properties(at);
+  if (!properties.some((p) => PAGING_MEMBERS.has(p.name))) return undefined;
   const lists = recordLists(reader, at);
   return lists.length === 1 ? lists[0] : undefined;
 }
