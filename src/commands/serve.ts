@@ -147,7 +147,10 @@ export async function runServe(options: ServeOptions, io: Io, stopSignals: StopS
   const client = loaded.createClient({ baseUrl: access.baseUrl, headers: access.headers, fetch });
   const tools = index.createTools({
     client,
-    resolvers: { ...Object.fromEntries(embeddedOnly.map((resolver) => [resolver.name, () => new Map()])), ...index.createResolvers?.(client) },
+    resolvers: {
+      ...Object.fromEntries(embeddedOnly.map((resolver) => [resolver.name, () => new Map()])),
+      ...index.createResolvers?.(client),
+    },
     onIssue: (issue: { message: string }) => io.stderr.write(`projection: ${oneLine(mask(issue.message))}\n`),
     ...(idBook ? { idBook: idBook.book } : {}),
   });
