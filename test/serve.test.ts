@@ -68,45 +68,50 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
   return { isError: result.isError === true, structuredContent: result.structuredContent, text: result.content[0]!.text };
 }
 
-describe("projector serve over stdio: the annotation's tools, no code of the user's", () => {
+/** serve started over stdio on the project in `dir` for one describe block's tests, calling the example's API behind the bearer token. */
+function servedOverStdio(dir: string) {
+  const served = { client: new Client({ name: "serve-test", version: "1.0.0" }), stderr: "", api: undefined as unknown as Api };
   let db: Database.Database;
-  let api: Awaited<ReturnType<typeof startApi>>;
-  const client = new Client({ name: "serve-test", version: "1.0.0" });
-  let stderr = "";
-
   beforeAll(async () => {
     db = openDatabase(join(tempDir(), "desk.db"));
-    api = await startApi(db, `Bearer ${TOKEN}`);
+    served.api = await startApi(db, `Bearer ${TOKEN}`);
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, "serve", "-c", join(BEARER, "projector.yaml")],
-      env: { ...(process.env as Record<string, string>), DESK_API_URL: api.baseUrl, DESK_TOKEN: TOKEN },
+      args: [CLI, "serve", "-c", join(dir, "projector.yaml")],
+      env: { ...(process.env as Record<string, string>), DESK_API_URL: served.api.baseUrl, DESK_TOKEN: TOKEN },
       stderr: "pipe",
     });
-    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    await client.connect(transport);
+    transport.stderr?.on("data", (chunk: Buffer) => (served.stderr += chunk.toString()));
+    await served.client.connect(transport);
   }, 60_000);
-
   afterAll(async () => {
-    await client.close();
-    await stop(api.server);
+    await served.client.close();
+    await stop(served.api.server);
     db.close();
   });
+  return served;
+}
+
+type Api = Awaited<ReturnType<typeof startApi>>;
+
+describe("projector serve over stdio: the annotation's tools, no code of the user's", () => {
+  const served = servedOverStdio(BEARER);
+  const { client } = served;
 
   it("names itself as serve.name says and lists the tools generate writes, byte for byte, asking the API nothing", async () => {
     expect(client.getServerVersion()).toEqual({ name: "desk", version: "1.0.0" });
     const { tools } = await client.listTools();
     expect(tools).toEqual(JSON.parse(JSON.stringify(toolDefinitions)));
-    expect(api.received).toEqual([]);
-    expect(stderr).toMatch(
+    expect(served.api.received).toEqual([]);
+    expect(served.stderr).toMatch(
       /^projector serve: serving add_comment, get_ticket, get_user, search_tickets over stdio, calling http:\/\/127\.0\.0\.1:\d+\/v1$/m,
     );
   });
 
   it("calls the API at the base URL from the environment, with the bearer token on every request, resolvers batched", async () => {
-    const before = api.received.length;
+    const before = served.api.received.length;
     const result = await callTool(client, "search_tickets", { status: "open" });
-    const requests = api.received.slice(before);
+    const requests = served.api.received.slice(before);
     expect(result.isError).toBe(false);
     expect(requests.map((r) => `${r.method} ${r.url.pathname}`).sort()).toEqual([
       "GET /v1/organizations",
@@ -121,7 +126,7 @@ describe("projector serve over stdio: the annotation's tools, no code of the use
 
     const ticket = await callTool(client, "get_ticket", { ticket_id: tickets[0]!.id });
     expect(ticket.isError).toBe(false);
-    const fetched = api.received.slice(before + requests.length).find((r) => r.url.pathname.startsWith("/v1/tickets/"))!;
+    const fetched = served.api.received.slice(before + requests.length).find((r) => r.url.pathname.startsWith("/v1/tickets/"))!;
     expect(fetched.url.pathname).toMatch(new RegExp(`^/v1/tickets/${tickets[0]!.id}-[0-9a-f-]{27}$`));
   });
 
@@ -134,7 +139,7 @@ describe("projector serve over stdio: the annotation's tools, no code of the use
     const bad = await callTool(client, "search_tickets", { status: "waiting" });
     expect(bad).toMatchObject({ isError: true, text: expect.stringContaining("status must be one of") });
     expect((await client.listTools()).tools).toHaveLength(toolDefinitions.length);
-    expect(stderr).not.toContain(TOKEN);
+    expect(served.stderr).not.toContain(TOKEN);
   });
 });
 
@@ -480,41 +485,20 @@ describe("the annotation's serve section", () => {
 });
 
 describe("projector serve with a resolver that only takes the names the API embeds", () => {
-  let db: Database.Database;
-  let api: Awaited<ReturnType<typeof startApi>>;
-  const client = new Client({ name: "serve-test", version: "1.0.0" });
-  let stderr = "";
-  const dir = projectServing(
-    ["serve:", "  base_url: { env: DESK_API_URL }", "  auth: { bearer: { env: DESK_TOKEN } }", ""].join("\n"),
-    (annotation) => annotation.replace(', operation: listUsers, ids: "filter[id]"', ""),
+  const served = servedOverStdio(
+    projectServing(
+      ["serve:", "  base_url: { env: DESK_API_URL }", "  auth: { bearer: { env: DESK_TOKEN } }", ""].join("\n"),
+      (annotation) => annotation.replace(', operation: listUsers, ids: "filter[id]"', ""),
+    ),
   );
 
-  beforeAll(async () => {
-    db = openDatabase(join(tempDir(), "desk.db"));
-    api = await startApi(db, `Bearer ${TOKEN}`);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "serve", "-c", join(dir, "projector.yaml")],
-      env: { ...(process.env as Record<string, string>), DESK_API_URL: api.baseUrl, DESK_TOKEN: TOKEN },
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    await client.connect(transport);
-  }, 60_000);
-
-  afterAll(async () => {
-    await client.close();
-    await stop(api.server);
-    db.close();
-  });
-
   it("serves, marking each id sent without its name unresolved, and says so when it starts", async () => {
-    expect(stderr).toContain(
+    expect(served.stderr).toContain(
       "projector.yaml names no operation: an id the API sends without its display_name is shown unresolved; to have it looked up, name the operation that gives users by id (`operation: <operationId>`)\n",
     );
-    const result = await callTool(client, "search_tickets", { status: "open" });
+    const result = await callTool(served.client, "search_tickets", { status: "open" });
     expect(result.isError).toBe(false);
-    expect(api.received.map((r) => r.url.pathname).sort()).toEqual(["/v1/organizations", "/v1/tickets"]);
+    expect(served.api.received.map((r) => r.url.pathname).sort()).toEqual(["/v1/organizations", "/v1/tickets"]);
     const tickets = (result.structuredContent as { tickets: { assignee: unknown; org: unknown }[] }).tickets;
     const assigned = tickets.filter((ticket) => ticket.assignee !== null);
     expect(assigned.length).toBeGreaterThan(0);
@@ -522,6 +506,6 @@ describe("projector serve with a resolver that only takes the names the API embe
       expect(ticket.assignee).toEqual({ unresolved: expect.stringMatching(/^usr_[0-9a-f]+/) });
       expect(ticket.org).toEqual(expect.any(String));
     }
-    expect(stderr).toMatch(/^projection: .*users.*$/m);
+    expect(served.stderr).toMatch(/^projection: .*users.*$/m);
   });
 });

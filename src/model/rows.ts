@@ -1,4 +1,5 @@
 import type { ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
+import { withArticle } from "../indefinite-article.js";
 import { child, members, type Property, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
 /** Where a tool's records sit in its response, and what they are. */
@@ -60,12 +61,10 @@ export function findRows(
   return {
     problem: rows.many
       ? `its ${place} is a list of ${NOT_RECORDS[kind]}, not of records`
-      : `its ${place} is ${indefinite(kind)}, not a record`,
+      : `its ${place} is ${withArticle(kind)}, not a record`,
     help: "projector projects records (objects); choose an operation that returns them, or name their list with `rows:`",
   };
 }
-
-const indefinite = (kind: string) => (/^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`);
 
 function locateRows(
   reader: SchemaReader,
