@@ -662,6 +662,13 @@ const Account = {
     routing_key: text,
     connection_string: text,
     tokens: { type: "array", items: text },
+    private_key_pem: text,
+    authorization: text,
+    basic_auth: text,
+    mnemonic: text,
+    backup_codes: { type: "array", items: text },
+    otp_enabled: { type: "boolean" },
+    api_key_name: text,
     token_type: text,
     expires_in: { type: "integer" },
     password_changed_at: { type: "string", format: "date-time" },
@@ -711,6 +718,13 @@ describe("a credential in a record", () => {
       routing_key: secret,
       connection_string: secret,
       tokens: secret,
+      private_key_pem: secret,
+      authorization: secret,
+      basic_auth: secret,
+      mnemonic: secret,
+      backup_codes: secret,
+      otp_enabled: "keep",
+      api_key_name: "keep",
       token_type: "keep",
       expires_in: "keep",
       password_changed_at: { format: "datetime" },
@@ -823,7 +837,27 @@ describe("an id taken by tools of its kind", () => {
     const { fields } = await draft(vendorAccounts());
     expect(fields("aws_account").id).toEqual({ argument: ["get_aws_account"] });
     expect(fields("okta_account").id).toEqual({ argument: ["get_okta_account", "list_okta_logs"] });
-    expect(fields("jira_account").id).toEqual({ drop: "no tool takes this id" });
+    // Read from no collection those tools name a record of: offered to them, as a todo.
+    expect(fields("jira_account").id).toEqual({
+      todo: "passed to get_aws_account, get_okta_account, list_okta_logs as `account_id`, the id of an account of a collection this record is never read from: check they take this one",
+      argument: ["get_aws_account", "get_okta_account", "list_okta_logs"],
+    });
+  });
+
+  it("is an argument of the tool that reads the same kind in full, for a record read in brief elsewhere", async () => {
+    const { fields } = await draft(
+      specOf(
+        {
+          "/tracks/{id}": get("GetTrack", [pathParameter("id")], ref("TrackObject")),
+          "/albums/{id}/tracks": get("GetAlbumTracks", [pathParameter("id")], { type: "array", items: ref("SimplifiedTrackObject") }),
+        },
+        {
+          TrackObject: { type: "object", properties: { id: text, name: text, popularity: { type: "integer" } } },
+          SimplifiedTrackObject: { type: "object", properties: { id: text, name: text } },
+        },
+      ),
+    );
+    expect(fields("simplified_track").id).toEqual({ argument: ["get_track"] });
   });
 
   it("held by another record is a todo where the tools that fetch its kind fetch different records", async () => {

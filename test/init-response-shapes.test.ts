@@ -40,6 +40,22 @@ const SPEC = {
       { type: "object", properties: { markets: { type: "object", additionalProperties: ref("TrackObject") } } },
       [],
     ),
+    "/tracks/by-genre": get(
+      "get-tracks-by-genre",
+      {
+        type: "object",
+        properties: {
+          total: { type: "integer" },
+          genres: { type: "object", additionalProperties: { type: "array", items: ref("TrackObject") } },
+        },
+      },
+      [],
+    ),
+    "/tracks/by-decade": get(
+      "get-tracks-by-decade",
+      { type: "object", properties: { decades: { type: "object", patternProperties: { "^[0-9]{4}s$": ref("TrackObject") } } } },
+      [],
+    ),
     "/me/player/queue": get(
       "get-queue",
       { type: "object", properties: { currently_playing: ref("TrackObject"), queue: { type: "array", items: ref("TrackObject") } } },
@@ -168,6 +184,15 @@ describe("a map of records by key", () => {
     expect(result.draft.skipped).toContainEqual({
       operation: "get-tracks-by-market",
       reason: "its markets is a map of records by key, not a record or a list of them",
+    });
+    // Lists of them by key, and records under keys of a pattern, alike.
+    expect(result.draft.skipped).toContainEqual({
+      operation: "get-tracks-by-genre",
+      reason: "its genres is a map of records by key, not a record or a list of them",
+    });
+    expect(result.draft.skipped).toContainEqual({
+      operation: "get-tracks-by-decade",
+      reason: "its decades is a map of records by key, not a record or a list of them",
     });
     const text = `spec: spec.json\noutput: generated/music\nresources:\n  market: { fields: {} }\ntools:\n  by_market:\n    operation: get-tracks-by-market\n    resource: market\n`;
     const built = buildModel(parseAnnotation(text, join(dir, "projector.yaml")), loaded);

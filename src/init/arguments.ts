@@ -214,18 +214,23 @@ const rank = (f: Fit) => (f.sameName ? 8 : 0) + (f.byName ? 4 : 0) + (f.bySchema
 const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
 const scalar = (reader: SchemaReader, field: SpecField) => ["string", "integer", undefined].includes(reader.kind(field.at));
 
-/** The tools taking an id of a record's kind, and the record's kind where they were found by the end of its name alone. */
+/**
+ * The tools taking an id of a record's kind; the record's kind where they were found by the end of
+ * its name alone; whether each reads another record, from a collection this one is never read from.
+ */
 export interface OwnTakers {
   takers: Taker[];
   likeKind?: string;
+  elsewhere?: boolean;
 }
 
 /**
  * The tools that take an id of a record of these kinds (its own, its path's, and for a union those
- * of its branches: a queue of tracks and episodes), but for those that read the one record they
- * name and it is another (`/aws/accounts/{account_id}` and `/okta/accounts/{account_id}` both take
- * an account's id, each of its own kind); else, where no tool takes one of these kinds at all, those taking an id of a kind
- * its own kind ends with, word for word (Spotify's `private_user` is a `user`), a guess by name alone.
+ * of its branches: a queue of tracks and episodes), but for those that name a record of a collection
+ * another kind of record is read from (`/aws/accounts/{account_id}` and `/okta/accounts/{account_id}`
+ * both take an account's id, each of its own kind); where every one does, all of them, as a guess;
+ * where no tool takes one of these kinds at all, those taking an id of a kind its own kind ends
+ * with, word for word (Spotify's `private_user` is a `user`), a guess by name alone.
  */
 export function ownTakers(
   kinds: readonly string[],
@@ -234,7 +239,8 @@ export function ownTakers(
 ): OwnTakers {
   const taking = kinds.flatMap((kind) => takersByKind.get(kind) ?? []).filter(unique);
   const takers = taking.filter((taker) => !readsAnother(taker));
-  if (takers.length > 0 || taking.length > 0) return { takers };
+  if (takers.length > 0) return { takers };
+  if (taking.length > 0) return { takers: taking, elsewhere: true };
   for (const kind of kinds) {
     const like = [...takersByKind].filter(([taken]) => kind.endsWith(`_${taken}`)).flatMap(([, of]) => of);
     if (like.length > 0) return { takers: like, likeKind: kind };
@@ -257,16 +263,15 @@ export function unionBranches(reader: SchemaReader, record: SchemaAt): string[] 
 export function ownArguments(
   matching: Matching,
   fields: SpecField[],
-  { takers, likeKind }: OwnTakers,
+  { takers, likeKind, elsewhere }: OwnTakers,
   identity: string | undefined,
 ): Map<string, Guess> {
+  const guessed = likeKind !== undefined || elsewhere === true;
   const matched = new Map<string, { taker: Taker; fit: Fit }[]>();
   const unmatched: Taker[] = [];
   const { reader } = matching;
   // Found by the record's name alone, the tools take its own id at most: its other ids are another record's (a participant's `conversation_sid`).
-  const candidates = fields.filter(
-    (f) => f.path.length === 1 && !f.relationship && scalar(reader, f) && (likeKind === undefined || f.name === identity),
-  );
+  const candidates = fields.filter((f) => f.path.length === 1 && !f.relationship && scalar(reader, f) && (!guessed || f.name === identity));
   for (const taker of takers) {
     let best: { field: SpecField; fit: Fit } | undefined;
     for (const field of candidates) {
@@ -285,13 +290,15 @@ export function ownArguments(
       ? `passed to ${odd.taker.tool} as \`${odd.taker.parameter.name}\`, declared ${idWriting(reader, odd.taker.parameter.at).kind} where the field is ${idWriting(reader, candidates.find((c) => c.name === name)!.at).kind}: check the tool takes this value`
       : likeKind !== undefined
         ? `passed to ${someOf(tools)} as \`${taken}\`, the id of ${withArticle(found[0]!.taker.kind)}, by the record's name alone (${withArticle(likeKind)}): check ${tools.length === 1 ? "it takes" : "they take"} this one`
-        : name === identity
-          ? `an id the model passes to ${someOf(tools)}`
-          : `the id ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} as \`${taken}\`: the model passes it`;
-    guesses.set(name, { rule: { argument: tools }, reason, sure: odd === undefined && likeKind === undefined });
+        : elsewhere
+          ? `passed to ${someOf(tools)} as \`${taken}\`, the id of ${withArticle(found[0]!.taker.kind)} of a collection this record is never read from: check ${tools.length === 1 ? "it takes" : "they take"} this one`
+          : name === identity
+            ? `an id the model passes to ${someOf(tools)}`
+            : `the id ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} as \`${taken}\`: the model passes it`;
+    guesses.set(name, { rule: { argument: tools }, reason, sure: odd === undefined && !guessed });
   }
   // Tools found by the record's name alone that no field matches say nothing of it.
-  if (identity !== undefined && !guesses.has(identity) && unmatched.length > 0 && likeKind === undefined) {
+  if (identity !== undefined && !guesses.has(identity) && unmatched.length > 0 && !guessed) {
     const tools = unmatched.map((t) => t.tool).filter(unique);
     const parameters = unmatched.map((t) => `\`${t.parameter.name}\``).filter(unique);
     guesses.set(identity, {

@@ -66,6 +66,14 @@ export interface Draft {
 /** The collection a path reads from: itself for a list, the list it names one record of for a fetch (`/Accounts/{Sid}.json`, `/Accounts.json`: `/Accounts`). */
 const collectionOf = (path: string) => pathShape(path.replace(/\/+$/, "").replace(/\/\{[^}/]+\}[^/]*$/, ""));
 
+/**
+ * Whether two resources are one kind of record told in more or less detail, as their names say word
+ * for word: `simplified_track` and `track`, a Twilio `incoming_phone_number_local` and its
+ * `incoming_phone_number`; never `aws_account` and `okta_account`.
+ */
+const variantOf = (a: string, b: string) =>
+  a === b || a.endsWith(`_${b}`) || b.endsWith(`_${a}`) || a.startsWith(`${b}_`) || b.startsWith(`${a}_`);
+
 /** `Albums_Resource_Object` and `Incident` to `albums` and `incident`. */
 const resourceNameOf = (schemaName: string) =>
   snakeCase(schemaName.replace(/[_-]?(Resource[_-]?Object|Resource|Object|Data)$/i, "") || schemaName);
@@ -168,8 +176,11 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     // never: `/okta/accounts/{id}` and `/okta/accounts/{id}/logs` take no AWS account's id, where
     // `/conversations/{id}` takes the id of a conversation `/conversations` lists in brief.
     const readFrom = new Set([name, ...branchResources].flatMap((resource) => [...(collections.get(resource) ?? [])]));
-    const readsAnother = (taker: Taker) =>
-      readFrom.size > 0 && !readFrom.has(taker.collection) && [...collections.values()].some((read) => read.has(taker.collection));
+    const readsAnother = (taker: Taker) => {
+      if (readFrom.size === 0 || readFrom.has(taker.collection)) return false;
+      const readers = [...collections].filter(([, read]) => read.has(taker.collection)).map(([resource]) => resource);
+      return readers.length > 0 && readers.every((resource) => !variantOf(resource, name));
+    };
     const own = ownTakers([...(kinds.get(name) ?? []), ...branches], takersByKind, readsAnother);
     const identity = source.jsonapi ? "id" : restIdentity(reader, fields, source.at);
     const ctx = {
@@ -193,14 +204,15 @@ function restIdentity(reader: SchemaReader, fields: SpecField[], record: SchemaA
 }
 
 /** A JSON:API record's `id` is what every tool taking an id of its type takes; a kind its type only ends with is another type. */
-function jsonApiArguments({ takers, likeKind }: OwnTakers): Map<string, Guess> {
+function jsonApiArguments({ takers, likeKind, elsewhere }: OwnTakers): Map<string, Guess> {
   const tools = (likeKind === undefined ? takers : [])
     .filter((t) => t.namedAsId)
     .map((t) => t.tool)
     .filter(unique);
-  return new Map(
-    tools.length ? [["id", { rule: { argument: tools }, reason: `an id the model passes to ${someOf(tools)}`, sure: true }]] : [],
-  );
+  const reason = elsewhere
+    ? `an id of its type ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"}, of a collection this record is never read from: check it is this one`
+    : `an id the model passes to ${someOf(tools)}`;
+  return new Map(tools.length ? [["id", { rule: { argument: tools }, reason, sure: elsewhere !== true }]] : []);
 }
 
 /** A field's entries: itself, or its parts under dotted names; each resolver a join goes through declared on the way. */

@@ -5,7 +5,14 @@
 import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 
 /** Last words that name a credential whatever comes before them. */
-const SECRET_WORDS = new Set(["password", "passwd", "pwd", "passphrase", "secret", "credential", "apikey", "jwt", "cookie"]);
+const SECRET_WORDS = new Set([
+  ...["password", "passwd", "pwd", "passphrase", "secret", "credential", "apikey", "jwt", "cookie"],
+  ...["authorization", "bearer", "mnemonic", "otp"],
+]);
+/** Words before `code` that make it one a person signs in with: `backup_codes`, `recovery_code`. */
+const SECRET_CODES = new Set(["backup", "recovery"]);
+/** Last words that say how a credential is written, not what it is: `private_key_pem`, `api_key_value`. */
+const WRITTEN_AS = new Set(["pem", "der", "base64", "b64", "value", "raw"]);
 /**
  * Words before `key` that make it a credential: `api_key`, `private_key`, `signing_key`, an events
  * API's `routing_key` or `integration_key` (whoever holds it can send events); never `public_key`,
@@ -60,7 +67,8 @@ function wordsOf(name: string): string[] {
 
 /** Whether a name says the value is a credential or a secret, word for word. */
 export function namedLikeCredential(name: string): boolean {
-  const words = wordsOf(name);
+  const written = wordsOf(name);
+  const words = written.length > 1 && WRITTEN_AS.has(written[written.length - 1]!) ? written.slice(0, -1) : written;
   const last = words[words.length - 1];
   const before = words[words.length - 2];
   if (last === undefined || words.some((word) => ASKING.has(word))) return false;
@@ -68,6 +76,8 @@ export function namedLikeCredential(name: string): boolean {
   // `tokens` names a list of them where it is text; counted words (`max_tokens`) are numbers, never taken.
   if (last === "token" || last === "tokens") return before === undefined || !NOT_SECRET_TOKENS.has(before);
   if (last === "string" && before === "connection") return true;
+  if (last === "code" && before !== undefined && SECRET_CODES.has(before)) return true;
+  if (last === "auth" && before === "basic") return true;
   if (last === "key") return before !== undefined && SECRET_KEYS.has(before);
   return DERIVED.has(last) && (before === "password" || before === "secret");
 }

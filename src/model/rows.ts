@@ -49,10 +49,14 @@ export function findRows(
   const kind = reader.kind(rows.item);
   const place = rows.path.length ? rows.path.join(".") : "response";
   if (kind === undefined || kind === "object") {
-    // Records keyed by their names (`{ records: { a: {...}, b: {...} } }`) are neither one record nor a list of them.
+    // Records, or lists of them, keyed by their names (`{ records: { a: {...}, b: {...} } }`) are
+    // neither one record nor a list of them.
     const item = reader.unwrapNullable(rows.item);
-    const keyed = rows.jsonapi || reader.properties(item).length > 0 ? undefined : child(item, "additionalProperties");
-    if (keyed === undefined || !reader.objectLike(keyed)) return rows;
+    const patterns = child(item, "patternProperties");
+    const keyed = [child(item, "additionalProperties"), ...Object.keys(patterns?.schema ?? {}).map((p) => child(patterns!, p))];
+    const holdsRecords = (value: SchemaAt | undefined) =>
+      value !== undefined && (reader.objectLike(value) || reader.kind(value) === "array");
+    if (rows.jsonapi || reader.properties(item).length > 0 || !keyed.some(holdsRecords)) return rows;
     return {
       problem: `its ${place} is a map of records by key, not a record or a list of them`,
       help: "projector projects one record or a list of them; choose an operation that returns a list, or name a list with `rows:`",
