@@ -668,6 +668,12 @@ const Account = {
     mnemonic: text,
     backup_codes: { type: "array", items: text },
     otp_enabled: { type: "boolean" },
+    authorization_header: text,
+    otp_code: text,
+    seed_phrase: text,
+    key_pem: text,
+    recovery_key: text,
+    public_key_pem: text,
     api_key_name: text,
     token_type: text,
     expires_in: { type: "integer" },
@@ -724,6 +730,12 @@ describe("a credential in a record", () => {
       mnemonic: secret,
       backup_codes: secret,
       otp_enabled: "keep",
+      authorization_header: secret,
+      otp_code: secret,
+      seed_phrase: secret,
+      key_pem: secret,
+      recovery_key: secret,
+      public_key_pem: "keep",
       api_key_name: "keep",
       token_type: "keep",
       expires_in: "keep",
@@ -837,14 +849,41 @@ describe("an id taken by tools of its kind", () => {
     const { fields } = await draft(vendorAccounts());
     expect(fields("aws_account").id).toEqual({ argument: ["get_aws_account"] });
     expect(fields("okta_account").id).toEqual({ argument: ["get_okta_account", "list_okta_logs"] });
-    // Read from no collection those tools name a record of: offered to them, as a todo.
-    expect(fields("jira_account").id).toEqual({
-      todo: "passed to get_aws_account, get_okta_account, list_okta_logs as `account_id`, the id of an account of a collection this record is never read from: check they take this one",
-      argument: ["get_aws_account", "get_okta_account", "list_okta_logs"],
-    });
+    expect(fields("jira_account").id).toEqual({ drop: "no tool takes this id" });
   });
 
-  it("is an argument of the tool that reads the same kind in full, for a record read in brief elsewhere", async () => {
+  it("is a sure argument of its own tool only, though its name ends with another record's", async () => {
+    const { fields } = await draft(
+      specOf(
+        {
+          "/services/{id}/integrations/{integration_id}": get(
+            "GetServiceIntegration",
+            [pathParameter("id"), pathParameter("integration_id")],
+            ref("Integration"),
+          ),
+          "/orchestrations/{id}/integrations/{integration_id}": get(
+            "GetOrchestrationIntegration",
+            [pathParameter("id"), pathParameter("integration_id")],
+            ref("OrchestrationIntegration"),
+          ),
+          "/aws/accounts/{account_id}": get("GetAwsAccount", [pathParameter("account_id")], ref("Account")),
+          "/gcp/accounts": get("ListGcpAccounts", [], { type: "array", items: ref("GcpServiceAccount") }),
+        },
+        {
+          Integration: { type: "object", properties: { id: text, name: text } },
+          OrchestrationIntegration: { type: "object", properties: { id: text, name: text } },
+          Account: { type: "object", properties: { id: text, name: text } },
+          GcpServiceAccount: { type: "object", properties: { id: text, name: text } },
+        },
+      ),
+    );
+    expect(fields("integration").id).toEqual({ argument: ["get_service_integration"] });
+    expect(fields("orchestration_integration").id).toEqual({ argument: ["get_orchestration_integration"] });
+    // Only a variant by its name of what `/aws/accounts/{account_id}` reads: a todo, never a sure argument.
+    expect(fields("gcp_service_account").id).toMatchObject({ argument: ["get_aws_account"], todo: expect.any(String) });
+  });
+
+  it("is offered to the tool that reads the same kind in full, for a record read in brief elsewhere, as a todo", async () => {
     const { fields } = await draft(
       specOf(
         {
@@ -857,7 +896,10 @@ describe("an id taken by tools of its kind", () => {
         },
       ),
     );
-    expect(fields("simplified_track").id).toEqual({ argument: ["get_track"] });
+    expect(fields("simplified_track").id).toEqual({
+      todo: "passed to get_track as `id`, the id of a track of a collection this record is never read from: check it takes this one",
+      argument: ["get_track"],
+    });
   });
 
   it("held by another record is a todo where the tools that fetch its kind fetch different records", async () => {

@@ -216,7 +216,7 @@ const scalar = (reader: SchemaReader, field: SpecField) => ["string", "integer",
 
 /**
  * The tools taking an id of a record's kind; the record's kind where they were found by the end of
- * its name alone; whether each reads another record, from a collection this one is never read from.
+ * its name alone; whether they read a variant of it, from a collection it is never read from.
  */
 export interface OwnTakers {
   takers: Taker[];
@@ -226,21 +226,24 @@ export interface OwnTakers {
 
 /**
  * The tools that take an id of a record of these kinds (its own, its path's, and for a union those
- * of its branches: a queue of tracks and episodes), but for those that name a record of a collection
- * another kind of record is read from (`/aws/accounts/{account_id}` and `/okta/accounts/{account_id}`
- * both take an account's id, each of its own kind); where every one does, all of them, as a guess;
- * where no tool takes one of these kinds at all, those taking an id of a kind its own kind ends
- * with, word for word (Spotify's `private_user` is a `user`), a guess by name alone.
+ * of its branches: a queue of tracks and episodes) that name a record of a collection it is read
+ * from; else, as a guess, those naming a record of a collection only a variant of it is read from
+ * (Spotify's `simplified_track` and `/tracks/{id}`), never those of a collection another kind of
+ * record is read from (`/aws/accounts/{account_id}` and `/okta/accounts/{account_id}` both take an
+ * account's id, each of its own kind); where no tool takes one of these kinds at all, those taking
+ * an id of a kind its own kind ends with, word for word (`private_user`, `user`), a guess by name alone.
  */
 export function ownTakers(
   kinds: readonly string[],
   takersByKind: ReadonlyMap<string, Taker[]>,
-  readsAnother: (taker: Taker) => boolean,
+  reads: (taker: Taker) => "this" | "a variant" | "another",
 ): OwnTakers {
   const taking = kinds.flatMap((kind) => takersByKind.get(kind) ?? []).filter(unique);
-  const takers = taking.filter((taker) => !readsAnother(taker));
+  const takers = taking.filter((taker) => reads(taker) === "this");
   if (takers.length > 0) return { takers };
-  if (taking.length > 0) return { takers: taking, elsewhere: true };
+  const variants = taking.filter((taker) => reads(taker) === "a variant");
+  if (variants.length > 0) return { takers: variants, elsewhere: true };
+  if (taking.length > 0) return { takers: [] };
   for (const kind of kinds) {
     const like = [...takersByKind].filter(([taken]) => kind.endsWith(`_${taken}`)).flatMap(([, of]) => of);
     if (like.length > 0) return { takers: like, likeKind: kind };

@@ -172,16 +172,17 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
       [...draft.resources].flatMap(([branch, r]) => (r.schema === schema ? [branch] : [])),
     );
     const branches = branchResources.flatMap((branch) => kinds.get(branch) ?? []);
-    // A tool whose id names one record of a collection another resource is read from, and this one
-    // never: `/okta/accounts/{id}` and `/okta/accounts/{id}/logs` take no AWS account's id, where
-    // `/conversations/{id}` takes the id of a conversation `/conversations` lists in brief.
+    // What a tool whose id names one record of a collection reads, by who else is read from there:
+    // `/conversations/{id}` this conversation `/conversations` lists in brief; `/tracks/{id}` a variant
+    // of a `simplified_track`; `/okta/accounts/{id}` and `/okta/accounts/{id}/logs` another kind than an AWS account.
     const readFrom = new Set([name, ...branchResources].flatMap((resource) => [...(collections.get(resource) ?? [])]));
-    const readsAnother = (taker: Taker) => {
-      if (readFrom.size === 0 || readFrom.has(taker.collection)) return false;
+    const reads = (taker: Taker) => {
+      if (readFrom.size === 0 || readFrom.has(taker.collection)) return "this";
       const readers = [...collections].filter(([, read]) => read.has(taker.collection)).map(([resource]) => resource);
-      return readers.length > 0 && readers.every((resource) => !variantOf(resource, name));
+      if (readers.length === 0) return "this";
+      return readers.some((resource) => variantOf(resource, name)) ? "a variant" : "another";
     };
-    const own = ownTakers([...(kinds.get(name) ?? []), ...branches], takersByKind, readsAnother);
+    const own = ownTakers([...(kinds.get(name) ?? []), ...branches], takersByKind, reads);
     const identity = source.jsonapi ? "id" : restIdentity(reader, fields, source.at);
     const ctx = {
       reader,

@@ -10,9 +10,9 @@ const SECRET_WORDS = new Set([
   ...["authorization", "bearer", "mnemonic", "otp"],
 ]);
 /** Words before `code` that make it one a person signs in with: `backup_codes`, `recovery_code`. */
-const SECRET_CODES = new Set(["backup", "recovery"]);
+const SECRET_CODES = new Set(["backup", "recovery", "otp"]);
 /** Last words that say how a credential is written, not what it is: `private_key_pem`, `api_key_value`. */
-const WRITTEN_AS = new Set(["pem", "der", "base64", "b64", "value", "raw"]);
+const WRITTEN_AS = new Set(["pem", "der", "base64", "b64", "value", "raw", "header"]);
 /**
  * Words before `key` that make it a credential: `api_key`, `private_key`, `signing_key`, an events
  * API's `routing_key` or `integration_key` (whoever holds it can send events); never `public_key`,
@@ -35,6 +35,7 @@ const SECRET_KEYS = new Set([
   "master",
   "session",
   "client",
+  "recovery",
   "license",
 ]);
 /** Words before `token` that make it something else: a page's cursor (`next_page_token`) or a model's word (`stop_token`). */
@@ -65,10 +66,13 @@ function wordsOf(name: string): string[] {
   return words;
 }
 
+/** Whether a name ends with how a key is written out (`key_pem`, `private_pem`). */
+const written = (name: string) => WRITTEN_AS.has(wordsOf(name).at(-1) ?? "");
+
 /** Whether a name says the value is a credential or a secret, word for word. */
 export function namedLikeCredential(name: string): boolean {
-  const written = wordsOf(name);
-  const words = written.length > 1 && WRITTEN_AS.has(written[written.length - 1]!) ? written.slice(0, -1) : written;
+  const words = wordsOf(name);
+  while (words.length > 1 && WRITTEN_AS.has(words[words.length - 1]!)) words.pop();
   const last = words[words.length - 1];
   const before = words[words.length - 2];
   if (last === undefined || words.some((word) => ASKING.has(word))) return false;
@@ -78,6 +82,10 @@ export function namedLikeCredential(name: string): boolean {
   if (last === "string" && before === "connection") return true;
   if (last === "code" && before !== undefined && SECRET_CODES.has(before)) return true;
   if (last === "auth" && before === "basic") return true;
+  if (last === "phrase" && before === "seed") return true;
+  if (words.includes("mnemonic")) return true;
+  // A key written out with nothing before it but its kind: `private_pem`, `key_pem`.
+  if (written(name) && (last === "private" || last === "key") && words.length === 1) return true;
   if (last === "key") return before !== undefined && SECRET_KEYS.has(before);
   return DERIVED.has(last) && (before === "password" || before === "secret");
 }
