@@ -883,6 +883,20 @@ describe("an id taken by tools of its kind", () => {
     expect(fields("gcp_service_account").id).toMatchObject({ argument: ["get_aws_account"], todo: expect.any(String) });
   });
 
+  it("is offered as a todo to the tools of its kind where the spec names no schema for either record", async () => {
+    const project = { type: "object", properties: { id: text, slug: text, name: text } };
+    const { fields } = await draft(
+      specOf(
+        {
+          "/organizations/{org}/projects/": get("ListOrganizationProjects", [pathParameter("org")], { type: "array", items: project }),
+          "/projects/{org}/{project_id}/": get("GetProject", [pathParameter("org"), pathParameter("project_id")], project),
+        },
+        {},
+      ),
+    );
+    expect(fields("list_organization_projects_record").id).toMatchObject({ argument: ["get_project"], todo: expect.any(String) });
+  });
+
   it("is offered to the tool that reads the same kind in full, for a record read in brief elsewhere, as a todo", async () => {
     const { fields } = await draft(
       specOf(

@@ -74,6 +74,9 @@ const collectionOf = (path: string) => pathShape(path.replace(/\/+$/, "").replac
 const variantOf = (a: string, b: string) =>
   a === b || a.endsWith(`_${b}`) || b.endsWith(`_${a}`) || a.startsWith(`${b}_`) || b.startsWith(`${a}_`);
 
+/** The end of a resource's name where it is named after its tool, the spec naming no schema for its records. */
+const TOOL_RECORD = "_record";
+
 /** `Albums_Resource_Object` and `Incident` to `albums` and `incident`. */
 const resourceNameOf = (schemaName: string) =>
   snakeCase(schemaName.replace(/[_-]?(Resource[_-]?Object|Resource|Object|Data)$/i, "") || schemaName);
@@ -180,7 +183,9 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
       if (readFrom.size === 0 || readFrom.has(taker.collection)) return "this";
       const readers = [...collections].filter(([, read]) => read.has(taker.collection)).map(([resource]) => resource);
       if (readers.length === 0) return "this";
-      return readers.some((resource) => variantOf(resource, name)) ? "a variant" : "another";
+      // A record named after its tool (`get_project_record`, where the spec names no schema) says nothing of its kind.
+      const unnamed = (resource: string) => resource.endsWith(TOOL_RECORD);
+      return unnamed(name) || readers.some((resource) => unnamed(resource) || variantOf(resource, name)) ? "a variant" : "another";
     };
     const own = ownTakers([...(kinds.get(name) ?? []), ...branches], takersByKind, reads);
     const identity = source.jsonapi ? "id" : restIdentity(reader, fields, source.at);
@@ -310,11 +315,11 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     const fromPath = rows.path.length ? singular(rows.path[rows.path.length - 1]!) : undefined;
     const item = reader.unwrapNullable(rows.item);
     let named =
-      rows.resourceName ?? (refName ? resourceNameOf(refName) : fromPath && fromPath !== "data" ? fromPath : `${toolName}_record`);
+      rows.resourceName ?? (refName ? resourceNameOf(refName) : fromPath && fromPath !== "data" ? fromPath : `${toolName}${TOOL_RECORD}`);
     // A plain-REST resource is one schema: another schema that would take the same name gets the tool's.
     if (!rows.jsonapi) {
       const owner = owners.get(named);
-      named = namesByRecord.get(item.pointer) ?? (owner !== undefined && owner !== item.pointer ? `${toolName}_record` : named);
+      named = namesByRecord.get(item.pointer) ?? (owner !== undefined && owner !== item.pointer ? `${toolName}${TOOL_RECORD}` : named);
       owners.set(named, item.pointer);
       namesByRecord.set(item.pointer, named);
     }
