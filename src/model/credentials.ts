@@ -66,26 +66,30 @@ function wordsOf(name: string): string[] {
   return words;
 }
 
-/** Whether a name ends with how a key is written out (`key_pem`, `private_pem`). */
-const written = (name: string) => WRITTEN_AS.has(wordsOf(name).at(-1) ?? "");
+/** How key material is encoded: a key written so (`tls_key_pem`) is the key itself, unless it is a public one. */
+const KEY_MATERIAL = new Set(["pem", "der", "base64", "b64"]);
+/** Words before `phrase` that make it one a wallet or an account is recovered with: `seed_phrase`, `recovery_phrase`. */
+const SECRET_PHRASES = new Set(["seed", "recovery", "secret"]);
 
 /** Whether a name says the value is a credential or a secret, word for word. */
 export function namedLikeCredential(name: string): boolean {
   const words = wordsOf(name);
+  const material = KEY_MATERIAL.has(words.at(-1) ?? "");
   while (words.length > 1 && WRITTEN_AS.has(words[words.length - 1]!)) words.pop();
   const last = words[words.length - 1];
   const before = words[words.length - 2];
   if (last === undefined || words.some((word) => ASKING.has(word))) return false;
-  if (SECRET_WORDS.has(last)) return true;
+  // Written apart or together alike: `pass_phrase` is a `passphrase`, `api_key` an `apikey`.
+  if (SECRET_WORDS.has(last) || (before !== undefined && SECRET_WORDS.has(before + last))) return true;
   // `tokens` names a list of them where it is text; counted words (`max_tokens`) are numbers, never taken.
   if (last === "token" || last === "tokens") return before === undefined || !NOT_SECRET_TOKENS.has(before);
   if (last === "string" && before === "connection") return true;
   if (last === "code" && before !== undefined && SECRET_CODES.has(before)) return true;
   if (last === "auth" && before === "basic") return true;
-  if (last === "phrase" && before === "seed") return true;
+  if (last === "phrase" && before !== undefined && SECRET_PHRASES.has(before)) return true;
   if (words.includes("mnemonic")) return true;
-  // A key written out with nothing before it but its kind: `private_pem`, `key_pem`.
-  if (written(name) && (last === "private" || last === "key") && words.length === 1) return true;
+  // Key material written out (`tls_key_pem`, `private_pem`), but a public key's.
+  if (material && (last === "private" || last === "key") && before !== "public") return true;
   if (last === "key") return before !== undefined && SECRET_KEYS.has(before);
   return DERIVED.has(last) && (before === "password" || before === "secret");
 }
