@@ -7,7 +7,7 @@ import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 /** Last words that name a credential whatever comes before them. */
 const SECRET_WORDS = new Set([
   ...["password", "passwd", "pwd", "passphrase", "secret", "credential", "apikey", "jwt", "cookie"],
-  ...["authorization", "bearer", "mnemonic", "otp"],
+  ...["authorization", "bearer", "mnemonic", "otp", "privkey", "psk", "cred"],
 ]);
 /** Words before `code` that make it one a person signs in with: `backup_codes`, `recovery_code`. */
 const SECRET_CODES = new Set(["backup", "recovery", "otp"]);
@@ -20,6 +20,11 @@ const WRITTEN_AS = new Set(["pem", "der", "base64", "b64", "value", "raw", "head
  */
 const SECRET_KEYS = new Set([
   "api",
+  "priv",
+  "ssl",
+  "tls",
+  "wpa",
+  "pem",
   "hmac",
   "routing",
   "integration",
@@ -69,7 +74,7 @@ function wordsOf(name: string): string[] {
 /** How key material is encoded: a key written so (`tls_key_pem`) is the key itself, unless it is a public one. */
 const KEY_MATERIAL = new Set(["pem", "der", "base64", "b64"]);
 /** Words before `phrase` that make it one a wallet or an account is recovered with: `seed_phrase`, `recovery_phrase`. */
-const SECRET_PHRASES = new Set(["seed", "recovery", "secret"]);
+const SECRET_PHRASES = new Set(["seed", "recovery", "secret", "backup"]);
 
 /** Whether a name says the value is a credential or a secret, word for word. */
 export function namedLikeCredential(name: string): boolean {
@@ -86,10 +91,13 @@ export function namedLikeCredential(name: string): boolean {
   if (last === "string" && before === "connection") return true;
   if (last === "code" && before !== undefined && SECRET_CODES.has(before)) return true;
   if (last === "auth" && before === "basic") return true;
-  if (last === "phrase" && before !== undefined && SECRET_PHRASES.has(before)) return true;
+  // `seed_words` and `recovery_words` are a phrase too.
+  if ((last === "phrase" || last === "word") && before !== undefined && SECRET_PHRASES.has(before)) return true;
+  if (last === "material" && before === "key") return true;
+  if (last === "answer" && before === "security") return true;
   if (words.includes("mnemonic")) return true;
   // Key material written out (`tls_key_pem`, `private_pem`), but a public key's.
-  if (material && (last === "private" || last === "key") && before !== "public") return true;
+  if (material && ["private", "priv", "key"].includes(last) && before !== "public") return true;
   if (last === "key") return before !== undefined && SECRET_KEYS.has(before);
   return DERIVED.has(last) && (before === "password" || before === "secret");
 }
