@@ -239,9 +239,11 @@ export function ownTakers(
   reads: (taker: Taker) => "this" | "a variant" | "another",
 ): OwnTakers {
   const taking = kinds.flatMap((kind) => takersByKind.get(kind) ?? []).filter(unique);
-  const takers = taking.filter((taker) => reads(taker) === "this");
-  if (takers.length > 0) return { takers };
-  const variants = taking.filter((taker) => reads(taker) === "a variant");
+  const readings = new Map(taking.map((taker) => [taker, reads(taker)]));
+  const reading = (what: string) => taking.filter((taker) => readings.get(taker) === what);
+  const own = reading("this");
+  if (own.length > 0) return { takers: own };
+  const variants = reading("a variant");
   if (variants.length > 0) return { takers: variants, elsewhere: true };
   if (taking.length > 0) return { takers: [] };
   for (const kind of kinds) {

@@ -156,11 +156,16 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     return taker ? [taker] : [];
   });
   const matching = matchingOf(reader, listOperations(reader));
-  // The collections each resource is listed or fetched from: `/conversations` for both.
+  // The collections each resource is listed or fetched from (`/conversations` for both), and the resources read from each.
   const collections = new Map<string, Set<string>>();
+  const readersOf = new Map<string, string[]>();
   for (const tool of draft.tools.values()) {
     const path = operationOf.get(tool.operation)?.path;
-    if (path !== undefined) collections.set(tool.resource, (collections.get(tool.resource) ?? new Set()).add(collectionOf(path)));
+    if (path === undefined) continue;
+    const collection = collectionOf(path);
+    collections.set(tool.resource, (collections.get(tool.resource) ?? new Set()).add(collection));
+    const readers = readersOf.get(collection) ?? [];
+    if (!readers.includes(tool.resource)) readersOf.set(collection, [...readers, tool.resource]);
   }
   for (const taker of takers) {
     const read = draft.tools.get(taker.tool)?.resource;
@@ -181,7 +186,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     const readFrom = new Set([name, ...branchResources].flatMap((resource) => [...(collections.get(resource) ?? [])]));
     const reads = (taker: Taker) => {
       if (readFrom.size === 0 || readFrom.has(taker.collection)) return "this";
-      const readers = [...collections].filter(([, read]) => read.has(taker.collection)).map(([resource]) => resource);
+      const readers = readersOf.get(taker.collection) ?? [];
       if (readers.length === 0) return "this";
       // A record named after its tool (`get_project_record`, where the spec names no schema) says nothing of its kind.
       const unnamed = (resource: string) => resource.endsWith(TOOL_RECORD);

@@ -9,8 +9,6 @@ const SECRET_WORDS = new Set([
   ...["password", "passwd", "pwd", "passphrase", "secret", "credential", "apikey", "jwt", "cookie"],
   ...["authorization", "bearer", "mnemonic", "otp", "privkey", "psk", "cred"],
 ]);
-/** Words before `code` that make it one a person signs in with: `backup_codes`, `recovery_code`. */
-const SECRET_CODES = new Set(["backup", "recovery", "otp"]);
 /** Last words that say how a credential is written, not what it is: `private_key_pem`, `api_key_value`. */
 const WRITTEN_AS = new Set(["pem", "der", "base64", "b64", "value", "raw", "header"]);
 /**
@@ -48,8 +46,6 @@ const NOT_SECRET_TOKENS = new Set([
   ...["page", "next", "prev", "previous", "continuation", "pagination", "cursor", "sync", "resume", "start", "end", "first", "last"],
   ...["stop", "truncated", "special", "bos", "eos", "pad", "unk", "mask", "sep", "cls"],
 ]);
-/** Last words after `password` or `secret` that still hold it, in some form: `password_hash`. */
-const DERIVED = new Set(["hash", "digest", "salt"]);
 
 /** Words that make a name a question about a credential (`has_password`, `allow_credentials`), not one. */
 const ASKING = new Set(["is", "has", "have", "can", "allow", "allows", "require", "requires", "use", "uses", "store", "enable", "enabled"]);
@@ -73,8 +69,28 @@ function wordsOf(name: string): string[] {
 
 /** How key material is encoded: a key written so (`tls_key_pem`) is the key itself, unless it is a public one. */
 const KEY_MATERIAL = new Set(["pem", "der", "base64", "b64"]);
-/** Words before `phrase` that make it one a wallet or an account is recovered with: `seed_phrase`, `recovery_phrase`. */
+/** Words before `phrase` (or `words`) that make it one a wallet or an account is recovered with: `seed_phrase`, `recovery_words`. */
 const SECRET_PHRASES = new Set(["seed", "recovery", "secret", "backup"]);
+/** What a secret still is after hashing: `password_hash`, `secret_digest`. */
+const HASHED = new Set(["password", "secret"]);
+
+/**
+ * Last words that name a credential after one of the words beside them: `api_key`, `backup_codes`,
+ * `seed_phrase`, `connection_string`, `basic_auth`, `password_hash`.
+ */
+const SECRET_AFTER = new Map<string, ReadonlySet<string>>([
+  ["key", SECRET_KEYS],
+  ["code", new Set(["backup", "recovery", "otp"])],
+  ["phrase", SECRET_PHRASES],
+  ["word", SECRET_PHRASES],
+  ["string", new Set(["connection"])],
+  ["auth", new Set(["basic"])],
+  ["material", new Set(["key"])],
+  ["answer", new Set(["security"])],
+  ["hash", HASHED],
+  ["digest", HASHED],
+  ["salt", HASHED],
+]);
 
 /** Whether a name says the value is a credential or a secret, word for word. */
 export function namedLikeCredential(name: string): boolean {
@@ -88,18 +104,10 @@ export function namedLikeCredential(name: string): boolean {
   if (SECRET_WORDS.has(last) || (before !== undefined && SECRET_WORDS.has(before + last))) return true;
   // `tokens` names a list of them where it is text; counted words (`max_tokens`) are numbers, never taken.
   if (last === "token" || last === "tokens") return before === undefined || !NOT_SECRET_TOKENS.has(before);
-  if (last === "string" && before === "connection") return true;
-  if (last === "code" && before !== undefined && SECRET_CODES.has(before)) return true;
-  if (last === "auth" && before === "basic") return true;
-  // `seed_words` and `recovery_words` are a phrase too.
-  if ((last === "phrase" || last === "word") && before !== undefined && SECRET_PHRASES.has(before)) return true;
-  if (last === "material" && before === "key") return true;
-  if (last === "answer" && before === "security") return true;
   if (words.includes("mnemonic")) return true;
   // Key material written out (`tls_key_pem`, `private_pem`), but a public key's.
   if (material && ["private", "priv", "key"].includes(last) && before !== "public") return true;
-  if (last === "key") return before !== undefined && SECRET_KEYS.has(before);
-  return DERIVED.has(last) && (before === "password" || before === "secret");
+  return before !== undefined && (SECRET_AFTER.get(last)?.has(before) ?? false);
 }
 
 /** Kinds of value that cannot hold a credential, whatever they are named. */

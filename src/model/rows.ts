@@ -29,6 +29,9 @@ export function jsonApiType(reader: SchemaReader, at: SchemaAt, servedAsJsonApi 
   return typeof schema["default"] === "string" && schema["default"] !== "" ? schema["default"] : null;
 }
 
+/** What to do about a tool whose records are none. */
+const NO_RECORDS_HELP = "projector projects records (objects); choose an operation that returns them, or name their list with `rows:`";
+
 /** The kinds a value that is no record may be, as a list of them is named. */
 const NOT_RECORDS = { string: "texts", integer: "integers", number: "numbers", boolean: "booleans", array: "lists" } as const;
 
@@ -59,14 +62,14 @@ export function findRows(
     if (rows.jsonapi || reader.properties(item).length > 0 || !keyed.some(holdsRecords)) return rows;
     return {
       problem: `its ${place} is a map of records by key, not a record or a list of them`,
-      help: "projector projects one record or a list of them; choose an operation that returns a list, or name a list with `rows:`",
+      help: NO_RECORDS_HELP,
     };
   }
   return {
     problem: rows.many
       ? `its ${place} is a list of ${NOT_RECORDS[kind]}, not of records`
       : `its ${place} is ${withArticle(kind)}, not a record`,
-    help: "projector projects records (objects); choose an operation that returns them, or name their list with `rows:`",
+    help: NO_RECORDS_HELP,
   };
 }
 
