@@ -701,6 +701,15 @@ const Account = {
     public_key: text,
     key: text,
     keyboard: text,
+    auth_header: text,
+    auth: text,
+    pin: text,
+    card_pin: text,
+    pin_code: text,
+    pins: { type: "array", items: { type: "object", properties: { channel: text } } },
+    pinned: { type: "boolean" },
+    api_keys: { type: "array", items: { type: "object", properties: { label: text, value: text } } },
+    settings: { type: "object", properties: { value: text, theme: text } },
     sip: { type: "object", properties: { username: text, password: text, realm: text } },
     vault: { type: "object", properties: { size: { type: "integer" }, master: { type: "object", properties: { api_key: text } } } },
   },
@@ -718,6 +727,7 @@ const ACCOUNT_EXAMPLE = {
   token_type: "bearer",
   sip: { username: "main", password: "s3cr3t-sip", realm: "sip.example.com" },
   vault: { size: 2, master: { api_key: "s3cr3t-vault" } },
+  api_keys: [{ label: "ci", value: "s3cr3t-listed" }],
 };
 const accounts = () =>
   specOf({ "/Accounts/{Sid}": get("FetchAccount", [pathParameter("Sid", sid("AC"))], ref("Account"), ACCOUNT_EXAMPLE) }, { Account });
@@ -779,6 +789,16 @@ describe("a credential in a record", () => {
       public_key: "keep",
       key: "keep",
       keyboard: "keep",
+      auth_header: secret,
+      auth: "keep",
+      pin: secret,
+      card_pin: secret,
+      pin_code: secret,
+      pins: "keep",
+      pinned: "keep",
+      "api_keys.label": "keep",
+      "api_keys.value": secret,
+      settings: "keep",
     });
   });
 

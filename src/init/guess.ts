@@ -1,6 +1,6 @@
 import type { SpecField } from "../model/fields.js";
 import { carriedIdsAndUrls, isIdSchema, isUrl } from "../model/spec-ids.js";
-import { carriedCredential, isCredential, namedLikeCredential } from "../model/credentials.js";
+import { carriedCredential, holdsCredentialOf, isCredential, namedLikeCredential } from "../model/credentials.js";
 import { specLegend } from "../model/legend.js";
 import { plural } from "../naming.js";
 import { child, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
@@ -142,10 +142,15 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
 function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Budget): Guess {
   const { reader } = ctx;
   // A credential is never shown, whatever else it could be: an argument, a join key, text.
-  if (!field.relationship && isCredential(reader, field.name, field.at))
+  const holder = field.path.at(-2);
+  if (!field.relationship && isCredential(reader, field.name, field.at, holder))
     return {
       rule: { drop: "a credential, never shown to the model" },
-      reason: namedLikeCredential(field.name) ? "named like a credential" : "declared `format: password`",
+      reason: namedLikeCredential(field.name)
+        ? "named like a credential"
+        : holdsCredentialOf(field.name, holder)
+          ? `the credential \`${holder}\` names, written out`
+          : "declared `format: password`",
       sure: true,
     };
   const top = field.path.length === 1;

@@ -80,7 +80,7 @@ const HASHED = new Set(["password", "secret"]);
  */
 const SECRET_AFTER = new Map<string, ReadonlySet<string>>([
   ["key", SECRET_KEYS],
-  ["code", new Set(["backup", "recovery", "otp"])],
+  ["code", new Set(["backup", "recovery", "otp", "pin"])],
   ["phrase", SECRET_PHRASES],
   ["word", SECRET_PHRASES],
   ["string", new Set(["connection"])],
@@ -96,10 +96,13 @@ const SECRET_AFTER = new Map<string, ReadonlySet<string>>([
 export function namedLikeCredential(name: string): boolean {
   const words = wordsOf(name);
   const material = KEY_MATERIAL.has(words.at(-1) ?? "");
+  const written = words.length;
   while (words.length > 1 && WRITTEN_AS.has(words[words.length - 1]!)) words.pop();
   const last = words[words.length - 1];
   const before = words[words.length - 2];
   if (last === undefined || words.some((word) => ASKING.has(word))) return false;
+  // `auth` alone may name a scheme; written out (`auth_header`, `auth_value`) it is the credential.
+  if (last === "auth" && words.length < written) return true;
   // Written apart or together alike: `pass_phrase` is a `passphrase`, `api_key` an `apikey`.
   if (SECRET_WORDS.has(last) || (before !== undefined && SECRET_WORDS.has(before + last))) return true;
   // `tokens` names a list of them where it is text; counted words (`max_tokens`) are numbers, never taken.
@@ -110,22 +113,35 @@ export function namedLikeCredential(name: string): boolean {
   return before !== undefined && (SECRET_AFTER.get(last)?.has(before) ?? false);
 }
 
+/**
+ * Names of the part that holds a credential written out, inside a value named like one:
+ * `api_keys[].value`, `secret.plaintext`, `signing_keys[].key`.
+ */
+const HOLDING = new Set(["value", "key", "raw", "plaintext", "text", "content", "data", "material", "pem", "der", "base64", "b64"]);
+
 /** Kinds of value that cannot hold a credential, whatever they are named. */
 const NO_SECRET_KINDS = new Set(["boolean", "integer", "number"]);
 
 /**
- * Whether the value at `at`, named `name`, holds a credential: by its name, or by `format: password`.
+ * Whether the value at `at`, named `name`, holds a credential: by its name, by `format: password`,
+ * or as the part holding the credential of a value named like one (`parent`, where it is a part).
  * A list of objects is records (Twilio's `signing_keys`: each a sid and a name), whose own members
  * say whether they hold one.
  */
-export function isCredential(reader: SchemaReader, name: string, at: SchemaAt): boolean {
+export function isCredential(reader: SchemaReader, name: string, at: SchemaAt, parent?: string): boolean {
   const value = reader.unwrapNullable(at);
   const kind = reader.kind(value);
   const items = kind === "array" ? reader.items(value) : undefined;
   const item = items ? reader.unwrapNullable(items) : undefined;
   if (NO_SECRET_KINDS.has(kind ?? "") || (item && (NO_SECRET_KINDS.has(reader.kind(item) ?? "") || reader.objectLike(item)))) return false;
-  return namedLikeCredential(name) || value.schema["format"] === "password";
+  // A `pin` written as text is a PIN; anything else so named is pinned (Slack's `pins`, a map's).
+  if (kind === "string" && wordsOf(name).at(-1) === "pin") return true;
+  return namedLikeCredential(name) || value.schema["format"] === "password" || holdsCredentialOf(name, parent);
 }
+
+/** Whether a part named `name` holds the credential its parent's name says it is: `api_keys[].value`. */
+export const holdsCredentialOf = (name: string, parent: string | undefined): boolean =>
+  parent !== undefined && HOLDING.has(name.toLowerCase()) && namedLikeCredential(parent);
 
 const carriedByDocument = new WeakMap<object, Map<string, string | null>>();
 
@@ -138,33 +154,38 @@ export function carriedCredential(reader: SchemaReader, at: SchemaAt, name: stri
   const memo = carriedByDocument.get(reader.document) ?? new Map<string, string | null>();
   carriedByDocument.set(reader.document, memo);
   const onPath = new Set<string>();
-  /** The path below `node` to a credential, or null; `settled` is false where a cycle cut the walk short, so it is not remembered. */
-  const walk = (node: SchemaAt): { found: string | null; settled: boolean } => {
+  /**
+   * The path below `node`, a value named `holder`, to a credential, or null; `settled` is false
+   * where a cycle cut the walk short, so it is not remembered.
+   */
+  const walk = (node: SchemaAt, holder: string): { found: string | null; settled: boolean } => {
     const value = reader.unwrapNullable(node);
-    const known = memo.get(value.pointer);
+    // The holder's name decides what its parts are (`api_keys[].value`): it is part of the key.
+    const key = `${value.pointer}\0${holder}`;
+    const known = memo.get(key);
     if (known !== undefined) return { found: known, settled: true };
-    if (onPath.has(value.pointer)) return { found: null, settled: false };
-    onPath.add(value.pointer);
+    if (onPath.has(key)) return { found: null, settled: false };
+    onPath.add(key);
     let found: string | null = null;
     let settled = true;
-    const below = (label: string, inner: SchemaAt) => {
-      const result = walk(inner);
+    const below = (label: string, inner: SchemaAt, name: string) => {
+      const result = walk(inner, name);
       settled &&= result.settled;
       if (result.found !== null) found = label + result.found;
     };
     if (reader.kind(value) === "array") {
       const items = reader.items(value);
-      if (items) below("[]", items);
+      if (items) below("[]", items, holder);
     } else
       for (const p of reader.properties(value)) {
-        if (isCredential(reader, p.name, p.at)) found = `.${p.name}`;
-        else below(`.${p.name}`, p.at);
+        if (isCredential(reader, p.name, p.at, holder)) found = `.${p.name}`;
+        else below(`.${p.name}`, p.at, p.name);
         if (found !== null) break;
       }
-    onPath.delete(value.pointer);
-    if (settled || found !== null) memo.set(value.pointer, found);
+    onPath.delete(key);
+    if (settled || found !== null) memo.set(key, found);
     return { found, settled: settled || found !== null };
   };
-  const { found } = walk(at);
+  const { found } = walk(at, name.split(".").at(-1)!);
   return found === null ? undefined : name + found;
 }

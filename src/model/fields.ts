@@ -13,6 +13,7 @@ import { checkKeptWhole } from "../rules/keep.js";
 import { legendModel, legendShape } from "../rules/legend.js";
 import type { FieldRole, RuleProblem, SpecFacts } from "../rules/types.js";
 import { shortSpecLegend, specLegend } from "./legend.js";
+import { carriedCredential, isCredential } from "./credentials.js";
 import { carriedIdsAndUrls, ID_LIKE, idFacts } from "./spec-ids.js";
 import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
@@ -324,6 +325,10 @@ function specFacts(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, n
     resolvers: [...ctx.resolvers.keys()],
     joinedIdKind: () => idFacts(ctx.reader, specField.at, specField.relationship).idKind(resolverKeys(ctx, rule.join!).id),
     enumerated: () => (ctx.reader.enumValues(specField.at)?.length ?? 0) > 0,
+    credential: () =>
+      isCredential(ctx.reader, specField.name, specField.at, specField.path.at(-2))
+        ? name
+        : carriedCredential(ctx.reader, specField.at, name),
   };
 }
 

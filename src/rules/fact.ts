@@ -1,4 +1,5 @@
-// `fact`: a value named like an id that people read and say (an inbox's `ticket_id`), kept as it is.
+// `fact`: a value named like an id that people read and say (an inbox's `ticket_id`), or like a
+// credential that holds no secret, kept as it is.
 
 import { textAt } from "./written.js";
 import type { Rule } from "./types.js";
@@ -11,7 +12,7 @@ export const FACT: Rule = {
   docsRows: [
     [
       '`{ fact: "people quote ticket numbers" }`',
-      "a value named like an id that people read and say (an inbox's `ticket_id`), kept as it is; takes `as`, never `join`, `argument` or `legend`",
+      "a value named like an id that people read and say (an inbox's `ticket_id`), or like a credential that holds no secret, kept as it is; takes `as`, never `join`, `argument` or `legend`",
     ],
   ],
   parse(written, problem) {

@@ -1,8 +1,9 @@
-// `keep`: a value kept as it is. A value kept whole must not carry what the model cannot use: an
-// opaque id, a URL it cannot open, or codes it would have to guess the meaning of.
+// `keep`: a value kept as it is. No value kept may show the model a credential, and a value kept
+// whole must not carry what the model cannot use: an opaque id, a URL it cannot open, or codes it
+// would have to guess the meaning of.
 
 import type { Shape } from "./field.js";
-import type { Rule, RuleProblem } from "./types.js";
+import type { Rule, RuleProblem, SpecFacts } from "./types.js";
 
 export const KEEP: Rule = {
   keys: [],
@@ -27,6 +28,7 @@ export const KEEP: Rule = {
         "an id is kept only as an argument to a tool or as a join key",
         `write \`${name}: { argument: [tool_that_takes_it] }\`, \`{ join: RESOLVER }\`, \`{ drop: "reason" }\`, or, for a number people quote, \`{ fact: "why" }\``,
       );
+    else if (field.role === "value" && rule.fact === undefined) checkCredential(field, problem);
   },
   // A value no other rule reads, by its shape: a scalar by its type, an enum's member by the module
   // constant of its members, and a value kept whole against its result schema.
@@ -46,6 +48,29 @@ export const KEEP: Rule = {
     sharesSchema: ({ shape }) => keptWhole(shape),
   },
 };
+
+/**
+ * A credential is never shown to the model: a value named like one (or declared `format: password`),
+ * or kept whole holding one, is refused (PRJ034) unless its rule says why it is no secret (`fact`).
+ */
+function checkCredential(field: SpecFacts, problem: RuleProblem): void {
+  const { name } = field;
+  const credential = field.credential();
+  if (credential === undefined) return;
+  const drop = `{ drop: "a credential, never shown to the model" }`;
+  if (credential === name)
+    problem(
+      "PRJ034",
+      "a credential, kept, would be shown to the model in every result",
+      `write \`${name}: ${drop}\`, or, if it holds no secret, say why: \`${name}: { fact: "why it is no secret" }\``,
+    );
+  else
+    problem(
+      "PRJ034",
+      `kept whole, this value would carry \`${credential}\`, a credential, to the model`,
+      `classify its parts (\`${credential.replace(/\[\]/g, "")}: ${drop}\`, ...)`,
+    );
+}
 
 /** Whether a value is kept whole: checked against its place in the result schema, and trimmed to it. */
 const keptWhole = (shape: Shape) => shape.type === "array" || shape.type === "object" || shape.type === "unknown";

@@ -69,7 +69,7 @@ export interface KeepRule {
   join?: string;
   argument?: readonly string[];
   shorten?: boolean;
-  /** Why a value named like an id is a fact people quote (a ticket number), kept as it is. */
+  /** Why a value named like an id or a credential is a fact people quote (a ticket number), kept as it is. */
   fact?: string;
   /** For a join key that is also an argument: the output name of the id kept beside the name (`<name>_id` unless written). */
   id_as?: string;
@@ -111,6 +111,11 @@ export interface SpecFacts extends FormattedValue {
   joinedIdKind(): string | undefined;
   /** Whether the spec lists the value's values (an enum). */
   enumerated(): boolean;
+  /**
+   * The credential the value would show the model, by its name or `format: password`: the field's
+   * own name, or the path of a part that holds one where it is kept whole (`sip.password`).
+   */
+  credential(): string | undefined;
 }
 
 /**

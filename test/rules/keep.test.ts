@@ -26,6 +26,22 @@ describe("the keep rule", () => {
     ]);
   });
 
+  it("refuses a credential kept, or a value kept whole that carries one, unless a fact says why it is no secret", () => {
+    const own = facts({ name: "auth_token", credential: () => "auth_token" });
+    expect(checkProblems(KEEP, {}, own)).toEqual([["PRJ034", "a credential, kept, would be shown to the model in every result"]]);
+    expect(checkProblems(KEEP, { as: "token" }, own).map(([code]) => code)).toEqual(["PRJ034"]);
+    expect(checkProblems(KEEP, { fact: "the public embed token, printed on every page" }, own)).toEqual([]);
+    const carried = facts({ name: "api_keys", credential: () => "api_keys[].value" });
+    const found: string[] = [];
+    KEEP.check!({ kind: "keep" }, carried, (code, message, help) => found.push(code, message, help));
+    expect(found).toEqual([
+      "PRJ034",
+      "kept whole, this value would carry `api_keys[].value`, a credential, to the model",
+      'classify its parts (`api_keys.value: { drop: "a credential, never shown to the model" }`, ...)',
+    ]);
+    expect(checkProblems(KEEP, {}, facts({ name: "token_type" }))).toEqual([]);
+  });
+
   it("refuses a value kept whole that carries an id or a URL, naming the part to classify", () => {
     expect(wholeProblems({ name: "items", list: true, carried: { ids: ["items[].owner_id"], urls: ["items[].href"] } })).toEqual([
       [

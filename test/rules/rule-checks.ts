@@ -12,6 +12,7 @@ export function facts(over: Partial<SpecFacts> = {}): SpecFacts {
     resolvers: ["users"],
     joinedIdKind: () => "string",
     enumerated: () => false,
+    credential: () => undefined,
     ...over,
   };
 }
