@@ -47,6 +47,25 @@ const NOT_SECRET_TOKENS = new Set([
   ...["stop", "truncated", "special", "bos", "eos", "pad", "unk", "mask", "sep", "cls"],
 ]);
 
+/** Words before `tokens` that count a model's words: `input_tokens`, `total_tokens`. */
+const COUNTED_TOKENS = new Set([
+  "input",
+  "output",
+  "prompt",
+  "completion",
+  "total",
+  "max",
+  "min",
+  "used",
+  "cached",
+  "reasoning",
+  "candidate",
+  "billed",
+]);
+
+/** Formats that write a number as text (`format: uint64` on a `type: string`): a count, never a secret. */
+const NUMBER_FORMATS = new Set(["int32", "int64", "uint32", "uint64", "integer", "float", "double", "decimal", "number"]);
+
 /** Words that make a name a question about a credential (`has_password`, `allow_credentials`), not one. */
 const ASKING = new Set(["is", "has", "have", "can", "allow", "allows", "require", "requires", "use", "uses", "store", "enable", "enabled"]);
 
@@ -106,6 +125,7 @@ export function namedLikeCredential(name: string): boolean {
   // Written apart or together alike: `pass_phrase` is a `passphrase`, `api_key` an `apikey`.
   if (SECRET_WORDS.has(last) || (before !== undefined && SECRET_WORDS.has(before + last))) return true;
   // `tokens` names a list of them where it is text; counted words (`max_tokens`) are numbers, never taken.
+  if (last === "tokens" && before !== undefined && COUNTED_TOKENS.has(before)) return false;
   if (last === "token" || last === "tokens") return before === undefined || !NOT_SECRET_TOKENS.has(before);
   if (words.includes("mnemonic")) return true;
   // Key material written out (`tls_key_pem`, `private_pem`), but a public key's.
@@ -134,6 +154,7 @@ export function isCredential(reader: SchemaReader, name: string, at: SchemaAt, p
   const items = kind === "array" ? reader.items(value) : undefined;
   const item = items ? reader.unwrapNullable(items) : undefined;
   if (NO_SECRET_KINDS.has(kind ?? "") || (item && (NO_SECRET_KINDS.has(reader.kind(item) ?? "") || reader.objectLike(item)))) return false;
+  if (NUMBER_FORMATS.has(String(value.schema["format"]))) return false;
   // A `pin` written as text is a PIN; anything else so named is pinned (Slack's `pins`, a map's).
   if (kind === "string" && wordsOf(name).at(-1) === "pin") return true;
   return namedLikeCredential(name) || value.schema["format"] === "password" || holdsCredentialOf(name, parent);
