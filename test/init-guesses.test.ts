@@ -901,6 +901,30 @@ const vendorAccounts = () =>
   );
 
 describe("an id taken by tools of its kind", () => {
+  it("is never an argument of a list its path scopes by another kind's id, though the list follows its collection", async () => {
+    const { fields } = await draft(
+      specOf(
+        {
+          "/servicenow/instances": get("ListServiceNowInstances", [], { type: "array", items: ref("ServiceNowInstance") }),
+          "/servicenow/users/{instance_id}": get("ListServiceNowUsers", [pathParameter("instance_id")], {
+            type: "array",
+            items: ref("ServiceNowUser"),
+          }),
+          "/synthetics/tests/{public_id}": get("GetSyntheticsTest", [pathParameter("public_id")], ref("SyntheticsTest")),
+        },
+        {
+          ServiceNowInstance: { type: "object", properties: { id: text, instance_name: text } },
+          ServiceNowUser: { type: "object", properties: { id: text, user_name: text } },
+          SyntheticsTest: { type: "object", properties: { public_id: text, name: text } },
+        },
+      ),
+    );
+    expect(fields("service_now_user").id).toEqual({ drop: "no tool takes this id" });
+    // The one collection of instances is where the list's parameter names a record of.
+    expect(fields("service_now_instance").id).toEqual({ argument: ["list_service_now_users"] });
+    expect(fields("synthetics_test").public_id).toEqual({ argument: ["get_synthetics_test"] });
+  });
+
   it("is an argument only of those that read its own record, never of one reading another kind fetched alike", async () => {
     const { fields } = await draft(vendorAccounts());
     expect(fields("aws_account").id).toEqual({ argument: ["get_aws_account"] });

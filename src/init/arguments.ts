@@ -73,25 +73,59 @@ export const pathShape = (path: string) => path.replace(/\{[^}/]*\}/g, "{}").rep
  * would bury the tool that reads the record. A query parameter (`?service_id=`) narrows a list
  * and reads no record: an id is never drafted as an argument of one.
  */
-export function takerOf(reader: SchemaReader, op: Operation, tool: string): Taker | undefined {
+export function takerOf(
+  reader: SchemaReader,
+  op: Operation,
+  tool: { name: string; lists: boolean },
+  collections: ReadonlyMap<string, ReadonlySet<string>>,
+): Taker | undefined {
   const segments = segmentsOf(op.path);
   const last = segments.map((segment) => parameterOf(segment) !== undefined).lastIndexOf(true);
   if (last === -1) return undefined;
   const name = parameterOf(segments[last]!)!;
   const named = KIND_PARAMETER.exec(name);
+  const namedKind = named ? kindOf(named[1]!) : undefined;
   // The collection a parameter follows names the kind: `/synthetics/tests/{public_id}` takes a test's id.
   const collection = last > 0 && parameterOf(segments[last - 1]!) === undefined ? kindOf(segments[last - 1]!) : undefined;
-  const kind = collection ?? (named ? kindOf(named[1]!) : undefined);
+  // Unless a list's parameter names another kind the spec has a collection of: `/servicenow/users/{instance_id}`
+  // lists the users of an instance, and takes an instance's id, of the one collection of instances,
+  // or of none where the spec has a few (a workflow's instances too).
+  const scopes =
+    tool.lists && collection !== undefined && namedKind !== undefined && !sameKind(collection, namedKind) && collections.has(namedKind);
+  const scoped = scopes ? [...collections.get(namedKind!)!] : undefined;
+  if (scoped && scoped.length !== 1) return undefined;
+  const kind = scopes ? namedKind : (collection ?? namedKind);
   const parameter = operationParameters(reader, op).find((p) => p.name === name && p.in === "path");
   if (kind === undefined || !parameter) return undefined;
   return {
-    tool,
+    tool: tool.name,
     kind,
     parameter,
-    fetches: last === segments.length - 1,
+    fetches: !scopes && last === segments.length - 1,
     namedAsId: named !== null || IDENTITY_PARAMETER.test(name),
-    collection: pathShape(`/${segments.slice(0, last).join("/")}`),
+    collection: scoped?.[0] ?? pathShape(`/${segments.slice(0, last).join("/")}`),
   };
+}
+
+/** Whether two kinds are one, told in more or fewer words or by a lossy singular: `escalation_policy` and `policy`, `enterpris` and `enterprise`. */
+const sameKind = (a: string, b: string) => a.startsWith(b) || b.startsWith(a) || a.endsWith(b) || b.endsWith(a);
+
+/**
+ * The collections of each kind of record the spec has: a path's last segment (`/instances`) and
+ * every segment a parameter follows (`/instances/{id}`), by kind (`instance`), each as the path to it.
+ */
+export function collectionKinds(operations: readonly Operation[]): Map<string, Set<string>> {
+  const kinds = new Map<string, Set<string>>();
+  for (const op of operations) {
+    const segments = segmentsOf(op.path);
+    segments.forEach((segment, i) => {
+      const next = segments[i + 1];
+      if (parameterOf(segment) !== undefined || (next !== undefined && parameterOf(next) === undefined)) return;
+      const kind = kindOf(segment);
+      kinds.set(kind, (kinds.get(kind) ?? new Set()).add(pathShape(`/${segments.slice(0, i + 1).join("/")}`)));
+    });
+  }
+  return kinds;
 }
 
 /** The ways a schema writes an id that can tell two kinds of id apart: its `$ref` and its `pattern`. */

@@ -4,6 +4,7 @@ import type { ResourceAnnotation } from "../annotation/types.js";
 import { findRows, identityOf, jsonApiTypes, namesOneRecord, sideBySideLists, unreadMembers, type Rows } from "../model/rows.js";
 import type { SchemaReader, SchemaAt } from "../openapi/schema.js";
 import {
+  collectionKinds,
   foreignArgument,
   matchingOf,
   ownArguments,
@@ -142,7 +143,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   const resources = [...first.draft.resources].flatMap(([name, r]) =>
     r.schema !== undefined ? [{ name, schema: r.schema, fields: [], path: [] }] : [],
   );
-  const { draft: drafted, sources, kinds } = draftTools(reader, chosen, resources);
+  const { draft: drafted, sources, kinds, lists } = draftTools(reader, chosen, resources);
   Object.assign(draft, { resources: drafted.resources, tools: drafted.tools, skipped: drafted.skipped });
   const operationOf = new Map(chosen.map((op) => [op.operationId ?? operationLabel(op), op]));
   for (const tool of draft.tools.values()) {
@@ -150,9 +151,10 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     if (op) tool.inputs = draftInputs(reader, op);
   }
   const toolOf = new Map([...drafted.tools].map(([name, tool]) => [tool.operation, name]));
+  const kindsListed = collectionKinds(listOperations(reader));
   const takers = chosen.flatMap((op) => {
     const tool = toolOf.get(op.operationId ?? operationLabel(op));
-    const taker = tool === undefined ? undefined : takerOf(reader, op, tool);
+    const taker = tool === undefined ? undefined : takerOf(reader, op, { name: tool, lists: lists.has(tool) }, kindsListed);
     return taker ? [taker] : [];
   });
   const matching = matchingOf(reader, listOperations(reader));
@@ -277,12 +279,15 @@ interface DraftedTools {
   sources: Map<string, { at: SchemaAt; jsonapi: boolean }>;
   /** The kinds of record each resource is (`conversation`), from its name and the paths that return it. */
   kinds: Map<string, string[]>;
+  /** The tools whose records are a list. */
+  lists: Set<string>;
 }
 
 function draftTools(reader: SchemaReader, operations: Operation[], resources: ResourceAnnotation[]): DraftedTools {
   const draft: Draft = { resolvers: new Map(), resources: new Map(), tools: new Map(), skipped: [] };
   const sources = new Map<string, { at: SchemaAt; jsonapi: boolean }>();
   const kinds = new Map<string, string[]>();
+  const listing = new Set<string>();
   const owners = new Map<string, string>();
   const namesByRecord = new Map<string, string>();
   for (const op of operations) {
@@ -348,8 +353,9 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
       ...(unread.length ? { rows: { path: rows.path.join("."), unread } } : {}),
       ...(next ? { next } : {}),
     });
+    if (rows.many) listing.add(toolName);
     const kind = recordKindOfPath(op.path, rows.many);
     kinds.set(named, [...(kinds.get(named) ?? [singular(named)]), ...(kind ? [kind] : [])].filter(unique));
   }
-  return { draft, sources, kinds };
+  return { draft, sources, kinds, lists: listing };
 }
