@@ -1029,3 +1029,63 @@ describe("an id no tool is drafted for by its own kind", () => {
     });
   });
 });
+
+// A JSON:API type whose list gives its records in brief and whose fetch gives them in full, each its own schema.
+const jsonApi = (schema: Schema, example?: unknown) => ({
+  "200": {
+    description: "ok",
+    content: { "application/vnd.api+json": { schema: { type: "object", properties: { data: schema } }, ...(example ? { example } : {}) } },
+  },
+});
+const apiKey = (attributes: Schema) => ({
+  type: "object",
+  properties: {
+    id: text,
+    type: { type: "string", enum: ["api_keys"] },
+    attributes: { type: "object", properties: attributes },
+  },
+});
+const FULL_KEY_EXAMPLE = {
+  data: {
+    id: "k1",
+    type: "api_keys",
+    attributes: { name: "ci", last4: "f00d", key: "s3cr3t-full-key", created_by_email: "a@example.com" },
+  },
+};
+const apiKeys = () =>
+  specOf(
+    {
+      "/api_keys": { get: { operationId: "ListAPIKeys", responses: jsonApi({ type: "array", items: ref("PartialAPIKey") }) } },
+      "/api_keys/{api_key_id}": {
+        get: {
+          operationId: "GetAPIKey",
+          parameters: [pathParameter("api_key_id")],
+          responses: jsonApi(ref("FullAPIKey"), FULL_KEY_EXAMPLE),
+        },
+      },
+    },
+    {
+      PartialAPIKey: apiKey({ name: text, last4: text }),
+      FullAPIKey: apiKey({ name: text, last4: text, key: text, created_by_email: text }),
+    },
+  );
+
+describe("a JSON:API type declared as a brief and a full schema", () => {
+  it("is one resource classifying the fields of both, the key itself dropped as the credential its record names", async () => {
+    const { fields } = await draft(apiKeys());
+    expect(fields("api_keys")).toMatchObject({
+      id: { argument: ["get_api_key"] },
+      name: "keep",
+      last4: "keep",
+      key: { drop: "a credential, never shown to the model" },
+      created_by_email: "keep",
+    });
+  });
+
+  it("generates, every guess taken, and the full key never reaches the model", async () => {
+    const { dir } = await draft(apiKeys(), true);
+    const { result } = await projected(dir, "get_api_key", FULL_KEY_EXAMPLE);
+    expect(result).toMatchObject({ name: "ci", last4: "f00d", created_by_email: "a@example.com" });
+    expect(JSON.stringify(result)).not.toMatch(/s3cr3t/);
+  });
+});

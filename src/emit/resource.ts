@@ -239,10 +239,8 @@ export function emitResource(resource: ResourceModel): string {
   const dropped = resource.dropped.map(
     (d) => ` * - \`${commentText(d.name)}\`${d.by === undefined ? "" : ` (by \`${commentText(d.by)}\`)`}: ${commentText(d.reason)}`,
   );
-  const recordType =
-    resource.schemaName === undefined
-      ? "unknown"
-      : `${module.type(SOURCE_TYPES_MODULE, "components")}["schemas"][${literal(resource.schemaName)}]`;
+  const components = resource.schemaNames.length > 0 ? module.type(SOURCE_TYPES_MODULE, "components") : undefined;
+  const recordType = components ? resource.schemaNames.map((name) => `${components}["schemas"][${literal(name)}]`).join(" | ") : "unknown";
   const code = [
     `/** ${capitalized(withArticle(commentText(resource.name)))} record as the API sends it. */`,
     `export type ${T}Record = ${recordType};`,

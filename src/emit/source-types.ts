@@ -265,7 +265,7 @@ export function usedParts(model: Model): UsedParts {
   const calls = [...model.tools.map((tool) => tool.inputs), ...model.resolvers.flatMap((resolver) => resolver.source ?? [])];
   return {
     operations: [...new Set(calls.map((call) => `${call.method.toLowerCase()} ${call.path}`))].sort(),
-    schemas: [...new Set(model.resources.flatMap((resource) => resource.schemaName ?? []))].sort(),
+    schemas: [...new Set(model.resources.flatMap((resource) => resource.schemaNames))].sort(),
   };
 }
 

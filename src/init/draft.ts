@@ -1,4 +1,4 @@
-import { jsonApiFields, restFields, type SpecField } from "../model/fields.js";
+import { jsonApiTypeFields, restFields, type SpecField } from "../model/fields.js";
 import { listOperations, operationLabel, successBody, type Operation } from "../model/operations.js";
 import type { ResourceAnnotation } from "../annotation/types.js";
 import { findRows, identityOf, jsonApiTypes, namesOneRecord, sideBySideLists, unreadMembers, type Rows } from "../model/rows.js";
@@ -176,7 +176,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   const takersByKind = new Map<string, Taker[]>();
   for (const taker of takers) takersByKind.set(taker.kind, [...(takersByKind.get(taker.kind) ?? []), taker]);
   for (const [name, source] of sources) {
-    const fields: SpecField[] = source.jsonapi ? jsonApiFields(reader, source.at) : restFields(reader, source.at);
+    const fields = sourceFields(reader, source);
     const resource = draft.resources.get(name) ?? { fields: [] };
     const branchResources = unionBranches(reader, source.at).flatMap((schema) =>
       [...draft.resources].flatMap(([branch, r]) => (r.schema === schema ? [branch] : [])),
@@ -202,6 +202,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
       arguments: source.jsonapi ? jsonApiArguments(own) : ownArguments(matching, fields, own, identity),
       takersOf: (field: SpecField) => foreignArgument(matching, field, takersByKind, takers),
       labels,
+      record: name,
     };
     resource.fields = fields.flatMap((field) => entriesOf(field.name, guessField(field, ctx), draft.resolvers, labels));
     draft.resources.set(name, resource);
@@ -274,9 +275,20 @@ function declareResolver(resolvers: Map<string, DraftResolver>, wanted: Resolver
 
 const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
 
+/** The schema a resource's records are read from; for a JSON:API type, every schema its tools declare them as. */
+interface RecordSource {
+  at: SchemaAt;
+  jsonapi: boolean;
+  others: SchemaAt[];
+}
+
+/** A resource's fields: a JSON:API type's as every schema of its records declares them, as generate classifies them. */
+const sourceFields = (reader: SchemaReader, source: RecordSource): SpecField[] =>
+  source.jsonapi ? jsonApiTypeFields(reader, [source.at, ...source.others]).fields : restFields(reader, source.at);
+
 interface DraftedTools {
   draft: Draft;
-  sources: Map<string, { at: SchemaAt; jsonapi: boolean }>;
+  sources: Map<string, RecordSource>;
   /** The kinds of record each resource is (`conversation`), from its name and the paths that return it. */
   kinds: Map<string, string[]>;
   /** The tools whose records are a list. */
@@ -285,7 +297,7 @@ interface DraftedTools {
 
 function draftTools(reader: SchemaReader, operations: Operation[], resources: ResourceAnnotation[]): DraftedTools {
   const draft: Draft = { resolvers: new Map(), resources: new Map(), tools: new Map(), skipped: [] };
-  const sources = new Map<string, { at: SchemaAt; jsonapi: boolean }>();
+  const sources = new Map<string, RecordSource>();
   const kinds = new Map<string, string[]>();
   const listing = new Set<string>();
   const owners = new Map<string, string>();
@@ -333,12 +345,22 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
       owners.set(named, item.pointer);
       namesByRecord.set(item.pointer, named);
     }
-    const explicitResource = (rows.resourceName === undefined || rows.resourceName === null) && (rows.jsonapi || !refName);
+    let explicitResource = (rows.resourceName === undefined || rows.resourceName === null) && (rows.jsonapi || !refName);
     if (rows.jsonapi && rows.resourceName === null && !refName) {
       draft.skipped.push({ operation: reference, reason: "its records' type does not say which resource they are" });
       continue;
     }
-    if (!sources.has(named)) sources.set(named, { at: item, jsonapi: rows.jsonapi });
+    const source = sources.get(named);
+    if (!source) sources.set(named, { at: item, jsonapi: rows.jsonapi, others: [] });
+    else if (rows.jsonapi && ![source.at, ...source.others].some((at) => at.pointer === item.pointer)) {
+      // A schema whose member is an attribute where the type's others have a relationship is another resource, the tool's.
+      if (jsonApiTypeFields(reader, [source.at, ...source.others, item]).clash === undefined) source.others.push(item);
+      else {
+        named = `${toolName}${TOOL_RECORD}`;
+        explicitResource = true;
+        sources.set(named, { at: item, jsonapi: true, others: [] });
+      }
+    }
     if (!rows.jsonapi && refName && !draft.resources.has(named)) draft.resources.set(named, { schema: refName, fields: [] });
     const next = rows.many ? draftNext(reader, op, body, rows) : undefined;
     const page = rows.many ? pageGuess(reader, body.schema, rows) : [];

@@ -53,6 +53,8 @@ export interface GuessContext {
   takersOf(field: SpecField): ArgumentGuess | undefined;
   /** Label attribute for each JSON:API type whose schema the spec declares. */
   labels: ReadonlyMap<string, string>;
+  /** The record's name, which says what its own parts hold: an `api_keys` record's `key` is one. */
+  record: string;
 }
 
 const ID_LIKE = /^(id|ids|gid|gids|uuid|uuids|sid|sids)$|(_id|_ids|Id|Ids|_gid|_gids|Gid|_uuid|Uuid|_sid|_sids|Sid|Sids)$/;
@@ -142,7 +144,7 @@ export function guessField(field: SpecField, ctx: GuessContext): Guess {
 function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Budget): Guess {
   const { reader } = ctx;
   // A credential is never shown, whatever else it could be: an argument, a join key, text.
-  const holder = field.path.at(-2);
+  const holder = field.path.at(-2) ?? ctx.record;
   if (!field.relationship && isCredential(reader, field.name, field.at, holder))
     return {
       rule: { drop: "a credential, never shown to the model" },

@@ -4,7 +4,7 @@ import { pascalCase, plural, RESERVED_KEYS, resourceModule, toolModule } from ".
 import type { LoadedSpec } from "../openapi/load.js";
 import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
-import { classifyFields, jsonApiFields, restFields } from "./fields.js";
+import { classifyFields, jsonApiFields, jsonApiTypeFields, restFields, type SpecField } from "./fields.js";
 import { DETAIL_ARGUMENT, detailArgumentClash } from "./detail.js";
 import { buildToolInputs, legendIndex } from "./inputs.js";
 import { idSourcesByTool } from "./short-ids.js";
@@ -23,6 +23,8 @@ interface ResourceSource {
   jsonapi: boolean;
   /** The tool whose records it was read from; absent when read from the resource's `schema`. */
   tool?: string;
+  /** The other schemas a JSON:API type's records are declared as by other tools, with the tool returning each. */
+  others?: Array<{ at: SchemaAt; tool: string }>;
 }
 
 /**
@@ -117,8 +119,13 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       continue;
     }
     const source = sources.get(resourceName);
+    const pointer = (at: SchemaAt) => reader.unwrapNullable(at).pointer;
     if (!source) sources.set(resourceName, { at: rows.item, jsonapi: rows.jsonapi, tool: tool.name });
-    else if (!rows.jsonapi && !source.jsonapi && reader.unwrapNullable(source.at).pointer !== reader.unwrapNullable(rows.item).pointer) {
+    else if (rows.jsonapi && source.jsonapi) {
+      // Another schema of the same type: the resource classifies its fields too.
+      const known = [source.at, ...(source.others ?? []).map((other) => other.at)].map(pointer);
+      if (!known.includes(pointer(rows.item))) source.others = [...(source.others ?? []), { at: rows.item, tool: tool.name }];
+    } else if (!rows.jsonapi && !source.jsonapi && pointer(source.at) !== pointer(rows.item)) {
       const schemaName = (at: SchemaAt) => {
         const name = reader.refName(at) ?? reader.refName(reader.unwrapNullable(at));
         return name !== undefined ? `schema ${name}` : `the schema at #${reader.unwrapNullable(at).pointer}`;
@@ -161,19 +168,45 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   for (const resource of annotation.resources) {
     const source = sources.get(resource.name);
     if (!source) continue;
-    const specFields = source.jsonapi ? jsonApiFields(reader, source.at) : restFields(reader, source.at);
+    const records = [source, ...(source.others ?? [])];
+    const typeFields = source.jsonapi
+      ? jsonApiTypeFields(
+          reader,
+          records.map((record) => record.at),
+        )
+      : undefined;
+    const clash = typeFields?.clash;
+    if (clash !== undefined) {
+      const holders = records.flatMap((record) => {
+        const field = jsonApiFields(reader, record.at).find((f) => f.name === clash);
+        return field ? [{ ...record, field }] : [];
+      });
+      const first = holders[0];
+      const other = holders.find((holder) => holder.field.relationship !== first!.field.relationship);
+      const which = (field: SpecField) => (field?.relationship ? "a relationship" : "an attribute");
+      error(
+        "PRJ045",
+        `resource ${resource.name}: tool ${other!.tool} returns records whose \`${clash}\` is ${which(other!.field)}, where tool ${first!.tool}'s is ${which(first!.field)}`,
+        `give ${other!.tool} its own resource (\`resource: NAME\`)`,
+        annotation.tools.find((t) => t.name === other!.tool)?.path ?? resource.path,
+        spec.locate(reader.unwrapNullable(other!.at).pointer),
+      );
+      continue;
+    }
+    const specFields = typeFields ? typeFields.fields : restFields(reader, source.at);
     const { fields, dropped } = classifyFields(
       { reader, resource, resolvers: resolverNames, diagnostics, locateAnnotation, locateSpec: spec.locate },
       specFields,
       resource.fields,
       source.jsonapi ? "jsonapi" : "rest",
     );
-    const refName = reader.refName(source.at);
+    // A record of no named schema is typed `unknown`, and so are the records of all its tools.
+    const refNames = records.map((record) => reader.refName(record.at));
     resources.set(resource.name, {
       name: resource.name,
       typeName: pascalCase(resource.name),
       style: source.jsonapi ? "jsonapi" : "rest",
-      ...(refName ? { schemaName: refName } : {}),
+      schemaNames: refNames.every((name) => name !== undefined) ? [...new Set(refNames)] : [],
       fields: inResultOrder(fields, resource.fields),
       dropped,
     });

@@ -59,6 +59,27 @@ export function jsonApiFields(reader: SchemaReader, record: SchemaAt): SpecField
   return fields;
 }
 
+/**
+ * The fields of a JSON:API type whose records several tools return, each as its own schema (a list's
+ * brief record and a fetch's full one): every attribute and relationship any of them declares,
+ * required where all of them require it, so that the resource classifies every field its records
+ * can hold. A name one schema declares an attribute and another a relationship is a `clash`.
+ */
+export function jsonApiTypeFields(reader: SchemaReader, records: readonly SchemaAt[]): { fields: SpecField[]; clash?: string } {
+  const [first, ...others] = records.map((record) => jsonApiFields(reader, record));
+  const fields = new Map(first!.map((field) => [field.name, { ...field }]));
+  for (const more of others) {
+    for (const field of more) {
+      const known = fields.get(field.name);
+      if (!known) fields.set(field.name, { ...field, required: false });
+      else if (known.relationship !== field.relationship) return { fields: [...fields.values()], clash: field.name };
+      else known.required &&= field.required;
+    }
+    for (const known of fields.values()) if (!more.some((field) => field.name === known.name)) known.required = false;
+  }
+  return { fields: [...fields.values()] };
+}
+
 export function restFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
   return reader
     .properties(record)
@@ -326,7 +347,7 @@ function specFacts(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, n
     joinedIdKind: () => idFacts(ctx.reader, specField.at, specField.relationship).idKind(resolverKeys(ctx, rule.join!).id),
     enumerated: () => (ctx.reader.enumValues(specField.at)?.length ?? 0) > 0,
     credential: () =>
-      isCredential(ctx.reader, specField.name, specField.at, specField.path.at(-2))
+      isCredential(ctx.reader, specField.name, specField.at, specField.path.at(-2) ?? ctx.resource.name)
         ? name
         : carriedCredential(ctx.reader, specField.at, name),
   };

@@ -27,8 +27,11 @@ export interface ResourceModel {
   /** PascalCase stem for generated names: `Ticket` gives `projectTicket`, `TicketResult`. */
   typeName: string;
   style: "jsonapi" | "rest";
-  /** The component schema the source record is typed from in the openapi-typescript output; none types it `unknown`. */
-  schemaName?: string;
+  /**
+   * The component schemas the source records are typed from in the openapi-typescript output (a
+   * JSON:API type's records may be declared as several, one per tool); none types them `unknown`.
+   */
+  schemaNames: string[];
   fields: Field[];
   dropped: DroppedField[];
 }
