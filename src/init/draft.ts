@@ -110,7 +110,15 @@ function pageGuess(reader: SchemaReader, response: SchemaAt, rows: Rows): [strin
         ["meta", "total"],
         ["meta", "page", "total_count"],
       ]
-    : [["total"], ["total_count"], ["count"]];
+    : [
+        ["total"],
+        ["total_count"],
+        ["count"],
+        ["meta", "total"],
+        ["meta", "total_count"],
+        ["meta", "pagination", "total"],
+        ["pagination", "total"],
+      ];
   const total = totals.find((path) => {
     const at = has(path);
     return at && reader.kind(at) === "integer";

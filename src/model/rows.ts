@@ -201,7 +201,7 @@ export function sideBySideLists(reader: SchemaReader, body: SchemaAt): string[] 
 
 /**
  * The members of a response beside the records' path that the result does not carry: neither on the
- * way to the records, nor a page key's source, nor an envelope member saying something about the call.
+ * way to the records, nor a page key's source, nor an envelope member the result leaves out unsaid.
  */
 export function unreadMembers(
   reader: SchemaReader,
@@ -216,7 +216,7 @@ export function unreadMembers(
     for (const property of reader.properties(at)) {
       const path = [...prefix, property.name].join(".");
       const read = property.name === segment || pageSources.some((source) => source === path || source.startsWith(`${path}.`));
-      if (!read && !ENVELOPE_MEMBERS.has(property.name)) unread.push(path);
+      if (!read && !UNSAID_MEMBERS.has(property.name)) unread.push(path);
     }
     const next = reader.property(at, segment);
     if (!next) break;
@@ -254,6 +254,13 @@ export const namesOneRecord = (path: string): boolean => /\{[^}/]+\}[^/{}]*\/?$/
 
 /** Members of a response envelope that say something about the call, never a record. */
 const ENVELOPE_MEMBERS = new Set(["links", "_links", "meta", "pagination", "included", "errors", "warnings", "jsonapi"]);
+
+/**
+ * Envelope members a result leaves out without saying so: links the model cannot open, the records
+ * resolvers read names from, errors and the JSON:API version. `meta`, `pagination` and `warnings`
+ * may say what the model would want (a count, a deprecation), so they are named where unread.
+ */
+const UNSAID_MEMBERS = new Set(["links", "_links", "included", "errors", "jsonapi"]);
 
 /**
  * The one record a response envelope wraps (`{ ticket: {...} }`, `{ data: {...}, links: {...} }`):
