@@ -1,6 +1,6 @@
 import type { SpecField } from "../model/fields.js";
 import { carriedIdsAndUrls, isIdSchema, isUrl } from "../model/spec-ids.js";
-import { carriedCredential, holdsCredentialOf, isCredential, namedLikeCredential } from "../model/credentials.js";
+import { carriedCredential, credentialReason, isCredential } from "../model/credentials.js";
 import { specLegend } from "../model/legend.js";
 import { plural } from "../naming.js";
 import { child, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
@@ -148,11 +148,7 @@ function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Bud
   if (!field.relationship && isCredential(reader, field.name, field.at, holder))
     return {
       rule: { drop: "a credential, never shown to the model" },
-      reason: namedLikeCredential(field.name)
-        ? "named like a credential"
-        : holdsCredentialOf(field.name, holder)
-          ? `the credential \`${holder}\` names, written out`
-          : "declared `format: password`",
+      reason: credentialReason(reader, field.name, field.at, holder),
       sure: true,
     };
   const top = field.path.length === 1;

@@ -4,7 +4,7 @@ import { pascalCase, plural, RESERVED_KEYS, resourceModule, toolModule } from ".
 import type { LoadedSpec } from "../openapi/load.js";
 import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
-import { classifyFields, jsonApiFields, jsonApiTypeFields, restFields, type SpecField } from "./fields.js";
+import { classifyFields, declaredAs, jsonApiFields, jsonApiTypeFields, restFields } from "./fields.js";
 import { DETAIL_ARGUMENT, detailArgumentClash } from "./detail.js";
 import { buildToolInputs, legendIndex } from "./inputs.js";
 import { idSourcesByTool } from "./short-ids.js";
@@ -179,17 +179,16 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     if (clash !== undefined) {
       const holders = records.flatMap((record) => {
         const field = jsonApiFields(reader, record.at).find((f) => f.name === clash);
-        return field ? [{ ...record, field }] : [];
+        return field ? [{ ...record, declared: declaredAs(reader, field) }] : [];
       });
-      const first = holders[0];
-      const other = holders.find((holder) => holder.field.relationship !== first!.field.relationship);
-      const which = (field: SpecField) => (field?.relationship ? "a relationship" : "an attribute");
+      const first = holders[0]!;
+      const other = holders.find((holder) => holder.declared !== first.declared)!;
       error(
         "PRJ045",
-        `resource ${resource.name}: tool ${other!.tool} returns records whose \`${clash}\` is ${which(other!.field)}, where tool ${first!.tool}'s is ${which(first!.field)}`,
-        `give ${other!.tool} its own resource (\`resource: NAME\`)`,
-        annotation.tools.find((t) => t.name === other!.tool)?.path ?? resource.path,
-        spec.locate(reader.unwrapNullable(other!.at).pointer),
+        `resource ${resource.name}: tool ${other.tool} returns records whose \`${clash}\` is ${other.declared}, where tool ${first.tool}'s is ${first.declared}`,
+        `give ${other.tool} its own resource (\`resource: NAME\`)`,
+        annotation.tools.find((t) => t.name === other.tool)?.path ?? resource.path,
+        spec.locate(reader.unwrapNullable(other.at).pointer),
       );
       continue;
     }
@@ -201,7 +200,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       source.jsonapi ? "jsonapi" : "rest",
     );
     // A record of no named schema is typed `unknown`, and so are the records of all its tools.
-    const refNames = records.map((record) => reader.refName(record.at));
+    const refNames = records.map((record) => reader.refName(record.at) ?? reader.refName(reader.unwrapNullable(record.at)));
     resources.set(resource.name, {
       name: resource.name,
       typeName: pascalCase(resource.name),

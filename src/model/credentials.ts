@@ -2,12 +2,14 @@
 // (`auth_token`, `clientSecret`, `api-key`, `password`) or `format: password`, on a value that can
 // hold one. A number or a boolean never does: `has_password`, `max_tokens`, `secret_count`.
 
-import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
+import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
 /** Last words that name a credential whatever comes before them. */
 const SECRET_WORDS = new Set([
   ...["password", "passwd", "pwd", "passphrase", "secret", "credential", "apikey", "jwt", "cookie"],
-  ...["authorization", "bearer", "mnemonic", "otp", "privkey", "psk", "cred"],
+  ...["authorization", "bearer", "mnemonic", "otp", "privkey", "psk", "cred", "passcode", "pswd", "pw"],
+  // Written as one word: `accesstoken`, `authkey`.
+  ...["accesstoken", "authtoken", "refreshtoken", "apitoken", "authkey", "secretkey", "privatekey"],
 ]);
 /** Last words that say how a credential is written, not what it is: `private_key_pem`, `api_key_value`. */
 const WRITTEN_AS = new Set(["pem", "der", "base64", "b64", "value", "raw", "header"]);
@@ -40,6 +42,9 @@ const SECRET_KEYS = new Set([
   "client",
   "recovery",
   "license",
+  "application",
+  "certificate",
+  "cert",
 ]);
 /** Words before `token` that make it something else: a page's cursor (`next_page_token`) or a model's word (`stop_token`). */
 const NOT_SECRET_TOKENS = new Set([
@@ -99,7 +104,9 @@ const HASHED = new Set(["password", "secret"]);
  */
 const SECRET_AFTER = new Map<string, ReadonlySet<string>>([
   ["key", SECRET_KEYS],
-  ["code", new Set(["backup", "recovery", "otp", "pin"])],
+  ["code", new Set(["backup", "recovery", "otp", "pin", "unlock", "verification", "activation", "mfa", "totp"])],
+  ["number", new Set(["pin"])],
+  ["seed", new Set(["mfa", "totp", "otp", "2fa"])],
   ["phrase", SECRET_PHRASES],
   ["word", SECRET_PHRASES],
   ["string", new Set(["connection"])],
@@ -142,6 +149,9 @@ const HOLDING = new Set(["value", "key", "raw", "plaintext", "text", "content", 
 /** Kinds of value that cannot hold a credential, whatever they are named. */
 const NO_SECRET_KINDS = new Set(["boolean", "integer", "number"]);
 
+/** Last words of the credentials a number can be: `password: 1234`, a `pin`, an `otp_code`. */
+const NUMBER_SECRETS = new Set(["password", "passwd", "pwd", "pw", "passcode", "pin", "otp", "code"]);
+
 /**
  * Whether the value at `at`, named `name`, holds a credential: by its name, by `format: password`,
  * or as the part holding the credential of a value named like one (`parent`, where it is a part).
@@ -151,18 +161,41 @@ const NO_SECRET_KINDS = new Set(["boolean", "integer", "number"]);
 export function isCredential(reader: SchemaReader, name: string, at: SchemaAt, parent?: string): boolean {
   const value = reader.unwrapNullable(at);
   const kind = reader.kind(value);
+  if (value.schema["format"] === "password") return true;
+  // A number is a count or a flag (`max_tokens`, `secret_count`), unless it is named as the secret itself.
+  if (kind === "integer" || kind === "number") {
+    const last = wordsOf(name).at(-1) ?? "";
+    return NUMBER_SECRETS.has(last) && (last === "pin" || namedLikeCredential(name));
+  }
   const items = kind === "array" ? reader.items(value) : undefined;
   const item = items ? reader.unwrapNullable(items) : undefined;
   if (NO_SECRET_KINDS.has(kind ?? "") || (item && (NO_SECRET_KINDS.has(reader.kind(item) ?? "") || reader.objectLike(item)))) return false;
   if (NUMBER_FORMATS.has(String(value.schema["format"]))) return false;
   // A `pin` written as text is a PIN; anything else so named is pinned (Slack's `pins`, a map's).
   if (kind === "string" && wordsOf(name).at(-1) === "pin") return true;
-  return namedLikeCredential(name) || value.schema["format"] === "password" || holdsCredentialOf(name, parent);
+  return namedLikeCredential(name) || holdsCredentialOf(name, parent);
+}
+
+/** Why a value is a credential, as init's comment beside its drop says it. */
+export function credentialReason(reader: SchemaReader, name: string, at: SchemaAt, parent?: string): string {
+  if (reader.unwrapNullable(at).schema["format"] === "password") return "declared `format: password`";
+  if (parent !== undefined && holdsCredentialOf(name, parent) && !namedLikeCredential(name))
+    return `the credential \`${parent}\` names, written out`;
+  return "named like a credential";
 }
 
 /** Whether a part named `name` holds the credential its parent's name says it is: `api_keys[].value`. */
 export const holdsCredentialOf = (name: string, parent: string | undefined): boolean =>
   parent !== undefined && HOLDING.has(name.toLowerCase()) && namedLikeCredential(parent);
+
+/** The schemas of a map's values: its `additionalProperties` and `patternProperties`. */
+function mapValues(at: SchemaAt): SchemaAt[] {
+  const patterns = child(at, "patternProperties");
+  return [
+    ...(child(at, "additionalProperties") ? [child(at, "additionalProperties")!] : []),
+    ...Object.keys(patterns?.schema ?? {}).flatMap((pattern) => child(patterns!, pattern) ?? []),
+  ];
+}
 
 const carriedByDocument = new WeakMap<object, Map<string, string | null>>();
 
@@ -197,12 +230,19 @@ export function carriedCredential(reader: SchemaReader, at: SchemaAt, name: stri
     if (reader.kind(value) === "array") {
       const items = reader.items(value);
       if (items) below("[]", items, holder);
-    } else
+    } else {
       for (const p of reader.properties(value)) {
         if (isCredential(reader, p.name, p.at, holder)) found = `.${p.name}`;
         else below(`.${p.name}`, p.at, p.name);
         if (found !== null) break;
       }
+      // A map's values, under keys no one names (`{}`): `secrets: { db: "..." }`, `settings: { prod: { api_key } }`.
+      for (const values of mapValues(value)) {
+        if (found !== null) break;
+        if (isCredential(reader, holder, values)) found = "{}";
+        else below("{}", values, holder);
+      }
+    }
     onPath.delete(key);
     if (settled || found !== null) memo.set(key, found);
     return { found, settled: settled || found !== null };

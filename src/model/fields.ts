@@ -1,7 +1,7 @@
 import type { FieldAnnotation, KeepRule, ResolverAnnotation, ResourceAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { RESERVED_KEYS } from "../naming.js";
-import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
+import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { formatNamed } from "../rules/format.js";
 import { didYouMean } from "../suggest.js";
 import { relatedField } from "../rules/argument.js";
@@ -63,21 +63,32 @@ export function jsonApiFields(reader: SchemaReader, record: SchemaAt): SpecField
  * The fields of a JSON:API type whose records several tools return, each as its own schema (a list's
  * brief record and a fetch's full one): every attribute and relationship any of them declares,
  * required where all of them require it, so that the resource classifies every field its records
- * can hold. A name one schema declares an attribute and another a relationship is a `clash`.
+ * can hold. A name the schemas declare otherwise (an attribute and a relationship, text and a
+ * number, one related record and a list) is a `clash`: one reader cannot read both.
  */
 export function jsonApiTypeFields(reader: SchemaReader, records: readonly SchemaAt[]): { fields: SpecField[]; clash?: string } {
   const [first, ...others] = records.map((record) => jsonApiFields(reader, record));
   const fields = new Map(first!.map((field) => [field.name, { ...field }]));
+  const shape = (field: SpecField) => declaredAs(reader, field);
   for (const more of others) {
     for (const field of more) {
       const known = fields.get(field.name);
       if (!known) fields.set(field.name, { ...field, required: false });
-      else if (known.relationship !== field.relationship) return { fields: [...fields.values()], clash: field.name };
+      else if (shape(known) !== shape(field)) return { fields: [...fields.values()], clash: field.name };
       else known.required &&= field.required;
     }
     for (const known of fields.values()) if (!more.some((field) => field.name === known.name)) known.required = false;
   }
   return { fields: [...fields.values()] };
+}
+
+/** What the spec declares a JSON:API member as, in words: `a relationship to one record`, `an attribute of type string`. */
+export function declaredAs(reader: SchemaReader, field: SpecField): string {
+  if (!field.relationship) return `an attribute of type ${reader.kind(reader.unwrapNullable(field.at)) ?? "any"}`;
+  const data = child(reader.unwrapNullable(field.at), "properties", "data");
+  return reader.kind(data ? reader.unwrapNullable(data) : field.at) === "array"
+    ? "a relationship to a list"
+    : "a relationship to one record";
 }
 
 export function restFields(reader: SchemaReader, record: SchemaAt): SpecField[] {

@@ -3,7 +3,7 @@
 // would have to guess the meaning of.
 
 import type { Shape } from "./field.js";
-import type { Rule, RuleProblem, SpecFacts } from "./types.js";
+import type { KeepRule, Rule, RuleProblem, SpecFacts } from "./types.js";
 
 export const KEEP: Rule = {
   keys: [],
@@ -28,7 +28,7 @@ export const KEEP: Rule = {
         "an id is kept only as an argument to a tool or as a join key",
         `write \`${name}: { argument: [tool_that_takes_it] }\`, \`{ join: RESOLVER }\`, \`{ drop: "reason" }\`, or, for a number people quote, \`{ fact: "why" }\``,
       );
-    else if (field.role === "value" && rule.fact === undefined) checkCredential(field, problem);
+    else if (field.role === "value") checkCredential(field, rule, problem);
   },
   // A value no other rule reads, by its shape: a scalar by its type, an enum's member by the module
   // constant of its members, and a value kept whole against its result schema.
@@ -50,25 +50,30 @@ export const KEEP: Rule = {
 };
 
 /**
- * A credential is never shown to the model: a value named like one (or declared `format: password`),
- * or kept whole holding one, is refused (PRJ034) unless its rule says why it is no secret (`fact`).
+ * A credential is never shown to the model: a value named like one (or declared `format: password`)
+ * is refused (PRJ034) unless its rule says why it is no secret (`fact`), which vouches for that value
+ * only; one kept whole holding one is refused whatever its rule.
  */
-function checkCredential(field: SpecFacts, problem: RuleProblem): void {
+function checkCredential(field: SpecFacts, rule: KeepRule, problem: RuleProblem): void {
   const { name } = field;
   const credential = field.credential();
   if (credential === undefined) return;
   const drop = `{ drop: "a credential, never shown to the model" }`;
-  if (credential === name)
-    problem(
-      "PRJ034",
-      "a credential, kept, would be shown to the model in every result",
-      `write \`${name}: ${drop}\`, or, if it holds no secret, say why: \`${name}: { fact: "why it is no secret" }\``,
-    );
-  else
+  if (credential === name) {
+    if (rule.fact === undefined)
+      problem(
+        "PRJ034",
+        "a credential, kept, would be shown to the model",
+        `write \`${name}: ${drop}\`, or, if it holds no secret, say why: \`${name}: { fact: "why it is no secret" }\``,
+      );
+  } else
     problem(
       "PRJ034",
       `kept whole, this value would carry \`${credential}\`, a credential, to the model`,
-      `classify its parts (\`${credential.replace(/\[\]/g, "")}: ${drop}\`, ...)`,
+      // A map's values, and a list of lists' items, have no names to classify them by: the value goes whole.
+      credential.includes("{}") || credential.includes("[][]")
+        ? `write \`${name}: { drop: "holds credentials" }\``
+        : `classify its parts (\`${credential.replace(/\[\]/g, "")}: ${drop}\`, ...)`,
     );
 }
 

@@ -28,7 +28,7 @@ describe("the keep rule", () => {
 
   it("refuses a credential kept, or a value kept whole that carries one, unless a fact says why it is no secret", () => {
     const own = facts({ name: "auth_token", credential: () => "auth_token" });
-    expect(checkProblems(KEEP, {}, own)).toEqual([["PRJ034", "a credential, kept, would be shown to the model in every result"]]);
+    expect(checkProblems(KEEP, {}, own)).toEqual([["PRJ034", "a credential, kept, would be shown to the model"]]);
     expect(checkProblems(KEEP, { as: "token" }, own).map(([code]) => code)).toEqual(["PRJ034"]);
     expect(checkProblems(KEEP, { fact: "the public embed token, printed on every page" }, own)).toEqual([]);
     const carried = facts({ name: "api_keys", credential: () => "api_keys[].value" });
@@ -40,6 +40,16 @@ describe("the keep rule", () => {
       'classify its parts (`api_keys.value: { drop: "a credential, never shown to the model" }`, ...)',
     ]);
     expect(checkProblems(KEEP, {}, facts({ name: "token_type" }))).toEqual([]);
+    // A fact vouches for the value it names, never for the parts of one kept whole.
+    expect(checkProblems(KEEP, { fact: "labels only" }, carried).map(([code]) => code)).toEqual(["PRJ034"]);
+  });
+
+  it("refuses a map whose values hold a credential, the map whole, since no name classifies its values", () => {
+    const found: string[] = [];
+    KEEP.check!({ kind: "keep" }, facts({ name: "settings", credential: () => "settings{}.api_key" }), (code, _message, help) =>
+      found.push(code, help),
+    );
+    expect(found).toEqual(["PRJ034", 'write `settings: { drop: "holds credentials" }`']);
   });
 
   it("refuses a value kept whole that carries an id or a URL, naming the part to classify", () => {
