@@ -25,7 +25,7 @@ export function startWorker<Request, Reply extends BatchReply>(url: URL, workerD
   if (!existsSync(fileURLToPath(url))) return undefined;
   const worker = new Worker(url, { workerData });
   worker.unref();
-  const pending = new Map<number, { resolve(reply: Reply): void; reject(error: Error): void }>();
+  const pending = new Map<number, { resolve(reply: Reply): void; reject(error: Error): void; settled: Promise<unknown> }>();
   let batches = 0;
   let failure: Error | undefined;
   const settle = (batch: number, reply: Reply | Error) => {
@@ -49,11 +49,22 @@ export function startWorker<Request, Reply extends BatchReply>(url: URL, workerD
       if (failure) return Promise.reject(failure);
       const batch = batches++;
       worker.ref();
-      const replied = new Promise<Reply>((resolve, reject) => pending.set(batch, { resolve, reject }));
+      let answer!: { resolve(reply: Reply): void; reject(error: Error): void };
+      const replied = new Promise<Reply>((resolve, reject) => (answer = { resolve, reject }));
+      pending.set(batch, { ...answer, settled: replied.catch(() => undefined) });
       worker.postMessage({ ...request, batch });
       return replied;
     },
     terminate: async () => {
+      // A worker told to stop while it loads or works never says it stopped (Node 20), and a caller
+      // waiting for it would see the process end first, with exit code 13. One never asked anything
+      // is left to stop unreferenced as the process ends; another is stopped once it has answered.
+      if (batches === 0) {
+        void worker.terminate();
+        return;
+      }
+      await Promise.allSettled([...pending.values()].map((waiting) => waiting.settled));
+      worker.ref();
       await worker.terminate();
     },
   };
