@@ -31,7 +31,7 @@ export const CODES = {
   PRJ031: "page path not declared by the response",
   PRJ032: "undecided guess left in the annotation",
   PRJ033: "value kept whole would carry a URL",
-  PRJ034: "a credential kept, which the model would be shown",
+  PRJ034: "a credential kept, which the model would be shown, or written into the annotation as a fixed input",
   PRJ037: "a default for the parts of an object (`x.*`) that keeps rather than drops",
   PRJ040: "a payload or data file cannot be read",
   PRJ041: "no payload and no example in the spec",

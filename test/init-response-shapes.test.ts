@@ -71,6 +71,18 @@ const SPEC = {
       },
       [],
     ),
+    "/me/albums": get(
+      "get-my-albums",
+      {
+        type: "object",
+        properties: {
+          albums: { type: "array", items: ref("TrackObject") },
+          meta: { type: "object", properties: { total: { type: "integer" } } },
+          links: { type: "object", properties: { next: { type: "string" } } },
+        },
+      },
+      [],
+    ),
     "/playlists/{playlist_id}": get("get-playlist", ref("PlaylistObject"), [
       { name: "playlist_id", in: "path", required: true, schema: { type: "string" } },
     ]),
@@ -209,6 +221,15 @@ describe("a map of records by key", () => {
     expect(built.diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.message, d.location.line])).toEqual([
       ["PRJ012", "tool by_market: its markets is a map of records by key, not a record or a list of them", 6],
     ]);
+  });
+});
+
+describe("a list with its count in meta", () => {
+  it("reads meta.total as its page's total, so nothing beside the list is left unsaid", async () => {
+    const { result } = await drafted();
+    const tool = result.draft.tools.get("get_my_albums")!;
+    expect(tool.page).toContainEqual(["total", "meta.total"]);
+    expect(tool.rows).toBeUndefined();
   });
 });
 

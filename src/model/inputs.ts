@@ -2,6 +2,7 @@ import type { ToolAnnotation, YamlPath } from "../annotation/types.js";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
+import { isCredential, namedLikeCredential } from "./credentials.js";
 import { fixedValueProblem } from "./fixed-value.js";
 import { boundedPlainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
@@ -187,6 +188,15 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       continue;
     }
     const where = d.in as InputParameter["in"];
+    if (input && "fixed" in input && isCredential(reader, d.name, d.at)) {
+      error(
+        `the fixed value of "${d.name}" is a credential, which the annotation and the generated code would hold in plain text`,
+        `leave it out of \`inputs\` and set it on the client you pass to createTools (\`createClient({ headers })\`, or a middleware for a query parameter)`,
+        [...input.path, "fixed"],
+        "PRJ034",
+      );
+      continue;
+    }
     if (input && "fixed" in input) {
       const problem = fixedValueProblem(input.fixed, boundedPlainSchema(reader, d.at).value, `the fixed value of "${d.name}"`);
       if (problem)
@@ -381,7 +391,7 @@ function warnUnsent(ctx: InputsContext, name: string, where: string): void {
     message: `tool ${ctx.tool.name}: ${operationLabel(ctx.op)} requires ${where} "${name}", which the tool does not send`,
     help:
       where === "header"
-        ? `set it on the client you pass to createTools (\`createClient({ headers: { "${name}": ... } })\`), or give it \`inputs: { ${name}: { fixed: VALUE } }\``
+        ? `set it on the client you pass to createTools (\`createClient({ headers: { "${name}": ... } })\`)${namedLikeCredential(name) ? "" : `, or give it \`inputs: { ${name}: { fixed: VALUE } }\``}`
         : "set the cookie on the client you pass to createTools (`createClient({ headers: { cookie: ... } })`)",
     location: ctx.locate(ctx.tool.path, "key"),
   });
