@@ -395,7 +395,11 @@ function keptWholeRefusal(reader: SchemaReader, field: SpecField): Guess | undef
   if (credential !== undefined)
     return {
       rule: { drop: "holds a credential" },
-      reason: `kept whole it would carry ${credential}, a credential: classify its parts to keep the rest`,
+      reason: `kept whole it would carry ${credential}, a credential: ${
+        credential.includes("{}") || credential.includes("[][]")
+          ? "its values have no names to classify, so it goes whole"
+          : "classify its parts to keep the rest"
+      }`,
       sure: false,
     };
   const carried = carriedIdsAndUrls(reader, field.at, field.name);

@@ -7,12 +7,13 @@ import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 /** Last words that name a credential whatever comes before them. */
 const SECRET_WORDS = new Set([
   ...["password", "passwd", "pwd", "passphrase", "secret", "credential", "apikey", "jwt", "cookie"],
-  ...["authorization", "bearer", "mnemonic", "otp", "privkey", "psk", "cred", "passcode", "pswd", "pw"],
+  ...["authorization", "bearer", "mnemonic", "otp", "privkey", "psk", "cred", "passcode", "pswd", "pw", "totp"],
+  ...["cvv", "cvv2", "cvc", "pkcs12", "pfx", "keystore"],
   // Written as one word: `accesstoken`, `authkey`.
   ...["accesstoken", "authtoken", "refreshtoken", "apitoken", "authkey", "secretkey", "privatekey"],
 ]);
 /** Last words that say how a credential is written, not what it is: `private_key_pem`, `api_key_value`. */
-const WRITTEN_AS = new Set(["pem", "der", "base64", "b64", "value", "raw", "header"]);
+const WRITTEN_AS = new Set(["pem", "der", "base64", "b64", "value", "raw", "header", "data"]);
 /**
  * Words before `key` that make it a credential: `api_key`, `private_key`, `signing_key`, an events
  * API's `routing_key` or `integration_key` (whoever holds it can send events); never `public_key`,
@@ -79,7 +80,7 @@ const ASKING = new Set(["is", "has", "have", "can", "allow", "allows", "require"
  * save `tokens`, which counts a model's words (`max_tokens`, `total_tokens`) far more often than it
  * holds credentials.
  */
-function wordsOf(name: string): string[] {
+function wordsOf(name: string, singular = true): string[] {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
@@ -87,7 +88,7 @@ function wordsOf(name: string): string[] {
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
   const last = words.length - 1;
-  if (last >= 0 && words[last] !== "tokens") words[last] = words[last]!.replace(/([^s])s$/, "$1");
+  if (singular && last >= 0 && words[last] !== "tokens") words[last] = words[last]!.replace(/([^s])s$/, "$1");
   return words;
 }
 
@@ -96,7 +97,7 @@ const KEY_MATERIAL = new Set(["pem", "der", "base64", "b64"]);
 /** Words before `phrase` (or `words`) that make it one a wallet or an account is recovered with: `seed_phrase`, `recovery_words`. */
 const SECRET_PHRASES = new Set(["seed", "recovery", "secret", "backup"]);
 /** What a secret still is after hashing: `password_hash`, `secret_digest`. */
-const HASHED = new Set(["password", "secret"]);
+const HASHED = new Set(["password", "passwd", "pwd", "secret"]);
 
 /**
  * Last words that name a credential after one of the words beside them: `api_key`, `backup_codes`,
@@ -104,7 +105,27 @@ const HASHED = new Set(["password", "secret"]);
  */
 const SECRET_AFTER = new Map<string, ReadonlySet<string>>([
   ["key", SECRET_KEYS],
-  ["code", new Set(["backup", "recovery", "otp", "pin", "unlock", "verification", "activation", "mfa", "totp"])],
+  [
+    "code",
+    new Set([
+      "backup",
+      "recovery",
+      "otp",
+      "pin",
+      "unlock",
+      "verification",
+      "activation",
+      "mfa",
+      "totp",
+      "tfa",
+      "2fa",
+      "auth",
+      "authorization",
+      "security",
+    ]),
+  ],
+  ["confirmation", new Set(["password", "passwd", "pwd"])],
+  ["assertion", new Set(["client"])],
   ["number", new Set(["pin"])],
   ["seed", new Set(["mfa", "totp", "otp", "2fa"])],
   ["phrase", SECRET_PHRASES],
@@ -144,13 +165,28 @@ export function namedLikeCredential(name: string): boolean {
  * Names of the part that holds a credential written out, inside a value named like one:
  * `api_keys[].value`, `secret.plaintext`, `signing_keys[].key`.
  */
-const HOLDING = new Set(["value", "key", "raw", "plaintext", "text", "content", "data", "material", "pem", "der", "base64", "b64"]);
+const HOLDING = new Set(["value", "key", "raw", "plaintext", "material", "pem", "der", "base64", "b64"]);
 
 /** Kinds of value that cannot hold a credential, whatever they are named. */
 const NO_SECRET_KINDS = new Set(["boolean", "integer", "number"]);
 
 /** Last words of the credentials a number can be: `password: 1234`, a `pin`, an `otp_code`. */
-const NUMBER_SECRETS = new Set(["password", "passwd", "pwd", "pw", "passcode", "pin", "otp", "code"]);
+const NUMBER_SECRETS = new Set([
+  "password",
+  "passwd",
+  "pwd",
+  "pw",
+  "passcode",
+  "pin",
+  "otp",
+  "totp",
+  "cvv",
+  "cvc",
+  "code",
+  "key",
+  "token",
+  "secret",
+]);
 
 /**
  * Whether the value at `at`, named `name`, holds a credential: by its name, by `format: password`,
@@ -164,9 +200,13 @@ export function isCredential(reader: SchemaReader, name: string, at: SchemaAt, p
   if (value.schema["format"] === "password") return true;
   // A number is a count or a flag (`max_tokens`, `secret_count`), unless it is named as the secret itself.
   if (kind === "integer" || kind === "number") {
-    const last = wordsOf(name).at(-1) ?? "";
+    // Counted, never one: `pins`, `passwords`, `tokens`.
+    const last = wordsOf(name, false).at(-1) ?? "";
     return NUMBER_SECRETS.has(last) && (last === "pin" || namedLikeCredential(name));
   }
+  // An object whose members the spec declares is told by them (a model's `token: { text, logprob }`,
+  // an API key's name and dates), unless its name says it is the secret itself (`private_key`, `password`).
+  if (kind === "object" && reader.properties(value).length > 0) return isTheSecret(name);
   const items = kind === "array" ? reader.items(value) : undefined;
   const item = items ? reader.unwrapNullable(items) : undefined;
   if (NO_SECRET_KINDS.has(kind ?? "") || (item && (NO_SECRET_KINDS.has(reader.kind(item) ?? "") || reader.objectLike(item)))) return false;
@@ -174,6 +214,16 @@ export function isCredential(reader: SchemaReader, name: string, at: SchemaAt, p
   // A `pin` written as text is a PIN; anything else so named is pinned (Slack's `pins`, a map's).
   if (kind === "string" && wordsOf(name).at(-1) === "pin") return true;
   return namedLikeCredential(name) || holdsCredentialOf(name, parent);
+}
+
+/** Last words that name the secret itself, whatever shape it is written in. */
+const THE_SECRET = new Set(["password", "passwd", "pwd", "secret", "passphrase", "mnemonic", "privkey"]);
+
+/** Whether a name says the value is the secret itself: a `password`, a `private_key`. */
+function isTheSecret(name: string): boolean {
+  const words = wordsOf(name);
+  const last = words.at(-1) ?? "";
+  return THE_SECRET.has(last) || (last === "key" && ["private", "priv", "secret", "signing"].includes(words.at(-2) ?? ""));
 }
 
 /** Why a value is a credential, as init's comment beside its drop says it. */
@@ -188,12 +238,22 @@ export function credentialReason(reader: SchemaReader, name: string, at: SchemaA
 export const holdsCredentialOf = (name: string, parent: string | undefined): boolean =>
   parent !== undefined && HOLDING.has(name.toLowerCase()) && namedLikeCredential(parent);
 
-/** The schemas of a map's values: its `additionalProperties` and `patternProperties`. */
+/**
+ * The schemas of the values an object holds under no declared name, or only on a condition: a map's
+ * (`additionalProperties`, `patternProperties`, `unevaluatedProperties`), and JSON Schema 2020-12's
+ * `dependentSchemas`, `if`/`then`/`else` and a tuple's `prefixItems`.
+ */
 function mapValues(at: SchemaAt): SchemaAt[] {
-  const patterns = child(at, "patternProperties");
+  const each = (key: string) => {
+    const group = child(at, key);
+    return Object.keys(group?.schema ?? {}).flatMap((name) => child(group!, name) ?? []);
+  };
+  const prefixItems = Array.isArray(at.schema["prefixItems"]) ? at.schema["prefixItems"] : [];
   return [
-    ...(child(at, "additionalProperties") ? [child(at, "additionalProperties")!] : []),
-    ...Object.keys(patterns?.schema ?? {}).flatMap((pattern) => child(patterns!, pattern) ?? []),
+    ...["additionalProperties", "unevaluatedProperties", "if", "then", "else"].flatMap((key) => child(at, key) ?? []),
+    ...each("patternProperties"),
+    ...each("dependentSchemas"),
+    ...prefixItems.flatMap((_, i) => child(at, "prefixItems", i) ?? []),
   ];
 }
 
@@ -230,18 +290,17 @@ export function carriedCredential(reader: SchemaReader, at: SchemaAt, name: stri
     if (reader.kind(value) === "array") {
       const items = reader.items(value);
       if (items) below("[]", items, holder);
-    } else {
+    } else
       for (const p of reader.properties(value)) {
         if (isCredential(reader, p.name, p.at, holder)) found = `.${p.name}`;
         else below(`.${p.name}`, p.at, p.name);
         if (found !== null) break;
       }
-      // A map's values, under keys no one names (`{}`): `secrets: { db: "..." }`, `settings: { prod: { api_key } }`.
-      for (const values of mapValues(value)) {
-        if (found !== null) break;
-        if (isCredential(reader, holder, values)) found = "{}";
-        else below("{}", values, holder);
-      }
+    // Values under keys no one names (`{}`): `secrets: { db: "..." }`, `settings: { prod: { api_key } }`.
+    for (const values of mapValues(value)) {
+      if (found !== null) break;
+      if (isCredential(reader, holder, values)) found = "{}";
+      else below("{}", values, holder);
     }
     onPath.delete(key);
     if (settled || found !== null) memo.set(key, found);

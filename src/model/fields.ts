@@ -69,12 +69,12 @@ export function jsonApiFields(reader: SchemaReader, record: SchemaAt): SpecField
 export function jsonApiTypeFields(reader: SchemaReader, records: readonly SchemaAt[]): { fields: SpecField[]; clash?: string } {
   const [first, ...others] = records.map((record) => jsonApiFields(reader, record));
   const fields = new Map(first!.map((field) => [field.name, { ...field }]));
-  const shape = (field: SpecField) => declaredAs(reader, field);
+  const shape = (field: SpecField) => declaredShape(reader, field);
   for (const more of others) {
     for (const field of more) {
       const known = fields.get(field.name);
       if (!known) fields.set(field.name, { ...field, required: false });
-      else if (shape(known) !== shape(field)) return { fields: [...fields.values()], clash: field.name };
+      else if (!sameShape(shape(known), shape(field))) return { fields: [...fields.values()], clash: field.name };
       else known.required &&= field.required;
     }
     for (const known of fields.values()) if (!more.some((field) => field.name === known.name)) known.required = false;
@@ -84,12 +84,42 @@ export function jsonApiTypeFields(reader: SchemaReader, records: readonly Schema
 
 /** What the spec declares a JSON:API member as, in words: `a relationship to one record`, `an attribute of type string`. */
 export function declaredAs(reader: SchemaReader, field: SpecField): string {
-  if (!field.relationship) return `an attribute of type ${reader.kind(reader.unwrapNullable(field.at)) ?? "any"}`;
+  if (!field.relationship) {
+    const shape = declaredShape(reader, field);
+    return shape === "any"
+      ? "an attribute of any type"
+      : `an attribute of ${shape.includes("{") || shape.includes("[") ? "shape" : "type"} ${shape}`;
+  }
   const data = child(reader.unwrapNullable(field.at), "properties", "data");
   return reader.kind(data ? reader.unwrapNullable(data) : field.at) === "array"
     ? "a relationship to a list"
     : "a relationship to one record";
 }
+
+/**
+ * A member's shape, as one reader reads it: a relationship's cardinality, a value's type, and an
+ * object's or a list's members a few levels down (a value kept whole is checked and typed by them).
+ */
+function declaredShape(reader: SchemaReader, field: SpecField): string {
+  if (field.relationship) return declaredAs(reader, field);
+  const shape = (at: SchemaAt, depth: number): string => {
+    const value = reader.unwrapNullable(at);
+    const kind = reader.kind(value);
+    if (kind === undefined) return "any";
+    if (kind === "integer") return "number";
+    if (depth === 0 || (kind !== "array" && kind !== "object")) return kind;
+    if (kind === "array") {
+      const items = reader.items(value);
+      return `array[${items ? shape(items, depth - 1) : "any"}]`;
+    }
+    const members = reader.properties(value).map((p) => `${p.name}: ${shape(p.at, depth - 1)}`);
+    return `object{${members.sort().join(", ")}}`;
+  };
+  return shape(field.at, 4);
+}
+
+/** Whether one reader reads both shapes: the same, or either of any type. */
+const sameShape = (a: string, b: string) => a === b || a === "any" || b === "any";
 
 export function restFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
   return reader
@@ -361,6 +391,7 @@ function specFacts(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, n
       isCredential(ctx.reader, specField.name, specField.at, specField.path.at(-2) ?? ctx.resource.name)
         ? name
         : carriedCredential(ctx.reader, specField.at, name),
+    carriedCredential: () => carriedCredential(ctx.reader, specField.at, name),
   };
 }
 

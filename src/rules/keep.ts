@@ -28,7 +28,7 @@ export const KEEP: Rule = {
         "an id is kept only as an argument to a tool or as a join key",
         `write \`${name}: { argument: [tool_that_takes_it] }\`, \`{ join: RESOLVER }\`, \`{ drop: "reason" }\`, or, for a number people quote, \`{ fact: "why" }\``,
       );
-    else if (field.role === "value") checkCredential(field, rule, problem);
+    else if (field.role === "value" || field.role === "join key") checkCredential(field, rule, problem);
   },
   // A value no other rule reads, by its shape: a scalar by its type, an enum's member by the module
   // constant of its members, and a value kept whole against its result schema.
@@ -56,17 +56,23 @@ export const KEEP: Rule = {
  */
 function checkCredential(field: SpecFacts, rule: KeepRule, problem: RuleProblem): void {
   const { name } = field;
-  const credential = field.credential();
-  if (credential === undefined) return;
+  let credential = field.credential();
+  // A join shows a name, or the id where none is found: never the parts of what it reads.
+  if (credential === undefined || (field.role === "join key" && credential !== name)) return;
   const drop = `{ drop: "a credential, never shown to the model" }`;
   if (credential === name) {
-    if (rule.fact === undefined)
+    if (rule.fact === undefined) {
       problem(
         "PRJ034",
         "a credential, kept, would be shown to the model",
         `write \`${name}: ${drop}\`, or, if it holds no secret, say why: \`${name}: { fact: "why it is no secret" }\``,
       );
-  } else
+      return;
+    }
+    // The fact is the value's, not its parts': a part holding a credential is refused still.
+    credential = field.carriedCredential();
+  }
+  if (credential !== undefined)
     problem(
       "PRJ034",
       `kept whole, this value would carry \`${credential}\`, a credential, to the model`,

@@ -116,6 +116,8 @@ export interface SpecFacts extends FormattedValue {
    * own name, or the path of a part that holds one where it is kept whole (`sip.password`).
    */
   credential(): string | undefined;
+  /** The path of a part that holds a credential, where the value is kept whole (`credentials.password`). */
+  carriedCredential(): string | undefined;
 }
 
 /**

@@ -44,6 +44,24 @@ describe("the keep rule", () => {
     expect(checkProblems(KEEP, { fact: "labels only" }, carried).map(([code]) => code)).toEqual(["PRJ034"]);
   });
 
+  it("refuses a credential joined to a name, whose id an unresolved marker would show", () => {
+    expect(
+      checkProblems(KEEP, { join: "keys" }, facts({ name: "secret_token", role: "join key", credential: () => "secret_token" })),
+    ).toEqual([["PRJ034", "a credential, kept, would be shown to the model"]]);
+  });
+
+  it("lets embedded records that hold a credential be joined, since a join shows their name or id only", () => {
+    const embedded = facts({ name: "integrations", role: "join key", credential: () => "integrations[].parameters.routing_key" });
+    expect(checkProblems(KEEP, { join: "integrations" }, embedded)).toEqual([]);
+  });
+
+  it("refuses the credential a part holds of a value named like one, though a fact vouches for the value", () => {
+    const credentials = facts({ name: "credentials", credential: () => "credentials", carriedCredential: () => "credentials.password" });
+    expect(checkProblems(KEEP, { fact: "names only" }, credentials)).toEqual([
+      ["PRJ034", "kept whole, this value would carry `credentials.password`, a credential, to the model"],
+    ]);
+  });
+
   it("refuses a map whose values hold a credential, the map whole, since no name classifies its values", () => {
     const found: string[] = [];
     KEEP.check!({ kind: "keep" }, facts({ name: "settings", credential: () => "settings{}.api_key" }), (code, _message, help) =>
