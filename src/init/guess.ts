@@ -1,5 +1,6 @@
 import type { SpecField } from "../model/fields.js";
 import { carriedIdsAndUrls, isIdSchema, isUrl } from "../model/spec-ids.js";
+import { classifiedWhole } from "../rules/keep.js";
 import { carriedCredential, credentialReason, isCredential } from "../model/credentials.js";
 import { specLegend } from "../model/legend.js";
 import { plural } from "../naming.js";
@@ -396,9 +397,7 @@ function keptWholeRefusal(reader: SchemaReader, field: SpecField): Guess | undef
     return {
       rule: { drop: "holds a credential" },
       reason: `kept whole it would carry ${credential}, a credential: ${
-        credential.includes("{}") || credential.includes("[][]")
-          ? "its values have no names to classify, so it goes whole"
-          : "classify its parts to keep the rest"
+        classifiedWhole(credential) ? "its values have no names to classify, so it goes whole" : "classify its parts to keep the rest"
       }`,
       sure: false,
     };

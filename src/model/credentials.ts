@@ -1,6 +1,6 @@
 // What says a value is a credential, which no result may carry to the model: a name that says so
 // (`auth_token`, `clientSecret`, `api-key`, `password`) or `format: password`, on a value that can
-// hold one. A number or a boolean never does: `has_password`, `max_tokens`, `secret_count`.
+// hold one. A boolean never does, nor a count: `has_password`, `max_tokens`, `secret_count`.
 
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
@@ -96,8 +96,12 @@ function wordsOf(name: string, singular = true): string[] {
 const KEY_MATERIAL = new Set(["pem", "der", "base64", "b64"]);
 /** Words before `phrase` (or `words`) that make it one a wallet or an account is recovered with: `seed_phrase`, `recovery_words`. */
 const SECRET_PHRASES = new Set(["seed", "recovery", "secret", "backup"]);
+/** A password, written out or shortened. */
+const PASSWORD = ["password", "passwd", "pwd"];
 /** What a secret still is after hashing: `password_hash`, `secret_digest`. */
-const HASHED = new Set(["password", "passwd", "pwd", "secret"]);
+const HASHED = new Set([...PASSWORD, "secret"]);
+/** Words of a second factor: its `mfa_seed`, its `totp_code`. */
+const SECOND_FACTOR = ["mfa", "totp", "otp", "tfa", "2fa"];
 
 /**
  * Last words that name a credential after one of the words beside them: `api_key`, `backup_codes`,
@@ -107,27 +111,12 @@ const SECRET_AFTER = new Map<string, ReadonlySet<string>>([
   ["key", SECRET_KEYS],
   [
     "code",
-    new Set([
-      "backup",
-      "recovery",
-      "otp",
-      "pin",
-      "unlock",
-      "verification",
-      "activation",
-      "mfa",
-      "totp",
-      "tfa",
-      "2fa",
-      "auth",
-      "authorization",
-      "security",
-    ]),
+    new Set([...SECOND_FACTOR, "backup", "recovery", "pin", "unlock", "verification", "activation", "auth", "authorization", "security"]),
   ],
-  ["confirmation", new Set(["password", "passwd", "pwd"])],
+  ["confirmation", new Set(PASSWORD)],
   ["assertion", new Set(["client"])],
   ["number", new Set(["pin"])],
-  ["seed", new Set(["mfa", "totp", "otp", "2fa"])],
+  ["seed", new Set(SECOND_FACTOR)],
   ["phrase", SECRET_PHRASES],
   ["word", SECRET_PHRASES],
   ["string", new Set(["connection"])],

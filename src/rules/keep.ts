@@ -76,12 +76,14 @@ function checkCredential(field: SpecFacts, rule: KeepRule, problem: RuleProblem)
     problem(
       "PRJ034",
       `kept whole, this value would carry \`${credential}\`, a credential, to the model`,
-      // A map's values, and a list of lists' items, have no names to classify them by: the value goes whole.
-      credential.includes("{}") || credential.includes("[][]")
+      classifiedWhole(credential)
         ? `write \`${name}: { drop: "holds credentials" }\``
         : `classify its parts (\`${credential.replace(/\[\]/g, "")}: ${drop}\`, ...)`,
     );
 }
+
+/** Whether a path to a part passes a map's values or a list of lists' items, which no name classifies: the value goes whole. */
+export const classifiedWhole = (path: string): boolean => path.includes("{}") || path.includes("[][]");
 
 /** Whether a value is kept whole: checked against its place in the result schema, and trimmed to it. */
 const keptWhole = (shape: Shape) => shape.type === "array" || shape.type === "object" || shape.type === "unknown";
