@@ -721,6 +721,18 @@ const Account = {
     secrets_by_env: { type: "object", additionalProperties: { type: "string", format: "password" } },
     settings_by_env: { type: "object", additionalProperties: { type: "object", properties: { region: text, api_key: text } } },
     labels_by_env: { type: "object", additionalProperties: text },
+    api_key: { type: "object", properties: { value_enc: text, label: text } },
+    picks: { type: "array", contains: { type: "object", properties: { password: text } } },
+    steps: {
+      type: "object",
+      allOf: [
+        {
+          if: { required: ["a"] },
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then`, not a promise's
+          then: { properties: { api_token: text } },
+        },
+      ],
+    },
     totp: text,
     tfa_code: text,
     authorization_code: text,
@@ -856,6 +868,15 @@ describe("a credential in a record", () => {
         drop: "holds a credential",
       },
       labels_by_env: { todo: "free-form data" },
+      api_key: secret,
+      picks: {
+        todo: "kept whole it would carry picks{}.password, a credential: its values have no names to classify, so it goes whole",
+        drop: "holds a credential",
+      },
+      steps: {
+        todo: "kept whole it would carry steps{}{}.api_token, a credential: its values have no names to classify, so it goes whole",
+        drop: "holds a credential",
+      },
       totp: secret,
       tfa_code: secret,
       authorization_code: secret,

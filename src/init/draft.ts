@@ -362,7 +362,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     if (!source) sources.set(named, { at: item, jsonapi: rows.jsonapi, others: [] });
     else if (rows.jsonapi && ![source.at, ...source.others].some((at) => at.pointer === item.pointer)) {
       // A schema whose member is an attribute where the type's others have a relationship is another resource, the tool's.
-      if (jsonApiTypeFields(reader, [source.at, ...source.others, item]).clash === undefined) source.others.push(item);
+      if (jsonApiTypeFields(reader, [source.at, ...source.others, item]).clashes.length === 0) source.others.push(item);
       else {
         named = `${toolName}${TOOL_RECORD}`;
         explicitResource = true;

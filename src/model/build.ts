@@ -4,6 +4,7 @@ import { pascalCase, plural, RESERVED_KEYS, resourceModule, toolModule } from ".
 import type { LoadedSpec } from "../openapi/load.js";
 import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
+import { namedLikeCredential } from "./credentials.js";
 import { classifyFields, declaredAs, jsonApiFields, jsonApiTypeFields, restFields } from "./fields.js";
 import { DETAIL_ARGUMENT, detailArgumentClash } from "./detail.js";
 import { buildToolInputs, legendIndex } from "./inputs.js";
@@ -175,7 +176,14 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
           records.map((record) => record.at),
         )
       : undefined;
-    const clash = typeFields?.clash;
+    // A member the resource drops is never read: how the schemas declare it does not matter.
+    const droppedWhole = (name: string) => {
+      const rule = resource.fields.find((f) => f.name === name)?.rule;
+      if (rule !== undefined) return rule.kind === "drop";
+      const named = resource.fields.some((f) => f.name.startsWith(`${name}.`));
+      return !named && resource.fields.some((f) => f.name === "*" && f.rule.kind === "drop");
+    };
+    const clash = typeFields?.clashes.find((name) => !droppedWhole(name));
     if (clash !== undefined) {
       const holders = records.flatMap((record) => {
         const field = jsonApiFields(reader, record.at).find((f) => f.name === clash);
@@ -348,7 +356,20 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     if (RESERVED_KEYS.has(name))
       error("PRJ028", `${what} "${name}" is not allowed`, "it would set an object's prototype instead of a key; choose another name", path);
   };
-  for (const r of annotation.resolvers) reserved(r.name, "resolver name", r.path);
+  for (const r of annotation.resolvers) {
+    reserved(r.name, "resolver name", r.path);
+    // A join shows the label read off the record, and the id where none is found: neither may be a credential.
+    for (const key of ["label", "id"] as const)
+      if (r[key] !== undefined && namedLikeCredential(r[key]))
+        error(
+          "PRJ034",
+          `resolver ${r.name}: its ${key} \`${r[key]}\` is named like a credential, which every join through it would show the model`,
+          key === "label"
+            ? "name the key holding the record's name (`name`, `title`)"
+            : "name the key holding the record's id (`id`, `gid`)",
+          [...r.path, key],
+        );
+  }
   for (const t of annotation.tools) {
     if (t.list !== undefined) reserved(t.list, `tool ${t.name}: list key`, [...t.path, "list"]);
     for (const p of t.page) reserved(p.key, `tool ${t.name}: page key`, p.path);

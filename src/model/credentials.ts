@@ -193,9 +193,9 @@ export function isCredential(reader: SchemaReader, name: string, at: SchemaAt, p
     const last = wordsOf(name, false).at(-1) ?? "";
     return NUMBER_SECRETS.has(last) && (last === "pin" || namedLikeCredential(name));
   }
-  // An object whose members the spec declares is told by them (a model's `token: { text, logprob }`,
-  // an API key's name and dates), unless its name says it is the secret itself (`private_key`, `password`).
-  if (kind === "object" && reader.properties(value).length > 0) return isTheSecret(name);
+  // A token whose members the spec declares is told by them: a model's `token: { text, logprob }`.
+  // Any other object named like a credential is one, whatever its members say (`api_key: { value_enc }`).
+  if (kind === "object" && ["token", "tokens"].includes(wordsOf(name).at(-1) ?? "") && reader.properties(value).length > 0) return false;
   const items = kind === "array" ? reader.items(value) : undefined;
   const item = items ? reader.unwrapNullable(items) : undefined;
   if (NO_SECRET_KINDS.has(kind ?? "") || (item && (NO_SECRET_KINDS.has(reader.kind(item) ?? "") || reader.objectLike(item)))) return false;
@@ -203,16 +203,6 @@ export function isCredential(reader: SchemaReader, name: string, at: SchemaAt, p
   // A `pin` written as text is a PIN; anything else so named is pinned (Slack's `pins`, a map's).
   if (kind === "string" && wordsOf(name).at(-1) === "pin") return true;
   return namedLikeCredential(name) || holdsCredentialOf(name, parent);
-}
-
-/** Last words that name the secret itself, whatever shape it is written in. */
-const THE_SECRET = new Set(["password", "passwd", "pwd", "secret", "passphrase", "mnemonic", "privkey"]);
-
-/** Whether a name says the value is the secret itself: a `password`, a `private_key`. */
-function isTheSecret(name: string): boolean {
-  const words = wordsOf(name);
-  const last = words.at(-1) ?? "";
-  return THE_SECRET.has(last) || (last === "key" && ["private", "priv", "secret", "signing"].includes(words.at(-2) ?? ""));
 }
 
 /** Why a value is a credential, as init's comment beside its drop says it. */
@@ -237,12 +227,17 @@ function mapValues(at: SchemaAt): SchemaAt[] {
     const group = child(at, key);
     return Object.keys(group?.schema ?? {}).flatMap((name) => child(group!, name) ?? []);
   };
-  const prefixItems = Array.isArray(at.schema["prefixItems"]) ? at.schema["prefixItems"] : [];
+  const listed = (key: string) =>
+    (Array.isArray(at.schema[key]) ? (at.schema[key] as unknown[]) : []).flatMap((_, i) => child(at, key, i) ?? []);
   return [
-    ...["additionalProperties", "unevaluatedProperties", "if", "then", "else"].flatMap((key) => child(at, key) ?? []),
+    ...["additionalProperties", "unevaluatedProperties", "if", "then", "else", "contains", "unevaluatedItems"].flatMap(
+      (key) => child(at, key) ?? [],
+    ),
     ...each("patternProperties"),
     ...each("dependentSchemas"),
-    ...prefixItems.flatMap((_, i) => child(at, "prefixItems", i) ?? []),
+    ...listed("prefixItems"),
+    // A branch's own conditions and maps (`allOf: [{ if, then }]`): its properties the reader merges already.
+    ...["allOf", "anyOf", "oneOf"].flatMap(listed),
   ];
 }
 

@@ -63,10 +63,12 @@ export function jsonApiFields(reader: SchemaReader, record: SchemaAt): SpecField
  * The fields of a JSON:API type whose records several tools return, each as its own schema (a list's
  * brief record and a fetch's full one): every attribute and relationship any of them declares,
  * required where all of them require it, so that the resource classifies every field its records
- * can hold. A name the schemas declare otherwise (an attribute and a relationship, text and a
- * number, one related record and a list) is a `clash`: one reader cannot read both.
+ * can hold. The names the schemas declare otherwise (an attribute and a relationship, text and a
+ * number, one related record and a list, objects of other members) are `clashes`: one reader
+ * cannot read both, unless the resource drops them.
  */
-export function jsonApiTypeFields(reader: SchemaReader, records: readonly SchemaAt[]): { fields: SpecField[]; clash?: string } {
+export function jsonApiTypeFields(reader: SchemaReader, records: readonly SchemaAt[]): { fields: SpecField[]; clashes: string[] } {
+  const clashes: string[] = [];
   const [first, ...others] = records.map((record) => jsonApiFields(reader, record));
   const fields = new Map(first!.map((field) => [field.name, { ...field }]));
   const shape = (field: SpecField) => declaredShape(reader, field);
@@ -74,12 +76,17 @@ export function jsonApiTypeFields(reader: SchemaReader, records: readonly Schema
     for (const field of more) {
       const known = fields.get(field.name);
       if (!known) fields.set(field.name, { ...field, required: false });
-      else if (!sameShape(shape(known), shape(field))) return { fields: [...fields.values()], clash: field.name };
-      else known.required &&= field.required;
+      else if (!sameShape(shape(known), shape(field))) {
+        if (!clashes.includes(field.name)) clashes.push(field.name);
+      } else {
+        known.required &&= field.required;
+        // Read as the wider of the two: a number where one says integer, a declared shape where one says any.
+        if (wider(reader, field, known)) known.at = field.at;
+      }
     }
     for (const known of fields.values()) if (!more.some((field) => field.name === known.name)) known.required = false;
   }
-  return { fields: [...fields.values()] };
+  return { fields: [...fields.values()], clashes };
 }
 
 /** What the spec declares a JSON:API member as, in words: `a relationship to one record`, `an attribute of type string`. */
@@ -98,28 +105,49 @@ export function declaredAs(reader: SchemaReader, field: SpecField): string {
 
 /**
  * A member's shape, as one reader reads it: a relationship's cardinality, a value's type, and an
- * object's or a list's members a few levels down (a value kept whole is checked and typed by them).
+ * object's or a list's members all the way down (a value kept whole is checked and typed by them).
  */
 function declaredShape(reader: SchemaReader, field: SpecField): string {
   if (field.relationship) return declaredAs(reader, field);
-  const shape = (at: SchemaAt, depth: number): string => {
+  const onPath = new Set<string>();
+  // A schema that many members share is written out once.
+  const known = new Map<string, string>();
+  const shape = (at: SchemaAt): string => {
     const value = reader.unwrapNullable(at);
     const kind = reader.kind(value);
     if (kind === undefined) return "any";
     if (kind === "integer") return "number";
-    if (depth === 0 || (kind !== "array" && kind !== "object")) return kind;
-    if (kind === "array") {
-      const items = reader.items(value);
-      return `array[${items ? shape(items, depth - 1) : "any"}]`;
-    }
-    const members = reader.properties(value).map((p) => `${p.name}: ${shape(p.at, depth - 1)}`);
-    return `object{${members.sort().join(", ")}}`;
+    if (kind !== "array" && kind !== "object") return kind;
+    const done = known.get(value.pointer);
+    if (done !== undefined) return done;
+    // A schema that holds itself is compared by where it is.
+    if (onPath.has(value.pointer)) return `again ${value.pointer}`;
+    onPath.add(value.pointer);
+    const items = kind === "array" ? reader.items(value) : undefined;
+    const written =
+      kind === "array"
+        ? `array[${items ? shape(items) : "any"}]`
+        : `object{${reader
+            .properties(value)
+            .map((p) => `${p.name}: ${shape(p.at)}`)
+            .sort()
+            .join(", ")}}`;
+    onPath.delete(value.pointer);
+    known.set(value.pointer, written);
+    return written;
   };
-  return shape(field.at, 4);
+  return shape(field.at);
 }
 
 /** Whether one reader reads both shapes: the same, or either of any type. */
 const sameShape = (a: string, b: string) => a === b || a === "any" || b === "any";
+
+/** Whether `field`'s declaration reads more of the values both may hold than `known`'s. */
+function wider(reader: SchemaReader, field: SpecField, known: SpecField): boolean {
+  const kind = (at: SchemaAt) => reader.kind(reader.unwrapNullable(at));
+  const [was, is] = [kind(known.at), kind(field.at)];
+  return (was === undefined && is !== undefined) || (was === "integer" && is === "number");
+}
 
 export function restFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
   return reader

@@ -57,8 +57,9 @@ export const KEEP: Rule = {
 function checkCredential(field: SpecFacts, rule: KeepRule, problem: RuleProblem): void {
   const { name } = field;
   let credential = field.credential();
-  // A join shows a name, or the id where none is found: never the parts of what it reads.
-  if (credential === undefined || (field.role === "join key" && credential !== name)) return;
+  // A join shows a name, or the id where none is found: never the parts of what it reads, and for an
+  // embedded record (an API key's name and dates) its id, not the record its name says it is.
+  if (credential === undefined || (field.role === "join key" && (credential !== name || field.kind === "object"))) return;
   const drop = `{ drop: "a credential, never shown to the model" }`;
   if (credential === name) {
     if (rule.fact === undefined) {

@@ -53,6 +53,8 @@ describe("the keep rule", () => {
   it("lets embedded records that hold a credential be joined, since a join shows their name or id only", () => {
     const embedded = facts({ name: "integrations", role: "join key", credential: () => "integrations[].parameters.routing_key" });
     expect(checkProblems(KEEP, { join: "integrations" }, embedded)).toEqual([]);
+    const keyRecord = facts({ name: "openai_api_key", role: "join key", kind: "object", credential: () => "openai_api_key" });
+    expect(checkProblems(KEEP, { join: "openai_api_keys" }, keyRecord)).toEqual([]);
   });
 
   it("refuses the credential a part holds of a value named like one, though a fact vouches for the value", () => {
