@@ -1,3 +1,4 @@
+import { isCredential } from "../model/credentials.js";
 import { specLegend } from "../model/legend.js";
 import { operationParameters, type Operation } from "../model/operations.js";
 import type { SchemaReader } from "../openapi/schema.js";
@@ -8,7 +9,12 @@ export interface DraftInput {
   as?: string;
   /** The words the model passes for the parameter's codes, when the spec names its codes. */
   words?: string[];
+  /** Why the parameter is no argument: a credential, which the client sends. */
+  drop?: string;
 }
+
+/** The drop of a parameter that is a credential: the model never holds it; the client the consumer passes sends it. */
+const CREDENTIAL_INPUT = "a credential: the client sends it";
 
 /** Names a model reads and writes as they are; anything else (`page[number]`, `per-page`) gets an `as`. */
 const PLAIN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -49,13 +55,15 @@ function candidates(name: string): string[] {
 /**
  * The path and query parameters of an operation as `inputs:` entries, in the spec's order. Names
  * the model can use stay; the others get an `as` no other argument of the tool already has
- * (`_2` and on, where even the whole name is taken). Nothing is dropped: that is a person's call.
+ * (`_2` and on, where even the whole name is taken). Nothing is dropped, that being a person's call,
+ * but a credential (`api_key`), which the model must never be asked for.
  */
 export function draftInputs(reader: SchemaReader, op: Operation): DraftInput[] {
   const parameters = operationParameters(reader, op).filter((p) => p.in === "path" || p.in === "query");
   const taken = new Set(parameters.filter((p) => PLAIN.test(p.name)).map((p) => p.name));
   if (op.at.schema["requestBody"] !== undefined) taken.add("body");
   return parameters.map((p) => {
+    if (isCredential(reader, p.name, p.at)) return { name: p.name, drop: CREDENTIAL_INPUT };
     const input: DraftInput = { name: p.name };
     if (!PLAIN.test(p.name)) {
       const tries = candidates(p.name);

@@ -76,6 +76,7 @@ const LEGEND_WORDS_SHOWN = 6;
 
 /** `filter[status]: { as: status } # legend: ...`: the entry, and for a parameter of codes the words the model passes instead. */
 function inputLine(yaml: YamlWriter, input: DraftInput): string {
+  if (input.drop !== undefined) return `${yaml.key(input.name)}: ${yaml.value({ drop: input.drop })}`;
   const entry = `${yaml.key(input.name)}: ${yaml.value(input.as === undefined ? {} : { as: input.as })}`;
   if (!input.words) return entry;
   const shown = input.words.slice(0, LEGEND_WORDS_SHOWN).join(", ") + (input.words.length > LEGEND_WORDS_SHOWN ? ", ..." : "");

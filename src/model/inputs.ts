@@ -168,7 +168,8 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       continue;
     }
     if (input?.drop !== undefined) {
-      if (d.required)
+      // A credential the API requires is the client's to send (a middleware, a header), never the model's.
+      if (d.required && !isCredential(reader, d.name, d.at))
         error(
           `"${d.name}" is required by the API, so it cannot be dropped`,
           "give it a value with `{ fixed: VALUE }`, or keep it",
@@ -191,7 +192,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     if (input && "fixed" in input && isCredential(reader, d.name, d.at)) {
       error(
         `the fixed value of "${d.name}" is a credential, which the annotation and the generated code would hold in plain text`,
-        `leave it out of \`inputs\` and set it on the client you pass to createTools (\`createClient({ headers })\`, or a middleware for a query parameter)`,
+        `drop it (\`${d.name}: { drop: "a credential: the client sends it" }\`) and set it on the client you pass to createTools (\`createClient({ headers })\`, or a middleware for a query parameter)`,
         [...input.path, "fixed"],
         "PRJ034",
       );
