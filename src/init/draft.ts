@@ -361,7 +361,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     const source = sources.get(named);
     if (!source) sources.set(named, { at: item, jsonapi: rows.jsonapi, others: [] });
     else if (rows.jsonapi && ![source.at, ...source.others].some((at) => at.pointer === item.pointer)) {
-      // A schema whose member is an attribute where the type's others have a relationship is another resource, the tool's.
+      // A schema declaring a member otherwise than the type's others (a relationship for an attribute, another type) is another resource, the tool's.
       if (jsonApiTypeFields(reader, [source.at, ...source.others, item]).clashes.length === 0) source.others.push(item);
       else {
         named = `${toolName}${TOOL_RECORD}`;

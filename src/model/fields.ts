@@ -71,11 +71,14 @@ export function jsonApiTypeFields(reader: SchemaReader, records: readonly Schema
   const clashes: string[] = [];
   const [first, ...others] = records.map((record) => jsonApiFields(reader, record));
   const fields = new Map(first!.map((field) => [field.name, { ...field }]));
-  const shape = (field: SpecField) => declaredShape(reader, field);
+  // Each schema is written out once for every member that reaches it, in any of the records.
+  const written = new Map<string, string>();
+  const shape = (field: SpecField) => declaredShape(reader, field, written);
   for (const more of others) {
     for (const field of more) {
       const known = fields.get(field.name);
       if (!known) fields.set(field.name, { ...field, required: false });
+      else if (known.at.pointer === field.at.pointer) known.required &&= field.required;
       else if (!sameShape(shape(known), shape(field))) {
         if (!clashes.includes(field.name)) clashes.push(field.name);
       } else {
@@ -107,17 +110,16 @@ export function declaredAs(reader: SchemaReader, field: SpecField): string {
  * A member's shape, as one reader reads it: a relationship's cardinality, a value's type, and an
  * object's or a list's members all the way down (a value kept whole is checked and typed by them).
  */
-function declaredShape(reader: SchemaReader, field: SpecField): string {
+function declaredShape(reader: SchemaReader, field: SpecField, known = new Map<string, string>()): string {
   if (field.relationship) return declaredAs(reader, field);
   const onPath = new Set<string>();
-  // A schema that many members share is written out once.
-  const known = new Map<string, string>();
   const shape = (at: SchemaAt): string => {
     const value = reader.unwrapNullable(at);
     const kind = reader.kind(value);
     if (kind === undefined) return "any";
     if (kind === "integer") return "number";
     if (kind !== "array" && kind !== "object") return kind;
+    // A schema that many members share is written out once (`known`, given by a caller comparing many).
     const done = known.get(value.pointer);
     if (done !== undefined) return done;
     // A schema that holds itself is compared by where it is.
@@ -133,7 +135,8 @@ function declaredShape(reader: SchemaReader, field: SpecField): string {
             .sort()
             .join(", ")}}`;
     onPath.delete(value.pointer);
-    known.set(value.pointer, written);
+    // One written within a cycle says where the walk came from: written again from elsewhere.
+    if (!written.includes("again ")) known.set(value.pointer, written);
     return written;
   };
   return shape(field.at);
