@@ -1,6 +1,6 @@
 // What says a value is a credential, which no result may carry to the model: a name that says so
-// (`auth_token`, `clientSecret`, `api-key`, `password`) or `format: password`, on a value that can
-// hold one. A boolean never does, nor a count: `has_password`, `max_tokens`, `secret_count`.
+// (`auth_token`, `clientSecret`, `api-key`, `password`), `format: password`, or an example that shows
+// one, on a value that can hold one. A boolean never does, nor a count: `has_password`, `max_tokens`.
 
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
@@ -156,6 +156,30 @@ export function namedLikeCredential(name: string): boolean {
  */
 const HOLDING = new Set(["value", "key", "raw", "plaintext", "material", "pem", "der", "base64", "b64"]);
 
+/**
+ * Examples that show a text holds a secret whatever it is named: a private key written out (a
+ * database sink's `key`), a URL with a password in it (a database's connection `uri`), a JSON Web
+ * Token, or a token in a service's own form (`sk_live_...`, `ghp_...`, `xoxb-...`).
+ */
+const SECRET_EXAMPLES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/, "a private key"],
+  [/^[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:[^\s/?#@]+@/i, "a URL with a password in it"],
+  [/^(Bearer )?eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{16,}$/, "a JSON Web Token"],
+  [/^(?:(?:sk|rk)_(?:live|test)_|whsec_|gh[pousr]_|github_pat_|glpat-|xox[abpr]-|xapp-)[\w-]{16,}$/, "a token in its service's own form"],
+];
+
+/** What the examples the spec gives for a text show it to hold, where that is a secret: `a private key`. */
+export function secretExample(reader: SchemaReader, at: SchemaAt): string | undefined {
+  const { schema } = reader.unwrapNullable(at);
+  const examples = [schema["example"], schema["default"], ...(Array.isArray(schema["examples"]) ? schema["examples"] : [])];
+  for (const example of examples) {
+    if (typeof example !== "string") continue;
+    const shown = SECRET_EXAMPLES.find(([form]) => form.test(example.trim()));
+    if (shown) return shown[1];
+  }
+  return undefined;
+}
+
 /** Kinds of value that cannot hold a credential, whatever they are named. */
 const NO_SECRET_KINDS = new Set(["boolean", "integer", "number"]);
 
@@ -179,14 +203,15 @@ const NUMBER_SECRETS = new Set([
 
 /**
  * Whether the value at `at`, named `name`, holds a credential: by its name, by `format: password`,
- * or as the part holding the credential of a value named like one (`parent`, where it is a part).
+ * by its example, or as the part holding the credential of a value named like one (`parent`, where
+ * it is a part).
  * A list of objects is records (Twilio's `signing_keys`: each a sid and a name), whose own members
  * say whether they hold one.
  */
 export function isCredential(reader: SchemaReader, name: string, at: SchemaAt, parent?: string): boolean {
   const value = reader.unwrapNullable(at);
   const kind = reader.kind(value);
-  if (value.schema["format"] === "password") return true;
+  if (value.schema["format"] === "password" || secretExample(reader, value) !== undefined) return true;
   // A number is a count or a flag (`max_tokens`, `secret_count`), unless it is named as the secret itself.
   if (kind === "integer" || kind === "number") {
     // Counted, never one: `pins`, `passwords`, `tokens`.
@@ -208,6 +233,8 @@ export function isCredential(reader: SchemaReader, name: string, at: SchemaAt, p
 /** Why a value is a credential, as init's comment beside its drop says it. */
 export function credentialReason(reader: SchemaReader, name: string, at: SchemaAt, parent?: string): string {
   if (reader.unwrapNullable(at).schema["format"] === "password") return "declared `format: password`";
+  const shown = secretExample(reader, at);
+  if (shown !== undefined) return `its example in the spec is ${shown}`;
   if (parent !== undefined && holdsCredentialOf(name, parent) && !namedLikeCredential(name))
     return `the credential \`${parent}\` names, written out`;
   return "named like a credential";

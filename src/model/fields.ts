@@ -13,7 +13,7 @@ import { checkKeptWhole } from "../rules/keep.js";
 import { legendModel, legendShape } from "../rules/legend.js";
 import type { FieldRole, RuleProblem, SpecFacts } from "../rules/types.js";
 import { shortSpecLegend, specLegend } from "./legend.js";
-import { carriedCredential, isCredential } from "./credentials.js";
+import { carriedCredential, isCredential, secretExample } from "./credentials.js";
 import { carriedIdsAndUrls, ID_LIKE, idFacts } from "./spec-ids.js";
 import { cutWarning } from "./schema-budget.js";
 import { shapeOf } from "./shape.js";
@@ -423,6 +423,7 @@ function specFacts(ctx: ClassifyContext, specField: SpecField, rule: KeepRule, n
         ? name
         : carriedCredential(ctx.reader, specField.at, name),
     carriedCredential: () => carriedCredential(ctx.reader, specField.at, name),
+    secretExample: () => secretExample(ctx.reader, specField.at),
   };
 }
 

@@ -63,9 +63,10 @@ function checkCredential(field: SpecFacts, rule: KeepRule, problem: RuleProblem)
   const drop = `{ drop: "a credential, never shown to the model" }`;
   if (credential === name) {
     if (rule.fact === undefined) {
+      const shown = field.secretExample();
       problem(
         "PRJ034",
-        "a credential, kept, would be shown to the model",
+        `${shown === undefined ? "" : `its example in the spec is ${shown}: `}a credential, kept, would be shown to the model`,
         `write \`${name}: ${drop}\`, or, if it holds no secret, say why: \`${name}: { fact: "why it is no secret" }\``,
       );
       return;

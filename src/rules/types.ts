@@ -118,6 +118,8 @@ export interface SpecFacts extends FormattedValue {
   credential(): string | undefined;
   /** The path of a part that holds a credential, where the value is kept whole (`credentials.password`). */
   carriedCredential(): string | undefined;
+  /** What the spec's example shows the value holds, where that makes it a credential whatever its name: `a private key`. */
+  secretExample(): string | undefined;
 }
 
 /**

@@ -13,6 +13,7 @@ export function facts(over: Partial<SpecFacts> = {}): SpecFacts {
     joinedIdKind: () => "string",
     enumerated: () => false,
     credential: () => undefined,
+    secretExample: () => undefined,
     carriedCredential: () => undefined,
     ...over,
   };
