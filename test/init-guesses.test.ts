@@ -1041,6 +1041,25 @@ describe("an id taken by tools of its kind", () => {
     expect(fields("synthetics_test").public_id).toEqual({ argument: ["get_synthetics_test"] });
   });
 
+  it("is not the argument of a tool whose collection names another id of the record: that one is", async () => {
+    const { fields } = await draft(
+      specOf(
+        {
+          "/issues/{issue_id}": get("GetIssue", [pathParameter("issue_id")], ref("Issue")),
+          // Sentry's: the path parameter is named for the issue, the collection says it takes a short id ("PROJ-12").
+          "/organizations/{org}/shortids/{issue_id}": get(
+            "ResolveShortId",
+            [pathParameter("org"), pathParameter("issue_id")],
+            ref("Issue"),
+          ),
+        },
+        { Issue: { type: "object", properties: { id: text, shortId: text, title: text } } },
+      ),
+    );
+    expect(fields("issue").id).toEqual({ argument: ["get_issue"] });
+    expect(fields("issue").shortId).toEqual({ argument: ["resolve_short_id"] });
+  });
+
   it("is an argument only of those that read its own record, never of one reading another kind fetched alike", async () => {
     const { fields } = await draft(vendorAccounts());
     expect(fields("aws_account").id).toEqual({ argument: ["get_aws_account"] });

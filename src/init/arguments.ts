@@ -224,13 +224,16 @@ interface Fit {
 
 /**
  * The record's own field: the one the parameter's name ends with (`issue_number` takes the
- * issue's `number`, `{Sid}` its `sid`); another record's id: a field whose name ends with the
+ * issue's `number`, `{Sid}` its `sid`), or the one the collection before it names
+ * (`/shortids/{issue_id}` takes the issue's `shortId`, not its `id`); another record's id: a field whose name ends with the
  * parameter's (`ticket_id` for a `/tickets/{id}`); for either, the same `$ref` or `pattern` as
  * the parameter's (Twilio's `^CA[0-9a-fA-F]{32}$` is a call's sid, whatever the field is named).
  * Two patterns that differ are two kinds of id, whatever the names say.
  */
 function fitOf({ reader, distinctive }: Matching, field: SpecField, taker: Taker, own: boolean): Fit | undefined {
-  const byName = own ? endsWith(taker.parameter.name, field.name) : endsWith(field.name, taker.parameter.name);
+  const words = snakeCase(field.name).split("_");
+  const byCollection = own && words.length > 1 && ID_WORDS.has(words.at(-1)!) && taker.kind.replace(/_/g, "") === words.join("");
+  const byName = byCollection || (own ? endsWith(taker.parameter.name, field.name) : endsWith(field.name, taker.parameter.name));
   const ours = idWriting(reader, field.at);
   const theirs = idWriting(reader, taker.parameter.at);
   if (ours.pattern !== undefined && theirs.pattern !== undefined && ours.pattern !== theirs.pattern) return undefined;
@@ -241,7 +244,7 @@ function fitOf({ reader, distinctive }: Matching, field: SpecField, taker: Taker
     theirs.kind === undefined ||
     ours.kind === theirs.kind ||
     (ours.kind === "integer" && theirs.kind === "string");
-  return { byName, sameName: snakeCase(field.name) === snakeCase(taker.parameter.name), bySchema, typesAgree };
+  return { byName, sameName: byCollection || snakeCase(field.name) === snakeCase(taker.parameter.name), bySchema, typesAgree };
 }
 
 const rank = (f: Fit) => (f.sameName ? 8 : 0) + (f.byName ? 4 : 0) + (f.bySchema ? 2 : 0) + (f.typesAgree ? 1 : 0);
