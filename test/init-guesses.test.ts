@@ -1041,6 +1041,39 @@ describe("an id taken by tools of its kind", () => {
     expect(fields("synthetics_test").public_id).toEqual({ argument: ["get_synthetics_test"] });
   });
 
+  it("is a guess for a tool reading its kind from afar where the spec lists another record of that kind nearer", async () => {
+    const { fields, text: drafted } = await draft(
+      specOf(
+        {
+          "/integration/servicenow/instances": get("ListServiceNowInstances", [], { type: "array", items: ref("ServiceNowInstance") }),
+          "/integration/servicenow/users": get("ListServiceNowUsers", [], { type: "array", items: ref("ServiceNowUser") }),
+          "/workflows/{workflow_id}/instances/{instance_id}": get(
+            "GetWorkflowInstance",
+            [pathParameter("workflow_id"), pathParameter("instance_id")],
+            ref("WorkflowInstance"),
+          ),
+          "/alerts": get("ListAlerts", [], { type: "array", items: ref("Alert") }),
+        },
+        {
+          ServiceNowInstance: { type: "object", properties: { id: text, instance_name: text } },
+          ServiceNowUser: { type: "object", properties: { id: text, user_name: text, instance_id: text } },
+          WorkflowInstance: { type: "object", properties: { id: text, status: text } },
+          Alert: { type: "object", properties: { id: text, title: text, instance_id: text } },
+        },
+      ),
+    );
+    // A ServiceNow user's instance is one of the ServiceNow instances beside it, which no tool fetches.
+    expect(fields("service_now_user").instance_id).toEqual({
+      todo: "the id of an instance, which get_workflow_instance reads from /workflows/{}/instances, though the spec lists another kind of record as instance at /integration/servicenow/instances, nearer this record: keep the tools that take this one",
+      argument: ["get_workflow_instance"],
+    });
+    // Read from neither, an alert's says nothing against the one tool taking an instance's id.
+    expect(fields("alert").instance_id).toEqual({ argument: ["get_workflow_instance"] });
+    expect(drafted).toContain(
+      "instance_id: { argument: [ get_workflow_instance ] } # the id of an instance, which the model passes to get_workflow_instance",
+    );
+  });
+
   it("is not the argument of a tool whose collection names another id of the record: that one is", async () => {
     const { fields } = await draft(
       specOf(

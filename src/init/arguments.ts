@@ -363,6 +363,7 @@ export function foreignArgument(
   field: SpecField,
   takersByKind: ReadonlyMap<string, Taker[]>,
   allTakers: readonly Taker[],
+  nearer: (kind: string, takers: readonly Taker[]) => string | undefined = () => undefined,
 ): ArgumentGuess | undefined {
   const { reader } = matching;
   const kind = kindOfKey(field.name);
@@ -388,15 +389,53 @@ export function foreignArgument(
   const of = named ? withArticle(kind) : withArticle(chosen[0]!.taker.kind);
   // Tools that each fetch another record of the kind (an AWS account, an Okta account): the name does not say whose id it is.
   const records = chosen.flatMap((m) => (m.taker.fetches && m.taker.reads !== undefined ? [m.taker.reads] : [])).filter(unique);
+  const closer = named
+    ? nearer(
+        kind,
+        chosen.map((m) => m.taker),
+      )
+    : undefined;
   return {
     tools,
-    sure: odd === undefined && records.length < 2,
+    sure: odd === undefined && records.length < 2 && closer === undefined,
     reason: odd
       ? `the id of ${of}, passed to ${odd.taker.tool} as \`${odd.taker.parameter.name}\`, which is declared ${idWriting(reader, odd.taker.parameter.at).kind}: check the tool takes this value`
       : records.length > 1
         ? `the id of ${of}, which ${someOf(tools)} fetch as ${records.length} kinds of record (${someOf(records)}): keep the tools that take this one`
-        : `the id of ${of}${named ? "" : ` (written as ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} it)`}, which the model passes to ${someOf(tools)}`,
+        : closer !== undefined
+          ? `the id of ${of}, which ${someOf(tools)} ${tools.length === 1 ? "reads" : "read"} from ${someOf(chosen.map((m) => m.taker.collection).filter(unique))}, though the spec lists another kind of record as ${kind} at ${closer}, nearer this record: keep the tools that take this one`
+          : `the id of ${of}${named ? "" : ` (written as ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} it)`}, which the model passes to ${someOf(tools)}`,
   };
+}
+
+/**
+ * A collection of a kind of record nearer a record's own collections than those of the tools
+ * taking an id of that kind, and read as another kind of record than theirs: where a ServiceNow
+ * user's `instance_id` names an instance of `/integration/servicenow/instances`, the one tool
+ * taking an instance's id reads a workflow's (`/workflows/{}/instances`). Read as a kind of theirs
+ * in more words (a playlist's `/playlists/{}/tracks` and `/tracks/{id}`), it is no other.
+ */
+export function nearerCollection(
+  record: ReadonlySet<string>,
+  ofKind: ReadonlySet<string>,
+  takers: readonly Taker[],
+  readersOf: ReadonlyMap<string, readonly string[]>,
+): string | undefined {
+  if (record.size === 0) return undefined;
+  const shared = (a: string, b: string) => {
+    const [x, y] = [a.split("/"), b.split("/")];
+    let i = 0;
+    while (i < x.length && i < y.length && x[i] === y[i]) i++;
+    return i;
+  };
+  const nearness = (collection: string) => Math.max(...[...record].map((path) => shared(path, collection)));
+  const theirs = Math.max(...takers.map((taker) => nearness(taker.collection)));
+  const read = takers.flatMap((taker) => taker.reads ?? []);
+  return [...ofKind].find((collection) => {
+    const readers = readersOf.get(collection) ?? [];
+    const ours = (reader: string) => read.some((kind) => reader === kind || reader.endsWith(`_${kind}`));
+    return nearness(collection) > theirs && readers.length > 0 && !readers.some(ours);
+  });
 }
 
 /** How many kinds of record may share a writing of ids for a field written so to be offered the tools of each: more says nothing of the kind. */

@@ -5,6 +5,7 @@ import { findRows, identityOf, jsonApiTypes, namesOneRecord, sideBySideLists, un
 import type { SchemaReader, SchemaAt } from "../openapi/schema.js";
 import {
   collectionKinds,
+  nearerCollection,
   foreignArgument,
   matchingOf,
   ownArguments,
@@ -181,6 +182,10 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     const read = draft.tools.get(taker.tool)?.resource;
     if (read !== undefined) taker.reads = read;
   }
+  // A record named after its tool says nothing of its kind: it reads as no other kind than any.
+  const namedReadersOf = new Map(
+    [...readersOf].map(([collection, readers]) => [collection, readers.filter((r) => !r.endsWith(TOOL_RECORD))]),
+  );
   const takersByKind = new Map<string, Taker[]>();
   for (const taker of takers) takersByKind.set(taker.kind, [...(takersByKind.get(taker.kind) ?? []), taker]);
   for (const [name, source] of sources) {
@@ -208,7 +213,10 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
       reader,
       identity,
       arguments: source.jsonapi ? jsonApiArguments(own) : ownArguments(matching, fields, own, identity),
-      takersOf: (field: SpecField) => foreignArgument(matching, field, takersByKind, takers),
+      takersOf: (field: SpecField) =>
+        foreignArgument(matching, field, takersByKind, takers, (kind, chosen) =>
+          nearerCollection(readFrom, kindsListed.get(kind) ?? new Set(), chosen, namedReadersOf),
+        ),
       labels,
       record: name,
     };
