@@ -199,6 +199,32 @@ describe("the id book", () => {
     await tools["get_order"]!({ order_id: `bk_${hex(2)}` });
     expect(api.requests.at(-1)).toBe(`/orders/${many[1]!.id}`);
   });
+
+  it("never hands out a short id it forgot for another id: the model may still hold it for the first", async () => {
+    const first = "ev_7a1c03d2-1111-4b6e-9c05-8ab3f2e17d90";
+    const other = "ev_7a1c03d2-2222-4b6e-9c05-8ab3f2e17d90";
+    const shown = await generated.projectListOrders({ items: [{ id: first, state: 10 }] });
+    expect(shown.orders[0]!.id).toBe("ev_7a1c03d2");
+    const hex = (n: number) => n.toString(16).padStart(8, "0");
+    const filler = Array.from({ length: generated.ID_BOOK_SIZE }, (_, i) => ({
+      id: `fl_${hex(i + 1)}-2d18-4b6e-9c05-8ab3f2e17d90`,
+      state: 10,
+    }));
+    await generated.projectListOrders({ items: filler });
+    // Forgotten by the book, the form goes to no other id: this one is shown whole, and each id is sent as meant.
+    const later = await generated.projectListOrders({ items: [{ id: other, state: 10 }] });
+    expect(later.orders[0]!.id).toBe(other);
+    api.serve([]);
+    await tools["get_order"]!({ order_id: "ev_7a1c03d2" });
+    expect(api.requests.at(-1)).toBe("/orders/ev_7a1c03d2");
+    await tools["get_order"]!({ order_id: other });
+    expect(api.requests.at(-1)).toBe(`/orders/${other}`);
+    // The id it stood for takes it again.
+    const again = await generated.projectListOrders({ items: [{ id: first, state: 10 }] });
+    expect(again.orders[0]!.id).toBe("ev_7a1c03d2");
+    await tools["get_order"]!({ order_id: "ev_7a1c03d2" });
+    expect(api.requests.at(-1)).toBe(`/orders/${first}`);
+  });
 });
 
 describe("registerTools", () => {

@@ -139,10 +139,12 @@ describe.skipIf(!redisServer)(redisServer ? "short ids on Redis" : "short ids on
       expect(await first.list([order[0]!])).toEqual([WHOLE]);
       expect(await second.list([order[1]!])).toEqual([WHOLE]);
       const tickets = [...order];
-      const choices = order.map((id) => JSON.stringify(forms[id]));
+      const choices = order.filter((id) => id !== WHOLE).map((id) => JSON.stringify(forms[id]));
       expect(await second.call("get_ticket", { ticket_id: WHOLE }, tickets)).toEqual({
         outcome: {
-          error: `get_ticket: ticket_id "${WHOLE}" is ambiguous: it was shown for 2 different records; pass the longer id of the one you mean: ${choices.join(" or ")}`,
+          error: order.includes(WHOLE)
+            ? `get_ticket: ticket_id "${WHOLE}" is ambiguous: it is one record's whole id, and was shown as the short form of another's; pass it again for the record whose whole id it is, or the longer id of the one you mean: ${choices.join(" or ")}`
+            : `get_ticket: ticket_id "${WHOLE}" is ambiguous: it was shown for 2 different records; pass the longer id of the one you mean: ${choices.join(" or ")}`,
         },
         ticketIdsSent: [],
       });

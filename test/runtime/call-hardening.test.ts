@@ -241,7 +241,9 @@ describe("short ids", () => {
     projectIds([whole]);
     const api = client();
     expect(await callTool(api, "get_ticket", getTicket, ticketSchema, { ticket_id: whole }, asIs)).toEqual({
-      error: expect.stringContaining('"prj_7e0c11aa-1" or "prj_7e0c11aa"'),
+      error: expect.stringContaining(
+        "is one record's whole id, and was shown as the short form of another's; pass it again for the record whose whole id it is, or the longer id of the one you mean: \"prj_7e0c11aa-1\"",
+      ),
     });
     await callTool(api, "get_ticket", getTicket, ticketSchema, { ticket_id: whole }, asIs);
     await callTool(api, "get_ticket", getTicket, ticketSchema, { ticket_id: "prj_7e0c11aa-1" }, asIs);

@@ -72,9 +72,8 @@ describe("a text shown as one record's whole id and as another record's short id
   ])("is refused by a tool call, %s, with both forms; then each form fetches its own record", async (_, ids) => {
     const book = await freshRuntime();
     for (const id of ids) book.result([id]);
-    const forms = ids.map((id) => JSON.stringify(id === CUT ? CUT_LONGER : WHOLE));
     expect(await book.getTicket(WHOLE)).toEqual({
-      error: `get_ticket: ticket_id "${WHOLE}" is ambiguous: it was shown for 2 different records; pass the longer id of the one you mean: ${forms.join(" or ")}`,
+      error: `get_ticket: ticket_id "${WHOLE}" is ambiguous: it is one record's whole id, and was shown as the short form of another's; pass it again for the record whose whole id it is, or the longer id of the one you mean: "${CUT_LONGER}"`,
     });
     expect(book.sent).toEqual([]);
     await book.getTicket(WHOLE);

@@ -289,7 +289,7 @@ describe.each(books)("with %s, a short id", (_, newBook) => {
     expect(await shown(tools, "list_tasks", "assignee_id")).toEqual([WHOLE_USER]);
     api.users = [WHOLE_USER, USER];
     expect(await tools.get_user({ user_id: WHOLE_USER })).toEqual({
-      error: `get_user: user_id "${WHOLE_USER}" is ambiguous: it was shown for 2 different records; pass the longer id of the one you mean: "${WHOLE_USER}" or "usr_0baa8c00-c"`,
+      error: `get_user: user_id "${WHOLE_USER}" is ambiguous: it is one record's whole id, and was shown as the short form of another's; pass it again for the record whose whole id it is, or the longer id of the one you mean: "usr_0baa8c00-c"`,
     });
     await tools.get_user({ user_id: WHOLE_USER });
     await tools.get_user({ user_id: "usr_0baa8c00-c" });

@@ -257,9 +257,8 @@ describe("a short form shown for two ids by different processes", () => {
     const api = new FakeApi();
     api.tickets = [A, WHOLE];
     const { tools } = await serve({ idBook: store, api });
-    const forms = order.map((id) => JSON.stringify(id === A ? "tkt_9f3a71c4-2" : WHOLE));
     expect(await tools.get_ticket({ ticket_id: WHOLE })).toEqual({
-      error: `get_ticket: ticket_id "${WHOLE}" is ambiguous: it was shown for 2 different records; pass the longer id of the one you mean: ${forms.join(" or ")}`,
+      error: `get_ticket: ticket_id "${WHOLE}" is ambiguous: it is one record's whole id, and was shown as the short form of another's; pass it again for the record whose whole id it is, or the longer id of the one you mean: "tkt_9f3a71c4-2"`,
     });
     expect(api.sent).toEqual([]);
     const other = await serve({ idBook: store, api });

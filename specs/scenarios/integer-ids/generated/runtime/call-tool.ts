@@ -340,15 +340,25 @@ function withFullIds(
   return { values, shortIdsGiven };
 }
 
-/** The error for a short id shown for several records, with the forms that tell them apart. */
+/**
+ * The error for a short id shown for several records, with the forms that tell them apart. Where
+ * the text is one record's whole id, which keeps it, the error says so: passed again, it is that one.
+ */
 function ambiguity(
   tool: string,
   { name, value }: Ambiguous,
   forms: readonly string[],
 ): { error: string } {
-  const choices = forms.map((form) => JSON.stringify(form));
+  const longer = forms
+    .filter((form) => form !== value)
+    .map((form) => JSON.stringify(form));
+  const ambiguous = `${tool}: ${name} ${described(value)} is ambiguous`;
+  if (longer.length < forms.length)
+    return {
+      error: `${ambiguous}: it is one record's whole id, and was shown as the short form of ${longer.length === 1 ? "another's" : `${longer.length} others'`}; pass it again for the record whose whole id it is, or the longer id of the one you mean: ${longer.join(" or ")}`,
+    };
   return {
-    error: `${tool}: ${name} ${described(value)} is ambiguous: it was shown for ${choices.length} different records; pass the longer id of the one you mean: ${choices.join(" or ")}`,
+    error: `${ambiguous}: it was shown for ${longer.length} different records; pass the longer id of the one you mean: ${longer.join(" or ")}`,
   };
 }
 

@@ -76,6 +76,7 @@ export {
   ID_BOOK_CHARACTERS,
   ID_BOOK_LONGEST_ID,
   ID_BOOK_SIZE,
+  RETIRED_FORMS_KEPT,
   useIdBook,
 } from "./id-book.js";
 export type { IdBook } from "./id-book.js";

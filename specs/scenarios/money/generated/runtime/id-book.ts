@@ -24,6 +24,12 @@ export const ID_BOOK_CHARACTERS = 8 * 2 ** 20;
 export const ID_BOOK_LONGEST_ID = 1_024;
 /** How many different ids one ambiguous short form remembers: enough to offer each a longer form. */
 export const SHARERS_KEPT = 8;
+/**
+ * How many short forms the id book remembers having handed out once it has forgotten which id each
+ * stood for: the model may still hold one, so no other id is handed out under it; such an id is
+ * shown whole instead. Each is a key and a number: about 100 bytes.
+ */
+export const RETIRED_FORMS_KEPT = 100_000;
 
 /**
  * An id book kept outside the process, shared by every process that serves the tools (restarts,
@@ -67,6 +73,12 @@ type Sharers = string | readonly string[];
 
 /** Kind-qualified short form ({@link idBookKey}) to full id; to the ids it stood for when results gave it to more than one. */
 const idBook = new Map<string, Sharers>();
+/**
+ * Short forms the book forgot ({@link RETIRED_FORMS_KEPT}), by key, each with a digest of the id it
+ * stood for ({@link digestOf}), or {@link SEVERAL} where it stood for more than one.
+ */
+const retired = new Map<string, number>();
+const SEVERAL = -1;
 /** The characters of every key in the book and of the ids it stands for. */
 let bookCharacters = 0;
 /**
@@ -106,6 +118,11 @@ export function useIdBook(shared?: IdBook): IdBook | undefined {
  */
 export function handOut(short: string, id: string, kind: string): string {
   if (id.length > ID_BOOK_LONGEST_ID) return id;
+  // A form the book forgot may still stand for another id where the model saw it: this one goes whole.
+  if (short !== id && retired.size > 0) {
+    const was = retired.get(idBookKey(kind, short));
+    if (was !== undefined && was !== digestOf(id)) return handOut(id, id, kind);
+  }
   if (pending) pending.push(short, id, kind);
   else if (idBookInUse) {
     const key = idBookKey(kind, short);
@@ -166,7 +183,28 @@ const byAge = idBook.keys();
 
 function forgetOldest(): void {
   const key = byAge.next().value!;
-  forget(key, idBook.get(key)!);
+  const known = idBook.get(key)!;
+  forget(key, known);
+  retire(key, known);
+}
+
+/** Remembers that `key` was handed out for `known`, forgetting the oldest such form past {@link RETIRED_FORMS_KEPT}. */
+function retire(key: string, known: Sharers): void {
+  retired.delete(key);
+  retired.set(key, typeof known === "string" ? digestOf(known) : SEVERAL);
+  if (retired.size > RETIRED_FORMS_KEPT)
+    retired.delete(retiredByAge.next().value!);
+}
+
+/** The forgotten forms from the oldest on, one iterator for every eviction, as {@link byAge} is and for its reasons. */
+const retiredByAge = retired.keys();
+
+/** A 32-bit FNV-1a digest of an id: two ids a form stood for differ by it but once in four billion. */
+function digestOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++)
+    hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /**
@@ -276,7 +314,10 @@ export function longerForms(given: string, kinds: readonly string[]): string[] {
         (typeof known !== "string" && known.includes(given))
       )
         put(key, known, given);
-      else forget(key, known);
+      else {
+        forget(key, known);
+        retire(key, known);
+      }
     }
   return forms;
 }
