@@ -190,8 +190,12 @@ describe("a get-by-id resolver's answer holding an error its schema does not dec
     ]);
   });
 
-  it("still labels an id whose answer holds an empty error", async () => {
-    const { tools: made, issues } = tools(undefined, { u1: { body: { id: "u1", name: "Ann", error: "" } } });
+  it.each([
+    ["empty", ""],
+    ["a count of none", 0],
+    ["false", false],
+  ])("still labels an id whose answer holds an error that says none (%s)", async (_, error) => {
+    const { tools: made, issues } = tools(undefined, { u1: { body: { id: "u1", name: "Ann", error } } });
     const outcome = await made["list_tickets"]!({});
     expect(outcome.result?.["items"]).toEqual([expect.objectContaining({ assignee: "Ann" })]);
     expect(issues).toEqual([]);

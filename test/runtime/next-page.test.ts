@@ -333,6 +333,25 @@ describe("a call with next", () => {
     expect(exchanges[0]!.headers!.get("link")).toBe("<x>; rel=next");
   });
 
+  it("gives the request's URL where the response's is empty, as a mock's or a cache's Response is", async () => {
+    const exchanges: PageExchange[] = [];
+    const unaddressed = {
+      GET: async (path: string) => ({
+        data: { things: [] },
+        request: new Request(`https://api.example.com${path}?limit=2`),
+        response: new Response("{}", { status: 200 }),
+      }),
+    };
+    await callTool(unaddressed, "list_things", call, schema, { limit: 2 }, async (_body, projection) => {
+      exchanges.push(projection.exchange!);
+      return { things: [] };
+    });
+    expect(exchanges[0]!.url).toBe("https://api.example.com/things?limit=2");
+    // And so a next URL on another host is refused, as it is where the response says where it came from.
+    const rule: NextPageRule = { path: "/things", source: { body: ["next_url"] }, ...settable("cursor") };
+    expect(next(rule, { next_url: "https://evil.example/things?cursor=x" }, exchanges[0]).issues[0]?.message).toMatch(/on another host/);
+  });
+
   it("names next when a value it carries does not fit the input schema, and sends nothing", async () => {
     const sent: unknown[] = [];
     const outcome = await callTool(client(sent), "list_things", call, schema, { next: "filter[age]=old" }, async () => ({}));

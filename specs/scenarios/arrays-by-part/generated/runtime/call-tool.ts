@@ -17,7 +17,7 @@ import {
   type IdBook,
   longerForms,
 } from "./id-book.js";
-import { asObject, setOwn } from "./json.js";
+import { asObject, setOwn, type Json } from "./json.js";
 import { TooManyLabelsError } from "./labels-later.js";
 import { nextPageArguments } from "./next-arguments.js";
 import { pathSegmentProblem } from "./path-segments.js";
@@ -87,6 +87,19 @@ export interface ToolCall {
   readonly bodyMediaType?: string;
   /** The tool takes `next`, a result's position of the following page. */
   readonly nextPage?: boolean;
+}
+
+/**
+ * The URL a response answered: its own, or, where a client leaves it empty (a mock's or a cache's
+ * `new Response(...)`), the request's, so a next URL is still held to the origin and path asked.
+ */
+function answeredUrl(
+  response: Json,
+  request: Json | undefined,
+): string | undefined {
+  for (const url of [response["url"], request?.["url"]])
+    if (typeof url === "string" && url !== "") return url;
+  return undefined;
 }
 
 /** A tool's answer: the projected result and its text, or an error the model can read and act on. */
@@ -693,8 +706,7 @@ async function callOrError<R>(
   try {
     const exchange: PageExchange | undefined = call.nextPage
       ? {
-          url:
-            typeof response["url"] === "string" ? response["url"] : undefined,
+          url: answeredUrl(response, asObject(answer.request)),
           headers: headersOf(response["headers"]),
           query: params.query,
         }

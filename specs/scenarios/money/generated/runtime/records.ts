@@ -325,9 +325,13 @@ function undeclaredErrorKey(
 /** The keys a plain body holds an error under. */
 const ERROR_KEYS = ["error", "errors"];
 
-/** Whether an `error` or `errors` tells of an error: not absent, null, false, empty text, an empty list or object. */
+/**
+ * Whether an `error` or `errors` tells of an error: not absent, null, false, 0 (a count of none),
+ * empty text, an empty list or object.
+ */
 function holdsSomething(value: unknown): boolean {
-  if (value === undefined || value === null || value === false) return false;
+  if (value === undefined || value === null || value === false || value === 0)
+    return false;
   if (typeof value === "string") return value.trim() !== "";
   if (Array.isArray(value)) return value.length > 0;
   const object = asObject(value);
