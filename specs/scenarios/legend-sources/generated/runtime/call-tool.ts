@@ -124,6 +124,7 @@ export type HttpMethod = (
     url?: string;
     headers?: { get(name: string): string | null };
   };
+  request?: { url?: string };
 }>;
 
 /** How long a call may take before answering with an error, unless told otherwise. */
