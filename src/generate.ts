@@ -11,6 +11,7 @@ import type { Model } from "./model/types.js";
 import { untimed, type Stage } from "./progress.js";
 import type { LoadedSpec } from "./openapi/load.js";
 import { validateSpec } from "./openapi/validate.js";
+import { withinDepth } from "./openapi/too-deep.js";
 
 export interface GenerateInput {
   annotation: Annotation;
@@ -57,7 +58,7 @@ async function generateIn(input: GenerateInput, session: FormatSession): Promise
   const stage = input.stage ?? untimed;
   const { cache } = input;
   const forSpec = cache ? specResults(cache, input.spec.document) : {};
-  const { model, diagnostics } = await stage("check", () => buildModel(input.annotation, input.spec));
+  const { model, diagnostics } = await stage("check", () => withinDepth(input.spec.file, () => buildModel(input.annotation, input.spec)));
   if (!model || hasErrors(diagnostics)) return { diagnostics, files: new Map() };
   const emitted = await stage("emit", () => emitFiles({ model, names: input.names, runtimeTemplate: input.runtimeTemplate }));
   // Prettier runs in worker threads meanwhile: neither needs the source types.

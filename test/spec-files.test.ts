@@ -204,7 +204,7 @@ describe("files that are not regular, or too large", () => {
 });
 
 describe("a spec nested too deeply to follow", () => {
-  it("is refused with what to do when its schemas nest too deeply to check or type, rather than an internal error", async () => {
+  it("is refused where it first nests past the limit, with what to do, before any stage can run out of stack", async () => {
     const dir = tempDir();
     const deep = `${'{"type":"object","properties":{"a":'.repeat(6000)}{"type":"string"}${"}}".repeat(6000)}`;
     const thing = { type: "object", properties: { name: { type: "string" }, deep: { $ref: "#/components/schemas/Deep" } } };
@@ -224,7 +224,8 @@ describe("a spec nested too deeply to follow", () => {
     );
     const run = await cli(["generate"], dir);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^api\.json PRJ008 openapi-typescript cannot type the spec: it nests too deeply$/m);
+    expect(run.stderr).toMatch(/^api\.json:1:\d+ PRJ003 cannot load the spec: it nests more than 500 levels deep$/m);
+    expect(run.stderr).toContain("help: name the deep parts as components");
     expect(run.stderr).not.toContain("internal error");
   });
 
@@ -236,8 +237,47 @@ describe("a spec nested too deeply to follow", () => {
     writeFileSync(join(dir, "other.json"), JSON.stringify({ Leaf: { type: "string" } }));
     const run = await cli(["init", "api.json", "-o", "p.yaml"], dir);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^api\.json PRJ003 cannot load the spec: it nests too deeply for its \$refs to be followed$/m);
+    expect(run.stderr).toMatch(/^api\.json:1:\d+ PRJ003 cannot load the spec: it nests more than 500 levels deep$/m);
     expect(run.stderr).toContain("help: name the deep parts as components");
+  });
+});
+
+describe("a spec whose schemas hold one another thousands of $refs deep", () => {
+  it("is refused by init and generate as the spec's problem, not an internal error", async () => {
+    const dir = tempDir();
+    const schemas: Record<string, object> = {};
+    for (let i = 0; i < 5000; i++)
+      schemas[`A${i}`] = {
+        type: "object",
+        properties: { name: { type: "string" }, next: i < 4999 ? { $ref: `#/components/schemas/A${i + 1}` } : { type: "string" } },
+      };
+    const getThing = {
+      operationId: "getThing",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/A0" } } } } },
+    };
+    writeFileSync(
+      join(dir, "api.json"),
+      JSON.stringify({
+        openapi: "3.0.0",
+        info: { title: "t", version: "1" },
+        paths: { "/things/{id}": { get: getThing } },
+        components: { schemas },
+      }),
+    );
+    const refused =
+      /^api\.json PRJ003 cannot read the spec: its schemas hold one another, \$ref in \$ref, more levels deep than projector follows$/m;
+    const drafted = await cli(["init", "api.json", "-o", "p.yaml"], dir);
+    expect(drafted.code).toBe(1);
+    expect(drafted.stderr).toMatch(refused);
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      "spec: api.json\noutput: generated\nresources:\n  a0:\n    schema: A0\n    fields:\n      name: keep\n      next: keep\ntools:\n  get_thing:\n    operation: getThing\n",
+    );
+    const generated = await cli(["generate"], dir);
+    expect(generated.code).toBe(1);
+    expect(generated.stderr).toMatch(refused);
+    expect(generated.stderr).not.toContain("internal error");
   });
 });
 

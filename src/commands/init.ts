@@ -14,6 +14,7 @@ import { didYouMean } from "../suggest.js";
 import { isSystemError } from "../project/output-guard.js";
 import { readRuntimeTemplate } from "../emit/runtime-template.js";
 import { EXIT, UsageError, type Io } from "./io.js";
+import { withinDepth } from "../openapi/too-deep.js";
 
 export const INIT_HELP = `Usage: projector init SPEC [-o projector.yaml] [--operations a,b] [--tag T] [--accept-guesses]
 
@@ -106,7 +107,8 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   if (someListExample(spec)) counter.start();
   let result: InitResult;
   try {
-    result = await withTablesWhereSmaller(initAnnotation(spec, initOptions), spec, initOptions, counter);
+    const drafted = withinDepth(spec.file, () => initAnnotation(spec, initOptions));
+    result = await withTablesWhereSmaller(drafted, spec, initOptions, counter);
   } finally {
     await counter.dispose();
   }

@@ -9,7 +9,7 @@ import { locateInJson } from "../json-locate.js";
 import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
 import { refParser, refusedAsInternal } from "./ref-parser.js";
 import { filePath, guardedFileResolver, localPath, readSpecFile, resolverAsRead, UnreadableFile, type Refusal } from "./files.js";
-import { MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite } from "./refs.js";
+import { MAX_NESTING, MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite, type RefWalk } from "./refs.js";
 import { escapePointer, isJsonObject, type JsonObject } from "./schema.js";
 import { overflowedStack, TOO_DEEP_HELP } from "./too-deep.js";
 import { writtenPlace } from "./written-place.js";
@@ -153,7 +153,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   });
   /** The first `$ref`, in the order the documents were read, whose target is this file. */
   const refLeadingTo = (documents: Record<string, unknown>, path: string) =>
-    refSites(documents).find((site) => {
+    refSites(documents).sites.find((site) => {
       const target = new URL(site.target.href.replace(/#.*$/s, ""));
       if (target.protocol === "file:" ? filePath(target) === path : target.href === path) return true;
       // The library resolves a few `$ref`s otherwise (`file:../x.yaml`, against a path, names `/x.yaml`),
@@ -227,7 +227,25 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   } as unknown as SwaggerParser.Options;
   // A JSON document already parsed above, whose every `$ref` stays inside it, is handed to the parser
   // as it is, with no other file to look for.
-  const ownSites = isJsonObject(parsedJson) ? refSites({ [absolutePath]: parsedJson }) : undefined;
+  /** Refuses a spec nested past MAX_NESTING, where it first does, before any stage recurses into it. */
+  const refuseTooDeep = ({ tooDeep }: RefWalk) => {
+    if (!tooDeep) return;
+    const where = resolve(tooDeep.document);
+    fail({
+      code: "PRJ003",
+      message: `cannot load the spec: it nests more than ${MAX_NESTING} levels deep`,
+      help: TOO_DEEP_HELP,
+      location:
+        where === absolutePath
+          ? locateInSpec(tooDeep.path, "key")
+          : texts.has(where)
+            ? positionsOf(where).locate(tooDeep.path, "key")
+            : { file },
+    });
+  };
+  const ownWalk = isJsonObject(parsedJson) ? refSites({ [absolutePath]: parsedJson }) : undefined;
+  if (ownWalk) refuseTooDeep(ownWalk);
+  const ownSites = ownWalk?.sites;
   const selfContained = ownSites?.every((site) => site.ref.startsWith("#")) === true;
   try {
     if (selfContained)
@@ -264,16 +282,27 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     const message = shown(String((error as Error).message ?? error));
     // Read again with positions, a spec that deep overflows the YAML parser too, which would blame a place in it.
     if (overflowedStack(message)) cannotLoad(message, documents);
+    // The parser reads YAML with js-yaml, which stops at its own depth, naming the line and column.
+    const yamlDepth = /^Error parsing (.+?): nesting exceeded maxDepth \((\d+)\) \((\d+):(\d+)\)/.exec(message);
+    if (yamlDepth)
+      fail({
+        code: "PRJ003",
+        message: `cannot load the spec: it nests more than ${yamlDepth[2]} levels deep, the most the YAML reader of json-schema-ref-parser reads`,
+        help: TOO_DEEP_HELP,
+        location: { file: yamlDepth[1]!, line: Number(yamlDepth[3]), column: Number(yamlDepth[4]) },
+      });
     // The spec first; where the parser could not parse a file, then each file its $refs pulled in, in
     // the order they were read.
     const suspects = /^Error parsing /.test(message) ? [...texts.keys()] : [absolutePath];
     for (const path of suspects) {
       const syntax = positionsOf(path).errors[0];
       if (!syntax) continue;
+      // The YAML reader recurses as the text nests: past about a thousand levels it runs out of stack.
+      const tooDeep = overflowedStack(syntax.message);
       fail({
         code: "PRJ003",
-        message: `spec syntax: ${syntax.message}`,
-        help: "fix the YAML/JSON at this position",
+        message: tooDeep ? `cannot load the spec: it nests more than the YAML reader can follow` : `spec syntax: ${syntax.message}`,
+        help: tooDeep ? TOO_DEEP_HELP : "fix the YAML/JSON at this position",
         location: { file: display(path), line: syntax.line, column: syntax.column },
       });
     }
@@ -312,7 +341,9 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     });
   }
   // Where the parser holds only the document walked above, as it was given, its `$ref`s are those already found.
-  const sites = ownSites && Object.keys(documents).length === 1 && documents[absolutePath] === parsedJson ? ownSites : refSites(documents);
+  const walked = ownWalk && Object.keys(documents).length === 1 && documents[absolutePath] === parsedJson ? ownWalk : refSites(documents);
+  refuseTooDeep(walked);
+  const { sites } = walked;
   const overlong = overlongRefChain(documents, sites);
   if (overlong) {
     fail({

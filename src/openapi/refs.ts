@@ -4,6 +4,13 @@ import type { NodePath } from "../yaml-source.js";
 /** How many `$ref`s one `$ref` may lead through before it reaches a value that is not a `$ref`. */
 export const MAX_REF_CHAIN = 32;
 
+/**
+ * How many levels deep a spec's values may nest, objects and lists in one another. Real specs nest
+ * at most about 30; every stage that reads a schema recurses into it, and openapi-typescript gives
+ * out near 1,000: one limit, met when the spec is read, keeps them all in bounds.
+ */
+export const MAX_NESTING = 500;
+
 /** One `$ref` as written in one of the spec's documents. */
 export interface RefSite {
   /** The document's key in json-schema-ref-parser's `$refs.values()`: a POSIX path or a URL. */
@@ -24,13 +31,20 @@ export const documentUrl = (key: string): URL => (isUrl(key) ? new URL(key) : pa
 
 const withoutHash = (url: URL) => url.href.replace(/#.*$/s, "");
 
+/** The `$ref`s of a spec's documents, and where one of them first nests deeper than {@link MAX_NESTING}. */
+export interface RefWalk {
+  sites: RefSite[];
+  tooDeep?: { document: string; path: NodePath };
+}
+
 /**
  * Every `$ref` in every document, documents in the parser's order, each in document order. An
  * object reached through several YAML aliases is visited once, so the walk is linear in the
  * documents as written.
  */
-export function refSites(documents: Record<string, unknown>): RefSite[] {
+export function refSites(documents: Record<string, unknown>): RefWalk {
   const sites: RefSite[] = [];
+  let tooDeep: RefWalk["tooDeep"];
   for (const [document, value] of Object.entries(documents)) {
     const base = documentUrl(document);
     // A large spec writes the same few thousand `$ref`s hundreds of thousands of times.
@@ -52,13 +66,23 @@ export function refSites(documents: Record<string, unknown>): RefSite[] {
       node: unknown;
       key?: string | number;
       parent?: Step;
+      depth: number;
     }
-    const stack: Step[] = [{ node: value }];
+    const pathTo = (step: Step) => {
+      const path: (string | number)[] = [];
+      for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+      return path;
+    };
+    const stack: Step[] = [{ node: value, depth: 0 }];
     while (stack.length > 0) {
       const step = stack.pop()!;
       const node = step.node;
       if (!isObject(node) || seen.has(node)) continue;
       seen.add(node);
+      if (step.depth > MAX_NESTING) {
+        tooDeep ??= { document, path: pathTo(step) };
+        continue;
+      }
       if (isRef(node)) {
         const target = targetOf(node.$ref);
         if (target) {
@@ -66,28 +90,25 @@ export function refSites(documents: Record<string, unknown>): RefSite[] {
             document,
             ref: node.$ref,
             target,
-            path: () => {
-              const path: (string | number)[] = [];
-              for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) path.unshift(at.key);
-              return path;
-            },
+            path: () => pathTo(step),
           });
         }
       }
       // Pushed in reverse so they are visited in document order; keys without entries' pairs, the
       // walk's main cost on a large spec.
       if (Array.isArray(node)) {
-        for (let i = node.length - 1; i >= 0; i--) if (isObject(node[i])) stack.push({ node: node[i], key: i, parent: step });
+        for (let i = node.length - 1; i >= 0; i--)
+          if (isObject(node[i])) stack.push({ node: node[i], key: i, parent: step, depth: step.depth + 1 });
       } else {
         const keys = Object.keys(node);
         for (let i = keys.length - 1; i >= 0; i--) {
           const child = (node as Record<string, unknown>)[keys[i]!];
-          if (isObject(child)) stack.push({ node: child, key: keys[i]!, parent: step });
+          if (isObject(child)) stack.push({ node: child, key: keys[i]!, parent: step, depth: step.depth + 1 });
         }
       }
     }
   }
-  return sites;
+  return tooDeep ? { sites, tooDeep } : { sites };
 }
 
 /** The tokens of a URL fragment read as a JSON pointer, decoded; undefined where one cannot be decoded. */
