@@ -1016,6 +1016,47 @@ const vendorAccounts = () =>
     },
   );
 
+describe("a name in any writing", () => {
+  it("is an id or a link written in capitals or with hyphens as it is in snake or camel case", async () => {
+    const { fields } = await draft(
+      specOf(
+        { "/events/{id}": get("GetEvent", [pathParameter("id")], ref("Event")) },
+        {
+          Event: {
+            type: "object",
+            properties: {
+              id: text,
+              groupID: text,
+              OWNER_ID: text,
+              "owner-id": text,
+              deviceUUID: text,
+              webhookURL: text,
+              URL: text,
+              "github-html-url": text,
+              paid: { type: "boolean" },
+              valid: { type: "boolean" },
+              android: text,
+            },
+          },
+        },
+      ),
+    );
+    const noTool = { todo: expect.stringMatching(/^named like an id no drafted tool takes/), drop: "no tool takes this id" };
+    expect(fields("event")).toMatchObject({
+      groupID: { ...noTool, todo: expect.stringContaining("`join: groups`") },
+      OWNER_ID: noTool,
+      "owner-id": { ...noTool, todo: expect.stringContaining("`join: owners`") },
+      deviceUUID: noTool,
+      webhookURL: { drop: "a link the model cannot open" },
+      URL: { drop: "a link the model cannot open" },
+      "github-html-url": { drop: "a link the model cannot open" },
+      paid: "keep",
+      valid: "keep",
+      android: "keep",
+    });
+  });
+});
+
 describe("an id taken by tools of its kind", () => {
   it("is never an argument of a list its path scopes by another kind's id, though the list follows its collection", async () => {
     const { fields } = await draft(

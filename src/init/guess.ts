@@ -1,5 +1,5 @@
 import type { SpecField } from "../model/fields.js";
-import { carriedIdsAndUrls, isIdSchema, isUrl } from "../model/spec-ids.js";
+import { carriedIdsAndUrls, ID_LIKE, isIdSchema, isUrl } from "../model/spec-ids.js";
 import { classifiedWhole } from "../rules/keep.js";
 import { carriedCredential, credentialReason, isCredential } from "../model/credentials.js";
 import { specLegend } from "../model/legend.js";
@@ -58,19 +58,21 @@ export interface GuessContext {
   record: string;
 }
 
-const ID_LIKE = /^(id|ids|gid|gids|uuid|uuids|sid|sids)$|(_id|_ids|Id|Ids|_gid|_gids|Gid|_uuid|Uuid|_sid|_sids|Sid|Sids)$/;
 /** The keys an embedded record keeps its own id under. */
 const IDENTITY_KEYS = ["id", "gid", "uuid", "sid"];
+/** The words that end a name as an id's, in any writing: `_id`, `-ids`, `Id`, `ID`, `Uuid`, `_SID`. */
+const ID_SUFFIX = /([_-](ids?|gids?|uuids?|sids?|IDs?|GIDs?|UUIDs?|SIDs?)|Ids?|Gids?|Uuids?|Sids?|IDs?|GIDs?|UUIDs?|SIDs?)$/;
+
 /** `conversation_id`, `conversationGid` to `conversation`: the kind of record a foreign key names. */
 export const kindOfKey = (name: string): string =>
   name
-    .replace(/(_ids?|_gids?|_uuids?|_sids?|Ids?|Gids?|Uuids?|Sids?)$/, "")
+    .replace(ID_SUFFIX, "")
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()
     .replace(/ies$/, "y")
     .replace(/(s|x|ch|sh)es$/, "$1")
     .replace(/([^s])s$/, "$1");
-const LINK_NAME = /(^|_)(url|href|link|links|self|uri|permalink)$|Url$|Href$|^permalink$/;
+const LINK_NAME = /(^|[_-])(url|href|link|links|self|uri|permalink|URL|URI|HREF)$|Url$|Href$|[a-z0-9](URL|URI|HREF)$|^permalink$/;
 const LABEL_NAMES = ["name", "display_name", "full_name", "title", "summary", "label", "login", "handle", "email", "username", "slug"];
 /** Parts of an object or list are classified this many levels below the field at most, and this many entries in all. */
 const PART_DEPTH = 3;
@@ -88,9 +90,7 @@ export function labelAttribute(names: readonly string[]): string | undefined {
 }
 
 const resolverFor = (name: string) =>
-  /(^|_)by(_ids?)?$/.test(name)
-    ? "users"
-    : plural(name.replace(/(_ids?|Ids?|_gids?|Gids?|_uuids?|Uuids?|_sids?|Sids?)$/, "").replace(/_reference$/, ""));
+  /(^|_)by(_ids?)?$/.test(name) ? "users" : plural(name.replace(ID_SUFFIX, "").replace(/_reference$/, ""));
 
 /** The name a join through a field's resolver takes: the field's, or its list's where the field only says "items". */
 function resolverName(field: SpecField, reader: SchemaReader): string {

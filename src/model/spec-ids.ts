@@ -5,7 +5,8 @@ import { child, isJsonObject, members, type SchemaAt, type SchemaReader } from "
 import type { IdFacts } from "../rules/types.js";
 
 /** Opaque ids: kept only as an argument, a join key, or a fact with its reason. */
-export const ID_LIKE = /^(id|ids|gid|gids|uuid|uuids|sid|sids)$|(_id|_ids|_gid|_gids|_uuid|_sid|_sids|Id|Ids|Gid|Gids|Uuid|Sid|Sids)$/;
+export const ID_LIKE =
+  /^(id|ids|Id|ID|IDs|gid|gids|uuid|uuids|UUID|sid|sids)$|[_-](id|ids|gid|gids|uuid|uuids|sid|sids|ID|IDs|GID|UUID|SID)$|[A-Za-z0-9](Id|Ids|Gid|Gids|Uuid|Sid|Sids)$|[a-z0-9](ID|IDs|GID|UUID|SID)$/;
 
 /** What makes a value an id beyond its name: the component schemas, patterns and formats the spec's own id-named values use. */
 export interface IdSchemas {
@@ -231,7 +232,10 @@ const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-referenc
 export function isUrl(reader: SchemaReader, name: string, at: SchemaAt): boolean {
   const format = reader.unwrapNullable(at).schema["format"];
   return (
-    (typeof format === "string" && URL_FORMATS.has(format)) || /(^|_)(url|uri|href|urls|uris|hrefs)$|(Url|Uri|Urls|Uris)$|^self$/.test(name)
+    (typeof format === "string" && URL_FORMATS.has(format)) ||
+    /(^|[_-])(url|uri|href|urls|uris|hrefs|URL|URI|HREF|URLS|URIS)$|(Url|Uri|Urls|Uris)$|[a-z0-9](URL|URI|URLs|URIs|HREF)$|^self$/.test(
+      name,
+    )
   );
 }
 
