@@ -272,6 +272,23 @@ describe("init on a plain-REST spec", () => {
     expect(Object.keys(drafted(dir).tools)).toEqual(["get_ticket"]);
   });
 
+  it("refuses a --tag no GET operation of the spec has, rather than drafting nothing", async () => {
+    const dir = deskProject();
+    const untagged = await cli(["init", "desk.yaml", "--tag", "Tickets"], dir);
+    expect(untagged.code).toBe(2);
+    expect(untagged.stderr).toContain('--tag: no GET operation of the spec has the tag "Tickets"; the spec tags none');
+    writeFileSync(
+      join(dir, "tagged.yaml"),
+      DESK_SPEC.replace("      operationId: listConversations", "      operationId: listConversations\n      tags: [Conversations]"),
+    );
+    const wrongCase = await cli(["init", "tagged.yaml", "--tag", "conversations"], dir);
+    expect(wrongCase.code).toBe(2);
+    expect(wrongCase.stderr).toContain('--tag: no GET operation of the spec has the tag "conversations" (did you mean "Conversations"?)');
+    expect(existsSync(join(dir, "projector.yaml"))).toBe(false);
+    expect((await cli(["init", "tagged.yaml", "--tag", "Conversations"], dir)).code).toBe(0);
+    expect(Object.keys(drafted(dir).tools)).toEqual(["list_conversations"]);
+  });
+
   it("writes reasons quoted, and a re-run on a hand-written file adds only what the spec gained", async () => {
     const dir = deskProject();
     await cli(["init", "desk.yaml", "--accept-guesses"], dir);

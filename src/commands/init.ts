@@ -80,6 +80,7 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
     ]);
   }
   if (options.operations) checkOperations(spec, options.operations);
+  if (options.tag !== undefined) checkTag(spec, options.tag);
   const unreadable = (error: Error) => {
     throw cannot(`cannot read the annotation file: ${error.message}`, "check the file's permissions, or pass -o with another path");
   };
@@ -173,6 +174,22 @@ function someListExample(spec: LoadedSpec): boolean {
     const example = responseExample(reader, op);
     return objects(example) || (typeof example === "object" && example !== null && Object.values(example).some(objects));
   });
+}
+
+/** The tag `--tag` gives must be one of the spec's GET operations': a typo must not draft nothing and exit 0. */
+function checkTag(spec: LoadedSpec, tag: string) {
+  const tags = new Set(
+    listOperations(new SchemaReader(spec.document))
+      .filter((op) => op.method === "get")
+      .flatMap((op) => {
+        const written = op.at.schema["tags"];
+        return Array.isArray(written) ? written.filter((t): t is string => typeof t === "string") : [];
+      }),
+  );
+  if (!tags.has(tag))
+    throw new UsageError(
+      `--tag: no GET operation of the spec has the tag "${tag}"${didYouMean(tag, tags)}${tags.size === 0 ? "; the spec tags none" : ""}`,
+    );
 }
 
 /** Every name `--operations` gives must be a GET operation of the spec: a typo must not draft nothing and exit 0. */
