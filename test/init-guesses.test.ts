@@ -1115,6 +1115,27 @@ describe("an id taken by tools of its kind", () => {
     );
   });
 
+  it("is a guess where it stands for another word of the parameter's and the record has a field of the parameter's name", async () => {
+    const { fields } = await draft(
+      specOf(
+        {
+          "/invoices/{invoice_uuid}": get("GetInvoiceByUuid", [pathParameter("invoice_uuid")], ref("Invoice")),
+          "/billing_history": get("ListBillingHistory", [], { type: "array", items: ref("BillingEntry") }),
+        },
+        {
+          Invoice: { type: "object", properties: { invoice_uuid: text, amount: text } },
+          // DigitalOcean's: the invoice's number beside its uuid, which the tool takes.
+          BillingEntry: { type: "object", properties: { description: text, invoice_id: text, invoice_uuid: text } },
+        },
+      ),
+    );
+    expect(fields("billing_entry").invoice_uuid).toEqual({ argument: ["get_invoice_by_uuid"] });
+    expect(fields("billing_entry").invoice_id).toEqual({
+      todo: "the id of an invoice, passed to get_invoice_by_uuid as `invoice_uuid`, though this record has a field of that name: check the tool takes this one",
+      argument: ["get_invoice_by_uuid"],
+    });
+  });
+
   it("is not the argument of a tool whose collection names another id of the record: that one is", async () => {
     const { fields } = await draft(
       specOf(

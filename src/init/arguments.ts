@@ -364,6 +364,7 @@ export function foreignArgument(
   takersByKind: ReadonlyMap<string, Taker[]>,
   allTakers: readonly Taker[],
   nearer: (kind: string, takers: readonly Taker[]) => string | undefined = () => undefined,
+  siblings: readonly SpecField[] = [],
 ): ArgumentGuess | undefined {
   const { reader } = matching;
   const kind = kindOfKey(field.name);
@@ -386,6 +387,15 @@ export function foreignArgument(
   const tools = chosen.map((m) => m.taker.tool).filter(unique);
   const odd = chosen.find((m) => !m.fit.typesAgree);
   const named = chosen.some((m) => byKind.includes(m.taker));
+  // Matched by name only, `id` standing for another word of the parameter's, where the record holds
+  // a field named as the parameter is: an invoice's `invoice_id`, its number, beside its `invoice_uuid`.
+  const reworded = chosen.find(
+    (m) =>
+      !m.fit.bySchema &&
+      !IDENTITY_PARAMETER.test(m.taker.parameter.name) &&
+      snakeCase(field.name) !== snakeCase(m.taker.parameter.name) &&
+      siblings.some((s) => s !== field && s.path.length === field.path.length && snakeCase(s.name) === snakeCase(m.taker.parameter.name)),
+  );
   const of = named ? withArticle(kind) : withArticle(chosen[0]!.taker.kind);
   // Tools that each fetch another record of the kind (an AWS account, an Okta account): the name does not say whose id it is.
   const records = chosen.flatMap((m) => (m.taker.fetches && m.taker.reads !== undefined ? [m.taker.reads] : [])).filter(unique);
@@ -397,14 +407,16 @@ export function foreignArgument(
     : undefined;
   return {
     tools,
-    sure: odd === undefined && records.length < 2 && closer === undefined,
+    sure: odd === undefined && records.length < 2 && closer === undefined && reworded === undefined,
     reason: odd
       ? `the id of ${of}, passed to ${odd.taker.tool} as \`${odd.taker.parameter.name}\`, which is declared ${idWriting(reader, odd.taker.parameter.at).kind}: check the tool takes this value`
       : records.length > 1
         ? `the id of ${of}, which ${someOf(tools)} fetch as ${records.length} kinds of record (${someOf(records)}): keep the tools that take this one`
-        : closer !== undefined
-          ? `the id of ${of}, which ${someOf(tools)} ${tools.length === 1 ? "reads" : "read"} from ${someOf(chosen.map((m) => m.taker.collection).filter(unique))}, though the spec lists another kind of record as ${kind} at ${closer}, nearer this record: keep the tools that take this one`
-          : `the id of ${of}${named ? "" : ` (written as ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} it)`}, which the model passes to ${someOf(tools)}`,
+        : reworded !== undefined
+          ? `the id of ${of}, passed to ${reworded.taker.tool} as \`${reworded.taker.parameter.name}\`, though this record has a field of that name: check the tool takes this one`
+          : closer !== undefined
+            ? `the id of ${of}, which ${someOf(tools)} ${tools.length === 1 ? "reads" : "read"} from ${someOf(chosen.map((m) => m.taker.collection).filter(unique))}, though the spec lists another kind of record as ${kind} at ${closer}, nearer this record: keep the tools that take this one`
+            : `the id of ${of}${named ? "" : ` (written as ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} it)`}, which the model passes to ${someOf(tools)}`,
   };
 }
 

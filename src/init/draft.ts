@@ -214,8 +214,13 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
       identity,
       arguments: source.jsonapi ? jsonApiArguments(own) : ownArguments(matching, fields, own, identity),
       takersOf: (field: SpecField) =>
-        foreignArgument(matching, field, takersByKind, takers, (kind, chosen) =>
-          nearerCollection(readFrom, kindsListed.get(kind) ?? new Set(), chosen, namedReadersOf),
+        foreignArgument(
+          matching,
+          field,
+          takersByKind,
+          takers,
+          (kind, chosen) => nearerCollection(readFrom, kindsListed.get(kind) ?? new Set(), chosen, namedReadersOf),
+          fields,
         ),
       labels,
       record: name,
