@@ -721,6 +721,16 @@ const Account = {
     secrets_by_env: { type: "object", additionalProperties: { type: "string", format: "password" } },
     settings_by_env: { type: "object", additionalProperties: { type: "object", properties: { region: text, api_key: text } } },
     labels_by_env: { type: "object", additionalProperties: text },
+    // Maps whose values are credentials as often as not, whatever their keys.
+    request_headers: { type: "object", additionalProperties: text },
+    env_vars: { type: "object", additionalProperties: text },
+    forwarder_auth: {
+      oneOf: [
+        { type: "object", properties: { type: { type: "string" } } },
+        { type: "object", additionalProperties: text },
+      ],
+    },
+    header_counts: { type: "object", additionalProperties: { type: "integer" } },
     api_key: { type: "object", properties: { value_enc: text, label: text } },
     picks: { type: "array", contains: { type: "object", properties: { password: text } } },
     steps: {
@@ -878,6 +888,17 @@ describe("a credential in a record", () => {
         drop: "holds a credential",
       },
       labels_by_env: { todo: "free-form data" },
+      request_headers: {
+        todo: "kept whole it would carry request_headers{}, a credential: its values have no names to classify, so it goes whole",
+        drop: "holds a credential",
+      },
+      env_vars: {
+        todo: "kept whole it would carry env_vars{}, a credential: its values have no names to classify, so it goes whole",
+        drop: "holds a credential",
+      },
+      // Its declared part only: the values of its free-form branch, which no name classifies, are never kept.
+      "forwarder_auth.type": "keep",
+      header_counts: { todo: "free-form data" },
       api_key: secret,
       picks: {
         todo: "kept whole it would carry picks{}.password, a credential: its values have no names to classify, so it goes whole",

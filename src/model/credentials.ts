@@ -244,6 +244,12 @@ export function credentialReason(reader: SchemaReader, name: string, at: SchemaA
 export const holdsCredentialOf = (name: string, parent: string | undefined): boolean =>
   parent !== undefined && HOLDING.has(name.toLowerCase()) && namedLikeCredential(parent);
 
+/** Whether a map's values may be any text: not objects or lists whose members say what they are, not numbers or flags. */
+function freeValues(reader: SchemaReader, values: SchemaAt): boolean {
+  const kind = reader.kind(reader.unwrapNullable(values));
+  return kind === undefined || kind === "string";
+}
+
 /**
  * The schemas of the values an object holds under no declared name, or only on a condition: a map's
  * (`additionalProperties`, `patternProperties`, `unevaluatedProperties`), and JSON Schema 2020-12's
@@ -267,6 +273,21 @@ function mapValues(at: SchemaAt): SchemaAt[] {
     ...["allOf", "anyOf", "oneOf"].flatMap(listed),
   ];
 }
+
+/**
+ * Names of maps whose values, under keys no one names, are credentials as often as not: request
+ * `headers` (an `Authorization`), an `env` of a process or a build (a `DATABASE_URL`), `auth`.
+ */
+const SECRET_MAPS = new Set(["headers", "header", "env", "envs", "environment", "environments", "auth", "authentication"]);
+
+/** Whether a map named `holder` holds credentials among its values, whatever they are: `headers`, `env_vars`, `auth`. */
+const secretMap = (holder: string): boolean => {
+  const words = wordsOf(holder, false);
+  const last = words.at(-1) ?? "";
+  // `labels_by_env` is keyed by environment, not one.
+  if (words.includes("by")) return false;
+  return SECRET_MAPS.has(last) || (["var", "vars", "variable", "variables"].includes(last) && words.some((w) => w.startsWith("env")));
+};
 
 const carriedByDocument = new WeakMap<object, Map<string, string | null>>();
 
@@ -310,7 +331,7 @@ export function carriedCredential(reader: SchemaReader, at: SchemaAt, name: stri
     // Values under keys no one names (`{}`): `secrets: { db: "..." }`, `settings: { prod: { api_key } }`.
     for (const values of mapValues(value)) {
       if (found !== null) break;
-      if (isCredential(reader, holder, values)) found = "{}";
+      if (isCredential(reader, holder, values) || (secretMap(holder) && freeValues(reader, values))) found = "{}";
       else below("{}", values, holder);
     }
     onPath.delete(key);
