@@ -661,9 +661,13 @@ async function callOrError<R>(
     (send as HttpMethod).call(client, call.path, { ...init, signal }),
   );
   if ("cancelled" in sent) return { error: `${tool}: ${CANCELLED}` };
+  // A request that may change something (any but GET and HEAD) is never invited again unchecked.
+  const method = call.method.toUpperCase();
+  const writes =
+    method === "GET" || method === "HEAD" ? undefined : `the ${method} request`;
   if ("timedOut" in sent)
     return {
-      error: `${tool}: the API did not answer within ${sent.timedOut / 1000} seconds; try again later`,
+      error: `${tool}: the API did not answer within ${sent.timedOut / 1000} seconds; ${writes ? `${writes} may have been made, so check whether it took effect before sending it again` : "try again later"}`,
     };
   if ("thrown" in sent) return { error: thrownMessage(tool, sent.thrown) };
   const answer = sent.answer as
@@ -678,6 +682,12 @@ async function callOrError<R>(
       error: `${tool}: the client gave no response (an openapi-fetch client answers { data, error, response })`,
     };
   const status = response["status"];
+  /** An error once the API has answered 2xx: a write it took is said to be made, so it is not sent twice. */
+  const afterAnswer = (error: string) => ({
+    error: writes
+      ? `${error.replace(/; try again later$/, "")}; ${writes} was made, so check whether it took effect before sending it again`
+      : error,
+  });
   if (response["ok"] !== true) {
     const message = apiMessage(answer.error);
     const note =
@@ -693,14 +703,14 @@ async function callOrError<R>(
     };
   }
   if (problemDocument(response))
-    return {
-      error: `${tool}: the API answered ${status} with a problem document${problemWords(answer.data)}, so there is no result to show`,
-    };
+    return afterAnswer(
+      `${tool}: the API answered ${status} with a problem document${problemWords(answer.data)}, so there is no result to show`,
+    );
   // An empty body: openapi-fetch gives undefined, a client that reads text gives "". JSON's null is a body.
   if (answer.data === undefined || answer.data === "")
-    return {
-      error: `${tool}: the API answered ${status} with an empty body, so there is no result to show; this is not an empty list`,
-    };
+    return afterAnswer(
+      `${tool}: the API answered ${status} with an empty body, so there is no result to show; this is not an empty list`,
+    );
   // The result's short ids are kept back until it has passed every check: one refused is never handed out.
   const handOuts: string[] = [];
   let result: R;
@@ -723,34 +733,32 @@ async function callOrError<R>(
     });
   } catch (error) {
     if (error instanceof ResponseShapeError)
-      return {
-        error: `${tool}: the API answered ${status} but its body ${error.problem}, so there is no result to show`,
-      };
+      return afterAnswer(
+        `${tool}: the API answered ${status} but its body ${error.problem}, so there is no result to show`,
+      );
     if (error instanceof TooManyLabelsError)
-      return {
-        error: `${tool}: ${error.message}; ${ASK_FOR_LESS}`,
-      };
+      return afterAnswer(`${tool}: ${error.message}; ${ASK_FOR_LESS}`);
     if (error instanceof ResolverError && timeLeft(waits) <= 1)
-      return {
-        error: `${tool}: the call did not finish within ${waits.timeoutMs / 1000} seconds, the time it has: ${error.message}; try again later`,
-      };
+      return afterAnswer(
+        `${tool}: the call did not finish within ${waits.timeoutMs / 1000} seconds, the time it has: ${error.message}; try again later`,
+      );
     if (error instanceof ResolverError)
-      return {
-        error: `${tool}: the API's answer was read, but the names in it could not be looked up: ${error.message}`,
-      };
-    return {
-      error: `${tool}: the response could not be read (${messageOf(error)})`,
-    };
+      return afterAnswer(
+        `${tool}: the API's answer was read, but the names in it could not be looked up: ${error.message}`,
+      );
+    return afterAnswer(
+      `${tool}: the response could not be read (${messageOf(error)})`,
+    );
   }
   // Projecting and writing the text run without waiting, where no timer can stop them: the time is checked after each.
-  if (timeIsUp(waits)) return { error: outOfTime(tool, waits) };
+  if (timeIsUp(waits)) return afterAnswer(outOfTime(tool, waits));
   cutLongStrings(result);
   const text = serializeToolResult(result);
-  if (timeIsUp(waits)) return { error: outOfTime(tool, waits) };
+  if (timeIsUp(waits)) return afterAnswer(outOfTime(tool, waits));
   if (text.length > MAX_RESULT_TEXT)
-    return {
-      error: `${tool}: the result is ${text.length} characters long, more than the ${MAX_RESULT_TEXT} a result may have; ${ASK_FOR_LESS}`,
-    };
+    return afterAnswer(
+      `${tool}: the result is ${text.length} characters long, more than the ${MAX_RESULT_TEXT} a result may have; ${ASK_FOR_LESS}`,
+    );
   // Ids shown whole are noted in no book: another caller's call never reads them.
   if (wholeIds) return { result, text };
   if (!idBook) {
@@ -762,14 +770,9 @@ async function callOrError<R>(
     const stored = await within(waits, () => idBook.remember(entries));
     if ("cancelled" in stored) return { error: `${tool}: ${CANCELLED}` };
     if (!("answer" in stored)) {
-      const method = call.method.toUpperCase();
-      const sentAlready =
-        method === "GET" || method === "HEAD"
-          ? "try again later"
-          : `the ${method} request was made, so check whether it took effect before sending it again`;
-      return {
-        error: `${tool}: the API answered ${status}, but the short ids of its result could not be stored in the id book (${bookFailure(stored)}), so the result is not shown: its short ids could not be passed back; ${sentAlready}`,
-      };
+      return afterAnswer(
+        `${tool}: the API answered ${status}, but the short ids of its result could not be stored in the id book (${bookFailure(stored)}), so the result is not shown: its short ids could not be passed back; try again later`,
+      );
     }
   }
   return { result, text };
