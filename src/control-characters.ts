@@ -4,9 +4,21 @@
  */
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 
-/** Each control character as the six characters of its JavaScript escape, `\u0000`. */
-export const escapeControlCharacters = (text: string): string =>
-  text.replace(CONTROL_CHARACTERS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+/** A character as the six characters of its JavaScript escape, `\u0000`. */
+const escapeOf = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/** Each control character as its escape. */
+export const escapeControlCharacters = (text: string): string => text.replace(CONTROL_CHARACTERS, escapeOf);
+
+/**
+ * Control characters, and those that change how code reads without being seen (Trojan Source):
+ * the bidirectional overrides, embeddings and isolates, the marks and the zero-width characters.
+ */
+const HIDDEN_CHARACTERS =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/** Generated code's text with each control and each hidden character as its escape: a reviewer reads the code as it runs. */
+export const escapeHiddenCharacters = (text: string): string => text.replace(HIDDEN_CHARACTERS, escapeOf);
 
 /**
  * The characters a reader may not see as written, the set the generated runtime escapes in every

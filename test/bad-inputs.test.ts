@@ -62,6 +62,9 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 const STACK_FRAME = /^\s+at .*(\(|:\d+:\d+)/m;
 /** C0 controls but tab, line feed and carriage return, DEL and C1: none may reach a generated file or the terminal raw. */
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/** Those, and the characters that change how code reads unseen (bidirectional controls, zero-width ones): none may reach a generated file raw. */
+const HIDDEN_CHARACTER =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
 
 /** Copies the case into a fresh temporary folder (one level down, so `../` outputs stay inside it). */
 function setUp(name: string): string {
@@ -138,7 +141,8 @@ async function accepted(name: string, dir: string, expected: Expected) {
   expect(files.get(MARKER)?.startsWith(MARKER_TEXT), "the folder bears generate's marker").toBe(true);
   files.delete(MARKER);
   expect(files.has("index.ts")).toBe(true);
-  for (const [path, text] of files) expect(CONTROL_CHARACTER.exec(text)?.index, `${path} holds a raw control character`).toBeUndefined();
+  for (const [path, text] of files)
+    expect(HIDDEN_CHARACTER.exec(text)?.index, `${path} holds a raw control or hidden character`).toBeUndefined();
   expect(inputTextInCode(files, inputFilesOf(dir)), "spec or annotation text printed as code").toEqual([]);
   acceptedOutputs.set(name, files);
 

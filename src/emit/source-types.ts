@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { OpenAPI3 } from "openapi-typescript";
 import type TypeScript from "typescript";
-import { escapeControlCharacters } from "../control-characters.js";
+import { escapeHiddenCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
 import type { Model } from "../model/types.js";
 import { fragmentPointer, isJsonObject, SchemaReader, unescapePointer, type JsonObject } from "../openapi/schema.js";
@@ -462,7 +462,7 @@ async function typeForSource(source: SourceTypesInput, specFile: string): Promis
     throw cannotType(error, specFile);
   }
   // Its string literals come out escaped, its comments carry spec descriptions as they are.
-  return escapeControlCharacters(printed);
+  return escapeHiddenCharacters(printed);
 }
 
 /**

@@ -1,13 +1,14 @@
-import { escapeControlCharacters } from "../control-characters.js";
+import { escapeHiddenCharacters } from "../control-characters.js";
 import { isIdentifier } from "../naming.js";
 import type { Shape } from "../model/types.js";
 import type { ModuleWriter } from "./module.js";
 
 /**
  * Every string from the spec or the annotation enters generated code through JSON.stringify, which
- * escapes C0 controls; DEL and C1 ones, legal raw in a string, are escaped too, so the file stays text.
+ * escapes C0 controls; DEL and C1 ones, legal raw in a string, are escaped too, so the file stays
+ * text, and so are the bidirectional and zero-width characters, so a reviewer reads it as it runs.
  */
-export const literal = (value: unknown): string => escapeControlCharacters(JSON.stringify(value));
+export const literal = (value: unknown): string => escapeHiddenCharacters(JSON.stringify(value));
 
 /** An object key: bare when it is an identifier, quoted otherwise. */
 export const key = (name: string): string => (isIdentifier(name) ? name : literal(name));
@@ -29,7 +30,7 @@ export function access(module: ModuleWriter, object: string, name: string): stri
  * line comment, and control characters written as escapes.
  */
 export const commentText = (text: string): string =>
-  escapeControlCharacters(text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " "));
+  escapeHiddenCharacters(text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " "));
 
 export function typeOfShape(shape: Shape): string {
   switch (shape.type) {
