@@ -163,19 +163,44 @@ const HOLDING = new Set(["value", "key", "raw", "plaintext", "material", "pem", 
  */
 const SECRET_EXAMPLES: ReadonlyArray<readonly [RegExp, string]> = [
   [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/, "a private key"],
-  [/^[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:[^\s/?#@]+@/i, "a URL with a password in it"],
-  [/^(Bearer )?eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{16,}$/, "a JSON Web Token"],
-  [/^(?:(?:sk|rk)_(?:live|test)_|whsec_|gh[pousr]_|github_pat_|glpat-|xox[abpr]-|xapp-)[\w-]{16,}$/, "a token in its service's own form"],
+  [/^[a-z][a-z0-9+.:-]*:\/\/[^\s/?#@:]*:[^\s/?#@]+@/i, "a URL with a password in it"],
+  [/(^|;)\s*(password|pwd)\s*=\s*[^;\s]/i, "a connection string with a password in it"],
+  [/\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*/, "a JSON Web Token"],
+  [/^Bearer \S{8,}$/i, "an Authorization header's value"],
+  [
+    /^(?:(?:sk|rk)_(?:live|test)_|sk-(?:proj|ant|svcacct)-|whsec_|gh[pousr]_|github_pat_|glpat-|xox[abpr]-|xapp-|dop_v1_|doo_v1_|npm_|AIza|SG\.)[\w.-]{16,}$/,
+    "a token in its service's own form",
+  ],
 ];
+
+/** Whether text is a Basic Authorization header's value: `Basic ` and a user and password in base64. */
+function basicCredentials(text: string): boolean {
+  const encoded = /^Basic ([A-Za-z0-9+/]{8,}={0,2})$/i.exec(text)?.[1];
+  return encoded !== undefined && /^[^:\s]+:\S+$/.test(Buffer.from(encoded, "base64").toString("utf8"));
+}
 
 /** What the examples the spec gives for a text show it to hold, where that is a secret: `a private key`. */
 export function secretExample(reader: SchemaReader, at: SchemaAt): string | undefined {
-  const { schema } = reader.unwrapNullable(at);
-  const examples = [schema["example"], schema["default"], ...(Array.isArray(schema["examples"]) ? schema["examples"] : [])];
+  const value = reader.unwrapNullable(at);
+  const { schema } = value;
+  const listed = (value: unknown) => (Array.isArray(value) ? value : []);
+  // Its own examples, its `const` and `enum`, and, for a list, its items'.
+  const list = reader.kind(value) === "array" ? reader.items(value) : undefined;
+  const items = list ? reader.unwrapNullable(list) : undefined;
+  const examples = [
+    schema["example"],
+    schema["default"],
+    schema["const"],
+    ...listed(schema["examples"]),
+    ...listed(schema["enum"]),
+    ...(items ? [items.schema["example"], ...listed(items.schema["examples"])] : []),
+  ].flatMap((example) => (Array.isArray(example) ? example : [example]));
   for (const example of examples) {
     if (typeof example !== "string") continue;
-    const shown = SECRET_EXAMPLES.find(([form]) => form.test(example.trim()));
+    const text = example.trim();
+    const shown = SECRET_EXAMPLES.find(([form]) => form.test(text));
     if (shown) return shown[1];
+    if (basicCredentials(text)) return "an Authorization header's value";
   }
   return undefined;
 }
@@ -223,6 +248,8 @@ export function isCredential(reader: SchemaReader, name: string, at: SchemaAt, p
   if (kind === "object" && ["token", "tokens"].includes(wordsOf(name).at(-1) ?? "") && reader.properties(value).length > 0) return false;
   const items = kind === "array" ? reader.items(value) : undefined;
   const item = items ? reader.unwrapNullable(items) : undefined;
+  // Headers or an environment written as lines of text: `Authorization: Bearer ...`, `DATABASE_URL=...`.
+  if (kind === "array" && secretLines(name) && (items === undefined || freeValues(reader, items))) return true;
   if (NO_SECRET_KINDS.has(kind ?? "") || (item && (NO_SECRET_KINDS.has(reader.kind(item) ?? "") || reader.objectLike(item)))) return false;
   if (NUMBER_FORMATS.has(String(value.schema["format"]))) return false;
   // A `pin` written as text is a PIN; anything else so named is pinned (Slack's `pins`, a map's).
@@ -240,13 +267,23 @@ export function credentialReason(reader: SchemaReader, name: string, at: SchemaA
   return "named like a credential";
 }
 
-/** Whether a part named `name` holds the credential its parent's name says it is: `api_keys[].value`. */
+/**
+ * Whether a part named `name` holds the credential its parent's name says it is: `api_keys[].value`,
+ * or a value of headers or an environment written as pairs: `custom_headers[].value`, `env[].value`.
+ */
 export const holdsCredentialOf = (name: string, parent: string | undefined): boolean =>
-  parent !== undefined && HOLDING.has(name.toLowerCase()) && namedLikeCredential(parent);
+  parent !== undefined &&
+  ((HOLDING.has(name.toLowerCase()) && namedLikeCredential(parent)) ||
+    (["value", "values"].includes(name.toLowerCase()) && secretMap(parent)));
 
-/** Whether a map's values may be any text: not objects or lists whose members say what they are, not numbers or flags. */
+/** Whether a map's values may be any text, or lists of it: not objects whose members say what they are, not numbers or flags. */
 function freeValues(reader: SchemaReader, values: SchemaAt): boolean {
-  const kind = reader.kind(reader.unwrapNullable(values));
+  const value = reader.unwrapNullable(values);
+  const kind = reader.kind(value);
+  if (kind === "array") {
+    const items = reader.items(value);
+    return items === undefined || freeValues(reader, items);
+  }
   return kind === undefined || kind === "string";
 }
 
@@ -287,6 +324,15 @@ const secretMap = (holder: string): boolean => {
   // `labels_by_env` is keyed by environment, not one.
   if (words.includes("by")) return false;
   return SECRET_MAPS.has(last) || (["var", "vars", "variable", "variables"].includes(last) && words.some((w) => w.startsWith("env")));
+};
+
+/**
+ * Whether a list of text named `name` holds lines with credentials: headers (`Authorization: ...`) or
+ * environment variables (`DATABASE_URL=...`), never a list of environments' names (`environments`).
+ */
+const secretLines = (name: string): boolean => {
+  const words = wordsOf(name, false);
+  return ["headers", "header"].includes(words.at(-1) ?? "") || (secretMap(name) && /var/.test(words.at(-1) ?? ""));
 };
 
 const carriedByDocument = new WeakMap<object, Map<string, string | null>>();
@@ -334,6 +380,8 @@ export function carriedCredential(reader: SchemaReader, at: SchemaAt, name: stri
       if (isCredential(reader, holder, values) || (secretMap(holder) && freeValues(reader, values))) found = "{}";
       else below("{}", values, holder);
     }
+    // An object that declares nothing of what it holds, named as headers or an environment are.
+    if (found === null && secretMap(holder) && reader.kind(value) === "object" && reader.properties(value).length === 0) found = "{}";
     onPath.delete(key);
     if (settled || found !== null) memo.set(key, found);
     return { found, settled: settled || found !== null };

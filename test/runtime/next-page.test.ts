@@ -51,6 +51,15 @@ describe("next from a next URL", () => {
     );
   });
 
+  it("refuses a next URL naming a host where the call knows not the request's URL, and judges a relative one by the template", () => {
+    const unknown: PageExchange = { query: {} };
+    const { next: token, issues } = next(byUrl, answered("https://evil.example/v1/accounts/AC1/things.json?page=2"), unknown);
+    expect(token).toBeNull();
+    expect(issues[0]?.message).toMatch(/names a host, and the request's URL is unknown/);
+    expect(next(byUrl, answered("//evil.example/v1/accounts/AC1/things.json?page=2"), unknown).next).toBeNull();
+    expect(next(byUrl, answered("/v1/accounts/AC1/things.json?page=2"), unknown).next).toBe("page=2");
+  });
+
   it("reads a JSON:API link object's href", () => {
     expect(next(byUrl, { next_page_uri: { href: "?page=3" } }, { url: REQUEST }).next).toBe("page=3");
   });

@@ -56,9 +56,10 @@ describe("a next URL naming the operation's path otherwise", () => {
     ]);
   });
 
-  it("gives no next for a trailing slash when the request's URL is not known either", () => {
-    expect(next("https://api.example.com/v1/urls/?page=2", { query: {} }).next).toBeNull();
-    expect(next("https://api.example.com/v1/urls?page=2", { query: {} }).next).toBe("page=2");
+  it("gives no next for a trailing slash when the request's URL is not known either, nor for a host it cannot check", () => {
+    expect(next("/v1/urls/?page=2", { query: {} }).next).toBeNull();
+    expect(next("/v1/urls?page=2", { query: {} }).next).toBe("page=2");
+    expect(next("https://api.example.com/v1/urls?page=2", { query: {} }).next).toBeNull();
   });
 
   it("follows the same path, written with dot segments the URL parser removes", () => {

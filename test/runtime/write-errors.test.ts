@@ -27,6 +27,24 @@ describe("a write whose call fails after the API answered", () => {
     );
   });
 
+  it("says it may have been made where the client threw once the request was out: an unreadable answer, a cut connection", async () => {
+    const throwing = (error: Error) => ({
+      POST: async () => {
+        throw error;
+      },
+    });
+    expect(
+      errorOf(await callTool(throwing(new SyntaxError("Unexpected token n")), "add_comment", post, schema, { body: {} }, async (d) => d)),
+    ).toBe(
+      "add_comment: the API's answer could not be read as JSON (Unexpected token n); the POST request may have been made, so check whether it took effect before sending it again",
+    );
+    expect(
+      errorOf(await callTool(throwing(new TypeError("fetch failed")), "add_comment", post, schema, { body: {} }, async (d) => d)),
+    ).toBe(
+      "add_comment: could not reach the API (fetch failed); the POST request may have been made, so check whether it took effect before sending it again",
+    );
+  });
+
   it("says it may have been made where the API did not answer in time, and a read is only to be tried again", async () => {
     const hanging = { POST: () => new Promise(() => {}), GET: () => new Promise(() => {}) };
     expect(errorOf(await callTool(hanging, "add_comment", post, schema, { body: {} }, async (data) => data, { timeoutMs: 20 }))).toBe(

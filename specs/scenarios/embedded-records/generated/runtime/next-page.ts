@@ -321,6 +321,17 @@ function fromUrl(
       `the next URL is longer than ${MAX_NEXT_URL_CHARACTERS} characters`,
     );
   const request = requestUrl(exchange);
+  // A call that says nothing of where it went (a mock's or a cache's Response): a URL naming a host cannot be held to it.
+  if (
+    exchange !== undefined &&
+    request === undefined &&
+    /^([a-z][a-z0-9+.-]*:|\/\/)/i.test(text.trim())
+  )
+    return refused(
+      ctx,
+      text,
+      "the next URL names a host, and the request's URL is unknown (the response names none), so it cannot be checked",
+    );
   let url: URL;
   try {
     url = new URL(text, request ?? UNKNOWN_BASE);

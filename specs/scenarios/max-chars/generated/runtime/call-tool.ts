@@ -669,7 +669,16 @@ async function callOrError<R>(
     return {
       error: `${tool}: the API did not answer within ${sent.timedOut / 1000} seconds; ${writes ? `${writes} may have been made, so check whether it took effect before sending it again` : "try again later"}`,
     };
-  if ("thrown" in sent) return { error: thrownMessage(tool, sent.thrown) };
+  if ("thrown" in sent) {
+    // The client may throw once the request is out: its answer unreadable, the connection cut.
+    const message = thrownMessage(tool, sent.thrown);
+    return {
+      error:
+        writes && !(sent.thrown instanceof URIError)
+          ? `${message.replace(/; try again later$/, "")}; ${writes} may have been made, so check whether it took effect before sending it again`
+          : message,
+    };
+  }
   const answer = sent.answer as
     Partial<Awaited<ReturnType<HttpMethod>>> | undefined;
   const response = asObject(answer?.response);
