@@ -663,22 +663,23 @@ async function callOrError<R>(
   if ("cancelled" in sent) return { error: `${tool}: ${CANCELLED}` };
   // A request that may change something (any but GET and HEAD) is never invited again unchecked.
   const method = call.method.toUpperCase();
-  const writes =
-    method === "GET" || method === "HEAD" ? undefined : `the ${method} request`;
+  const writes = method !== "GET" && method !== "HEAD";
+  /** An error of a write the API may have taken, `made` saying whether it did: never "try again later". */
+  const unchecked = (error: string, made: "was" | "may have been") => ({
+    error: writes
+      ? `${error.replace(/; try again later$/, "")}; the ${method} request ${made} made, so check whether it took effect before sending it again`
+      : error,
+  });
   if ("timedOut" in sent)
-    return {
-      error: `${tool}: the API did not answer within ${sent.timedOut / 1000} seconds; ${writes ? `${writes} may have been made, so check whether it took effect before sending it again` : "try again later"}`,
-    };
-  if ("thrown" in sent) {
-    // The client may throw once the request is out: its answer unreadable, the connection cut.
-    const message = thrownMessage(tool, sent.thrown);
-    return {
-      error:
-        writes && !(sent.thrown instanceof URIError)
-          ? `${message.replace(/; try again later$/, "")}; ${writes} may have been made, so check whether it took effect before sending it again`
-          : message,
-    };
-  }
+    return unchecked(
+      `${tool}: the API did not answer within ${sent.timedOut / 1000} seconds; try again later`,
+      "may have been",
+    );
+  // The client may throw once the request is out: its answer unreadable, the connection cut.
+  if ("thrown" in sent)
+    return sent.thrown instanceof URIError
+      ? { error: thrownMessage(tool, sent.thrown) }
+      : unchecked(thrownMessage(tool, sent.thrown), "may have been");
   const answer = sent.answer as
     Partial<Awaited<ReturnType<HttpMethod>>> | undefined;
   const response = asObject(answer?.response);
@@ -691,12 +692,8 @@ async function callOrError<R>(
       error: `${tool}: the client gave no response (an openapi-fetch client answers { data, error, response })`,
     };
   const status = response["status"];
-  /** An error once the API has answered 2xx: a write it took is said to be made, so it is not sent twice. */
-  const afterAnswer = (error: string) => ({
-    error: writes
-      ? `${error.replace(/; try again later$/, "")}; ${writes} was made, so check whether it took effect before sending it again`
-      : error,
-  });
+  // Once the API has answered 2xx, a write it took is said to be made, so it is not sent twice.
+  const afterAnswer = (error: string) => unchecked(error, "was");
   if (response["ok"] !== true) {
     const message = apiMessage(answer.error);
     const note =
