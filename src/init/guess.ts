@@ -61,7 +61,8 @@ export interface GuessContext {
 /** The keys an embedded record keeps its own id under. */
 const IDENTITY_KEYS = ["id", "gid", "uuid", "sid"];
 /** The words that end a name as an id's, in any writing: `_id`, `-ids`, `Id`, `ID`, `Uuid`, `_SID`. */
-const ID_SUFFIX = /([_-](ids?|gids?|uuids?|sids?|IDs?|GIDs?|UUIDs?|SIDs?)|Ids?|Gids?|Uuids?|Sids?|IDs?|GIDs?|UUIDs?|SIDs?)$/;
+const ID_SUFFIX =
+  /([_-](ids?|gids?|uuids?|guids?|uids?|sids?|IDs?|GIDs?|UUIDs?|GUIDs?|UIDs?|SIDs?)|Ids?|Gids?|Uuids?|Guids?|Uids?|Sids?|IDs?|GIDs?|UUIDs?|GUIDs?|UIDs?|SIDs?)$/;
 
 /** `conversation_id`, `conversationGid` to `conversation`: the kind of record a foreign key names. */
 export const kindOfKey = (name: string): string =>

@@ -6,7 +6,7 @@ import type { IdFacts } from "../rules/types.js";
 
 /** Opaque ids: kept only as an argument, a join key, or a fact with its reason. */
 export const ID_LIKE =
-  /^(id|ids|Id|ID|IDs|gid|gids|uuid|uuids|UUID|sid|sids)$|[_-](id|ids|gid|gids|uuid|uuids|sid|sids|ID|IDs|GID|UUID|SID)$|[A-Za-z0-9](Id|Ids|Gid|Gids|Uuid|Sid|Sids)$|[a-z0-9](ID|IDs|GID|UUID|SID)$/;
+  /^(id|ids|Id|ID|IDs|gid|gids|uuid|uuids|UUID|guid|guids|GUID|uid|uids|UID|sid|sids)$|[_-](id|ids|gid|gids|uuid|uuids|guid|guids|uid|uids|sid|sids|ID|IDs|GID|UUID|GUID|UID|SID)$|[A-Za-z0-9](Id|Ids|Gid|Gids|Uuid|Guid|Uid|Sid|Sids)$|[a-z0-9](ID|IDs|GID|UUID|GUID|UID|SID)$/;
 
 /** What makes a value an id beyond its name: the component schemas, patterns and formats the spec's own id-named values use. */
 export interface IdSchemas {
