@@ -289,6 +289,23 @@ describe("init on a plain-REST spec", () => {
     expect(Object.keys(drafted(dir).tools)).toEqual(["list_conversations"]);
   });
 
+  it("says there is nothing to generate where every operation it was given is skipped", async () => {
+    const dir = tempDir();
+    const binary = { description: "bytes", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } };
+    const getFile = { operationId: "getFile", tags: ["Files"], responses: { "200": binary } };
+    writeFileSync(
+      join(dir, "files.json"),
+      JSON.stringify({ openapi: "3.0.3", info: { title: "Files", version: "1" }, paths: { "/file": { get: getFile } } }),
+    );
+    const run = await cli(["init", "files.json", "-o", "none.yaml", "--tag", "Files"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/none\.yaml: drafted with 0 tool\(s\)/);
+    expect(run.stdout).toContain("  skipped getFile: no JSON success response");
+    expect(run.stdout).toContain(
+      "Next: there is no tool to generate: name other operations with --operations or --tag, or write a tool by hand.",
+    );
+  });
+
   it("writes reasons quoted, and a re-run on a hand-written file adds only what the spec gained", async () => {
     const dir = deskProject();
     await cli(["init", "desk.yaml", "--accept-guesses"], dir);
