@@ -1,5 +1,5 @@
 import type { SpecField } from "../model/fields.js";
-import { carriedIdsAndUrls, ID_LIKE, isIdSchema, isUrl } from "../model/spec-ids.js";
+import { carriedIdsAndUrls, ID_LIKE, ID_SUFFIX, isIdSchema, isUrl } from "../model/spec-ids.js";
 import { classifiedWhole } from "../rules/keep.js";
 import { carriedCredential, credentialReason, isCredential } from "../model/credentials.js";
 import { specLegend } from "../model/legend.js";
@@ -60,9 +60,6 @@ export interface GuessContext {
 
 /** The keys an embedded record keeps its own id under. */
 const IDENTITY_KEYS = ["id", "gid", "uuid", "sid"];
-/** The words that end a name as an id's, in any writing: `_id`, `-ids`, `Id`, `ID`, `Uuid`, `_SID`. */
-const ID_SUFFIX =
-  /([_-](ids?|gids?|uuids?|guids?|uids?|sids?|IDs?|GIDs?|UUIDs?|GUIDs?|UIDs?|SIDs?)|Ids?|Gids?|Uuids?|Guids?|Uids?|Sids?|IDs?|GIDs?|UUIDs?|GUIDs?|UIDs?|SIDs?)$/;
 
 /** `conversation_id`, `conversationGid` to `conversation`: the kind of record a foreign key names. */
 export const kindOfKey = (name: string): string =>

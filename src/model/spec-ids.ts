@@ -4,9 +4,22 @@
 import { child, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import type { IdFacts } from "../rules/types.js";
 
-/** Opaque ids: kept only as an argument, a join key, or a fact with its reason. */
-export const ID_LIKE =
-  /^(id|ids|Id|ID|IDs|gid|gids|uuid|uuids|UUID|guid|guids|GUID|uid|uids|UID|sid|sids)$|[_-](id|ids|gid|gids|uuid|uuids|guid|guids|uid|uids|sid|sids|ID|IDs|GID|UUID|GUID|UID|SID)$|[A-Za-z0-9](Id|Ids|Gid|Gids|Uuid|Guid|Uid|Sid|Sids)$|[a-z0-9](ID|IDs|GID|UUID|GUID|UID|SID)$/;
+/** The words that say "an id", one or several, as each writing spells them: `id`, `Uuid`, `GUIDs`. */
+const ID_WORDS_LOWER = "ids?|gids?|uuids?|guids?|uids?|sids?";
+const ID_WORDS_TITLE = "Ids?|Gids?|Uuids?|Guids?|Uids?|Sids?";
+const ID_WORDS_CAPS = "IDs?|GIDs?|UUIDs?|GUIDs?|UIDs?|SIDs?";
+
+/**
+ * Opaque ids: kept only as an argument, a join key, or a fact with its reason. A name that is one of
+ * the words, or ends with one after `_` or `-`, or after a letter in camel case (`groupId`,
+ * `groupID`): never `paid` or `PAID`.
+ */
+export const ID_LIKE = new RegExp(
+  `^(${ID_WORDS_LOWER}|Id|${ID_WORDS_CAPS})$|[_-](${ID_WORDS_LOWER}|${ID_WORDS_CAPS})$|[A-Za-z0-9](${ID_WORDS_TITLE})$|[a-z0-9](${ID_WORDS_CAPS})$`,
+);
+
+/** The end of a name that says it is an id, as {@link ID_LIKE} reads it: `_id`, `-ids`, `Id`, `ID`, `Uuid`, `_SID`. */
+export const ID_SUFFIX = new RegExp(`([_-](${ID_WORDS_LOWER}|${ID_WORDS_CAPS})|${ID_WORDS_TITLE}|${ID_WORDS_CAPS})$`);
 
 /** What makes a value an id beyond its name: the component schemas, patterns and formats the spec's own id-named values use. */
 export interface IdSchemas {
