@@ -103,6 +103,14 @@ export class DiagnosticError extends Error {
   }
 }
 
+/**
+ * A value nested thousands of levels deep: the parsers, the schema check and openapi-typescript
+ * recurse into every value, and such an input ends them with a stack overflow, which is told apart
+ * from any other failure so that each says what it is rather than blame a path or crash.
+ */
+export const overflowedStack = (failure: unknown): boolean =>
+  /Maximum call stack size exceeded/.test(typeof failure === "string" ? failure : failure instanceof Error ? failure.message : "");
+
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
 }

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostics.js";
-import { DiagnosticError } from "../diagnostics.js";
+import { DiagnosticError, overflowedStack } from "../diagnostics.js";
 import { withArticle } from "../indefinite-article.js";
 import { DROP_NEEDS_REASON, parseDrop } from "../rules/drop.js";
 import { KEEP_KEYS, parseKept, RULE_KEYS } from "../rules/field-rules.js";
@@ -273,14 +273,22 @@ export function parseAnnotation(text: string, file: string): Annotation {
 function readFully(source: YamlSource, file: string, json: boolean): unknown {
   const firstError = source.errors[0];
   if (firstError) {
+    const tooDeep = overflowedStack(firstError.message);
     // Later parse errors are almost always echoes of the first; one precise message is more useful.
     throw new DiagnosticError([
       {
         code: "PRJ001",
         severity: "error",
-        message: `${json ? "JSON" : "YAML"} syntax: ${firstError.message}`,
-        help: json ? "fix the JSON at this position" : "fix the YAML at this position (JSON is accepted too)",
-        location: { file, line: firstError.line, column: firstError.column },
+        message: tooDeep
+          ? "the annotation nests more levels deep than can be read"
+          : `${json ? "JSON" : "YAML"} syntax: ${firstError.message}`,
+        help: tooDeep
+          ? "an annotation goes a few levels deep (resources, a resource's fields, a field's rule): look here for brackets left open or a value pasted in"
+          : json
+            ? "fix the JSON at this position"
+            : "fix the YAML at this position (JSON is accepted too)",
+        // Where the reader ran out of stack depends on how deep the stack already was: the line is told, not the column.
+        location: { file, line: firstError.line, column: tooDeep ? 1 : firstError.column },
       },
     ]);
   }

@@ -2,10 +2,10 @@ import { createRequire } from "node:module";
 import type { OpenAPI3 } from "openapi-typescript";
 import type TypeScript from "typescript";
 import { escapeHiddenCharacters } from "../control-characters.js";
-import { DiagnosticError } from "../diagnostics.js";
+import { DiagnosticError, overflowedStack } from "../diagnostics.js";
 import type { Model } from "../model/types.js";
 import { fragmentPointer, isJsonObject, SchemaReader, unescapePointer, type JsonObject } from "../openapi/schema.js";
-import { overflowedStack, TOO_DEEP_HELP } from "../openapi/too-deep.js";
+import { TOO_DEEP_HELP } from "../openapi/too-deep.js";
 
 // openapi-typescript's side of a generate, in a module of its own.
 /**

@@ -77,6 +77,7 @@ export function emitTool(tool: ToolModel, resolvers: ResolverModel[]): string {
       path: tool.rowsPath,
       nullable: tool.rowsNullable,
       keys: tool.recordKeys,
+      ...(tool.errorKeys.length > 0 ? { errorKeys: tool.errorKeys } : {}),
       ...(tool.recordType !== undefined ? { type: tool.recordType } : {}),
       ...(tool.declaredErrorKeys.length > 0 ? { declaredErrorKeys: tool.declaredErrorKeys } : {}),
     })};`,

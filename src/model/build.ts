@@ -313,6 +313,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
         ...(tool.next?.kind === "body" ? [tool.next.source] : []),
       ]),
       recordKeys: recordKeys(reader, rows),
+      errorKeys: errorKeys(reader, rows),
       ...recordType(reader, rows),
       declaredErrorKeys: declaredErrorKeys(reader, response, rows.jsonapi),
       ...(list !== undefined ? { list } : {}),
@@ -453,7 +454,16 @@ function recordKeys(reader: SchemaReader, rows: Rows): string[] {
   const declared = reader.properties(rows.item).map((p) => p.name);
   if (rows.jsonapi && declared.includes("id")) return ["id"];
   // A JSON:API record's `type` says what it is, never that it holds anything.
-  return declared.filter((name) => !ENVELOPE_KEYS.has(name) && !(rows.jsonapi && name === "type")).sort();
+  const keys = declared.filter((name) => !ENVELOPE_KEYS.has(name) && !(rows.jsonapi && name === "type")).sort();
+  // A member an error body the union allows holds too (a `status`) says nothing of which it is.
+  const own = keys.filter((name) => !rows.errorMembers?.includes(name));
+  return own.length > 0 ? own : keys;
+}
+
+/** The members by which a body is one of the errors the response's union allows, where it holds none of the record's keys. */
+function errorKeys(reader: SchemaReader, rows: Rows): string[] {
+  const declared = new Set(reader.properties(rows.item).map((p) => p.name));
+  return (rows.errorMembers ?? []).filter((name) => !declared.has(name));
 }
 
 /** The JSON:API type every record must carry, where the spec fixes one. */

@@ -9,6 +9,8 @@ export interface Rows {
   path: string[];
   jsonapi: boolean;
   resourceName?: string;
+  /** The members of the error bodies a response's union allows beside its records. */
+  errorMembers?: string[];
 }
 
 /**
@@ -47,8 +49,10 @@ export function findRows(
   resources: ResourceAnnotation[],
   operationPath: string,
 ): Rows | { problem: string; help: string } {
-  const rows = locateRows(reader, tool, response, mediaType, resources, operationPath);
-  if ("problem" in rows) return rows;
+  const { body, errorMembers } = withoutErrorBranches(reader, response);
+  const located = locateRows(reader, tool, body, mediaType, resources, operationPath);
+  if ("problem" in located) return located;
+  const rows: Rows = errorMembers.length > 0 ? { ...located, errorMembers } : located;
   const kind = reader.kind(rows.item);
   const place = rows.path.length ? rows.path.join(".") : "response";
   if (kind === undefined || kind === "object") {
@@ -71,6 +75,55 @@ export function findRows(
       : `its ${place} is ${withArticle(kind)}, not a record`,
     help: NO_RECORDS_HELP,
   };
+}
+
+/** Words in a schema's name that say it is an error's: `Problem`, `ErrorResponse`, `HTTPValidationError`, `ServiceFault`. */
+const ERROR_NAME_WORDS = new Set(["error", "errors", "problem", "problems", "fault", "failure", "exception"]);
+/** The members an error body holds and nothing else, written without case or separators: its words, codes and where it happened. */
+const ERROR_MEMBERS = new Set([
+  ...["error", "errors", "code", "message", "status", "statuscode", "detail", "details", "title", "type", "instance", "reason"],
+  ...["errorcode", "errormessage", "errordescription", "errordetails", "requestid", "traceid", "timestamp", "path", "moreinfo"],
+  "documentationurl",
+]);
+/** Of those, the members that carry an error's words: a body of only codes is no error's. */
+const ERROR_WORDS = new Set(["error", "errors", "message", "detail", "errormessage", "errordescription", "reason"]);
+
+/**
+ * Whether a branch of a response's union is an error the API may answer with a success status
+ * (`oneOf: [Thing, Problem]`): it has no identity of its own, and its name says so, or it holds
+ * nothing but an error's members, words among them.
+ */
+function isErrorBranch(reader: SchemaReader, branch: SchemaAt): boolean {
+  if (hasIdentity(reader, branch)) return false;
+  const name = reader.refName(branch) ?? reader.refName(reader.deref(branch));
+  const nameWords = (name ?? "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  if (nameWords.some((word) => ERROR_NAME_WORDS.has(word))) return true;
+  const members = reader.properties(branch).map((p) => p.name.toLowerCase().replace(/[^a-z0-9]/g, ""));
+  return members.length > 0 && members.every((m) => ERROR_MEMBERS.has(m)) && members.some((m) => ERROR_WORDS.has(m));
+}
+
+/**
+ * A response's body as its records stand in it: a union's error branches set aside (a body that is
+ * one is an error, never a record of nulls), with the members they hold, by which the run time tells
+ * one. A union of nothing but errors, or of no errors, is left whole.
+ */
+function withoutErrorBranches(reader: SchemaReader, response: SchemaAt): { body: SchemaAt; errorMembers: string[] } {
+  const whole = reader.unwrapNullable(response);
+  for (const key of ["oneOf", "anyOf"]) {
+    const branches = members(whole, key).filter((branch) => !reader.isNullSchema(branch));
+    const errors = branches.filter((branch) => isErrorBranch(reader, branch));
+    const records = branches.filter((branch) => !errors.includes(branch));
+    if (errors.length === 0 || records.length === 0) continue;
+    const { [key]: _all, ...beside } = whole.schema;
+    const body =
+      records.length === 1 ? records[0]! : { schema: { ...beside, [key]: records.map((r) => r.schema) }, pointer: whole.pointer };
+    const errorMembers = new Set(errors.flatMap((branch) => reader.properties(branch).map((p) => p.name)));
+    return { body, errorMembers: [...errorMembers].sort() };
+  }
+  return { body: response, errorMembers: [] };
 }
 
 function locateRows(

@@ -123,6 +123,8 @@ export interface ToolModel {
   unread: string[];
   /** The keys the spec declares for a record: a single record must hold one not null, a list's item one at all. */
   recordKeys: string[];
+  /** The members of an error body the response's union allows (`oneOf: [Thing, Problem]`) that the record lacks: a body holding one is that error. */
+  errorKeys: string[];
   /** The JSON:API type every record must carry, where the spec fixes one. */
   recordType?: string;
   /** Of `error` and `errors`, those a plain body beside its records declares as its own data rather than an error. */

@@ -3,7 +3,7 @@ import { realpath } from "node:fs/promises";
 import { dirname, posix, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
-import { DiagnosticError } from "../diagnostics.js";
+import { DiagnosticError, overflowedStack } from "../diagnostics.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
 import { locateInJson } from "../json-locate.js";
 import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
@@ -11,7 +11,7 @@ import { refParser, refusedAsInternal } from "./ref-parser.js";
 import { filePath, guardedFileResolver, localPath, readSpecFile, resolverAsRead, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_NESTING, MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite, type RefWalk } from "./refs.js";
 import { escapePointer, isJsonObject, type JsonObject } from "./schema.js";
-import { overflowedStack, TOO_DEEP_HELP } from "./too-deep.js";
+import { TOO_DEEP_HELP } from "./too-deep.js";
 import { writtenPlace } from "./written-place.js";
 
 export interface LoadedSpec {

@@ -2,10 +2,10 @@ import type { ValidateFunction } from "ajv";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import type { Diagnostic } from "../diagnostics.js";
+import { overflowedStack, type Diagnostic } from "../diagnostics.js";
 import { compileOpenApi30 } from "./openapi-30-schema.js";
 import type { LoadedSpec } from "./load.js";
-import { overflowedStack, TOO_DEEP_HELP } from "./too-deep.js";
+import { TOO_DEEP_HELP } from "./too-deep.js";
 
 const MAX_REPORTED = 10;
 

@@ -194,6 +194,9 @@ describe("a get-by-id resolver's answer holding an error its schema does not dec
     ["empty", ""],
     ["a count of none", 0],
     ["false", false],
+    ["a count of none, written as text", "0"],
+    ["false, written as text", "false"],
+    ["none, written as text", " None "],
   ])("still labels an id whose answer holds an error that says none (%s)", async (_, error) => {
     const { tools: made, issues } = tools(undefined, { u1: { body: { id: "u1", name: "Ann", error } } });
     const outcome = await made["list_tickets"]!({});

@@ -33,6 +33,11 @@ export interface RecordsPlace {
   readonly type?: string;
   /** Of `error` and `errors`, those the spec declares beside a plain body's records: its data, not an error. */
   readonly declaredErrorKeys?: readonly string[];
+  /**
+   * The members of an error body the spec's union allows beside the records (`oneOf: [Thing,
+   * Problem]`) that a record lacks: a body holding none of `keys` and something under one of these is that error.
+   */
+  readonly errorKeys?: readonly string[];
 }
 
 /**
@@ -239,7 +244,9 @@ function refused(
   const problem =
     errorsDocument(body) || errorBesideRecords(body, place)
       ? `is an error document${errorWords(body, place)}`
-      : `is not ${declared}${at} (${got})`;
+      : declaredError(body, place)
+        ? `is an error document${problemWords(body)}`
+        : `is not ${declared}${at} (${got})`;
   const error = new ResponseShapeError(place.tool, problem);
   passIssuesOn(onIssue, [
     {
@@ -251,6 +258,15 @@ function refused(
     },
   ]);
   return error;
+}
+
+/** A body that is one of the errors the spec's union allows: something under a member only that error has. */
+function declaredError(body: unknown, place: RecordsPlace): boolean {
+  const object = asObject(body);
+  return (
+    object !== undefined &&
+    (place.errorKeys ?? []).some((key) => holdsSomething(read(object, key)))
+  );
 }
 
 /** A JSON:API errors document: an `errors` list and no `data`, whatever its status. */
@@ -327,16 +343,19 @@ const ERROR_KEYS = ["error", "errors"];
 
 /**
  * Whether an `error` or `errors` tells of an error: not absent, null, false, 0 (a count of none),
- * empty text, an empty list or object.
+ * empty text or text saying one of those (`"0"`, `"false"`, `"none"`), an empty list or object.
  */
 function holdsSomething(value: unknown): boolean {
   if (value === undefined || value === null || value === false || value === 0)
     return false;
-  if (typeof value === "string") return value.trim() !== "";
+  if (typeof value === "string") return !NOTHING_WRITTEN.test(value);
   if (Array.isArray(value)) return value.length > 0;
   const object = asObject(value);
   return object === undefined || Object.keys(object).length > 0;
 }
+
+/** Text that says there is no error. */
+const NOTHING_WRITTEN = /^\s*(?:0+|false|null|none)?\s*$/i;
 
 /** Whether a body holds `data` and `errors`, or `data` and an `error` with something in it: for a JSON:API document, an error document. */
 function dataAndErrors(body: unknown): boolean {
