@@ -13,10 +13,10 @@ function distance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** The closest candidate within a third of the word's length, or undefined. */
-export function closest(word: string, candidates: Iterable<string>): string | undefined {
+/** The closest candidate within a third of the word's length (or `within` edits), or undefined. */
+export function closest(word: string, candidates: Iterable<string>, within = Math.max(2, Math.ceil(word.length / 3))): string | undefined {
   let best: string | undefined;
-  let bestDistance = Math.max(2, Math.ceil(word.length / 3)) + 1;
+  let bestDistance = within + 1;
   for (const candidate of candidates) {
     const d = distance(word.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {

@@ -3,7 +3,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import { pascalCase, plural, RESERVED_KEYS, resourceModule, toolModule } from "../naming.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
-import { didYouMean } from "../suggest.js";
+import { closest, didYouMean } from "../suggest.js";
 import { namedLikeCredential } from "./credentials.js";
 import { classifyFields, declaredAs, jsonApiFields, jsonApiTypeFields, restFields } from "./fields.js";
 import { DETAIL_ARGUMENT, detailArgumentClash } from "./detail.js";
@@ -54,6 +54,8 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     const named = resource.schema !== undefined ? locateResourceSchema(reader, resource) : undefined;
     if (named && !named.jsonapi) sources.set(resource.name, named);
   }
+
+  diagnostics.push(...argumentsNamingNoTool(annotation));
 
   const toolPlans: { tool: ToolAnnotation; op: Operation; rows: Rows; response: SchemaAt; responseAt: ResponseAt }[] = [];
   for (const tool of annotation.tools) {
@@ -440,6 +442,31 @@ function notShown(resource: ResourceModel, name: string): string | undefined {
   if (!identity && resource.dropped.some((d) => d.name === name || name.startsWith(`${d.name}.`))) return "dropped";
   if (resource.fields.some((f) => f.name === name && f.detail === "full")) return "sent only in full detail";
   return undefined;
+}
+
+/**
+ * An `argument:` naming no tool of the annotation but one a letter or two from it (`get_tikcet`):
+ * a warning, since a tool of the consumer's own may take the id as well.
+ */
+function argumentsNamingNoTool(annotation: Annotation): Diagnostic[] {
+  const tools = annotation.tools.map((t) => t.name);
+  return annotation.resources.flatMap((resource) =>
+    resource.fields.flatMap((field) =>
+      (field.rule.kind === "keep" ? (field.rule.argument ?? []) : []).flatMap((name, i): Diagnostic[] => {
+        const near = tools.includes(name) ? undefined : closest(name, tools, 2);
+        if (near === undefined) return [];
+        return [
+          {
+            code: "PRJ092",
+            severity: "warning",
+            message: `${resource.name}.${field.name}: \`argument:\` names ${name}, which is no tool of this annotation (did you mean "${near}"?)`,
+            help: `write ${near} if that is the tool that takes this id; a tool of your own by this name is fine as it is`,
+            location: annotation.locate([...field.path, "argument", i]),
+          },
+        ];
+      }),
+    ),
+  );
 }
 
 /** Keys that sit beside a record's own in an envelope: holding only these, an object is no record. */

@@ -10,7 +10,7 @@ export const ARGUMENT: Rule = {
   docsRows: [
     [
       "`{ argument: [tools], shorten: true }`",
-      "an id the model can pass to those tools; `shorten` cuts a long opaque id (`tkt_9f3a71c4-2d18-…` to `tkt_9f3a71c4`, `ch_3KpXb2Lkd9cQ2Tfa1B5e7LmN` to `ch_3KpXb2Lk`; the rule is below), longer where two ids in one result would collide",
+      "an id the model can pass to those tools (of the annotation, or of your own; a name a letter or two from one of the annotation's is a warning, PRJ092); `shorten` cuts a long opaque id (`tkt_9f3a71c4-2d18-…` to `tkt_9f3a71c4`, `ch_3KpXb2Lkd9cQ2Tfa1B5e7LmN` to `ch_3KpXb2Lk`; the rule is below), longer where two ids in one result would collide",
     ],
   ],
   parse(written, problem) {

@@ -78,12 +78,7 @@ describe("the argument rule", () => {
   });
 });
 
-describe("an argument id in the result", () => {
-  it("is typed and described as its reader gives it, text or an integer, whatever the spec's enum or number", async () => {
-    const dir = tempDir();
-    writeFileSync(
-      join(dir, "openapi.yaml"),
-      `openapi: 3.0.0
+const SERVERS = `openapi: 3.0.0
 info: { title: Servers, version: 1.0.0 }
 paths:
   /servers:
@@ -105,8 +100,12 @@ components:
         region: { type: string, enum: [eu-west, us-east] }
         rack: { type: number }
         slot: { type: integer }
-`,
-    );
+`;
+
+describe("an argument id in the result", () => {
+  it("is typed and described as its reader gives it, text or an integer, whatever the spec's enum or number", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "openapi.yaml"), SERVERS);
     writeFileSync(
       join(dir, "projector.yaml"),
       `spec: openapi.yaml
@@ -142,5 +141,40 @@ tools:
     });
     expect(schema({ type: "number" })).toEqual({ anyOf: [{ type: "string" }, { type: "null" }, { $ref: "#/$defs/unusable" }], ...pass });
     expect(schema({ type: "integer" })).toEqual({ anyOf: [{ type: "integer" }, { type: "null" }, { $ref: "#/$defs/unusable" }], ...pass });
+  });
+});
+
+describe("an argument naming no tool of the annotation", () => {
+  it("is a warning where a tool of the annotation is a letter or two from it, and passes unsaid where none is", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "openapi.yaml"), SERVERS);
+    writeFileSync(
+      join(dir, "projector.yaml"),
+      `spec: openapi.yaml
+output: out
+resources:
+  server:
+    schema: Server
+    fields:
+      name: { argument: [list_severs, restart_server] }
+      region: keep
+      rack: keep
+      slot: keep
+tools:
+  list_servers:
+    operation: ListServers
+`,
+    );
+    const { problems, diagnostics } = await generateFrom(join(dir, "projector.yaml"));
+    expect(problems).toEqual([]);
+    expect(diagnostics.map((d) => [d.code, d.severity, d.message, d.location.line, d.location.column])).toEqual([
+      [
+        "PRJ092",
+        "warning",
+        'server.name: `argument:` names list_severs, which is no tool of this annotation (did you mean "list_servers"?)',
+        7,
+        26,
+      ],
+    ]);
   });
 });
