@@ -31,8 +31,4 @@ const UNSEEN_CHARACTERS =
 
 /** The text on one line, each character of {@link UNSEEN_CHARACTERS} as its escape (one past U+FFFF as its two halves). */
 export const escapeUnseenCharacters = (text: string): string =>
-  text.replace(UNSEEN_CHARACTERS, (character) => {
-    let escaped = "";
-    for (let i = 0; i < character.length; i++) escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, "0")}`;
-    return escaped;
-  });
+  text.replace(UNSEEN_CHARACTERS, (character) => character.split("").map(escapeOf).join(""));

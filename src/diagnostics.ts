@@ -112,6 +112,10 @@ export class DiagnosticError extends Error {
 export const overflowedStack = (failure: unknown): boolean =>
   /Maximum call stack size exceeded/.test(typeof failure === "string" ? failure : failure instanceof Error ? failure.message : "");
 
+/** A stage stopped by one problem: its code, what is wrong, what to do, and where. */
+export const refusal = (code: Code, message: string, help: string, location: SourceLocation): DiagnosticError =>
+  new DiagnosticError([{ code, severity: "error", message, help, location }]);
+
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
 }

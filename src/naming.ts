@@ -46,6 +46,13 @@ export function plural(name: string): string {
   return `${name}s`;
 }
 
+/** `tickets` to `ticket`, `policies` to `policy`, `boxes` to `box`: as {@link plural} undone, near enough. */
+export const singular = (name: string): string =>
+  name
+    .replace(/ies$/, "y")
+    .replace(/(s|x|ch|sh)es$/, "$1")
+    .replace(/([^s])s$/, "$1");
+
 /** Plain JavaScript identifiers can be written as `a.b`; anything else needs `a["b-c"]`. */
 export const isIdentifier = (name: string): boolean => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
 

@@ -94,19 +94,13 @@ const readText = (path: string): string => {
 
 /** The release of the prettier this process would load, read from its package.json without loading it. */
 export function prettierVersion(): string {
-  prettierRelease ??= (
-    JSON.parse(
-      readFileSync(
-        new URL(
-          "./package.json",
-          withPeerSync("prettier", () => import.meta.resolve("prettier")),
-        ),
-        "utf8",
-      ),
-    ) as {
-      version: string;
-    }
-  ).version;
+  if (prettierRelease === undefined) {
+    const manifest = new URL(
+      "./package.json",
+      withPeerSync("prettier", () => import.meta.resolve("prettier")),
+    );
+    prettierRelease = (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
+  }
   return prettierRelease;
 }
 

@@ -84,12 +84,8 @@ export interface IdBookSettings {
 export function idBookSettingsFrom(env: Readonly<Record<string, string | undefined>>): IdBookSettings | undefined {
   const url = env[ID_BOOK_URL_VARIABLE];
   if (url === undefined || url === "") return undefined;
-  let protocol: string;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    throw new TypeError(`${ID_BOOK_URL_VARIABLE} is not a URL; give one like redis://host:6379`);
-  }
+  if (!URL.canParse(url)) throw new TypeError(`${ID_BOOK_URL_VARIABLE} is not a URL; give one like redis://host:6379`);
+  const { protocol } = new URL(url);
   if (protocol !== "redis:" && protocol !== "rediss:")
     throw new TypeError(`${ID_BOOK_URL_VARIABLE} must be a redis:// or rediss:// URL, not ${JSON.stringify(protocol.slice(0, 20))}`);
   const ttl = env[ID_BOOK_TTL_VARIABLE];

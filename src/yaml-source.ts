@@ -133,12 +133,6 @@ export interface JsonSyntaxError {
   column: number;
 }
 
-/** JSON.parse's complaint about a text, with a 1-based line and column, or undefined when it parses. */
-export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
-  const parsed = parseJson(text);
-  return "error" in parsed ? parsed.error : undefined;
-}
-
 /** The text's value, or JSON.parse's complaint about it with a 1-based line and column. */
 export function parseJson(text: string): { value: unknown } | { error: JsonSyntaxError } {
   try {

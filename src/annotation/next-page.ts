@@ -1,7 +1,4 @@
-import { didYouMean } from "../suggest.js";
-import type { NextAnnotation, YamlPath } from "./types.js";
-
-type Problem = (path: YamlPath, message: string, help: string, part?: "key" | "value") => void;
+import type { CheckKeys, NextAnnotation, Problem, YamlPath } from "./types.js";
 
 const FORMS =
   "`next` is a body path (`links.next`), `{ path: meta.next_cursor, param: cursor }`, `{ header: link }`, `{ after_last: id, param: before }` or `{ offset: offset, limit: limit }`";
@@ -9,21 +6,12 @@ const FORMS =
 /** An HTTP header name (RFC 9110's token). */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-const isObject = (value: unknown): value is { [key: string]: unknown } =>
+/** A YAML mapping, as the annotation's reader takes it. */
+export const isObject = (value: unknown): value is { [key: string]: unknown } =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Reads `page.next`, reporting every shape problem; undefined when it cannot be read. */
-export function parseNext(value: unknown, path: YamlPath, problem: Problem): NextAnnotation | undefined {
-  const checkKeys = (object: { [key: string]: unknown }, allowed: string[]) => {
-    for (const key of Object.keys(object))
-      if (!allowed.includes(key))
-        problem(
-          [...path, key],
-          `unknown key "${key}" in page.next${didYouMean(key, allowed)}`,
-          `allowed here: ${allowed.join(", ")}`,
-          "key",
-        );
-  };
+export function parseNext(value: unknown, path: YamlPath, problem: Problem, checkKeys: CheckKeys): NextAnnotation | undefined {
   const text = (key: string): string | undefined => {
     const found = isObject(value) ? value[key] : undefined;
     if (found === undefined) return undefined;
@@ -38,7 +26,7 @@ export function parseNext(value: unknown, path: YamlPath, problem: Problem): Nex
   }
   if ("todo" in value) return { kind: "todo", note: typeof value["todo"] === "string" ? value["todo"] : "", path };
   if ("header" in value) {
-    checkKeys(value, ["header"]);
+    checkKeys(value, path, ["header"], "page.next");
     const header = text("header");
     if (header === undefined) return undefined;
     if (!HEADER_NAME.test(header)) {
@@ -48,7 +36,7 @@ export function parseNext(value: unknown, path: YamlPath, problem: Problem): Nex
     return { kind: "header", header: header.toLowerCase(), path };
   }
   if ("after_last" in value) {
-    checkKeys(value, ["after_last", "param", "limit"]);
+    checkKeys(value, path, ["after_last", "param", "limit"], "page.next");
     const source = text("after_last");
     const param = text("param");
     const limit = text("limit");
@@ -62,14 +50,14 @@ export function parseNext(value: unknown, path: YamlPath, problem: Problem): Nex
     return { kind: "after-last", source, param, ...(limit !== undefined ? { limit } : {}), path };
   }
   if ("offset" in value) {
-    checkKeys(value, ["offset", "limit"]);
+    checkKeys(value, path, ["offset", "limit"], "page.next");
     const offset = text("offset");
     const limit = text("limit");
     if (offset === undefined) return undefined;
     return { kind: "offset", offset, ...(limit !== undefined ? { limit } : {}), path };
   }
   if ("path" in value) {
-    checkKeys(value, ["path", "param"]);
+    checkKeys(value, path, ["path", "param"], "page.next");
     const source = text("path");
     const param = text("param");
     if (source === undefined) return undefined;

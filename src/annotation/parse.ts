@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostics.js";
-import { DiagnosticError, overflowedStack } from "../diagnostics.js";
+import { DiagnosticError, overflowedStack, refusal } from "../diagnostics.js";
 import { withArticle } from "../indefinite-article.js";
 import { DROP_NEEDS_REASON, parseDrop } from "../rules/drop.js";
 import { KEEP_KEYS, parseKept, RULE_KEYS } from "../rules/field-rules.js";
@@ -7,7 +7,7 @@ import { parseLegend } from "../rules/legend.js";
 import type { ParseProblem } from "../rules/types.js";
 import { didYouMean } from "../suggest.js";
 import { aliasesOverLimit, MAX_ALIAS_GROWTH } from "../yaml-aliases.js";
-import { jsonSyntaxError, parseYamlSource, type YamlSource } from "../yaml-source.js";
+import { parseJson, parseYamlSource, type YamlSource } from "../yaml-source.js";
 import { parseNext } from "./next-page.js";
 import { parseServe } from "./serve.js";
 import type {
@@ -20,6 +20,8 @@ import type {
   ResourceAnnotation,
   ToolAnnotation,
   YamlPath,
+  CheckKeys,
+  Problem,
 } from "./types.js";
 
 const TOP_KEYS = ["spec", "output", "resolvers", "resources", "tools", "serve"];
@@ -40,17 +42,14 @@ const isObject = (value: unknown): value is { [key: string]: Json } => typeof va
  */
 export function parseAnnotation(text: string, file: string): Annotation {
   const json = file.toLowerCase().endsWith(".json");
-  const jsonError = json ? jsonSyntaxError(text.replace(/^\uFEFF/, "")) : undefined;
+  const parsed = json ? parseJson(text.replace(/^\uFEFF/, "")) : undefined;
+  const jsonError = parsed && "error" in parsed ? parsed.error : undefined;
   if (jsonError) {
-    throw new DiagnosticError([
-      {
-        code: "PRJ001",
-        severity: "error",
-        message: `JSON syntax: ${jsonError.message}`,
-        help: "fix the JSON at this position",
-        location: { file, line: jsonError.line, column: jsonError.column },
-      },
-    ]);
+    throw refusal("PRJ001", `JSON syntax: ${jsonError.message}`, "fix the JSON at this position", {
+      file,
+      line: jsonError.line,
+      column: jsonError.column,
+    });
   }
   const source = parseYamlSource(text, file);
   const locate: Annotation["locate"] = (path, part) => source.locate(path, part);
@@ -59,7 +58,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
   const problem = (path: YamlPath, message: string, help: string, part: "key" | "value" = "value") =>
     diagnostics.push({ code: "PRJ002", severity: "error", message, help, location: locate(path, part) });
 
-  const checkKeys = (value: { [key: string]: Json }, path: YamlPath, allowed: string[], where: string) => {
+  const checkKeys: CheckKeys = (value, path, allowed, where) => {
     for (const key of Object.keys(value)) {
       if (!allowed.includes(key)) {
         problem(
@@ -85,26 +84,20 @@ export function parseAnnotation(text: string, file: string): Annotation {
   };
 
   if (!isObject(root)) {
-    throw new DiagnosticError([
-      {
-        code: "PRJ002",
-        severity: "error",
-        message: "the annotation file must be a mapping with spec, output, resources and tools",
-        help: "start from `projector init SPEC`, or see the README's annotation walkthrough",
-        location: { file, line: 1, column: 1 },
-      },
-    ]);
+    throw refusal(
+      "PRJ002",
+      "the annotation file must be a mapping with spec, output, resources and tools",
+      "start from `projector init SPEC`, or see the README's annotation walkthrough",
+      { file, line: 1, column: 1 },
+    );
   }
   if ("openapi" in root || "swagger" in root) {
-    throw new DiagnosticError([
-      {
-        code: "PRJ002",
-        severity: "error",
-        message: "this is an OpenAPI document, not an annotation file",
-        help: "pass the annotation file to -c; it names the spec with `spec: path/to/this-file`",
-        location: locate(["openapi" in root ? "openapi" : "swagger"], "key"),
-      },
-    ]);
+    throw refusal(
+      "PRJ002",
+      "this is an OpenAPI document, not an annotation file",
+      "pass the annotation file to -c; it names the spec with `spec: path/to/this-file`",
+      locate(["openapi" in root ? "openapi" : "swagger"], "key"),
+    );
   }
   checkKeys(root, [], TOP_KEYS, "the annotation file");
   const spec = text_(root["spec"], ["spec"], "spec");
@@ -119,16 +112,10 @@ export function parseAnnotation(text: string, file: string): Annotation {
     const entry = map(value, path, `resolver ${name}`);
     checkKeys(entry, path, RESOLVER_KEYS, `resolver "${name}"`);
     const resolver: ResolverAnnotation = { name, path };
-    const type = text_(entry["type"], [...path, "type"], "type");
-    const label = text_(entry["label"], [...path, "label"], "label");
-    const id = text_(entry["id"], [...path, "id"], "id");
-    if (type !== undefined) resolver.type = type;
-    if (label !== undefined) resolver.label = label;
-    if (id !== undefined) resolver.id = id;
-    const operation = text_(entry["operation"], [...path, "operation"], "operation");
-    const ids = text_(entry["ids"], [...path, "ids"], "ids");
-    if (operation !== undefined) resolver.operation = operation;
-    if (ids !== undefined) resolver.ids = ids;
+    for (const key of ["type", "label", "id", "operation", "ids"] as const) {
+      const found = text_(entry[key], [...path, key], key);
+      if (found !== undefined) resolver[key] = found;
+    }
     for (const key of ["max", "concurrency"] as const) {
       const value = entry[key];
       if (value === undefined) continue;
@@ -158,7 +145,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
         help: 'add `ids: "filter[id]"` naming the query parameter that takes the ids, or remove `max`: a get-by-id operation takes one id a request',
         location: locate([...path, "max"], "key"),
       });
-    if (type !== undefined && label === undefined) {
+    if (resolver.type !== undefined && resolver.label === undefined) {
       problem(
         path,
         `resolver "${name}" names a type but no label`,
@@ -191,10 +178,10 @@ export function parseAnnotation(text: string, file: string): Annotation {
     if (entry["operation"] === undefined)
       problem(path, `tool "${name}" has no operation`, 'add `operation: operationId` or `operation: "GET /path"`');
     const tool: ToolAnnotation = { name, path, operation: operation ?? "", page: [], inputs: [] };
-    const description = text_(entry["description"], [...path, "description"], "description");
-    if (description !== undefined) tool.description = description;
-    const title = text_(entry["title"], [...path, "title"], "title");
-    if (title !== undefined) tool.title = title;
+    for (const key of ["description", "title"] as const) {
+      const found = text_(entry[key], [...path, key], key);
+      if (found !== undefined) tool[key] = found;
+    }
     if (entry["hints"] !== undefined) {
       const hintsPath = [...path, "hints"];
       const hints = map(entry["hints"], hintsPath, "hints");
@@ -218,7 +205,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
     for (const [key, source] of Object.entries(map(entry["page"], [...path, "page"], "page"))) {
       const sourcePath = [...path, "page", key];
       if (key === "next") {
-        const next = parseNext(source, sourcePath, problem);
+        const next = parseNext(source, sourcePath, problem, checkKeys);
         if (next) tool.next = next;
         continue;
       }
@@ -260,7 +247,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
     return tool;
   });
 
-  const serve = root["serve"] === undefined ? undefined : parseServe(root["serve"], problem);
+  const serve = root["serve"] === undefined ? undefined : parseServe(root["serve"], problem, checkKeys);
 
   if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
   return { file, spec: spec ?? "", output: output ?? "", resolvers, resources, tools, ...(serve ? { serve } : {}), locate };
@@ -275,58 +262,43 @@ function readFully(source: YamlSource, file: string, json: boolean): unknown {
   if (firstError) {
     const tooDeep = overflowedStack(firstError.message);
     // Later parse errors are almost always echoes of the first; one precise message is more useful.
-    throw new DiagnosticError([
-      {
-        code: "PRJ001",
-        severity: "error",
-        message: tooDeep
-          ? "the annotation nests more levels deep than can be read"
-          : `${json ? "JSON" : "YAML"} syntax: ${firstError.message}`,
-        help: tooDeep
-          ? "an annotation goes a few levels deep (resources, a resource's fields, a field's rule): look here for brackets left open or a value pasted in"
-          : json
-            ? "fix the JSON at this position"
-            : "fix the YAML at this position (JSON is accepted too)",
-        // Where the reader ran out of stack depends on how deep the stack already was: the line is told, not the column.
-        location: { file, line: firstError.line, column: tooDeep ? 1 : firstError.column },
-      },
-    ]);
+    throw refusal(
+      "PRJ001",
+      tooDeep ? "the annotation nests more levels deep than can be read" : `${json ? "JSON" : "YAML"} syntax: ${firstError.message}`,
+      tooDeep
+        ? "an annotation goes a few levels deep (resources, a resource's fields, a field's rule): look here for brackets left open or a value pasted in"
+        : json
+          ? "fix the JSON at this position"
+          : "fix the YAML at this position (JSON is accepted too)",
+      // Where the reader ran out of stack depends on how deep the stack already was: the line is told, not the column.
+      { file, line: firstError.line, column: tooDeep ? 1 : firstError.column },
+    );
   }
   const aliases = source.aliases();
   const broken = aliases.find((alias) => alias.problem !== undefined);
   if (broken) {
-    throw new DiagnosticError([
-      {
-        code: "PRJ001",
-        severity: "error",
-        message:
-          broken.problem === "undefined"
-            ? `YAML alias *${broken.name} names no anchor before it`
-            : `YAML alias *${broken.name} stands inside the node it names, which makes an endless value`,
-        help: `define \`&${broken.name}\` on a node above this line, outside it, or write the value out`,
-        location: broken.location,
-      },
-    ]);
+    throw refusal(
+      "PRJ001",
+      broken.problem === "undefined"
+        ? `YAML alias *${broken.name} names no anchor before it`
+        : `YAML alias *${broken.name} stands inside the node it names, which makes an endless value`,
+      `define \`&${broken.name}\` on a node above this line, outside it, or write the value out`,
+      broken.location,
+    );
   }
   // Every alias of an anchor shares one value, so reading is linear however many aliases there are.
   const root = source.document.toJS({ maxAliasCount: -1 }) as unknown;
   // Without aliases the value is as large as the text: nothing to count.
   if (aliases.length > 0 && aliasesOverLimit(root)) {
-    throw new DiagnosticError([
-      {
-        code: "PRJ056",
-        severity: "error",
-        message: `YAML aliases expand the annotation by more than ${MAX_ALIAS_GROWTH.toLocaleString("en-US")} values`,
-        help: "write the repeated blocks out, or use fewer levels of aliases inside anchors",
-        location: aliases[0]!.location,
-      },
-    ]);
+    throw refusal(
+      "PRJ056",
+      `YAML aliases expand the annotation by more than ${MAX_ALIAS_GROWTH.toLocaleString("en-US")} values`,
+      "write the repeated blocks out, or use fewer levels of aliases inside anchors",
+      aliases[0]!.location,
+    );
   }
   return root;
 }
-
-type Problem = (path: YamlPath, message: string, help: string, part?: "key" | "value") => void;
-type CheckKeys = (value: { [key: string]: Json }, path: YamlPath, allowed: string[], where: string) => void;
 
 function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys: CheckKeys): FieldRule | undefined {
   if (value === "keep") return { kind: "keep" };

@@ -1,8 +1,5 @@
-import { didYouMean } from "../suggest.js";
-import type { FromEnvironment, ServeAnnotation, ServeAuth, YamlPath } from "./types.js";
-import { HEADER_NAME } from "./next-page.js";
-
-type Problem = (path: YamlPath, message: string, help: string, part?: "key" | "value") => void;
+import type { CheckKeys, FromEnvironment, Problem, ServeAnnotation, ServeAuth, YamlPath } from "./types.js";
+import { HEADER_NAME, isObject } from "./next-page.js";
 
 const SERVE_KEYS = ["name", "base_url", "auth"];
 const AUTH_SCHEMES = ["bearer", "api_key", "basic"] as const;
@@ -10,18 +7,8 @@ const AUTH_SCHEMES = ["bearer", "api_key", "basic"] as const;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NO_SECRETS = "a secret is never written in the annotation file: it names the environment variable that holds it";
 
-const isObject = (value: unknown): value is { [key: string]: unknown } =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** An absolute http(s) URL, the only base URL `projector serve` sends requests to. */
-export function isHttpUrl(text: string): boolean {
-  try {
-    const { protocol } = new URL(text);
-    return protocol === "http:" || protocol === "https:";
-  } catch {
-    return false;
-  }
-}
+export const isHttpUrl = (text: string): boolean => URL.canParse(text) && ["http:", "https:"].includes(new URL(text).protocol);
 
 /** A URL that carries a user name or password, which are secrets and belong in `serve.auth`. */
 export function holdsCredentials(text: string): boolean {
@@ -58,17 +45,12 @@ export const UNSENDABLE_HEADERS: readonly string[] = [
 ];
 
 /** Reads the `serve:` section, reporting every shape problem; undefined when it cannot be read. */
-export function parseServe(value: unknown, problem: Problem): ServeAnnotation | undefined {
+export function parseServe(value: unknown, problem: Problem, checkKeys: CheckKeys): ServeAnnotation | undefined {
   const path = ["serve"];
   if (!isObject(value)) {
     problem(path, "serve must be a mapping", "write `serve: { base_url: { env: API_URL }, auth: { bearer: { env: API_TOKEN } } }`");
     return undefined;
   }
-  const checkKeys = (object: { [key: string]: unknown }, at: YamlPath, allowed: readonly string[], where: string) => {
-    for (const key of Object.keys(object))
-      if (!allowed.includes(key))
-        problem([...at, key], `unknown key "${key}" in ${where}${didYouMean(key, allowed)}`, `allowed here: ${allowed.join(", ")}`, "key");
-  };
   checkKeys(value, path, SERVE_KEYS, "serve");
   const serve: ServeAnnotation = { path };
   const name = value["name"];
@@ -84,8 +66,6 @@ export function parseServe(value: unknown, problem: Problem): ServeAnnotation | 
   }
   return serve;
 }
-
-type CheckKeys = (object: { [key: string]: unknown }, at: YamlPath, allowed: readonly string[], where: string) => void;
 
 function parseBaseUrl(value: unknown, path: YamlPath, problem: Problem, checkKeys: CheckKeys): ServeAnnotation["baseUrl"] {
   const help = "write `base_url: https://api.example.com/v1`, or `base_url: { env: API_URL, default: https://api.example.com/v1 }`";

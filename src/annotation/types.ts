@@ -5,6 +5,11 @@ export type { DropRule, KeepRule, Legend };
 
 export type YamlPath = readonly (string | number)[];
 
+/** Reports a shape problem of the annotation at a path, with what to do. */
+export type Problem = (path: YamlPath, message: string, help: string, part?: "key" | "value") => void;
+/** Reports each key of a mapping not `allowed` in `where`. */
+export type CheckKeys = (value: { readonly [key: string]: unknown }, path: YamlPath, allowed: readonly string[], where: string) => void;
+
 /** A guess `init` could not make with confidence; `generate` refuses it until a person decides. */
 export interface TodoRule {
   kind: "todo";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
-import { DiagnosticError, hasErrors, type Diagnostic } from "../diagnostics.js";
+import { DiagnosticError, refusal, hasErrors, type Diagnostic } from "../diagnostics.js";
 import { evaluate, formatEvaluation, type Question } from "../evidence/eval.js";
 import { didYouMean } from "../suggest.js";
 import { parseYamlSource } from "../yaml-source.js";
@@ -88,15 +88,7 @@ export async function runEval(options: EvalOptions, io: Io): Promise<number> {
   try {
     text = await readFile(questionsPath, "utf8");
   } catch {
-    throw new DiagnosticError([
-      {
-        code: "PRJ040",
-        severity: "error",
-        message: "cannot read the questions file",
-        help: "pass the path of a questions YAML file",
-        location: { file: display },
-      },
-    ]);
+    throw refusal("PRJ040", "cannot read the questions file", "pass the path of a questions YAML file", { file: display });
   }
   const parsed = parseQuestions(text, display);
   const config =

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DiagnosticError, formatDiagnostic } from "../diagnostics.js";
+import { DiagnosticError, refusal, formatDiagnostic } from "../diagnostics.js";
 import { textFigureCounter, type TextFigureCounter } from "../evidence/text-choice.js";
 import { acceptedModel, initAnnotation, proposeTables, type InitOptions, type InitResult } from "../init/init.js";
 import { entryKind } from "../output/listing.js";
@@ -12,6 +12,7 @@ import type { LoadedSpec } from "../openapi/load.js";
 import { SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { isSystemError } from "../project/output-guard.js";
+import { displayPath, posix } from "../project/display-path.js";
 import { readRuntimeTemplate } from "../emit/runtime-template.js";
 import { EXIT, UsageError, type Io } from "./io.js";
 import { withinDepth } from "../openapi/too-deep.js";
@@ -43,7 +44,6 @@ export interface InitCommandOptions {
   allowOutsideRefs: boolean;
 }
 
-const posix = (path: string) => path.split(sep).join("/");
 const slug = (text: string) =>
   text
     .toLowerCase()
@@ -53,7 +53,7 @@ const slug = (text: string) =>
 export async function runInit(options: InitCommandOptions, io: Io): Promise<number> {
   const specPath = resolve(io.cwd, options.spec);
   const annotationPath = resolve(io.cwd, options.output);
-  const display = (path: string) => posix(relative(io.cwd, path)) || ".";
+  const display = (path: string) => displayPath(io.cwd, path);
   const cannot = (message: string, help: string) =>
     new DiagnosticError([{ code: "PRJ054", severity: "error", message, help, location: { file: display(annotationPath) } }]);
   const kind = await entryKind(annotationPath);
@@ -69,15 +69,12 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   });
   if (listOperations(new SchemaReader(spec.document)).length === 0) {
     // Valid OpenAPI 3.1 (a document of webhooks or components alone), but nothing init could draft.
-    throw new DiagnosticError([
-      {
-        code: "PRJ058",
-        severity: "error",
-        message: "the spec declares no operations to project",
-        help: "projector drafts tools from the JSON responses of a spec's `paths`; point init at a spec that has some",
-        location: spec.document["paths"] === undefined ? { file: spec.file, line: 1, column: 1 } : spec.locate("/paths"),
-      },
-    ]);
+    throw refusal(
+      "PRJ058",
+      "the spec declares no operations to project",
+      "projector drafts tools from the JSON responses of a spec's `paths`; point init at a spec that has some",
+      spec.document["paths"] === undefined ? { file: spec.file, line: 1, column: 1 } : spec.locate("/paths"),
+    );
   }
   if (options.operations) checkOperations(spec, options.operations);
   if (options.tag !== undefined) checkTag(spec, options.tag);
@@ -201,8 +198,7 @@ function checkOperations(spec: LoadedSpec, names: readonly string[]) {
   const operations = listOperations(new SchemaReader(spec.document));
   const gets = operations.filter((op) => op.method === "get");
   for (const name of names) {
-    const labelled = /^([A-Za-z]+)\s+(\/.*)$/.exec(name.trim());
-    const op = findOperation(operations, labelled ? `${labelled[1]!.toLowerCase()} ${labelled[2]}` : name);
+    const op = findOperation(operations, name);
     if (!op) {
       const candidates = gets.flatMap((o) => [o.operationId ?? operationLabel(o)]);
       throw new UsageError(

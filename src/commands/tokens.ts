@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DiagnosticError, hasErrors, type Diagnostic } from "../diagnostics.js";
+import { DiagnosticError, refusal, hasErrors, type Diagnostic } from "../diagnostics.js";
 import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
 import { standInResolvers } from "../evidence/stand-ins.js";
 import type { CarriedDefinition } from "../evidence/definitions.js";
@@ -9,6 +9,7 @@ import { handleKeys, withoutHandles } from "../evidence/handles.js";
 import { buildReport, formatReport } from "../evidence/report.js";
 import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
 import type { Model, ToolModel } from "../model/types.js";
+import { leafFields } from "../rules/field.js";
 import { pascalCase } from "../naming.js";
 import { didYouMean } from "../suggest.js";
 import { generateProject } from "../project/generate.js";
@@ -47,15 +48,7 @@ export interface TokensOptions {
 
 async function readJson(path: string, display: string, what: string): Promise<unknown> {
   const fail = (message: string): never => {
-    throw new DiagnosticError([
-      {
-        code: "PRJ040",
-        severity: "error",
-        message: `${what}: ${message}`,
-        help: "pass a file holding one JSON document",
-        location: { file: display },
-      },
-    ]);
+    throw refusal("PRJ040", `${what}: ${message}`, "pass a file holding one JSON document", { file: display });
   };
   let text = "";
   try {
@@ -72,13 +65,8 @@ async function readJson(path: string, display: string, what: string): Promise<un
 
 export function findTool(model: Model, name: string): ToolModel {
   const tool = model.tools.find((t) => t.name === name);
-  if (!tool)
-    throw new UsageError(
-      `no tool "${name}" in the annotation${didYouMean(
-        name,
-        model.tools.map((t) => t.name),
-      )}; tools: ${model.tools.map((t) => t.name).join(", ")}`,
-    );
+  const names = model.tools.map((t) => t.name);
+  if (!tool) throw new UsageError(`no tool "${name}" in the annotation${didYouMean(name, names)}; tools: ${names.join(", ")}`);
   return tool;
 }
 
@@ -148,15 +136,12 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
     const projected = await project(payload, counting, { exchange: { query: {} } }).catch((error: unknown) => {
       // A payload without the records where the spec declares them has nothing to count.
       if (!(error instanceof Error) || error.name !== "ResponseShapeError") throw error;
-      throw new DiagnosticError([
-        {
-          code: "PRJ040",
-          severity: "error",
-          message: `${options.payload ?? `the spec's example of ${tool.operationLabel}`}: ${error.message}`,
-          help: `pass a response ${tool.operationLabel} answers, as the API sends it`,
-          location: payloadLocation,
-        },
-      ]);
+      throw refusal(
+        "PRJ040",
+        `${options.payload ?? `the spec's example of ${tool.operationLabel}`}: ${error.message}`,
+        `pass a response ${tool.operationLabel} answers, as the API sends it`,
+        payloadLocation,
+      );
     });
     const followUpsByResolver = Object.fromEntries(joinResolvers(tool).map((name) => [name, asked.get(name) ?? 0]));
     const layout = tableLayoutOf(tool);
@@ -195,14 +180,6 @@ function textWithoutNext(
   return runtime.serializeToolResult(runtime.withTableLayout(rest, { ...layout, page: layout.page.filter((key) => key !== "next") }));
 }
 
-function joinResolvers(tool: ToolModel): string[] {
-  const names = new Set<string>();
-  const visit = (fields: ToolModel["resource"]["fields"]) => {
-    for (const f of fields) {
-      if (f.kind === "join") names.add(f.resolver);
-      if (f.kind === "object") visit(f.children);
-    }
-  };
-  visit(tool.resource.fields);
-  return [...names];
-}
+const joinResolvers = (tool: ToolModel): string[] => [
+  ...new Set(leafFields(tool.resource.fields).flatMap((f) => (f.kind === "join" ? [f.resolver] : []))),
+];

@@ -1,5 +1,5 @@
 import { readlinkSync, realpathSync, watch, type FSWatcher } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import * as prettier from "prettier";
 import { DiagnosticError } from "../diagnostics.js";
 import { holdsPrettierConfig } from "../prettier-config.js";
@@ -11,6 +11,7 @@ import type { AnnotatedProject, Project } from "../project/read.js";
 import type { GenerateExtras } from "../project/extras.js";
 import { generateProject } from "../project/generate.js";
 import { printRefusal } from "./print.js";
+import { displayPath } from "../project/display-path.js";
 import { EXIT, printInternalError, type Io } from "./io.js";
 
 /**
@@ -52,7 +53,7 @@ function linkChain(file: string): string[] {
  */
 export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
   const configPath = resolve(io.cwd, options.config);
-  const display = (path: string) => relative(io.cwd, path).split(sep).join("/") || ".";
+  const display = (path: string) => displayPath(io.cwd, path);
   const say = (line: string) => options.silent || io.stdout.write(`${line}\n`);
 
   // What the runs read; a run that fails early leaves the last known values, so watching goes on.

@@ -41,28 +41,20 @@ export function typeOfSchema(schema: JsonSchema): string {
   if (Array.isArray(schema["anyOf"])) return schema["anyOf"].map((branch) => `(${typeOfSchema(branch as JsonSchema)})`).join(" | ");
   const types = schema["type"] === undefined ? [] : ([] as unknown[]).concat(schema["type"]);
   if (types.length === 0) return "unknown";
-  return types
-    .map((type) => {
-      switch (type) {
-        case "string":
-          return "string";
-        case "integer":
-        case "number":
-          return "number";
-        case "boolean":
-          return "boolean";
-        case "null":
-          return "null";
-        case "array":
-          return `Array<${typeof schema["items"] === "object" && schema["items"] !== null ? typeOfSchema(schema["items"] as JsonSchema) : "unknown"}>`;
-        case "object":
-          return objectType(schema);
-        default:
-          return "unknown";
-      }
-    })
-    .join(" | ");
+  const items = typeof schema["items"] === "object" && schema["items"] !== null ? typeOfSchema(schema["items"] as JsonSchema) : "unknown";
+  const typeOf = (type: unknown) =>
+    type === "array" ? `Array<${items}>` : type === "object" ? objectType(schema) : (SCALAR_TYPES[String(type)] ?? "unknown");
+  return types.map(typeOf).join(" | ");
 }
+
+/** The TypeScript type of each JSON Schema type that holds no other value. */
+const SCALAR_TYPES: Readonly<Record<string, string>> = {
+  string: "string",
+  integer: "number",
+  number: "number",
+  boolean: "boolean",
+  null: "null",
+};
 
 function objectType(schema: JsonSchema): string {
   const properties = (schema["properties"] ?? {}) as Record<string, JsonSchema>;
@@ -101,11 +93,6 @@ const callOf = (tool: ToolModel) => ({
   ...(tool.inputs.bodyMediaType ? { bodyMediaType: tool.inputs.bodyMediaType } : {}),
   ...(tool.next ? { nextPage: true } : {}),
 });
-
-/** The options a tool's call projects with: those the call made, and the fields its `detail` argument asks for. */
-function projectionOptions(tool: ToolModel, run: (name: string) => string): string {
-  return takesDetail(tool) ? `${run("detailOf")}(projection, args)` : "projection";
-}
 
 /**
  * `definitions.ts`: the input half of every tool. Its definitions for the model, a typed call per
@@ -218,7 +205,7 @@ export function emitDefinitions(model: Model): string {
     `  return {`,
     ...tools.map(
       (t) =>
-        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response, projection) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, ${projectionOptions(t, run)}), { ...timeout, ...call }, settings),`,
+        `    ${ownKey(t.name)}: (args, call = {}) => ${run("callTool")}(options.client, ${literal(t.name)}, ${camelCase(t.name)}Call, ${checkedSchemas.get(t) ?? `${camelCase(t.name)}InputSchema`}, args, (response, projection) => ${fromTool(t).value(`project${t.typeName}`)}(response as ${fromTool(t).type(`${t.typeName}Response`)}, ${hasResolvers ? "options.resolvers" : "{}"}, ${takesDetail(t) ? `${run("detailOf")}(projection, args)` : "projection"}), { ...timeout, ...call }, settings),`,
     ),
     `  };`,
     ...(tools.length > 0 ? [`  });`] : []),

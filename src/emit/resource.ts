@@ -1,4 +1,5 @@
 import { resolversOf } from "../model/resource-needs.js";
+import { leafFields } from "../rules/field.js";
 import type { Field, ResourceModel, SourceRef, ValueField } from "../model/types.js";
 import { relatedRead, relatedType } from "../rules/argument.js";
 import { sendCondition, valueReading } from "../rules/field-rules.js";
@@ -20,25 +21,20 @@ const keptWhole = (field: ValueField) => valueReading(field).sharesSchema?.(fiel
  */
 function constNames(module: ModuleWriter, resource: ResourceModel): Map<string, string> {
   const names = new Map<string, string>();
-  const visit = (fields: Field[]) => {
-    for (const field of fields) {
-      if (field.kind === "object") visit(field.children);
-      if (field.kind !== "value") continue;
-      const base = `${resource.typeName}_${field.name}`
-        .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-        .replace(/[^A-Za-z0-9]+/g, "_")
-        .toUpperCase();
-      names.set(field.name, module.local(base));
-    }
-  };
-  visit(resource.fields);
+  for (const field of leafFields(resource.fields)) {
+    if (field.kind !== "value") continue;
+    const base = `${resource.typeName}_${field.name}`
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .replace(/[^A-Za-z0-9]+/g, "_")
+      .toUpperCase();
+    names.set(field.name, module.local(base));
+  }
   return names;
 }
 
 /** The schema of each value kept whole, as a constant the result schema and the value's check share. */
 function wholeSchemaConstants(module: ModuleWriter, constants: Map<string, string>, fields: Field[]): string[] {
-  return fields.flatMap((field) => {
-    if (field.kind === "object") return wholeSchemaConstants(module, constants, field.children);
+  return leafFields(fields).flatMap((field) => {
     if (field.kind !== "value" || !keptWhole(field)) return [];
     return [
       `/** The schema ${commentText(field.name)} is kept whole to. */`,
@@ -171,8 +167,7 @@ function rebase(field: Field, depth: number): Field {
 
 /** The module constants the value fields' readers read: a legend's words, an enum's members. */
 function valueConstants(scope: Scope, fields: Field[]): string[] {
-  return fields.flatMap((field): string[] => {
-    if (field.kind === "object") return valueConstants(scope, field.children);
+  return leafFields(fields).flatMap((field) => {
     const constant = field.kind === "value" ? valueReading(field).constant?.(field, valueScope(scope, field)) : undefined;
     return constant === undefined ? [] : [constant];
   });

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import type { OpenAPI3 } from "openapi-typescript";
 import type TypeScript from "typescript";
 import { escapeHiddenCharacters } from "../control-characters.js";
-import { DiagnosticError, overflowedStack } from "../diagnostics.js";
+import { overflowedStack, refusal } from "../diagnostics.js";
 import type { Model } from "../model/types.js";
 import { fragmentPointer, isJsonObject, SchemaReader, unescapePointer, type JsonObject } from "../openapi/schema.js";
 import { TOO_DEEP_HELP } from "../openapi/too-deep.js";
@@ -28,15 +28,9 @@ const placeholderPrefix = (attempt: number) => (attempt === 0 ? "__projector_inh
 /** Keys an Example Object holds besides extensions. */
 const EXAMPLE_KEYS = new Set(["summary", "description", "value", "externalValue", "$ref"]);
 const isExampleMap = (value: unknown): boolean =>
-  typeof value === "object" &&
-  value !== null &&
-  !Array.isArray(value) &&
+  isJsonObject(value) &&
   Object.values(value).every(
-    (example) =>
-      typeof example === "object" &&
-      example !== null &&
-      !Array.isArray(example) &&
-      Object.keys(example).every((key) => EXAMPLE_KEYS.has(key) || key.startsWith("x-")),
+    (example) => isJsonObject(example) && Object.keys(example).every((key) => EXAMPLE_KEYS.has(key) || key.startsWith("x-")),
   );
 /** Each `%XX` of a `$ref` decoded, even where others are malformed: the bundler keeps a `$ref`'s encoding (`%65xamples`). */
 const percentDecoded = (ref: string) => ref.replace(/%[0-9a-f]{2}/gi, (code) => String.fromCharCode(Number.parseInt(code.slice(1), 16)));
@@ -155,7 +149,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
       if (leaveOut && key === "examples" && HOLDS_EXAMPLES.has(place) && isExampleMap(inner)) continue;
       if (leaveOut && place === "operation" && CODE_SAMPLES.has(key)) continue;
       if (key === "$ref" && typeof inner === "string" && INTO_LEFT_OUT.test(percentDecoded(inner))) refIntoLeftOut = true;
-      if (key === "mapping" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
+      if (key === "mapping" && isJsonObject(inner)) {
         // Bundling rewrites `$ref`s, never a discriminator's mapping: a target in another file, or
         // one relative to it, is gone (and would be read from the working folder).
         const entries = Object.entries(inner);
@@ -173,7 +167,7 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
         );
         continue;
       }
-      if (key === "properties" && typeof inner === "object" && inner !== null && !Array.isArray(inner)) {
+      if (key === "properties" && isJsonObject(inner)) {
         // A bundler may share a whole `properties` map through one `$ref`, which openapi-typescript reads as a property named `$ref`.
         const shared = (inner as JsonObject)["$ref"];
         const map =
@@ -207,8 +201,8 @@ export function forSourceTypes(document: JsonObject, leaveOut = true, attempt = 
 /** The document without `components.examples`, when that is a map of Example Objects; shallow copies, the rest shared. */
 function withoutExampleComponents(document: JsonObject): JsonObject {
   const components = document["components"];
-  if (typeof components !== "object" || components === null || Array.isArray(components)) return document;
-  const { examples, ...others } = components as JsonObject;
+  if (!isJsonObject(components)) return document;
+  const { examples, ...others } = components;
   return examples !== undefined && isExampleMap(examples) ? { ...document, components: others } : document;
 }
 
@@ -239,12 +233,7 @@ function sharedPathSchemas(document: JsonObject): Map<string, { section: "schema
   return new Map(
     [...refs]
       .sort()
-      .map((ref, i) => [
-        ref,
-        SHARED_PARAMETER.test(ref)
-          ? { section: "parameters", name: `ProjectorShared${i + 1}` }
-          : { section: "schemas", name: `ProjectorShared${i + 1}` },
-      ]),
+      .map((ref, i) => [ref, { section: SHARED_PARAMETER.test(ref) ? "parameters" : "schemas", name: `ProjectorShared${i + 1}` }]),
   );
 }
 const SHARED_SCHEMA = /^#\/paths\/.*\/schema(\/|$)/;
@@ -411,39 +400,9 @@ function usedComponents(components: JsonObject, kept: ReadonlyMap<string, Set<st
 /**
  * The source types, written by openapi-typescript from the bundled (never dereferenced) document: of
  * the parts the generated code names and what they reach, or of the whole spec when `used` is not given.
+ * A failure to make what it reads (a spec nested past the stack) is its PRJ008 too.
  */
 export async function sourceTypes(document: JsonObject, specFile: string, used?: UsedParts): Promise<string> {
-  return typeForSource(sourceTypesInput(document, specFile, used), specFile);
-}
-
-/** What openapi-typescript is to read of the spec; a failure to make it (a spec nested past the stack) is its PRJ008 too. */
-function sourceTypesInput(document: JsonObject, specFile: string, used: UsedParts | undefined): SourceTypesInput {
-  try {
-    return forSourceTypes(used === undefined ? document : usedDocument(document, used));
-  } catch (error) {
-    throw cannotType(error, specFile);
-  }
-}
-
-function cannotType(error: unknown, specFile: string): DiagnosticError {
-  const tooDeep = overflowedStack(error);
-  return new DiagnosticError([
-    {
-      code: "PRJ008",
-      severity: "error",
-      message: tooDeep
-        ? "openapi-typescript cannot type the spec: it nests too deeply"
-        : `openapi-typescript cannot type the spec: ${String((error as Error).message ?? error).split("\n")[0]}`,
-      help: tooDeep
-        ? TOO_DEEP_HELP
-        : "the source types come from openapi-typescript, which failed on this spec; look for a $ref cycle with no schema in it, or a response or schema that is null",
-      location: { file: specFile },
-    },
-  ]);
-}
-
-/** The source types of what {@link forSourceTypes} made of the spec. */
-async function typeForSource(source: SourceTypesInput, specFile: string): Promise<string> {
   // Loaded on first use: it pulls in the TypeScript compiler, which a no-op regenerate never needs.
   // Required, not imported: as an ES import, Node parses TypeScript's 9 MB three times to learn that
   // it is CommonJS and what it exports; openapi-typescript's CommonJS build is the same code.
@@ -452,6 +411,7 @@ async function typeForSource(source: SourceTypesInput, specFile: string): Promis
   const ts = require("typescript") as typeof TypeScript;
   let printed: string;
   try {
+    const source = forSourceTypes(used === undefined ? document : usedDocument(document, used));
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
     const nodes = await openapiTS(source.document as unknown as OpenAPI3, { silent: true, alphabetize: true });
     // The transform walks every node of the types: only worth it when a name needs putting back.
@@ -459,7 +419,17 @@ async function typeForSource(source: SourceTypesInput, specFile: string): Promis
       source.placeholders.length > 0 ? ts.transform(nodes, [inheritedNamesBack(ts, new Map(source.placeholders))]).transformed : nodes,
     );
   } catch (error) {
-    throw cannotType(error, specFile);
+    const tooDeep = overflowedStack(error);
+    throw refusal(
+      "PRJ008",
+      tooDeep
+        ? "openapi-typescript cannot type the spec: it nests too deeply"
+        : `openapi-typescript cannot type the spec: ${String((error as Error).message ?? error).split("\n")[0]}`,
+      tooDeep
+        ? TOO_DEEP_HELP
+        : "the source types come from openapi-typescript, which failed on this spec; look for a $ref cycle with no schema in it, or a response or schema that is null",
+      { file: specFile },
+    );
   }
   // Its string literals come out escaped, its comments carry spec descriptions as they are.
   return escapeHiddenCharacters(printed);

@@ -35,14 +35,12 @@ export const commentText = (text: string): string =>
 export function typeOfShape(shape: Shape): string {
   switch (shape.type) {
     case "string":
-      return "string";
+    case "boolean":
+    case "unknown":
+      return shape.type;
     case "number":
     case "integer":
       return "number";
-    case "boolean":
-      return "boolean";
-    case "unknown":
-      return "unknown";
     case "literal":
       return shape.values.map(literal).join(" | ");
     case "array":

@@ -1,4 +1,5 @@
-import type { Field, ToolModel } from "../model/types.js";
+import type { ToolModel } from "../model/types.js";
+import { leafFields } from "../rules/field.js";
 import { countDefinitions, type CarriedDefinition, type DefinitionsCount } from "./definitions.js";
 import { handleKeys } from "./handles.js";
 import { classifyJson, PARTS, type Part, type PartRules } from "./parts.js";
@@ -45,17 +46,15 @@ export const PART_DEFINITIONS: Record<Part, string> = {
 export function partRules(tool: ToolModel): PartRules {
   const idFields = new Set<string>();
   const enumFields = new Set<string>();
-  const visit = (fields: Field[]) => {
-    for (const field of fields) {
-      const leaf = field.source.path[field.source.path.length - 1]!;
-      if (field.kind === "join" || field.kind === "related-id") idFields.add(leaf);
-      else if (field.kind === "object") visit(field.children);
-      else if (field.argumentOf) idFields.add(leaf);
-      else if (field.legend || (field.shape.type === "literal" && field.shape.values.every((v) => typeof v === "number")))
-        enumFields.add(leaf);
-    }
-  };
-  visit(tool.resource.fields);
+  for (const field of leafFields(tool.resource.fields)) {
+    const leaf = field.source.path[field.source.path.length - 1]!;
+    if (field.kind === "join" || field.kind === "related-id" || (field.kind === "value" && field.argumentOf)) idFields.add(leaf);
+    else if (
+      field.kind === "value" &&
+      (field.legend || (field.shape.type === "literal" && field.shape.values.every((v) => typeof v === "number")))
+    )
+      enumFields.add(leaf);
+  }
   return { idFields, enumFields };
 }
 

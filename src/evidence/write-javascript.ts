@@ -12,21 +12,17 @@ import { prebuiltRuntime } from "./runtime-javascript.js";
  */
 export const typescript = (): typeof TypeScript => createRequire(import.meta.url)("typescript") as typeof TypeScript;
 
-/** What `transpileModule` compiles with, for modules that are run here and never shown. */
-const compilerOptions = (ts: typeof TypeScript): TypeScript.CompilerOptions => ({
-  module: ts.ModuleKind.ESNext,
-  target: ts.ScriptTarget.ES2022,
-  verbatimModuleSyntax: true,
-});
-
 /**
  * The modules as JavaScript, by TypeScript's own compiler, each on its own as `transpileModule`
  * compiles it (isolated modules, no imports followed, nothing checked), but all in one program:
  * a program per module, as `transpileModule` makes, costs more than the modules themselves.
  */
 export function transpiled(ts: typeof TypeScript, files: ReadonlyMap<string, string>): Map<string, string> {
+  // As `transpileModule` compiles, for modules that are run here and never shown.
   const options: TypeScript.CompilerOptions = {
-    ...compilerOptions(ts),
+    module: ts.ModuleKind.ESNext,
+    target: ts.ScriptTarget.ES2022,
+    verbatimModuleSyntax: true,
     isolatedModules: true,
     noLib: true,
     noResolve: true,

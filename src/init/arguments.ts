@@ -3,6 +3,7 @@ import { isIdSchema } from "../model/spec-ids.js";
 import { operationParameters, type DeclaredParameter, type Operation } from "../model/operations.js";
 import { members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { withArticle } from "../indefinite-article.js";
+import { singular } from "../naming.js";
 import { kindOfKey, someOf, type ArgumentGuess, type Guess } from "./guess.js";
 
 /** `GetTeamMemberships`, `listIncidents`, `get /users/{id}` to `get_team_memberships`, `list_incidents`, `get_users_id`. */
@@ -14,12 +15,6 @@ export function snakeCase(name: string): string {
     .replace(/^_+|_+$/g, "")
     .toLowerCase();
 }
-
-export const singular = (name: string): string =>
-  name
-    .replace(/ies$/, "y")
-    .replace(/(s|x|ch|sh)es$/, "$1")
-    .replace(/([^s])s$/, "$1");
 
 const kindOf = (word: string) => singular(snakeCase(word));
 const IDENTITY_PARAMETER = /^(id|gid|uuid|sid|key|slug|number)$/i;
@@ -248,7 +243,7 @@ function fitOf({ reader, distinctive }: Matching, field: SpecField, taker: Taker
 }
 
 const rank = (f: Fit) => (f.sameName ? 8 : 0) + (f.byName ? 4 : 0) + (f.bySchema ? 2 : 0) + (f.typesAgree ? 1 : 0);
-const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
+export const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
 const scalar = (reader: SchemaReader, field: SpecField) => ["string", "integer", undefined].includes(reader.kind(field.at));
 
 /**

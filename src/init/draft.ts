@@ -12,13 +12,14 @@ import {
   ownTakers,
   pathShape,
   recordKindOfPath,
-  singular,
   snakeCase,
   takerOf,
   unionBranches,
   type OwnTakers,
   type Taker,
+  unique,
 } from "./arguments.js";
+import { singular } from "../naming.js";
 import { guessField, labelAttribute, someOf, type Guess, type ResolverGuess } from "./guess.js";
 import { draftInputs, type DraftInput } from "./inputs.js";
 import { draftNext, type DraftNext } from "./next-page.js";
@@ -293,8 +294,6 @@ function declareResolver(resolvers: Map<string, DraftResolver>, wanted: Resolver
     if (declared.label === entry.label && declared.id === entry.id) return name;
   }
 }
-
-const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
 
 /** The schema a resource's records are read from; for a JSON:API type, every schema its tools declare them as. */
 interface RecordSource {

@@ -5,8 +5,7 @@ import type { Draft } from "./draft.js";
 
 /** `get /tickets/{id}` for `getTicket`, `GET /tickets/{id}` or `get /tickets/{id}`: one key per operation. */
 function operationKey(operations: Operation[], reference: string): string | undefined {
-  const labelled = /^([A-Za-z]+)\s+(\/.*)$/.exec(reference.trim());
-  const op = findOperation(operations, labelled ? `${labelled[1]!.toLowerCase()} ${labelled[2]}` : reference);
+  const op = findOperation(operations, reference);
   return op ? `${op.method} ${op.path}` : undefined;
 }
 

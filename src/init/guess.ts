@@ -1,9 +1,9 @@
 import type { SpecField } from "../model/fields.js";
-import { carriedIdsAndUrls, ID_LIKE, ID_SUFFIX, isIdSchema, isUrl } from "../model/spec-ids.js";
+import { carriedIdsAndUrls, ID_LIKE, ID_SUFFIX, isIdList, isIdSchema, isUrl } from "../model/spec-ids.js";
 import { classifiedWhole } from "../rules/keep.js";
 import { carriedCredential, credentialReason, isCredential } from "../model/credentials.js";
 import { specLegend } from "../model/legend.js";
-import { plural } from "../naming.js";
+import { plural, singular } from "../naming.js";
 import { child, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
 /** A field rule as it is written in projector.yaml. */
@@ -63,13 +63,12 @@ const IDENTITY_KEYS = ["id", "gid", "uuid", "sid"];
 
 /** `conversation_id`, `conversationGid` to `conversation`: the kind of record a foreign key names. */
 export const kindOfKey = (name: string): string =>
-  name
-    .replace(ID_SUFFIX, "")
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .toLowerCase()
-    .replace(/ies$/, "y")
-    .replace(/(s|x|ch|sh)es$/, "$1")
-    .replace(/([^s])s$/, "$1");
+  singular(
+    name
+      .replace(ID_SUFFIX, "")
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .toLowerCase(),
+  );
 const LINK_NAME = /(^|[_-])(url|href|link|links|self|uri|permalink|URL|URI|HREF)$|Url$|Href$|[a-z0-9](URL|URI|HREF)$|^permalink$/;
 const LABEL_NAMES = ["name", "display_name", "full_name", "title", "summary", "label", "login", "handle", "email", "username", "slug"];
 /** Parts of an object or list are classified this many levels below the field at most, and this many entries in all. */
@@ -187,7 +186,7 @@ function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Bud
       sure: true,
     };
   const scalarOrList = kind !== "object" && !reader.objectLike(inner);
-  if (scalarOrList && (ID_LIKE.test(field.name) || isIdSchema(reader, field.at) || idList(reader, inner)))
+  if (scalarOrList && (ID_LIKE.test(field.name) || isIdSchema(reader, field.at) || isIdList(reader, inner)))
     return foreignKey(field, kind, ctx);
   const coded = codedGuess(reader, field.at);
   if (coded) return coded;
@@ -222,11 +221,6 @@ const onlyLinks = (reader: SchemaReader, at: SchemaAt) => linksIn(reader, at).le
 function urlMap(reader: SchemaReader, at: SchemaAt): boolean {
   const values = child(reader.unwrapNullable(at), "additionalProperties");
   return values !== undefined && isUrl(reader, "", values);
-}
-
-function idList(reader: SchemaReader, at: SchemaAt): boolean {
-  const items = reader.kind(at) === "array" ? reader.items(at) : undefined;
-  return items !== undefined && isIdSchema(reader, items);
 }
 
 /** An id of another record: an argument of the tools that take it, else a join to guess at. */

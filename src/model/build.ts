@@ -9,7 +9,7 @@ import { classifyFields, declaredAs, jsonApiFields, jsonApiTypeFields, restField
 import { DETAIL_ARGUMENT, detailArgumentClash } from "./detail.js";
 import { buildToolInputs, legendIndex } from "./inputs.js";
 import { idSourcesByTool } from "./short-ids.js";
-import { nextPageOf } from "./next-page.js";
+import { nextPageOf, undeclaredPath, walk } from "./next-page.js";
 import { inResultOrder } from "./order.js";
 import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { declaredErrorKeys, findRows, IDENTITY_NAMES, jsonApiType, jsonApiTypes, mayBeNull, unreadMembers, type Rows } from "./rows.js";
@@ -230,23 +230,12 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     if (!resource) continue;
     const page = tool.page.flatMap((field): PageModel[] => {
       const segments = field.source.split(".");
-      let at: SchemaAt | undefined = response;
-      for (const [i, segment] of segments.entries()) {
-        const property = reader.property(at, segment);
-        if (!property) {
-          const names = reader.properties(at).map((p) => p.name);
-          error(
-            "PRJ031",
-            `tool ${tool.name}: the response has no ${segments.slice(0, i + 1).join(".")}${didYouMean(segment, names)}`,
-            names.length
-              ? `${segments.slice(0, i).join(".") || "the response"} declares: ${names.join(", ")}`
-              : "name a path the response schema declares",
-            field.path,
-            spec.locate(at.pointer),
-          );
-          return [];
-        }
-        at = property.at;
+      const found = walk(reader, response, segments);
+      const { at } = found;
+      if ("missing" in found) {
+        const { message, help } = undeclaredPath(reader, found, segments);
+        error("PRJ031", `tool ${tool.name}: ${message}`, help, field.path, spec.locate(at.pointer));
+        return [];
       }
       const presence = pageByPresence(field, reader.kind(at));
       const warnCut = (levels: number) =>

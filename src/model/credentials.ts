@@ -2,7 +2,7 @@
 // (`auth_token`, `clientSecret`, `api-key`, `password`), `format: password`, or an example that shows
 // one, on a value that can hold one. A boolean never does, nor a count: `has_password`, `max_tokens`.
 
-import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { child, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
 /** Last words that name a credential whatever comes before them. */
 const SECRET_WORDS = new Set([
@@ -297,8 +297,7 @@ function mapValues(at: SchemaAt): SchemaAt[] {
     const group = child(at, key);
     return Object.keys(group?.schema ?? {}).flatMap((name) => child(group!, name) ?? []);
   };
-  const listed = (key: string) =>
-    (Array.isArray(at.schema[key]) ? (at.schema[key] as unknown[]) : []).flatMap((_, i) => child(at, key, i) ?? []);
+  const listed = (key: string) => members(at, key);
   return [
     ...["additionalProperties", "unevaluatedProperties", "if", "then", "else", "contains", "unevaluatedItems"].flatMap(
       (key) => child(at, key) ?? [],

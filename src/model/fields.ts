@@ -153,9 +153,7 @@ function wider(reader: SchemaReader, field: SpecField, known: SpecField): boolea
 }
 
 export function restFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
-  return reader
-    .properties(record)
-    .map((p) => ({ name: p.name, at: p.at, required: p.required, base: "record" as const, path: [p.name], relationship: false }));
+  return reader.properties(record).map((p) => ({ ...p, base: "record" as const, path: [p.name], relationship: false }));
 }
 
 interface Entry {
@@ -359,14 +357,9 @@ function nestedField(
     });
     return undefined;
   }
-  const parts = reader.properties(objectAt).map((p) => ({
-    name: p.name,
-    at: p.at,
-    required: p.required,
-    base: specField.base,
-    path: [...specField.path, p.name],
-    relationship: false,
-  }));
+  const parts = reader
+    .properties(objectAt)
+    .map((p) => ({ ...p, base: specField.base, path: [...specField.path, p.name], relationship: false }));
   const inner = classifyLevel(ctx, parts, children, `${name}.`, style, liftable && !many);
   if (inner.fields.length === 0) return { dropped: inner.dropped, lifted: inner.lifted };
   const description = describe(specField.at);

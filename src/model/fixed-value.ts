@@ -17,26 +17,17 @@ const TYPE_WORDS: Record<string, string> = {
   null: "null",
 };
 
-function hasType(value: unknown, type: unknown): boolean {
-  switch (type) {
-    case "string":
-      return typeof value === "string";
-    case "integer":
-      return typeof value === "number" && Number.isInteger(value);
-    case "number":
-      return typeof value === "number" && Number.isFinite(value);
-    case "boolean":
-      return typeof value === "boolean";
-    case "array":
-      return Array.isArray(value);
-    case "object":
-      return typeof value === "object" && value !== null && !Array.isArray(value);
-    case "null":
-      return value === null;
-    default:
-      return true;
-  }
-}
+/** Whether a value is of each JSON Schema type; a type not named here takes any value. */
+const HAS_TYPE: ReadonlyMap<unknown, (value: unknown) => boolean> = new Map([
+  ["string", (value: unknown) => typeof value === "string"],
+  ["integer", (value: unknown) => typeof value === "number" && Number.isInteger(value)],
+  ["number", (value: unknown) => typeof value === "number" && Number.isFinite(value)],
+  ["boolean", (value: unknown) => typeof value === "boolean"],
+  ["array", (value: unknown) => Array.isArray(value)],
+  ["object", (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value)],
+  ["null", (value: unknown) => value === null],
+]);
+const hasType = (value: unknown, type: unknown): boolean => HAS_TYPE.get(type)?.(value) ?? true;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 

@@ -296,7 +296,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
     path: op.path,
     description: tool.description ?? (summary.join("\n\n") || `${op.method.toUpperCase()} ${op.path}`),
     ...(title !== undefined ? { title } : {}),
-    hints: { ...methodHints(op.method), ...annotatedHints(tool.hints) },
+    hints: { ...METHOD_HINTS.get(op.method), ...annotatedHints(tool.hints) },
     parameters,
     ...(bodyMediaType ? { bodyMediaType } : {}),
   };
@@ -317,19 +317,12 @@ function titleOf(summary: unknown): string | undefined {
  * may be repeated to the same effect, DELETE destroys. POST and PATCH say nothing: a client then
  * assumes the tool may change and destroy things, and is not idempotent.
  */
-function methodHints(method: string): ToolHints {
-  switch (method) {
-    case "get":
-    case "head":
-      return { readOnlyHint: true };
-    case "put":
-      return { idempotentHint: true };
-    case "delete":
-      return { destructiveHint: true, idempotentHint: true };
-    default:
-      return {};
-  }
-}
+const METHOD_HINTS: ReadonlyMap<string, ToolHints> = new Map([
+  ["get", { readOnlyHint: true }],
+  ["head", { readOnlyHint: true }],
+  ["put", { idempotentHint: true }],
+  ["delete", { destructiveHint: true, idempotentHint: true }],
+]);
 
 /** The annotation's `hints`, under MCP's names. */
 function annotatedHints(hints: ToolAnnotation["hints"]): ToolHints {

@@ -54,7 +54,11 @@ export function holdsUrl(reader: SchemaReader, at: SchemaAt, segments: readonly 
 }
 
 /** The schema at a dotted path of the response or record, or the first step that is not declared. */
-function walk(reader: SchemaReader, from: SchemaAt, segments: readonly string[]): { at: SchemaAt } | { missing: number; at: SchemaAt } {
+export function walk(
+  reader: SchemaReader,
+  from: SchemaAt,
+  segments: readonly string[],
+): { at: SchemaAt } | { missing: number; at: SchemaAt } {
   let at = from;
   for (const [i, segment] of segments.entries()) {
     const property = reader.property(at, segment);
@@ -62,6 +66,17 @@ function walk(reader: SchemaReader, from: SchemaAt, segments: readonly string[])
     at = property.at;
   }
   return { at };
+}
+
+/** PRJ031's words for a response path whose step `missing` the schema at `at` does not declare. */
+export function undeclaredPath(reader: SchemaReader, { at, missing }: { at: SchemaAt; missing: number }, segments: readonly string[]) {
+  const names = reader.properties(at).map((p) => p.name);
+  return {
+    message: `the response has no ${segments.slice(0, missing + 1).join(".")}${didYouMean(segments[missing]!, names)}`,
+    help: names.length
+      ? `${segments.slice(0, missing).join(".") || "the response"} declares: ${names.join(", ")}`
+      : "name a path the response schema declares",
+  };
 }
 
 /** A fixed value as a URL writes it, or undefined for one a URL cannot repeat (an object). */
@@ -100,21 +115,24 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
   const declared = operationParameters(reader, op).filter((p) => p.in === "query");
   const query = ctx.parameters.filter((p) => p.in === "query");
   const settable = query.filter((p) => p.argument !== undefined && !p.fixed).map((p) => p.name);
+  /** The query parameter the operation declares by this name, or undefined with the problem reported at `key`. */
+  const declaredAt = (name: string, key: string, help: string) => {
+    const parameter = declared.find((p) => p.name === name);
+    const names = declared.map((p) => p.name);
+    if (!parameter)
+      fail("PRJ090", `page.next.${key}: ${operationLabel(op)} has no query parameter "${name}"${didYouMean(name, names)}`, help, [
+        ...next.path,
+        key,
+      ]);
+    return parameter;
+  };
   /** A query parameter the next page sets: declared, and neither fixed nor dropped. */
   const sets = (name: string, key: string): boolean => {
     const path = [...next.path, key];
-    if (!declared.some((p) => p.name === name)) {
-      fail(
-        "PRJ090",
-        `page.next.${key}: ${operationLabel(op)} has no query parameter "${name}"${didYouMean(
-          name,
-          declared.map((p) => p.name),
-        )}`,
-        declared.length ? `its query parameters: ${declared.map((p) => p.name).join(", ")}` : "the operation takes no query parameters",
-        path,
-      );
-      return false;
-    }
+    const help = declared.length
+      ? `its query parameters: ${declared.map((p) => p.name).join(", ")}`
+      : "the operation takes no query parameters";
+    if (!declaredAt(name, key, help)) return false;
     if (settable.includes(name)) return true;
     const fixed = query.some((p) => p.name === name && p.fixed);
     fail(
@@ -128,19 +146,8 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
   /** A limit read from the request: declared, fixed or set. */
   const limitOf = (name: string | undefined): { ok: boolean; defaultLimit?: number } => {
     if (name === undefined) return { ok: true };
-    const parameter = declared.find((p) => p.name === name);
-    if (!parameter) {
-      fail(
-        "PRJ090",
-        `page.next.limit: ${operationLabel(op)} has no query parameter "${name}"${didYouMean(
-          name,
-          declared.map((p) => p.name),
-        )}`,
-        "name the query parameter that says how many records a page holds",
-        [...next.path, "limit"],
-      );
-      return { ok: false };
-    }
+    const parameter = declaredAt(name, "limit", "name the query parameter that says how many records a page holds");
+    if (!parameter) return { ok: false };
     const fallback = reader.unwrapNullable(parameter.at).schema["default"];
     return { ok: true, ...(Number.isSafeInteger(fallback) && (fallback as number) > 0 ? { defaultLimit: fallback as number } : {}) };
   };
@@ -170,16 +177,8 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
       const segments = next.source.split(".");
       const found = walk(reader, ctx.response, segments);
       if ("missing" in found) {
-        const names = reader.properties(found.at).map((p) => p.name);
-        return fail(
-          "PRJ031",
-          `the response has no ${segments.slice(0, found.missing + 1).join(".")}${didYouMean(segments[found.missing]!, names)}`,
-          names.length
-            ? `${segments.slice(0, found.missing).join(".") || "the response"} declares: ${names.join(", ")}`
-            : "name a path the response schema declares",
-          next.path,
-          ctx.locateSpec(found.at.pointer),
-        );
+        const { message, help } = undeclaredPath(reader, found, segments);
+        return fail("PRJ031", message, help, next.path, ctx.locateSpec(found.at.pointer));
       }
       if (next.param !== undefined) return sets(next.param, "param") ? model({ body: segments, param: next.param }) : undefined;
       if (holdsUrl(reader, found.at, segments)) return followsUrls() ? model({ body: segments }) : undefined;

@@ -1,4 +1,4 @@
-import { child, escapePointer, isJsonObject, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { child, escapePointer, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import type { QuerySerialization, QueryStyle } from "./types.js";
 
 export interface Operation {
@@ -132,11 +132,7 @@ export function operationParameters(reader: SchemaReader, op: Operation): Declar
   const declared: DeclaredParameter[] = [];
   const pathItem = reader.pointer(op.at.pointer.replace(/\/[^/]+$/, ""));
   for (const owner of [pathItem, op.at]) {
-    const list = owner?.schema["parameters"];
-    if (!owner || !Array.isArray(list)) continue;
-    for (let i = 0; i < list.length; i++) {
-      const declaredAt = child(owner, "parameters", i);
-      if (!declaredAt) continue;
+    for (const declaredAt of owner ? members(owner, "parameters") : []) {
       const declaration = reader.deref(declaredAt);
       const { name, in: where, required, description } = declaration.schema;
       if (typeof name !== "string" || typeof where !== "string") continue;

@@ -1,16 +1,11 @@
 import type { Field } from "./types.js";
+import { leafFields } from "../rules/field.js";
 
 /** Resolver names a resource's fields look up, sorted, so the spec's property order never reorders a tool's lookups. */
 export function resolversOf(fields: Field[]): string[] {
-  const names: string[] = [];
-  const visit = (list: Field[]) => {
-    for (const field of list) {
-      if (field.kind === "join") names.push(field.resolver);
-      else if (field.kind === "value" && field.legend?.kind === "resolver") names.push(field.legend.resolver);
-      else if (field.kind === "object") visit(field.children);
-    }
-  };
-  visit(fields);
+  const names = leafFields(fields).flatMap((field) =>
+    field.kind === "join" ? [field.resolver] : field.kind === "value" && field.legend?.kind === "resolver" ? [field.legend.resolver] : [],
+  );
   return [...new Set(names)].sort();
 }
 

@@ -1,6 +1,7 @@
 import type { ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
 import { withArticle } from "../indefinite-article.js";
 import { child, members, type Property, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { walk } from "./next-page.js";
 
 /** Where a tool's records sit in its response, and what they are. */
 export interface Rows {
@@ -147,18 +148,14 @@ function locateRows(
     return { item, many, path, jsonapi, ...(resourceName !== undefined ? { resourceName } : {}) };
   };
   if (tool.rows !== undefined) {
-    let at: SchemaAt = body;
-    for (const segment of tool.rows.split(".")) {
-      const property = reader.property(at, segment);
-      if (!property)
-        return {
-          problem: `the response has no "${tool.rows}"`,
-          help: `\`rows\` is the dotted path to the records; the response declares ${reader
-            .properties(at)
-            .map((p) => p.name)
-            .join(", ")}`,
-        };
-      at = property.at;
+    const found = walk(reader, body, tool.rows.split("."));
+    const { at } = found;
+    if ("missing" in found) {
+      const names = reader.properties(at).map((p) => p.name);
+      return {
+        problem: `the response has no "${tool.rows}"`,
+        help: `\`rows\` is the dotted path to the records; the response declares ${names.join(", ")}`,
+      };
     }
     const rows = rowsAt(at, tool.rows.split("."), false);
     return rows.resourceName === undefined && jsonApiType(reader, reader.unwrapNullable(rows.item), servedAsJsonApi) !== undefined

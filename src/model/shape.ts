@@ -31,13 +31,10 @@ function shapeWithin(reader: SchemaReader, at: SchemaAt, seen: readonly string[]
   if (values && values.length > 0) return { type: "literal", values };
   switch (kind) {
     case "string":
-      return { type: "string" };
     case "integer":
-      return { type: "integer" };
     case "number":
-      return { type: "number" };
     case "boolean":
-      return { type: "boolean" };
+      return { type: kind };
     case "array": {
       const items = reader.items(resolved);
       return { type: "array", items: items ? shapeWithin(reader, items, trail, budget) : { type: "unknown" } };

@@ -101,7 +101,7 @@ export function isIdSchema(reader: SchemaReader, at: SchemaAt): boolean {
 }
 
 /** A list whose items are ids by their schema (`mention_roles: [snowflake]`). */
-function isIdList(reader: SchemaReader, at: SchemaAt): boolean {
+export function isIdList(reader: SchemaReader, at: SchemaAt): boolean {
   if (reader.kind(at) !== "array") return false;
   const items = reader.items(at);
   return items !== undefined && isIdSchema(reader, items);
@@ -254,21 +254,17 @@ export function isUrl(reader: SchemaReader, name: string, at: SchemaAt): boolean
 
 /** What the spec declares of the ids the field at `at` holds: a relationship's in its `data`, else a join key's. */
 export function idFacts(reader: SchemaReader, at: SchemaAt, relationship: boolean): IdFacts {
-  /** One item of the value, through a list; undefined for a list of no declared items. */
-  const item = () => {
-    const value = reader.unwrapNullable(at);
-    if (reader.kind(value) !== "array") return value;
-    const items = reader.items(value);
+  /** One item of the value at `of`, through a list; undefined for a list of no declared items. */
+  const itemOf = (of: SchemaAt) => {
+    const value = reader.unwrapNullable(of);
+    const items = reader.kind(value) === "array" ? reader.items(value) : value;
     return items && reader.unwrapNullable(items);
   };
+  const item = () => itemOf(at);
   /** The schema of one resource identifier in a relationship's `data`. */
   const linkage = () => {
     const data = reader.property(reader.unwrapNullable(at), "data");
-    if (!data) return undefined;
-    const value = reader.unwrapNullable(data.at);
-    if (reader.kind(value) !== "array") return value;
-    const items = reader.items(value);
-    return items && reader.unwrapNullable(items);
+    return data && itemOf(data.at);
   };
   const idKind = (idKey: string) => {
     if (relationship) return "string";

@@ -1,6 +1,5 @@
+import { leafFields } from "../rules/field.js";
 import type { Field, ResourceModel } from "./types.js";
-
-const flattened = (fields: Field[]): Field[] => fields.flatMap((f) => (f.kind === "object" ? flattened(f.children) : [f]));
 
 // Every tool's inputs ask every resource for its fields: flattened once per resource, not once per tool and parameter.
 const byResource = new WeakMap<ResourceModel, Field[]>();
@@ -9,7 +8,7 @@ const byResource = new WeakMap<ResourceModel, Field[]>();
 export function valueFields(resource: ResourceModel): Field[] {
   let fields = byResource.get(resource);
   if (!fields) {
-    fields = flattened(resource.fields);
+    fields = leafFields(resource.fields);
     byResource.set(resource, fields);
   }
   return fields;

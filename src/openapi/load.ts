@@ -10,7 +10,7 @@ import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../y
 import { refParser, refusedAsInternal } from "./ref-parser.js";
 import { filePath, guardedFileResolver, localPath, readSpecFile, resolverAsRead, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_NESTING, MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite, type RefWalk } from "./refs.js";
-import { escapePointer, isJsonObject, type JsonObject } from "./schema.js";
+import { escapePointer, isJsonObject, unescapePointer, type JsonObject } from "./schema.js";
 import { TOO_DEEP_HELP } from "./too-deep.js";
 import { writtenPlace } from "./written-place.js";
 
@@ -32,11 +32,7 @@ export interface LoadSpecOptions {
   allowOutsideRefs?: boolean;
 }
 
-const decodePointer = (pointer: string) =>
-  pointer
-    .split("/")
-    .slice(1)
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+const decodePointer = (pointer: string) => pointer.split("/").slice(1).map(unescapePointer);
 
 /** YAML anchors look like `&name` after a space or flow indicator; a text without one has no aliases to count. */
 const mayHaveAnchors = (text: string) => /(^|[\s,[{])&[^\s,[\]{}]/.test(text);
@@ -58,14 +54,14 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       location: { file },
     });
   }
-  if (text.trim() === "") {
+  const notAnObject = () =>
     fail({
       code: "PRJ004",
       message: "the spec is empty or not an object",
       help: "point `spec:` at an OpenAPI 3.0 or 3.1 document",
       location: { file, line: 1, column: 1 },
     });
-  }
+  if (text.trim() === "") notAnObject();
   const folder = dirname(absolutePath);
   /** How messages name a file the spec pulls in: beside the spec's own name. */
   const display = (path: string) =>
@@ -319,13 +315,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       });
     }
     const parsed = positions().document.toJS({ maxAliasCount: -1 }) as unknown;
-    if (!isJsonObject(parsed))
-      fail({
-        code: "PRJ004",
-        message: "the spec is empty or not an object",
-        help: "point `spec:` at an OpenAPI 3.0 or 3.1 document",
-        location: { file, line: 1, column: 1 },
-      });
+    if (!isJsonObject(parsed)) notAnObject();
     cannotLoad(message, documents);
   }
   const documents = parser.$refs.values() as Record<string, unknown>;
@@ -374,15 +364,14 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   } catch (error) {
     cannotLoad(shown(String((error as Error).message ?? error)), parser.$refs.values() as Record<string, unknown>);
   }
-  if (!isJsonObject(document)) {
-    return fail({
+  if (!isJsonObject(document)) return notAnObject();
+  if (document["swagger"] !== undefined)
+    fail({
       code: "PRJ004",
-      message: "the spec is empty or not an object",
-      help: "point `spec:` at an OpenAPI 3.0 or 3.1 document",
-      location: { file, line: 1, column: 1 },
+      message: `Swagger ${String(document["swagger"])} is not supported`,
+      help: "convert it first: `npx swagger2openapi spec.yaml -o spec.openapi.yaml`",
+      location: locateInSpec(["swagger"], "key"),
     });
-  }
-  if (document["swagger"] !== undefined) swaggerTwo(document, locateInSpec(["swagger"], "key"), fail);
   const version = document["openapi"];
   if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version))
     notOpenApi(version, version === undefined ? { file, line: 1, column: 1 } : locateInSpec(["openapi"], "key"));
@@ -421,15 +410,6 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     // The parser gives POSIX paths on every platform; the watcher compares them with native ones.
     files: parser.$refs.paths("file").map((file) => resolve(file)),
   };
-}
-
-function swaggerTwo(document: JsonObject, location: SourceLocation, fail: (d: Omit<Diagnostic, "severity">) => never): never {
-  return fail({
-    code: "PRJ004",
-    message: `Swagger ${String(document["swagger"])} is not supported`,
-    help: "convert it first: `npx swagger2openapi spec.yaml -o spec.openapi.yaml`",
-    location,
-  });
 }
 
 /**

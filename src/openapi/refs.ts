@@ -50,15 +50,7 @@ export function refSites(documents: Record<string, unknown>): RefWalk {
     // A large spec writes the same few thousand `$ref`s hundreds of thousands of times.
     const targets = new Map<string, URL | undefined>();
     const targetOf = (ref: string) => {
-      if (!targets.has(ref)) {
-        let target: URL | undefined;
-        try {
-          target = new URL(ref, base);
-        } catch {
-          target = undefined;
-        }
-        targets.set(ref, target);
-      }
+      if (!targets.has(ref)) targets.set(ref, URL.canParse(ref, base) ? new URL(ref, base) : undefined);
       return targets.get(ref);
     };
     const seen = new Set<object>();
@@ -157,14 +149,11 @@ export function overlongRefChain(documents: Record<string, unknown>, sites: read
       let hops = 1;
       const follow = (): boolean => {
         while (isRef(node)) {
-          let next: URL;
-          try {
-            next = new URL(node.$ref, base);
-          } catch {
+          if (!URL.canParse(node.$ref, base)) {
             node = undefined;
             return true;
           }
-          const reached = resolve(next, depth + hops);
+          const reached = resolve(new URL(node.$ref, base), depth + hops);
           if (!reached) return false;
           hops += reached.hops;
           node = reached.value;

@@ -71,6 +71,9 @@ const CODE_WORDS = /^x-enum/i;
 const wordsOnly = (schema: JsonObject) =>
   Object.keys(schema).every((key) => WORDS_ONLY.has(key) || (key.startsWith("x-") && !CODE_WORDS.test(key)));
 
+type Kind = "string" | "integer" | "number" | "boolean" | "array" | "object";
+const KINDS: ReadonlySet<unknown> = new Set<Kind>(["string", "integer", "number", "boolean", "array", "object"]);
+
 export class SchemaReader {
   /** What each pointer names, found once: a spec's `$ref`s name the same few schemas over and over. */
   private readonly found = new Map<string, SchemaAt | undefined>();
@@ -146,20 +149,12 @@ export class SchemaReader {
   }
 
   /** The JSON type of a schema, ignoring null; `undefined` when it is not one type. */
-  kind(at: SchemaAt): "string" | "integer" | "number" | "boolean" | "array" | "object" | undefined {
+  kind(at: SchemaAt): Kind | undefined {
     const resolved = this.unwrapNullable(at);
     const schema = resolved.schema;
     const type = Array.isArray(schema["type"]) ? schema["type"].filter((t) => t !== "null") : schema["type"];
     const single = Array.isArray(type) ? (type.length === 1 ? type[0] : undefined) : type;
-    if (
-      single === "string" ||
-      single === "integer" ||
-      single === "number" ||
-      single === "boolean" ||
-      single === "array" ||
-      single === "object"
-    )
-      return single;
+    if (KINDS.has(single)) return single as Kind;
     const values = this.enumValues(resolved);
     if (values && values.length > 0) {
       if (values.every((v) => Number.isInteger(v))) return "integer";

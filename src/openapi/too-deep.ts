@@ -1,4 +1,4 @@
-import { DiagnosticError, overflowedStack } from "../diagnostics.js";
+import { overflowedStack, refusal } from "../diagnostics.js";
 
 /** What to do about a spec nested too deeply. */
 export const TOO_DEEP_HELP =
@@ -13,14 +13,11 @@ export function withinDepth<T>(file: string, read: () => T): T {
     return read();
   } catch (error) {
     if (!overflowedStack(error)) throw error;
-    throw new DiagnosticError([
-      {
-        code: "PRJ003",
-        severity: "error",
-        message: "cannot read the spec: its schemas hold one another, $ref in $ref, more levels deep than projector follows",
-        help: "cut the chain: a schema that holds the next of its own kind can $ref itself, and a cycle is read as one",
-        location: { file },
-      },
-    ]);
+    throw refusal(
+      "PRJ003",
+      "cannot read the spec: its schemas hold one another, $ref in $ref, more levels deep than projector follows",
+      "cut the chain: a schema that holds the next of its own kind can $ref itself, and a cycle is read as one",
+      { file },
+    );
   }
 }

@@ -86,12 +86,8 @@ export function writtenPlace(files: WrittenFiles, entry: string, path: readonly 
 
 /** The file a `$ref` written in `file` leads to, if the loader read it, and its fragment's tokens. */
 function refTarget(files: WrittenFiles, file: string, ref: string): { file: string; segments: string[] } | undefined {
-  let url: URL;
-  try {
-    url = new URL(ref, documentUrl(file));
-  } catch {
-    return undefined;
-  }
+  if (!URL.canParse(ref, documentUrl(file))) return undefined;
+  const url = new URL(ref, documentUrl(file));
   if (url.protocol !== "file:") return undefined;
   const target = filePath(url);
   if (!files.has(target)) return undefined;

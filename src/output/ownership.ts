@@ -61,11 +61,11 @@ export function folderRecord(text: string): FolderRecord | undefined {
 export type Ownership = { ours: true } | { ours: false; evidence: string };
 
 /** The file's first `length` bytes, or fewer if it is shorter. */
-async function head(path: string, length: number): Promise<string> {
+export async function head(path: string, length: number): Promise<Buffer> {
   const file = await open(path, "r");
   try {
     const { buffer, bytesRead } = await file.read(Buffer.alloc(length), 0, length, 0);
-    return buffer.subarray(0, bytesRead).toString("utf8");
+    return buffer.subarray(0, bytesRead);
   } finally {
     await file.close();
   }
@@ -77,7 +77,7 @@ async function head(path: string, length: number): Promise<string> {
  */
 async function markedOurs(folder: string, listing: FolderListing): Promise<boolean> {
   if (!listing.files.includes(MARKER)) return false;
-  const text = await head(join(folder, MARKER), MARKER_HEAD.length);
+  const text = (await head(join(folder, MARKER), MARKER_HEAD.length)).toString("utf8");
   return text === MARKER_HEAD || (MARKER_HEAD.startsWith(text) && listing.names.size === 1);
 }
 
@@ -90,6 +90,6 @@ export async function ownership(folder: string, listing: FolderListing): Promise
   if (await markedOurs(folder, listing)) return { ours: true };
   if (listing.others[0] !== undefined) return { ours: false, evidence: listing.others[0] };
   for (const path of listing.files)
-    if ((await head(join(folder, path), BANNER_START.length)) !== BANNER_START) return { ours: false, evidence: path };
+    if ((await head(join(folder, path), BANNER_START.length)).toString("utf8") !== BANNER_START) return { ours: false, evidence: path };
   return { ours: true };
 }

@@ -1,8 +1,8 @@
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
-import { DiagnosticError, hasErrors } from "../diagnostics.js";
+import { hasErrors } from "../diagnostics.js";
 import { runtimeFiles, SOURCE_TYPES_FILE } from "../emit/emit.js";
-import { formatSession, prettierConfigProblem } from "../format.js";
+import { formatSession } from "../format.js";
 import { takeSourceTypesFromFile } from "../generate.js";
 import { createGenerateCache, type GenerateCache } from "../generate-cache.js";
 import type { Model } from "../model/types.js";
@@ -23,7 +23,7 @@ import type { FolderDiff } from "../output/write.js";
 import { untimed, type Stage } from "../progress.js";
 import { loadsPlugins } from "../prettier-config.js";
 import { digestedExtras, readExtras, type GenerateExtras } from "./extras.js";
-import { generateProject } from "./generate.js";
+import { generateProject, prettierProblem } from "./generate.js";
 import { compareOutput, filesIfExactly, writeOutput, type FolderCheck } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { readProject, type AnnotatedProject, type Project } from "./read.js";
@@ -202,11 +202,3 @@ async function folderRecord(
     specFiles: specFiles.map((file) => relative(project.configDir, file).split(sep).join("/")),
   };
 }
-
-/** A failure of the consumer's prettier config as the problem with the inputs it is; anything else as it was. */
-const prettierProblem =
-  (outputFolder: string, display: (path: string) => string) =>
-  async (error: unknown): Promise<never> => {
-    const problem = await prettierConfigProblem(error, outputFolder, display);
-    throw problem ? new DiagnosticError([problem]) : error;
-  };

@@ -53,10 +53,14 @@ export async function generateProject(
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.formatSession ? { formatSession: options.formatSession } : {}),
   };
-  try {
-    return options.budgets === undefined ? await core.generate(input) : await generate(input, options.budgets);
-  } catch (error) {
-    const problem = await prettierConfigProblem(error, project.outputDir, project.display);
-    throw problem ? new DiagnosticError([problem]) : error;
-  }
+  const generated = options.budgets === undefined ? core.generate(input) : generate(input, options.budgets);
+  return generated.catch(prettierProblem(project.outputDir, project.display));
 }
+
+/** A failure of the consumer's prettier config as the problem with the inputs it is; anything else as it was. */
+export const prettierProblem =
+  (outputFolder: string, display: (path: string) => string) =>
+  async (error: unknown): Promise<never> => {
+    const problem = await prettierConfigProblem(error, outputFolder, display);
+    throw problem ? new DiagnosticError([problem]) : error;
+  };

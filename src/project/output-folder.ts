@@ -8,11 +8,6 @@ import { guardOutput, isSystemError, lockPathRefusal, lockRefusal, writeRefusal,
 
 // What generate does with the output folder once the files are ready: compare them (--check) or write them.
 
-/** Whether the folder holds exactly the files of the digest and nothing else; a folder another run is swapping does not. */
-export async function holdsOnly(folder: string, digest: string): Promise<boolean> {
-  return (await filesIfExactly(folder, digest)) !== undefined;
-}
-
 /**
  * The folder's files, as bytes, when it holds exactly the files of the digest, as generate writes
  * them (none executable), and nothing else (not while another run swaps it).

@@ -3,7 +3,7 @@ import { dirname, relative, resolve } from "node:path";
 import { displayPath, posix } from "./display-path.js";
 import { parseAnnotation } from "../annotation/parse.js";
 import type { Annotation } from "../annotation/types.js";
-import { DiagnosticError } from "../diagnostics.js";
+import { refusal } from "../diagnostics.js";
 import type { InputNames } from "../emit/emit.js";
 import { untimed, type Stage } from "../progress.js";
 import { loadSpec, type LoadedSpec } from "../openapi/load.js";
@@ -54,18 +54,14 @@ export async function readProject(options: ProjectOptions, cwd: string): Promise
     text = await readFile(configPath, "utf8");
   } catch (error) {
     const absent = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new DiagnosticError([
-      {
-        code: "PRJ001",
-        severity: "error",
-        message: absent ? "cannot read the annotation file: no such file" : `cannot read the annotation file: ${(error as Error).message}`,
-        help:
-          options.config === "projector.yaml"
-            ? "pass -c path/to/projector.yaml, or write one (see the README's annotation walkthrough)"
-            : "check the path given to -c",
-        location: { file: display(configPath) },
-      },
-    ]);
+    throw refusal(
+      "PRJ001",
+      absent ? "cannot read the annotation file: no such file" : `cannot read the annotation file: ${(error as Error).message}`,
+      options.config === "projector.yaml"
+        ? "pass -c path/to/projector.yaml, or write one (see the README's annotation walkthrough)"
+        : "check the path given to -c",
+      { file: display(configPath) },
+    );
   }
   const annotation = parseAnnotation(text, display(configPath));
   const specPath = resolve(configDir, annotation.spec);

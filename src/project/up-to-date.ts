@@ -1,11 +1,11 @@
 import { realpathSync } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { cachePath, filesDigest, inputsDigest, portableInputsDigest, readCache } from "../output/digest.js";
 import { folderGuard } from "../openapi/files.js";
 import { onlyPlainFiles, readFolderBytes } from "../output/listing.js";
-import { folderRecord, MARKER, MAX_MARKER_BYTES, type FolderRecord } from "../output/ownership.js";
+import { folderRecord, head, MARKER, MAX_MARKER_BYTES, type FolderRecord } from "../output/ownership.js";
 import { loadsPlugins } from "../prettier-config.js";
 import { digestedExtras, readExtras } from "./extras.js";
 import { filesIfExactly } from "./output-folder.js";
@@ -124,13 +124,8 @@ async function plainExtras(project: Parameters<typeof readExtras>[0], files: rea
 
 async function readRecord(outputDir: string): Promise<FolderRecord | undefined> {
   try {
-    const file = await open(resolve(outputDir, MARKER), "r");
-    try {
-      const { buffer, bytesRead } = await file.read(Buffer.alloc(MAX_MARKER_BYTES + 1), 0, MAX_MARKER_BYTES + 1, 0);
-      return bytesRead > MAX_MARKER_BYTES ? undefined : folderRecord(buffer.subarray(0, bytesRead).toString("utf8"));
-    } finally {
-      await file.close();
-    }
+    const bytes = await head(resolve(outputDir, MARKER), MAX_MARKER_BYTES + 1);
+    return bytes.length > MAX_MARKER_BYTES ? undefined : folderRecord(bytes.toString("utf8"));
   } catch {
     return undefined;
   }

@@ -110,6 +110,10 @@ export interface ObjectField extends FieldCommon {
 
 export type Field = ValueField | JoinField | RelatedIdField | ObjectField;
 
+/** The fields with nested objects' parts in their place, depth first, the objects themselves left out. */
+export const leafFields = (fields: readonly Field[]): Field[] =>
+  fields.flatMap((f) => (f.kind === "object" ? leafFields(f.children) : [f]));
+
 /** A marker the runtime writes in place of a value. */
 export type Marker = "unresolved" | "unknown_code" | "unusable";
 

@@ -3,7 +3,7 @@
 
 import { isIdentifier } from "../naming.js";
 import { didYouMean } from "../suggest.js";
-import { type Field, type FieldCommon, type JoinField, marker, NULL } from "./field.js";
+import { type Field, type FieldCommon, type JoinField, leafFields, marker, NULL } from "./field.js";
 import { idsOption, relationshipIds } from "./ids.js";
 import { textAt } from "./written.js";
 import type { CallScope, IdFacts, ReaderCall, ResolverFacts, Rule, RuleProblem, Schema, SpecFacts } from "./types.js";
@@ -47,28 +47,14 @@ export function undeclaredResolver(resolver: string, key: "join" | "legend", fie
 /** A join's field: a relationship's ids, or a join key's ids or embedded records, named through `resolver`. */
 export function joinField(common: FieldCommon, resolver: string, declared: ResolverFacts, relationship: boolean, ids: IdFacts): JoinField {
   const { keys } = declared;
-  if (relationship)
-    return {
-      kind: "join",
-      ...common,
-      resolver,
-      many: ids.many,
-      via: "relationship",
-      keys,
-      textIds: ids.textIds("id"),
-      ...linkageTypes(ids, declared.type),
-    };
-  return {
-    kind: "join",
-    ...common,
-    resolver,
-    many: ids.many,
-    via: "property",
-    keys,
-    textIds: ids.textIds(keys.id),
-    ...(ids.idKind(keys.id) === "integer" ? { integerIds: true as const } : {}),
-    ...(ids.plainIds() ? { plainIds: true as const } : {}),
-  };
+  const property = relationship
+    ? linkageTypes(ids, declared.type)
+    : {
+        ...(ids.idKind(keys.id) === "integer" ? { integerIds: true as const } : {}),
+        ...(ids.plainIds() ? { plainIds: true as const } : {}),
+      };
+  const via = relationship ? "relationship" : "property";
+  return { kind: "join", ...common, resolver, many: ids.many, via, keys, textIds: ids.textIds(relationship ? "id" : keys.id), ...property };
 }
 
 /**
@@ -111,13 +97,8 @@ export function joinRead(scope: CallScope, field: JoinField, value: string): Rea
 /** How each resolver a resource joins plain properties through reads an embedded record, by resolver. */
 export function recordKeysOf(fields: readonly Field[]): [resolver: string, keys: JoinField["keys"]][] {
   const keys = new Map<string, JoinField["keys"]>();
-  const visit = (list: readonly Field[]) => {
-    for (const field of list) {
-      if (field.kind === "join" && field.via === "property" && !field.plainIds) keys.set(field.resolver, field.keys);
-      else if (field.kind === "object") visit(field.children);
-    }
-  };
-  visit(fields);
+  for (const field of leafFields(fields))
+    if (field.kind === "join" && field.via === "property" && !field.plainIds) keys.set(field.resolver, field.keys);
   return [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 

@@ -24,12 +24,8 @@ export function sameOriginFetch(send: Fetch = fetch): Fetch {
       const location = response.headers.get("location");
       if (!REDIRECT_STATUSES.has(response.status) || location === null) return response;
       void response.body?.cancel();
-      let target: URL;
-      try {
-        target = new URL(location, current.url);
-      } catch {
-        throw new Error(`the API answered ${response.status} with a Location that is not a URL`);
-      }
+      if (!URL.canParse(location, current.url)) throw new Error(`the API answered ${response.status} with a Location that is not a URL`);
+      const target = new URL(location, current.url);
       if (target.origin !== origin)
         throw new Error(
           `the API answered ${response.status}, redirecting the request to another host, which serve does not follow: the request carries the API's credentials`,

@@ -95,15 +95,18 @@ export function secretMasker(secrets: readonly string[]): SecretMask {
  */
 type Spans = number[];
 
+/** Adds a span after those of `spans`, made one with the last where they overlap. */
+function addSpan(spans: Spans, start: number, end: number): void {
+  if (spans.length > 0 && start < spans[spans.length - 1]!) spans[spans.length - 1] = Math.max(spans[spans.length - 1]!, end);
+  else spans.push(start, end);
+}
+
 /** The spans of both lists, those that overlap made one. */
 function joined(a: Spans, b: Spans): Spans {
   if (a.length === 0) return b;
   if (b.length === 0) return a;
   const out: Spans = [];
-  const add = (start: number, end: number) => {
-    if (out.length > 0 && start < out[out.length - 1]!) out[out.length - 1] = Math.max(out[out.length - 1]!, end);
-    else out.push(start, end);
-  };
+  const add = (start: number, end: number) => addSpan(out, start, end);
   let i = 0;
   let k = 0;
   while (i < a.length || k < b.length)
@@ -311,9 +314,7 @@ const htmlReferenceAt: ReadAt = (text, at) => {
 /** Where `secret` stands whole in `text`. */
 function wholeSecrets(text: string, secret: string): Spans {
   const spans: Spans = [];
-  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1))
-    if (spans.length > 0 && at < spans[spans.length - 1]!) spans[spans.length - 1] = at + secret.length;
-    else spans.push(at, at + secret.length);
+  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) addSpan(spans, at, at + secret.length);
   return spans;
 }
 
@@ -368,9 +369,7 @@ function wholeEscapes(text: string, spans: Spans): Spans {
     let end = spans[i + 1]!;
     const escapeStart = escapeStartBefore(text, end);
     if (escapeStart < end) end = escapeStart + jsonEscapeAt(text, escapeStart)!.length;
-    if (widened.length > 0 && start < widened[widened.length - 1]!)
-      widened[widened.length - 1] = Math.max(widened[widened.length - 1]!, end);
-    else widened.push(start, end);
+    addSpan(widened, start, end);
   }
   return widened;
 }
@@ -488,12 +487,7 @@ export function maskingFetch(send: Fetch, mask: SecretMask, mostBytes: number): 
       }
       chunks.push(read.value);
     }
-    const body = new Uint8Array(bytes);
-    let offset = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
+    const body = Buffer.concat(chunks, bytes);
     const text = new TextDecoder().decode(body);
     let masked: string;
     try {
