@@ -32,3 +32,15 @@ const UNSEEN_CHARACTERS =
 /** The text on one line, each character of {@link UNSEEN_CHARACTERS} as its escape (one past U+FFFF as its two halves). */
 export const escapeUnseenCharacters = (text: string): string =>
   text.replace(UNSEEN_CHARACTERS, (character) => character.split("").map(escapeOf).join(""));
+
+/** The most characters of one line of a diagnostic's own words: an annotation's or a spec's value quoted whole stays readable. */
+const MAX_LINE = 1000;
+
+/** Text on one line for a terminal: {@link escapeUnseenCharacters}, then cut to {@link MAX_LINE} characters, saying how long it was. */
+export function oneLine(text: string): string {
+  const line = escapeUnseenCharacters(text);
+  if (line.length <= MAX_LINE) return line;
+  // A pair of surrogates is one character: never cut between its halves.
+  const end = /[\uD800-\uDBFF]/.test(line[MAX_LINE - 1]!) ? MAX_LINE - 1 : MAX_LINE;
+  return `${line.slice(0, end)}… (${line.length.toLocaleString("en-US")} characters)`;
+}

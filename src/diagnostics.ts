@@ -1,3 +1,5 @@
+import { oneLine } from "./control-characters.js";
+
 /**
  * Every problem the generator can report has a stable code, a location a person can open, and one
  * line of help. Codes never change meaning; new problems get new codes.
@@ -130,9 +132,10 @@ export function formatLocation(location: SourceLocation): string {
 /** `file:line:col CODE message` then an indented help line, as compilers print them. */
 export function formatDiagnostic(d: Diagnostic): string {
   const label = d.severity === "warning" ? `${d.code} warning` : d.code;
+  // The words may quote a spec's or an annotation's text: each line says one thing, and cannot forge another.
   const lines = [`${formatLocation(d.location)} ${label} ${d.message}`, `  help: ${d.help}`];
   if (d.related) lines.push(`  see: ${formatLocation(d.related)}`);
-  return lines.join("\n");
+  return lines.map(oneLine).join("\n");
 }
 
 /** Orders diagnostics by file then position so the report reads top to bottom. */

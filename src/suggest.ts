@@ -18,6 +18,8 @@ export function closest(word: string, candidates: Iterable<string>, within = Mat
   let best: string | undefined;
   let bestDistance = within + 1;
   for (const candidate of candidates) {
+    // Two words differ by at least their difference in length: a far longer or shorter one is passed over unmeasured.
+    if (Math.abs(candidate.length - word.length) > bestDistance) continue;
     const d = distance(word.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
       best = candidate;

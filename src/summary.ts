@@ -1,3 +1,4 @@
+import { oneLine } from "./control-characters.js";
 import type { Field, Model, ToolModel } from "./model/types.js";
 
 function describe(field: Field): string {
@@ -47,7 +48,9 @@ function toolSummary(tool: ToolModel): string {
     ...fieldLines(resource.fields, width),
     ...resource.dropped.map((d) => `  ${d.name.padEnd(width)}  dropped${d.by === undefined ? "" : ` by ${d.by}`}: ${d.reason}`),
     ...(tool.unread.length ? [`  not in the result: ${tool.unread.join(", ")}`] : []),
-  ].join("\n");
+  ]
+    .map(oneLine)
+    .join("\n");
 }
 
 function allNames(fields: Field[]): string[] {

@@ -30,7 +30,8 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   const lineCounter = new LineCounter();
   // The library's own unique-key check compares each key with every earlier one; on a spec's
   // `paths` or `schemas` of thousands of keys that took minutes, so keys are checked here instead.
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
+  // A warning of the library (a key that is a list, stringified) would reach stderr raw; such a key is reported as undeclared.
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true, logLevel: "error" });
   const at = (offset: number): FilePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };

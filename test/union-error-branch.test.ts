@@ -49,8 +49,116 @@ paths:
             application/json:
               schema:
                 oneOf: [{ $ref: "#/components/schemas/Thing" }, { $ref: "#/components/schemas/ErrorEvent" }]
+  /health:
+    get:
+      operationId: getHealth
+      responses:
+        "200":
+          description: the service's health, or an error that shares its members
+          content:
+            application/json:
+              schema:
+                oneOf: [{ $ref: "#/components/schemas/Health" }, { $ref: "#/components/schemas/ErrorResponse" }]
+  /reports/{report_id}:
+    get:
+      operationId: getReport
+      parameters: [{ name: report_id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: the report, or word that it is still being made; both records
+          content:
+            application/json:
+              schema:
+                oneOf: [{ $ref: "#/components/schemas/Report" }, { $ref: "#/components/schemas/ReportPending" }]
+  /pets/{pet_id}:
+    get:
+      operationId: getPet
+      parameters: [{ name: pet_id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: a cat or a dog, or an error named in capitals and holding an id
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - $ref: "#/components/schemas/Cat"
+                  - $ref: "#/components/schemas/Dog"
+                  - $ref: "#/components/schemas/APIError"
+  /tokens/{token_id}:
+    get:
+      operationId: getToken
+      parameters: [{ name: token_id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: a token, or OAuth's error written inline
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - $ref: "#/components/schemas/Thing"
+                  - type: object
+                    properties:
+                      error: { type: string }
+                      error_description: { type: string }
+                      error_uri: { type: string }
+  /pages:
+    get:
+      operationId: listPages
+      responses:
+        "200":
+          description: a page of things, or a problem declaring a list of errors
+          content:
+            application/json:
+              schema:
+                oneOf: [{ $ref: "#/components/schemas/ThingPage" }, { $ref: "#/components/schemas/ValidationProblem" }]
 components:
   schemas:
+    ThingPage:
+      type: object
+      properties:
+        items: { type: array, items: { $ref: "#/components/schemas/Thing" } }
+    ValidationProblem:
+      type: object
+      properties:
+        code: { type: integer }
+        errors: { type: array, items: { type: object, properties: { detail: { type: string } } } }
+    Health:
+      type: object
+      properties:
+        status: { type: string }
+        code: { type: integer }
+    ErrorResponse:
+      type: object
+      properties:
+        status: { type: string }
+        code: { type: integer }
+        message: { type: string }
+    Report:
+      type: object
+      properties:
+        id: { type: string }
+        title: { type: string }
+    ReportPending:
+      type: object
+      properties:
+        status: { type: string }
+        message: { type: string }
+    Cat:
+      type: object
+      properties:
+        id: { type: string }
+        meows: { type: boolean }
+    Dog:
+      type: object
+      properties:
+        id: { type: string }
+        barks: { type: boolean }
+    APIError:
+      type: object
+      properties:
+        id: { type: string, description: a short word for the kind of error, such as not_found }
+        errorCode: { type: integer }
+        errorMessage: { type: string }
     Thing:
       type: object
       required: [id, name]
@@ -81,9 +189,23 @@ resources:
       id: { argument: [get_thing] }
       name: keep
       status: keep
+  health:
+    schema: Health
+    fields:
+      status: keep
+      code: keep
+  pet:
+    fields:
+      id: { argument: [get_pet] }
+      meows: keep
+      barks: keep
 tools:
   get_thing: { operation: getThing }
   list_things: { operation: listThings }
+  get_health: { operation: getHealth }
+  get_pet: { operation: getPet, resource: pet }
+  get_token: { operation: getToken }
+  list_pages: { operation: listPages }
 `;
 
 type Project = (response: unknown, resolvers?: unknown, options?: { onIssue?: (issue: ProjectionIssue) => void }) => Promise<unknown>;
@@ -119,9 +241,18 @@ describe("init", () => {
     expect((await cli(["init", "things.yaml"], draftDir)).code).toBe(0);
     const draft = readFileSync(join(draftDir, "projector.yaml"), "utf8");
     expect(draft).toContain("  thing:\n    schema: Thing\n    fields:\n");
-    expect(draft).not.toMatch(/^\s+(code|error|error_description): /m);
+    const thing = /^ {2}thing:\n(?: {4}.*\n)+/m.exec(draft)![0];
+    expect(thing).not.toMatch(/^\s+(code|message|error|error_description|error_uri): /m);
+    expect(draft).not.toMatch(/^\s+(errorCode|errorMessage): /m);
+    // Nothing of an error is said to stand beside a list of records.
+    expect(draft).not.toMatch(/beside it, not in the result: (code|error)/);
     // Two records, one of them named for errors: its members stay the merged record's.
     expect(draft).toMatch(/^ {6}message: keep/m);
+    // A report, or word that it is pending: both records, the pending one's members drafted too.
+    expect(draft).toMatch(/^ {2}get_report_record:\n(?: {4}.*\n)*? {6}status: keep/m);
+    // A cat, a dog or an error: a tool of its own, the two records' members merged, none of the error's.
+    expect(draft).toMatch(/^ {2}get_pet:\n {4}operation: getPet\n/m);
+    expect(draft).toMatch(/^ {6}meows: keep/m);
   });
 });
 
@@ -136,6 +267,19 @@ describe("generate", () => {
       list_things: [
         ["id", "name", "status"],
         ["error", "error_description"],
+      ],
+      get_health: [["code", "status"], ["message"]],
+      get_pet: [
+        ["barks", "meows"],
+        ["errorCode", "errorMessage"],
+      ],
+      get_token: [
+        ["id", "name", "status"],
+        ["error", "error_description", "error_uri"],
+      ],
+      list_pages: [
+        ["id", "name", "status"],
+        ["code", "errors"],
       ],
     });
   });
@@ -167,6 +311,29 @@ describe("the run time", () => {
   it("still refuses a body with none of the record's keys and nothing of the error's as no record", async () => {
     expect((await projected("projectGetThing", { status: "lit" })).error).toBe(
       "get_thing: the response body is not one thing record (the body is an object with none of the keys a thing has)",
+    );
+  });
+
+  it("refuses an error beside the records, where only the union's error declares it", async () => {
+    expect((await projected("projectListPages", { items: [], errors: [{ detail: "rate limited" }] })).error).toBe(
+      "list_pages: the response body is an error document: rate limited",
+    );
+    expect((await projected("projectGetToken", { id: "t1", name: "x", error: "invalid_token" })).error).toBe(
+      "get_token: the response body is an error document: invalid_token",
+    );
+  });
+
+  it("refuses an error that shares every member of the record but its words", async () => {
+    expect((await projected("projectGetHealth", { status: "ok", code: 200 })).result).toEqual({ status: "ok", code: 200 });
+    expect((await projected("projectGetHealth", { status: "UNAVAILABLE", code: 503, message: "database is down" })).error).toBe(
+      "get_health: the response body is an error document: database is down",
+    );
+  });
+
+  it("tells an error named in capitals, holding an id, from the records beside it, with its words", async () => {
+    expect((await projected("projectGetPet", { id: "p1", meows: true })).result).toEqual({ id: "p1", meows: true, barks: null });
+    expect((await projected("projectGetPet", { id: "not_found", errorCode: 404, errorMessage: "no such pet" })).error).toBe(
+      "get_pet: the response body is an error document: no such pet",
     );
   });
 });

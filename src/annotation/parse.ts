@@ -265,11 +265,7 @@ function readFully(source: YamlSource, file: string, json: boolean): unknown {
     throw refusal(
       "PRJ001",
       tooDeep ? "the annotation nests more levels deep than can be read" : `${json ? "JSON" : "YAML"} syntax: ${firstError.message}`,
-      tooDeep
-        ? "an annotation goes a few levels deep (resources, a resource's fields, a field's rule): look here for brackets left open or a value pasted in"
-        : json
-          ? "fix the JSON at this position"
-          : "fix the YAML at this position (JSON is accepted too)",
+      tooDeep ? DEEP_HELP : json ? "fix the JSON at this position" : "fix the YAML at this position (JSON is accepted too)",
       // Where the reader ran out of stack depends on how deep the stack already was: the line is told, not the column.
       { file, line: firstError.line, column: tooDeep ? 1 : firstError.column },
     );
@@ -297,7 +293,34 @@ function readFully(source: YamlSource, file: string, json: boolean): unknown {
       aliases[0]!.location,
     );
   }
+  const deep = deeperThanRead(root);
+  if (deep)
+    throw refusal(
+      "PRJ001",
+      `the annotation nests more than ${MAX_ANNOTATION_DEPTH} levels deep`,
+      `${DEEP_HELP}, or aliases inside anchors`,
+      source.locate(deep),
+    );
   return root;
+}
+
+/** What to do about an annotation nested too deeply. */
+const DEEP_HELP =
+  "an annotation goes a few levels deep (resources, a resource's fields, a field's rule): look here for brackets left open or a value pasted in";
+
+/** How deep an annotation's values may nest: a fixed request body a few levels deep is far within it, and what is written from it compiles. */
+const MAX_ANNOTATION_DEPTH = 64;
+
+/** The path to the first value nested deeper than {@link MAX_ANNOTATION_DEPTH}, aliases written out; undefined where none is. */
+function deeperThanRead(root: unknown): YamlPath | undefined {
+  const pending: [unknown, YamlPath][] = [[root, []]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value !== "object" || value === null) continue;
+    if (path.length > MAX_ANNOTATION_DEPTH) return path;
+    for (const [key, inner] of Object.entries(value)) pending.push([inner, [...path, Array.isArray(value) ? Number(key) : key]]);
+  }
+  return undefined;
 }
 
 function parseFieldRule(value: Json, path: YamlPath, problem: Problem, checkKeys: CheckKeys): FieldRule | undefined {

@@ -386,7 +386,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     const page = rows.many ? pageGuess(reader, body.schema, rows) : [];
     const read = [...page.map(([, path]) => path), ...(typeof next?.rule === "string" ? [next.rule] : [])];
     // JSON:API's members beside `data` are its envelope, read by generate as such.
-    const unread = rows.jsonapi ? [] : unreadMembers(reader, body.schema, rows.path, read);
+    const unread = rows.jsonapi ? [] : unreadMembers(reader, rows.errorBranches?.recordBody ?? body.schema, rows.path, read);
     draft.tools.set(toolName, {
       operation: reference,
       resource: named,

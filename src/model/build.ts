@@ -299,14 +299,14 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
       many: rows.many,
       rowsPath: rows.path,
       rowsNullable,
-      unread: unreadMembers(reader, response, rows.path, [
+      unread: unreadMembers(reader, rows.errorBranches?.recordBody ?? response, rows.path, [
         ...page.map((p) => p.path.join(".")),
         ...(tool.next?.kind === "body" ? [tool.next.source] : []),
       ]),
       recordKeys: recordKeys(reader, rows),
       errorKeys: errorKeys(reader, rows),
       ...recordType(reader, rows),
-      declaredErrorKeys: declaredErrorKeys(reader, response, rows.jsonapi),
+      declaredErrorKeys: declaredErrorKeys(reader, rows.errorBranches?.recordBody ?? response, rows.jsonapi),
       ...(list !== undefined ? { list } : {}),
       page,
       ...(next ? { next } : {}),
@@ -434,15 +434,20 @@ function notShown(resource: ResourceModel, name: string): string | undefined {
 }
 
 /**
- * An `argument:` naming no tool of the annotation but one a letter or two from it (`get_tikcet`):
+ * An `argument:` naming no tool of the annotation but one a letter or two from it (`get_tikcet`), or
+ * the same words written another way (`getTicket`):
  * a warning, since a tool of the consumer's own may take the id as well.
  */
 function argumentsNamingNoTool(annotation: Annotation): Diagnostic[] {
+  // `getTask`, `get-task` and ` get_task` are `get_task` written another way.
+  const spelling = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
   const tools = annotation.tools.map((t) => t.name);
   return annotation.resources.flatMap((resource) =>
     resource.fields.flatMap((field) =>
       (field.rule.kind === "keep" ? (field.rule.argument ?? []) : []).flatMap((name, i): Diagnostic[] => {
-        const near = tools.includes(name) ? undefined : closest(name, tools, 2);
+        const near = tools.includes(name)
+          ? undefined
+          : (tools.find((tool) => spelling(tool) === spelling(name)) ?? closest(name, tools, 2));
         if (near === undefined) return [];
         return [
           {
@@ -472,14 +477,16 @@ function recordKeys(reader: SchemaReader, rows: Rows): string[] {
   // A JSON:API record's `type` says what it is, never that it holds anything.
   const keys = declared.filter((name) => !ENVELOPE_KEYS.has(name) && !(rows.jsonapi && name === "type")).sort();
   // A member an error body the union allows holds too (a `status`) says nothing of which it is.
-  const own = keys.filter((name) => !rows.errorMembers?.includes(name));
+  const own = keys.filter((name) => !rows.errorBranches?.members.includes(name));
   return own.length > 0 ? own : keys;
 }
 
-/** The members by which a body is one of the errors the response's union allows, where it holds none of the record's keys. */
+/** The members by which a body is one of the errors the response's union allows: those neither the records nor the body around them declare. */
 function errorKeys(reader: SchemaReader, rows: Rows): string[] {
-  const declared = new Set(reader.properties(rows.item).map((p) => p.name));
-  return (rows.errorMembers ?? []).filter((name) => !declared.has(name));
+  if (!rows.errorBranches) return [];
+  const { members, recordBody } = rows.errorBranches;
+  const declared = new Set([...reader.properties(rows.item), ...reader.properties(recordBody)].map((p) => p.name));
+  return members.filter((name) => !declared.has(name));
 }
 
 /** The JSON:API type every record must carry, where the spec fixes one. */

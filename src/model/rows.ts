@@ -10,8 +10,8 @@ export interface Rows {
   path: string[];
   jsonapi: boolean;
   resourceName?: string;
-  /** The members of the error bodies a response's union allows beside its records. */
-  errorMembers?: string[];
+  /** The error bodies a response's union allows beside its records: their members, and the body as it stands without them. */
+  errorBranches?: { members: string[]; recordBody: SchemaAt };
 }
 
 /**
@@ -50,10 +50,10 @@ export function findRows(
   resources: ResourceAnnotation[],
   operationPath: string,
 ): Rows | { problem: string; help: string } {
-  const { body, errorMembers } = withoutErrorBranches(reader, response);
-  const located = locateRows(reader, tool, body, mediaType, resources, operationPath);
+  const errorBranches = withoutErrorBranches(reader, response);
+  const located = locateRows(reader, tool, errorBranches?.recordBody ?? response, mediaType, resources, operationPath);
   if ("problem" in located) return located;
-  const rows: Rows = errorMembers.length > 0 ? { ...located, errorMembers } : located;
+  const rows: Rows = errorBranches ? { ...located, errorBranches } : located;
   const kind = reader.kind(rows.item);
   const place = rows.path.length ? rows.path.join(".") : "response";
   if (kind === undefined || kind === "object") {
@@ -78,40 +78,48 @@ export function findRows(
   };
 }
 
-/** Words in a schema's name that say it is an error's: `Problem`, `ErrorResponse`, `HTTPValidationError`, `ServiceFault`. */
+/** The last word of a schema's name that says it is an error's: `Problem`, `NotFoundError`, `APIError`, `ServiceFault`. */
 const ERROR_NAME_WORDS = new Set(["error", "errors", "problem", "problems", "fault", "failure", "exception"]);
-/** The members an error body holds and nothing else, written without case or separators: its words, codes and where it happened. */
+/** A word after it that still names the error, not a record of errors: `ErrorResponse`, `ProblemDetails`, `ErrorBody`. */
+const ERROR_NAME_ENDINGS = new Set(["response", "body", "details", "detail", "info", "object", "model", "message", "payload", "result"]);
+/** The members an error written inline holds and nothing else, written without case or separators. */
 const ERROR_MEMBERS = new Set([
   ...["error", "errors", "code", "message", "status", "statuscode", "detail", "details", "title", "type", "instance", "reason"],
-  ...["errorcode", "errormessage", "errordescription", "errordetails", "requestid", "traceid", "timestamp", "path", "moreinfo"],
-  "documentationurl",
+  ...["errorcode", "errormessage", "errordescription", "errordetails", "erroruri", "requestid", "traceid", "timestamp", "path"],
+  ...["moreinfo", "documentationurl", "hint", "ok", "success"],
 ]);
 /** Of those, the members that carry an error's words: a body of only codes is no error's. */
 const ERROR_WORDS = new Set(["error", "errors", "message", "detail", "errormessage", "errordescription", "reason"]);
 
 /**
  * Whether a branch of a response's union is an error the API may answer with a success status
- * (`oneOf: [Thing, Problem]`): it has no identity of its own, and its name says so, or it holds
- * nothing but an error's members, words among them.
+ * (`oneOf: [Thing, Problem]`): a component named for an error (its last word, or the one before a
+ * `Response` or `Details`), or, written inline, one with no identity that holds nothing but an
+ * error's members, words among them. A component named otherwise (`ReportPending`) is a record.
  */
 function isErrorBranch(reader: SchemaReader, branch: SchemaAt): boolean {
+  const name = reader.refName(branch);
+  if (name !== undefined) {
+    const words = name
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+    const last = words.at(-1) ?? "";
+    return ERROR_NAME_WORDS.has(last) || (ERROR_NAME_ENDINGS.has(last) && ERROR_NAME_WORDS.has(words.at(-2) ?? ""));
+  }
   if (hasIdentity(reader, branch)) return false;
-  const name = reader.refName(branch) ?? reader.refName(reader.deref(branch));
-  const nameWords = (name ?? "")
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/);
-  if (nameWords.some((word) => ERROR_NAME_WORDS.has(word))) return true;
   const members = reader.properties(branch).map((p) => p.name.toLowerCase().replace(/[^a-z0-9]/g, ""));
   return members.length > 0 && members.every((m) => ERROR_MEMBERS.has(m)) && members.some((m) => ERROR_WORDS.has(m));
 }
 
 /**
- * A response's body as its records stand in it: a union's error branches set aside (a body that is
- * one is an error, never a record of nulls), with the members they hold, by which the run time tells
- * one. A union of nothing but errors, or of no errors, is left whole.
+ * The error branches of a response's union, set aside (a body that is one is an error, never a
+ * record of nulls): the members they hold, by which the run time tells one, and the body as the
+ * records stand in it. Undefined for a union of no errors or of nothing but errors.
  */
-function withoutErrorBranches(reader: SchemaReader, response: SchemaAt): { body: SchemaAt; errorMembers: string[] } {
+function withoutErrorBranches(reader: SchemaReader, response: SchemaAt): Rows["errorBranches"] {
   const whole = reader.unwrapNullable(response);
   for (const key of ["oneOf", "anyOf"]) {
     const branches = members(whole, key).filter((branch) => !reader.isNullSchema(branch));
@@ -119,12 +127,15 @@ function withoutErrorBranches(reader: SchemaReader, response: SchemaAt): { body:
     const records = branches.filter((branch) => !errors.includes(branch));
     if (errors.length === 0 || records.length === 0) continue;
     const { [key]: _all, ...beside } = whole.schema;
-    const body =
-      records.length === 1 ? records[0]! : { schema: { ...beside, [key]: records.map((r) => r.schema) }, pointer: whole.pointer };
+    // Several records stay a union, at the place of its branches: no component's name, which is the error's too.
+    const recordBody =
+      records.length === 1
+        ? records[0]!
+        : { schema: { ...beside, [key]: records.map((r) => r.schema) }, pointer: `${whole.pointer}/${key}` };
     const errorMembers = new Set(errors.flatMap((branch) => reader.properties(branch).map((p) => p.name)));
-    return { body, errorMembers: [...errorMembers].sort() };
+    return { members: [...errorMembers].sort(), recordBody };
   }
-  return { body: response, errorMembers: [] };
+  return undefined;
 }
 
 function locateRows(

@@ -145,7 +145,7 @@ tools:
 });
 
 describe("an argument naming no tool of the annotation", () => {
-  it("is a warning where a tool of the annotation is a letter or two from it, and passes unsaid where none is", async () => {
+  it("is a warning where a tool of the annotation is a letter or two from it or written another way, and passes unsaid where none is", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "openapi.yaml"), SERVERS);
     writeFileSync(
@@ -156,7 +156,7 @@ resources:
   server:
     schema: Server
     fields:
-      name: { argument: [list_severs, restart_server] }
+      name: { argument: [list_severs, restart_server, listServers] }
       region: keep
       rack: keep
       slot: keep
@@ -174,6 +174,13 @@ tools:
         'server.name: `argument:` names list_severs, which is no tool of this annotation (did you mean "list_servers"?)',
         7,
         26,
+      ],
+      [
+        "PRJ092",
+        "warning",
+        'server.name: `argument:` names listServers, which is no tool of this annotation (did you mean "list_servers"?)',
+        7,
+        55,
       ],
     ]);
   });

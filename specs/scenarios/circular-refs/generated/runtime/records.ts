@@ -35,7 +35,7 @@ export interface RecordsPlace {
   readonly declaredErrorKeys?: readonly string[];
   /**
    * The members of an error body the spec's union allows beside the records (`oneOf: [Thing,
-   * Problem]`) that a record lacks: a body holding none of `keys` and something under one of these is that error.
+   * Problem]`) that neither a record nor the body around it has: a body holding something under one is that error.
    */
   readonly errorKeys?: readonly string[];
 }
@@ -95,7 +95,7 @@ export function recordAt(
   place: RecordsPlace,
   onIssue: ProjectOptions["onIssue"],
 ): Json | null {
-  if (errorBesideRecords(body, place))
+  if (errorBesideRecords(body, place) || declaredError(body, place))
     throw refused(body, place, "", "", body, onIssue);
   const found = reached(body, place.path);
   const record = found.atEnd ? asObject(found.value) : undefined;
@@ -131,7 +131,7 @@ export function listAt(
   place: RecordsPlace,
   onIssue: ProjectOptions["onIssue"],
 ): unknown[] {
-  if (errorBesideRecords(body, place))
+  if (errorBesideRecords(body, place) || declaredError(body, place))
     throw refused(body, place, "", "", body, onIssue);
   const found = reached(body, place.path);
   const declared = `a list of ${place.resource} records`;

@@ -112,8 +112,8 @@ const API_MESSAGE_CHARACTERS = 200;
 /**
  * Where APIs put their words for an error, the most telling first: `detail` and `title` (JSON:API,
  * RFC 9457), `message` (Stripe's `{ error: { message } }` and most others), OAuth's
- * `error_description`, FastAPI's `msg`; then `error` and `errors`, which may hold the words or an
- * object or list holding them.
+ * `error_description`, FastAPI's `msg`, `errorMessage`, `error_message` and `reason`; then `error`
+ * and `errors`, which may hold the words or an object or list holding them.
  */
 const MESSAGE_KEYS = [
   "detail",
@@ -121,6 +121,9 @@ const MESSAGE_KEYS = [
   "message",
   "error_description",
   "msg",
+  "errorMessage",
+  "error_message",
+  "reason",
   "error",
   "errors",
 ];
