@@ -4,8 +4,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ProjectionIssue } from "../templates/runtime/context.js";
-import { cli, generateFrom, importGenerated, tempDir, typecheckFiles } from "./helpers/pipeline.js";
+import { cli, typecheckFiles } from "./helpers/pipeline.js";
+import { generatedFolder, projectedBy, type Projections } from "./helpers/projected.js";
 
 const SPEC = `openapi: 3.1.0
 info: { title: Notes, version: "1" }
@@ -102,33 +102,15 @@ tools:
   get_duplicate: { operation: getDuplicate }
 `;
 
-type Project = (response: unknown, resolvers?: unknown, options?: { onIssue?: (issue: ProjectionIssue) => void }) => Promise<unknown>;
-type Generated = Record<string, Project> & { ResponseShapeError: new (...args: never[]) => Error };
-
 let dir: string;
-let generated: Awaited<ReturnType<typeof generateFrom>>;
-let module: Generated;
+let generated: Awaited<ReturnType<typeof generatedFolder>>["generated"];
+let module: Projections;
 
 beforeAll(async () => {
-  dir = tempDir();
-  writeFileSync(join(dir, "notes.yaml"), SPEC);
-  writeFileSync(join(dir, "projector.yaml"), ANNOTATION);
-  generated = await generateFrom(join(dir, "projector.yaml"));
-  expect(generated.problems).toEqual([]);
-  module = await importGenerated<Generated>(generated.files);
+  ({ dir, generated, module } = await generatedFolder("notes.yaml", SPEC, ANNOTATION));
 }, 60_000);
 
-/** What a projection does with a body: its result, or the message of the error it throws; and its issues. */
-async function projected(tool: string, body: unknown) {
-  const issues: ProjectionIssue[] = [];
-  try {
-    const result = await module[tool]!(body, {}, { onIssue: (issue) => issues.push(issue) });
-    return { result, issues };
-  } catch (error) {
-    expect(error).toBeInstanceOf(module.ResponseShapeError);
-    return { error: (error as Error).message, issues };
-  }
-}
+const projected = (tool: string, body: unknown) => projectedBy(module, tool, body);
 
 describe("the model: where each tool's records sit, and whether the spec lets them be null", () => {
   it("records the path, the nullability and the record's declared keys", () => {

@@ -4,8 +4,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ProjectionIssue } from "../templates/runtime/context.js";
-import { cli, generateFrom, importGenerated, tempDir } from "./helpers/pipeline.js";
+import { cli, tempDir } from "./helpers/pipeline.js";
+import { generatedFolder, projectedBy, type Projections } from "./helpers/projected.js";
 
 const SPEC = `openapi: 3.0.3
 info: { title: Things, version: "1" }
@@ -208,31 +208,14 @@ tools:
   list_pages: { operation: listPages }
 `;
 
-type Project = (response: unknown, resolvers?: unknown, options?: { onIssue?: (issue: ProjectionIssue) => void }) => Promise<unknown>;
-type Generated = Record<string, Project> & { ResponseShapeError: new (...args: never[]) => Error };
-
-let dir: string;
-let generated: Awaited<ReturnType<typeof generateFrom>>;
-let module: Generated;
+let generated: Awaited<ReturnType<typeof generatedFolder>>["generated"];
+let module: Projections;
 
 beforeAll(async () => {
-  dir = tempDir();
-  writeFileSync(join(dir, "things.yaml"), SPEC);
-  writeFileSync(join(dir, "projector.yaml"), ANNOTATION);
-  generated = await generateFrom(join(dir, "projector.yaml"));
-  expect(generated.problems).toEqual([]);
-  module = await importGenerated<Generated>(generated.files);
+  ({ generated, module } = await generatedFolder("things.yaml", SPEC, ANNOTATION));
 }, 60_000);
 
-async function projected(tool: string, body: unknown) {
-  const issues: ProjectionIssue[] = [];
-  try {
-    return { result: await module[tool]!(body, {}, { onIssue: (issue) => issues.push(issue) }), issues };
-  } catch (error) {
-    expect(error).toBeInstanceOf(module.ResponseShapeError);
-    return { error: (error as Error).message, issues };
-  }
-}
+const projected = (tool: string, body: unknown) => projectedBy(module, tool, body);
 
 describe("init", () => {
   it("drafts the record's members alone, named for the record's schema, and reads an error-tracker's events as records", async () => {

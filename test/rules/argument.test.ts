@@ -102,28 +102,24 @@ components:
         slot: { type: integer }
 `;
 
+/** What generate makes of a list_servers tool whose server resource has these fields. */
+function generatedServers(fields: string) {
+  const dir = tempDir();
+  writeFileSync(join(dir, "openapi.yaml"), SERVERS);
+  writeFileSync(
+    join(dir, "projector.yaml"),
+    `spec: openapi.yaml\noutput: out\nresources:\n  server:\n    schema: Server\n    fields:\n${fields}tools:\n  list_servers:\n    operation: ListServers\n`,
+  );
+  return generateFrom(join(dir, "projector.yaml"));
+}
+
 describe("an argument id in the result", () => {
   it("is typed and described as its reader gives it, text or an integer, whatever the spec's enum or number", async () => {
-    const dir = tempDir();
-    writeFileSync(join(dir, "openapi.yaml"), SERVERS);
-    writeFileSync(
-      join(dir, "projector.yaml"),
-      `spec: openapi.yaml
-output: out
-resources:
-  server:
-    schema: Server
-    fields:
-      name: keep
+    const { problems, files } = await generatedServers(`      name: keep
       region: { argument: [list_servers] }
       rack: { argument: [list_servers] }
       slot: { argument: [list_servers] }
-tools:
-  list_servers:
-    operation: ListServers
-`,
-    );
-    const { problems, files } = await generateFrom(join(dir, "projector.yaml"));
+`);
     expect(problems).toEqual([]);
     const server = files.get("resources/server.ts")!;
     expect(server).toContain("region: string | null | Unusable;");
@@ -146,26 +142,11 @@ tools:
 
 describe("an argument naming no tool of the annotation", () => {
   it("is a warning where a tool of the annotation is a letter or two from it or written another way, and passes unsaid where none is", async () => {
-    const dir = tempDir();
-    writeFileSync(join(dir, "openapi.yaml"), SERVERS);
-    writeFileSync(
-      join(dir, "projector.yaml"),
-      `spec: openapi.yaml
-output: out
-resources:
-  server:
-    schema: Server
-    fields:
-      name: { argument: [list_severs, restart_server, listServers] }
+    const { problems, diagnostics } = await generatedServers(`      name: { argument: [list_severs, restart_server, listServers] }
       region: keep
       rack: keep
       slot: keep
-tools:
-  list_servers:
-    operation: ListServers
-`,
-    );
-    const { problems, diagnostics } = await generateFrom(join(dir, "projector.yaml"));
+`);
     expect(problems).toEqual([]);
     expect(diagnostics.map((d) => [d.code, d.severity, d.message, d.location.line, d.location.column])).toEqual([
       [
