@@ -112,3 +112,12 @@ export function toolModule(name: string): GeneratedModule {
     types: [`${T}Resolvers`, `${T}Response`, `${T}Result`],
   };
 }
+
+/** The words of a name however it is written, lower case: `APIError`, `api_error` and `apiError` are `api`, `error`. */
+export const nameWords = (name: string): string[] =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);

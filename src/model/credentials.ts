@@ -2,6 +2,7 @@
 // (`auth_token`, `clientSecret`, `api-key`, `password`), `format: password`, or an example that shows
 // one, on a value that can hold one. A boolean never does, nor a count: `has_password`, `max_tokens`.
 
+import { nameWords } from "../naming.js";
 import { child, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 
 /** Last words that name a credential whatever comes before them. */
@@ -81,12 +82,7 @@ const ASKING = new Set(["is", "has", "have", "can", "allow", "allows", "require"
  * holds credentials.
  */
 function wordsOf(name: string, singular = true): string[] {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
+  const words = nameWords(name);
   const last = words.length - 1;
   if (singular && last >= 0 && words[last] !== "tokens") words[last] = words[last]!.replace(/([^s])s$/, "$1");
   return words;

@@ -1,5 +1,6 @@
 import type { ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
 import { withArticle } from "../indefinite-article.js";
+import { nameWords } from "../naming.js";
 import { child, members, type Property, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { walk } from "./next-page.js";
 
@@ -100,12 +101,7 @@ const ERROR_WORDS = new Set(["error", "errors", "message", "detail", "errormessa
 function isErrorBranch(reader: SchemaReader, branch: SchemaAt): boolean {
   const name = reader.refName(branch);
   if (name !== undefined) {
-    const words = name
-      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-      .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter(Boolean);
+    const words = nameWords(name);
     const last = words.at(-1) ?? "";
     return ERROR_NAME_WORDS.has(last) || (ERROR_NAME_ENDINGS.has(last) && ERROR_NAME_WORDS.has(words.at(-2) ?? ""));
   }
