@@ -435,8 +435,8 @@ function notShown(resource: ResourceModel, name: string): string | undefined {
 
 /**
  * An `argument:` naming no tool of the annotation but one a letter or two from it (`get_tikcet`), or
- * the same words written another way (`getTicket`):
- * a warning, since a tool of the consumer's own may take the id as well.
+ * the same words written another way (`getTicket`): a warning, since a tool of the consumer's own
+ * may take the id as well.
  */
 function argumentsNamingNoTool(annotation: Annotation): Diagnostic[] {
   // `getTask`, `get-task` and ` get_task` are `get_task` written another way.
