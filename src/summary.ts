@@ -38,7 +38,8 @@ function fieldLines(fields: Field[], width: number): string[] {
 function toolSummary(tool: ToolModel): string {
   const resource = tool.resource;
   const names = [...allNames(resource.fields), ...resource.dropped.map((d) => d.name)];
-  const width = Math.max(...names.map((n) => n.length), 8);
+  // A name far longer than the others is not padded to: each line still says what is done with its field.
+  const width = Math.min(Math.max(...names.map((n) => n.length), 8), 40);
   const shape =
     tool.list === undefined
       ? `one ${resource.name}`

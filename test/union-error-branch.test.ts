@@ -111,6 +111,18 @@ paths:
             application/json:
               schema:
                 oneOf: [{ $ref: "#/components/schemas/ThingPage" }, { $ref: "#/components/schemas/ValidationProblem" }]
+  /mixed:
+    get:
+      operationId: listMixed
+      responses:
+        "200":
+          description: a list whose items are things, or errors in their place
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  data: { type: array, items: { anyOf: [{ $ref: "#/components/schemas/Thing" }, { $ref: "#/components/schemas/APIError" }] } }
 components:
   schemas:
     ThingPage:
@@ -206,6 +218,7 @@ tools:
   get_pet: { operation: getPet, resource: pet }
   get_token: { operation: getToken }
   list_pages: { operation: listPages }
+  list_mixed: { operation: listMixed }
 `;
 
 let generated: Awaited<ReturnType<typeof generatedFolder>>["generated"];
@@ -264,6 +277,10 @@ describe("generate", () => {
         ["id", "name", "status"],
         ["code", "errors"],
       ],
+      list_mixed: [
+        ["name", "status"],
+        ["errorCode", "errorMessage"],
+      ],
     });
   });
 });
@@ -318,5 +335,22 @@ describe("the run time", () => {
     expect((await projected("projectGetPet", { id: "not_found", errorCode: 404, errorMessage: "no such pet" })).error).toBe(
       "get_pet: the response body is an error document: no such pet",
     );
+  });
+
+  it("refuses a page one of whose items is the error the items' union allows", async () => {
+    expect(await projected("projectListMixed", { data: [{ id: "t1", name: "Lamp" }] })).toEqual({
+      result: { things: [{ id: "t1", name: "Lamp", status: null }] },
+      issues: [],
+    });
+    expect(
+      (
+        await projected("projectListMixed", {
+          data: [
+            { id: "t1", name: "Lamp" },
+            { errorCode: 429, errorMessage: "rate limited" },
+          ],
+        })
+      ).error,
+    ).toBe("list_mixed: the response body is not a list of thing records at data (item 1 is an error: rate limited)");
   });
 });

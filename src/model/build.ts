@@ -304,7 +304,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
         ...(tool.next?.kind === "body" ? [tool.next.source] : []),
       ]),
       recordKeys: recordKeys(reader, rows),
-      errorKeys: errorKeys(reader, rows),
+      errorKeys: errorKeys(reader, rows, response),
       ...recordType(reader, rows),
       declaredErrorKeys: declaredErrorKeys(reader, rows.errorBranches?.recordBody ?? response, rows.jsonapi),
       ...(list !== undefined ? { list } : {}),
@@ -481,11 +481,11 @@ function recordKeys(reader: SchemaReader, rows: Rows): string[] {
   return own.length > 0 ? own : keys;
 }
 
-/** The members by which a body is one of the errors the response's union allows: those neither the records nor the body around them declare. */
-function errorKeys(reader: SchemaReader, rows: Rows): string[] {
+/** The members by which a body or an item is one of the errors a union allows: those neither the records nor the body around them declare. */
+function errorKeys(reader: SchemaReader, rows: Rows, response: SchemaAt): string[] {
   if (!rows.errorBranches) return [];
   const { members, recordBody } = rows.errorBranches;
-  const declared = new Set([...reader.properties(rows.item), ...reader.properties(recordBody)].map((p) => p.name));
+  const declared = new Set([...reader.properties(rows.item), ...reader.properties(recordBody ?? response)].map((p) => p.name));
   return members.filter((name) => !declared.has(name));
 }
 

@@ -11,8 +11,11 @@ export interface Rows {
   path: string[];
   jsonapi: boolean;
   resourceName?: string;
-  /** The error bodies a response's union allows beside its records: their members, and the body as it stands without them. */
-  errorBranches?: { members: string[]; recordBody: SchemaAt };
+  /**
+   * The errors a union allows beside the records, in the response's place (with the body as it
+   * stands without them) or in an item's: their members.
+   */
+  errorBranches?: { members: string[]; recordBody?: SchemaAt };
 }
 
 /**
@@ -146,13 +149,22 @@ function locateRows(
   const body = reader.unwrapNullable(response);
   const rowsAt = (at: SchemaAt, path: string[], jsonapi: boolean): Rows => {
     const many = reader.kind(at) === "array";
-    const item = many ? (reader.items(at) ?? at) : at;
+    // A list whose items are records or an error (`items: { anyOf: [Thing, Problem] }`): the records' items.
+    const errors = many && !jsonapi ? withoutErrorBranches(reader, reader.items(at) ?? at) : undefined;
+    const item = errors?.recordBody ?? (many ? (reader.items(at) ?? at) : at);
     const single = reader.unwrapNullable(item);
     const type = jsonapi ? jsonApiType(reader, single, true) : undefined;
     const named = reader.refName(item) ?? reader.refName(single);
     const bySchema = resources.find((r) => r.schema !== undefined && r.schema === named)?.name;
     const resourceName = type ?? bySchema;
-    return { item, many, path, jsonapi, ...(resourceName !== undefined ? { resourceName } : {}) };
+    return {
+      item,
+      many,
+      path,
+      jsonapi,
+      ...(resourceName !== undefined ? { resourceName } : {}),
+      ...(errors ? { errorBranches: { members: errors.members } } : {}),
+    };
   };
   if (tool.rows !== undefined) {
     const found = walk(reader, body, tool.rows.split("."));

@@ -34,8 +34,9 @@ export interface RecordsPlace {
   /** Of `error` and `errors`, those the spec declares beside a plain body's records: its data, not an error. */
   readonly declaredErrorKeys?: readonly string[];
   /**
-   * The members of an error body the spec's union allows beside the records (`oneOf: [Thing,
-   * Problem]`) that neither a record nor the body around it has: a body holding something under one is that error.
+   * The members of an error the spec's union allows beside the records (`oneOf: [Thing, Problem]`,
+   * or a list's `items: { anyOf: [Thing, Problem] }`) that neither a record nor the body around it
+   * has: a body or an item holding something under one is that error.
    */
   readonly errorKeys?: readonly string[];
 }
@@ -152,7 +153,11 @@ export function listAt(
       const notRecord = !record
         ? `${kindOf(list[i])}, not a record`
         : (typeProblem(record, place) ??
-          (holdsAKey(record, place) ? undefined : noneOfTheKeys(place)));
+          (declaredError(record, place)
+            ? `an error${problemWords(record)}`
+            : holdsAKey(record, place)
+              ? undefined
+              : noneOfTheKeys(place)));
       if (notRecord)
         throw refused(
           body,
