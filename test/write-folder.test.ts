@@ -3,7 +3,8 @@
 import { chmodSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readFolder, readFolderBytes } from "../src/output/listing.js";
+import { readFolderBytes } from "../src/output/listing.js";
+import { readFolder } from "./helpers/read-folder.js";
 import { MARKER } from "../src/output/ownership.js";
 import { backupFolder, diffFolder, stagingFolder, writeFolder } from "../src/output/write.js";
 import { tempDir } from "./helpers/pipeline.js";

@@ -72,11 +72,6 @@ export function readFolderBytes(folder: string): Promise<FolderContents<Buffer>>
   return readEachFile(folder, (file) => readFileSync(file));
 }
 
-/** The folder as it is on disk: its files' texts, and what else lies in it. */
-export function readFolder(folder: string): Promise<FolderContents> {
-  return readEachFile(folder, (file) => readFileSync(file, "utf8"));
-}
-
 /** Whether the folder, as read, holds nothing but files as generate writes them: no strays, no file with an execute bit. */
 export const onlyPlainFiles = (contents: FolderContents<unknown>) => contents.strays.length === 0 && contents.executable.length === 0;
 
