@@ -121,3 +121,6 @@ export const nameWords = (name: string): string[] =>
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
+
+/** A name without case or separators, as its spellings compare: `nextPageToken` and `next_page_token` are `nextpagetoken`. */
+export const squeezed = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, "");

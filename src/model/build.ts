@@ -1,6 +1,6 @@
 import type { Annotation, PageField, ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
-import { pascalCase, plural, RESERVED_KEYS, resourceModule, toolModule } from "../naming.js";
+import { pascalCase, plural, RESERVED_KEYS, resourceModule, squeezed, toolModule } from "../naming.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
 import { closest, didYouMean } from "../suggest.js";
@@ -439,15 +439,13 @@ function notShown(resource: ResourceModel, name: string): string | undefined {
  * may take the id as well.
  */
 function argumentsNamingNoTool(annotation: Annotation): Diagnostic[] {
-  // `getTask`, `get-task` and ` get_task` are `get_task` written another way.
-  const spelling = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
   const tools = annotation.tools.map((t) => t.name);
   return annotation.resources.flatMap((resource) =>
     resource.fields.flatMap((field) =>
       (field.rule.kind === "keep" ? (field.rule.argument ?? []) : []).flatMap((name, i): Diagnostic[] => {
         const near = tools.includes(name)
           ? undefined
-          : (tools.find((tool) => spelling(tool) === spelling(name)) ?? closest(name, tools, 2));
+          : (tools.find((tool) => squeezed(tool) === squeezed(name)) ?? closest(name, tools, 2));
         if (near === undefined) return [];
         return [
           {

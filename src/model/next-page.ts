@@ -1,5 +1,6 @@
 import type { NextAnnotation, YamlPath } from "../annotation/types.js";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
+import { squeezed } from "../naming.js";
 import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
 import { operationLabel, operationParameters, type Operation } from "./operations.js";
@@ -21,9 +22,6 @@ export interface NextContext {
 
 /** Formats a spec declares for a URL. */
 const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-reference"]);
-
-/** `next_cursor` and `nextPageToken` compared as `nextcursor`, `nextpagetoken`. */
-const squeezed = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
 
 /**
  * The query parameter that takes the cursor at a body path, told by the path's last name: the

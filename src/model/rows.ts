@@ -1,6 +1,6 @@
 import type { ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
 import { withArticle } from "../indefinite-article.js";
-import { nameWords } from "../naming.js";
+import { nameWords, squeezed } from "../naming.js";
 import { child, members, type Property, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { walk } from "./next-page.js";
 
@@ -109,7 +109,7 @@ function isErrorBranch(reader: SchemaReader, branch: SchemaAt): boolean {
     return ERROR_NAME_WORDS.has(last) || (ERROR_NAME_ENDINGS.has(last) && ERROR_NAME_WORDS.has(words.at(-2) ?? ""));
   }
   if (hasIdentity(reader, branch)) return false;
-  const members = reader.properties(branch).map((p) => p.name.toLowerCase().replace(/[^a-z0-9]/g, ""));
+  const members = reader.properties(branch).map((p) => squeezed(p.name));
   return members.length > 0 && members.every((m) => ERROR_MEMBERS.has(m)) && members.some((m) => ERROR_WORDS.has(m));
 }
 

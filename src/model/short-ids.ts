@@ -1,3 +1,4 @@
+import { squeezed } from "../naming.js";
 import type { ResourceModel } from "./types.js";
 import { valueFields } from "./value-fields.js";
 
@@ -13,10 +14,8 @@ export interface IdSource {
   schemaRef?: string;
 }
 
-const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
-
 /** `filter[project_id]` is named by its innermost part, `project_id`. */
-export const parameterKey = (name: string) => normalise(/\[([^\]]*)\]$/.exec(name)?.[1] ?? name);
+export const parameterKey = (name: string) => squeezed(/\[([^\]]*)\]$/.exec(name)?.[1] ?? name);
 
 /**
  * The short-id fields of every resource, by each tool their `argument:` list names, in resource and
@@ -27,15 +26,15 @@ export function idSourcesByTool(resources: readonly ResourceModel[]): Map<string
   for (const resource of resources) {
     for (const field of valueFields(resource)) {
       if ((field.kind !== "value" && field.kind !== "related-id") || !field.shorten || !field.argumentOf?.length) continue;
-      const own = normalise(field.source.path.at(-1) ?? field.name);
+      const own = squeezed(field.source.path.at(-1) ?? field.name);
       const keys = new Set([own]);
       if (own === "id") {
         // JSON:API types are plural (`tasks`), parameters singular (`task_id`).
-        const name = normalise(resource.name);
+        const name = squeezed(resource.name);
         keys.add(`${name}id`).add(`${name.replace(/s$/, "")}id`);
       } else if (field.kind === "related-id") keys.add(`${own}id`);
       // The id beside a joined name is also taken under the name the result gives it (`id_as`).
-      if (field.kind === "related-id" && field.beside !== undefined) keys.add(normalise(field.out));
+      if (field.kind === "related-id" && field.beside !== undefined) keys.add(squeezed(field.out));
       const source: IdSource = {
         label: `${resource.name}.${field.name}`,
         keys,
