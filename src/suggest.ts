@@ -19,8 +19,12 @@ function distance(a: string, b: string, bound: number): number {
   return previous[b.length]!;
 }
 
+/** The longest name a did-you-mean measures: one hundreds of characters long is no one's typo of another. */
+const LONGEST_MEASURED = 256;
+
 /** The closest candidate within a third of the word's length (or `within` edits), or undefined. */
 export function closest(word: string, candidates: Iterable<string>, within = Math.max(2, Math.ceil(word.length / 3))): string | undefined {
+  if (word.length > LONGEST_MEASURED) return undefined;
   let best: string | undefined;
   let bestDistance = within + 1;
   for (const candidate of candidates) {

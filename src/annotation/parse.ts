@@ -304,7 +304,6 @@ function readFully(source: YamlSource, file: string, json: boolean): unknown {
   return root;
 }
 
-/** What to do about an annotation nested too deeply. */
 const DEEP_HELP =
   "an annotation goes a few levels deep (resources, a resource's fields, a field's rule): look here for brackets left open or a value pasted in";
 

@@ -447,15 +447,10 @@ function argumentsNamingNoTool(annotation: Annotation): Diagnostic[] {
           ? undefined
           : (tools.find((tool) => squeezed(tool) === squeezed(name)) ?? closest(name, tools, 2));
         if (near === undefined) return [];
-        return [
-          {
-            code: "PRJ092",
-            severity: "warning",
-            message: `${resource.name}.${field.name}: \`argument:\` names ${name}, which is no tool of this annotation (did you mean "${near}"?)`,
-            help: `write ${near} if that is the tool that takes this id; a tool of your own by this name is fine as it is`,
-            location: annotation.locate([...field.path, "argument", i]),
-          },
-        ];
+        const message = `${resource.name}.${field.name}: \`argument:\` names ${name}, which is no tool of this annotation (did you mean "${near}"?)`;
+        const help = `write ${near} if that is the tool that takes this id; a tool of your own by this name is fine as it is`;
+        const location = annotation.locate([...field.path, "argument", i]);
+        return [{ code: "PRJ092", severity: "warning", message, help, location }];
       }),
     ),
   );
