@@ -1217,6 +1217,38 @@ describe("an id taken by tools of its kind", () => {
     expect(fields("jira_account").id).toEqual({ drop: "no tool takes this id" });
   });
 
+  it("is no argument of the tool fetching one of a collection where the collection's GET answers one object around the list", async () => {
+    const agent = { type: "object", properties: { id: text, hostname: text } };
+    const { fields, text: drafted } = await draft(
+      specOf(
+        {
+          // Answers a status with the agents inside it, not an agent.
+          "/fleet/agents": get("ListFleetAgents", [], {
+            type: "object",
+            properties: { id: text, status: text, agents: { type: "array", items: agent } },
+          }),
+          "/fleet/agents/{agent_id}": get("GetFleetAgent", [pathParameter("agent_id")], ref("FleetAgent")),
+          // Answers one record with a list of its own (not its collection's) at a plural path: still one of its kind.
+          "/notifications/actions": get("ListNotificationActions", [], ref("NotificationAction")),
+          "/notifications/actions/{action_id}": get("GetNotificationAction", [pathParameter("action_id")], ref("NotificationAction")),
+          // A singular path answers the record it names.
+          "/user": get("GetCurrentUser", [], ref("User")),
+          "/users/{user_id}": get("GetUser", [pathParameter("user_id")], ref("User")),
+        },
+        {
+          FleetAgent: agent,
+          NotificationAction: { type: "object", properties: { id: text, projects: { type: "array", items: text } } },
+          User: { type: "object", properties: { id: text, name: text } },
+        },
+      ),
+    );
+    expect(fields("list_fleet_agents_record").id).toEqual({ drop: "no tool takes this id" });
+    expect(drafted).toContain("the id of the answer around the `agents` list, not of one of them");
+    expect(fields("fleet_agent").id).toEqual({ argument: ["get_fleet_agent"] });
+    expect(fields("notification_action").id).toEqual({ argument: ["get_notification_action"] });
+    expect(fields("user").id).toEqual({ argument: ["get_user"] });
+  });
+
   it("is a sure argument of its own tool only, though its name ends with another record's", async () => {
     const { fields } = await draft(
       specOf(

@@ -28,7 +28,14 @@ const segmentsOf = (path: string) =>
     .map((segment) => segment.replace(/^(\{[^{}]+\}|[^{}.]+)\.[A-Za-z]{2,5}$/, "$1"));
 const parameterOf = (segment: string) => /^\{(.+)\}$/.exec(segment)?.[1];
 
-/** The kind of record a path returns: `/users/{id}/tickets` lists tickets, `/tickets/{ticket_id}` gets one. */
+/** The collection a GET answering one object reads (`agents` for `/fleet/agents`); none where its path ends in a parameter or a singular name (`/user`). */
+export function collectionAnsweredWhole(op: Pick<Operation, "method" | "path">, many: boolean): string | undefined {
+  const last = segmentsOf(op.path).at(-1);
+  if (many || op.method !== "get" || last === undefined || parameterOf(last) !== undefined) return undefined;
+  return kindOf(last) !== snakeCase(last) ? last : undefined;
+}
+
+/** The kind of record an operation returns: `/users/{id}/tickets` lists tickets, `/tickets/{ticket_id}` gets one. */
 export function recordKindOfPath(path: string, many: boolean): string | undefined {
   const segments = segmentsOf(path);
   const last = segments[segments.length - 1];

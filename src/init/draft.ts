@@ -4,6 +4,7 @@ import type { ResourceAnnotation } from "../annotation/types.js";
 import { findRows, identityOf, jsonApiTypes, namesOneRecord, sideBySideLists, unreadMembers, type Rows } from "../model/rows.js";
 import type { SchemaReader, SchemaAt } from "../openapi/schema.js";
 import {
+  collectionAnsweredWhole,
   collectionKinds,
   nearerCollection,
   foreignArgument,
@@ -153,7 +154,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   const resources = [...first.draft.resources].flatMap(([name, r]) =>
     r.schema !== undefined ? [{ name, schema: r.schema, fields: [], path: [] }] : [],
   );
-  const { draft: drafted, sources, kinds, lists } = draftTools(reader, chosen, resources);
+  const { draft: drafted, sources, kinds, lists, summaries } = draftTools(reader, chosen, resources);
   Object.assign(draft, { resources: drafted.resources, tools: drafted.tools, skipped: drafted.skipped });
   const operationOf = new Map(chosen.map((op) => [op.operationId ?? operationLabel(op), op]));
   for (const tool of draft.tools.values()) {
@@ -171,9 +172,9 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   // The collections each resource is listed or fetched from (`/conversations` for both), and the resources read from each.
   const collections = new Map<string, Set<string>>();
   const readersOf = new Map<string, string[]>();
-  for (const tool of draft.tools.values()) {
+  for (const [name, tool] of draft.tools) {
     const path = operationOf.get(tool.operation)?.path;
-    if (path === undefined) continue;
+    if (path === undefined || summaries.has(name)) continue;
     const collection = collectionOf(path);
     collections.set(tool.resource, (collections.get(tool.resource) ?? new Set()).add(collection));
     const readers = readersOf.get(collection) ?? [];
@@ -187,6 +188,11 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   const namedReadersOf = new Map(
     [...readersOf].map(([collection, readers]) => [collection, readers.filter((r) => !r.endsWith(TOOL_RECORD))]),
   );
+  // A record every tool reads as what holds its collection's records (a status beside `agents`).
+  const holdsItsCollection = (resource: string) => {
+    const held = [...draft.tools].filter(([, tool]) => tool.resource === resource).map(([name]) => summaries.get(name));
+    return held[0] !== undefined && held.every((list) => list !== undefined) ? { holdsItsCollection: held[0] } : {};
+  };
   const takersByKind = new Map<string, Taker[]>();
   for (const taker of takers) takersByKind.set(taker.kind, [...(takersByKind.get(taker.kind) ?? []), taker]);
   for (const [name, source] of sources) {
@@ -225,6 +231,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
         ),
       labels,
       record: name,
+      ...holdsItsCollection(name),
     };
     resource.fields = fields.flatMap((field) => entriesOf(field.name, guessField(field, ctx), draft.resolvers, labels));
     draft.resources.set(name, resource);
@@ -306,6 +313,16 @@ interface RecordSource {
 const sourceFields = (reader: SchemaReader, source: RecordSource): SpecField[] =>
   source.jsonapi ? jsonApiTypeFields(reader, [source.at, ...source.others]).fields : restFields(reader, source.at);
 
+/** Whether a record holds a list under a name (`agents`), as a member or, in JSON:API, an attribute. */
+function holdsListNamed(reader: SchemaReader, record: SchemaAt, name: string): boolean {
+  const attributes = reader.property(record, "attributes");
+  return [record, ...(attributes ? [reader.unwrapNullable(attributes.at)] : [])].some((at) =>
+    reader
+      .properties(at)
+      .some((member) => snakeCase(member.name) === snakeCase(name) && reader.kind(reader.unwrapNullable(member.at)) === "array"),
+  );
+}
+
 interface DraftedTools {
   draft: Draft;
   sources: Map<string, RecordSource>;
@@ -313,6 +330,8 @@ interface DraftedTools {
   kinds: Map<string, string[]>;
   /** The tools whose records are a list. */
   lists: Set<string>;
+  /** The tools whose one record is about their collection's records, by the list of them it holds: none of them. */
+  summaries: Map<string, string>;
 }
 
 function draftTools(reader: SchemaReader, operations: Operation[], resources: ResourceAnnotation[]): DraftedTools {
@@ -320,6 +339,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
   const sources = new Map<string, RecordSource>();
   const kinds = new Map<string, string[]>();
   const listing = new Set<string>();
+  const summaries = new Map<string, string>();
   const owners = new Map<string, string>();
   const namesByRecord = new Map<string, string>();
   for (const op of operations) {
@@ -396,8 +416,11 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
       ...(next ? { next } : {}),
     });
     if (rows.many) listing.add(toolName);
-    const kind = recordKindOfPath(op.path, rows.many);
+    // `/fleet/agents` answering a status beside its `agents` answers none of them: its id is no agent's.
+    const collection = collectionAnsweredWhole(op, rows.many);
+    if (collection !== undefined && holdsListNamed(reader, item, collection)) summaries.set(toolName, collection);
+    const kind = summaries.has(toolName) ? undefined : recordKindOfPath(op.path, rows.many);
     kinds.set(named, [...(kinds.get(named) ?? [singular(named)]), ...(kind ? [kind] : [])].filter(unique));
   }
-  return { draft, sources, kinds, lists: listing };
+  return { draft, sources, kinds, lists: listing, summaries };
 }

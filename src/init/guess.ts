@@ -56,6 +56,8 @@ export interface GuessContext {
   labels: ReadonlyMap<string, string>;
   /** The record's name, which says what its own parts hold: an `api_keys` record's `key` is one. */
   record: string;
+  /** The list the record holds when it answers about its collection's records (`agents` for `/fleet/agents`), none of them. */
+  holdsItsCollection?: string;
 }
 
 /** The keys an embedded record keeps its own id under. */
@@ -153,7 +155,14 @@ function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Bud
   const decided = top ? ctx.arguments.get(field.name) : undefined;
   if (decided) return decided;
   if (top && field.base === "record" && field.name === ctx.identity)
-    return { rule: { drop: "no tool takes this id" }, reason: "no GET operation takes an id of this kind of record", sure: true };
+    return {
+      rule: { drop: "no tool takes this id" },
+      reason:
+        ctx.holdsItsCollection === undefined
+          ? "no GET operation takes an id of this kind of record"
+          : `the id of the answer around the \`${ctx.holdsItsCollection}\` list, not of one of them: no GET operation takes it`,
+      sure: true,
+    };
   if (field.relationship) {
     const data = child(reader.unwrapNullable(field.at), "properties", "data");
     const target = data ? (reader.kind(data) === "array" ? reader.items(data) : data) : undefined;
