@@ -123,6 +123,19 @@ paths:
                 type: object
                 properties:
                   data: { type: array, items: { anyOf: [{ $ref: "#/components/schemas/Thing" }, { $ref: "#/components/schemas/APIError" }] } }
+  /wrapped/{thing_id}:
+    get:
+      operationId: getWrappedThing
+      parameters: [{ name: thing_id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: the thing, or a problem, under data
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  data: { oneOf: [{ $ref: "#/components/schemas/Thing" }, { $ref: "#/components/schemas/Problem" }] }
 components:
   schemas:
     ThingPage:
@@ -219,6 +232,7 @@ tools:
   get_token: { operation: getToken }
   list_pages: { operation: listPages }
   list_mixed: { operation: listMixed }
+  get_wrapped_thing: { operation: getWrappedThing }
 `;
 
 let generated: Awaited<ReturnType<typeof generatedFolder>>["generated"];
@@ -249,6 +263,9 @@ describe("init", () => {
     // A cat, a dog or an error: a tool of its own, the two records' members merged, none of the error's.
     expect(draft).toMatch(/^ {2}get_pet:\n {4}operation: getPet\n/m);
     expect(draft).toMatch(/^ {6}meows: keep/m);
+    // The record or the error under a plain `data`: the record, no join of a `data` to resolve.
+    expect(draft).toMatch(/^ {2}get_wrapped_thing:\n {4}operation: getWrappedThing\n {4}inputs:/m);
+    expect(draft).not.toMatch(/join: datas|^ {6}data: /m);
   });
 });
 
@@ -280,6 +297,10 @@ describe("generate", () => {
       list_mixed: [
         ["name", "status"],
         ["errorCode", "errorMessage"],
+      ],
+      get_wrapped_thing: [
+        ["id", "name"],
+        ["code", "message"],
       ],
     });
   });
@@ -352,5 +373,16 @@ describe("the run time", () => {
         })
       ).error,
     ).toBe("list_mixed: the response body is not a list of thing records at data (item 1 is an error: rate limited)");
+  });
+
+  it("refuses the error the union allows where the record is wrapped, and projects the record", async () => {
+    expect((await projected("projectGetWrappedThing", { data: { id: "t1", name: "Lamp" } })).result).toEqual({
+      id: "t1",
+      name: "Lamp",
+      status: null,
+    });
+    const { error, issues } = await projected("projectGetWrappedThing", { data: { code: 404, message: "no such thing" } });
+    expect(error).toBe("get_wrapped_thing: the response body is not one thing record at data (data is an error: no such thing)");
+    expect(issues.map((issue) => issue.kind)).toEqual(["unusable"]);
   });
 });

@@ -149,8 +149,8 @@ function locateRows(
   const body = reader.unwrapNullable(response);
   const rowsAt = (at: SchemaAt, path: string[], jsonapi: boolean): Rows => {
     const many = reader.kind(at) === "array";
-    // A list whose items are records or an error (`items: { anyOf: [Thing, Problem] }`): the records' items.
-    const errors = many && !jsonapi ? withoutErrorBranches(reader, reader.items(at) ?? at) : undefined;
+    // Records or an error, where a list's items or a wrapped record are (`items: { anyOf: [Thing, Problem] }`, `data: { oneOf: [...] }`): the records'.
+    const errors = jsonapi ? undefined : withoutErrorBranches(reader, many ? (reader.items(at) ?? at) : at);
     const item = errors?.recordBody ?? (many ? (reader.items(at) ?? at) : at);
     const single = reader.unwrapNullable(item);
     const type = jsonapi ? jsonApiType(reader, single, true) : undefined;
@@ -337,7 +337,9 @@ const UNSAID_MEMBERS = new Set(["links", "_links", "included", "errors", "jsonap
  */
 export function wrappedRecord(reader: SchemaReader, body: SchemaAt): { name: string; at: SchemaAt } | undefined {
   if (hasIdentity(reader, body)) return undefined;
-  const objects = reader.properties(body).filter((p) => !ENVELOPE_MEMBERS.has(p.name) && reader.kind(p.at) === "object");
+  const objects = reader
+    .properties(body)
+    .filter((p) => !ENVELOPE_MEMBERS.has(p.name) && reader.kind(withoutErrorBranches(reader, p.at)?.recordBody ?? p.at) === "object");
   return objects.length === 1 ? { name: objects[0]!.name, at: objects[0]!.at } : undefined;
 }
 

@@ -105,13 +105,18 @@ export function recordAt(
     (!place.keys?.length ||
       place.keys.some((key) => read(record, key) != null));
   const otherType = keyed ? typeProblem(record, place) : undefined;
-  if (keyed && !otherType) return record;
+  // Where the record is wrapped (`data`), the error the spec allows there instead.
+  const error =
+    record !== undefined && record !== body && declaredError(record, place);
+  if (keyed && !otherType && !error) return record;
   if (found.value === null && place.nullable) return null;
   const got = !record
     ? gotAt(found)
-    : otherType
-      ? `${found.where} is ${otherType}`
-      : `${found.where} is ${noneOfTheKeys(place)}`;
+    : error
+      ? `${found.where} is an error${problemWords(record)}`
+      : otherType
+        ? `${found.where} is ${otherType}`
+        : `${found.where} is ${noneOfTheKeys(place)}`;
   throw refused(
     body,
     place,
