@@ -104,7 +104,8 @@ export function recordAt(
       place.keys.some((key) => read(record, key) != null));
   const otherType = keyed ? typeProblem(record, place) : undefined;
   // Where the record is wrapped (`data`), the error the spec allows there instead.
-  const error = record !== undefined && record !== body && declaredError(record, place);
+  const error =
+    record !== undefined && record !== body && declaredError(record, place);
   if (keyed && !otherType && !error) return record;
   if (found.value === null && place.nullable) return null;
   const got = !record
