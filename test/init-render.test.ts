@@ -2,6 +2,7 @@
 // text a person wrote stays byte for byte, and the file is parsed once for all of them (it used to be
 // parsed again for every resource that gained a field, quadratic on a large annotation).
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import type { Draft } from "../src/init/draft.js";
 import { renderDraft } from "../src/init/render.js";
 
@@ -154,5 +155,38 @@ tools:
         expect(written.todos).toBe(acceptGuesses ? 0 : 2);
       }
     }
+  });
+});
+
+describe("names YAML cannot write as they are", () => {
+  // A line break, a tab, a bidi override, quotes and a colon, and a name longer than the 1,024
+  // characters YAML reads a key of before its `:`.
+  const long = "x".repeat(1100);
+  const names = ["line\nbreak", "tab\there", "right\u202eleft", 'quote"d: x #y', long];
+  const draft = (tool: string): Draft => ({
+    resolvers: new Map(),
+    resources: new Map([[long, { fields: names.map((name) => [name, keep("text")]) }]]),
+    tools: new Map([[tool, { operation: `get${long}`, resource: long, explicitResource: true, page: [], inputs: [{ name: "a\nb" }] }]]),
+    skipped: [],
+  });
+
+  it("are written so that the file reads back as the same names, every unseen character escaped", () => {
+    const { text } = renderDraft(draft(long), { spec: "api.yaml", output: "generated/api", acceptGuesses: true });
+    const read = parse(text) as { resources: Record<string, { fields: object }>; tools: Record<string, object> };
+    expect(Object.keys(read.resources[long]!.fields)).toEqual(names);
+    expect(read.tools[long]).toEqual({ operation: `get${long}`, resource: long, inputs: { "a\nb": {} } });
+    expect(text).toContain('      "line\\nbreak": keep # text\n');
+    expect(text).toContain('      "right\\u202eleft": keep # text\n');
+    expect(text).toContain(`      ? ${long}\n      : keep # text\n`);
+    expect(text).not.toMatch(/[\u202e\t]/);
+  });
+
+  it("are added to an existing file alike", () => {
+    const existing = "spec: api.yaml\noutput: generated/api\nresources:\n  ticket:\n    fields:\n      id: keep\ntools: {}\n";
+    const { text } = renderDraft(draft("get_thing"), { spec: "api.yaml", output: "generated/api", acceptGuesses: true, existing });
+    const read = parse(text) as { resources: Record<string, { fields: object }>; tools: Record<string, object> };
+    expect(Object.keys(read.resources)).toEqual(["ticket", long]);
+    expect(Object.keys(read.resources[long]!.fields)).toEqual(names);
+    expect(Object.keys(read.tools)).toEqual(["get_thing"]);
   });
 });

@@ -1,5 +1,5 @@
 import { Document, isMap, isNode, isScalar, parseDocument, type Node } from "yaml";
-import { escapeControlCharacters } from "../control-characters.js";
+import { escapeControlCharacters, escapeUnseenCharacters } from "../control-characters.js";
 import type { Draft } from "./draft.js";
 import type { DraftInput } from "./inputs.js";
 import type { Guess } from "./guess.js";
@@ -55,7 +55,23 @@ function inline(doc: Document, value: unknown): string {
   return new Document(flowNode(doc, value)).toString({ lineWidth: 0 }).trim();
 }
 
-const keyText = (key: string) => new Document(key).toString({ lineWidth: 0 }).trim();
+/** Text as a YAML scalar on one line, read back as itself: plain where it can be, else double-quoted with each unseen character (a line break, a bidi mark) as its escape. */
+function scalarText(text: string): string {
+  const plain = new Document(text).toString({ lineWidth: 0 }).trim();
+  return plain.includes("\n") || escapeUnseenCharacters(text) !== text ? escapeUnseenCharacters(JSON.stringify(text)) : plain;
+}
+
+/** YAML reads a key written before its `:` up to this many characters long. */
+const MAX_IMPLICIT_KEY = 1024;
+
+/** A key to write `: value` after: a longer one as an explicit key, `? key` on a line of its own. */
+function keyText(key: string): string {
+  const text = scalarText(key);
+  return text.length > MAX_IMPLICIT_KEY ? `? ${text}\n` : text;
+}
+
+/** A text's lines, each after a prefix: an explicit key's `: value` stays beside its `? key`. */
+const under = (prefix: string, text: string) => text.split("\n").map((line) => `${prefix}${line}`);
 
 /** Values (flow style) and keys as YAML, each distinct one written once: most fields share a handful of rules. */
 function yamlWriter() {
@@ -68,7 +84,7 @@ function yamlWriter() {
     };
   };
   const value = once((json: string) => inline(doc, JSON.parse(json)));
-  return { value: (of: unknown) => value(JSON.stringify(of)), key: once(keyText) };
+  return { value: (of: unknown) => value(JSON.stringify(of)), key: once(keyText), text: once(scalarText) };
 }
 type YamlWriter = ReturnType<typeof yamlWriter>;
 
@@ -95,7 +111,7 @@ interface Entry {
   path: string[];
   /** Every path the entry adds: itself, and the fields of a new resource. */
   paths: string[][];
-  /** Lines relative to the map's indentation. */
+  /** Lines relative to the map's indentation, none holding a line break. */
   lines: string[];
 }
 
@@ -115,19 +131,20 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
     entries.push({
       path: ["resolvers", name],
       paths: [["resolvers", name]],
-      lines: [
+      lines: under(
+        "",
         `${yaml.key(name)}: ${yaml.value(resolver)}${comment === undefined ? "" : ` # ${escapeControlCharacters(comment).replace(/\s+/g, " ")}`}`,
-      ],
+      ),
     });
   }
   for (const [name, resource] of draft.resources) {
     if (!holds(["resources", name])) {
       const lines = [
-        `${yaml.key(name)}:`,
-        ...(resource.schema !== undefined ? [`  schema: ${yaml.key(resource.schema)}`] : []),
+        ...under("", `${yaml.key(name)}:`),
+        ...(resource.schema !== undefined ? [`  schema: ${yaml.text(resource.schema)}`] : []),
         "  fields:",
       ];
-      lines.push(...resource.fields.map(([f, guess]) => `    ${field(f, guess)}`));
+      lines.push(...resource.fields.flatMap(([f, guess]) => under("    ", field(f, guess))));
       entries.push({
         path: ["resources", name],
         paths: [["resources", name], ...resource.fields.map(([f]) => ["resources", name, "fields", f])],
@@ -139,20 +156,20 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
     const defaulted = holds(["resources", name, "fields", "*"]);
     for (const [f, guess] of resource.fields) {
       const path = ["resources", name, "fields", f];
-      if (!holds(path) && !defaulted) entries.push({ path, paths: [path], lines: [field(f, guess)] });
+      if (!holds(path) && !defaulted) entries.push({ path, paths: [path], lines: under("", field(f, guess)) });
     }
   }
   for (const [name, tool] of draft.tools) {
     if (holds(["tools", name])) continue;
-    const lines = [`${yaml.key(name)}:`, `  operation: ${yaml.key(tool.operation)}`];
-    if (tool.rows) lines.push(`  rows: ${yaml.key(tool.rows.path)} # beside it, not in the result: ${tool.rows.unread.join(", ")}`);
-    if (tool.explicitResource) lines.push(`  resource: ${yaml.key(tool.resource)}`);
+    const lines = [...under("", `${yaml.key(name)}:`), `  operation: ${yaml.text(tool.operation)}`];
+    if (tool.rows) lines.push(`  rows: ${yaml.text(tool.rows.path)} # beside it, not in the result: ${tool.rows.unread.join(", ")}`);
+    if (tool.explicitResource) lines.push(`  resource: ${yaml.text(tool.resource)}`);
     const next = tool.next && nextValue(tool.next, acceptGuesses);
     if (next && !tool.next!.sure && !acceptGuesses) todos++;
     const page = [...tool.page, ...(next ? [["next", next] as const] : [])];
     if (page.length) lines.push(`  page: ${yaml.value(Object.fromEntries(page))}`);
     if (tool.table) lines.push(`  text: table # the spec's example: ${tool.table.table} tokens as a table, ${tool.table.json} as JSON`);
-    if (tool.inputs?.length) lines.push("  inputs:", ...tool.inputs.map((input) => `    ${inputLine(yaml, input)}`));
+    if (tool.inputs?.length) lines.push("  inputs:", ...tool.inputs.flatMap((input) => under("    ", inputLine(yaml, input))));
     entries.push({ path: ["tools", name], paths: [["tools", name]], lines });
   }
   return { entries, todos };
