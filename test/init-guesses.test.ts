@@ -1249,6 +1249,48 @@ describe("an id taken by tools of its kind", () => {
     expect(fields("user").id).toEqual({ argument: ["get_user"] });
   });
 
+  it("is the field the parameter's words or example name, of two ids a record has", async () => {
+    const uuid = { type: "string", format: "uuid" };
+    const withExample = (example: string, schema: Schema = text) => ({ ...schema, example });
+    const { fields } = await draft(
+      specOf(
+        {
+          // `{thing_uuid}` takes the thing's `uuid`, never its integer `id`.
+          "/things/{thing_uuid}": get("GetThing", [pathParameter("thing_uuid", uuid)], ref("Thing")),
+          // `{namespace_id}`'s example is the namespace's `namespace`, written otherwise than its `uuid`.
+          "/namespaces/{namespace_id}": get(
+            "GetNamespace",
+            [{ ...pathParameter("namespace_id"), example: "fn-0a1b2c3d-4e5f" }],
+            ref("Namespace"),
+          ),
+          // `cloned_from` shares `{deployment_id}`'s example, but the `id` is written alike: the `id`.
+          "/deployments/{deployment_id}": get(
+            "GetDeployment",
+            [pathParameter("deployment_id", withExample("3aa4d20e-5527-4c5e-a2d4-8d5e4a6c2c11"))],
+            ref("Deployment"),
+          ),
+        },
+        {
+          Thing: { type: "object", properties: { id: { type: "integer" }, uuid, name: text } },
+          Namespace: {
+            type: "object",
+            properties: { uuid: withExample("0a1b2c3d-4e5f-6a7b"), namespace: withExample("fn-0a1b2c3d-4e5f"), label: text },
+          },
+          Deployment: {
+            type: "object",
+            properties: {
+              id: withExample("b6bdf840-2854-4f87-a36c-5f231c617c84"),
+              cloned_from: withExample("3aa4d20e-5527-4c5e-a2d4-8d5e4a6c2c11"),
+            },
+          },
+        },
+      ),
+    );
+    expect(fields("thing")).toMatchObject({ uuid: { argument: ["get_thing"] }, id: { drop: "no tool takes this id" } });
+    expect(fields("namespace")).toMatchObject({ namespace: { argument: ["get_namespace"] }, uuid: { drop: "no tool takes this id" } });
+    expect(fields("deployment")).toMatchObject({ id: { argument: ["get_deployment"] }, cloned_from: "keep" });
+  });
+
   it("is a sure argument of its own tool only, though its name ends with another record's", async () => {
     const { fields } = await draft(
       specOf(

@@ -203,14 +203,26 @@ const endsWith = (name: string, end: string) =>
     ),
   );
 
-/** What a schema says of an id's writing: its component, pattern and type. */
+/** Whether one name, or one of its alternatives, ends with another's words as written: `thing_uuid` with `uuid`, not with `id`. */
+const endsWithWords = (name: string, end: string) => {
+  const tail = snakeCase(end).split("_");
+  return snakeCase(name)
+    .split("_or_")
+    .some((alternative) => {
+      const whole = alternative.split("_");
+      return tail.length <= whole.length && tail.every((word, i) => word === whole[whole.length - tail.length + i]);
+    });
+};
+
+/** What a schema says of an id's writing: its component, pattern, type and format. */
 function idWriting(reader: SchemaReader, at: SchemaAt) {
   const node = reader.unwrapNullable(at);
-  const pattern = node.schema["pattern"];
+  const { pattern, format } = node.schema;
   return {
     ref: reader.refName(at) ?? reader.refName(node),
     pattern: typeof pattern === "string" ? pattern : undefined,
     kind: reader.kind(at),
+    format: typeof format === "string" ? format : undefined,
   };
 }
 
@@ -220,8 +232,14 @@ interface Fit {
   /** The names are one and the same (`user_id` for `{user_id}`), which beats a shorter name they end with (`id`). */
   sameName: boolean;
   bySchema: boolean;
-  /** The field's type can be sent as the parameter's: an integer id passes as text, text does not pass as an integer. */
+  /** The field's type can be sent as the parameter's: an integer id passes as text, but not as a `uuid`; text does not pass as an integer. */
   typesAgree: boolean;
+  /** The names end alike as written, not only once a last `uuid` or `sid` is read as `id`: `{thing_uuid}` takes a `uuid` before an `id`. */
+  sameWords: boolean;
+  /** Both declare one `format` (`uuid`). */
+  sameFormat: boolean;
+  /** The parameter's example is this field's, and no other field's of the record: DigitalOcean's `{namespace_id}` takes a namespace's `fn-...` `namespace`, not its `uuid`. */
+  sameExample?: boolean;
 }
 
 /**
@@ -245,11 +263,48 @@ function fitOf({ reader, distinctive }: Matching, field: SpecField, taker: Taker
     ours.kind === undefined ||
     theirs.kind === undefined ||
     ours.kind === theirs.kind ||
-    (ours.kind === "integer" && theirs.kind === "string");
-  return { byName, sameName: byCollection || snakeCase(field.name) === snakeCase(taker.parameter.name), bySchema, typesAgree };
+    (ours.kind === "integer" && theirs.kind === "string" && theirs.format !== "uuid");
+  return {
+    byName,
+    sameName: byCollection || snakeCase(field.name) === snakeCase(taker.parameter.name),
+    bySchema,
+    typesAgree,
+    sameWords: own ? endsWithWords(taker.parameter.name, field.name) : endsWithWords(field.name, taker.parameter.name),
+    sameFormat: ours.format !== undefined && ours.format === theirs.format,
+  };
 }
 
-const rank = (f: Fit) => (f.sameName ? 8 : 0) + (f.byName ? 4 : 0) + (f.bySchema ? 2 : 0) + (f.typesAgree ? 1 : 0);
+const rank = (f: Fit) =>
+  (f.sameName ? 64 : 0) +
+  (f.sameExample ? 32 : 0) +
+  (f.byName ? 16 : 0) +
+  (f.bySchema ? 8 : 0) +
+  (f.typesAgree ? 4 : 0) +
+  (f.sameWords ? 2 : 0) +
+  (f.sameFormat ? 1 : 0);
+
+/** A text example long enough not to be shared by chance (`fn-xxxxxxxx-...`, not `123` or `abc`). */
+const MIN_TELLING_EXAMPLE = 8;
+
+/**
+ * The one field whose example is the parameter's, where the example is telling and no other field's
+ * is even written alike: a deployment's `cloned_from` shares the example of `{deployment_id}`,
+ * but its `id` is a UUID too, and stays the one taken.
+ */
+function onlyExampleOf(reader: SchemaReader, parameter: DeclaredParameter, fields: readonly SpecField[]): SpecField | undefined {
+  const example = textExample(parameter.declaration) ?? textExample(parameter.at);
+  if (example === undefined) return undefined;
+  const alike = fields.filter((field) => shapeOf(textExample(reader.unwrapNullable(field.at)) ?? "") === shapeOf(example));
+  return alike.length === 1 && textExample(reader.unwrapNullable(alike[0]!.at)) === example ? alike[0] : undefined;
+}
+
+/** How a text is written, its letters and digits aside: `fn-xxxxxxxx-xxxx` and `xxxxxxxx-xxxx` differ, two UUIDs do not. */
+const shapeOf = (text: string) => text.replace(/[A-Za-z0-9]/g, "x");
+
+const textExample = (at: SchemaAt): string | undefined => {
+  const example = at.schema["example"];
+  return typeof example === "string" && example.length >= MIN_TELLING_EXAMPLE && !/^\d+$/.test(example) ? example : undefined;
+};
 export const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
 const scalar = (reader: SchemaReader, field: SpecField) => ["string", "integer", undefined].includes(reader.kind(field.at));
 
@@ -318,9 +373,12 @@ export function ownArguments(
   const candidates = fields.filter((f) => f.path.length === 1 && !f.relationship && scalar(reader, f) && (!guessed || f.name === identity));
   for (const taker of takers) {
     let best: { field: SpecField; fit: Fit } | undefined;
+    const shown = onlyExampleOf(reader, taker.parameter, candidates);
     for (const field of candidates) {
-      const found = fitOf(matching, field, taker, true);
-      if (found && (found.byName || found.bySchema) && (!best || rank(found) > rank(best.fit))) best = { field, fit: found };
+      const fit = fitOf(matching, field, taker, true);
+      const found = fit && { ...fit, sameExample: field === shown };
+      if (found && (found.byName || found.bySchema || found.sameExample) && (!best || rank(found) > rank(best.fit)))
+        best = { field, fit: found };
     }
     if (!best) unmatched.push(taker);
     else matched.set(best.field.name, [...(matched.get(best.field.name) ?? []), { taker, fit: best.fit }]);
@@ -338,7 +396,7 @@ export function ownArguments(
           ? `passed to ${someOf(tools)} as \`${taken}\`, the id of ${withArticle(found[0]!.taker.kind)} of a collection this record is never read from: check ${tools.length === 1 ? "it takes" : "they take"} this one`
           : name === identity
             ? `an id the model passes to ${someOf(tools)}`
-            : `the id ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} as \`${taken}\`: the model passes it`;
+            : `the id ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} as \`${taken}\`${found[0]!.fit.sameExample && !found[0]!.fit.byName ? ", the spec's example of both the same" : ""}: the model passes it`;
     guesses.set(name, { rule: { argument: tools }, reason, sure: odd === undefined && !guessed });
   }
   // Tools found by the record's name alone that no field matches say nothing of it.
