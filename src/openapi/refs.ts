@@ -125,23 +125,34 @@ interface Resolved {
   hops: number;
 }
 
+/** A `$ref` whose chain never reaches a value: longer than MAX_REF_CHAIN, or round a cycle of `$ref`s alone. */
+export interface BadRefChain {
+  site: RefSite;
+  cycle: boolean;
+}
+
 /**
  * The first `$ref` that leads through more than MAX_REF_CHAIN `$ref`s (counting those met inside
- * a JSON pointer's path) before reaching its value. Each target is resolved once and the walk
- * stops at the limit, so the check is linear however long a chain is; a cycle is left to the
- * bundler, which knows what to make of one.
+ * a JSON pointer's path) before reaching its value, or back to one it came through with no schema
+ * between (`A: { $ref: B }`, `B: { $ref: A }`), which no tool can type. Each target is resolved
+ * once and the walk stops at the limit, so the check is linear however long a chain is; a schema
+ * that holds itself (`next: { $ref: Node }`) is reached through a value, and is no such cycle.
  */
-export function overlongRefChain(documents: Record<string, unknown>, sites: readonly RefSite[]): RefSite | undefined {
+export function badRefChain(documents: Record<string, unknown>, sites: readonly RefSite[]): BadRefChain | undefined {
   const byUrl = new Map(Object.entries(documents).map(([key, value]) => [withoutHash(documentUrl(key)), value]));
   const done = new Map<string, Resolved>();
   const open = new Set<string>();
+  let looped = false;
   // `undefined` when the chain is longer than the limit allows from this depth.
   const resolve = (target: URL, depth: number): Resolved | undefined => {
     const key = target.href;
     const known = done.get(key);
     if (known) return depth + known.hops <= MAX_REF_CHAIN ? known : undefined;
     if (depth >= MAX_REF_CHAIN) return undefined;
-    if (open.has(key)) return { value: undefined, base: target, hops: 1 };
+    if (open.has(key)) {
+      looped = true;
+      return { value: undefined, base: target, hops: 1 };
+    }
     open.add(key);
     try {
       let base = new URL(withoutHash(target));
@@ -173,5 +184,10 @@ export function overlongRefChain(documents: Record<string, unknown>, sites: read
       open.delete(key);
     }
   };
-  return sites.find((site) => resolve(site.target, 0) === undefined);
+  for (const site of sites) {
+    looped = false;
+    if (resolve(site.target, 0) === undefined) return { site, cycle: false };
+    if (looped) return { site, cycle: true };
+  }
+  return undefined;
 }
