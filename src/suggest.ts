@@ -1,9 +1,14 @@
+/** One row of the distance table, reused by every measure: a did-you-mean over thousands of names allocates none. */
+let row = new Int32Array(64);
+
 /**
  * Levenshtein distance, for "did you mean" hints; once every way through is past `bound`, more than
  * `bound` (the rest of two long names is never compared).
  */
 function distance(a: string, b: string, bound: number): number {
-  const previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  if (row.length <= b.length) row = new Int32Array(b.length + 1);
+  const previous = row;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
     let diagonal = previous[0]!;
     previous[0] = i;
@@ -23,20 +28,80 @@ function distance(a: string, b: string, bound: number): number {
 const LONGEST_MEASURED = 256;
 
 /** The closest candidate within a third of the word's length (or `within` edits), or undefined. */
-export function closest(word: string, candidates: Iterable<string>, within = Math.max(2, Math.ceil(word.length / 3))): string | undefined {
-  if (word.length > LONGEST_MEASURED) return undefined;
-  let best: string | undefined;
-  let bestDistance = within + 1;
-  for (const candidate of candidates) {
-    // Two words differ by at least their difference in length: a far longer or shorter one is passed over unmeasured.
-    if (Math.abs(candidate.length - word.length) > bestDistance) continue;
-    const d = distance(word.toLowerCase(), candidate.toLowerCase(), bestDistance);
-    if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
-      best = candidate;
-      bestDistance = d;
+export const closest = (word: string, candidates: Iterable<string>, within?: number): string | undefined =>
+  closestAmong(candidates, within)(word);
+
+/** {@link closest} over the same candidates for many words, each candidate lowered once. */
+export function closestAmong(candidates: Iterable<string>, within?: number): (word: string) => string | undefined {
+  const lowered = [...candidates].map((candidate) => ({ candidate, lower: candidate.toLowerCase() }));
+  const indexed = within !== undefined && within <= MOST_INDEXED_EDITS ? deletionIndex(lowered, within) : undefined;
+  return (word) => {
+    if (word.length > LONGEST_MEASURED) return undefined;
+    const lower = word.toLowerCase();
+    let best: string | undefined;
+    let bestDistance = (within ?? Math.max(2, Math.ceil(word.length / 3))) + 1;
+    const measured = indexed ? indexed.near(lower) : lowered;
+    for (const { candidate, lower: candidateLower } of measured) {
+      // Two words differ by at least their difference in length: a far longer or shorter one is passed over unmeasured.
+      if (Math.abs(candidate.length - word.length) > bestDistance) continue;
+      const d = distance(lower, candidateLower, bestDistance);
+      if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
+        best = candidate;
+        bestDistance = d;
+      }
     }
+    return best;
+  };
+}
+
+/** The most edits a did-you-mean finds through an index rather than by measuring every candidate. */
+const MOST_INDEXED_EDITS = 2;
+
+/** The longest candidate indexed: its deletions grow with the square of its length; longer ones are measured. */
+const LONGEST_INDEXED = 64;
+
+interface Lowered {
+  candidate: string;
+  lower: string;
+}
+
+/**
+ * Candidates by every word their deletions of up to `edits` characters make: two words within
+ * `edits` edits make one word alike (a substitution is a deletion from each), so a word's own
+ * deletions find every candidate that near, and only a few others, to measure.
+ */
+function deletionIndex(candidates: readonly Lowered[], edits: number) {
+  const byDeletion = new Map<string, Lowered[]>();
+  const long = candidates.filter(({ lower }) => lower.length > LONGEST_INDEXED);
+  for (const entry of candidates) {
+    if (entry.lower.length > LONGEST_INDEXED) continue;
+    for (const deleted of deletions(entry.lower, edits)) byDeletion.set(deleted, [...(byDeletion.get(deleted) ?? []), entry]);
   }
-  return best;
+  return {
+    near: (word: string): Lowered[] =>
+      word.length > LONGEST_INDEXED + edits
+        ? long
+        : [...new Set([...deletions(word, edits)].flatMap((deleted) => byDeletion.get(deleted) ?? [])), ...long],
+  };
+}
+
+/** A word and each word made by deleting up to `edits` of its characters. */
+function deletions(word: string, edits: number): Set<string> {
+  const all = new Set([word]);
+  let level = [word];
+  for (let edit = 0; edit < edits; edit++) {
+    const next: string[] = [];
+    for (const shorter of level)
+      for (let i = 0; i < shorter.length; i++) {
+        const deleted = shorter.slice(0, i) + shorter.slice(i + 1);
+        if (!all.has(deleted)) {
+          all.add(deleted);
+          next.push(deleted);
+        }
+      }
+    level = next;
+  }
+  return all;
 }
 
 export function didYouMean(word: string, candidates: Iterable<string>): string {

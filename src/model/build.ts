@@ -3,7 +3,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import { pascalCase, plural, RESERVED_KEYS, resourceModule, squeezed, toolModule } from "../naming.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
-import { closest, didYouMean } from "../suggest.js";
+import { closestAmong, didYouMean } from "../suggest.js";
 import { namedLikeCredential } from "./credentials.js";
 import { classifyFields, declaredAs, jsonApiFields, jsonApiTypeFields, restFields } from "./fields.js";
 import { DETAIL_ARGUMENT, detailArgumentClash } from "./detail.js";
@@ -439,13 +439,14 @@ function notShown(resource: ResourceModel, name: string): string | undefined {
  * may take the id as well.
  */
 function argumentsNamingNoTool(annotation: Annotation): Diagnostic[] {
-  const tools = annotation.tools.map((t) => t.name);
+  const tools = new Set(annotation.tools.map((t) => t.name));
+  const bySpelling = new Map<string, string>();
+  for (const tool of tools) if (!bySpelling.has(squeezed(tool))) bySpelling.set(squeezed(tool), tool);
+  const nearest = closestAmong(tools, 2);
   return annotation.resources.flatMap((resource) =>
     resource.fields.flatMap((field) =>
       (field.rule.kind === "keep" ? (field.rule.argument ?? []) : []).flatMap((name, i): Diagnostic[] => {
-        const near = tools.includes(name)
-          ? undefined
-          : (tools.find((tool) => squeezed(tool) === squeezed(name)) ?? closest(name, tools, 2));
+        const near = tools.has(name) ? undefined : (bySpelling.get(squeezed(name)) ?? nearest(name));
         if (near === undefined) return [];
         const message = `${resource.name}.${field.name}: \`argument:\` names ${name}, which is no tool of this annotation (did you mean "${near}"?)`;
         const help = `write ${near} if that is the tool that takes this id; a tool of your own by this name is fine as it is`;
