@@ -136,8 +136,42 @@ paths:
                 type: object
                 properties:
                   data: { oneOf: [{ $ref: "#/components/schemas/Thing" }, { $ref: "#/components/schemas/Problem" }] }
+  /animals/{animal_id}:
+    get:
+      operationId: getAnimal
+      parameters: [{ name: animal_id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: a cat or a dog, or a problem, under data
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  data:
+                    oneOf:
+                      - $ref: "#/components/schemas/Cat"
+                      - $ref: "#/components/schemas/Dog"
+                      - $ref: "#/components/schemas/Problem"
+  /labelled/{thing_id}:
+    get:
+      operationId: getLabelled
+      parameters: [{ name: thing_id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: the thing, or an error holding every member the thing requires
+          content:
+            application/json:
+              schema:
+                oneOf: [{ $ref: "#/components/schemas/Thing" }, { $ref: "#/components/schemas/LabelError" }]
 components:
   schemas:
+    LabelError:
+      type: object
+      properties:
+        id: { type: string }
+        name: { type: string }
+        message: { type: string }
     ThingPage:
       type: object
       properties:
@@ -224,6 +258,11 @@ resources:
       id: { argument: [get_pet] }
       meows: keep
       barks: keep
+  animal:
+    fields:
+      id: { argument: [get_animal] }
+      meows: keep
+      barks: keep
 tools:
   get_thing: { operation: getThing }
   list_things: { operation: listThings }
@@ -233,6 +272,8 @@ tools:
   list_pages: { operation: listPages }
   list_mixed: { operation: listMixed }
   get_wrapped_thing: { operation: getWrappedThing }
+  get_animal: { operation: getAnimal, resource: animal }
+  get_labelled: { operation: getLabelled }
 `;
 
 let generated: Awaited<ReturnType<typeof generatedFolder>>["generated"];
@@ -263,6 +304,8 @@ describe("init", () => {
     // A cat, a dog or an error: a tool of its own, the two records' members merged, none of the error's.
     expect(draft).toMatch(/^ {2}get_pet:\n {4}operation: getPet\n/m);
     expect(draft).toMatch(/^ {6}meows: keep/m);
+    // Two records or an error under a plain `data`: the records, merged under the tool's name.
+    expect(draft).toMatch(/^ {2}get_animal_record:\n {4}fields:\n(?: {6}.*\n)*? {6}barks: keep/m);
     // The record or the error under a plain `data`: the record, no join of a `data` to resolve.
     expect(draft).toMatch(/^ {2}get_wrapped_thing:\n {4}operation: getWrappedThing\n {4}inputs:/m);
     expect(draft).not.toMatch(/join: datas|^ {6}data: /m);
@@ -295,13 +338,19 @@ describe("generate", () => {
         ["code", "errors"],
       ],
       list_mixed: [
-        ["name", "status"],
+        ["id", "name", "status"],
         ["errorCode", "errorMessage"],
       ],
       get_wrapped_thing: [
         ["id", "name"],
         ["code", "message"],
       ],
+      get_animal: [
+        ["barks", "id", "meows"],
+        ["code", "message", "status"],
+      ],
+      // The members the thing requires, though the error has them too: the error is told by its `message`.
+      get_labelled: [["id", "name", "status"], ["message"]],
     });
   });
 });
@@ -384,5 +433,23 @@ describe("the run time", () => {
     const { error, issues } = await projected("projectGetWrappedThing", { data: { code: 404, message: "no such thing" } });
     expect(error).toBe("get_wrapped_thing: the response body is not one thing record at data (data is an error: no such thing)");
     expect(issues.map((issue) => issue.kind)).toEqual(["unusable"]);
+  });
+
+  it("refuses the error where several records or it may be wrapped, and projects each record", async () => {
+    expect((await projected("projectGetAnimal", { data: { id: "d1", barks: true } })).result).toEqual({
+      id: "d1",
+      meows: null,
+      barks: true,
+    });
+    expect((await projected("projectGetAnimal", { data: { code: 404, message: "no such animal" } })).error).toBe(
+      "get_animal: the response body is not one animal record at data (data is an error: no such animal)",
+    );
+  });
+
+  it("projects a record holding only what it requires, though the error may hold it too, and refuses the error by its own member", async () => {
+    expect((await projected("projectGetLabelled", { id: "t1", name: "Lamp" })).result).toEqual({ id: "t1", name: "Lamp", status: null });
+    expect((await projected("projectGetLabelled", { id: "t1", name: "Lamp", message: "gone" })).error).toBe(
+      "get_labelled: the response body is an error document: gone",
+    );
   });
 });

@@ -292,6 +292,7 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
         ...tool.path,
         "list",
       ]);
+    const errors = errorKeys(reader, rows, response);
     tools.push({
       name: tool.name,
       typeName: pascalCase(tool.name),
@@ -303,8 +304,8 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
         ...page.map((p) => p.path.join(".")),
         ...(tool.next?.kind === "body" ? [tool.next.source] : []),
       ]),
-      recordKeys: recordKeys(reader, rows),
-      errorKeys: errorKeys(reader, rows, response),
+      recordKeys: recordKeys(reader, rows, errors),
+      errorKeys: errors,
       ...recordType(reader, rows),
       declaredErrorKeys: declaredErrorKeys(reader, rows.errorBranches?.recordBody ?? response, rows.jsonapi),
       ...(list !== undefined ? { list } : {}),
@@ -465,13 +466,16 @@ const ENVELOPE_KEYS = new Set(["links", "_links", "meta"]);
  * object's `id`, a plain-REST record's declared keys but links and meta. Sorted, so that reordering
  * the spec's properties changes no byte of the output.
  */
-function recordKeys(reader: SchemaReader, rows: Rows): string[] {
-  const declared = reader.properties(rows.item).map((p) => p.name);
+function recordKeys(reader: SchemaReader, rows: Rows, errorKeys: readonly string[]): string[] {
+  const properties = reader.properties(rows.item);
+  const declared = properties.map((p) => p.name);
   if (rows.jsonapi && declared.includes("id")) return ["id"];
   // A JSON:API record's `type` says what it is, never that it holds anything.
   const keys = declared.filter((name) => !ENVELOPE_KEYS.has(name) && !(rows.jsonapi && name === "type")).sort();
-  // A member an error body the union allows holds too (a `status`) says nothing of which it is.
-  const own = keys.filter((name) => !rows.errorBranches?.members.includes(name));
+  // A member an error body the union allows holds too (a `status`) says nothing of which it is, unless
+  // the record requires it and the error is told by members of its own (`message`): then a record holding only what it requires is one.
+  const required = new Set(errorKeys.length > 0 ? properties.filter((p) => p.required).map((p) => p.name) : []);
+  const own = keys.filter((name) => !rows.errorBranches?.members.includes(name) || required.has(name));
   return own.length > 0 ? own : keys;
 }
 

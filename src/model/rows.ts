@@ -337,10 +337,14 @@ const UNSAID_MEMBERS = new Set(["links", "_links", "included", "errors", "jsonap
  */
 export function wrappedRecord(reader: SchemaReader, body: SchemaAt): { name: string; at: SchemaAt } | undefined {
   if (hasIdentity(reader, body)) return undefined;
-  const objects = reader
-    .properties(body)
-    .filter((p) => !ENVELOPE_MEMBERS.has(p.name) && reader.kind(withoutErrorBranches(reader, p.at)?.recordBody ?? p.at) === "object");
+  const objects = reader.properties(body).filter((p) => !ENVELOPE_MEMBERS.has(p.name) && isWrappable(reader, p.at));
   return objects.length === 1 ? { name: objects[0]!.name, at: objects[0]!.at } : undefined;
+}
+
+/** An object, or the records a union with an error allows there (`oneOf: [Thing, Gadget, Problem]`): what an envelope may wrap. */
+function isWrappable(reader: SchemaReader, at: SchemaAt): boolean {
+  const records = withoutErrorBranches(reader, at)?.recordBody;
+  return records ? reader.objectLike(records) : reader.kind(at) === "object";
 }
 
 /** Every JSON:API type the spec's component schemas declare, with the best schema for each. */
