@@ -73,7 +73,7 @@ export const CODES = {
   PRJ090: "a tool's `page.next` names what the spec does not declare, or cannot be followed",
   PRJ091: "a tool's `page.next` would set a parameter its inputs fix or drop, or its argument name is taken",
   PRJ092: "an `argument:` names no tool of the annotation but one close to it (a warning)",
-  PRJ093: "a `$ref` leads round a cycle of `$ref`s with no schema in it",
+  PRJ093: "a `$ref` leads round a cycle of `$ref`s or compositions with no object or list between",
 } as const;
 
 export type Code = keyof typeof CODES;

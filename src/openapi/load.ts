@@ -338,8 +338,8 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   if (bad?.cycle) {
     fail({
       code: "PRJ093",
-      message: `$ref ${bad.site.ref} leads round a cycle of $refs with no schema in it`,
-      help: "point one $ref of the cycle at a schema, or write the schema in its place",
+      message: `$ref ${bad.site.ref} leads round a cycle of $refs, or of allOf, oneOf and anyOf members, with no object or list between: a schema made of itself`,
+      help: "hold the cycle in an object's property or a list's items, or point one $ref of it at a schema",
       location: siteLocation(bad.site),
     });
   }

@@ -134,9 +134,10 @@ export interface BadRefChain {
 /**
  * The first `$ref` that leads through more than MAX_REF_CHAIN `$ref`s (counting those met inside
  * a JSON pointer's path) before reaching its value, or back to one it came through with no schema
- * between (`A: { $ref: B }`, `B: { $ref: A }`), which no tool can type. Each target is resolved
- * once and the walk stops at the limit, so the check is linear however long a chain is; a schema
- * that holds itself (`next: { $ref: Node }`) is reached through a value, and is no such cycle.
+ * between (`A: { $ref: B }`, `B: { $ref: A }`), or through compositions alone
+ * (`A: { oneOf: [{ $ref: A }] }`), which no tool can type. Each target is resolved once and the walk
+ * stops at the limit, so the check is linear however long a chain is; a schema that holds itself
+ * (`next: { $ref: Node }`, `items: { $ref: Node }`) is reached through a value, and is no such cycle.
  */
 export function badRefChain(documents: Record<string, unknown>, sites: readonly RefSite[]): BadRefChain | undefined {
   const byUrl = new Map(Object.entries(documents).map(([key, value]) => [withoutHash(documentUrl(key)), value]));
@@ -184,10 +185,36 @@ export function badRefChain(documents: Record<string, unknown>, sites: readonly 
       open.delete(key);
     }
   };
+  // A schema is what its `allOf`, `oneOf` and `anyOf` members are, and so a TypeScript type: a
+  // cycle through them alone (`A: { oneOf: [B] }`, `B: { allOf: [A, {...}] }`) is a type made of
+  // itself, as a cycle of `$ref`s is. Each target's answer is kept; `open` marks the walk's path.
+  const composing = new Map<string, "open" | "none">();
+  const composesItself = (target: URL): boolean => {
+    const state = composing.get(target.href);
+    if (state !== undefined) return state === "open";
+    composing.set(target.href, "open");
+    const resolved = resolve(target, 0);
+    const cycles =
+      resolved !== undefined &&
+      composedOf(resolved.value).some((ref) => URL.canParse(ref, resolved.base) && composesItself(new URL(ref, resolved.base)));
+    if (!cycles) composing.set(target.href, "none");
+    return cycles;
+  };
   for (const site of sites) {
     looped = false;
     if (resolve(site.target, 0) === undefined) return { site, cycle: false };
-    if (looped) return { site, cycle: true };
+    if (looped || composesItself(site.target)) return { site, cycle: true };
   }
   return undefined;
+}
+
+const COMPOSITIONS = ["allOf", "oneOf", "anyOf"];
+
+/** The `$ref`s a schema is made of as it stands, not inside an object's properties or a list's items: its compositions' members', at any depth of compositions. */
+function composedOf(schema: unknown): string[] {
+  if (!isObject(schema)) return [];
+  return COMPOSITIONS.flatMap((key) => {
+    const members = schema[key];
+    return Array.isArray(members) ? members.flatMap((member) => (isRef(member) ? [member.$ref] : composedOf(member))) : [];
+  });
 }
