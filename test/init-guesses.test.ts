@@ -1263,6 +1263,8 @@ describe("an id taken by tools of its kind", () => {
             [{ ...pathParameter("namespace_id"), example: "fn-0a1b2c3d-4e5f" }],
             ref("Namespace"),
           ),
+          // `parent_slug` shares `{widget_id}`'s example, but the `id` is named as the parameter ends: the `id`.
+          "/widgets/{widget_id}": get("GetWidget", [{ ...pathParameter("widget_id"), example: "my-widget" }], ref("Widget")),
           // `cloned_from` shares `{deployment_id}`'s example, but the `id` is written alike: the `id`.
           "/deployments/{deployment_id}": get(
             "GetDeployment",
@@ -1272,6 +1274,7 @@ describe("an id taken by tools of its kind", () => {
         },
         {
           Thing: { type: "object", properties: { id: { type: "integer" }, uuid, name: text } },
+          Widget: { type: "object", properties: { id: withExample("9f1c2b7e"), parent_slug: withExample("my-widget") } },
           Namespace: {
             type: "object",
             properties: { uuid: withExample("0a1b2c3d-4e5f-6a7b"), namespace: withExample("fn-0a1b2c3d-4e5f"), label: text },
@@ -1287,7 +1290,15 @@ describe("an id taken by tools of its kind", () => {
       ),
     );
     expect(fields("thing")).toMatchObject({ uuid: { argument: ["get_thing"] }, id: { drop: "no tool takes this id" } });
-    expect(fields("namespace")).toMatchObject({ namespace: { argument: ["get_namespace"] }, uuid: { drop: "no tool takes this id" } });
+    // By the example alone: a guess to check.
+    expect(fields("namespace")).toMatchObject({
+      namespace: {
+        argument: ["get_namespace"],
+        todo: expect.stringContaining("the spec's example of both the same: check it takes this one"),
+      },
+      uuid: { drop: "no tool takes this id" },
+    });
+    expect(fields("widget")).toMatchObject({ id: { argument: ["get_widget"] }, parent_slug: "keep" });
     expect(fields("deployment")).toMatchObject({ id: { argument: ["get_deployment"] }, cloned_from: "keep" });
   });
 

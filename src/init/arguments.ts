@@ -1,7 +1,7 @@
 import type { SpecField } from "../model/fields.js";
 import { isIdSchema } from "../model/spec-ids.js";
 import { operationParameters, type DeclaredParameter, type Operation } from "../model/operations.js";
-import { members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
 import { withArticle } from "../indefinite-article.js";
 import { singular } from "../naming.js";
 import { kindOfKey, someOf, type ArgumentGuess, type Guess } from "./guess.js";
@@ -274,8 +274,11 @@ function fitOf({ reader, distinctive }: Matching, field: SpecField, taker: Taker
   };
 }
 
+// A name written as the parameter's ends (`id` for `{thing_id}`) outranks a shared example; one
+// read alike only once its last word is taken for `id` (`uuid` for `{namespace_id}`) does not.
 const rank = (f: Fit) =>
-  (f.sameName ? 64 : 0) +
+  (f.sameName ? 128 : 0) +
+  (f.byName && f.sameWords ? 64 : 0) +
   (f.sameExample ? 32 : 0) +
   (f.byName ? 16 : 0) +
   (f.bySchema ? 8 : 0) +
@@ -301,9 +304,16 @@ function onlyExampleOf(reader: SchemaReader, parameter: DeclaredParameter, field
 /** How a text is written, its letters and digits aside: `fn-xxxxxxxx-xxxx` and `xxxxxxxx-xxxx` differ, two UUIDs do not. */
 const shapeOf = (text: string) => text.replace(/[A-Za-z0-9]/g, "x");
 
+/** A schema's or parameter's example, written as 3.0's `example`, 3.1's `examples` list, or a parameter's `examples` map. */
 const textExample = (at: SchemaAt): string | undefined => {
-  const example = at.schema["example"];
-  return typeof example === "string" && example.length >= MIN_TELLING_EXAMPLE && !/^\d+$/.test(example) ? example : undefined;
+  const { example, examples } = at.schema;
+  const first = Array.isArray(examples)
+    ? examples[0]
+    : isJsonObject(examples)
+      ? Object.values(examples).map((named) => (isJsonObject(named) ? named["value"] : undefined))[0]
+      : undefined;
+  const text = example ?? first;
+  return typeof text === "string" && text.length >= MIN_TELLING_EXAMPLE && !/^\d+$/.test(text) ? text : undefined;
 };
 export const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
 const scalar = (reader: SchemaReader, field: SpecField) => ["string", "integer", undefined].includes(reader.kind(field.at));
@@ -396,8 +406,10 @@ export function ownArguments(
           ? `passed to ${someOf(tools)} as \`${taken}\`, the id of ${withArticle(found[0]!.taker.kind)} of a collection this record is never read from: check ${tools.length === 1 ? "it takes" : "they take"} this one`
           : name === identity
             ? `an id the model passes to ${someOf(tools)}`
-            : `the id ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} as \`${taken}\`${found[0]!.fit.sameExample && !found[0]!.fit.byName ? ", the spec's example of both the same" : ""}: the model passes it`;
-    guesses.set(name, { rule: { argument: tools }, reason, sure: odd === undefined && !guessed });
+            : `the id ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} as \`${taken}\`${found[0]!.fit.sameExample && !found[0]!.fit.byName ? ", the spec's example of both the same: check it takes this one" : ": the model passes it"}`;
+    // Taken by the example alone, it is a guess to check: the spec may have copied one example into two fields.
+    const byExampleAlone = found.some((m) => m.fit.sameExample && !m.fit.byName && !m.fit.bySchema);
+    guesses.set(name, { rule: { argument: tools }, reason, sure: odd === undefined && !guessed && !byExampleAlone });
   }
   // Tools found by the record's name alone that no field matches say nothing of it.
   if (identity !== undefined && !guesses.has(identity) && unmatched.length > 0 && !guessed) {
