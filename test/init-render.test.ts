@@ -159,10 +159,10 @@ tools:
 });
 
 describe("names YAML cannot write as they are", () => {
-  // A line break, a tab, a bidi override, quotes and a colon, and a name longer than the 1,024
+  // A line break, a tab, a bidi override, quotes and a colon, spaces YAML would trim at either end, and a name longer than the 1,024
   // characters YAML reads a key of before its `:`.
   const long = "x".repeat(1100);
-  const names = ["line\nbreak", "tab\there", "right\u202eleft", 'quote"d: x #y', long];
+  const names = ["line\nbreak", "tab\there", "right\u202eleft", 'quote"d: x #y', "\u00a0nbsp", "ideo\u3000", long];
   const draft = (tool: string): Draft => ({
     resolvers: new Map(),
     resources: new Map([[long, { fields: names.map((name) => [name, keep("text")]) }]]),

@@ -133,11 +133,13 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   for (const demoted of result.demoted) io.stdout.write(`  ${demoted.path}: dropped, since ${demoted.message}\n`);
   for (const d of result.remaining) io.stderr.write(`${formatDiagnostic({ ...d, severity: "warning" })}\n`);
   io.stdout.write(
-    result.draft.tools.size === 0
-      ? "Next: there is no tool to generate: name other operations with --operations or --tag, or write a tool by hand.\n"
-      : todos
-        ? "Next: decide each todo, then run `projector generate`.\n"
-        : "Next: review the guesses, then run `projector generate`.\n",
+    existing !== undefined && result.added.length === 0
+      ? "Next: the annotation already names everything the spec declares for its tools; run `projector generate`.\n"
+      : result.draft.tools.size === 0
+        ? "Next: there is no tool to generate: name other operations with --operations or --tag, or write a tool by hand.\n"
+        : todos
+          ? "Next: decide each todo, then run `projector generate`.\n"
+          : "Next: review the guesses, then run `projector generate`.\n",
   );
   return EXIT.ok;
 }

@@ -1,4 +1,4 @@
-import { Document, isMap, isNode, isScalar, parseDocument, type Node } from "yaml";
+import { Document, parse, isMap, isNode, isScalar, parseDocument, type Node } from "yaml";
 import { escapeControlCharacters, escapeUnseenCharacters } from "../control-characters.js";
 import type { Draft } from "./draft.js";
 import type { DraftInput } from "./inputs.js";
@@ -55,10 +55,16 @@ function inline(doc: Document, value: unknown): string {
   return new Document(flowNode(doc, value)).toString({ lineWidth: 0 }).trim();
 }
 
-/** Text as a YAML scalar on one line, read back as itself: plain where it can be, else double-quoted with each unseen character (a line break, a bidi mark) as its escape. */
+/**
+ * Text as a YAML scalar on one line, read back as itself: plain where it can be, else double-quoted
+ * with each unseen character (a line break, a bidi mark) as its escape, as where YAML would read
+ * it otherwise (a no-break space at either end, trimmed).
+ */
 function scalarText(text: string): string {
   const plain = new Document(text).toString({ lineWidth: 0 }).trim();
-  return plain.includes("\n") || escapeUnseenCharacters(text) !== text ? escapeUnseenCharacters(JSON.stringify(text)) : plain;
+  return plain.includes("\n") || escapeUnseenCharacters(text) !== text || parse(plain) !== text
+    ? escapeUnseenCharacters(JSON.stringify(text))
+    : plain;
 }
 
 /** YAML reads a key written before its `:` up to this many characters long. */
