@@ -1228,6 +1228,12 @@ describe("an id taken by tools of its kind", () => {
             properties: { id: text, status: text, agents: { type: "array", items: agent } },
           }),
           "/fleet/agents/{agent_id}": get("GetFleetAgent", [pathParameter("agent_id")], ref("FleetAgent")),
+          // Around a list of another name: at a path naming many, any list of records.
+          "/fleet/pools": get("ListFleetPools", [], {
+            type: "object",
+            properties: { id: text, items: { type: "array", items: ref("Pool") } },
+          }),
+          "/fleet/pools/{pool_id}": get("GetFleetPool", [pathParameter("pool_id")], ref("Pool")),
           // Answers one record with a list of its own (not its collection's) at a plural path: still one of its kind.
           "/notifications/actions": get("ListNotificationActions", [], ref("NotificationAction")),
           "/notifications/actions/{action_id}": get("GetNotificationAction", [pathParameter("action_id")], ref("NotificationAction")),
@@ -1237,6 +1243,7 @@ describe("an id taken by tools of its kind", () => {
         },
         {
           FleetAgent: agent,
+          Pool: { type: "object", properties: { id: text, size: { type: "integer" } } },
           NotificationAction: { type: "object", properties: { id: text, projects: { type: "array", items: text } } },
           User: { type: "object", properties: { id: text, name: text } },
         },
@@ -1244,6 +1251,8 @@ describe("an id taken by tools of its kind", () => {
     );
     expect(fields("list_fleet_agents_record").id).toEqual({ drop: "no tool takes this id" });
     expect(drafted).toContain("the id of the answer around the `agents` list, not of one of them");
+    expect(fields("list_fleet_pools_record").id).toEqual({ drop: "no tool takes this id" });
+    expect(fields("pool").id).toEqual({ argument: ["get_fleet_pool"] });
     expect(fields("fleet_agent").id).toEqual({ argument: ["get_fleet_agent"] });
     expect(fields("notification_action").id).toEqual({ argument: ["get_notification_action"] });
     expect(fields("user").id).toEqual({ argument: ["get_user"] });

@@ -16,7 +16,8 @@ export function snakeCase(name: string): string {
     .toLowerCase();
 }
 
-const kindOf = (word: string) => singular(snakeCase(word));
+/** The kind of record a word names: `Agents`, `agent_pools` to `agent`, `agent_pool`. */
+export const kindOf = (word: string) => singular(snakeCase(word));
 const IDENTITY_PARAMETER = /^(id|gid|uuid|sid|key|slug|number)$/i;
 const KIND_PARAMETER = /^(.+?)(?:_id_or_slug|_id_or_key|_id_or_name|_ids?|_gid|_uuid|_sid|_key|_slug|_number|Id|Gid|Uuid|Sid|Key)$/;
 
@@ -28,11 +29,14 @@ const segmentsOf = (path: string) =>
     .map((segment) => segment.replace(/^(\{[^{}]+\}|[^{}.]+)\.[A-Za-z]{2,5}$/, "$1"));
 const parameterOf = (segment: string) => /^\{(.+)\}$/.exec(segment)?.[1];
 
-/** The collection a GET answering one object reads (`agents` for `/fleet/agents`); none where its path ends in a parameter or a singular name (`/user`). */
-export function collectionAnsweredWhole(op: Pick<Operation, "method" | "path">, many: boolean): string | undefined {
+/** The kind of record a GET answering one object at a path naming none reads (`agent` for `/fleet/agents`), and whether the path names many (`/fleet/agents`, not `/user`). */
+export function collectionAnsweredWhole(
+  op: Pick<Operation, "method" | "path">,
+  many: boolean,
+): { kind: string; plural: boolean } | undefined {
   const last = segmentsOf(op.path).at(-1);
   if (many || op.method !== "get" || last === undefined || parameterOf(last) !== undefined) return undefined;
-  return kindOf(last) !== snakeCase(last) ? last : undefined;
+  return { kind: kindOf(last), plural: kindOf(last) !== snakeCase(last) };
 }
 
 /** The kind of record an operation returns: `/users/{id}/tickets` lists tickets, `/tickets/{ticket_id}` gets one. */

@@ -6,6 +6,7 @@ import type { SchemaReader, SchemaAt } from "../openapi/schema.js";
 import {
   collectionAnsweredWhole,
   collectionKinds,
+  kindOf,
   nearerCollection,
   foreignArgument,
   matchingOf,
@@ -313,14 +314,19 @@ interface RecordSource {
 const sourceFields = (reader: SchemaReader, source: RecordSource): SpecField[] =>
   source.jsonapi ? jsonApiTypeFields(reader, [source.at, ...source.others]).fields : restFields(reader, source.at);
 
-/** Whether a record holds a list under a name (`agents`), as a member or, in JSON:API, an attribute. */
-function holdsListNamed(reader: SchemaReader, record: SchemaAt, name: string): boolean {
+/**
+ * The list a GET's one object holds around its collection's records, as a member or, in JSON:API,
+ * an attribute: one named for them (`agents` at `/fleet/agents` or `/fleet/agent`), or, where the
+ * path names many, any list of records (`items`, `results`).
+ */
+function listAround(reader: SchemaReader, record: SchemaAt, collection: { kind: string; plural: boolean }): string | undefined {
   const attributes = reader.property(record, "attributes");
-  return [record, ...(attributes ? [reader.unwrapNullable(attributes.at)] : [])].some((at) =>
-    reader
-      .properties(at)
-      .some((member) => snakeCase(member.name) === snakeCase(name) && reader.kind(reader.unwrapNullable(member.at)) === "array"),
+  const lists = [record, ...(attributes ? [reader.unwrapNullable(attributes.at)] : [])].flatMap((at) =>
+    reader.properties(at).filter((member) => reader.kind(reader.unwrapNullable(member.at)) === "array"),
   );
+  const named = lists.find((list) => kindOf(list.name) === collection.kind);
+  const records = lists.find((list) => reader.objectLike(reader.items(reader.unwrapNullable(list.at)) ?? list.at));
+  return (named ?? (collection.plural ? records : undefined))?.name;
 }
 
 interface DraftedTools {
@@ -418,7 +424,8 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     if (rows.many) listing.add(toolName);
     // `/fleet/agents` answering a status beside its `agents` answers none of them: its id is no agent's.
     const collection = collectionAnsweredWhole(op, rows.many);
-    if (collection !== undefined && holdsListNamed(reader, item, collection)) summaries.set(toolName, collection);
+    const around = collection && listAround(reader, item, collection);
+    if (around !== undefined) summaries.set(toolName, around);
     const kind = summaries.has(toolName) ? undefined : recordKindOfPath(op.path, rows.many);
     kinds.set(named, [...(kinds.get(named) ?? [singular(named)]), ...(kind ? [kind] : [])].filter(unique));
   }
