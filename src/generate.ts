@@ -106,7 +106,7 @@ function typeSpec(input: GenerateInput, model: Model, forSpec: SpecResults): Pro
   const used = usedParts(model);
   const key = JSON.stringify(used);
   if (forSpec.sourceTypes?.used === key) return forSpec.sourceTypes.types;
-  const typing = sourceTypes(input.spec.document, input.spec.file, used);
+  const typing = sourceTypes(input.spec.document, input.spec.file, used, (pointer) => input.spec.locate(pointer));
   const entry = { used: key, types: typing };
   forSpec.sourceTypes = entry;
   // A failure is not kept: the next run (`generate --watch`, the spec fixed) types it again.

@@ -2,9 +2,10 @@ import { createRequire } from "node:module";
 import type { OpenAPI3 } from "openapi-typescript";
 import type TypeScript from "typescript";
 import { escapeHiddenCharacters } from "../control-characters.js";
-import { overflowedStack, refusal } from "../diagnostics.js";
+import { overflowedStack, refusal, type SourceLocation } from "../diagnostics.js";
 import type { Model } from "../model/types.js";
-import { fragmentPointer, isJsonObject, SchemaReader, unescapePointer, type JsonObject } from "../openapi/schema.js";
+import { escapePointer, fragmentPointer, isJsonObject, SchemaReader, unescapePointer, type JsonObject } from "../openapi/schema.js";
+import { refSites, selfMadeRef } from "../openapi/refs.js";
 import { TOO_DEEP_HELP } from "../openapi/too-deep.js";
 
 // openapi-typescript's side of a generate, in a module of its own.
@@ -402,7 +403,12 @@ function usedComponents(components: JsonObject, kept: ReadonlyMap<string, Set<st
  * the parts the generated code names and what they reach, or of the whole spec when `used` is not given.
  * A failure to make what it reads (a spec nested past the stack) is its PRJ008 too.
  */
-export async function sourceTypes(document: JsonObject, specFile: string, used?: UsedParts): Promise<string> {
+export async function sourceTypes(
+  document: JsonObject,
+  specFile: string,
+  used?: UsedParts,
+  locate: (pointer: string) => SourceLocation = () => ({ file: specFile }),
+): Promise<string> {
   // Loaded on first use: it pulls in the TypeScript compiler, which a no-op regenerate never needs.
   // Required, not imported: as an ES import, Node parses TypeScript's 9 MB three times to learn that
   // it is CommonJS and what it exports; openapi-typescript's CommonJS build is the same code.
@@ -410,8 +416,10 @@ export async function sourceTypes(document: JsonObject, specFile: string, used?:
   const { default: openapiTS, astToString } = require("openapi-typescript") as typeof import("openapi-typescript");
   const ts = require("typescript") as typeof TypeScript;
   let printed: string;
+  const typed = used === undefined ? document : usedDocument(document, used);
+  refuseSelfMadeSchemas(typed, locate);
   try {
-    const source = forSourceTypes(used === undefined ? document : usedDocument(document, used));
+    const source = forSourceTypes(typed);
     // Alphabetized, so reordering the spec's paths or schemas does not reorder the source types.
     const nodes = await openapiTS(source.document as unknown as OpenAPI3, { silent: true, alphabetize: true });
     // The transform walks every node of the types: only worth it when a name needs putting back.
@@ -433,6 +441,31 @@ export async function sourceTypes(document: JsonObject, specFile: string, used?:
   }
   // Its string literals come out escaped, its comments carry spec descriptions as they are.
   return escapeHiddenCharacters(printed);
+}
+
+/** Where the spec is read as one document, for its `$ref`s' targets. */
+const DOCUMENT_KEY = "/openapi.json";
+
+/**
+ * A schema the typed part reaches that is made of itself, through `$ref`s or compositions alone,
+ * refused at the `$ref` leading into it: openapi-typescript fails on it, or types it as an alias
+ * TypeScript refuses (TS2502). One only the tools do not reach is left out with the rest.
+ */
+function refuseSelfMadeSchemas(document: JsonObject, locate: (pointer: string) => SourceLocation): void {
+  const documents = { [DOCUMENT_KEY]: document };
+  const site = selfMadeRef(documents, refSites(documents).sites);
+  if (site === undefined) return;
+  throw refusal(
+    "PRJ093",
+    "this $ref leads round a cycle of $refs, or of allOf, oneOf and anyOf members, with no object or list between: a schema made of itself",
+    "hold the cycle in an object's property or a list's items, or point one $ref of it at a schema",
+    locate(
+      `${site
+        .path()
+        .map((segment) => `/${escapePointer(String(segment))}`)
+        .join("")}/$ref`,
+    ),
+  );
 }
 
 /**

@@ -9,7 +9,7 @@ import { locateInJson } from "../json-locate.js";
 import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../yaml-source.js";
 import { refParser, refusedAsInternal } from "./ref-parser.js";
 import { filePath, guardedFileResolver, localPath, readSpecFile, resolverAsRead, UnreadableFile, type Refusal } from "./files.js";
-import { badRefChain, MAX_NESTING, MAX_REF_CHAIN, refSites, type RefSite, type RefWalk } from "./refs.js";
+import { MAX_NESTING, MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite, type RefWalk } from "./refs.js";
 import { escapePointer, isJsonObject, unescapePointer, type JsonObject } from "./schema.js";
 import { TOO_DEEP_HELP } from "./too-deep.js";
 import { writtenPlace } from "./written-place.js";
@@ -334,21 +334,13 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const walked = ownWalk && Object.keys(documents).length === 1 && documents[absolutePath] === parsedJson ? ownWalk : refSites(documents);
   refuseTooDeep(walked);
   const { sites } = walked;
-  const bad = badRefChain(documents, sites);
-  if (bad?.cycle) {
-    fail({
-      code: "PRJ093",
-      message: `$ref ${bad.site.ref} leads round a cycle of $refs, or of allOf, oneOf and anyOf members, with no object or list between: a schema made of itself`,
-      help: "hold the cycle in an object's property or a list's items, or point one $ref of it at a schema",
-      location: siteLocation(bad.site),
-    });
-  }
-  if (bad) {
+  const overlong = overlongRefChain(documents, sites);
+  if (overlong) {
     fail({
       code: "PRJ057",
-      message: `$ref ${bad.site.ref} leads through more than ${MAX_REF_CHAIN} $refs before it reaches a value`,
+      message: `$ref ${overlong.ref} leads through more than ${MAX_REF_CHAIN} $refs before it reaches a value`,
       help: "point the $ref at the schema the chain ends at",
-      location: siteLocation(bad.site),
+      location: siteLocation(overlong),
     });
   }
   document = parser.schema;

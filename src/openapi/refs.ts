@@ -125,33 +125,24 @@ interface Resolved {
   hops: number;
 }
 
-/** A `$ref` whose chain never reaches a value: longer than MAX_REF_CHAIN, or round a cycle of `$ref`s alone. */
-export interface BadRefChain {
-  site: RefSite;
-  cycle: boolean;
-}
-
 /**
- * The first `$ref` that leads through more than MAX_REF_CHAIN `$ref`s (counting those met inside
- * a JSON pointer's path) before reaching its value, or back to one it came through with no schema
- * between (`A: { $ref: B }`, `B: { $ref: A }`), or through compositions alone
- * (`A: { oneOf: [{ $ref: A }] }`), which no tool can type. Each target is resolved once and the walk
- * stops at the limit, so the check is linear however long a chain is; a schema that holds itself
- * (`next: { $ref: Node }`, `items: { $ref: Node }`) is reached through a value, and is no such cycle.
+ * Follows `$ref`s between documents: each target resolved once, and the walk stopped at
+ * MAX_REF_CHAIN, so a check is linear however long a chain is. `looped` says whether the last walk
+ * came back to a target it was resolving, with no value between (`A: { $ref: B }`, `B: { $ref: A }`).
  */
-export function badRefChain(documents: Record<string, unknown>, sites: readonly RefSite[]): BadRefChain | undefined {
+function refWalker(documents: Record<string, unknown>) {
   const byUrl = new Map(Object.entries(documents).map(([key, value]) => [withoutHash(documentUrl(key)), value]));
   const done = new Map<string, Resolved>();
   const open = new Set<string>();
-  let looped = false;
+  const walker = { looped: false, resolve, composesItself };
   // `undefined` when the chain is longer than the limit allows from this depth.
-  const resolve = (target: URL, depth: number): Resolved | undefined => {
+  function resolve(target: URL, depth: number): Resolved | undefined {
     const key = target.href;
     const known = done.get(key);
     if (known) return depth + known.hops <= MAX_REF_CHAIN ? known : undefined;
     if (depth >= MAX_REF_CHAIN) return undefined;
     if (open.has(key)) {
-      looped = true;
+      walker.looped = true;
       return { value: undefined, base: target, hops: 1 };
     }
     open.add(key);
@@ -184,12 +175,12 @@ export function badRefChain(documents: Record<string, unknown>, sites: readonly 
     } finally {
       open.delete(key);
     }
-  };
+  }
   // A schema is what its `allOf`, `oneOf` and `anyOf` members are, and so a TypeScript type: a
   // cycle through them alone (`A: { oneOf: [B] }`, `B: { allOf: [A, {...}] }`) is a type made of
-  // itself, as a cycle of `$ref`s is. Each target's answer is kept; `open` marks the walk's path.
+  // itself, as a cycle of `$ref`s is. Each target's answer is kept; "open" marks the walk's path.
   const composing = new Map<string, "open" | "none">();
-  const composesItself = (target: URL): boolean => {
+  function composesItself(target: URL): boolean {
     const state = composing.get(target.href);
     if (state !== undefined) return state === "open";
     composing.set(target.href, "open");
@@ -199,13 +190,32 @@ export function badRefChain(documents: Record<string, unknown>, sites: readonly 
       composedOf(resolved.value).some((ref) => URL.canParse(ref, resolved.base) && composesItself(new URL(ref, resolved.base)));
     if (!cycles) composing.set(target.href, "none");
     return cycles;
-  };
-  for (const site of sites) {
-    looped = false;
-    if (resolve(site.target, 0) === undefined) return { site, cycle: false };
-    if (looped || composesItself(site.target)) return { site, cycle: true };
   }
-  return undefined;
+  return walker;
+}
+
+/**
+ * The first `$ref` that leads through more than MAX_REF_CHAIN `$ref`s (counting those met inside
+ * a JSON pointer's path) before reaching its value; a cycle is left to {@link selfMadeRef}, asked
+ * of the part of the spec the tools reach.
+ */
+export function overlongRefChain(documents: Record<string, unknown>, sites: readonly RefSite[]): RefSite | undefined {
+  const walker = refWalker(documents);
+  return sites.find((site) => walker.resolve(site.target, 0) === undefined);
+}
+
+/**
+ * The first `$ref` leading round a cycle of `$ref`s, or of compositions, with no object or list
+ * between (`A: { $ref: B }`, `B: { oneOf: [{ $ref: A }] }`): a schema made of itself, which no tool
+ * can type. A schema that holds itself (`next: { $ref: Node }`, `items: { $ref: Node }`) is reached
+ * through a value, and is no such cycle.
+ */
+export function selfMadeRef(documents: Record<string, unknown>, sites: readonly RefSite[]): RefSite | undefined {
+  const walker = refWalker(documents);
+  return sites.find((site) => {
+    walker.looped = false;
+    return walker.resolve(site.target, 0) !== undefined && (walker.looped || walker.composesItself(site.target));
+  });
 }
 
 const COMPOSITIONS = ["allOf", "oneOf", "anyOf"];

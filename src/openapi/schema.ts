@@ -120,16 +120,28 @@ export class SchemaReader {
    * or the schema itself.
    */
   unwrapNullable(at: SchemaAt): SchemaAt {
-    const resolved = this.deref(at);
+    let resolved = this.deref(at);
+    // A wrapper that comes back to itself (`A: { allOf: [{ $ref: A }] }`) wraps nothing more: it is read where it is.
+    for (const seen = new Set<string>(); !seen.has(resolved.pointer);) {
+      seen.add(resolved.pointer);
+      const inner = this.wrappedBy(resolved);
+      if (inner === undefined) return resolved;
+      resolved = this.deref(inner);
+    }
+    return resolved;
+  }
+
+  /** The one schema a wrapper stands for: the one shaping member of an `allOf` with only words beside it, or the branch beside `null`. */
+  private wrappedBy(resolved: SchemaAt): SchemaAt | undefined {
     const { allOf: _wrapped, ...beside } = resolved.schema;
     const shaping = members(resolved, "allOf").filter((member) => !wordsOnly(this.deref(member).schema));
-    if (_wrapped !== undefined && shaping.length === 1 && wordsOnly(beside)) return this.unwrapNullable(shaping[0]!);
+    if (_wrapped !== undefined && shaping.length === 1 && wordsOnly(beside)) return shaping[0]!;
     for (const key of ["oneOf", "anyOf"]) {
       const branches = members(resolved, key);
       const real = branches.filter((branch) => !this.isNullSchema(branch));
-      if (real.length === 1 && real.length < branches.length) return this.unwrapNullable(real[0]!);
+      if (real.length === 1 && real.length < branches.length) return real[0]!;
     }
-    return resolved;
+    return undefined;
   }
 
   isNullSchema(at: SchemaAt): boolean {
