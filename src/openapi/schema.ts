@@ -149,13 +149,17 @@ export class SchemaReader {
     return schema["type"] === "null" || (Array.isArray(schema["enum"]) && schema["enum"].length === 1 && schema["enum"][0] === null);
   }
 
-  nullable(at: SchemaAt): boolean {
-    const schema = this.deref(at).schema;
+  /** Whether a schema allows null, itself or through a branch; a branch that comes back to a schema asked about (`A: { oneOf: [A] }`) adds nothing. */
+  nullable(at: SchemaAt, asked = new Set<string>()): boolean {
+    const resolved = this.deref(at);
+    const { schema } = resolved;
     if (schema["nullable"] === true) return true;
     if (Array.isArray(schema["type"]) && schema["type"].includes("null")) return true;
     if ("const" in schema && schema["const"] === null) return true;
+    if (asked.has(resolved.pointer)) return false;
+    asked.add(resolved.pointer);
     for (const key of ["oneOf", "anyOf"]) {
-      if (members(this.deref(at), key).some((branch) => this.nullable(branch) || this.isNullSchema(branch))) return true;
+      if (members(resolved, key).some((branch) => this.nullable(branch, asked) || this.isNullSchema(branch))) return true;
     }
     return false;
   }
