@@ -1228,11 +1228,14 @@ describe("an id taken by tools of its kind", () => {
             properties: { id: text, status: text, agents: { type: "array", items: agent } },
           }),
           "/fleet/agents/{agent_id}": get("GetFleetAgent", [pathParameter("agent_id")], ref("FleetAgent")),
-          // Around a list of another name: at a path naming many, any list of records.
+          // Around a list of another name, in a page it holds: the records the collection's fetches read.
           "/fleet/pools": get("ListFleetPools", [], {
             type: "object",
-            properties: { id: text, items: { type: "array", items: ref("Pool") } },
+            properties: { id: text, page: { type: "object", properties: { items: { type: "array", items: ref("Pool") } } } },
           }),
+          // An order found by its number holds its line items, none of which a fetch of orders reads: it is an order.
+          "/orders": get("FindOrder", [], ref("OrderDetail")),
+          "/orders/{order_id}": get("GetOrder", [pathParameter("order_id")], ref("OrderSummary")),
           "/fleet/pools/{pool_id}": get("GetFleetPool", [pathParameter("pool_id")], ref("Pool")),
           // Answers one record with a list of its own (not its collection's) at a plural path: still one of its kind.
           "/notifications/actions": get("ListNotificationActions", [], ref("NotificationAction")),
@@ -1244,6 +1247,9 @@ describe("an id taken by tools of its kind", () => {
         {
           FleetAgent: agent,
           Pool: { type: "object", properties: { id: text, size: { type: "integer" } } },
+          OrderDetail: { type: "object", properties: { id: text, items: { type: "array", items: ref("LineItem") } } },
+          OrderSummary: { type: "object", properties: { id: text, total: { type: "integer" } } },
+          LineItem: { type: "object", properties: { sku: text, quantity: { type: "integer" } } },
           NotificationAction: { type: "object", properties: { id: text, projects: { type: "array", items: text } } },
           User: { type: "object", properties: { id: text, name: text } },
         },
@@ -1253,6 +1259,7 @@ describe("an id taken by tools of its kind", () => {
     expect(drafted).toContain("the id of the answer around the `agents` list, not of one of them");
     expect(fields("list_fleet_pools_record").id).toEqual({ drop: "no tool takes this id" });
     expect(fields("pool").id).toEqual({ argument: ["get_fleet_pool"] });
+    expect(fields("order_detail").id).toEqual({ argument: ["get_order"] });
     expect(fields("fleet_agent").id).toEqual({ argument: ["get_fleet_agent"] });
     expect(fields("notification_action").id).toEqual({ argument: ["get_notification_action"] });
     expect(fields("user").id).toEqual({ argument: ["get_user"] });

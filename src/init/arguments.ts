@@ -29,14 +29,11 @@ const segmentsOf = (path: string) =>
     .map((segment) => segment.replace(/^(\{[^{}]+\}|[^{}.]+)\.[A-Za-z]{2,5}$/, "$1"));
 const parameterOf = (segment: string) => /^\{(.+)\}$/.exec(segment)?.[1];
 
-/** The kind of record a GET answering one object at a path naming none reads (`agent` for `/fleet/agents`), and whether the path names many (`/fleet/agents`, not `/user`). */
-export function collectionAnsweredWhole(
-  op: Pick<Operation, "method" | "path">,
-  many: boolean,
-): { kind: string; plural: boolean } | undefined {
+/** The kind of record a GET answering one object at a path naming none reads: `agent` for `/fleet/agents` or `/fleet/agent`. */
+export function collectionAnsweredWhole(op: Pick<Operation, "method" | "path">, many: boolean): string | undefined {
   const last = segmentsOf(op.path).at(-1);
   if (many || op.method !== "get" || last === undefined || parameterOf(last) !== undefined) return undefined;
-  return { kind: kindOf(last), plural: kindOf(last) !== snakeCase(last) };
+  return kindOf(last);
 }
 
 /** The kind of record an operation returns: `/users/{id}/tickets` lists tickets, `/tickets/{ticket_id}` gets one. */

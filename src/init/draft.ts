@@ -315,18 +315,23 @@ const sourceFields = (reader: SchemaReader, source: RecordSource): SpecField[] =
   source.jsonapi ? jsonApiTypeFields(reader, [source.at, ...source.others]).fields : restFields(reader, source.at);
 
 /**
- * The list a GET's one object holds around its collection's records, as a member or, in JSON:API,
- * an attribute: one named for them (`agents` at `/fleet/agents` or `/fleet/agent`), or, where the
- * path names many, any list of records (`items`, `results`).
+ * The list a GET's one object holds around its collection's records, as a member, in JSON:API an
+ * attribute, or in a page it holds (`page.items`): one named for them (`agents` at `/fleet/agents`
+ * or `/fleet/agent`), or one of the records the collection's fetches read (`items` of agents beside
+ * `/fleet/agents/{agent_id}`). An order holding its line `items` is an order.
  */
-function listAround(reader: SchemaReader, record: SchemaAt, collection: { kind: string; plural: boolean }): string | undefined {
+function listAround(reader: SchemaReader, record: SchemaAt, kind: string, fetched: ReadonlySet<string>): string | undefined {
   const attributes = reader.property(record, "attributes");
-  const lists = [record, ...(attributes ? [reader.unwrapNullable(attributes.at)] : [])].flatMap((at) =>
-    reader.properties(at).filter((member) => reader.kind(reader.unwrapNullable(member.at)) === "array"),
-  );
-  const named = lists.find((list) => kindOf(list.name) === collection.kind);
-  const records = lists.find((list) => reader.objectLike(reader.items(reader.unwrapNullable(list.at)) ?? list.at));
-  return (named ?? (collection.plural ? records : undefined))?.name;
+  const members = [record, ...(attributes ? [reader.unwrapNullable(attributes.at)] : [])].flatMap((at) => reader.properties(at));
+  const pages = members
+    .filter((member) => reader.kind(member.at) === "object")
+    .flatMap((page) => reader.properties(reader.unwrapNullable(page.at)));
+  const lists = [...members, ...pages].filter((member) => reader.kind(member.at) === "array");
+  const ofFetched = (list: (typeof lists)[number]) => {
+    const items = reader.items(reader.unwrapNullable(list.at));
+    return items !== undefined && fetched.has(reader.unwrapNullable(items).pointer);
+  };
+  return (lists.find((list) => kindOf(list.name) === kind) ?? lists.find(ofFetched))?.name;
 }
 
 interface DraftedTools {
@@ -346,6 +351,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
   const kinds = new Map<string, string[]>();
   const listing = new Set<string>();
   const summaries = new Map<string, string>();
+  const reads: { tool: string; resource: string; op: Operation; item: SchemaAt; many: boolean }[] = [];
   const owners = new Map<string, string>();
   const namesByRecord = new Map<string, string>();
   for (const op of operations) {
@@ -422,12 +428,22 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
       ...(next ? { next } : {}),
     });
     if (rows.many) listing.add(toolName);
-    // `/fleet/agents` answering a status beside its `agents` answers none of them: its id is no agent's.
-    const collection = collectionAnsweredWhole(op, rows.many);
-    const around = collection && listAround(reader, item, collection);
-    if (around !== undefined) summaries.set(toolName, around);
-    const kind = summaries.has(toolName) ? undefined : recordKindOfPath(op.path, rows.many);
-    kinds.set(named, [...(kinds.get(named) ?? [singular(named)]), ...(kind ? [kind] : [])].filter(unique));
+    reads.push({ tool: toolName, resource: named, op, item, many: rows.many });
+  }
+  // The records each collection's fetches read (`/fleet/agents/{agent_id}`: an agent), by the collection.
+  const fetched = new Map<string, Set<string>>();
+  for (const { op, item, many } of reads) {
+    if (many || !namesOneRecord(op.path)) continue;
+    const collection = collectionOf(op.path);
+    fetched.set(collection, (fetched.get(collection) ?? new Set()).add(reader.unwrapNullable(item).pointer));
+  }
+  for (const { tool, resource, op, item, many } of reads) {
+    // `/fleet/agents` answering a status around its `agents` answers none of them: its id is no agent's.
+    const collection = collectionAnsweredWhole(op, many);
+    const around = collection && listAround(reader, item, collection, fetched.get(collectionOf(op.path)) ?? new Set());
+    if (around !== undefined) summaries.set(tool, around);
+    const kind = around === undefined ? recordKindOfPath(op.path, many) : undefined;
+    kinds.set(resource, [...(kinds.get(resource) ?? [singular(resource)]), ...(kind ? [kind] : [])].filter(unique));
   }
   return { draft, sources, kinds, lists: listing, summaries };
 }
