@@ -1281,6 +1281,18 @@ describe("an id taken by tools of its kind", () => {
           ),
           // `parent_slug` shares `{widget_id}`'s example, but the `id` is named as the parameter ends: the `id`.
           "/widgets/{widget_id}": get("GetWidget", [{ ...pathParameter("widget_id"), example: "my-widget" }], ref("Widget")),
+          // `{gadget_id}` is a UUID: the gadget's `uuid`, written so, not its integer `id`, though `id` ends its name.
+          "/gadgets/{gadget_id}": get(
+            "GetGadget",
+            [pathParameter("gadget_id", { ...uuid, example: "3fa85f64-5717-4562-b3fc-2c963f66afa6" })],
+            ref("Gadget"),
+          ),
+          // `{doohickey_uuid}` names the `uuid`, but its example is the `id`'s: a todo saying so.
+          "/doohickeys/{doohickey_uuid}": get(
+            "GetDoohickey",
+            [pathParameter("doohickey_uuid", { ...uuid, example: "9b2e7c1a-0d3f-4a5b-8c6d-7e8f9a0b1c2d" })],
+            ref("Doohickey"),
+          ),
           // `cloned_from` shares `{deployment_id}`'s example, but the `id` is written alike: the `id`.
           "/deployments/{deployment_id}": get(
             "GetDeployment",
@@ -1290,6 +1302,14 @@ describe("an id taken by tools of its kind", () => {
         },
         {
           Thing: { type: "object", properties: { id: { type: "integer" }, uuid, name: text } },
+          Gadget: {
+            type: "object",
+            properties: { id: { type: "integer" }, uuid: { ...uuid, example: "3fa85f64-5717-4562-b3fc-2c963f66afa6" } },
+          },
+          Doohickey: {
+            type: "object",
+            properties: { id: { ...uuid, example: "9b2e7c1a-0d3f-4a5b-8c6d-7e8f9a0b1c2d" }, uuid: withExample("dh-000077") },
+          },
           Widget: { type: "object", properties: { id: withExample("9f1c2b7e"), parent_slug: withExample("my-widget") } },
           Namespace: {
             type: "object",
@@ -1315,6 +1335,11 @@ describe("an id taken by tools of its kind", () => {
       uuid: { drop: "no tool takes this id" },
     });
     expect(fields("widget")).toMatchObject({ id: { argument: ["get_widget"] }, parent_slug: "keep" });
+    expect(fields("gadget")).toEqual({ uuid: { argument: ["get_gadget"] }, id: { drop: "no tool takes this id" } });
+    expect(fields("doohickey").uuid).toEqual({
+      argument: ["get_doohickey"],
+      todo: "passed to get_doohickey as `doohickey_uuid` by its name, though the spec's example of it is `id`'s: check which the tool takes",
+    });
     expect(fields("deployment")).toMatchObject({ id: { argument: ["get_deployment"] }, cloned_from: "keep" });
   });
 

@@ -241,6 +241,8 @@ interface Fit {
   sameFormat: boolean;
   /** The parameter's example is this field's, and no other field's of the record: DigitalOcean's `{namespace_id}` takes a namespace's `fn-...` `namespace`, not its `uuid`. */
   sameExample?: boolean;
+  /** Another field has the parameter's example, this one's is written otherwise: the name and the example disagree. */
+  exampleIsOf?: string;
 }
 
 /**
@@ -278,12 +280,13 @@ function fitOf({ reader, distinctive }: Matching, field: SpecField, taker: Taker
 // A name written as the parameter's ends (`id` for `{thing_id}`) outranks a shared example; one
 // read alike only once its last word is taken for `id` (`uuid` for `{namespace_id}`) does not.
 const rank = (f: Fit) =>
+  // A field that cannot be sent as the parameter (an integer for a `format: uuid`) comes after every one that can.
+  (f.typesAgree ? 256 : 0) +
   (f.sameName ? 128 : 0) +
   (f.byName && f.sameWords ? 64 : 0) +
   (f.sameExample ? 32 : 0) +
   (f.byName ? 16 : 0) +
   (f.bySchema ? 8 : 0) +
-  (f.typesAgree ? 4 : 0) +
   (f.sameWords ? 2 : 0) +
   (f.sameFormat ? 1 : 0);
 
@@ -392,13 +395,18 @@ export function ownArguments(
         best = { field, fit: found };
     }
     if (!best) unmatched.push(taker);
-    else matched.set(best.field.name, [...(matched.get(best.field.name) ?? []), { taker, fit: best.fit }]);
+    else {
+      const disagrees = shown !== undefined && shown !== best.field;
+      const fit = disagrees ? { ...best.fit, exampleIsOf: shown.name } : best.fit;
+      matched.set(best.field.name, [...(matched.get(best.field.name) ?? []), { taker, fit }]);
+    }
   }
   const guesses = new Map<string, Guess>();
   for (const [name, found] of matched) {
     const tools = found.map((m) => m.taker.tool).filter(unique);
     const odd = found.find((m) => !m.fit.typesAgree);
     const taken = found[0]!.taker.parameter.name;
+    const disputed = found.find((m) => m.fit.exampleIsOf !== undefined);
     const reason = odd
       ? `passed to ${odd.taker.tool} as \`${odd.taker.parameter.name}\`, declared ${idWriting(reader, odd.taker.parameter.at).kind} where the field is ${idWriting(reader, candidates.find((c) => c.name === name)!.at).kind}: check the tool takes this value`
       : likeKind !== undefined
@@ -410,7 +418,13 @@ export function ownArguments(
             : `the id ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} as \`${taken}\`${found[0]!.fit.sameExample && !found[0]!.fit.byName ? ", the spec's example of both the same: check it takes this one" : ": the model passes it"}`;
     // Taken by the example alone, it is a guess to check: the spec may have copied one example into two fields.
     const byExampleAlone = found.some((m) => m.fit.sameExample && !m.fit.byName && !m.fit.bySchema);
-    guesses.set(name, { rule: { argument: tools }, reason, sure: odd === undefined && !guessed && !byExampleAlone });
+    guesses.set(name, {
+      rule: { argument: tools },
+      reason: disputed
+        ? `passed to ${disputed.taker.tool} as \`${disputed.taker.parameter.name}\` by its name, though the spec's example of it is \`${disputed.fit.exampleIsOf}\`'s: check which the tool takes`
+        : reason,
+      sure: odd === undefined && !guessed && !byExampleAlone && disputed === undefined,
+    });
   }
   // Tools found by the record's name alone that no field matches say nothing of it.
   if (identity !== undefined && !guesses.has(identity) && unmatched.length > 0 && !guessed) {
