@@ -57,7 +57,10 @@ export function closestAmong(candidates: Iterable<string>, within?: number): (wo
 /** The most edits a did-you-mean finds through an index rather than by measuring every candidate. */
 const MOST_INDEXED_EDITS = 2;
 
-/** The longest candidate indexed: its deletions grow with the square of its length; longer ones are measured. */
+/**
+ * The longest name an index holds or is asked about: its deletions grow with the square of its
+ * length, and a longer name is no one's tool name (function-calling APIs take 64 characters at most).
+ */
 const LONGEST_INDEXED = 64;
 
 interface Lowered {
@@ -72,16 +75,13 @@ interface Lowered {
  */
 function deletionIndex(candidates: readonly Lowered[], edits: number) {
   const byDeletion = new Map<string, Lowered[]>();
-  const long = candidates.filter(({ lower }) => lower.length > LONGEST_INDEXED);
   for (const entry of candidates) {
     if (entry.lower.length > LONGEST_INDEXED) continue;
     for (const deleted of deletions(entry.lower, edits)) byDeletion.set(deleted, [...(byDeletion.get(deleted) ?? []), entry]);
   }
   return {
     near: (word: string): Lowered[] =>
-      word.length > LONGEST_INDEXED + edits
-        ? long
-        : [...new Set([...deletions(word, edits)].flatMap((deleted) => byDeletion.get(deleted) ?? [])), ...long],
+      word.length > LONGEST_INDEXED ? [] : [...new Set([...deletions(word, edits)].flatMap((deleted) => byDeletion.get(deleted) ?? []))],
   };
 }
 

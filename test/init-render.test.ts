@@ -178,7 +178,8 @@ describe("names YAML cannot write as they are", () => {
     expect(text).toContain('      "line\\nbreak": keep # text\n');
     expect(text).toContain('      "right\\u202eleft": keep # text\n');
     expect(text).toContain(`      ? ${long}\n      : keep # text\n`);
-    expect(text).not.toMatch(/[\u202e\t]/);
+    expect(text).toContain('      "\\u00a0nbsp": keep # text\n');
+    expect(text).not.toMatch(/[\u202e\t\u00a0\u3000]/);
   });
 
   it("are added to an existing file alike", () => {

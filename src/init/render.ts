@@ -56,16 +56,22 @@ function inline(doc: Document, value: unknown): string {
 }
 
 /**
- * Text as a YAML scalar on one line, read back as itself: plain where it can be, else double-quoted
- * with each unseen character (a line break, a bidi mark) as its escape, as where YAML would read
- * it otherwise (a no-break space at either end, trimmed).
+ * Text as a YAML scalar on one line, read back as itself and seen as it is: plain where it can be,
+ * else double-quoted with each unseen character (a line break, a bidi mark) and each space but the
+ * plain one as its escape, as where YAML would read it otherwise (a space at either end, trimmed).
  */
 function scalarText(text: string): string {
   const plain = new Document(text).toString({ lineWidth: 0 }).trim();
-  return plain.includes("\n") || escapeUnseenCharacters(text) !== text || parse(plain) !== text
-    ? escapeUnseenCharacters(JSON.stringify(text))
-    : plain;
+  if (!plain.includes("\n") && escapeUnseenCharacters(text) === text && !OTHER_SPACE.test(text) && parse(plain) === text) return plain;
+  return escapeUnseenCharacters(JSON.stringify(text)).replace(
+    OTHER_SPACES,
+    (space) => `\\u${space.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
+
+/** Spaces other than the plain one (a no-break space, an ideographic space): a reader cannot tell them from it. */
+const OTHER_SPACE = /(?! )\p{Zs}/u;
+const OTHER_SPACES = new RegExp(OTHER_SPACE.source, "gu");
 
 /** YAML reads a key written before its `:` up to this many characters long. */
 const MAX_IMPLICIT_KEY = 1024;
