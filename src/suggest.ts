@@ -34,13 +34,15 @@ export const closest = (word: string, candidates: Iterable<string>, within?: num
 /** {@link closest} over the same candidates for many words, each candidate lowered once. */
 export function closestAmong(candidates: Iterable<string>, within?: number): (word: string) => string | undefined {
   const lowered = [...candidates].map((candidate) => ({ candidate, lower: candidate.toLowerCase() }));
-  const indexed = within !== undefined && within <= MOST_INDEXED_EDITS ? deletionIndex(lowered, within) : undefined;
+  // Made at the first word asked about: most annotations ask about none.
+  let indexed: ReturnType<typeof deletionIndex> | undefined;
+  const index = within !== undefined && within <= MOST_INDEXED_EDITS ? () => (indexed ??= deletionIndex(lowered, within)) : undefined;
   return (word) => {
     if (word.length > LONGEST_MEASURED) return undefined;
     const lower = word.toLowerCase();
     let best: string | undefined;
     let bestDistance = (within ?? Math.max(2, Math.ceil(word.length / 3))) + 1;
-    const measured = indexed ? indexed.near(lower) : lowered;
+    const measured = index ? index().near(lower) : lowered;
     for (const { candidate, lower: candidateLower } of measured) {
       // Two words differ by at least their difference in length: a far longer or shorter one is passed over unmeasured.
       if (Math.abs(candidate.length - word.length) > bestDistance) continue;
@@ -77,7 +79,11 @@ function deletionIndex(candidates: readonly Lowered[], edits: number) {
   const byDeletion = new Map<string, Lowered[]>();
   for (const entry of candidates) {
     if (entry.lower.length > LONGEST_INDEXED) continue;
-    for (const deleted of deletions(entry.lower, edits)) byDeletion.set(deleted, [...(byDeletion.get(deleted) ?? []), entry]);
+    for (const deleted of deletions(entry.lower, edits)) {
+      const alike = byDeletion.get(deleted);
+      if (alike) alike.push(entry);
+      else byDeletion.set(deleted, [entry]);
+    }
   }
   return {
     near: (word: string): Lowered[] =>

@@ -30,7 +30,7 @@ const segmentsOf = (path: string) =>
 const parameterOf = (segment: string) => /^\{(.+)\}$/.exec(segment)?.[1];
 
 /** The kind of record a GET answering one object at a path naming none reads: `agent` for `/fleet/agents` or `/fleet/agent`. */
-export function collectionAnsweredWhole(op: Pick<Operation, "method" | "path">, many: boolean): string | undefined {
+export function kindAnsweredWhole(op: Pick<Operation, "method" | "path">, many: boolean): string | undefined {
   const last = segmentsOf(op.path).at(-1);
   if (many || op.method !== "get" || last === undefined || parameterOf(last) !== undefined) return undefined;
   return kindOf(last);

@@ -4,7 +4,7 @@ import type { ResourceAnnotation } from "../annotation/types.js";
 import { findRows, identityOf, jsonApiTypes, namesOneRecord, sideBySideLists, unreadMembers, type Rows } from "../model/rows.js";
 import type { SchemaReader, SchemaAt } from "../openapi/schema.js";
 import {
-  collectionAnsweredWhole,
+  kindAnsweredWhole,
   collectionKinds,
   kindOf,
   nearerCollection,
@@ -155,7 +155,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   const resources = [...first.draft.resources].flatMap(([name, r]) =>
     r.schema !== undefined ? [{ name, schema: r.schema, fields: [], path: [] }] : [],
   );
-  const { draft: drafted, sources, kinds, lists, summaries } = draftTools(reader, chosen, resources);
+  const { draft: drafted, sources, kinds, lists, wrappers } = draftTools(reader, chosen, resources);
   Object.assign(draft, { resources: drafted.resources, tools: drafted.tools, skipped: drafted.skipped });
   const operationOf = new Map(chosen.map((op) => [op.operationId ?? operationLabel(op), op]));
   for (const tool of draft.tools.values()) {
@@ -175,7 +175,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   const readersOf = new Map<string, string[]>();
   for (const [name, tool] of draft.tools) {
     const path = operationOf.get(tool.operation)?.path;
-    if (path === undefined || summaries.has(name)) continue;
+    if (path === undefined || wrappers.has(name)) continue;
     const collection = collectionOf(path);
     collections.set(tool.resource, (collections.get(tool.resource) ?? new Set()).add(collection));
     const readers = readersOf.get(collection) ?? [];
@@ -190,8 +190,10 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     [...readersOf].map(([collection, readers]) => [collection, readers.filter((r) => !r.endsWith(TOOL_RECORD))]),
   );
   // A record every tool reads as what holds its collection's records (a status beside `agents`).
+  const heldBy = new Map<string, (string | undefined)[]>();
+  for (const [name, tool] of draft.tools) heldBy.set(tool.resource, [...(heldBy.get(tool.resource) ?? []), wrappers.get(name)]);
   const holdsItsCollection = (resource: string) => {
-    const held = [...draft.tools].filter(([, tool]) => tool.resource === resource).map(([name]) => summaries.get(name));
+    const held = heldBy.get(resource) ?? [];
     return held[0] !== undefined && held.every((list) => list !== undefined) ? { holdsItsCollection: held[0] } : {};
   };
   const takersByKind = new Map<string, Taker[]>();
@@ -341,8 +343,8 @@ interface DraftedTools {
   kinds: Map<string, string[]>;
   /** The tools whose records are a list. */
   lists: Set<string>;
-  /** The tools whose one record is about their collection's records, by the list of them it holds: none of them. */
-  summaries: Map<string, string>;
+  /** The tools whose one record wraps their collection's records, by the list of them it holds: it is none of them. */
+  wrappers: Map<string, string>;
 }
 
 function draftTools(reader: SchemaReader, operations: Operation[], resources: ResourceAnnotation[]): DraftedTools {
@@ -350,7 +352,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
   const sources = new Map<string, RecordSource>();
   const kinds = new Map<string, string[]>();
   const listing = new Set<string>();
-  const summaries = new Map<string, string>();
+  const wrappers = new Map<string, string>();
   const reads: { tool: string; resource: string; op: Operation; item: SchemaAt; many: boolean }[] = [];
   const owners = new Map<string, string>();
   const namesByRecord = new Map<string, string>();
@@ -439,11 +441,11 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
   }
   for (const { tool, resource, op, item, many } of reads) {
     // `/fleet/agents` answering a status around its `agents` answers none of them: its id is no agent's.
-    const collection = collectionAnsweredWhole(op, many);
-    const around = collection && listAround(reader, item, collection, fetched.get(collectionOf(op.path)) ?? new Set());
-    if (around !== undefined) summaries.set(tool, around);
-    const kind = around === undefined ? recordKindOfPath(op.path, many) : undefined;
-    kinds.set(resource, [...(kinds.get(resource) ?? [singular(resource)]), ...(kind ? [kind] : [])].filter(unique));
+    const kind = kindAnsweredWhole(op, many);
+    const around = kind === undefined ? undefined : listAround(reader, item, kind, fetched.get(collectionOf(op.path)) ?? new Set());
+    if (around !== undefined) wrappers.set(tool, around);
+    const pathKind = around === undefined ? recordKindOfPath(op.path, many) : undefined;
+    kinds.set(resource, [...(kinds.get(resource) ?? [singular(resource)]), ...(pathKind ? [pathKind] : [])].filter(unique));
   }
-  return { draft, sources, kinds, lists: listing, summaries };
+  return { draft, sources, kinds, lists: listing, wrappers };
 }

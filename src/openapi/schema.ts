@@ -121,12 +121,14 @@ export class SchemaReader {
    */
   unwrapNullable(at: SchemaAt): SchemaAt {
     let resolved = this.deref(at);
+    let inner = this.wrappedBy(resolved);
+    if (inner === undefined) return resolved;
     // A wrapper that comes back to itself (`A: { allOf: [{ $ref: A }] }`) wraps nothing more: it is read where it is.
-    for (const seen = new Set<string>(); !seen.has(resolved.pointer);) {
+    const seen = new Set<string>();
+    while (inner !== undefined && !seen.has(resolved.pointer)) {
       seen.add(resolved.pointer);
-      const inner = this.wrappedBy(resolved);
-      if (inner === undefined) return resolved;
       resolved = this.deref(inner);
+      inner = this.wrappedBy(resolved);
     }
     return resolved;
   }
