@@ -1,5 +1,5 @@
 import type { SourceLocation } from "./diagnostics.js";
-import type { NodePath } from "./yaml-source.js";
+import { listIndex, type NodePath } from "./yaml-source.js";
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -75,12 +75,12 @@ export function locateInJson(text: string, file: string, path: NodePath, part: "
         }
         skipValue();
       }
-    } else if (text[i] === "[" && typeof segment === "number") {
+    } else if (text[i] === "[" && listIndex(segment) !== undefined) {
       // As parseYamlSource: an index past the end leaves no key, and the list itself is the answer.
       key = undefined;
       i++;
       for (let index = 0, first = true; nextMember(first); index++, first = false) {
-        if (index === segment) {
+        if (index === listIndex(segment)) {
           key = value = i;
           found = true;
           break;

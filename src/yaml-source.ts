@@ -88,6 +88,10 @@ export function parseYamlSource(text: string, file: string): YamlSource {
  * many segments were matched. A key is matched by its text; a list item by a number. A key without
  * a value stands for its value.
  */
+/** A path segment as a list's index: a number, or a JSON pointer's token written as one (`1`, not `01`). */
+export const listIndex = (segment: string | number): number | undefined =>
+  typeof segment === "number" ? segment : /^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : undefined;
+
 function walk(document: Document, path: NodePath): { node: unknown; keyNode: unknown; depth: number } {
   let node: unknown = document.contents;
   let keyNode: unknown;
@@ -100,8 +104,8 @@ function walk(document: Document, path: NodePath): { node: unknown; keyNode: unk
         keyNode = pair.key;
         next = pair.value ?? pair.key;
       }
-    } else if (isSeq(node) && typeof segment === "number") {
-      next = node.items[segment];
+    } else if (isSeq(node) && listIndex(segment) !== undefined) {
+      next = node.items[listIndex(segment)!];
       keyNode = next;
     }
     if (next === undefined) break;
