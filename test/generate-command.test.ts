@@ -234,7 +234,7 @@ describe("projector generate", () => {
     const result = await cli(["generate"], broken);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
-      /^openapi\.yaml:3:1 \(#\/tags\/0\) PRJ009 warning the spec does not follow OpenAPI 3\.0\.2 here: \/tags\/0 must have required property 'name'$/m,
+      /^openapi\.yaml:3:8 \(#\/tags\/0\) PRJ009 warning the spec does not follow OpenAPI 3\.0\.2 here: \/tags\/0 must have required property 'name'$/m,
     );
     expect(existsSync(join(broken, "generated/index.ts"))).toBe(true);
   });
