@@ -77,10 +77,11 @@ export function locateInJson(text: string, file: string, path: NodePath, part: "
       }
     } else if (text[i] === "[" && listIndex(segment) !== undefined) {
       // As parseYamlSource: an index past the end leaves no key, and the list itself is the answer.
+      const wanted = listIndex(segment);
       key = undefined;
       i++;
       for (let index = 0, first = true; nextMember(first); index++, first = false) {
-        if (index === listIndex(segment)) {
+        if (index === wanted) {
           key = value = i;
           found = true;
           break;

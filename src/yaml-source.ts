@@ -104,9 +104,12 @@ function walk(document: Document, path: NodePath): { node: unknown; keyNode: unk
         keyNode = pair.key;
         next = pair.value ?? pair.key;
       }
-    } else if (isSeq(node) && listIndex(segment) !== undefined) {
-      next = node.items[listIndex(segment)!];
-      keyNode = next;
+    } else if (isSeq(node)) {
+      const index = listIndex(segment);
+      if (index !== undefined) {
+        next = node.items[index];
+        keyNode = next;
+      }
     }
     if (next === undefined) break;
     node = next;

@@ -191,7 +191,11 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   );
   // A record every tool reads as what holds its collection's records (a status beside `agents`).
   const heldBy = new Map<string, (string | undefined)[]>();
-  for (const [name, tool] of draft.tools) heldBy.set(tool.resource, [...(heldBy.get(tool.resource) ?? []), wrappers.get(name)]);
+  for (const [name, tool] of draft.tools) {
+    const held = heldBy.get(tool.resource);
+    if (held) held.push(wrappers.get(name));
+    else heldBy.set(tool.resource, [wrappers.get(name)]);
+  }
   const holdsItsCollection = (resource: string) => {
     const held = heldBy.get(resource) ?? [];
     return held[0] !== undefined && held.every((list) => list !== undefined) ? { holdsItsCollection: held[0] } : {};
