@@ -35,6 +35,8 @@ const FIELD_HELP = `a field is \`keep\`, \`{ drop: "reason" }\`, or an object wi
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const isObject = (value: unknown): value is { [key: string]: Json } => typeof value === "object" && value !== null && !Array.isArray(value);
+const isCount = (value: Json | undefined): value is number => typeof value === "number" && Number.isInteger(value) && value > 0;
+const isText = (value: Json | undefined): value is string => typeof value === "string" && value.trim() !== "";
 
 /**
  * Reads `projector.yaml` (YAML or JSON) into a typed annotation. Every shape problem is collected,
@@ -71,8 +73,7 @@ export function parseAnnotation(text: string, file: string): Annotation {
     }
   };
   const text_ = (value: Json | undefined, path: YamlPath, what: string): string | undefined => {
-    if (value === undefined) return undefined;
-    if (typeof value === "string" && value.trim() !== "") return value;
+    if (value === undefined || isText(value)) return value;
     problem(path, `${what} must be a non-empty string`, `write ${what} as text`);
     return undefined;
   };
@@ -118,9 +119,8 @@ export function parseAnnotation(text: string, file: string): Annotation {
     }
     for (const key of ["max", "concurrency"] as const) {
       const value = entry[key];
-      if (value === undefined) continue;
-      if (typeof value === "number" && Number.isInteger(value) && value > 0) resolver[key] = value;
-      else
+      if (isCount(value)) resolver[key] = value;
+      else if (value !== undefined)
         diagnostics.push({
           code: "PRJ069",
           severity: "error",
@@ -236,9 +236,9 @@ export function parseAnnotation(text: string, file: string): Annotation {
       const limits: { tokens?: number; rows?: number } = {};
       for (const key of ["tokens", "rows"] as const) {
         const value = budget[key];
-        if (value === undefined) continue;
-        if (typeof value === "number" && Number.isInteger(value) && value > 0) limits[key] = value;
-        else problem([...budgetPath, key], `budget ${key} must be a whole number above 0`, `write \`budget: { ${key}: 4000 }\``);
+        if (isCount(value)) limits[key] = value;
+        else if (value !== undefined)
+          problem([...budgetPath, key], `budget ${key} must be a whole number above 0`, `write \`budget: { ${key}: 4000 }\``);
       }
       if (budget["tokens"] === undefined && budget["rows"] === undefined)
         problem(budgetPath, "a budget needs tokens, rows, or both", "write `budget: { tokens: 4000 }`");
@@ -363,16 +363,13 @@ function parseInput(name: string, value: Json, path: YamlPath, problem: Problem,
       );
   }
   const drop = value["drop"];
-  if (drop !== undefined) {
-    if (typeof drop === "string" && drop.trim() !== "") input.drop = drop;
-    else problem([...path, "drop"], "a drop needs its reason", 'write `{ drop: "why the model never sets this" }`');
-  }
+  if (isText(drop)) input.drop = drop;
+  else if (drop !== undefined) problem([...path, "drop"], "a drop needs its reason", 'write `{ drop: "why the model never sets this" }`');
   if ("fixed" in value) input.fixed = value["fixed"];
   const description = value["description"];
-  if (description !== undefined) {
-    if (typeof description === "string" && description.trim() !== "") input.description = description;
-    else problem([...path, "description"], "`description` must be non-empty text", "write what the model should know about this argument");
-  }
+  if (isText(description)) input.description = description;
+  else if (description !== undefined)
+    problem([...path, "description"], "`description` must be non-empty text", "write what the model should know about this argument");
   if (value["legend"] !== undefined) {
     const legend = parseLegend(value["legend"], [...path, "legend"], problem);
     if (legend?.source === "inline") input.legend = legend.words;
