@@ -41,10 +41,7 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     ...duplicateKeys(document),
   ]
     .sort((a, b) => a.offset - b.offset)
-    .map(({ message, offset }) => {
-      const { line, col } = lineCounter.linePos(offset);
-      return { message, line, column: col };
-    });
+    .map(({ message, offset }) => ({ message, ...at(offset) }));
   return {
     document,
     errors,
@@ -83,15 +80,15 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   };
 }
 
+/** A path segment as a list's index: a number, or a JSON pointer's token written as one (`1`, not `01`). */
+export const listIndex = (segment: string | number): number | undefined =>
+  typeof segment === "number" ? segment : /^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : undefined;
+
 /**
  * The node at `path`, or at its deepest ancestor that exists, with the key it stands under and how
  * many segments were matched. A key is matched by its text; a list item by a number. A key without
  * a value stands for its value.
  */
-/** A path segment as a list's index: a number, or a JSON pointer's token written as one (`1`, not `01`). */
-export const listIndex = (segment: string | number): number | undefined =>
-  typeof segment === "number" ? segment : /^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : undefined;
-
 function walk(document: Document, path: NodePath): { node: unknown; keyNode: unknown; depth: number } {
   let node: unknown = document.contents;
   let keyNode: unknown;
