@@ -1,4 +1,5 @@
 import { child, escapePointer, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { didYouMean } from "../suggest.js";
 import type { QuerySerialization, QueryStyle } from "./types.js";
 
 export interface Operation {
@@ -39,6 +40,15 @@ export function findOperation(operations: Operation[], reference: string): Opera
 }
 
 export const operationLabel = (op: Operation) => `${op.method.toUpperCase()} ${op.path}`;
+
+/** The problem of a reference no operation answers to, naming the nearest operationId or label. */
+export function noOperation(operations: Operation[], reference: string): { message: string; help: string } {
+  const names = operations.flatMap((o) => (o.operationId ? [o.operationId] : [])).concat(operations.map(operationLabel));
+  return {
+    message: `no operation "${reference}" in the spec${didYouMean(reference, names)}`,
+    help: 'name an operationId, or write `"GET /path"` exactly as the spec declares the path',
+  };
+}
 
 /** The parameter names a path template sends: `id` and `note` in `/notes/{note}/tags/{id}`. */
 export const templateNames = (path: string) => [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
