@@ -1,4 +1,5 @@
 import { child, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { compareNames } from "./order.js";
 import { CUT_SCHEMA, type Budgeted, type SchemaBudget, withinBudget } from "./schema-budget.js";
 import type { JsonSchema } from "./types.js";
 
@@ -134,7 +135,7 @@ export function plainSchema(
       kept.push([name, plainSchema(reader, property, options, depth + 1)]);
     }
     // In name order: reordering the spec's properties changes no byte of the output.
-    out["properties"] = Object.fromEntries(kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    out["properties"] = Object.fromEntries(kept.sort(([a], [b]) => compareNames(a, b)));
   }
   // Members the spec does not name: none (`false`), or each of the declared schema; `true` and `{}` take any.
   const additional = subschema(resolved, "additionalProperties");
@@ -253,7 +254,7 @@ function mergeInto(out: JsonSchema, part: JsonSchema): void {
           merged[name] = combined;
         }
       }
-      out["properties"] = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      out["properties"] = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => compareNames(a, b)));
     } else if (key === "required") out["required"] = [...new Set([...((mine as string[] | undefined) ?? []), ...(value as string[])])];
     else if (mine === undefined) out[key] = value;
     else if (JSON.stringify(mine) === JSON.stringify(value)) continue;

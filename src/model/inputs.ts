@@ -6,6 +6,7 @@ import { isCredential, namedLikeCredential } from "./credentials.js";
 import { fixedValueProblem } from "./fixed-value.js";
 import { boundedPlainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
+import { compareNames } from "./order.js";
 import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
 import { type IdSource, kindsTaken, parameterKey, sourcesTaken } from "./short-ids.js";
 import type { InputParameter, JsonSchema, QuerySerialization, ResourceModel, ToolHints, ToolInputs } from "./types.js";
@@ -32,11 +33,10 @@ interface InputsContext {
  */
 function fieldLegend(ctx: InputsContext, at: SchemaAt, name: string): [string | number, string][] | undefined {
   const ref = ctx.reader.refName(at);
-  const index = ctx.legends;
-  if (ref !== undefined) return index.byRef.get(ref);
+  if (ref !== undefined) return ctx.legends.byRef.get(ref);
   const codes = ctx.reader.enumValues(at);
   if (codes === undefined) return undefined;
-  return index.byName.get(parameterKey(name))?.find((entries) => {
+  return ctx.legends.byName.get(parameterKey(name))?.find((entries) => {
     const known = new Set(entries.map(([code]) => code));
     // As `===` compares: a NaN code matches none.
     return codes.every((code) => !Number.isNaN(code) && known.has(code as string | number));
@@ -442,7 +442,7 @@ function bodyLegends(ctx: InputsContext, at: SchemaAt, properties: Record<string
     });
     legends.push([property.name, legend]);
   }
-  return legends.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return legends.sort(([a], [b]) => compareNames(a, b));
 }
 
 /** The top-level properties of a JSON request body that take an id results give in short form, each with the ids it takes. */
@@ -452,7 +452,7 @@ function idProperties(reader: SchemaReader, at: SchemaAt, ids: IdSource[]): [nam
     .properties(at)
     .map((p): [string, IdSource[]] => [p.name, sourcesTaken(ids, p.name, reader.refName(p.at))])
     .filter(([, sources]) => sources.length > 0)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(([a], [b]) => compareNames(a, b));
 }
 
 /**

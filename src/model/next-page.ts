@@ -234,11 +234,7 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
  * integer where the spec declares one, text or a whole number where it declares no single type.
  */
 function idsOf(kind: string | undefined): { ids?: "text" | "integer" | "text or number" } {
-  return kind === "string"
-    ? { ids: "text" }
-    : kind === "integer"
-      ? { ids: "integer" }
-      : kind === undefined
-        ? { ids: "text or number" }
-        : {};
+  if (kind === "string") return { ids: "text" };
+  if (kind === "integer") return { ids: "integer" };
+  return kind === undefined ? { ids: "text or number" } : {};
 }

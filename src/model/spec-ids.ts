@@ -122,7 +122,7 @@ const carriedByDocument = new WeakMap<object, Map<string, Carried>>();
  * spec's id schemas) or URLs. Each schema node is walked once per document, however many fields
  * share it: a spec whose records all embed one deep schema would otherwise be walked once a field.
  */
-export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): { ids: string[]; urls: string[] } {
+export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): Carried {
   const memo = carriedByDocument.get(reader.document) ?? new Map<string, Carried>();
   carriedByDocument.set(reader.document, memo);
   const found = carriedFrom(reader, at, memo);
@@ -260,7 +260,6 @@ export function idFacts(reader: SchemaReader, at: SchemaAt, relationship: boolea
     const items = reader.kind(value) === "array" ? reader.items(value) : value;
     return items && reader.unwrapNullable(items);
   };
-  const item = () => itemOf(at);
   /** The schema of one resource identifier in a relationship's `data`. */
   const linkage = () => {
     const data = reader.property(reader.unwrapNullable(at), "data");
@@ -268,7 +267,7 @@ export function idFacts(reader: SchemaReader, at: SchemaAt, relationship: boolea
   };
   const idKind = (idKey: string) => {
     if (relationship) return "string";
-    const one = item();
+    const one = itemOf(at);
     if (!one) return undefined;
     const kind = reader.kind(one);
     if (kind !== "object" && kind !== undefined) return kind;
@@ -286,7 +285,7 @@ export function idFacts(reader: SchemaReader, at: SchemaAt, relationship: boolea
       return id !== undefined && reader.kind(id.at) === "string";
     },
     plainIds() {
-      const one = item();
+      const one = itemOf(at);
       const kind = one && reader.kind(one);
       return kind === "string" || kind === "integer" || kind === "number";
     },
