@@ -7,7 +7,7 @@ import { fixedValueProblem } from "./fixed-value.js";
 import { boundedPlainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
 import { compareNames } from "./order.js";
-import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
+import { jsonRank, operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
 import { type IdSource, kindsTaken, parameterKey, sourcesTaken } from "./short-ids.js";
 import type { InputParameter, JsonSchema, QuerySerialization, ResourceModel, ToolHints, ToolInputs } from "./types.js";
 import { cutWarning } from "./schema-budget.js";
@@ -73,8 +73,6 @@ const argumentName = (name: string) =>
     .replace(/^_+|_+$/g, "")
     .slice(0, 64) || "argument";
 
-const JSON_MEDIA = (mediaType: string) => /json/i.test(mediaType.split(";")[0]!);
-
 /**
  * The tool's input half: every path and query parameter and a JSON request body, as the annotation's
  * `inputs:` shows them to the model, with the words and short ids it passes back mapped to what the API takes.
@@ -87,7 +85,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   const requestBody = child(op.at, "requestBody");
   const body = requestBody ? reader.deref(requestBody) : undefined;
   const content = body && child(body, "content");
-  const bodyMediaType = content ? Object.keys(content.schema).find(JSON_MEDIA) : undefined;
+  const bodyMediaType = content ? Object.keys(content.schema).find((mediaType) => jsonRank(mediaType) >= 0) : undefined;
   if (body && bodyMediaType) {
     declared.push({
       at: child(content!, bodyMediaType, "schema") ?? { schema: {}, pointer: content!.pointer },

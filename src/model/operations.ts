@@ -59,7 +59,8 @@ export interface ResponseBody {
   schema: SchemaAt;
 }
 
-const jsonRank = (mediaType: string): number => {
+/** How a media type ranks as JSON, JSON:API first; -1 for one that is not JSON. */
+export const jsonRank = (mediaType: string): number => {
   const type = mediaType.split(";")[0]!.trim().toLowerCase();
   if (type === "application/vnd.api+json") return 0;
   if (type === "application/json") return 1;
