@@ -205,22 +205,7 @@ export function secretExample(reader: SchemaReader, at: SchemaAt): string | unde
 const NO_SECRET_KINDS = new Set(["boolean", "integer", "number"]);
 
 /** Last words of the credentials a number can be: `password: 1234`, a `pin`, an `otp_code`. */
-const NUMBER_SECRETS = new Set([
-  "password",
-  "passwd",
-  "pwd",
-  "pw",
-  "passcode",
-  "pin",
-  "otp",
-  "totp",
-  "cvv",
-  "cvc",
-  "code",
-  "key",
-  "token",
-  "secret",
-]);
+const NUMBER_SECRETS = new Set([...PASSWORD, "pw", "passcode", "pin", "otp", "totp", "cvv", "cvc", "code", "key", "token", "secret"]);
 
 /**
  * Whether the value at `at`, named `name`, holds a credential: by its name, by `format: password`,
