@@ -352,13 +352,13 @@ export function jsonApiTypes(reader: SchemaReader): Map<string, SchemaAt> {
   const found = new Map<string, SchemaAt>();
   const schemas = child({ schema: reader.document, pointer: "" }, "components", "schemas");
   if (!schemas) return found;
+  const score = (s: SchemaAt) => (reader.property(s, "id") ? 2 : 0) + (reader.property(s, "attributes") ? 1 : 0);
   for (const name of Object.keys(schemas.schema).sort()) {
     const at = child(schemas, name);
     if (!at) continue;
     const type = jsonApiType(reader, at);
     if (type === undefined || type === null) continue;
     const current = found.get(type);
-    const score = (s: SchemaAt) => (reader.property(s, "id") ? 2 : 0) + (reader.property(s, "attributes") ? 1 : 0);
     if (!current || score(at) > score(current)) found.set(type, at);
   }
   return found;

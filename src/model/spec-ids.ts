@@ -129,6 +129,12 @@ export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: stri
   return { ids: found.ids.map((path) => name + path), urls: found.urls.map((path) => name + path) };
 }
 
+/** Adds what `from` carries, under `label`, to what `into` does, up to {@link CARRIED_SHOWN} paths of each kind. */
+function add(into: Carried, label: string, from: Carried) {
+  for (const path of from.ids) if (into.ids.length < CARRIED_SHOWN) into.ids.push(label + path);
+  for (const path of from.urls) if (into.urls.length < CARRIED_SHOWN) into.urls.push(label + path);
+}
+
 interface Edge {
   label: string;
   to: string;
@@ -150,10 +156,6 @@ function carriedFrom(reader: SchemaReader, at: SchemaAt, memo: Map<string, Carri
   const onStack = new Set<string>();
   const edges = new Map<string, Edge[]>();
   const own = new Map<string, Carried>();
-  const add = (into: Carried, label: string, from: Carried) => {
-    for (const path of from.ids) if (into.ids.length < CARRIED_SHOWN) into.ids.push(label + path);
-    for (const path of from.urls) if (into.urls.length < CARRIED_SHOWN) into.urls.push(label + path);
-  };
   const visit = (node: SchemaAt) => {
     const pointer = node.pointer;
     index.set(pointer, index.size);
@@ -199,7 +201,7 @@ function carriedFrom(reader: SchemaReader, at: SchemaAt, memo: Map<string, Carri
       onStack.delete(member);
       cycle.push(member);
     } while (member !== pointer);
-    settleCycle(cycle, own, edges, memo, add);
+    settleCycle(cycle, own, edges, memo);
   };
   visit(start);
   return memo.get(start.pointer)!;
@@ -210,13 +212,7 @@ function carriedFrom(reader: SchemaReader, at: SchemaAt, memo: Map<string, Carri
  * outside the cycle was gathered while walking; members with nothing of their own take one path
  * to a member that has something, found by walking the cycle's edges backwards from those members.
  */
-function settleCycle(
-  cycle: string[],
-  own: Map<string, Carried>,
-  edges: Map<string, Edge[]>,
-  memo: Map<string, Carried>,
-  add: (into: Carried, label: string, from: Carried) => void,
-) {
+function settleCycle(cycle: string[], own: Map<string, Carried>, edges: Map<string, Edge[]>, memo: Map<string, Carried>) {
   const members = new Set(cycle);
   const empty = (c: Carried) => c.ids.length === 0 && c.urls.length === 0;
   const into = new Map<string, { from: string; label: string }[]>();
