@@ -516,10 +516,7 @@ function checkGeneratedNames(annotation: Annotation, diagnostics: Diagnostic[]) 
     const file = `${entry.module.path}.ts`;
     const claims = [
       { key: `file:${file.toLowerCase()}`, says: `write \`${file}\`` },
-      ...[...entry.module.values, ...entry.module.types].map((name) => ({
-        key: `name:${name}`,
-        says: `generate \`${name}\``,
-      })),
+      ...[...entry.module.values, ...entry.module.types].map((name) => ({ key: `name:${name}`, says: `generate \`${name}\`` })),
     ];
     const clash = claims.find((claim) => owners.has(claim.key));
     if (clash) {

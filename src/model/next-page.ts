@@ -116,13 +116,12 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
   /** The query parameter the operation declares by this name, or undefined with the problem reported at `key`. */
   const declaredAt = (name: string, key: string, help: string) => {
     const parameter = declared.find((p) => p.name === name);
+    if (parameter) return parameter;
     const names = declared.map((p) => p.name);
-    if (!parameter)
-      fail("PRJ090", `page.next.${key}: ${operationLabel(op)} has no query parameter "${name}"${didYouMean(name, names)}`, help, [
-        ...next.path,
-        key,
-      ]);
-    return parameter;
+    return fail("PRJ090", `page.next.${key}: ${operationLabel(op)} has no query parameter "${name}"${didYouMean(name, names)}`, help, [
+      ...next.path,
+      key,
+    ]);
   };
   /** A query parameter the next page sets: declared, and neither fixed nor dropped. */
   const sets = (name: string, key: string): boolean => {

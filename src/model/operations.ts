@@ -102,12 +102,10 @@ export function responseExample(reader: SchemaReader, op: Operation): unknown {
   if (!media) return undefined;
   if ("example" in media.schema) return media.schema["example"];
   const examples = child(media, "examples");
-  const first = examples ? Object.keys(examples.schema)[0] : undefined;
-  if (first !== undefined) {
-    const declared = child(examples!, first);
-    const example = declared ? reader.deref(declared) : undefined;
-    if (example && "value" in example.schema) return example.schema["value"];
-  }
+  const first = examples && Object.keys(examples.schema)[0];
+  const declared = first === undefined ? undefined : child(examples!, first);
+  const example = declared && reader.deref(declared);
+  if (example && "value" in example.schema) return example.schema["value"];
   return reader.deref(body.schema).schema["example"];
 }
 
