@@ -278,16 +278,14 @@ function mapValues(at: SchemaAt): SchemaAt[] {
     const group = child(at, key);
     return Object.keys(group?.schema ?? {}).flatMap((name) => child(group!, name) ?? []);
   };
-  const listed = (key: string) => members(at, key);
   return [
     ...["additionalProperties", "unevaluatedProperties", "if", "then", "else", "contains", "unevaluatedItems"].flatMap(
       (key) => child(at, key) ?? [],
     ),
-    ...each("patternProperties"),
-    ...each("dependentSchemas"),
-    ...listed("prefixItems"),
+    ...["patternProperties", "dependentSchemas"].flatMap(each),
+    ...members(at, "prefixItems"),
     // A branch's own conditions and maps (`allOf: [{ if, then }]`): its properties the reader merges already.
-    ...["allOf", "anyOf", "oneOf"].flatMap(listed),
+    ...["allOf", "anyOf", "oneOf"].flatMap((key) => members(at, key)),
   ];
 }
 

@@ -354,7 +354,6 @@ function acceptingShortForms(schema: JsonSchema): { schema: JsonSchema; fullIdCh
   return { schema: shown, ...(Object.keys(checks).length > 0 ? { fullIdChecks: checks } : {}) };
 }
 
-/** The codes a schema's enum allows, when it has one. */
 const enumOf = (schema: JsonSchema | undefined): unknown[] | undefined =>
   Array.isArray(schema?.["enum"]) ? (schema["enum"] as unknown[]) : undefined;
 
@@ -510,7 +509,6 @@ function legendFor(
   return own.map(([code, word]) => [word, code]);
 }
 
-/** The first word that comes again, in one pass. */
 function firstRepeated(words: readonly string[]): string | undefined {
   const seen = new Set<string>();
   for (const word of words) {

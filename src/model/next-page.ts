@@ -20,7 +20,6 @@ export interface NextContext {
   locateSpec: (pointer: string) => SourceLocation;
 }
 
-/** Formats a spec declares for a URL. */
 const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-reference"]);
 
 /**

@@ -36,7 +36,6 @@ export function jsonApiType(reader: SchemaReader, at: SchemaAt, servedAsJsonApi 
   return typeof schema["default"] === "string" && schema["default"] !== "" ? schema["default"] : null;
 }
 
-/** What to do about a tool whose records are none. */
 const NO_RECORDS_HELP = "projector projects records (objects); choose an operation that returns them, or name their list with `rows:`";
 
 /** The kinds a value that is no record may be, as a list of them is named. */
