@@ -21,32 +21,9 @@ const WRITTEN_AS = new Set(["pem", "der", "base64", "b64", "value", "raw", "head
  * `sort_key` or `key` alone.
  */
 const SECRET_KEYS = new Set([
-  "api",
-  "priv",
-  "ssl",
-  "tls",
-  "wpa",
-  "pem",
-  "hmac",
-  "routing",
-  "integration",
-  "webhook",
-  "shared",
-  "private",
-  "secret",
-  "signing",
-  "access",
-  "auth",
-  "app",
-  "encryption",
-  "master",
-  "session",
-  "client",
-  "recovery",
-  "license",
-  "application",
-  "certificate",
-  "cert",
+  ...["api", "ssl", "tls", "wpa", "pem", "hmac", "certificate", "cert"],
+  ...["priv", "private", "secret", "shared", "master", "app", "application", "client"],
+  ...["routing", "integration", "webhook", "signing", "encryption", "access", "auth", "session", "license", "recovery"],
 ]);
 /** Words before `token` that make it something else: a page's cursor (`next_page_token`) or a model's word (`stop_token`). */
 const NOT_SECRET_TOKENS = new Set([
@@ -56,18 +33,8 @@ const NOT_SECRET_TOKENS = new Set([
 
 /** Words before `tokens` that count a model's words: `input_tokens`, `total_tokens`. */
 const COUNTED_TOKENS = new Set([
-  "input",
-  "output",
-  "prompt",
-  "completion",
-  "total",
-  "max",
-  "min",
-  "used",
-  "cached",
-  "reasoning",
-  "candidate",
-  "billed",
+  ...["input", "output", "prompt", "completion", "reasoning", "candidate", "cached"],
+  ...["total", "max", "min", "used", "billed"],
 ]);
 
 /** Formats that write a number as text (`format: uint64` on a `type: string`): a count, never a secret. */
