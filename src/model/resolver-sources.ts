@@ -92,21 +92,18 @@ export function resolverSource(ctx: SourceContext, resolver: ResolverAnnotation)
       );
     max = resolver.max ?? limit ?? DEFAULT_BATCH;
     parameter = { name: found.name, in: "query", ...(found.serialization ? { serialization: found.serialization } : {}) };
-  } else {
-    if (pathParameters.length !== 1) {
-      const arrays = parameters.filter((p) => p.in === "query" && reader.kind(p.at) === "array").map((p) => p.name);
-      return error(
-        "PRJ067",
-        `${label} takes ${pathParameters.length === 0 ? "no path parameter" : `${pathParameters.length} path parameters (${pathParameters.map((p) => p.name).join(", ")})`}, so it cannot get one record by id`,
-        arrays.length
-          ? `a list operation needs \`ids\`: the query parameter taking the ids, e.g. \`ids: "${arrays[0]}"\``
-          : "name an operation with exactly one path parameter, the id (`GET /users/{id}`), or a list operation with `ids`",
-        [...resolver.path, "operation"],
-        op.at.pointer,
-      );
-    }
-    parameter = { name: pathParameters[0]!.name, in: "path" };
-  }
+  } else if (pathParameters.length !== 1) {
+    const arrays = parameters.filter((p) => p.in === "query" && reader.kind(p.at) === "array").map((p) => p.name);
+    return error(
+      "PRJ067",
+      `${label} takes ${pathParameters.length === 0 ? "no path parameter" : `${pathParameters.length} path parameters (${pathParameters.map((p) => p.name).join(", ")})`}, so it cannot get one record by id`,
+      arrays.length
+        ? `a list operation needs \`ids\`: the query parameter taking the ids, e.g. \`ids: "${arrays[0]}"\``
+        : "name an operation with exactly one path parameter, the id (`GET /users/{id}`), or a list operation with `ids`",
+      [...resolver.path, "operation"],
+      op.at.pointer,
+    );
+  } else parameter = { name: pathParameters[0]!.name, in: "path" };
   const records = recordsOf(ctx, resolver, op, resolver.ids !== undefined);
   if ("problem" in records)
     return error("PRJ068", records.problem, records.help, records.key ? [...resolver.path, records.key] : resolver.path, records.pointer);
