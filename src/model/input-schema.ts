@@ -186,12 +186,7 @@ function saysAdditional(reader: SchemaReader, at: SchemaAt, depth: number): bool
   if (depth > MAX_DEPTH) return true;
   const resolved = reader.deref(at);
   if ("additionalProperties" in resolved.schema) return true;
-  const parts = resolved.schema["allOf"];
-  if (!Array.isArray(parts)) return false;
-  return parts.some((_, i) => {
-    const part = subschema(resolved, "allOf", i);
-    return typeof part === "object" && saysAdditional(reader, part, depth + 1);
-  });
+  return members(resolved, "allOf").some((part) => saysAdditional(reader, part, depth + 1));
 }
 
 /**
