@@ -493,8 +493,7 @@ function declaredRecord(reader: SchemaReader, record: string, rows: Rows, resour
 function locateResourceSchema(reader: SchemaReader, resource: ResourceAnnotation): ResourceSource | undefined {
   if (resource.schema !== undefined) {
     const at = reader.pointer(`/components/schemas/${escapePointer(resource.schema)}`);
-    if (!at) return undefined;
-    return { at, jsonapi: jsonApiType(reader, reader.unwrapNullable(at)) !== undefined };
+    return at && { at, jsonapi: jsonApiType(reader, reader.unwrapNullable(at)) !== undefined };
   }
   const at = jsonApiTypes(reader).get(resource.name);
   return at ? { at, jsonapi: true } : undefined;

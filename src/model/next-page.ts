@@ -31,8 +31,7 @@ const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-referenc
 export function cursorParameter(leaf: string, settable: readonly string[]): string | undefined {
   const names = [squeezed(leaf), squeezed(leaf.replace(/^next(?=[A-Z_-])[_-]?/, ""))].filter((n) => n !== "");
   const exact = settable.filter((p) => names.includes(squeezed(p)));
-  if (exact.length === 1) return exact[0];
-  if (exact.length > 1) return undefined;
+  if (exact.length > 0) return exact.length === 1 ? exact[0] : undefined;
   const ending = settable.filter((p) => names.some((n) => squeezed(p).endsWith(n)));
   return ending.length === 1 ? ending[0] : undefined;
 }
@@ -124,7 +123,6 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
   };
   /** A query parameter the next page sets: declared, and neither fixed nor dropped. */
   const sets = (name: string, key: string): boolean => {
-    const path = [...next.path, key];
     const help = declared.length
       ? `its query parameters: ${declared.map((p) => p.name).join(", ")}`
       : "the operation takes no query parameters";
@@ -135,7 +133,7 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
       "PRJ091",
       `page.next sets "${name}", which the tool's inputs ${fixed ? "fix" : "drop"}, so no next page could be asked for`,
       `remove the ${fixed ? "`fixed`" : "`drop`"} of "${name}" under inputs, or find the next page another way`,
-      path,
+      [...next.path, key],
     );
     return false;
   };
