@@ -1,5 +1,5 @@
 import type { Annotation, PageField, ResourceAnnotation, ToolAnnotation } from "../annotation/types.js";
-import type { Diagnostic } from "../diagnostics.js";
+import { type Diagnostic, hasErrors } from "../diagnostics.js";
 import { pascalCase, plural, RESERVED_KEYS, resourceModule, squeezed, toolModule } from "../naming.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import { child, escapePointer, SchemaReader, type SchemaAt } from "../openapi/schema.js";
@@ -11,7 +11,7 @@ import { buildToolInputs, legendIndex } from "./inputs.js";
 import { idSourcesByTool } from "./short-ids.js";
 import { nextPageOf, undeclaredPath, walk } from "./next-page.js";
 import { inResultOrder } from "./order.js";
-import { findOperation, listOperations, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
+import { findOperation, listOperations, noOperation, operationLabel, responseExample, successBody, type Operation } from "./operations.js";
 import { declaredErrorKeys, findRows, IDENTITY_NAMES, jsonApiType, jsonApiTypes, mayBeNull, unreadMembers, type Rows } from "./rows.js";
 import { resolverSource } from "./resolver-sources.js";
 import { cutWarning } from "./schema-budget.js";
@@ -61,13 +61,8 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
   for (const tool of annotation.tools) {
     const op = findOperation(operations, tool.operation);
     if (!op) {
-      const candidates = operations.flatMap((o) => (o.operationId ? [o.operationId] : [])).concat(operations.map(operationLabel));
-      error(
-        "PRJ010",
-        `tool ${tool.name}: no operation "${tool.operation}" in the spec${didYouMean(tool.operation, candidates)}`,
-        'name an operationId, or write `"GET /path"` exactly as the spec declares the path',
-        [...tool.path, "operation"],
-      );
+      const { message, help } = noOperation(operations, tool.operation);
+      error("PRJ010", `tool ${tool.name}: ${message}`, help, [...tool.path, "operation"]);
       continue;
     }
     const body = successBody(reader, op);
@@ -327,22 +322,20 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
         `pass the parameter under another name: \`inputs: { ${detailClash}: { as: ${detailClash}_value } }\``,
         tool.path,
       );
-    if (tool.text === "table" && !rows.many) {
+    if (tool.text === "table" && !rows.many)
       error(
         "PRJ029",
         `tool ${tool.name} returns one record, so it has no rows to set out as a table`,
         "remove `text: table`, or use it on a tool that returns a list",
         [...tool.path, "text"],
       );
-    }
-    if (tool.budget && !rows.many) {
+    if (tool.budget && !rows.many)
       error(
         "PRJ029",
         `tool ${tool.name} returns one record, so a budget has nothing to cut`,
         "remove `budget`, or use it on a tool that returns a list",
         [...tool.path, "budget"],
       );
-    }
   }
   checkGeneratedNames(annotation, diagnostics);
   const reserved = (name: string, what: string, path: readonly (string | number)[]) => {
@@ -375,26 +368,19 @@ export function buildModel(annotation: Annotation, spec: LoadedSpec): { model?: 
     locate: locateAnnotation,
     locateSpec: spec.locate,
   };
-  const resolverSources = new Map(annotation.resolvers.map((r) => [r.name, resolverSource(sourceContext, r)]));
-  const errors = diagnostics.some((d) => d.severity === "error");
-  return {
-    diagnostics,
-    ...(errors
-      ? {}
-      : {
-          model: {
-            resolvers: annotation.resolvers.map((r) => ({
-              name: r.name,
-              ...(r.type ? { type: r.type } : {}),
-              ...(r.label ? { label: r.label } : {}),
-              id: r.id ?? "id",
-              ...(resolverSources.get(r.name) ? { source: resolverSources.get(r.name)! } : {}),
-            })),
-            resources: annotation.resources.flatMap((r) => resources.get(r.name) ?? []),
-            tools,
-          },
-        }),
-  };
+  const resolvers = annotation.resolvers.map((r) => {
+    const source = resolverSource(sourceContext, r);
+    return {
+      name: r.name,
+      ...(r.type ? { type: r.type } : {}),
+      ...(r.label ? { label: r.label } : {}),
+      id: r.id ?? "id",
+      ...(source ? { source } : {}),
+    };
+  });
+  if (hasErrors(diagnostics)) return { diagnostics };
+  const model = { resolvers, resources: annotation.resources.flatMap((r) => resources.get(r.name) ?? []), tools };
+  return { diagnostics, model };
 }
 
 /**
@@ -407,10 +393,6 @@ function pageByPresence(field: PageField, kind: string | undefined): boolean {
   return field.present || field.source.split(".")[0] === "links" || (field.key === "more" && kind !== "boolean");
 }
 
-/**
- * Why `next` may not carry a record's field: dropped, or sent only in full detail. The record's own
- * id is the exception: dropped, it is still only a cursor the model passes back, never read.
- */
 /**
  * The next page after the last record's value, continued only where its row shows no marker there
  * (whatever rule reads it: a format, a legend, money, a duration). A value that is no id, which the
@@ -427,6 +409,10 @@ function readAsItsField(next: NextPageModel | undefined, resource: ResourceModel
   return { ...next, source: { afterLast, param, ...readAs, shown: field.out, ...(limit !== undefined ? { limit } : {}) } };
 }
 
+/**
+ * Why `next` may not carry a record's field: dropped, or sent only in full detail. The record's own
+ * id is the exception: dropped, it is still only a cursor the model passes back, never read.
+ */
 function notShown(resource: ResourceModel, name: string): string | undefined {
   const identity = name === "id" || (IDENTITY_NAMES as readonly string[]).includes(name);
   if (!identity && resource.dropped.some((d) => d.name === name || name.startsWith(`${d.name}.`))) return "dropped";
@@ -507,8 +493,7 @@ function declaredRecord(reader: SchemaReader, record: string, rows: Rows, resour
 function locateResourceSchema(reader: SchemaReader, resource: ResourceAnnotation): ResourceSource | undefined {
   if (resource.schema !== undefined) {
     const at = reader.pointer(`/components/schemas/${escapePointer(resource.schema)}`);
-    if (!at) return undefined;
-    return { at, jsonapi: jsonApiType(reader, reader.unwrapNullable(at)) !== undefined };
+    return at && { at, jsonapi: jsonApiType(reader, reader.unwrapNullable(at)) !== undefined };
   }
   const at = jsonApiTypes(reader).get(resource.name);
   return at ? { at, jsonapi: true } : undefined;
@@ -530,10 +515,7 @@ function checkGeneratedNames(annotation: Annotation, diagnostics: Diagnostic[]) 
     const file = `${entry.module.path}.ts`;
     const claims = [
       { key: `file:${file.toLowerCase()}`, says: `write \`${file}\`` },
-      ...[...entry.module.values, ...entry.module.types].map((name) => ({
-        key: `name:${name}`,
-        says: `generate \`${name}\``,
-      })),
+      ...[...entry.module.values, ...entry.module.types].map((name) => ({ key: `name:${name}`, says: `generate \`${name}\`` })),
     ];
     const clash = claims.find((claim) => owners.has(claim.key));
     if (clash) {

@@ -21,32 +21,9 @@ const WRITTEN_AS = new Set(["pem", "der", "base64", "b64", "value", "raw", "head
  * `sort_key` or `key` alone.
  */
 const SECRET_KEYS = new Set([
-  "api",
-  "priv",
-  "ssl",
-  "tls",
-  "wpa",
-  "pem",
-  "hmac",
-  "routing",
-  "integration",
-  "webhook",
-  "shared",
-  "private",
-  "secret",
-  "signing",
-  "access",
-  "auth",
-  "app",
-  "encryption",
-  "master",
-  "session",
-  "client",
-  "recovery",
-  "license",
-  "application",
-  "certificate",
-  "cert",
+  ...["api", "ssl", "tls", "wpa", "pem", "hmac", "certificate", "cert"],
+  ...["priv", "private", "secret", "shared", "master", "app", "application", "client"],
+  ...["routing", "integration", "webhook", "signing", "encryption", "access", "auth", "session", "license", "recovery"],
 ]);
 /** Words before `token` that make it something else: a page's cursor (`next_page_token`) or a model's word (`stop_token`). */
 const NOT_SECRET_TOKENS = new Set([
@@ -56,18 +33,8 @@ const NOT_SECRET_TOKENS = new Set([
 
 /** Words before `tokens` that count a model's words: `input_tokens`, `total_tokens`. */
 const COUNTED_TOKENS = new Set([
-  "input",
-  "output",
-  "prompt",
-  "completion",
-  "total",
-  "max",
-  "min",
-  "used",
-  "cached",
-  "reasoning",
-  "candidate",
-  "billed",
+  ...["input", "output", "prompt", "completion", "reasoning", "candidate", "cached"],
+  ...["total", "max", "min", "used", "billed"],
 ]);
 
 /** Formats that write a number as text (`format: uint64` on a `type: string`): a count, never a secret. */
@@ -205,22 +172,7 @@ export function secretExample(reader: SchemaReader, at: SchemaAt): string | unde
 const NO_SECRET_KINDS = new Set(["boolean", "integer", "number"]);
 
 /** Last words of the credentials a number can be: `password: 1234`, a `pin`, an `otp_code`. */
-const NUMBER_SECRETS = new Set([
-  "password",
-  "passwd",
-  "pwd",
-  "pw",
-  "passcode",
-  "pin",
-  "otp",
-  "totp",
-  "cvv",
-  "cvc",
-  "code",
-  "key",
-  "token",
-  "secret",
-]);
+const NUMBER_SECRETS = new Set([...PASSWORD, "pw", "passcode", "pin", "otp", "totp", "cvv", "cvc", "code", "key", "token", "secret"]);
 
 /**
  * Whether the value at `at`, named `name`, holds a credential: by its name, by `format: password`,
@@ -293,16 +245,14 @@ function mapValues(at: SchemaAt): SchemaAt[] {
     const group = child(at, key);
     return Object.keys(group?.schema ?? {}).flatMap((name) => child(group!, name) ?? []);
   };
-  const listed = (key: string) => members(at, key);
   return [
     ...["additionalProperties", "unevaluatedProperties", "if", "then", "else", "contains", "unevaluatedItems"].flatMap(
       (key) => child(at, key) ?? [],
     ),
-    ...each("patternProperties"),
-    ...each("dependentSchemas"),
-    ...listed("prefixItems"),
+    ...["patternProperties", "dependentSchemas"].flatMap(each),
+    ...members(at, "prefixItems"),
     // A branch's own conditions and maps (`allOf: [{ if, then }]`): its properties the reader merges already.
-    ...["allOf", "anyOf", "oneOf"].flatMap(listed),
+    ...["allOf", "anyOf", "oneOf"].flatMap((key) => members(at, key)),
   ];
 }
 

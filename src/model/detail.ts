@@ -19,6 +19,5 @@ export function detailSchema(tool: ToolModel): { [key: string]: unknown } {
 
 /** The spec name of a parameter the model would pass under `detail` too, for a tool that takes `detail`. */
 export function detailArgumentClash(tool: ToolModel): string | undefined {
-  if (!takesDetail(tool)) return undefined;
-  return tool.inputs.parameters.find((p) => p.argument === DETAIL_ARGUMENT && p.fixed === undefined)?.name;
+  return takesDetail(tool) ? tool.inputs.parameters.find((p) => p.argument === DETAIL_ARGUMENT && p.fixed === undefined)?.name : undefined;
 }

@@ -42,19 +42,15 @@ const ENVELOPE = new Set(["type", "links", "meta"]);
 
 /** The fields a JSON:API resource object declares: its id, its attributes and its relationships. */
 export function jsonApiFields(reader: SchemaReader, record: SchemaAt): SpecField[] {
-  const fields: SpecField[] = [];
   const id = reader.property(record, "id");
-  fields.push({ name: "id", at: id?.at ?? record, required: true, base: "record", path: ["id"], relationship: false });
+  const fields: SpecField[] = [{ name: "id", at: id?.at ?? record, required: true, base: "record", path: ["id"], relationship: false }];
   // JSON:API forbids attributes and relationships named `id` or `type`; some specs declare them
   // anyway. They cannot be named apart from the record's own, so they never reach the model.
   const member = (p: { name: string }) => p.name !== "id" && p.name !== "type";
-  const attributes = reader.property(record, "attributes");
-  for (const p of attributes ? reader.properties(attributes.at).filter(member) : []) {
-    fields.push({ name: p.name, at: p.at, required: p.required, base: "attributes", path: [p.name], relationship: false });
-  }
-  const relationships = reader.property(record, "relationships");
-  for (const p of relationships ? reader.properties(relationships.at).filter(member) : []) {
-    fields.push({ name: p.name, at: p.at, required: p.required, base: "relationships", path: [p.name], relationship: true });
+  for (const base of ["attributes", "relationships"] as const) {
+    const declared = reader.property(record, base);
+    for (const p of declared ? reader.properties(declared.at).filter(member) : [])
+      fields.push({ name: p.name, at: p.at, required: p.required, base, path: [p.name], relationship: base === "relationships" });
   }
   return fields;
 }

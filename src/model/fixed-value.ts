@@ -7,27 +7,17 @@ const shown = (values: unknown[]) =>
     .map((v) => JSON.stringify(v))
     .join(", ") + (values.length > MAX_SHOWN ? ", ..." : "");
 
-const TYPE_WORDS: Record<string, string> = {
-  string: "text",
-  integer: "a whole number",
-  number: "a number",
-  boolean: "true or false",
-  array: "a list",
-  object: "an object",
-  null: "null",
-};
-
-/** Whether a value is of each JSON Schema type; a type not named here takes any value. */
-const HAS_TYPE: ReadonlyMap<unknown, (value: unknown) => boolean> = new Map([
-  ["string", (value: unknown) => typeof value === "string"],
-  ["integer", (value: unknown) => typeof value === "number" && Number.isInteger(value)],
-  ["number", (value: unknown) => typeof value === "number" && Number.isFinite(value)],
-  ["boolean", (value: unknown) => typeof value === "boolean"],
-  ["array", (value: unknown) => Array.isArray(value)],
-  ["object", (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value)],
-  ["null", (value: unknown) => value === null],
+/** Each JSON Schema type: how a message names it, and whether a value is of it. A type not named here takes any value. */
+const TYPES = new Map<unknown, { word: string; has: (value: unknown) => boolean }>([
+  ["string", { word: "text", has: (value) => typeof value === "string" }],
+  ["integer", { word: "a whole number", has: (value) => typeof value === "number" && Number.isInteger(value) }],
+  ["number", { word: "a number", has: (value) => typeof value === "number" && Number.isFinite(value) }],
+  ["boolean", { word: "true or false", has: (value) => typeof value === "boolean" }],
+  ["array", { word: "a list", has: (value) => Array.isArray(value) }],
+  ["object", { word: "an object", has: (value) => typeof value === "object" && value !== null && !Array.isArray(value) }],
+  ["null", { word: "null", has: (value) => value === null }],
 ]);
-const hasType = (value: unknown, type: unknown): boolean => HAS_TYPE.get(type)?.(value) ?? true;
+const hasType = (value: unknown, type: unknown): boolean => TYPES.get(type)?.has(value) ?? true;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -41,7 +31,7 @@ export function fixedValueProblem(value: unknown, schema: JsonSchema, where = "i
   if (types.length > 0 && !types.some((type) => hasType(value, type))) {
     // YAML reads `fixed: 20` as a number: for a text parameter, the fix is quotes.
     const quote = types.includes("string") && (typeof value === "number" || typeof value === "boolean") ? ` (quote it: "${value}")` : "";
-    return `${where} must be ${types.map((t) => TYPE_WORDS[String(t)] ?? String(t)).join(" or ")}, not ${JSON.stringify(value)}${quote}`;
+    return `${where} must be ${types.map((t) => TYPES.get(String(t))?.word ?? String(t)).join(" or ")}, not ${JSON.stringify(value)}${quote}`;
   }
   const values = schema["enum"];
   if (Array.isArray(values) && !values.some((v) => same(v, value)))

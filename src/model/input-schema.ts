@@ -1,57 +1,42 @@
 import { child, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { compareNames } from "./order.js";
 import { CUT_SCHEMA, type Budgeted, type SchemaBudget, withinBudget } from "./schema-budget.js";
 import type { JsonSchema } from "./types.js";
 
-/** The JSON Schema keywords the definitions carry and the generated validator checks; others are left out. */
-const KEPT = [
-  "type",
-  "enum",
-  "const",
-  "description",
-  "default",
-  "format",
-  "pattern",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-  "required",
-];
 const MAX_DEPTH = 8;
 
 const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
+const isTypeName = (type: unknown) => TYPE_NAMES.has(type as string);
+const isText = (value: unknown) => typeof value === "string";
+const isNumber = (value: unknown) => typeof value === "number" && Number.isFinite(value);
+const isBound = (value: unknown) => typeof value === "boolean" || isNumber(value);
+const anyValue = () => true;
 
 /**
- * Whether a kept keyword's value is of the type JSON Schema gives it. The definitions are typed for
- * the consumers' own schema types (`JSONSchema7`, zod's), so a value of another type, which a lax
- * spec may hold (`minimum: "1"`, `type: file`), is left out rather than break their compile.
+ * The JSON Schema keywords the definitions carry and the generated validator checks, in the order
+ * they are written; others are left out. Each is kept where its value is of the type JSON Schema
+ * gives it: the definitions are typed for the consumers' own schema types (`JSONSchema7`, zod's), so
+ * a value of another type, which a lax spec may hold (`minimum: "1"`, `type: file`), is left out
+ * rather than break their compile.
  */
-function keywordFits(key: string, value: unknown): boolean {
-  switch (key) {
-    case "type":
-      return Array.isArray(value) ? value.every((type) => TYPE_NAMES.has(type as string)) : TYPE_NAMES.has(value as string);
-    case "description":
-    case "format":
-    case "pattern":
-      return typeof value === "string";
-    case "enum":
-      return Array.isArray(value);
-    case "required":
-      return Array.isArray(value) && value.every((name) => typeof name === "string");
-    case "const":
-    case "default":
-      return true;
-    case "exclusiveMinimum":
-    case "exclusiveMaximum":
-      return typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
-    default:
-      return typeof value === "number" && Number.isFinite(value);
-  }
-}
+const KEPT: readonly (readonly [keyword: string, fits: (value: unknown) => boolean])[] = [
+  ["type", (value) => (Array.isArray(value) ? value.every(isTypeName) : isTypeName(value))],
+  ["enum", Array.isArray],
+  ["const", anyValue],
+  ["description", isText],
+  ["default", anyValue],
+  ["format", isText],
+  ["pattern", isText],
+  ["minimum", isNumber],
+  ["maximum", isNumber],
+  ["exclusiveMinimum", isBound],
+  ["exclusiveMaximum", isBound],
+  ["minLength", isNumber],
+  ["maxLength", isNumber],
+  ["minItems", isNumber],
+  ["maxItems", isNumber],
+  ["required", (value) => Array.isArray(value) && value.every(isText)],
+];
 
 export interface PlainSchemaOptions {
   /**
@@ -107,14 +92,14 @@ export function plainSchema(
   const resolved = reader.deref(at);
   const schema = resolved.schema;
   const out: JsonSchema = {};
-  for (const key of KEPT) if (key in schema && keywordFits(key, schema[key])) out[key] = schema[key];
+  for (const [key, fits] of KEPT) if (key in schema && fits(schema[key])) out[key] = schema[key];
   // OpenAPI 3.0's `nullable` is JSON Schema's null type.
   if (schema["nullable"] === true && typeof out["type"] === "string") out["type"] = [out["type"], "null"];
   exclusiveBounds(out);
   if (typeof out["pattern"] === "string" && !compiles(out["pattern"])) {
     options.onBadPattern?.(out["pattern"], `${resolved.pointer}/pattern`);
     delete out["pattern"];
-  } else if ("pattern" in out && typeof out["pattern"] !== "string") delete out["pattern"];
+  }
   options.budget?.chargeSchema(out, schema);
   const items = subschema(resolved, "items");
   if (items !== undefined) out["items"] = plainSchema(reader, items, options, depth + 1);
@@ -134,7 +119,7 @@ export function plainSchema(
       kept.push([name, plainSchema(reader, property, options, depth + 1)]);
     }
     // In name order: reordering the spec's properties changes no byte of the output.
-    out["properties"] = Object.fromEntries(kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    out["properties"] = Object.fromEntries(kept.sort(([a], [b]) => compareNames(a, b)));
   }
   // Members the spec does not name: none (`false`), or each of the declared schema; `true` and `{}` take any.
   const additional = subschema(resolved, "additionalProperties");
@@ -201,12 +186,7 @@ function saysAdditional(reader: SchemaReader, at: SchemaAt, depth: number): bool
   if (depth > MAX_DEPTH) return true;
   const resolved = reader.deref(at);
   if ("additionalProperties" in resolved.schema) return true;
-  const parts = resolved.schema["allOf"];
-  if (!Array.isArray(parts)) return false;
-  return parts.some((_, i) => {
-    const part = subschema(resolved, "allOf", i);
-    return typeof part === "object" && saysAdditional(reader, part, depth + 1);
-  });
+  return members(resolved, "allOf").some((part) => saysAdditional(reader, part, depth + 1));
 }
 
 /**
@@ -253,7 +233,7 @@ function mergeInto(out: JsonSchema, part: JsonSchema): void {
           merged[name] = combined;
         }
       }
-      out["properties"] = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      out["properties"] = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => compareNames(a, b)));
     } else if (key === "required") out["required"] = [...new Set([...((mine as string[] | undefined) ?? []), ...(value as string[])])];
     else if (mine === undefined) out[key] = value;
     else if (JSON.stringify(mine) === JSON.stringify(value)) continue;

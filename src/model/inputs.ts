@@ -6,7 +6,8 @@ import { isCredential, namedLikeCredential } from "./credentials.js";
 import { fixedValueProblem } from "./fixed-value.js";
 import { boundedPlainSchema, withoutNull } from "./input-schema.js";
 import { specLegend } from "./legend.js";
-import { operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
+import { compareNames } from "./order.js";
+import { jsonRank, operationLabel, operationParameters, templateNames, type Operation } from "./operations.js";
 import { type IdSource, kindsTaken, parameterKey, sourcesTaken } from "./short-ids.js";
 import type { InputParameter, JsonSchema, QuerySerialization, ResourceModel, ToolHints, ToolInputs } from "./types.js";
 import { cutWarning } from "./schema-budget.js";
@@ -32,11 +33,10 @@ interface InputsContext {
  */
 function fieldLegend(ctx: InputsContext, at: SchemaAt, name: string): [string | number, string][] | undefined {
   const ref = ctx.reader.refName(at);
-  const index = ctx.legends;
-  if (ref !== undefined) return index.byRef.get(ref);
+  if (ref !== undefined) return ctx.legends.byRef.get(ref);
   const codes = ctx.reader.enumValues(at);
   if (codes === undefined) return undefined;
-  return index.byName.get(parameterKey(name))?.find((entries) => {
+  return ctx.legends.byName.get(parameterKey(name))?.find((entries) => {
     const known = new Set(entries.map(([code]) => code));
     // As `===` compares: a NaN code matches none.
     return codes.every((code) => !Number.isNaN(code) && known.has(code as string | number));
@@ -73,8 +73,6 @@ const argumentName = (name: string) =>
     .replace(/^_+|_+$/g, "")
     .slice(0, 64) || "argument";
 
-const JSON_MEDIA = (mediaType: string) => /json/i.test(mediaType.split(";")[0]!);
-
 /**
  * The tool's input half: every path and query parameter and a JSON request body, as the annotation's
  * `inputs:` shows them to the model, with the words and short ids it passes back mapped to what the API takes.
@@ -87,7 +85,7 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
   const requestBody = child(op.at, "requestBody");
   const body = requestBody ? reader.deref(requestBody) : undefined;
   const content = body && child(body, "content");
-  const bodyMediaType = content ? Object.keys(content.schema).find(JSON_MEDIA) : undefined;
+  const bodyMediaType = content ? Object.keys(content.schema).find((mediaType) => jsonRank(mediaType) >= 0) : undefined;
   if (body && bodyMediaType) {
     declared.push({
       at: child(content!, bodyMediaType, "schema") ?? { schema: {}, pointer: content!.pointer },
@@ -223,16 +221,12 @@ export function buildToolInputs(ctx: InputsContext): ToolInputs {
       onBadPattern: (pattern, pointer) => warnPattern(ctx, d.name, pattern, pointer),
     });
     if (bounded.levels !== undefined) warnCut(ctx, d.name, d.at, bounded.levels);
-    const spec = bounded.value;
-    const schema = where === "body" ? spec : closedQueryObject(reader, d.at, withoutNull(spec), d.serialization);
+    const schema = where === "body" ? bounded.value : closedQueryObject(reader, d.at, withoutNull(bounded.value), d.serialization);
     const description = input?.description ?? d.description;
     const array = reader.kind(d.at) === "array";
-    const itemsAt = array ? child(reader.unwrapNullable(d.at), "items") : undefined;
     const taken = enumOf(array ? (schema["items"] as JsonSchema | undefined) : schema);
-    const codes = array
-      ? itemsAt && legendFor(ctx, d.name, itemsAt, taken, input?.legend, input?.path)
-      : legendFor(ctx, d.name, d.at, taken, input?.legend, input?.path);
-    const legend = codes?.map(([code, word]): [string, string | number] => [word, code]);
+    const legendAt = array ? child(reader.unwrapNullable(d.at), "items") : d.at;
+    const legend = legendAt && legendFor(ctx, d.name, legendAt, taken, input?.legend, input?.path);
     const words = legend && { type: "string", enum: legend.map(([word]) => word) };
     const shown: JsonSchema = !words ? schema : array ? { ...schema, items: words } : words;
     const own = where === "body" ? [] : takenBy(d.name, d.at);
@@ -360,7 +354,6 @@ function acceptingShortForms(schema: JsonSchema): { schema: JsonSchema; fullIdCh
   return { schema: shown, ...(Object.keys(checks).length > 0 ? { fullIdChecks: checks } : {}) };
 }
 
-/** The codes a schema's enum allows, when it has one. */
 const enumOf = (schema: JsonSchema | undefined): unknown[] | undefined =>
   Array.isArray(schema?.["enum"]) ? (schema["enum"] as unknown[]) : undefined;
 
@@ -431,9 +424,8 @@ function bodyLegends(ctx: InputsContext, at: SchemaAt, properties: Record<string
   for (const property of ctx.reader.properties(at)) {
     const shown = Object.hasOwn(properties, property.name) ? properties[property.name] : undefined;
     if (!shown || ctx.reader.kind(property.at) === "array") continue;
-    const codes = legendFor(ctx, property.name, property.at, enumOf(shown), undefined, undefined);
-    if (!codes) continue;
-    const legend = codes.map(([code, word]): [string, string | number] => [word, code]);
+    const legend = legendFor(ctx, property.name, property.at, enumOf(shown));
+    if (!legend) continue;
     const { description } = shown;
     setOwn(properties, property.name, {
       type: "string",
@@ -442,7 +434,7 @@ function bodyLegends(ctx: InputsContext, at: SchemaAt, properties: Record<string
     });
     legends.push([property.name, legend]);
   }
-  return legends.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return legends.sort(([a], [b]) => compareNames(a, b));
 }
 
 /** The top-level properties of a JSON request body that take an id results give in short form, each with the ids it takes. */
@@ -452,11 +444,11 @@ function idProperties(reader: SchemaReader, at: SchemaAt, ids: IdSource[]): [nam
     .properties(at)
     .map((p): [string, IdSource[]] => [p.name, sourcesTaken(ids, p.name, reader.refName(p.at))])
     .filter(([, sources]) => sources.length > 0)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(([a], [b]) => compareNames(a, b));
 }
 
 /**
- * Code to word: the annotation's inline legend, the spec's own for this schema, or a resource field's
+ * Word to code: the annotation's inline legend, the spec's own for this schema, or a resource field's
  * that shares it. Only for codes the parameter `takes` (its enum, when it has one): a word for another
  * code would be sent and refused. A spec or field legend left with no word gives none, so the
  * parameter takes its codes; an inline legend naming a code the parameter does not take is PRJ062.
@@ -466,14 +458,14 @@ function legendFor(
   name: string,
   at: SchemaAt,
   takes: readonly unknown[] | undefined,
-  inline: InputAnnotationLegend | undefined,
-  path: YamlPath | undefined,
-): [string | number, string][] | undefined {
-  const taken = ([code]: [string | number, string]) => takes === undefined || takes.includes(code);
+  inline?: ToolAnnotation["inputs"][number]["legend"],
+  path?: YamlPath,
+): [string, string | number][] | undefined {
+  const taken = (code: string | number) => takes === undefined || takes.includes(code);
   const { reader } = ctx;
   if (inline) {
     const numeric = ["integer", "number"].includes(reader.kind(at) ?? "");
-    const entries: [string | number, string][] = [];
+    const legend: [string, string | number][] = [];
     for (const [code, word] of inline) {
       if (numeric && (code.trim() === "" || !Number.isFinite(Number(code)))) {
         ctx.diagnostics.push({
@@ -485,8 +477,8 @@ function legendFor(
         });
         continue;
       }
-      const entry: [string | number, string] = [numeric ? Number(code) : code, word];
-      if (!taken(entry)) {
+      const value = numeric ? Number(code) : code;
+      if (!taken(value)) {
         ctx.diagnostics.push({
           code: "PRJ062",
           severity: "error",
@@ -496,9 +488,9 @@ function legendFor(
         });
         continue;
       }
-      entries.push(entry);
+      legend.push([word, value]);
     }
-    const repeated = firstRepeated(entries.map(([, word]) => word));
+    const repeated = firstRepeated(legend.map(([word]) => word));
     if (repeated !== undefined) {
       ctx.diagnostics.push({
         code: "PRJ062",
@@ -508,16 +500,15 @@ function legendFor(
         location: ctx.locate([...(path ?? []), "legend"], "key"),
       });
     }
-    return entries;
+    return legend;
   }
   // The words results show win, so a word the model reads is a word the tool takes.
-  const own = (fieldLegend(ctx, at, name) ?? specLegend(reader, at))?.filter(taken);
-  if (!own?.length) return undefined;
+  const own = (fieldLegend(ctx, at, name) ?? specLegend(reader, at))?.filter(([code]) => taken(code));
   // Two codes with one word cannot be sent back; the codes are then shown as the spec has them.
-  return firstRepeated(own.map(([, word]) => word)) === undefined ? own : undefined;
+  if (!own?.length || firstRepeated(own.map(([, word]) => word)) !== undefined) return undefined;
+  return own.map(([code, word]) => [word, code]);
 }
 
-/** The first word that comes again, in one pass. */
 function firstRepeated(words: readonly string[]): string | undefined {
   const seen = new Set<string>();
   for (const word of words) {
@@ -526,8 +517,6 @@ function firstRepeated(words: readonly string[]): string | undefined {
   }
   return undefined;
 }
-
-type InputAnnotationLegend = NonNullable<ToolAnnotation["inputs"][number]["legend"]>;
 
 /**
  * An exploded `form` object's members are sent as query parameters of their own (`{ sort: "a" }` as

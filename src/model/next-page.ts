@@ -20,7 +20,6 @@ export interface NextContext {
   locateSpec: (pointer: string) => SourceLocation;
 }
 
-/** Formats a spec declares for a URL. */
 const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-reference"]);
 
 /**
@@ -32,8 +31,7 @@ const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-referenc
 export function cursorParameter(leaf: string, settable: readonly string[]): string | undefined {
   const names = [squeezed(leaf), squeezed(leaf.replace(/^next(?=[A-Z_-])[_-]?/, ""))].filter((n) => n !== "");
   const exact = settable.filter((p) => names.includes(squeezed(p)));
-  if (exact.length === 1) return exact[0];
-  if (exact.length > 1) return undefined;
+  if (exact.length > 0) return exact.length === 1 ? exact[0] : undefined;
   const ending = settable.filter((p) => names.some((n) => squeezed(p).endsWith(n)));
   return ending.length === 1 ? ending[0] : undefined;
 }
@@ -116,17 +114,15 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
   /** The query parameter the operation declares by this name, or undefined with the problem reported at `key`. */
   const declaredAt = (name: string, key: string, help: string) => {
     const parameter = declared.find((p) => p.name === name);
+    if (parameter) return parameter;
     const names = declared.map((p) => p.name);
-    if (!parameter)
-      fail("PRJ090", `page.next.${key}: ${operationLabel(op)} has no query parameter "${name}"${didYouMean(name, names)}`, help, [
-        ...next.path,
-        key,
-      ]);
-    return parameter;
+    return fail("PRJ090", `page.next.${key}: ${operationLabel(op)} has no query parameter "${name}"${didYouMean(name, names)}`, help, [
+      ...next.path,
+      key,
+    ]);
   };
   /** A query parameter the next page sets: declared, and neither fixed nor dropped. */
   const sets = (name: string, key: string): boolean => {
-    const path = [...next.path, key];
     const help = declared.length
       ? `its query parameters: ${declared.map((p) => p.name).join(", ")}`
       : "the operation takes no query parameters";
@@ -137,7 +133,7 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
       "PRJ091",
       `page.next sets "${name}", which the tool's inputs ${fixed ? "fix" : "drop"}, so no next page could be asked for`,
       `remove the ${fixed ? "`fixed`" : "`drop`"} of "${name}" under inputs, or find the next page another way`,
-      path,
+      [...next.path, key],
     );
     return false;
   };
@@ -234,11 +230,7 @@ export function nextPageOf(ctx: NextContext, next: NextAnnotation): NextPageMode
  * integer where the spec declares one, text or a whole number where it declares no single type.
  */
 function idsOf(kind: string | undefined): { ids?: "text" | "integer" | "text or number" } {
-  return kind === "string"
-    ? { ids: "text" }
-    : kind === "integer"
-      ? { ids: "integer" }
-      : kind === undefined
-        ? { ids: "text or number" }
-        : {};
+  if (kind === "string") return { ids: "text" };
+  if (kind === "integer") return { ids: "integer" };
+  return kind === undefined ? { ids: "text or number" } : {};
 }

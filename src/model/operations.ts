@@ -1,4 +1,5 @@
 import { child, escapePointer, isJsonObject, members, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { didYouMean } from "../suggest.js";
 import type { QuerySerialization, QueryStyle } from "./types.js";
 
 export interface Operation {
@@ -40,6 +41,15 @@ export function findOperation(operations: Operation[], reference: string): Opera
 
 export const operationLabel = (op: Operation) => `${op.method.toUpperCase()} ${op.path}`;
 
+/** The problem of a reference no operation answers to, naming the nearest operationId or label. */
+export function noOperation(operations: Operation[], reference: string): { message: string; help: string } {
+  const names = operations.flatMap((o) => (o.operationId ? [o.operationId] : [])).concat(operations.map(operationLabel));
+  return {
+    message: `no operation "${reference}" in the spec${didYouMean(reference, names)}`,
+    help: 'name an operationId, or write `"GET /path"` exactly as the spec declares the path',
+  };
+}
+
 /** The parameter names a path template sends: `id` and `note` in `/notes/{note}/tags/{id}`. */
 export const templateNames = (path: string) => [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
 
@@ -49,7 +59,8 @@ export interface ResponseBody {
   schema: SchemaAt;
 }
 
-const jsonRank = (mediaType: string): number => {
+/** How a media type ranks as JSON, JSON:API first; -1 for one that is not JSON. */
+export const jsonRank = (mediaType: string): number => {
   const type = mediaType.split(";")[0]!.trim().toLowerCase();
   if (type === "application/vnd.api+json") return 0;
   if (type === "application/json") return 1;
@@ -91,12 +102,10 @@ export function responseExample(reader: SchemaReader, op: Operation): unknown {
   if (!media) return undefined;
   if ("example" in media.schema) return media.schema["example"];
   const examples = child(media, "examples");
-  const first = examples ? Object.keys(examples.schema)[0] : undefined;
-  if (first !== undefined) {
-    const declared = child(examples!, first);
-    const example = declared ? reader.deref(declared) : undefined;
-    if (example && "value" in example.schema) return example.schema["value"];
-  }
+  const first = examples && Object.keys(examples.schema)[0];
+  const declared = first === undefined ? undefined : child(examples!, first);
+  const example = declared && reader.deref(declared);
+  if (example && "value" in example.schema) return example.schema["value"];
   return reader.deref(body.schema).schema["example"];
 }
 

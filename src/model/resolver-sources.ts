@@ -2,7 +2,7 @@ import type { ResolverAnnotation, ResourceAnnotation, YamlPath } from "../annota
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
-import { findOperation, operationLabel, operationParameters, successBody, type Operation } from "./operations.js";
+import { findOperation, noOperation, operationLabel, operationParameters, successBody, type Operation } from "./operations.js";
 import { declaredErrorKeys, findRows } from "./rows.js";
 import type { ResolverSource } from "./types.js";
 
@@ -42,13 +42,8 @@ export function resolverSource(ctx: SourceContext, resolver: ResolverAnnotation)
   };
   const op = findOperation(ctx.operations, resolver.operation);
   if (!op) {
-    const candidates = ctx.operations.flatMap((o) => (o.operationId ? [o.operationId] : [])).concat(ctx.operations.map(operationLabel));
-    return error(
-      "PRJ065",
-      `no operation "${resolver.operation}" in the spec${didYouMean(resolver.operation, candidates)}`,
-      'name an operationId, or write `"GET /path"` exactly as the spec declares the path',
-      [...resolver.path, "operation"],
-    );
+    const { message, help } = noOperation(ctx.operations, resolver.operation);
+    return error("PRJ065", message, help, [...resolver.path, "operation"]);
   }
   const label = operationLabel(op);
   const parameters = operationParameters(reader, op);
@@ -58,15 +53,13 @@ export function resolverSource(ctx: SourceContext, resolver: ResolverAnnotation)
   if (resolver.ids !== undefined) {
     const queries = parameters.filter((p) => p.in === "query");
     const found = queries.find((p) => p.name === resolver.ids);
+    const names = queries.map((p) => p.name);
     if (!found)
       return error(
         "PRJ066",
-        `${label} has no query parameter "${resolver.ids}"${didYouMean(
-          resolver.ids,
-          queries.map((p) => p.name),
-        )}`,
-        queries.length
-          ? `its query parameters: ${queries.map((p) => p.name).join(", ")}; \`ids\` names the one that takes a list of ids`
+        `${label} has no query parameter "${resolver.ids}"${didYouMean(resolver.ids, names)}`,
+        names.length
+          ? `its query parameters: ${names.join(", ")}; \`ids\` names the one that takes a list of ids`
           : "choose a list operation with a query parameter that takes a list of ids, or a get-by-id operation without `ids`",
         [...resolver.path, "ids"],
         op.at.pointer,
@@ -99,21 +92,18 @@ export function resolverSource(ctx: SourceContext, resolver: ResolverAnnotation)
       );
     max = resolver.max ?? limit ?? DEFAULT_BATCH;
     parameter = { name: found.name, in: "query", ...(found.serialization ? { serialization: found.serialization } : {}) };
-  } else {
-    if (pathParameters.length !== 1) {
-      const arrays = parameters.filter((p) => p.in === "query" && reader.kind(p.at) === "array").map((p) => p.name);
-      return error(
-        "PRJ067",
-        `${label} takes ${pathParameters.length === 0 ? "no path parameter" : `${pathParameters.length} path parameters (${pathParameters.map((p) => p.name).join(", ")})`}, so it cannot get one record by id`,
-        arrays.length
-          ? `a list operation needs \`ids\`: the query parameter taking the ids, e.g. \`ids: "${arrays[0]}"\``
-          : "name an operation with exactly one path parameter, the id (`GET /users/{id}`), or a list operation with `ids`",
-        [...resolver.path, "operation"],
-        op.at.pointer,
-      );
-    }
-    parameter = { name: pathParameters[0]!.name, in: "path" };
-  }
+  } else if (pathParameters.length !== 1) {
+    const arrays = parameters.filter((p) => p.in === "query" && reader.kind(p.at) === "array").map((p) => p.name);
+    return error(
+      "PRJ067",
+      `${label} takes ${pathParameters.length === 0 ? "no path parameter" : `${pathParameters.length} path parameters (${pathParameters.map((p) => p.name).join(", ")})`}, so it cannot get one record by id`,
+      arrays.length
+        ? `a list operation needs \`ids\`: the query parameter taking the ids, e.g. \`ids: "${arrays[0]}"\``
+        : "name an operation with exactly one path parameter, the id (`GET /users/{id}`), or a list operation with `ids`",
+      [...resolver.path, "operation"],
+      op.at.pointer,
+    );
+  } else parameter = { name: pathParameters[0]!.name, in: "path" };
   const records = recordsOf(ctx, resolver, op, resolver.ids !== undefined);
   if ("problem" in records)
     return error("PRJ068", records.problem, records.help, records.key ? [...resolver.path, records.key] : resolver.path, records.pointer);
@@ -123,16 +113,12 @@ export function resolverSource(ctx: SourceContext, resolver: ResolverAnnotation)
     parameter,
     ...(max !== undefined ? { max } : {}),
     concurrency: resolver.concurrency ?? DEFAULT_CONCURRENCY,
-    records: records.path,
-    jsonapi: records.jsonapi,
-    ...(records.ids ? { ids: records.ids } : {}),
-    label: records.label,
-    declaredErrorKeys: records.declaredErrorKeys,
+    ...records,
   };
 }
 
 type Records =
-  | { path: string[]; jsonapi: boolean; ids?: "text" | "integer"; label: string[]; declaredErrorKeys: string[] }
+  | Pick<ResolverSource, "records" | "jsonapi" | "ids" | "label" | "declaredErrorKeys">
   | { problem: string; help: string; pointer?: string; key?: string };
 
 /** Where the operation's records are and the label's path in them, checked against the schema. */
@@ -201,7 +187,7 @@ function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operati
   // An answer's id is read as the spec declares it: a number is no text id, text no integer one.
   const idKind = rows.jsonapi ? undefined : reader.kind(id.at);
   return {
-    path: rows.path,
+    records: rows.path,
     jsonapi: rows.jsonapi,
     ...(idKind === "string" ? { ids: "text" as const } : idKind === "integer" ? { ids: "integer" as const } : {}),
     label: segments,

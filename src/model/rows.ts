@@ -36,7 +36,6 @@ export function jsonApiType(reader: SchemaReader, at: SchemaAt, servedAsJsonApi 
   return typeof schema["default"] === "string" && schema["default"] !== "" ? schema["default"] : null;
 }
 
-/** What to do about a tool whose records are none. */
 const NO_RECORDS_HELP = "projector projects records (objects); choose an operation that returns them, or name their list with `rows:`";
 
 /** The kinds a value that is no record may be, as a list of them is named. */
@@ -352,13 +351,13 @@ export function jsonApiTypes(reader: SchemaReader): Map<string, SchemaAt> {
   const found = new Map<string, SchemaAt>();
   const schemas = child({ schema: reader.document, pointer: "" }, "components", "schemas");
   if (!schemas) return found;
+  const score = (s: SchemaAt) => (reader.property(s, "id") ? 2 : 0) + (reader.property(s, "attributes") ? 1 : 0);
   for (const name of Object.keys(schemas.schema).sort()) {
     const at = child(schemas, name);
     if (!at) continue;
     const type = jsonApiType(reader, at);
     if (type === undefined || type === null) continue;
     const current = found.get(type);
-    const score = (s: SchemaAt) => (reader.property(s, "id") ? 2 : 0) + (reader.property(s, "attributes") ? 1 : 0);
     if (!current || score(at) > score(current)) found.set(type, at);
   }
   return found;

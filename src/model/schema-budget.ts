@@ -84,11 +84,10 @@ export function withinBudget<T>(maxDepth: number, build: (budget: SchemaBudget) 
  * x: "body" (schema "Node")`), `written` says what of it generate writes, `below` what the rest becomes.
  */
 export function cutWarning(
-  cut: { what: string; written: string; below: string; levels: number },
+  { what, written, below, levels }: { what: string; written: string; below: string; levels: number },
   location: SourceLocation,
   related: SourceLocation,
 ): Diagnostic {
-  const { what, written, below, levels } = cut;
   const kept = levels === 0 ? below : `spells out ${levels} level${levels === 1 ? "" : "s"} and ${below} further down`;
   return {
     code: "PRJ087",

@@ -59,13 +59,8 @@ function shapeWithin(reader: SchemaReader, at: SchemaAt, seen: readonly string[]
  * (any value where that is `true` or absent), or, where that is `false`, an object always empty.
  */
 function mapShape(reader: SchemaReader, at: SchemaAt, trail: readonly string[], budget: SchemaBudget): Shape {
-  const additional = at.schema["additionalProperties"];
-  if (additional === false) return { type: "object", properties: [] };
+  if (at.schema["additionalProperties"] === false) return { type: "object", properties: [] };
   const values = child(at, "additionalProperties");
-  if (values === undefined) return { type: "object", properties: [], values: { shape: { type: "unknown" }, nullable: false } };
-  return {
-    type: "object",
-    properties: [],
-    values: { shape: shapeWithin(reader, values, trail, budget), nullable: reader.nullable(values) },
-  };
+  const shape: Shape = values ? shapeWithin(reader, values, trail, budget) : { type: "unknown" };
+  return { type: "object", properties: [], values: { shape, nullable: values !== undefined && reader.nullable(values) } };
 }

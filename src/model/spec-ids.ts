@@ -122,11 +122,17 @@ const carriedByDocument = new WeakMap<object, Map<string, Carried>>();
  * spec's id schemas) or URLs. Each schema node is walked once per document, however many fields
  * share it: a spec whose records all embed one deep schema would otherwise be walked once a field.
  */
-export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): { ids: string[]; urls: string[] } {
+export function carriedIdsAndUrls(reader: SchemaReader, at: SchemaAt, name: string): Carried {
   const memo = carriedByDocument.get(reader.document) ?? new Map<string, Carried>();
   carriedByDocument.set(reader.document, memo);
   const found = carriedFrom(reader, at, memo);
   return { ids: found.ids.map((path) => name + path), urls: found.urls.map((path) => name + path) };
+}
+
+/** Adds what `from` carries, under `label`, to what `into` does, up to {@link CARRIED_SHOWN} paths of each kind. */
+function add(into: Carried, label: string, from: Carried) {
+  for (const path of from.ids) if (into.ids.length < CARRIED_SHOWN) into.ids.push(label + path);
+  for (const path of from.urls) if (into.urls.length < CARRIED_SHOWN) into.urls.push(label + path);
 }
 
 interface Edge {
@@ -150,10 +156,6 @@ function carriedFrom(reader: SchemaReader, at: SchemaAt, memo: Map<string, Carri
   const onStack = new Set<string>();
   const edges = new Map<string, Edge[]>();
   const own = new Map<string, Carried>();
-  const add = (into: Carried, label: string, from: Carried) => {
-    for (const path of from.ids) if (into.ids.length < CARRIED_SHOWN) into.ids.push(label + path);
-    for (const path of from.urls) if (into.urls.length < CARRIED_SHOWN) into.urls.push(label + path);
-  };
   const visit = (node: SchemaAt) => {
     const pointer = node.pointer;
     index.set(pointer, index.size);
@@ -199,7 +201,7 @@ function carriedFrom(reader: SchemaReader, at: SchemaAt, memo: Map<string, Carri
       onStack.delete(member);
       cycle.push(member);
     } while (member !== pointer);
-    settleCycle(cycle, own, edges, memo, add);
+    settleCycle(cycle, own, edges, memo);
   };
   visit(start);
   return memo.get(start.pointer)!;
@@ -210,13 +212,7 @@ function carriedFrom(reader: SchemaReader, at: SchemaAt, memo: Map<string, Carri
  * outside the cycle was gathered while walking; members with nothing of their own take one path
  * to a member that has something, found by walking the cycle's edges backwards from those members.
  */
-function settleCycle(
-  cycle: string[],
-  own: Map<string, Carried>,
-  edges: Map<string, Edge[]>,
-  memo: Map<string, Carried>,
-  add: (into: Carried, label: string, from: Carried) => void,
-) {
+function settleCycle(cycle: string[], own: Map<string, Carried>, edges: Map<string, Edge[]>, memo: Map<string, Carried>) {
   const members = new Set(cycle);
   const empty = (c: Carried) => c.ids.length === 0 && c.urls.length === 0;
   const into = new Map<string, { from: string; label: string }[]>();
@@ -260,7 +256,6 @@ export function idFacts(reader: SchemaReader, at: SchemaAt, relationship: boolea
     const items = reader.kind(value) === "array" ? reader.items(value) : value;
     return items && reader.unwrapNullable(items);
   };
-  const item = () => itemOf(at);
   /** The schema of one resource identifier in a relationship's `data`. */
   const linkage = () => {
     const data = reader.property(reader.unwrapNullable(at), "data");
@@ -268,7 +263,7 @@ export function idFacts(reader: SchemaReader, at: SchemaAt, relationship: boolea
   };
   const idKind = (idKey: string) => {
     if (relationship) return "string";
-    const one = item();
+    const one = itemOf(at);
     if (!one) return undefined;
     const kind = reader.kind(one);
     if (kind !== "object" && kind !== undefined) return kind;
@@ -286,7 +281,7 @@ export function idFacts(reader: SchemaReader, at: SchemaAt, relationship: boolea
       return id !== undefined && reader.kind(id.at) === "string";
     },
     plainIds() {
-      const one = item();
+      const one = itemOf(at);
       const kind = one && reader.kind(one);
       return kind === "string" || kind === "integer" || kind === "number";
     },

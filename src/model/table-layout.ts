@@ -13,10 +13,9 @@ export interface TableLayoutModel {
  */
 export function tableLayoutOf(tool: ToolModel, detail: "summary" | "full" = "summary"): TableLayoutModel | undefined {
   if (tool.list === undefined || !tool.many) return undefined;
-  const budgeted = tool.budget !== undefined;
   return {
     list: tool.list,
     columns: tool.resource.fields.filter((f) => detail === "full" || !f.detail).map((f) => f.out),
-    page: [...tool.page.map((p) => p.key), ...(tool.next ? ["next"] : []), ...(budgeted ? ["truncated"] : [])],
+    page: [...tool.page.map((p) => p.key), ...(tool.next ? ["next"] : []), ...(tool.budget !== undefined ? ["truncated"] : [])],
   };
 }

@@ -2,17 +2,7 @@ import type { Budget, ToolText } from "../annotation/types.js";
 
 import type { Field, Shape } from "../rules/field.js";
 
-export type {
-  Field,
-  JoinField,
-  LegendModel,
-  ObjectField,
-  RelatedIdField,
-  Shape,
-  SourceBase,
-  SourceRef,
-  ValueField,
-} from "../rules/field.js";
+export type { Field, LegendModel, Shape, SourceBase, SourceRef, ValueField } from "../rules/field.js";
 
 export interface DroppedField {
   name: string;
