@@ -10,7 +10,7 @@ import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../y
 import { refParser, refusedAsInternal } from "./ref-parser.js";
 import { filePath, guardedFileResolver, localPath, readSpecFile, resolverAsRead, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_NESTING, MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite, type RefWalk } from "./refs.js";
-import { escapePointer, isJsonObject, unescapePointer, type JsonObject } from "./schema.js";
+import { decodePointer, escapePointer, isJsonObject, type JsonObject } from "./schema.js";
 import { TOO_DEEP_HELP } from "./too-deep.js";
 import { writtenPlace } from "./written-place.js";
 
@@ -31,8 +31,6 @@ export interface LoadSpecOptions {
   /** Read `$ref`d files outside the spec's folder. Off by default: a spec cannot pull in `~/.npmrc`. */
   allowOutsideRefs?: boolean;
 }
-
-const decodePointer = (pointer: string) => pointer.split("/").slice(1).map(unescapePointer);
 
 /** YAML anchors look like `&name` after a space or flow indicator; a text without one has no aliases to count. */
 const mayHaveAnchors = (text: string) => /(^|[\s,[{])&[^\s,[\]{}]/.test(text);
@@ -69,11 +67,8 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const texts = new Map<string, string>([[absolutePath, text]]);
   const sources = new Map<string, YamlSource>();
   const positionsOf = (path: string) => {
-    const known = sources.get(path);
-    if (known) return known;
-    const source = parseYamlSource(texts.get(path) ?? "", display(path));
-    sources.set(path, source);
-    return source;
+    if (!sources.has(path)) sources.set(path, parseYamlSource(texts.get(path) ?? "", display(path)));
+    return sources.get(path)!;
   };
   const positions = () => positionsOf(absolutePath);
   /** A message of the parser's with each file the loader read named as messages name it, not by its absolute path. */
@@ -89,6 +84,11 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const json = absolutePath.toLowerCase().endsWith(".json");
   const locateInSpec = (path: NodePath, part: "key" | "value" = "value"): SourceLocation =>
     json ? locateInJson(text, file, path, part) : positions().locate(path, part);
+  /** Where a key is written in a file the loader read (an absolute path); the spec alone for any other. */
+  const locateKeyIn = (path: string | undefined, at: NodePath): SourceLocation => {
+    if (path === absolutePath) return locateInSpec(at, "key");
+    return path !== undefined && texts.has(path) ? positionsOf(path).locate(at, "key") : { file };
+  };
   let entryJson: { value: unknown } | undefined;
   /**
    * Where a path of the bundled document is written: in the file a `$ref` on the way leads to, not at
@@ -114,28 +114,19 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     if (place.followed === 0) return locateInSpec(path, "key");
     // The pointer too names the place in the file that writes it, beside that file's line.
     const pointer = place.path.map((segment) => `/${escapePointer(String(segment))}`).join("");
-    const at = place.file === absolutePath ? locateInSpec(place.path, "key") : positionsOf(place.file).locate(place.path, "key");
-    return { ...at, pointer };
+    return { ...locateKeyIn(place.file, place.path), pointer };
   };
-  const notOpenApi = (found: unknown, at: SourceLocation) =>
-    fail({
-      code: "PRJ004",
-      message: `not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(found ?? null)})`,
-      help: "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
-      location: at,
-    });
   let parsedJson: unknown;
   if (json) {
     // The YAML parser would accept bad JSON, trailing commas included.
     const parsed = parseJson(text.replace(/^\uFEFF/, ""));
-    const problem = "error" in parsed ? parsed.error : undefined;
     if ("value" in parsed) parsedJson = parsed.value;
-    if (problem)
+    else
       fail({
         code: "PRJ003",
-        message: `spec JSON syntax: ${problem.message}`,
+        message: `spec JSON syntax: ${parsed.error.message}`,
         help: "fix the JSON at this position",
-        location: { file, line: problem.line, column: problem.column },
+        location: { file, line: parsed.error.line, column: parsed.error.column },
       });
   }
 
@@ -163,8 +154,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const siteLocation = (site: RefSite | undefined): SourceLocation => {
     if (!site) return { file };
     const path = /^[a-z][a-z0-9+.-]+:\/\//i.test(site.document) ? undefined : resolve(site.document);
-    if (path === absolutePath) return locateInSpec([...site.path(), "$ref"], "key");
-    return path && texts.has(path) ? positionsOf(path).locate([...site.path(), "$ref"], "key") : { file };
+    return locateKeyIn(path, [...site.path(), "$ref"]);
   };
 
   /**
@@ -216,44 +206,30 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     });
   };
 
-  let document: unknown;
   const parser = new (refParser())();
-  const parserOptions = {
-    resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false },
-  } as unknown as SwaggerParser.Options;
-  // A JSON document already parsed above, whose every `$ref` stays inside it, is handed to the parser
-  // as it is, with no other file to look for.
+  /** The parser's options, its resolvers' changed by `changes`. */
+  const parserOptions = (changes: object = {}) =>
+    ({
+      resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false, ...changes },
+    }) as unknown as SwaggerParser.Options;
   /** Refuses a spec nested past MAX_NESTING, where it first does, before any stage recurses into it. */
   const refuseTooDeep = ({ tooDeep }: RefWalk) => {
     if (!tooDeep) return;
-    const where = resolve(tooDeep.document);
     fail({
       code: "PRJ003",
       message: `cannot load the spec: it nests more than ${MAX_NESTING} levels deep`,
       help: TOO_DEEP_HELP,
-      location:
-        where === absolutePath
-          ? locateInSpec(tooDeep.path, "key")
-          : texts.has(where)
-            ? positionsOf(where).locate(tooDeep.path, "key")
-            : { file },
+      location: locateKeyIn(resolve(tooDeep.document), tooDeep.path),
     });
   };
   const ownWalk = isJsonObject(parsedJson) ? refSites({ [absolutePath]: parsedJson }) : undefined;
   if (ownWalk) refuseTooDeep(ownWalk);
-  const ownSites = ownWalk?.sites;
-  const selfContained = ownSites?.every((site) => site.ref.startsWith("#")) === true;
   try {
-    if (selfContained)
-      await parser.resolve(
-        absolutePath,
-        parsedJson as never,
-        {
-          ...parserOptions,
-          resolve: { ...parserOptions.resolve, external: false },
-        } as SwaggerParser.Options,
-      );
-    else await parser.resolve(absolutePath, parserOptions);
+    // A JSON document already parsed above, whose every `$ref` stays inside it, is handed to the parser
+    // as it is, with no other file to look for.
+    if (ownWalk?.sites.every((site) => site.ref.startsWith("#")))
+      await parser.resolve(absolutePath, parsedJson as never, parserOptions({ external: false }));
+    else await parser.resolve(absolutePath, parserOptions());
   } catch (error) {
     const documents = parser.$refs.values() as Record<string, unknown>;
     const refusal = refusals[0];
@@ -314,8 +290,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
         location: alias.location,
       });
     }
-    const parsed = positions().document.toJS({ maxAliasCount: -1 }) as unknown;
-    if (!isJsonObject(parsed)) notAnObject();
+    if (!isJsonObject(positions().document.toJS({ maxAliasCount: -1 }))) notAnObject();
     cannotLoad(message, documents);
   }
   const documents = parser.$refs.values() as Record<string, unknown>;
@@ -343,7 +318,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       location: siteLocation(overlong),
     });
   }
-  document = parser.schema;
+  let document: unknown = parser.schema;
   const straight = refsPointStraight(document, sites);
   try {
     // Bundling changes nothing in a spec whose every $ref already names where it leads. Otherwise the
@@ -352,14 +327,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     if (!straight) {
       const parsed = new Map(Object.entries(parser.$refs.values()).map(([key, value]) => [resolve(key), value]));
       const asRead = resolverAsRead(fileResolver, parsed, texts);
-      document = await parser.bundle(
-        absolutePath,
-        parser.schema as never,
-        {
-          ...parserOptions,
-          resolve: { ...parserOptions.resolve, file: asRead },
-        } as SwaggerParser.Options,
-      );
+      document = await parser.bundle(absolutePath, parser.schema as never, parserOptions({ file: asRead }));
     }
   } catch (error) {
     cannotLoad(shown(String((error as Error).message ?? error)), parser.$refs.values() as Record<string, unknown>);
@@ -374,7 +342,12 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     });
   const version = document["openapi"];
   if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version))
-    notOpenApi(version, version === undefined ? { file, line: 1, column: 1 } : locateInSpec(["openapi"], "key"));
+    fail({
+      code: "PRJ004",
+      message: `not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(version ?? null)})`,
+      help: "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
+      location: version === undefined ? { file, line: 1, column: 1 } : locateInSpec(["openapi"], "key"),
+    });
   if (document["paths"] !== undefined && !isJsonObject(document["paths"])) {
     fail({
       code: "PRJ004",

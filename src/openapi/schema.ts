@@ -21,6 +21,8 @@ export const escapePointer = (segment: string): string =>
   segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 export const unescapePointer = (segment: string): string =>
   segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
+/** A JSON pointer's tokens, unescaped: `/paths/~1users` to `paths`, `/users`. */
+export const decodePointer = (pointer: string) => pointer.split("/").slice(1).map(unescapePointer);
 
 /**
  * The JSON pointer a `#...` reference names. A fragment is percent-encoded (RFC 6901, section 6):
@@ -97,8 +99,7 @@ export class SchemaReader {
 
   pointer(pointer: string): SchemaAt | undefined {
     if (this.found.has(pointer)) return this.found.get(pointer);
-    const segments = pointer.split("/").slice(1).map(unescapePointer);
-    const target = child({ schema: this.document, pointer: "" }, ...segments);
+    const target = child({ schema: this.document, pointer: "" }, ...decodePointer(pointer));
     this.found.set(pointer, target);
     return target;
   }
@@ -269,7 +270,6 @@ export class SchemaReader {
 
   /** The items schema of an array schema. */
   items(at: SchemaAt): SchemaAt | undefined {
-    const resolved = this.unwrapNullable(at);
-    return child(resolved, "items");
+    return child(this.unwrapNullable(at), "items");
   }
 }
