@@ -15,22 +15,12 @@ export class UnreadableFile extends Error {
   }
 }
 
-const kind = (stat: {
-  isDirectory(): boolean;
-  isFIFO(): boolean;
-  isSocket(): boolean;
-  isCharacterDevice(): boolean;
-  isBlockDevice(): boolean;
-}) =>
-  stat.isDirectory()
-    ? "a folder"
-    : stat.isFIFO()
-      ? "a named pipe"
-      : stat.isSocket()
-        ? "a socket"
-        : stat.isCharacterDevice() || stat.isBlockDevice()
-          ? "a device"
-          : "not a regular file";
+function kind(stat: Stats): string {
+  if (stat.isDirectory()) return "a folder";
+  if (stat.isFIFO()) return "a named pipe";
+  if (stat.isSocket()) return "a socket";
+  return stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : "not a regular file";
+}
 
 const mebibytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024)).toLocaleString("en-US")} MiB`;
 
@@ -91,12 +81,8 @@ export async function readSpecBytes(path: string): Promise<Buffer> {
 export function folderGuard(realFolder: string): (path: string) => boolean {
   const realFolders = new Map<string, string>();
   const realFolderOf = (folder: string) => {
-    let real = realFolders.get(folder);
-    if (real === undefined) {
-      real = realpathSync.native(folder);
-      realFolders.set(folder, real);
-    }
-    return real;
+    if (!realFolders.has(folder)) realFolders.set(folder, realpathSync.native(folder));
+    return realFolders.get(folder)!;
   };
   const realPathOf = (path: string): string => {
     let stat: Stats;
