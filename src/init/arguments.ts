@@ -62,8 +62,8 @@ export interface Taker {
   namedAsId: boolean;
   /** The collection the parameter names one record of: the path before it (`/aws/accounts` for `/aws/accounts/{account_id}/...`). */
   collection: string;
-  /** The resource the tool reads, once the draft knows it. */
-  reads?: string;
+  /** The resource the tool reads. */
+  reads: string;
 }
 
 /** A path with its parameters unnamed and a trailing extension left out (`/Accounts/{}` for `/Accounts/{Sid}.json`), so that two writings of one collection compare equal. */
@@ -79,7 +79,7 @@ export const pathShape = (path: string) => path.replace(/\{[^}/]*\}/g, "{}").rep
 export function takerOf(
   reader: SchemaReader,
   op: Operation,
-  tool: { name: string; lists: boolean },
+  tool: { name: string; lists: boolean; reads: string },
   collections: ReadonlyMap<string, ReadonlySet<string>>,
 ): Taker | undefined {
   const segments = segmentsOf(op.path);
@@ -107,6 +107,7 @@ export function takerOf(
     fetches: !scopes && last === segments.length - 1,
     namedAsId: named !== null || IDENTITY_PARAMETER.test(name),
     collection: scoped?.[0] ?? pathShape(`/${segments.slice(0, last).join("/")}`),
+    reads: tool.reads,
   };
 }
 
@@ -485,7 +486,7 @@ export function foreignArgument(
   );
   const of = named ? withArticle(kind) : withArticle(chosen[0]!.taker.kind);
   // Tools that each fetch another record of the kind (an AWS account, an Okta account): the name does not say whose id it is.
-  const records = chosen.flatMap((m) => (m.taker.fetches && m.taker.reads !== undefined ? [m.taker.reads] : [])).filter(unique);
+  const records = chosen.flatMap((m) => (m.taker.fetches ? [m.taker.reads] : [])).filter(unique);
   const closer = named
     ? nearer(
         kind,
@@ -529,7 +530,7 @@ export function nearerCollection(
   };
   const nearness = (collection: string) => Math.max(...[...record].map((path) => shared(path, collection)));
   const theirs = Math.max(...takers.map((taker) => nearness(taker.collection)));
-  const read = takers.flatMap((taker) => taker.reads ?? []);
+  const read = takers.map((taker) => taker.reads);
   return [...ofKind].find((collection) => {
     const readers = readersOf.get(collection) ?? [];
     const ours = (reader: string) => read.some((kind) => reader === kind || reader.endsWith(`_${kind}`));

@@ -54,12 +54,7 @@ export interface DraftResource {
 }
 
 /** A resolver as drafted: what is written under `resolvers:`, and why its label, written beside it. */
-export interface DraftResolver {
-  type?: string;
-  label?: string;
-  id?: string;
-  reason?: string;
-}
+export type DraftResolver = Omit<ResolverGuess, "name">;
 
 export interface Draft {
   resolvers: Map<string, DraftResolver>;
@@ -141,7 +136,6 @@ function pageGuess(reader: SchemaReader, response: SchemaAt, rows: Rows): [strin
  * one resource per kind of record, every field with a role and a reason.
  */
 export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Draft {
-  const draft: Draft = { resolvers: new Map(), resources: new Map(), tools: new Map(), skipped: [] };
   const labels = new Map<string, string>();
   for (const [type, at] of jsonApiTypes(reader)) {
     const attributes = reader.property(at, "attributes");
@@ -155,18 +149,18 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   const resources = [...first.draft.resources].flatMap(([name, r]) =>
     r.schema !== undefined ? [{ name, schema: r.schema, fields: [], path: [] }] : [],
   );
-  const { draft: drafted, sources, kinds, lists, wrappers } = draftTools(reader, chosen, resources);
-  Object.assign(draft, { resources: drafted.resources, tools: drafted.tools, skipped: drafted.skipped });
+  const { draft, sources, kinds, lists, wrappers } = draftTools(reader, chosen, resources);
   const operationOf = new Map(chosen.map((op) => [op.operationId ?? operationLabel(op), op]));
   for (const tool of draft.tools.values()) {
     const op = operationOf.get(tool.operation);
     if (op) tool.inputs = draftInputs(reader, op);
   }
-  const toolOf = new Map([...drafted.tools].map(([name, tool]) => [tool.operation, name]));
+  const toolOf = new Map([...draft.tools].map(([name, tool]) => [tool.operation, name]));
   const kindsListed = collectionKinds(listOperations(reader));
   const takers = chosen.flatMap((op) => {
     const tool = toolOf.get(op.operationId ?? operationLabel(op));
-    const taker = tool === undefined ? undefined : takerOf(reader, op, { name: tool, lists: lists.has(tool) }, kindsListed);
+    if (tool === undefined) return [];
+    const taker = takerOf(reader, op, { name: tool, lists: lists.has(tool), reads: draft.tools.get(tool)!.resource }, kindsListed);
     return taker ? [taker] : [];
   });
   const matching = matchingOf(reader, listOperations(reader));
@@ -180,10 +174,6 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     collections.set(tool.resource, (collections.get(tool.resource) ?? new Set()).add(collection));
     const readers = readersOf.get(collection) ?? [];
     if (!readers.includes(tool.resource)) readersOf.set(collection, [...readers, tool.resource]);
-  }
-  for (const taker of takers) {
-    const read = draft.tools.get(taker.tool)?.resource;
-    if (read !== undefined) taker.reads = read;
   }
   // A record named after its tool says nothing of its kind: it reads as no other kind than any.
   const namedReadersOf = new Map(
