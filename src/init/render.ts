@@ -36,8 +36,9 @@ function ruleValue(guess: Guess, acceptGuesses: boolean): unknown {
 
 const REASON_KEYS = new Set(["drop", "todo"]);
 
-function flowNode(doc: Document, value: unknown, comment?: string): Node {
-  const node = doc.createNode(value) as Node & { flow?: boolean; comment?: string | null };
+/** One line of YAML for a value, in flow style: `{format: datetime}`. */
+function inline(doc: Document, value: unknown): string {
+  const node = doc.createNode(value) as Node & { flow?: boolean };
   if (isMap(node)) node.flow = true;
   for (const item of isMap(node) ? node.items : []) {
     const inner = item.value as { flow?: boolean } | null;
@@ -46,13 +47,7 @@ function flowNode(doc: Document, value: unknown, comment?: string): Node {
     if (isScalar(item.key) && REASON_KEYS.has(String(item.key.value)) && isScalar(item.value) && typeof item.value.value === "string")
       item.value.type = "QUOTE_DOUBLE";
   }
-  if (comment) node.comment = ` ${comment.replace(/\s+/g, " ")}`;
-  return node;
-}
-
-/** One line of YAML for a value, in flow style: `{format: datetime}`. */
-function inline(doc: Document, value: unknown): string {
-  return new Document(flowNode(doc, value)).toString({ lineWidth: 0 }).trim();
+  return new Document(node).toString({ lineWidth: 0 }).trim();
 }
 
 /**
@@ -297,7 +292,7 @@ function insertIntoEmpty(text: string, { path, parentPath, lines }: Group): stri
   if (pair && isNode(pair.key) && pair.key.range && (pair.value === null || (isMap(pair.value) && pair.value.items.length === 0))) {
     indent = columnOf(result, pair.key.range[0]) + 2;
     const keyLineEnd = afterLine(result, pair.key.range[0]);
-    result = result.slice(0, keyLineEnd).replace(/:\s*\{\}\s*(#.*)?\n$/, ":$1\n".replace("$1", "")) + result.slice(keyLineEnd);
+    result = result.slice(0, keyLineEnd).replace(/:\s*\{\}\s*(#.*)?\n$/, ":\n") + result.slice(keyLineEnd);
     at = afterLine(result, pair.key.range[0]);
   } else if (!pair && parentPath.length === 1) {
     result += `${parentPath[0]}:\n`;
