@@ -197,23 +197,20 @@ const alternatives = (name: string): string[][] =>
     .split("_or_")
     .map((alternative) => alternative.split("_").map((word, i, all) => (i === all.length - 1 && ID_WORDS.has(word) ? "id" : word)));
 
+/** Whether a list of words ends with another. */
+const wordsEndWith = (whole: readonly string[], tail: readonly string[]) =>
+  tail.length <= whole.length && tail.every((word, i) => word === whole[whole.length - tail.length + i]);
+
 /** Whether one name ends with another, word for word: `issue_number` ends with `number`, `AccountSid` with `sid`'s `id`. */
 const endsWith = (name: string, end: string) =>
-  alternatives(name).some((whole) =>
-    alternatives(end).some(
-      (tail) => tail.length <= whole.length && tail.every((word, i) => word === whole[whole.length - tail.length + i]),
-    ),
-  );
+  alternatives(name).some((whole) => alternatives(end).some((tail) => wordsEndWith(whole, tail)));
 
 /** Whether one name, or one of its alternatives, ends with another's words as written: `thing_uuid` with `uuid`, not with `id`. */
 const endsWithWords = (name: string, end: string) => {
   const tail = snakeCase(end).split("_");
   return snakeCase(name)
     .split("_or_")
-    .some((alternative) => {
-      const whole = alternative.split("_");
-      return tail.length <= whole.length && tail.every((word, i) => word === whole[whole.length - tail.length + i]);
-    });
+    .some((alternative) => wordsEndWith(alternative.split("_"), tail));
 };
 
 /** What a schema says of an id's writing: its component, pattern, type and format. */
