@@ -235,11 +235,10 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     const refusal = refusals[0];
     if (refusal) {
       const site = refLeadingTo(documents, refusal.path);
-      const target = site?.ref ?? refusal.path;
       if (refusal.outside) {
         fail({
           code: "PRJ055",
-          message: `$ref ${target} leads outside the spec's folder; it was not read`,
+          message: `$ref ${site?.ref ?? refusal.path} leads outside the spec's folder; it was not read`,
           help: "move the file into the spec's folder (symlinks are followed to where they lead), or pass --allow-outside-refs",
           location: siteLocation(site),
         });
@@ -308,8 +307,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   // Where the parser holds only the document walked above, as it was given, its `$ref`s are those already found.
   const walked = ownWalk && Object.keys(documents).length === 1 && documents[absolutePath] === parsedJson ? ownWalk : refSites(documents);
   refuseTooDeep(walked);
-  const { sites } = walked;
-  const overlong = overlongRefChain(documents, sites);
+  const overlong = overlongRefChain(documents, walked.sites);
   if (overlong) {
     fail({
       code: "PRJ057",
@@ -319,7 +317,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     });
   }
   let document: unknown = parser.schema;
-  const straight = refsPointStraight(document, sites);
+  const straight = refsPointStraight(document, walked.sites);
   try {
     // Bundling changes nothing in a spec whose every $ref already names where it leads. Otherwise the
     // library bundles the document resolved above, resolving it again: each file it pulls in is

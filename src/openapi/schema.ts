@@ -161,10 +161,9 @@ export class SchemaReader {
     if ("const" in schema && schema["const"] === null) return true;
     if (asked.has(resolved.pointer)) return false;
     asked.add(resolved.pointer);
-    for (const key of ["oneOf", "anyOf"]) {
-      if (members(resolved, key).some((branch) => this.nullable(branch, asked) || this.isNullSchema(branch))) return true;
-    }
-    return false;
+    return ["oneOf", "anyOf"].some((key) =>
+      members(resolved, key).some((branch) => this.nullable(branch, asked) || this.isNullSchema(branch)),
+    );
   }
 
   /** The JSON type of a schema, ignoring null; `undefined` when it is not one type. */
