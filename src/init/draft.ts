@@ -85,11 +85,8 @@ function selected(op: Operation, options: DraftOptions): boolean {
   if (op.method !== "get") return false;
   if (options.operations && !options.operations.some((o) => o === op.operationId || o.toLowerCase() === operationLabel(op).toLowerCase()))
     return false;
-  if (options.tag !== undefined) {
-    const tags = op.at.schema["tags"];
-    if (!Array.isArray(tags) || !tags.includes(options.tag)) return false;
-  }
-  return true;
+  const tags = op.at.schema["tags"];
+  return options.tag === undefined || (Array.isArray(tags) && tags.includes(options.tag));
 }
 
 /** The page keys a list's response shows beside its records (`total`, `more`), read where the list sits: `playlists.total` beside `playlists.items`. */

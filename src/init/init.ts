@@ -71,8 +71,7 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
         draft.skipped.push({ operation: name!, reason: error.message });
         changed = true;
       } else if (section === "resources" && field !== undefined) {
-        const resource = draft.resources.get(name!);
-        const entry = resource?.fields.find(([f]) => f === field);
+        const entry = draft.resources.get(name!)?.fields.find(([f]) => f === field);
         if (entry && !("drop" in (typeof entry[1].rule === "object" ? entry[1].rule : {}))) {
           entry[1] = { rule: { drop: "projector cannot keep it as guessed" }, reason: error.message, sure: false };
           demoted.push({ path: path.join("."), message: error.message });

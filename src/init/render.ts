@@ -29,11 +29,6 @@ const HEADER = [
   " guess beside it, or write another rule. Re-running init keeps every decision and adds what the spec gained.",
 ].join("\n");
 
-function ruleValue(guess: Guess, acceptGuesses: boolean): unknown {
-  if (guess.sure || acceptGuesses) return guess.rule;
-  return { todo: guess.reason, ...(guess.rule === "keep" ? {} : guess.rule) };
-}
-
 const REASON_KEYS = new Set(["drop", "todo"]);
 
 /** One line of YAML for a value, in flow style: `{format: datetime}`. */
@@ -128,9 +123,11 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
   const entries: Entry[] = [];
   let todos = 0;
   const field = (name: string, guess: Guess) => {
-    const decided = guess.sure || acceptGuesses;
-    if (!decided) todos++;
-    return `${yaml.key(name)}: ${yaml.value(ruleValue(guess, acceptGuesses))}${decided ? ` # ${guess.reason.replace(/\s+/g, " ")}` : ""}`;
+    if (!guess.sure && !acceptGuesses) {
+      todos++;
+      return `${yaml.key(name)}: ${yaml.value({ todo: guess.reason, ...(guess.rule === "keep" ? {} : guess.rule) })}`;
+    }
+    return `${yaml.key(name)}: ${yaml.value(guess.rule)} # ${guess.reason.replace(/\s+/g, " ")}`;
   };
   for (const [name, { reason, ...resolver }] of draft.resolvers) {
     if (holds(["resolvers", name])) continue;
