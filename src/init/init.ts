@@ -92,10 +92,8 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
     for (const name of unreturned) if (!returnedOrLocated(draft, name, reader)) draft.resources.delete(name);
     if (!changed || round >= MAX_ROUNDS)
       return {
-        text: rendered.text,
+        ...rendered,
         draft,
-        added: rendered.added,
-        todos: rendered.todos,
         demoted,
         remaining: errors,
         checks: round + 1,
@@ -136,6 +134,5 @@ export function proposeTables(result: InitResult, figures: ReadonlyMap<string, T
     proposed = true;
   }
   if (!proposed) return result;
-  const rendered = renderDraft(result.draft, options);
-  return { ...result, text: rendered.text, added: rendered.added, todos: rendered.todos };
+  return { ...result, ...renderDraft(result.draft, options) };
 }

@@ -192,8 +192,7 @@ export function renderDraft(draft: Draft, options: RenderOptions): Rendered {
     return { text: fillSections(String(doc), entries), added: entries.flatMap((e) => e.paths), todos };
   }
   const existing = parseDocument(options.existing);
-  const holds = (path: string[]) => existing.hasIn(path);
-  const { entries, todos } = missingEntries(draft, holds, options.acceptGuesses);
+  const { entries, todos } = missingEntries(draft, (path) => existing.hasIn(path), options.acceptGuesses);
   return { text: insert(options.existing, entries), added: entries.flatMap((e) => e.paths), todos };
 }
 
