@@ -193,11 +193,12 @@ export class SchemaReader {
 
   /** Enum values without null, from `enum`, `const`, or a `oneOf` of consts. */
   enumValues(at: SchemaAt): (string | number | boolean)[] | undefined {
-    const schema = this.unwrapNullable(at).schema;
+    const resolved = this.unwrapNullable(at);
+    const { schema } = resolved;
     const keep = (values: unknown[]) => values.filter((v): v is string | number | boolean => v !== null && typeof v !== "object");
     if (Array.isArray(schema["enum"])) return keep(schema["enum"]);
     if ("const" in schema && schema["const"] !== null) return keep([schema["const"]]);
-    const branches = this.constBranches(this.unwrapNullable(at));
+    const branches = this.constBranches(resolved);
     return branches ? keep(branches.map((b) => b.value)) : undefined;
   }
 
