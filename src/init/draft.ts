@@ -176,17 +176,13 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   const namedReadersOf = new Map(
     [...readersOf].map(([collection, readers]) => [collection, readers.filter((r) => !r.endsWith(TOOL_RECORD))]),
   );
-  // A record every tool reads as what holds its collection's records (a status beside `agents`).
-  const heldBy = new Map<string, (string | undefined)[]>();
+  // A record every tool reads as what holds its collection's records (a status beside `agents`), by the list it holds:
+  // its first tool's, kept while each other tool's holds one too.
+  const heldBy = new Map<string, string | undefined>();
   for (const [name, tool] of draft.tools) {
-    const held = heldBy.get(tool.resource);
-    if (held) held.push(wrappers.get(name));
-    else heldBy.set(tool.resource, [wrappers.get(name)]);
+    const held = wrappers.get(name);
+    if (!heldBy.has(tool.resource) || held === undefined) heldBy.set(tool.resource, held);
   }
-  const holdsItsCollection = (resource: string) => {
-    const held = heldBy.get(resource) ?? [];
-    return held[0] !== undefined && held.every((list) => list !== undefined) ? { holdsItsCollection: held[0] } : {};
-  };
   const takersByKind = new Map<string, Taker[]>();
   for (const taker of takers) takersByKind.set(taker.kind, [...(takersByKind.get(taker.kind) ?? []), taker]);
   for (const [name, source] of sources) {
@@ -225,7 +221,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
         ),
       labels,
       record: name,
-      ...holdsItsCollection(name),
+      holdsItsCollection: heldBy.get(name),
     };
     resource.fields = fields.flatMap((field) => entriesOf(field.name, guessField(field, ctx), draft.resolvers, labels));
     draft.resources.set(name, resource);

@@ -57,7 +57,7 @@ export interface GuessContext {
   /** The record's name, which says what its own parts hold: an `api_keys` record's `key` is one. */
   record: string;
   /** The list the record holds when it answers about its collection's records (`agents` for `/fleet/agents`), none of them. */
-  holdsItsCollection?: string;
+  holdsItsCollection: string | undefined;
 }
 
 /** The keys an embedded record keeps its own id under. */
