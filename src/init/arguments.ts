@@ -62,7 +62,6 @@ export interface Taker {
   namedAsId: boolean;
   /** The collection the parameter names one record of: the path before it (`/aws/accounts` for `/aws/accounts/{account_id}/...`). */
   collection: string;
-  /** The resource the tool reads. */
   reads: string;
 }
 
@@ -309,12 +308,8 @@ const shapeOf = (text: string) => text.replace(/[A-Za-z0-9]/g, "x");
 /** A schema's or parameter's example, written as 3.0's `example`, 3.1's `examples` list, or a parameter's `examples` map. */
 const textExample = (at: SchemaAt): string | undefined => {
   const { example, examples } = at.schema;
-  const first = Array.isArray(examples)
-    ? examples[0]
-    : isJsonObject(examples)
-      ? Object.values(examples).map((named) => (isJsonObject(named) ? named["value"] : undefined))[0]
-      : undefined;
-  const text = example ?? first;
+  const named = isJsonObject(examples) ? Object.values(examples)[0] : undefined;
+  const text = example ?? (Array.isArray(examples) ? examples[0] : isJsonObject(named) ? named["value"] : undefined);
   return typeof text === "string" && text.length >= MIN_TELLING_EXAMPLE && !/^\d+$/.test(text) ? text : undefined;
 };
 export const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
