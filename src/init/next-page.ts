@@ -39,7 +39,6 @@ function candidatePaths(reader: SchemaReader, body: SchemaAt, rows: Rows): strin
   return [...found.filter((f) => f.url), ...found.filter((f) => !f.url)].map((f) => f.path);
 }
 
-/** Whether the success response declares a `Link` header. */
 function declaresLinkHeader(reader: SchemaReader, op: Operation, status: string): boolean {
   const declared = child(op.at, "responses", status);
   const headers = declared && child(reader.deref(declared), "headers");

@@ -40,10 +40,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const fail = (diagnostic: Omit<Diagnostic, "severity">): never => {
     throw new DiagnosticError([{ ...diagnostic, severity: "error" }]);
   };
-  let text: string;
-  try {
-    text = await readSpecFile(absolutePath);
-  } catch (error) {
+  const text = await readSpecFile(absolutePath).catch((error: unknown) => {
     if (!(error instanceof UnreadableFile)) throw error;
     return fail({
       code: "PRJ003",
@@ -51,7 +48,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       help: "`spec:` is resolved against the folder of the annotation file",
       location: { file },
     });
-  }
+  });
   const notAnObject = () =>
     fail({
       code: "PRJ004",

@@ -268,7 +268,6 @@ export class SchemaReader {
     return this.properties(at).find((p) => p.name === name);
   }
 
-  /** The items schema of an array schema. */
   items(at: SchemaAt): SchemaAt | undefined {
     return child(this.unwrapNullable(at), "items");
   }
