@@ -67,7 +67,6 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     if (!sources.has(path)) sources.set(path, parseYamlSource(texts.get(path) ?? "", display(path)));
     return sources.get(path)!;
   };
-  const positions = () => positionsOf(absolutePath);
   /** A message of the parser's with each file the loader read named as messages name it, not by its absolute path. */
   const shown = (message: string) => {
     let named = message;
@@ -80,7 +79,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   // A JSON spec, checked above to be valid JSON, is located by a scan rather than a YAML parse with positions.
   const json = absolutePath.toLowerCase().endsWith(".json");
   const locateInSpec = (path: NodePath, part: "key" | "value" = "value"): SourceLocation =>
-    json ? locateInJson(text, file, path, part) : positions().locate(path, part);
+    json ? locateInJson(text, file, path, part) : positionsOf(absolutePath).locate(path, part);
   /** Where a key is written in a file the loader read (an absolute path); the spec alone for any other. */
   const locateKeyIn = (path: string | undefined, at: NodePath): SourceLocation => {
     if (path === absolutePath) return locateInSpec(at, "key");
@@ -165,14 +164,13 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     const remote = pointer && /^https?:/i.test(pointer) ? pointer : downloading?.[1];
     if (remote !== undefined) {
       const location = at.line === undefined ? siteLocation(refLeadingTo(documents, remote)) : at;
-      if (!options.allowRemoteRefs) {
+      if (!options.allowRemoteRefs)
         fail({
           code: "PRJ005",
           message: `remote $ref ${remote} refused`,
           help: "download the referenced document next to the spec and point $ref at the file, or pass --allow-remote-refs",
           location,
         });
-      }
       // With remote documents allowed, the parser finds no resolver for a URL only where its http resolver declines it.
       const internal = downloading === null && refusedAsInternal(remote);
       fail({
@@ -232,14 +230,13 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     const refusal = refusals[0];
     if (refusal) {
       const site = refLeadingTo(documents, refusal.path);
-      if (refusal.outside) {
+      if (refusal.outside)
         fail({
           code: "PRJ055",
           message: `$ref ${site?.ref ?? refusal.path} leads outside the spec's folder; it was not read`,
           help: "move the file into the spec's folder (symlinks are followed to where they lead), or pass --allow-outside-refs",
           location: siteLocation(site),
         });
-      }
       fail({
         code: "PRJ003",
         message: `cannot read ${display(refusal.path)}: ${refusal.reason}`,
@@ -286,7 +283,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
         location: alias.location,
       });
     }
-    if (!isJsonObject(positions().document.toJS({ maxAliasCount: -1 }))) notAnObject();
+    if (!isJsonObject(positionsOf(absolutePath).document.toJS({ maxAliasCount: -1 }))) notAnObject();
     cannotLoad(message, documents);
   }
   const documents = parser.$refs.values() as Record<string, unknown>;
@@ -305,14 +302,13 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const walked = ownWalk && Object.keys(documents).length === 1 && documents[absolutePath] === parsedJson ? ownWalk : refSites(documents);
   refuseTooDeep(walked);
   const overlong = overlongRefChain(documents, walked.sites);
-  if (overlong) {
+  if (overlong)
     fail({
       code: "PRJ057",
       message: `$ref ${overlong.ref} leads through more than ${MAX_REF_CHAIN} $refs before it reaches a value`,
       help: "point the $ref at the schema the chain ends at",
       location: siteLocation(overlong),
     });
-  }
   let document: unknown = parser.schema;
   const straight = refsPointStraight(document, walked.sites);
   try {
@@ -343,17 +339,16 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       help: "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
       location: version === undefined ? { file, line: 1, column: 1 } : locateInSpec(["openapi"], "key"),
     });
-  if (document["paths"] !== undefined && !isJsonObject(document["paths"])) {
+  if (document["paths"] !== undefined && !isJsonObject(document["paths"]))
     fail({
       code: "PRJ004",
       message: "the spec's `paths` is not a mapping",
       help: "projector reads the responses of the spec's operations",
       location: locateInSpec(["paths"], "key"),
     });
-  }
   // A document whose `$ref`s point straight was not bundled, and has no malformed one: each starts with `#/`.
   const fault = straight ? undefined : findBundledFault(document);
-  if (fault !== undefined && "containsItself" in fault) {
+  if (fault !== undefined && "containsItself" in fault)
     fail({
       code: "PRJ003",
       message: `cannot load the spec: its $refs make it contain itself at ${fault.containsItself.map((key) => `/${escapePointer(key)}`).join("")}`,
@@ -361,15 +356,13 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       // The path runs through what bundling inlined; the spec's own text holds it up to the $ref that did.
       location: locateInSpec(fault.containsItself, "key"),
     });
-  }
-  if (fault !== undefined && "malformedRef" in fault) {
+  if (fault !== undefined && "malformedRef" in fault)
     fail({
       code: "PRJ007",
       message: `malformed $ref ${JSON.stringify(fault.malformedRef)}`,
       help: 'a $ref inside the document starts with "#/", e.g. "#/components/schemas/Task"',
       location: refLocation(text, file, fault.malformedRef),
     });
-  }
   const bundled = document;
   return {
     file,
