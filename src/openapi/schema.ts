@@ -107,11 +107,8 @@ export class SchemaReader {
   /** The component name a schema (possibly a $ref) points at, e.g. `Ticket`. */
   refName(at: SchemaAt): string | undefined {
     const ref = at.schema["$ref"];
-    if (typeof ref === "string") {
-      const match = /^#\/components\/schemas\/([^/]+)$/.exec(ref);
-      if (match) return unescapePointer(match[1]!);
-    }
-    const match = /^\/components\/schemas\/([^/]+)$/.exec(at.pointer);
+    const match =
+      (typeof ref === "string" && /^#\/components\/schemas\/([^/]+)$/.exec(ref)) || /^\/components\/schemas\/([^/]+)$/.exec(at.pointer);
     return match ? unescapePointer(match[1]!) : undefined;
   }
 
