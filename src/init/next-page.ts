@@ -76,8 +76,7 @@ export function draftNext(reader: SchemaReader, op: Operation, body: ResponseBod
   for (const path of candidatePaths(reader, body.schema, rows)) {
     const source = path.join(".");
     if (!follows({ kind: "body", source, path: [] })) continue;
-    const leaf = path[path.length - 1]!;
-    const cursor = cursorParameter(leaf, names);
+    const cursor = cursorParameter(path[path.length - 1]!, names);
     return {
       rule: source,
       sure: true,

@@ -143,16 +143,15 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
   }
   for (const [name, resource] of draft.resources) {
     if (!holds(["resources", name])) {
-      const lines = [
-        ...under("", `${yaml.key(name)}:`),
-        ...(resource.schema !== undefined ? [`  schema: ${yaml.text(resource.schema)}`] : []),
-        "  fields:",
-      ];
-      lines.push(...resource.fields.flatMap(([f, guess]) => under("    ", field(f, guess))));
       entries.push({
         path: ["resources", name],
         paths: [["resources", name], ...resource.fields.map(([f]) => ["resources", name, "fields", f])],
-        lines,
+        lines: [
+          ...under("", `${yaml.key(name)}:`),
+          ...(resource.schema !== undefined ? [`  schema: ${yaml.text(resource.schema)}`] : []),
+          "  fields:",
+          ...resource.fields.flatMap(([f, guess]) => under("    ", field(f, guess))),
+        ],
       });
       continue;
     }
