@@ -118,18 +118,13 @@ function realPathOfMissing(path: string): string {
 
 /**
  * The local path a `$ref` resolver is asked for: json-schema-ref-parser hands over a percent-encoded
- * POSIX path, or a `file://` URL when the `$ref` was written as one. Undefined for other URLs.
+ * POSIX path, or a `file://` URL when the `$ref` was written as one. Undefined for other URLs, and
+ * for one that names no path or cannot be decoded.
  */
 export function localPath(url: string): string | undefined {
-  if (/^file:/i.test(url)) return fileURLToPath(url);
-  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(url)) return undefined;
-  return resolve(decodeURIComponent(url));
-}
-
-/** The local path a resolver is asked for; undefined for a URL that names none, or none that can be decoded. */
-function askedPath(url: string): string | undefined {
   try {
-    return localPath(url);
+    if (/^file:/i.test(url)) return fileURLToPath(url);
+    return /^[a-z][a-z0-9+.-]+:\/\//i.test(url) ? undefined : resolve(decodeURIComponent(url));
   } catch {
     return undefined;
   }
@@ -179,7 +174,7 @@ export function guardedFileResolver(options: GuardOptions) {
     order: 100,
     canRead: (target: { url: string }) => /^file:/i.test(target.url) || !/^[a-z][a-z0-9+.-]+:\/\//i.test(target.url),
     read: async (target: { url: string }): Promise<string> => {
-      const path = askedPath(target.url);
+      const path = localPath(target.url);
       if (path === undefined) return refuse({ path: target.url, outside: true, reason: "not a local file" });
       if (path === options.spec.path) return options.spec.text;
       if (!options.allowOutside && !inside(path)) return refuse({ path, outside: true, reason: "outside the spec's folder" });
@@ -207,7 +202,7 @@ export function resolverAsRead(resolver: FileResolver, parsed: ReadonlyMap<strin
   return {
     ...resolver,
     read: async (target: { url: string }): Promise<unknown> => {
-      const path = askedPath(target.url);
+      const path = localPath(target.url);
       const value = path === undefined ? undefined : parsed.get(path);
       if (typeof value === "object" && value !== null && !Buffer.isBuffer(value)) return value;
       return (path === undefined ? undefined : texts.get(path)) ?? resolver.read(target);
