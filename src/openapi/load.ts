@@ -441,8 +441,7 @@ type BundledFault = { malformedRef: string } | { containsItself: string[] };
  * a file whose `$ref` leads back into the one holding it becomes a value inside itself, which every
  * later walk would follow forever. Objects shared by YAML aliases are walked once.
  */
-function findBundledFault(root: unknown): BundledFault | undefined {
-  if (typeof root !== "object" || root === null) return undefined;
+function findBundledFault(root: JsonObject): BundledFault | undefined {
   const onPath = new Set<object>();
   const walked = new Set<object>();
   // Each frame: a value on the path from the root, the key it stands under, and its children left to
