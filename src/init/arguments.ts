@@ -62,8 +62,7 @@ export interface Taker {
   namedAsId: boolean;
   /** The collection the parameter names one record of: the path before it (`/aws/accounts` for `/aws/accounts/{account_id}/...`). */
   collection: string;
-  /** The resource the tool reads, once the draft knows it. */
-  reads?: string;
+  reads: string;
 }
 
 /** A path with its parameters unnamed and a trailing extension left out (`/Accounts/{}` for `/Accounts/{Sid}.json`), so that two writings of one collection compare equal. */
@@ -79,7 +78,7 @@ export const pathShape = (path: string) => path.replace(/\{[^}/]*\}/g, "{}").rep
 export function takerOf(
   reader: SchemaReader,
   op: Operation,
-  tool: { name: string; lists: boolean },
+  tool: { name: string; lists: boolean; reads: string },
   collections: ReadonlyMap<string, ReadonlySet<string>>,
 ): Taker | undefined {
   const segments = segmentsOf(op.path);
@@ -107,6 +106,7 @@ export function takerOf(
     fetches: !scopes && last === segments.length - 1,
     namedAsId: named !== null || IDENTITY_PARAMETER.test(name),
     collection: scoped?.[0] ?? pathShape(`/${segments.slice(0, last).join("/")}`),
+    reads: tool.reads,
   };
 }
 
@@ -196,23 +196,20 @@ const alternatives = (name: string): string[][] =>
     .split("_or_")
     .map((alternative) => alternative.split("_").map((word, i, all) => (i === all.length - 1 && ID_WORDS.has(word) ? "id" : word)));
 
+/** Whether a list of words ends with another. */
+const wordsEndWith = (whole: readonly string[], tail: readonly string[]) =>
+  tail.length <= whole.length && tail.every((word, i) => word === whole[whole.length - tail.length + i]);
+
 /** Whether one name ends with another, word for word: `issue_number` ends with `number`, `AccountSid` with `sid`'s `id`. */
 const endsWith = (name: string, end: string) =>
-  alternatives(name).some((whole) =>
-    alternatives(end).some(
-      (tail) => tail.length <= whole.length && tail.every((word, i) => word === whole[whole.length - tail.length + i]),
-    ),
-  );
+  alternatives(name).some((whole) => alternatives(end).some((tail) => wordsEndWith(whole, tail)));
 
 /** Whether one name, or one of its alternatives, ends with another's words as written: `thing_uuid` with `uuid`, not with `id`. */
 const endsWithWords = (name: string, end: string) => {
   const tail = snakeCase(end).split("_");
   return snakeCase(name)
     .split("_or_")
-    .some((alternative) => {
-      const whole = alternative.split("_");
-      return tail.length <= whole.length && tail.every((word, i) => word === whole[whole.length - tail.length + i]);
-    });
+    .some((alternative) => wordsEndWith(alternative.split("_"), tail));
 };
 
 /** What a schema says of an id's writing: its component, pattern, type and format. */
@@ -311,12 +308,8 @@ const shapeOf = (text: string) => text.replace(/[A-Za-z0-9]/g, "x");
 /** A schema's or parameter's example, written as 3.0's `example`, 3.1's `examples` list, or a parameter's `examples` map. */
 const textExample = (at: SchemaAt): string | undefined => {
   const { example, examples } = at.schema;
-  const first = Array.isArray(examples)
-    ? examples[0]
-    : isJsonObject(examples)
-      ? Object.values(examples).map((named) => (isJsonObject(named) ? named["value"] : undefined))[0]
-      : undefined;
-  const text = example ?? first;
+  const named = isJsonObject(examples) ? Object.values(examples)[0] : undefined;
+  const text = example ?? (Array.isArray(examples) ? examples[0] : isJsonObject(named) ? named["value"] : undefined);
   return typeof text === "string" && text.length >= MIN_TELLING_EXAMPLE && !/^\d+$/.test(text) ? text : undefined;
 };
 export const unique = <T>(value: T, index: number, all: T[]) => all.indexOf(value) === index;
@@ -485,7 +478,7 @@ export function foreignArgument(
   );
   const of = named ? withArticle(kind) : withArticle(chosen[0]!.taker.kind);
   // Tools that each fetch another record of the kind (an AWS account, an Okta account): the name does not say whose id it is.
-  const records = chosen.flatMap((m) => (m.taker.fetches && m.taker.reads !== undefined ? [m.taker.reads] : [])).filter(unique);
+  const records = chosen.flatMap((m) => (m.taker.fetches ? [m.taker.reads] : [])).filter(unique);
   const closer = named
     ? nearer(
         kind,
@@ -529,7 +522,7 @@ export function nearerCollection(
   };
   const nearness = (collection: string) => Math.max(...[...record].map((path) => shared(path, collection)));
   const theirs = Math.max(...takers.map((taker) => nearness(taker.collection)));
-  const read = takers.flatMap((taker) => taker.reads ?? []);
+  const read = takers.map((taker) => taker.reads);
   return [...ofKind].find((collection) => {
     const readers = readersOf.get(collection) ?? [];
     const ours = (reader: string) => read.some((kind) => reader === kind || reader.endsWith(`_${kind}`));

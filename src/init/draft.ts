@@ -54,12 +54,7 @@ export interface DraftResource {
 }
 
 /** A resolver as drafted: what is written under `resolvers:`, and why its label, written beside it. */
-export interface DraftResolver {
-  type?: string;
-  label?: string;
-  id?: string;
-  reason?: string;
-}
+export type DraftResolver = Omit<ResolverGuess, "name">;
 
 export interface Draft {
   resolvers: Map<string, DraftResolver>;
@@ -90,11 +85,8 @@ function selected(op: Operation, options: DraftOptions): boolean {
   if (op.method !== "get") return false;
   if (options.operations && !options.operations.some((o) => o === op.operationId || o.toLowerCase() === operationLabel(op).toLowerCase()))
     return false;
-  if (options.tag !== undefined) {
-    const tags = op.at.schema["tags"];
-    if (!Array.isArray(tags) || !tags.includes(options.tag)) return false;
-  }
-  return true;
+  const tags = op.at.schema["tags"];
+  return options.tag === undefined || (Array.isArray(tags) && tags.includes(options.tag));
 }
 
 /** The page keys a list's response shows beside its records (`total`, `more`), read where the list sits: `playlists.total` beside `playlists.items`. */
@@ -141,7 +133,6 @@ function pageGuess(reader: SchemaReader, response: SchemaAt, rows: Rows): [strin
  * one resource per kind of record, every field with a role and a reason.
  */
 export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Draft {
-  const draft: Draft = { resolvers: new Map(), resources: new Map(), tools: new Map(), skipped: [] };
   const labels = new Map<string, string>();
   for (const [type, at] of jsonApiTypes(reader)) {
     const attributes = reader.property(at, "attributes");
@@ -155,18 +146,18 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
   const resources = [...first.draft.resources].flatMap(([name, r]) =>
     r.schema !== undefined ? [{ name, schema: r.schema, fields: [], path: [] }] : [],
   );
-  const { draft: drafted, sources, kinds, lists, wrappers } = draftTools(reader, chosen, resources);
-  Object.assign(draft, { resources: drafted.resources, tools: drafted.tools, skipped: drafted.skipped });
+  const { draft, sources, kinds, lists, wrappers } = draftTools(reader, chosen, resources);
   const operationOf = new Map(chosen.map((op) => [op.operationId ?? operationLabel(op), op]));
   for (const tool of draft.tools.values()) {
     const op = operationOf.get(tool.operation);
     if (op) tool.inputs = draftInputs(reader, op);
   }
-  const toolOf = new Map([...drafted.tools].map(([name, tool]) => [tool.operation, name]));
+  const toolOf = new Map([...draft.tools].map(([name, tool]) => [tool.operation, name]));
   const kindsListed = collectionKinds(listOperations(reader));
   const takers = chosen.flatMap((op) => {
     const tool = toolOf.get(op.operationId ?? operationLabel(op));
-    const taker = tool === undefined ? undefined : takerOf(reader, op, { name: tool, lists: lists.has(tool) }, kindsListed);
+    if (tool === undefined) return [];
+    const taker = takerOf(reader, op, { name: tool, lists: lists.has(tool), reads: draft.tools.get(tool)!.resource }, kindsListed);
     return taker ? [taker] : [];
   });
   const matching = matchingOf(reader, listOperations(reader));
@@ -181,25 +172,17 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     const readers = readersOf.get(collection) ?? [];
     if (!readers.includes(tool.resource)) readersOf.set(collection, [...readers, tool.resource]);
   }
-  for (const taker of takers) {
-    const read = draft.tools.get(taker.tool)?.resource;
-    if (read !== undefined) taker.reads = read;
-  }
   // A record named after its tool says nothing of its kind: it reads as no other kind than any.
   const namedReadersOf = new Map(
     [...readersOf].map(([collection, readers]) => [collection, readers.filter((r) => !r.endsWith(TOOL_RECORD))]),
   );
-  // A record every tool reads as what holds its collection's records (a status beside `agents`).
-  const heldBy = new Map<string, (string | undefined)[]>();
+  // A record every tool reads as what holds its collection's records (a status beside `agents`), by the list it holds:
+  // its first tool's, kept while each other tool's holds one too.
+  const heldBy = new Map<string, string | undefined>();
   for (const [name, tool] of draft.tools) {
-    const held = heldBy.get(tool.resource);
-    if (held) held.push(wrappers.get(name));
-    else heldBy.set(tool.resource, [wrappers.get(name)]);
+    const held = wrappers.get(name);
+    if (!heldBy.has(tool.resource) || held === undefined) heldBy.set(tool.resource, held);
   }
-  const holdsItsCollection = (resource: string) => {
-    const held = heldBy.get(resource) ?? [];
-    return held[0] !== undefined && held.every((list) => list !== undefined) ? { holdsItsCollection: held[0] } : {};
-  };
   const takersByKind = new Map<string, Taker[]>();
   for (const taker of takers) takersByKind.set(taker.kind, [...(takersByKind.get(taker.kind) ?? []), taker]);
   for (const [name, source] of sources) {
@@ -238,7 +221,7 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
         ),
       labels,
       record: name,
-      ...holdsItsCollection(name),
+      holdsItsCollection: heldBy.get(name),
     };
     resource.fields = fields.flatMap((field) => entriesOf(field.name, guessField(field, ctx), draft.resolvers, labels));
     draft.resources.set(name, resource);

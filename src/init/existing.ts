@@ -1,6 +1,7 @@
 import { parse } from "yaml";
 import { findOperation, type Operation } from "../model/operations.js";
 import { isJsonObject } from "../openapi/schema.js";
+import { unique } from "./arguments.js";
 import type { Draft } from "./draft.js";
 
 /** `get /tickets/{id}` for `getTicket`, `GET /tickets/{id}` or `get /tickets/{id}`: one key per operation. */
@@ -58,9 +59,7 @@ export function adoptExisting(draft: Draft, existingText: string, operations: Op
     for (const [, guess] of resource.fields) {
       const rule = guess.rule;
       if (typeof rule === "object" && Array.isArray(rule["argument"])) {
-        rule["argument"] = (rule["argument"] as string[])
-          .map((tool) => renamedTools.get(tool) ?? tool)
-          .filter((tool, i, all) => all.indexOf(tool) === i);
+        rule["argument"] = (rule["argument"] as string[]).map((tool) => renamedTools.get(tool) ?? tool).filter(unique);
       }
     }
   }

@@ -57,7 +57,7 @@ export interface GuessContext {
   /** The record's name, which says what its own parts hold: an `api_keys` record's `key` is one. */
   record: string;
   /** The list the record holds when it answers about its collection's records (`agents` for `/fleet/agents`), none of them. */
-  holdsItsCollection?: string;
+  holdsItsCollection: string | undefined;
 }
 
 /** The keys an embedded record keeps its own id under. */
@@ -136,12 +136,8 @@ interface Budget {
   left: number;
 }
 
-/** A guessed role for one field, with the reason a person reviewing it would want. */
-export function guessField(field: SpecField, ctx: GuessContext): Guess {
-  return guessAt(field, ctx, 0, { left: MOST_PARTS * 2 });
-}
-
-function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Budget): Guess {
+/** A guessed role for one field, with the reason a person reviewing it would want; a part of one at `depth` below it. */
+export function guessField(field: SpecField, ctx: GuessContext, depth = 0, budget: Budget = { left: MOST_PARTS * 2 }): Guess {
   const { reader } = ctx;
   // A credential is never shown, whatever else it could be: an argument, a join key, text.
   const holder = field.path.at(-2) ?? ctx.record;
@@ -188,12 +184,9 @@ function guessAt(field: SpecField, ctx: GuessContext, depth: number, budget: Bud
   ) {
     return { rule: { drop: "a link the model cannot open" }, reason: kind === "object" ? "a map of URLs" : "a URL", sure: true };
   }
-  if (onlyLinks(reader, field.at))
-    return {
-      rule: { drop: "a link the model cannot open" },
-      reason: `holds nothing but links (${someOf(linksIn(reader, field.at))})`,
-      sure: true,
-    };
+  const links = linksIn(reader, field.at);
+  if (links.length > 0)
+    return { rule: { drop: "a link the model cannot open" }, reason: `holds nothing but links (${someOf(links)})`, sure: true };
   const scalarOrList = kind !== "object" && !reader.objectLike(inner);
   if (scalarOrList && (ID_LIKE.test(field.name) || isIdSchema(reader, field.at) || isIdList(reader, inner)))
     return foreignKey(field, kind, ctx);
@@ -215,16 +208,13 @@ function linkByWords(kind: string | undefined, schema: Record<string, unknown>):
   return kind === "string" && /^\s*(the |an? )?(full |absolute |relative )?(url|uri|link|href)\b/i.test(description);
 }
 
-/** The properties of an object, or of a list's items, all of them links. */
+/** The properties of an object, or of a list's items, all of them links (PokeAPI's `evolution_chain: { url }`); none where one is not. */
 function linksIn(reader: SchemaReader, at: SchemaAt): string[] {
   const items = reader.kind(at) === "array" ? reader.items(at) : at;
   if (!items || !reader.objectLike(items)) return [];
   const properties = reader.properties(items);
   return properties.every((p) => isUrl(reader, p.name, p.at) || LINK_NAME.test(p.name)) ? properties.map((p) => p.name) : [];
 }
-
-/** PokeAPI's `evolution_chain: { url }`: an object, or a list of them, that holds only links. */
-const onlyLinks = (reader: SchemaReader, at: SchemaAt) => linksIn(reader, at).length > 0;
 
 /** A free-form map whose values are URLs (`additionalProperties: { format: uri }`). */
 function urlMap(reader: SchemaReader, at: SchemaAt): boolean {
@@ -261,15 +251,13 @@ function schemaWords(reader: SchemaReader, at: SchemaAt): string {
 /** An integer enum: expanded with the spec's words where it gives them, else dropped until someone writes them. */
 function codedGuess(reader: SchemaReader, at: SchemaAt): Guess | undefined {
   const values = reader.enumValues(at);
-  if (values && values.length > 0 && values.every((v) => typeof v === "number")) {
-    if (specLegend(reader, at)) return { rule: { legend: "spec" }, reason: "integer enum; the spec names its codes", sure: true };
-    return {
-      rule: { drop: "coded values with no words in the spec" },
-      reason: `integer enum ${JSON.stringify(values)} with no words in the spec: write \`legend: { ${values.map((v) => `${v}: WORD`).join(", ")} }\` to keep it`,
-      sure: false,
-    };
-  }
-  return undefined;
+  if (!values?.length || !values.every((v) => typeof v === "number")) return undefined;
+  if (specLegend(reader, at)) return { rule: { legend: "spec" }, reason: "integer enum; the spec names its codes", sure: true };
+  return {
+    rule: { drop: "coded values with no words in the spec" },
+    reason: `integer enum ${JSON.stringify(values)} with no words in the spec: write \`legend: { ${values.map((v) => `${v}: WORD`).join(", ")} }\` to keep it`,
+    sure: false,
+  };
 }
 
 function objectGuess(field: SpecField, ctx: GuessContext, depth: number, budget: Budget): Guess {
@@ -364,7 +352,7 @@ function partsGuess(field: SpecField, ctx: GuessContext, depth: number, budget: 
     const guess: Guess =
       reference && p.name === embedded.label
         ? { rule: "keep", reason: `the name of the ${field.name.replace(/_/g, " ")} it refers to`, sure: true }
-        : guessAt(part, ctx, depth + 1, budget);
+        : guessField(part, ctx, depth + 1, budget);
     if (budget.left < 0) return undefined;
     worthReading ||= readable(reader, part, guess);
     parts.push([p.name, guess]);
@@ -456,17 +444,13 @@ function timestampGuess(name: string, kind: string | undefined, schema: Record<s
     return { rule: { format: "datetime" }, reason: `declared \`format: ${format}\`: unix time, to the minute in UTC`, sure: true };
   if (DURATION_TEXT.test(description)) return undefined;
   const date = DATE_NAME.test(name);
-  if (EPOCH_TEXT.test(description))
+  // A description saying unix time settles it; a name alone makes it a guess.
+  const described = EPOCH_TEXT.test(description);
+  if (described || date || INSTANT_NAME.test(name))
     return {
       rule: { format: date ? "date" : "datetime" },
-      reason: `an integer timestamp (unix seconds or milliseconds): ${date ? "a date" : "to the minute"} in UTC`,
-      sure: true,
-    };
-  if (date || INSTANT_NAME.test(name))
-    return {
-      rule: { format: date ? "date" : "datetime" },
-      reason: `an integer timestamp (unix seconds or milliseconds), by its name: ${date ? "a date" : "to the minute"} in UTC`,
-      sure: false,
+      reason: `an integer timestamp (unix seconds or milliseconds)${described ? "" : ", by its name"}: ${date ? "a date" : "to the minute"} in UTC`,
+      sure: described,
     };
   if (TIME_NAME.test(name))
     return {

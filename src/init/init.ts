@@ -71,8 +71,7 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
         draft.skipped.push({ operation: name!, reason: error.message });
         changed = true;
       } else if (section === "resources" && field !== undefined) {
-        const resource = draft.resources.get(name!);
-        const entry = resource?.fields.find(([f]) => f === field);
+        const entry = draft.resources.get(name!)?.fields.find(([f]) => f === field);
         if (entry && !("drop" in (typeof entry[1].rule === "object" ? entry[1].rule : {}))) {
           entry[1] = { rule: { drop: "projector cannot keep it as guessed" }, reason: error.message, sure: false };
           demoted.push({ path: path.join("."), message: error.message });
@@ -93,10 +92,8 @@ export function initAnnotation(spec: LoadedSpec, options: InitOptions): InitResu
     for (const name of unreturned) if (!returnedOrLocated(draft, name, reader)) draft.resources.delete(name);
     if (!changed || round >= MAX_ROUNDS)
       return {
-        text: rendered.text,
+        ...rendered,
         draft,
-        added: rendered.added,
-        todos: rendered.todos,
         demoted,
         remaining: errors,
         checks: round + 1,
@@ -137,6 +134,5 @@ export function proposeTables(result: InitResult, figures: ReadonlyMap<string, T
     proposed = true;
   }
   if (!proposed) return result;
-  const rendered = renderDraft(result.draft, options);
-  return { ...result, text: rendered.text, added: rendered.added, todos: rendered.todos };
+  return { ...result, ...renderDraft(result.draft, options) };
 }

@@ -73,8 +73,7 @@ export function draftInputs(reader: SchemaReader, op: Operation): DraftInput[] {
       taken.add(as);
       input.as = as;
     }
-    const legend = specLegend(reader, p.at);
-    const words = legend?.map(([, word]) => word);
+    const words = specLegend(reader, p.at)?.map(([, word]) => word);
     // Two codes with one word cannot be sent back: generate then shows the codes, so there is nothing to say.
     if (words && new Set(words).size === words.length) input.words = words;
     return input;

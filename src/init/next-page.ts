@@ -39,7 +39,6 @@ function candidatePaths(reader: SchemaReader, body: SchemaAt, rows: Rows): strin
   return [...found.filter((f) => f.url), ...found.filter((f) => !f.url)].map((f) => f.path);
 }
 
-/** Whether the success response declares a `Link` header. */
 function declaresLinkHeader(reader: SchemaReader, op: Operation, status: string): boolean {
   const declared = child(op.at, "responses", status);
   const headers = declared && child(reader.deref(declared), "headers");
@@ -77,8 +76,7 @@ export function draftNext(reader: SchemaReader, op: Operation, body: ResponseBod
   for (const path of candidatePaths(reader, body.schema, rows)) {
     const source = path.join(".");
     if (!follows({ kind: "body", source, path: [] })) continue;
-    const leaf = path[path.length - 1]!;
-    const cursor = cursorParameter(leaf, names);
+    const cursor = cursorParameter(path[path.length - 1]!, names);
     return {
       rule: source,
       sure: true,

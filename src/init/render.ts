@@ -29,15 +29,11 @@ const HEADER = [
   " guess beside it, or write another rule. Re-running init keeps every decision and adds what the spec gained.",
 ].join("\n");
 
-function ruleValue(guess: Guess, acceptGuesses: boolean): unknown {
-  if (guess.sure || acceptGuesses) return guess.rule;
-  return { todo: guess.reason, ...(guess.rule === "keep" ? {} : guess.rule) };
-}
-
 const REASON_KEYS = new Set(["drop", "todo"]);
 
-function flowNode(doc: Document, value: unknown, comment?: string): Node {
-  const node = doc.createNode(value) as Node & { flow?: boolean; comment?: string | null };
+/** One line of YAML for a value, in flow style: `{format: datetime}`. */
+function inline(doc: Document, value: unknown): string {
+  const node = doc.createNode(value) as Node & { flow?: boolean };
   if (isMap(node)) node.flow = true;
   for (const item of isMap(node) ? node.items : []) {
     const inner = item.value as { flow?: boolean } | null;
@@ -46,13 +42,7 @@ function flowNode(doc: Document, value: unknown, comment?: string): Node {
     if (isScalar(item.key) && REASON_KEYS.has(String(item.key.value)) && isScalar(item.value) && typeof item.value.value === "string")
       item.value.type = "QUOTE_DOUBLE";
   }
-  if (comment) node.comment = ` ${comment.replace(/\s+/g, " ")}`;
-  return node;
-}
-
-/** One line of YAML for a value, in flow style: `{format: datetime}`. */
-function inline(doc: Document, value: unknown): string {
-  return new Document(flowNode(doc, value)).toString({ lineWidth: 0 }).trim();
+  return new Document(node).toString({ lineWidth: 0 }).trim();
 }
 
 /**
@@ -133,9 +123,11 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
   const entries: Entry[] = [];
   let todos = 0;
   const field = (name: string, guess: Guess) => {
-    const decided = guess.sure || acceptGuesses;
-    if (!decided) todos++;
-    return `${yaml.key(name)}: ${yaml.value(ruleValue(guess, acceptGuesses))}${decided ? ` # ${guess.reason.replace(/\s+/g, " ")}` : ""}`;
+    if (!guess.sure && !acceptGuesses) {
+      todos++;
+      return `${yaml.key(name)}: ${yaml.value({ todo: guess.reason, ...(guess.rule === "keep" ? {} : guess.rule) })}`;
+    }
+    return `${yaml.key(name)}: ${yaml.value(guess.rule)} # ${guess.reason.replace(/\s+/g, " ")}`;
   };
   for (const [name, { reason, ...resolver }] of draft.resolvers) {
     if (holds(["resolvers", name])) continue;
@@ -151,16 +143,15 @@ function missingEntries(draft: Draft, holds: (path: string[]) => boolean, accept
   }
   for (const [name, resource] of draft.resources) {
     if (!holds(["resources", name])) {
-      const lines = [
-        ...under("", `${yaml.key(name)}:`),
-        ...(resource.schema !== undefined ? [`  schema: ${yaml.text(resource.schema)}`] : []),
-        "  fields:",
-      ];
-      lines.push(...resource.fields.flatMap(([f, guess]) => under("    ", field(f, guess))));
       entries.push({
         path: ["resources", name],
         paths: [["resources", name], ...resource.fields.map(([f]) => ["resources", name, "fields", f])],
-        lines,
+        lines: [
+          ...under("", `${yaml.key(name)}:`),
+          ...(resource.schema !== undefined ? [`  schema: ${yaml.text(resource.schema)}`] : []),
+          "  fields:",
+          ...resource.fields.flatMap(([f, guess]) => under("    ", field(f, guess))),
+        ],
       });
       continue;
     }
@@ -200,8 +191,7 @@ export function renderDraft(draft: Draft, options: RenderOptions): Rendered {
     return { text: fillSections(String(doc), entries), added: entries.flatMap((e) => e.paths), todos };
   }
   const existing = parseDocument(options.existing);
-  const holds = (path: string[]) => existing.hasIn(path);
-  const { entries, todos } = missingEntries(draft, holds, options.acceptGuesses);
+  const { entries, todos } = missingEntries(draft, (path) => existing.hasIn(path), options.acceptGuesses);
   return { text: insert(options.existing, entries), added: entries.flatMap((e) => e.paths), todos };
 }
 
@@ -297,7 +287,7 @@ function insertIntoEmpty(text: string, { path, parentPath, lines }: Group): stri
   if (pair && isNode(pair.key) && pair.key.range && (pair.value === null || (isMap(pair.value) && pair.value.items.length === 0))) {
     indent = columnOf(result, pair.key.range[0]) + 2;
     const keyLineEnd = afterLine(result, pair.key.range[0]);
-    result = result.slice(0, keyLineEnd).replace(/:\s*\{\}\s*(#.*)?\n$/, ":$1\n".replace("$1", "")) + result.slice(keyLineEnd);
+    result = result.slice(0, keyLineEnd).replace(/:\s*\{\}\s*(#.*)?\n$/, ":\n") + result.slice(keyLineEnd);
     at = afterLine(result, pair.key.range[0]);
   } else if (!pair && parentPath.length === 1) {
     result += `${parentPath[0]}:\n`;

@@ -15,22 +15,12 @@ export class UnreadableFile extends Error {
   }
 }
 
-const kind = (stat: {
-  isDirectory(): boolean;
-  isFIFO(): boolean;
-  isSocket(): boolean;
-  isCharacterDevice(): boolean;
-  isBlockDevice(): boolean;
-}) =>
-  stat.isDirectory()
-    ? "a folder"
-    : stat.isFIFO()
-      ? "a named pipe"
-      : stat.isSocket()
-        ? "a socket"
-        : stat.isCharacterDevice() || stat.isBlockDevice()
-          ? "a device"
-          : "not a regular file";
+function kind(stat: Stats): string {
+  if (stat.isDirectory()) return "a folder";
+  if (stat.isFIFO()) return "a named pipe";
+  if (stat.isSocket()) return "a socket";
+  return stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : "not a regular file";
+}
 
 const mebibytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024)).toLocaleString("en-US")} MiB`;
 
@@ -91,12 +81,8 @@ export async function readSpecBytes(path: string): Promise<Buffer> {
 export function folderGuard(realFolder: string): (path: string) => boolean {
   const realFolders = new Map<string, string>();
   const realFolderOf = (folder: string) => {
-    let real = realFolders.get(folder);
-    if (real === undefined) {
-      real = realpathSync.native(folder);
-      realFolders.set(folder, real);
-    }
-    return real;
+    if (!realFolders.has(folder)) realFolders.set(folder, realpathSync.native(folder));
+    return realFolders.get(folder)!;
   };
   const realPathOf = (path: string): string => {
     let stat: Stats;
@@ -132,18 +118,13 @@ function realPathOfMissing(path: string): string {
 
 /**
  * The local path a `$ref` resolver is asked for: json-schema-ref-parser hands over a percent-encoded
- * POSIX path, or a `file://` URL when the `$ref` was written as one. Undefined for other URLs.
+ * POSIX path, or a `file://` URL when the `$ref` was written as one. Undefined for other URLs, and
+ * for one that names no path or cannot be decoded.
  */
 export function localPath(url: string): string | undefined {
-  if (/^file:/i.test(url)) return fileURLToPath(url);
-  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(url)) return undefined;
-  return resolve(decodeURIComponent(url));
-}
-
-/** The local path a resolver is asked for; undefined for a URL that names none, or none that can be decoded. */
-function askedPath(url: string): string | undefined {
   try {
-    return localPath(url);
+    if (/^file:/i.test(url)) return fileURLToPath(url);
+    return /^[a-z][a-z0-9+.-]+:\/\//i.test(url) ? undefined : resolve(decodeURIComponent(url));
   } catch {
     return undefined;
   }
@@ -193,7 +174,7 @@ export function guardedFileResolver(options: GuardOptions) {
     order: 100,
     canRead: (target: { url: string }) => /^file:/i.test(target.url) || !/^[a-z][a-z0-9+.-]+:\/\//i.test(target.url),
     read: async (target: { url: string }): Promise<string> => {
-      const path = askedPath(target.url);
+      const path = localPath(target.url);
       if (path === undefined) return refuse({ path: target.url, outside: true, reason: "not a local file" });
       if (path === options.spec.path) return options.spec.text;
       if (!options.allowOutside && !inside(path)) return refuse({ path, outside: true, reason: "outside the spec's folder" });
@@ -221,7 +202,7 @@ export function resolverAsRead(resolver: FileResolver, parsed: ReadonlyMap<strin
   return {
     ...resolver,
     read: async (target: { url: string }): Promise<unknown> => {
-      const path = askedPath(target.url);
+      const path = localPath(target.url);
       const value = path === undefined ? undefined : parsed.get(path);
       if (typeof value === "object" && value !== null && !Buffer.isBuffer(value)) return value;
       return (path === undefined ? undefined : texts.get(path)) ?? resolver.read(target);

@@ -10,7 +10,7 @@ import { parseJson, parseYamlSource, type NodePath, type YamlSource } from "../y
 import { refParser, refusedAsInternal } from "./ref-parser.js";
 import { filePath, guardedFileResolver, localPath, readSpecFile, resolverAsRead, UnreadableFile, type Refusal } from "./files.js";
 import { MAX_NESTING, MAX_REF_CHAIN, overlongRefChain, refSites, type RefSite, type RefWalk } from "./refs.js";
-import { escapePointer, isJsonObject, unescapePointer, type JsonObject } from "./schema.js";
+import { decodePointer, escapePointer, isJsonObject, type JsonObject } from "./schema.js";
 import { TOO_DEEP_HELP } from "./too-deep.js";
 import { writtenPlace } from "./written-place.js";
 
@@ -32,8 +32,6 @@ export interface LoadSpecOptions {
   allowOutsideRefs?: boolean;
 }
 
-const decodePointer = (pointer: string) => pointer.split("/").slice(1).map(unescapePointer);
-
 /** YAML anchors look like `&name` after a space or flow indicator; a text without one has no aliases to count. */
 const mayHaveAnchors = (text: string) => /(^|[\s,[{])&[^\s,[\]{}]/.test(text);
 
@@ -42,10 +40,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const fail = (diagnostic: Omit<Diagnostic, "severity">): never => {
     throw new DiagnosticError([{ ...diagnostic, severity: "error" }]);
   };
-  let text: string;
-  try {
-    text = await readSpecFile(absolutePath);
-  } catch (error) {
+  const text = await readSpecFile(absolutePath).catch((error: unknown) => {
     if (!(error instanceof UnreadableFile)) throw error;
     return fail({
       code: "PRJ003",
@@ -53,7 +48,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       help: "`spec:` is resolved against the folder of the annotation file",
       location: { file },
     });
-  }
+  });
   const notAnObject = () =>
     fail({
       code: "PRJ004",
@@ -69,13 +64,9 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const texts = new Map<string, string>([[absolutePath, text]]);
   const sources = new Map<string, YamlSource>();
   const positionsOf = (path: string) => {
-    const known = sources.get(path);
-    if (known) return known;
-    const source = parseYamlSource(texts.get(path) ?? "", display(path));
-    sources.set(path, source);
-    return source;
+    if (!sources.has(path)) sources.set(path, parseYamlSource(texts.get(path) ?? "", display(path)));
+    return sources.get(path)!;
   };
-  const positions = () => positionsOf(absolutePath);
   /** A message of the parser's with each file the loader read named as messages name it, not by its absolute path. */
   const shown = (message: string) => {
     let named = message;
@@ -88,7 +79,12 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   // A JSON spec, checked above to be valid JSON, is located by a scan rather than a YAML parse with positions.
   const json = absolutePath.toLowerCase().endsWith(".json");
   const locateInSpec = (path: NodePath, part: "key" | "value" = "value"): SourceLocation =>
-    json ? locateInJson(text, file, path, part) : positions().locate(path, part);
+    json ? locateInJson(text, file, path, part) : positionsOf(absolutePath).locate(path, part);
+  /** Where a key is written in a file the loader read (an absolute path); the spec alone for any other. */
+  const locateKeyIn = (path: string | undefined, at: NodePath): SourceLocation => {
+    if (path === absolutePath) return locateInSpec(at, "key");
+    return path !== undefined && texts.has(path) ? positionsOf(path).locate(at, "key") : { file };
+  };
   let entryJson: { value: unknown } | undefined;
   /**
    * Where a path of the bundled document is written: in the file a `$ref` on the way leads to, not at
@@ -114,28 +110,19 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     if (place.followed === 0) return locateInSpec(path, "key");
     // The pointer too names the place in the file that writes it, beside that file's line.
     const pointer = place.path.map((segment) => `/${escapePointer(String(segment))}`).join("");
-    const at = place.file === absolutePath ? locateInSpec(place.path, "key") : positionsOf(place.file).locate(place.path, "key");
-    return { ...at, pointer };
+    return { ...locateKeyIn(place.file, place.path), pointer };
   };
-  const notOpenApi = (found: unknown, at: SourceLocation) =>
-    fail({
-      code: "PRJ004",
-      message: `not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(found ?? null)})`,
-      help: "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
-      location: at,
-    });
   let parsedJson: unknown;
   if (json) {
     // The YAML parser would accept bad JSON, trailing commas included.
     const parsed = parseJson(text.replace(/^\uFEFF/, ""));
-    const problem = "error" in parsed ? parsed.error : undefined;
     if ("value" in parsed) parsedJson = parsed.value;
-    if (problem)
+    else
       fail({
         code: "PRJ003",
-        message: `spec JSON syntax: ${problem.message}`,
+        message: `spec JSON syntax: ${parsed.error.message}`,
         help: "fix the JSON at this position",
-        location: { file, line: problem.line, column: problem.column },
+        location: { file, line: parsed.error.line, column: parsed.error.column },
       });
   }
 
@@ -163,8 +150,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   const siteLocation = (site: RefSite | undefined): SourceLocation => {
     if (!site) return { file };
     const path = /^[a-z][a-z0-9+.-]+:\/\//i.test(site.document) ? undefined : resolve(site.document);
-    if (path === absolutePath) return locateInSpec([...site.path(), "$ref"], "key");
-    return path && texts.has(path) ? positionsOf(path).locate([...site.path(), "$ref"], "key") : { file };
+    return locateKeyIn(path, [...site.path(), "$ref"]);
   };
 
   /**
@@ -178,14 +164,13 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     const remote = pointer && /^https?:/i.test(pointer) ? pointer : downloading?.[1];
     if (remote !== undefined) {
       const location = at.line === undefined ? siteLocation(refLeadingTo(documents, remote)) : at;
-      if (!options.allowRemoteRefs) {
+      if (!options.allowRemoteRefs)
         fail({
           code: "PRJ005",
           message: `remote $ref ${remote} refused`,
           help: "download the referenced document next to the spec and point $ref at the file, or pass --allow-remote-refs",
           location,
         });
-      }
       // With remote documents allowed, the parser finds no resolver for a URL only where its http resolver declines it.
       const internal = downloading === null && refusedAsInternal(remote);
       fail({
@@ -216,58 +201,42 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     });
   };
 
-  let document: unknown;
   const parser = new (refParser())();
-  const parserOptions = {
-    resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false },
-  } as unknown as SwaggerParser.Options;
-  // A JSON document already parsed above, whose every `$ref` stays inside it, is handed to the parser
-  // as it is, with no other file to look for.
+  /** The parser's options, its resolvers' changed by `changes`. */
+  const parserOptions = (changes: object = {}) =>
+    ({
+      resolve: { external: true, file: fileResolver, http: options.allowRemoteRefs ? {} : false, ...changes },
+    }) as unknown as SwaggerParser.Options;
   /** Refuses a spec nested past MAX_NESTING, where it first does, before any stage recurses into it. */
   const refuseTooDeep = ({ tooDeep }: RefWalk) => {
     if (!tooDeep) return;
-    const where = resolve(tooDeep.document);
     fail({
       code: "PRJ003",
       message: `cannot load the spec: it nests more than ${MAX_NESTING} levels deep`,
       help: TOO_DEEP_HELP,
-      location:
-        where === absolutePath
-          ? locateInSpec(tooDeep.path, "key")
-          : texts.has(where)
-            ? positionsOf(where).locate(tooDeep.path, "key")
-            : { file },
+      location: locateKeyIn(resolve(tooDeep.document), tooDeep.path),
     });
   };
   const ownWalk = isJsonObject(parsedJson) ? refSites({ [absolutePath]: parsedJson }) : undefined;
   if (ownWalk) refuseTooDeep(ownWalk);
-  const ownSites = ownWalk?.sites;
-  const selfContained = ownSites?.every((site) => site.ref.startsWith("#")) === true;
   try {
-    if (selfContained)
-      await parser.resolve(
-        absolutePath,
-        parsedJson as never,
-        {
-          ...parserOptions,
-          resolve: { ...parserOptions.resolve, external: false },
-        } as SwaggerParser.Options,
-      );
-    else await parser.resolve(absolutePath, parserOptions);
+    // A JSON document already parsed above, whose every `$ref` stays inside it, is handed to the parser
+    // as it is, with no other file to look for.
+    if (ownWalk?.sites.every((site) => site.ref.startsWith("#")))
+      await parser.resolve(absolutePath, parsedJson as never, parserOptions({ external: false }));
+    else await parser.resolve(absolutePath, parserOptions());
   } catch (error) {
     const documents = parser.$refs.values() as Record<string, unknown>;
     const refusal = refusals[0];
     if (refusal) {
       const site = refLeadingTo(documents, refusal.path);
-      const target = site?.ref ?? refusal.path;
-      if (refusal.outside) {
+      if (refusal.outside)
         fail({
           code: "PRJ055",
-          message: `$ref ${target} leads outside the spec's folder; it was not read`,
+          message: `$ref ${site?.ref ?? refusal.path} leads outside the spec's folder; it was not read`,
           help: "move the file into the spec's folder (symlinks are followed to where they lead), or pass --allow-outside-refs",
           location: siteLocation(site),
         });
-      }
       fail({
         code: "PRJ003",
         message: `cannot read ${display(refusal.path)}: ${refusal.reason}`,
@@ -314,8 +283,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
         location: alias.location,
       });
     }
-    const parsed = positions().document.toJS({ maxAliasCount: -1 }) as unknown;
-    if (!isJsonObject(parsed)) notAnObject();
+    if (!isJsonObject(positionsOf(absolutePath).document.toJS({ maxAliasCount: -1 }))) notAnObject();
     cannotLoad(message, documents);
   }
   const documents = parser.$refs.values() as Record<string, unknown>;
@@ -333,18 +301,16 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
   // Where the parser holds only the document walked above, as it was given, its `$ref`s are those already found.
   const walked = ownWalk && Object.keys(documents).length === 1 && documents[absolutePath] === parsedJson ? ownWalk : refSites(documents);
   refuseTooDeep(walked);
-  const { sites } = walked;
-  const overlong = overlongRefChain(documents, sites);
-  if (overlong) {
+  const overlong = overlongRefChain(documents, walked.sites);
+  if (overlong)
     fail({
       code: "PRJ057",
       message: `$ref ${overlong.ref} leads through more than ${MAX_REF_CHAIN} $refs before it reaches a value`,
       help: "point the $ref at the schema the chain ends at",
       location: siteLocation(overlong),
     });
-  }
-  document = parser.schema;
-  const straight = refsPointStraight(document, sites);
+  let document: unknown = parser.schema;
+  const straight = refsPointStraight(document, walked.sites);
   try {
     // Bundling changes nothing in a spec whose every $ref already names where it leads. Otherwise the
     // library bundles the document resolved above, resolving it again: each file it pulls in is
@@ -352,14 +318,7 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     if (!straight) {
       const parsed = new Map(Object.entries(parser.$refs.values()).map(([key, value]) => [resolve(key), value]));
       const asRead = resolverAsRead(fileResolver, parsed, texts);
-      document = await parser.bundle(
-        absolutePath,
-        parser.schema as never,
-        {
-          ...parserOptions,
-          resolve: { ...parserOptions.resolve, file: asRead },
-        } as SwaggerParser.Options,
-      );
+      document = await parser.bundle(absolutePath, parser.schema as never, parserOptions({ file: asRead }));
     }
   } catch (error) {
     cannotLoad(shown(String((error as Error).message ?? error)), parser.$refs.values() as Record<string, unknown>);
@@ -374,18 +333,22 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
     });
   const version = document["openapi"];
   if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version))
-    notOpenApi(version, version === undefined ? { file, line: 1, column: 1 } : locateInSpec(["openapi"], "key"));
-  if (document["paths"] !== undefined && !isJsonObject(document["paths"])) {
+    fail({
+      code: "PRJ004",
+      message: `not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(version ?? null)})`,
+      help: "the document needs `openapi: 3.0.x` or `openapi: 3.1.x` at the top",
+      location: version === undefined ? { file, line: 1, column: 1 } : locateInSpec(["openapi"], "key"),
+    });
+  if (document["paths"] !== undefined && !isJsonObject(document["paths"]))
     fail({
       code: "PRJ004",
       message: "the spec's `paths` is not a mapping",
       help: "projector reads the responses of the spec's operations",
       location: locateInSpec(["paths"], "key"),
     });
-  }
   // A document whose `$ref`s point straight was not bundled, and has no malformed one: each starts with `#/`.
   const fault = straight ? undefined : findBundledFault(document);
-  if (fault !== undefined && "containsItself" in fault) {
+  if (fault !== undefined && "containsItself" in fault)
     fail({
       code: "PRJ003",
       message: `cannot load the spec: its $refs make it contain itself at ${fault.containsItself.map((key) => `/${escapePointer(key)}`).join("")}`,
@@ -393,15 +356,13 @@ export async function loadSpec(absolutePath: string, file: string, options: Load
       // The path runs through what bundling inlined; the spec's own text holds it up to the $ref that did.
       location: locateInSpec(fault.containsItself, "key"),
     });
-  }
-  if (fault !== undefined && "malformedRef" in fault) {
+  if (fault !== undefined && "malformedRef" in fault)
     fail({
       code: "PRJ007",
       message: `malformed $ref ${JSON.stringify(fault.malformedRef)}`,
       help: 'a $ref inside the document starts with "#/", e.g. "#/components/schemas/Task"',
       location: refLocation(text, file, fault.malformedRef),
     });
-  }
   const bundled = document;
   return {
     file,
@@ -480,8 +441,7 @@ type BundledFault = { malformedRef: string } | { containsItself: string[] };
  * a file whose `$ref` leads back into the one holding it becomes a value inside itself, which every
  * later walk would follow forever. Objects shared by YAML aliases are walked once.
  */
-function findBundledFault(root: unknown): BundledFault | undefined {
-  if (typeof root !== "object" || root === null) return undefined;
+function findBundledFault(root: JsonObject): BundledFault | undefined {
   const onPath = new Set<object>();
   const walked = new Set<object>();
   // Each frame: a value on the path from the root, the key it stands under, and its children left to

@@ -24,7 +24,7 @@ export function refusedAsInternal(url: string): boolean {
   return library().isUnsafeUrl(url);
 }
 
-function library(): { $RefParser: RefParserClass; isUnsafeUrl(url: string): boolean } {
+function library() {
   const require = createRequire(import.meta.url);
   const fromSwaggerParser = createRequire(require.resolve("@apidevtools/swagger-parser"));
   return fromSwaggerParser("@apidevtools/json-schema-ref-parser") as { $RefParser: RefParserClass; isUnsafeUrl(url: string): boolean };

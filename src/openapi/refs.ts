@@ -77,14 +77,7 @@ export function refSites(documents: Record<string, unknown>): RefWalk {
       }
       if (isRef(node)) {
         const target = targetOf(node.$ref);
-        if (target) {
-          sites.push({
-            document,
-            ref: node.$ref,
-            target,
-            path: () => pathTo(step),
-          });
-        }
+        if (target) sites.push({ document, ref: node.$ref, target, path: () => pathTo(step) });
       }
       // Pushed in reverse so they are visited in document order; keys without entries' pairs, the
       // walk's main cost on a large spec.

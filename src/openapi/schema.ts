@@ -21,6 +21,8 @@ export const escapePointer = (segment: string): string =>
   segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 export const unescapePointer = (segment: string): string =>
   segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
+/** A JSON pointer's tokens, unescaped: `/paths/~1users` to `paths`, `/users`. */
+export const decodePointer = (pointer: string) => pointer.split("/").slice(1).map(unescapePointer);
 
 /**
  * The JSON pointer a `#...` reference names. A fragment is percent-encoded (RFC 6901, section 6):
@@ -97,8 +99,7 @@ export class SchemaReader {
 
   pointer(pointer: string): SchemaAt | undefined {
     if (this.found.has(pointer)) return this.found.get(pointer);
-    const segments = pointer.split("/").slice(1).map(unescapePointer);
-    const target = child({ schema: this.document, pointer: "" }, ...segments);
+    const target = child({ schema: this.document, pointer: "" }, ...decodePointer(pointer));
     this.found.set(pointer, target);
     return target;
   }
@@ -106,11 +107,8 @@ export class SchemaReader {
   /** The component name a schema (possibly a $ref) points at, e.g. `Ticket`. */
   refName(at: SchemaAt): string | undefined {
     const ref = at.schema["$ref"];
-    if (typeof ref === "string") {
-      const match = /^#\/components\/schemas\/([^/]+)$/.exec(ref);
-      if (match) return unescapePointer(match[1]!);
-    }
-    const match = /^\/components\/schemas\/([^/]+)$/.exec(at.pointer);
+    const match =
+      (typeof ref === "string" && /^#\/components\/schemas\/([^/]+)$/.exec(ref)) || /^\/components\/schemas\/([^/]+)$/.exec(at.pointer);
     return match ? unescapePointer(match[1]!) : undefined;
   }
 
@@ -160,10 +158,9 @@ export class SchemaReader {
     if ("const" in schema && schema["const"] === null) return true;
     if (asked.has(resolved.pointer)) return false;
     asked.add(resolved.pointer);
-    for (const key of ["oneOf", "anyOf"]) {
-      if (members(resolved, key).some((branch) => this.nullable(branch, asked) || this.isNullSchema(branch))) return true;
-    }
-    return false;
+    return ["oneOf", "anyOf"].some((key) =>
+      members(resolved, key).some((branch) => this.nullable(branch, asked) || this.isNullSchema(branch)),
+    );
   }
 
   /** The JSON type of a schema, ignoring null; `undefined` when it is not one type. */
@@ -193,11 +190,12 @@ export class SchemaReader {
 
   /** Enum values without null, from `enum`, `const`, or a `oneOf` of consts. */
   enumValues(at: SchemaAt): (string | number | boolean)[] | undefined {
-    const schema = this.unwrapNullable(at).schema;
+    const resolved = this.unwrapNullable(at);
+    const { schema } = resolved;
     const keep = (values: unknown[]) => values.filter((v): v is string | number | boolean => v !== null && typeof v !== "object");
     if (Array.isArray(schema["enum"])) return keep(schema["enum"]);
     if ("const" in schema && schema["const"] !== null) return keep([schema["const"]]);
-    const branches = this.constBranches(this.unwrapNullable(at));
+    const branches = this.constBranches(resolved);
     return branches ? keep(branches.map((b) => b.value)) : undefined;
   }
 
@@ -267,9 +265,7 @@ export class SchemaReader {
     return this.properties(at).find((p) => p.name === name);
   }
 
-  /** The items schema of an array schema. */
   items(at: SchemaAt): SchemaAt | undefined {
-    const resolved = this.unwrapNullable(at);
-    return child(resolved, "items");
+    return child(this.unwrapNullable(at), "items");
   }
 }

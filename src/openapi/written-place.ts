@@ -20,20 +20,17 @@ export interface WrittenPlace {
   followed: number;
 }
 
-/** The `$ref` an object as written holds, if it holds a string one. */
-function refOf(node: unknown): string | undefined {
-  if (isNode(node)) {
-    if (!isMap(node)) return undefined;
-    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === "$ref");
-    return isScalar(pair?.value) && typeof pair.value.value === "string" ? pair.value.value : undefined;
-  }
-  return isJsonObject(node) && typeof node["$ref"] === "string" ? node["$ref"] : undefined;
+/** What an object as written holds under a key: a YAML node (null for an empty value) or a JSON value; undefined where it has no such key. */
+function writtenUnder(node: unknown, key: string): unknown {
+  if (isNode(node)) return isMap(node) ? node.items.find((item) => isScalar(item.key) && String(item.key.value) === key)?.value : undefined;
+  return isJsonObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
 }
 
-/** Whether an object as written has this key: one written beside a `$ref` is its own, not its target's. */
-function hasKey(node: unknown, key: string | number): boolean {
-  if (isNode(node)) return isMap(node) && node.items.some((item) => isScalar(item.key) && String(item.key.value) === String(key));
-  return isJsonObject(node) && Object.hasOwn(node, String(key));
+/** The `$ref` an object as written holds, if it holds a string one. */
+function refOf(node: unknown): string | undefined {
+  const ref = writtenUnder(node, "$ref");
+  const text = isScalar(ref) ? ref.value : ref;
+  return typeof text === "string" ? text : undefined;
 }
 
 const isList = (node: unknown) => (isNode(node) ? isSeq(node) : Array.isArray(node));
@@ -59,7 +56,8 @@ export function writtenPlace(files: WrittenFiles, entry: string, path: readonly 
   while (true) {
     const ref = refOf(node);
     const next = left[0];
-    if (ref !== undefined && followed < MAX_REF_CHAIN && (next ? !hasKey(node, next.segment) : followLast)) {
+    // A key written beside a `$ref` is the object's own, not its target's.
+    if (ref !== undefined && followed < MAX_REF_CHAIN && (next ? writtenUnder(node, next.segment) === undefined : followLast)) {
       const target = refTarget(files, file, ref);
       if (!target) break;
       left.unshift(...target.segments.map((segment) => ({ segment, from: { file, at, followed } })));
