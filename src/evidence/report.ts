@@ -3,7 +3,7 @@ import { leafFields } from "../rules/field.js";
 import { countDefinitions, type CarriedDefinition, type DefinitionsCount } from "./definitions.js";
 import { handleKeys } from "./handles.js";
 import { classifyJson, PARTS, type Part, type PartRules } from "./parts.js";
-import { countParts, countText, type TextCount, type TokenizerName } from "./tokens.js";
+import { countParts, countText, guessError, type TextCount, type TokenizerName } from "./tokens.js";
 
 export interface Measured extends TextCount {
   records: number;
@@ -127,12 +127,7 @@ function meanCount(counts: readonly TextCount[]): TextCount | null {
   const mean = (of: (count: TextCount) => number) => Math.round(counts.reduce((sum, count) => sum + of(count), 0) / counts.length);
   const tokens = mean((c) => c.tokens);
   const bytesOver4 = mean((c) => c.bytesOver4);
-  return {
-    tokens,
-    bytes: mean((c) => c.bytes),
-    bytesOver4,
-    bytesOver4Error: tokens === 0 ? 0 : Math.round(((bytesOver4 - tokens) / tokens) * 1000) / 10,
-  };
+  return { tokens, bytes: mean((c) => c.bytes), bytesOver4, bytesOver4Error: guessError(bytesOver4, tokens) };
 }
 
 /** {@link meanCount} with the mean of each part, rounded so that the parts still add up to the tokens. */
