@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DiagnosticError, refusal, hasErrors, type Diagnostic } from "../diagnostics.js";
+import { refusal, hasErrors } from "../diagnostics.js";
 import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
 import { standInResolvers } from "../evidence/stand-ins.js";
 import type { CarriedDefinition } from "../evidence/definitions.js";
+import type { TextRuntime } from "../evidence/example-figures.js";
 import { loadGenerated } from "../evidence/run-generated.js";
 import { handleKeys, withoutHandles } from "../evidence/handles.js";
 import { buildReport, formatReport } from "../evidence/report.js";
@@ -79,19 +80,18 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
   printDiagnostics(io, generated.diagnostics);
   if (hasErrors(generated.diagnostics) || !generated.model) return EXIT.problems;
   const tool = findTool(generated.model, options.tool);
+  const payloadLocation =
+    options.payload !== undefined ? { file: options.payload } : project.annotation.locate(["tools", tool.name], "key");
   let payload: unknown;
   if (options.payload !== undefined) payload = await readJson(resolve(io.cwd, options.payload), options.payload, "payload");
   else if (tool.example !== undefined) payload = tool.example;
-  else {
-    const missing: Diagnostic = {
-      code: "PRJ041",
-      severity: "error",
-      message: `no payload given, and the spec has no example response for ${tool.operationLabel}`,
-      help: "pass a recorded response: `projector tokens --tool NAME payload.json`",
-      location: project.annotation.locate(["tools", tool.name], "key"),
-    };
-    throw new DiagnosticError([missing]);
-  }
+  else
+    throw refusal(
+      "PRJ041",
+      `no payload given, and the spec has no example response for ${tool.operationLabel}`,
+      "pass a recorded response: `projector tokens --tool NAME payload.json`",
+      payloadLocation,
+    );
   const labels =
     options.labels === undefined
       ? {}
@@ -100,15 +100,9 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
     options.lookupSample === undefined
       ? undefined
       : JSON.stringify(await readJson(resolve(io.cwd, options.lookupSample), options.lookupSample, "lookup sample"));
-  const payloadLocation =
-    options.payload !== undefined ? { file: options.payload } : project.annotation.locate(["tools", tool.name], "key");
   const modules = await loadGenerated(generated.files);
   try {
-    const runtime = modules.runtime as {
-      at(value: unknown, path: readonly string[]): unknown;
-      serializeToolResult(value: unknown): string;
-      withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
-    };
+    const runtime = modules.runtime as TextRuntime & { at(value: unknown, path: readonly string[]): unknown };
     const project = modules.index[`project${pascalCase(tool.name)}`] as (
       response: unknown,
       resolvers: unknown,
@@ -118,13 +112,9 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
     const rawRecords = tool.many ? (Array.isArray(atRows) ? atRows : []) : [atRows];
     // Each follow-up lookup avoided is an id a resolver is asked about: `included` named the others.
     const asked = new Map<string, number>();
+    const resolvers = generated.model.resolvers.map((r) => r.name);
     const counting = Object.fromEntries(
-      Object.entries(
-        standInResolvers(
-          generated.model.resolvers.map((r) => r.name),
-          labels,
-        ),
-      ).map(([name, resolver]) => [
+      Object.entries(standInResolvers(resolvers, labels)).map(([name, resolver]) => [
         name,
         (ids: readonly string[]) => {
           asked.set(name, (asked.get(name) ?? 0) + ids.length);
@@ -169,11 +159,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
 }
 
 /** The result's text as the tool would send it without its `next`, to tell what `next` costs. */
-function textWithoutNext(
-  projected: Record<string, unknown>,
-  layout: TableLayoutModel | undefined,
-  runtime: { serializeToolResult(value: unknown): string; withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T },
-): string {
+function textWithoutNext(projected: Record<string, unknown>, layout: TableLayoutModel | undefined, runtime: TextRuntime): string {
   const { next: _next, ...rest } = projected;
   const sentAsJson = runtime.serializeToolResult(projected) === JSON.stringify(projected);
   if (!layout || sentAsJson) return JSON.stringify(rest);

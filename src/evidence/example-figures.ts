@@ -18,6 +18,12 @@ export interface FigureCandidate {
   layout: TableLayoutModel;
 }
 
+/** The generated runtime's functions that write a result as the text a tool sends. */
+export type TextRuntime = {
+  serializeToolResult(value: unknown): string;
+  withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
+};
+
 export type ModuleLoader = (stem: string) => Promise<Record<string, unknown>>;
 
 /**
@@ -31,10 +37,7 @@ export async function exampleFigures(
   resolvers: readonly string[],
   countTokens: (texts: string[]) => Promise<number[]>,
 ): Promise<[tool: string, figures: TextFigures][]> {
-  const runtime = (await load(RUNTIME_MODULE)) as {
-    serializeToolResult(value: unknown): string;
-    withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
-  };
+  const runtime = (await load(RUNTIME_MODULE)) as TextRuntime;
   const projected: [tool: string, json: string, table: string][] = [];
   for (const candidate of candidates) {
     const project = (await load(candidate.module))[candidate.projector] as (response: unknown, resolvers: unknown) => Promise<object>;
