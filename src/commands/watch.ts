@@ -133,10 +133,7 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
     try {
       await runGenerate(options, io, hooks);
     } catch (error) {
-      if (!(error instanceof DiagnosticError)) {
-        printInternalError(io, error, options.verbose);
-        return;
-      }
+      if (!(error instanceof DiagnosticError)) return printInternalError(io, error, options.verbose);
       printRefusal(io, error.diagnostics);
     }
     if (project) {

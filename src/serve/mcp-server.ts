@@ -85,7 +85,6 @@ function listenProblem(error: NodeJS.ErrnoException, place: HttpPlace): string |
  * requests: a web page must not reach a local server).
  */
 export async function serveHttp(identity: ServerIdentity, register: RegisterTools, place: HttpPlace): Promise<Running & { url: string }> {
-  let port = place.port;
   let hosts: string[] | undefined;
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? "/").split("?")[0];
@@ -126,7 +125,7 @@ export async function serveHttp(identity: ServerIdentity, register: RegisterTool
     });
   });
   const bound = http.address() as AddressInfo;
-  port = bound.port;
+  const port = bound.port;
   if (!isLoopback(bound.address) && !namesAddressPlainly(place.host)) {
     await new Promise((done) => http.close(done));
     throw new HttpPlaceProblem(
