@@ -65,9 +65,6 @@ export interface FolderContents {
   executable: string[];
 }
 
-/** Whether the folder, as read, holds nothing but files as generate writes them: no strays, no file with an execute bit. */
-export const onlyPlainFiles = (contents: FolderContents) => contents.strays.length === 0 && contents.executable.length === 0;
-
 /**
  * The folder's files as bytes, for a digest (filesDigest hashes text as its UTF-8 bytes), and what
  * else lies in it. Every file is read synchronously: each asynchronous read is four trips through the
@@ -89,4 +86,17 @@ export async function readFolderBytes(folder: string): Promise<FolderContents> {
     }
   }
   return { files, strays: [...listing.emptyFolders, ...listing.others].sort(), executable };
+}
+
+/**
+ * The folder's files as bytes, when it holds nothing but files as generate writes them (no strays,
+ * no file with an execute bit); undefined otherwise, or when it cannot be read.
+ */
+export async function plainFiles(folder: string): Promise<Map<string, Buffer> | undefined> {
+  try {
+    const contents = await readFolderBytes(folder);
+    return contents.strays.length === 0 && contents.executable.length === 0 ? contents.files : undefined;
+  } catch {
+    return undefined;
+  }
 }
