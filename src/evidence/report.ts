@@ -9,11 +9,14 @@ export interface Measured extends TextCount {
   records: number;
 }
 
+/** A raw text's count with its tokens by part. */
+type PartsCount = TextCount & { parts: Record<Part, number> };
+
 export interface TokensReport {
   tool: string;
   tokenizer: TokenizerName;
   /** `perRecord` is the mean over the page's records, each counted on its own. */
-  raw: Measured & { parts: Record<Part, number>; perRecord: (TextCount & { parts: Record<Part, number> }) | null };
+  raw: Measured & { parts: Record<Part, number>; perRecord: PartsCount | null };
   projected: Measured & { perRecord: TextCount | null };
   /** The whole result as each text a tool can send: `sent` is the one it does send (`text:` in the annotation). */
   texts: { sent: "json" | "table"; json: TextCount; table: TextCount | null };
@@ -131,9 +134,7 @@ function meanCount(counts: readonly TextCount[]): TextCount | null {
 }
 
 /** {@link meanCount} with the mean of each part, rounded so that the parts still add up to the tokens. */
-function meanRecord(
-  counts: readonly (TextCount & { parts: Record<Part, number> })[],
-): (TextCount & { parts: Record<Part, number> }) | null {
+function meanRecord(counts: readonly PartsCount[]): PartsCount | null {
   const mean = meanCount(counts);
   if (!mean) return null;
   const exact = PARTS.map((part) => counts.reduce((sum, count) => sum + count.parts[part], 0) / counts.length);
@@ -173,8 +174,8 @@ export function formatReport(report: TokensReport): string {
     ]);
   };
   // One record's count where the tool returns one; a page's records differ, so theirs is the mean, and says so.
-  const recordLabel = report.raw.records > 1 ? `per record (mean of ${number(report.raw.records)})` : "per record";
-  block(recordLabel, report.raw.perRecord, report.projected.perRecord);
+  const record = report.raw.records > 1 ? `record (mean of ${number(report.raw.records)})` : "record";
+  block(`per ${record}`, report.raw.perRecord, report.projected.perRecord);
   block("per page", report.raw, report.projected);
   rows.push(["records", "", number(report.raw.records), number(report.projected.records), ""]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -190,9 +191,9 @@ export function formatReport(report: TokensReport): string {
     "",
     ...table,
     "",
-    `raw ${report.raw.perRecord ? (report.raw.records > 1 ? `record (mean of ${number(report.raw.records)})` : "record") : "page"} by part (tokens): ${PARTS.map((p) => `${p} ${number(parts[p])}`).join(", ")}`,
+    `raw ${report.raw.perRecord ? record : "page"} by part (tokens): ${PARTS.map((p) => `${p} ${number(parts[p])}`).join(", ")}`,
+    textsLine(report.texts),
   ];
-  lines.push(textsLine(report.texts));
   if (report.handles) lines.push(handlesLine(report.handles, report.texts.json.tokens));
   if (report.next)
     lines.push(
@@ -203,8 +204,7 @@ export function formatReport(report: TokensReport): string {
     `follow-up lookups avoided: ${report.followUpsAvoided}${byResolver.length ? ` (${byResolver.map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}` +
       (report.lookup ? `, about ${number(report.lookup.tokens)} tokens at ${number(report.lookup.sampleTokens)} per lookup result` : ""),
   );
-  lines.push("", ...definitionsLines(report));
-  lines.push("", "parts:", ...PARTS.map((p) => `  ${p.padEnd(9)} ${report.definitions[p]}`));
+  lines.push("", ...definitionsLines(report), "", "parts:", ...PARTS.map((p) => `  ${p.padEnd(9)} ${report.definitions[p]}`));
   return `${lines.join("\n")}\n`;
 }
 
