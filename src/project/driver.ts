@@ -27,18 +27,16 @@ import { posix } from "./display-path.js";
 import { compareOutput, filesIfExactly, writeOutput, type FolderCheck } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { readProject, type AnnotatedProject, type Project } from "./read.js";
-import { loadWouldRead } from "./up-to-date.js";
+import { loadWouldRead, type RefOptions } from "./up-to-date.js";
 
 // The one generate: load (annotation, spec, templates, prettier config), the generator over them
 // (model, check, emit, format, budgets: ./generate.ts), then write the output folder or, for
 // --check, compare it. It prints nothing: the CLI and the watcher tell the outcome.
 
-export interface DriverOptions {
+export interface DriverOptions extends RefOptions {
   config: string;
   check: boolean;
   force: boolean;
-  allowRemoteRefs: boolean;
-  allowOutsideRefs: boolean;
   allowOutsideOutput: boolean;
 }
 
