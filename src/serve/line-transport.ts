@@ -131,10 +131,6 @@ export class LineTransport implements Transport {
   private refuse(id: RequestId | null, code: ErrorCode, text: string) {
     this.log(`projector serve: answered ${code}: ${text}`);
     // JSON-RPC answers with a null id when the request's id cannot be read; the SDK's types want one.
-    void this.send({
-      jsonrpc: "2.0",
-      id: id as RequestId,
-      error: { code, message: text },
-    });
+    void this.send({ jsonrpc: "2.0", id: id as RequestId, error: { code, message: text } });
   }
 }

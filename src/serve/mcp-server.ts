@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isIP, type AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -113,16 +114,10 @@ export async function serveHttp(identity: ServerIdentity, register: RegisterTool
       response.end("the request could not be answered\n");
     });
   });
-  await new Promise<void>((listening, failed) => {
-    const refuse = (error: NodeJS.ErrnoException) => {
-      const problem = listenProblem(error, place);
-      failed(problem ? new HttpPlaceProblem(problem) : error);
-    };
-    http.once("error", refuse);
-    http.listen(place.port, place.host, () => {
-      http.off("error", refuse);
-      listening();
-    });
+  http.listen(place.port, place.host);
+  await once(http, "listening").catch((error: NodeJS.ErrnoException) => {
+    const problem = listenProblem(error, place);
+    throw problem ? new HttpPlaceProblem(problem) : error;
   });
   const bound = http.address() as AddressInfo;
   const port = bound.port;

@@ -3,6 +3,7 @@
 // writes it in: as it is, JSON-escaped, percent-encoded, as HTML character references, or cut short.
 
 import { DecodingMode, EntityDecoder, htmlDecodeTree } from "entities/decode";
+import type { Fetch } from "./api-fetch.js";
 
 /** What stands in for a secret in a text serve hands out. */
 export const SECRET_MASK = "[secret]";
@@ -106,15 +107,14 @@ function joined(a: Spans, b: Spans): Spans {
   if (a.length === 0) return b;
   if (b.length === 0) return a;
   const out: Spans = [];
-  const add = (start: number, end: number) => addSpan(out, start, end);
   let i = 0;
   let k = 0;
   while (i < a.length || k < b.length)
     if (k >= b.length || (i < a.length && a[i]! <= b[k]!)) {
-      add(a[i]!, a[i + 1]!);
+      addSpan(out, a[i]!, a[i + 1]!);
       i += 2;
     } else {
-      add(b[k]!, b[k + 1]!);
+      addSpan(out, b[k]!, b[k + 1]!);
       k += 2;
     }
   return out;
@@ -453,8 +453,6 @@ function maskedAnswer(answer: unknown, mask: SecretMask): unknown {
     ),
   };
 }
-
-type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
 
 /**
  * A fetch whose responses reach the client with the secrets masked by `mask` before anything reads
