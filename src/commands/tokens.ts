@@ -47,16 +47,14 @@ export interface TokensOptions {
   json: boolean;
 }
 
-async function readJson(path: string, display: string, what: string): Promise<unknown> {
+/** The JSON document in `file`, named as given and read from `cwd`. */
+async function readJson(cwd: string, file: string, what: string): Promise<unknown> {
   const fail = (message: string): never => {
-    throw refusal("PRJ040", `${what}: ${message}`, "pass a file holding one JSON document", { file: display });
+    throw refusal("PRJ040", `${what}: ${message}`, "pass a file holding one JSON document", { file });
   };
-  let text = "";
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    fail((error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message);
-  }
+  const text = await readFile(resolve(cwd, file), "utf8").catch((error: NodeJS.ErrnoException) =>
+    fail(error.code === "ENOENT" ? "no such file" : error.message),
+  );
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -83,7 +81,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
   const payloadLocation =
     options.payload !== undefined ? { file: options.payload } : project.annotation.locate(["tools", tool.name], "key");
   let payload: unknown;
-  if (options.payload !== undefined) payload = await readJson(resolve(io.cwd, options.payload), options.payload, "payload");
+  if (options.payload !== undefined) payload = await readJson(io.cwd, options.payload, "payload");
   else if (tool.example !== undefined) payload = tool.example;
   else
     throw refusal(
@@ -93,13 +91,9 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
       payloadLocation,
     );
   const labels =
-    options.labels === undefined
-      ? {}
-      : ((await readJson(resolve(io.cwd, options.labels), options.labels, "labels")) as Record<string, Record<string, string>>);
+    options.labels === undefined ? {} : ((await readJson(io.cwd, options.labels, "labels")) as Record<string, Record<string, string>>);
   const lookupSample =
-    options.lookupSample === undefined
-      ? undefined
-      : JSON.stringify(await readJson(resolve(io.cwd, options.lookupSample), options.lookupSample, "lookup sample"));
+    options.lookupSample === undefined ? undefined : JSON.stringify(await readJson(io.cwd, options.lookupSample, "lookup sample"));
   const modules = await loadGenerated(generated.files);
   try {
     const runtime = modules.runtime as TextRuntime & { at(value: unknown, path: readonly string[]): unknown };
