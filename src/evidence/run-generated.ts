@@ -21,7 +21,6 @@ export interface RunnableFolder {
 export interface GeneratedModules {
   index: Module;
   runtime: Module;
-  resource(stem: string): Promise<Module>;
   dispose(): Promise<void>;
 }
 
@@ -47,7 +46,7 @@ export function runnableFolder(): RunnableFolder {
   };
 }
 
-/** The whole generated folder, runnable: its barrel, the runtime's, and any resource module. */
+/** The whole generated folder, runnable: its barrel and the runtime's. */
 export async function loadGenerated(files: ReadonlyMap<string, string>): Promise<GeneratedModules> {
   const folder = runnableFolder();
   try {
@@ -55,7 +54,6 @@ export async function loadGenerated(files: ReadonlyMap<string, string>): Promise
     return {
       index: await folder.load("index"),
       runtime: await folder.load(RUNTIME_MODULE),
-      resource: (stem) => folder.load(`resources/${stem}`),
       dispose: folder.dispose,
     };
   } catch (error) {
