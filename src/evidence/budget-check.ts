@@ -25,9 +25,8 @@ export async function checkBudgets(
       const project = modules.index[`project${pascalCase(tool.name)}`] as (
         response: unknown,
         resolvers: unknown,
-      ) => Promise<{ truncated?: unknown }>;
-      const result = await project(tool.example, standInResolvers(model.resolvers.map((r) => r.name)));
-      const truncated = result.truncated as false | { shown: number; total: number } | undefined;
+      ) => Promise<{ truncated?: false | { shown: number; total: number } }>;
+      const { truncated } = await project(tool.example, standInResolvers(model.resolvers.map((r) => r.name)));
       if (!truncated) continue;
       diagnostics.push({
         code: "PRJ042",

@@ -86,34 +86,33 @@ export function buildReport(input: ReportInput): TokensReport {
   const rawText = classifyJson(input.raw, rules);
   const rawRecords = input.rawRecords.map((record) => classifyJson(record, rules));
   const followUpsAvoided = Object.values(input.followUpsByResolver).reduce((a, b) => a + b, 0);
-  const sampleTokens = input.lookupSample === undefined ? undefined : countText(input.lookupSample, input.tokenizer).tokens;
+  const count = (text: string) => countText(text, input.tokenizer);
+  const sampleTokens = input.lookupSample === undefined ? undefined : count(input.lookupSample).tokens;
   return {
     tool: input.tool.name,
     tokenizer: input.tokenizer,
     raw: {
-      ...countText(rawText.text, input.tokenizer),
+      ...count(rawText.text),
       records: input.rawRecords.length,
       parts: countParts(rawText, input.tokenizer),
-      perRecord: meanRecord(
-        rawRecords.map((record) => ({ ...countText(record.text, input.tokenizer), parts: countParts(record, input.tokenizer) })),
-      ),
+      perRecord: meanRecord(rawRecords.map((record) => ({ ...count(record.text), parts: countParts(record, input.tokenizer) }))),
     },
     projected: {
-      ...countText(input.projectedText, input.tokenizer),
+      ...count(input.projectedText),
       records: input.projectedRecordTexts.length,
-      perRecord: meanCount(input.projectedRecordTexts.map((text) => countText(text, input.tokenizer))),
+      perRecord: meanCount(input.projectedRecordTexts.map(count)),
     },
     texts: {
       sent: input.tool.text,
-      json: countText(input.jsonText, input.tokenizer),
-      table: input.tableText === undefined ? null : countText(input.tableText, input.tokenizer),
+      json: count(input.jsonText),
+      table: input.tableText === undefined ? null : count(input.tableText),
     },
     handles:
       input.jsonTextWithoutHandles === undefined
         ? null
         : {
             keys: handleKeys(input.tool.resource.fields),
-            tokens: countText(input.jsonText, input.tokenizer).tokens - countText(input.jsonTextWithoutHandles, input.tokenizer).tokens,
+            tokens: count(input.jsonText).tokens - count(input.jsonTextWithoutHandles).tokens,
           },
     next: nextCost(input),
     followUpsAvoided,
