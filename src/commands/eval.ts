@@ -95,7 +95,7 @@ export async function runEval(options: EvalOptions, io: Io): Promise<number> {
   if (hasErrors(generated.diagnostics) || !generated.model) return EXIT.problems;
   const tools = generated.model.tools.map((t) => t.name);
   const unknown = parsed.questions.filter((q) => !tools.includes(q.tool));
-  if (unknown.length) {
+  if (unknown.length)
     throw new DiagnosticError(
       unknown.map((q) => ({
         code: "PRJ043",
@@ -105,7 +105,6 @@ export async function runEval(options: EvalOptions, io: Io): Promise<number> {
         location: parsed.locate(["questions", q.index, "tool"]),
       })),
     );
-  }
   const results = evaluate(generated.model, parsed.questions);
   io.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : formatEvaluation(results));
   return results.every((r) => r.answerable) ? EXIT.ok : EXIT.problems;

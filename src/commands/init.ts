@@ -121,11 +121,10 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   }
 
   const fields = result.added.filter((p) => p[0] === "resources" && p[2] === "fields").length;
-  const todos = result.todos;
   const tools = result.added.filter((p) => p[0] === "tools").length;
   io.stdout.write(
     `${display(annotationPath)}: ${existing === undefined ? "drafted" : "extended"} with ${tools} tool(s) and ${fields} field(s)` +
-      `${todos ? `; ${todos} guess(es) marked todo for you to decide` : ""}\n`,
+      `${result.todos ? `; ${result.todos} guess(es) marked todo for you to decide` : ""}\n`,
   );
   for (const skipped of result.draft.skipped) io.stdout.write(`  skipped ${skipped.operation}: ${skipped.reason}\n`);
   for (const demoted of result.demoted) io.stdout.write(`  ${demoted.path}: dropped, since ${demoted.message}\n`);
@@ -135,7 +134,7 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
       ? "Next: the annotation already names everything the spec declares for its tools; run `projector generate`.\n"
       : result.draft.tools.size === 0
         ? "Next: there is no tool to generate: name other operations with --operations or --tag, or write a tool by hand.\n"
-        : todos
+        : result.todos
           ? "Next: decide each todo, then run `projector generate`.\n"
           : "Next: review the guesses, then run `projector generate`.\n",
   );
