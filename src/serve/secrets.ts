@@ -3,6 +3,7 @@
 // writes it in: as it is, JSON-escaped, percent-encoded, as HTML character references, or cut short.
 
 import { DecodingMode, EntityDecoder, htmlDecodeTree } from "entities/decode";
+import { isObject } from "../annotation/next-page.js";
 import type { Fetch } from "./api-fetch.js";
 
 /** What stands in for a secret in a text serve hands out. */
@@ -437,13 +438,10 @@ export function maskingServer<S extends object>(server: S, mask: SecretMask): S 
 
 /** A handler's answer with `mask` applied to every string in it, and each text block of its `content` masked as its values are. */
 function maskedAnswer(answer: unknown, mask: SecretMask): unknown {
-  const content: unknown = typeof answer === "object" && answer !== null ? (answer as { content?: unknown }).content : undefined;
+  const content = isObject(answer) ? answer["content"] : undefined;
   if (!Array.isArray(content)) return maskedDeep(answer, mask);
   const isTextBlock = (item: unknown): item is { type: "text"; text: string } =>
-    typeof item === "object" &&
-    item !== null &&
-    (item as { type?: unknown }).type === "text" &&
-    typeof (item as { text?: unknown }).text === "string";
+    isObject(item) && item["type"] === "text" && typeof item["text"] === "string";
   return {
     ...(maskedDeep({ ...(answer as object), content: [] }, mask) as object),
     content: content.map((item) =>
