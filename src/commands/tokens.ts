@@ -5,7 +5,7 @@ import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
 import { standInResolvers } from "../evidence/stand-ins.js";
 import type { CarriedDefinition } from "../evidence/definitions.js";
 import type { TextRuntime } from "../evidence/example-figures.js";
-import { loadGenerated } from "../evidence/run-generated.js";
+import { loadGenerated, type Projector } from "../evidence/run-generated.js";
 import { handleKeys, withoutHandles } from "../evidence/handles.js";
 import { buildReport, formatReport } from "../evidence/report.js";
 import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
@@ -97,11 +97,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
   const modules = await loadGenerated(generated.files);
   try {
     const runtime = modules.runtime as TextRuntime & { at(value: unknown, path: readonly string[]): unknown };
-    const project = modules.index[`project${pascalCase(tool.name)}`] as (
-      response: unknown,
-      resolvers: unknown,
-      options: unknown,
-    ) => Promise<Record<string, unknown>>;
+    const project = modules.index[`project${pascalCase(tool.name)}`] as Projector<Record<string, unknown>>;
     const atRows = runtime.at(payload, tool.rowsPath);
     const rawRecords = tool.many ? (Array.isArray(atRows) ? atRows : []) : [atRows];
     // Each follow-up lookup avoided is an id a resolver is asked about: `included` named the others.

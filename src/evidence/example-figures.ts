@@ -1,5 +1,6 @@
 import { RUNTIME_MODULE } from "../emit/module.js";
 import type { TableLayoutModel } from "../model/table-layout.js";
+import type { Projector } from "./run-generated.js";
 import { standInResolvers } from "./stand-ins.js";
 
 /** A list tool's spec example, counted as the two texts it could send. */
@@ -40,7 +41,7 @@ export async function exampleFigures(
   const runtime = (await load(RUNTIME_MODULE)) as TextRuntime;
   const projected: [tool: string, json: string, table: string][] = [];
   for (const candidate of candidates) {
-    const project = (await load(candidate.module))[candidate.projector] as (response: unknown, resolvers: unknown) => Promise<object>;
+    const project = (await load(candidate.module))[candidate.projector] as Projector<object>;
     const result = await project(candidate.example, standInResolvers(resolvers)).catch(() => undefined);
     if (!result) continue;
     projected.push([

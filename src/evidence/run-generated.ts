@@ -9,6 +9,9 @@ import { importFrom, writeJavaScript } from "./write-javascript.js";
 
 export type Module = Record<string, unknown>;
 
+/** A generated `project<Tool>` function: a response and the resolvers in, the tool's result out. */
+export type Projector<Result> = (response: unknown, resolvers: unknown, options?: unknown) => Promise<Result>;
+
 /** A temporary folder of generated modules made runnable, filled as they are emitted. */
 export interface RunnableFolder {
   /** Writes the modules (paths relative to the output folder) as JavaScript; resolves once they are written. */
