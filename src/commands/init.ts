@@ -56,24 +56,22 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   const display = (path: string) => displayPath(io.cwd, path);
   const cannot = (message: string, help: string) => refusal("PRJ054", message, help, { file: display(annotationPath) });
   const kind = await entryKind(annotationPath);
-  if (kind !== "absent" && kind !== "file") {
+  if (kind !== "absent" && kind !== "file")
     throw cannot(
       `${display(annotationPath)} is ${kind === "folder" ? "a folder" : "not a regular file"}; init writes the annotation to a file`,
       "pass -o path/to/projector.yaml",
     );
-  }
   const spec = await loadSpec(specPath, display(specPath), options);
   const reader = new SchemaReader(spec.document);
   const operations = listOperations(reader);
-  if (operations.length === 0) {
-    // Valid OpenAPI 3.1 (a document of webhooks or components alone), but nothing init could draft.
+  // Valid OpenAPI 3.1 (a document of webhooks or components alone), but nothing init could draft.
+  if (operations.length === 0)
     throw refusal(
       "PRJ058",
       "the spec declares no operations to project",
       "projector drafts tools from the JSON responses of a spec's `paths`; point init at a spec that has some",
       spec.document["paths"] === undefined ? { file: spec.file, line: 1, column: 1 } : spec.locate("/paths"),
     );
-  }
   if (options.operations) checkOperations(operations, options.operations);
   if (options.tag !== undefined) checkTag(operations, options.tag);
   const unreadable = (error: Error) => {

@@ -44,15 +44,13 @@ async function checkFolder(place: OutputPlace, folder: string, role: string): Pr
       "point `output` at a folder, not at a file or under one",
     );
   }
-  if (kind !== "folder") {
-    const what = kind === "link" ? "a symbolic link" : "a file";
+  if (kind !== "folder")
     throw refusal(
       place,
       "PRJ052",
-      `${role} ${name} is ${what}, not a folder`,
+      `${role} ${name} is ${kind === "link" ? "a symbolic link" : "a file"}, not a folder`,
       "point `output` at a folder of its own; generate replaces it whole",
     );
-  }
   const listing = await listFolder(folder);
   if (listing.names.has(".git"))
     throw refusal(
