@@ -62,11 +62,10 @@ export interface GenerateHooks {
 }
 
 /** What a run came to; `display` names files as messages do. */
-export type DriverOutcome = { folder: string; display: (path: string) => string } & (
-  | { kind: "up to date"; diagnostics: Diagnostic[] }
-  | { kind: "problems"; diagnostics: Diagnostic[] }
-  | { kind: "checked"; diagnostics: Diagnostic[]; check: FolderCheck }
-  | { kind: "written"; diagnostics: Diagnostic[]; model: Model; diff: FolderDiff; fileCount: number }
+export type DriverOutcome = { folder: string; display: (path: string) => string; diagnostics: Diagnostic[] } & (
+  | { kind: "up to date" | "problems" }
+  | { kind: "checked"; check: FolderCheck }
+  | { kind: "written"; model: Model; diff: FolderDiff; fileCount: number }
 );
 
 /** One generate of the project the annotation file names. Throws DiagnosticError where an input is refused. */
