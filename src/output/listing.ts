@@ -37,14 +37,9 @@ export async function listFolder(folder: string): Promise<FolderListing> {
   const listing: FolderListing = { files: [], emptyFolders: [], others: [], names: new Set(entries.map((e) => e.name)) };
   for (const entry of entries) {
     const path = join(entry.parentPath, entry.name);
-    const list = entry.isFile()
-      ? listing.files
-      : entry.isDirectory()
-        ? parents.has(path)
-          ? undefined
-          : listing.emptyFolders
-        : listing.others;
-    list?.push(posix(relative(folder, path)));
+    if (entry.isDirectory() && parents.has(path)) continue;
+    const list = entry.isFile() ? listing.files : entry.isDirectory() ? listing.emptyFolders : listing.others;
+    list.push(posix(relative(folder, path)));
   }
   for (const list of [listing.files, listing.emptyFolders, listing.others]) list.sort();
   return listing;
