@@ -163,11 +163,9 @@ const READINGS: readonly (readonly Step[])[] = [
 /** Only a secret holding a space may be written with a `+` for it. */
 const FORM_READINGS: readonly (readonly Step[])[] = [[formEncoding], [formEncoding, jsonEscapes]];
 
-const stepsKey = (steps: readonly Step[]) => steps.map((step) => step.name).join(" ");
-
 /** The text read through `steps`, each step's text kept in `decodedBy`; undefined where a step decodes nothing. */
 function readAfter(text: string, steps: readonly Step[], decodedBy: Map<string, string | undefined>): string | undefined {
-  const key = stepsKey(steps);
+  const key = steps.map((step) => step.name).join(" ");
   if (decodedBy.has(key)) return decodedBy.get(key);
   const before = readAfter(text, steps.slice(0, -1), decodedBy);
   const read = before === undefined ? undefined : decoded(before, steps[steps.length - 1]!);
