@@ -9,7 +9,7 @@ import { loadGenerated, type Projector } from "../evidence/run-generated.js";
 import { handleKeys, withoutHandles } from "../evidence/handles.js";
 import { buildReport, formatReport } from "../evidence/report.js";
 import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
-import type { Model, ToolModel } from "../model/types.js";
+import type { ToolModel } from "../model/types.js";
 import { leafFields } from "../rules/field.js";
 import { pascalCase } from "../naming.js";
 import { didYouMean } from "../suggest.js";
@@ -62,13 +62,6 @@ async function readJson(cwd: string, file: string, what: string): Promise<unknow
   }
 }
 
-export function findTool(model: Model, name: string): ToolModel {
-  const tool = model.tools.find((t) => t.name === name);
-  const names = model.tools.map((t) => t.name);
-  if (!tool) throw new UsageError(`no tool "${name}" in the annotation${didYouMean(name, names)}; tools: ${names.join(", ")}`);
-  return tool;
-}
-
 export async function runTokens(options: TokensOptions, io: Io): Promise<number> {
   if (!(options.tokenizer in TOKENIZERS))
     throw new UsageError(`unknown tokenizer "${options.tokenizer}"; use ${Object.keys(TOKENIZERS).join(" or ")}`);
@@ -77,7 +70,10 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
   const generated = await generateProject(project, { format: false });
   printDiagnostics(io, generated.diagnostics);
   if (hasErrors(generated.diagnostics) || !generated.model) return EXIT.problems;
-  const tool = findTool(generated.model, options.tool);
+  const names = generated.model.tools.map((t) => t.name);
+  const tool = generated.model.tools.find((t) => t.name === options.tool);
+  if (!tool)
+    throw new UsageError(`no tool "${options.tool}" in the annotation${didYouMean(options.tool, names)}; tools: ${names.join(", ")}`);
   const payloadLocation =
     options.payload !== undefined ? { file: options.payload } : project.annotation.locate(["tools", tool.name], "key");
   let payload: unknown;

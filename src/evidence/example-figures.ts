@@ -25,15 +25,13 @@ export type TextRuntime = {
   withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
 };
 
-export type ModuleLoader = (stem: string) => Promise<Record<string, unknown>>;
-
 /**
  * Projects each tool's example with its generated projector (the resolvers answered by stand-ins)
  * and counts the result as JSON and as a table (o200k_base, by `countTokens`). A tool whose example
  * the generated code cannot read has no figures: that is the spec's problem, not a reason to stop init.
  */
 export async function exampleFigures(
-  load: ModuleLoader,
+  load: (stem: string) => Promise<Record<string, unknown>>,
   candidates: readonly FigureCandidate[],
   resolvers: readonly string[],
   countTokens: (texts: string[]) => Promise<number[]>,
