@@ -58,23 +58,15 @@ function parseQuestions(text: string, file: string): QuestionsFile {
     problem([], "the questions file needs a `questions:` list", "see `projector eval --help` for the format");
   } else {
     root.questions.forEach((entry: unknown, index: number) => {
-      const q = entry as { ask?: unknown; tool?: unknown; needs?: unknown };
-      if (
-        !q ||
-        typeof q !== "object" ||
-        typeof q.ask !== "string" ||
-        typeof q.tool !== "string" ||
-        !Array.isArray(q.needs) ||
-        !q.needs.every((n) => typeof n === "string")
-      ) {
+      const q = entry as { ask?: unknown; tool?: unknown; needs?: unknown } | null;
+      if (typeof q?.ask === "string" && typeof q.tool === "string" && Array.isArray(q.needs) && q.needs.every((n) => typeof n === "string"))
+        questions.push({ ask: q.ask, tool: q.tool, needs: q.needs as string[], index });
+      else
         problem(
           ["questions", index],
           "each question needs `ask` (text), `tool` (a tool name) and `needs` (a list of source field names)",
           "see `projector eval --help` for the format",
         );
-        return;
-      }
-      questions.push({ ask: q.ask, tool: q.tool, needs: q.needs as string[], index });
     });
   }
   if (problems.length) throw new DiagnosticError(problems);
@@ -103,7 +95,7 @@ export async function runEval(options: EvalOptions, io: Io): Promise<number> {
   if (hasErrors(generated.diagnostics) || !generated.model) return EXIT.problems;
   const tools = generated.model.tools.map((t) => t.name);
   const unknown = parsed.questions.filter((q) => !tools.includes(q.tool));
-  if (unknown.length) {
+  if (unknown.length)
     throw new DiagnosticError(
       unknown.map((q) => ({
         code: "PRJ043",
@@ -113,7 +105,6 @@ export async function runEval(options: EvalOptions, io: Io): Promise<number> {
         location: parsed.locate(["questions", q.index, "tool"]),
       })),
     );
-  }
   const results = evaluate(generated.model, parsed.questions);
   io.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : formatEvaluation(results));
   return results.every((r) => r.answerable) ? EXIT.ok : EXIT.problems;

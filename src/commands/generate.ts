@@ -1,6 +1,6 @@
 import type { LockHolder } from "../output/lock.js";
 import { displayPath } from "../project/display-path.js";
-import { runGenerate as drive, type GenerateHooks } from "../project/driver.js";
+import { runGenerate as drive, type DriverOptions, type GenerateHooks } from "../project/driver.js";
 import { commandProgress } from "../progress.js";
 import { summarize } from "../summary.js";
 import { EXIT, type Io } from "./io.js";
@@ -36,15 +36,9 @@ in projector; PROJECTOR_DEBUG=1 prints its stack). With --watch, problems are pr
 goes on; Ctrl-C exits 0.
 `;
 
-export interface GenerateOptions {
-  config: string;
-  check: boolean;
+export interface GenerateOptions extends DriverOptions {
   silent: boolean;
   verbose: boolean;
-  force: boolean;
-  allowRemoteRefs: boolean;
-  allowOutsideRefs: boolean;
-  allowOutsideOutput: boolean;
 }
 
 /** One generate, told on the console; its exit code. */
@@ -59,9 +53,9 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
   const outcome = await drive(options, io.cwd, { stage: progress.stage, waiting }, hooks);
   const { display, folder } = outcome;
   printDiagnostics(io, outcome.diagnostics);
+  if (outcome.kind !== "problems") progress.finish();
   switch (outcome.kind) {
     case "up to date":
-      progress.finish();
       if (!options.silent) io.stdout.write(upToDate(display(folder)));
       return EXIT.ok;
     case "problems": {
@@ -72,10 +66,8 @@ export async function runGenerate(options: GenerateOptions, io: Io, hooks?: Gene
       return EXIT.problems;
     }
     case "checked":
-      progress.finish();
       return tellCheck(outcome.check, display, folder, options, io) ? EXIT.ok : EXIT.problems;
     case "written": {
-      progress.finish();
       if (!options.silent) {
         io.stdout.write(`${summarize(outcome.model)}\n\n`);
         const { diff, fileCount } = outcome;

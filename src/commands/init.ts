@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DiagnosticError, refusal, formatDiagnostic } from "../diagnostics.js";
+import { refusal, formatDiagnostic } from "../diagnostics.js";
 import { textFigureCounter, type TextFigureCounter } from "../evidence/text-choice.js";
 import { acceptedModel, initAnnotation, proposeTables, type InitOptions, type InitResult } from "../init/init.js";
 import { entryKind } from "../output/listing.js";
 import { loadSpec } from "../openapi/load.js";
-import { findOperation, listOperations, operationLabel, responseExample } from "../model/operations.js";
+import { findOperation, listOperations, operationLabel, responseExample, type Operation } from "../model/operations.js";
 import type { LoadedSpec } from "../openapi/load.js";
 import { SchemaReader } from "../openapi/schema.js";
 import { didYouMean } from "../suggest.js";
@@ -54,30 +54,26 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   const specPath = resolve(io.cwd, options.spec);
   const annotationPath = resolve(io.cwd, options.output);
   const display = (path: string) => displayPath(io.cwd, path);
-  const cannot = (message: string, help: string) =>
-    new DiagnosticError([{ code: "PRJ054", severity: "error", message, help, location: { file: display(annotationPath) } }]);
+  const cannot = (message: string, help: string) => refusal("PRJ054", message, help, { file: display(annotationPath) });
   const kind = await entryKind(annotationPath);
-  if (kind !== "absent" && kind !== "file") {
+  if (kind !== "absent" && kind !== "file")
     throw cannot(
       `${display(annotationPath)} is ${kind === "folder" ? "a folder" : "not a regular file"}; init writes the annotation to a file`,
       "pass -o path/to/projector.yaml",
     );
-  }
-  const spec = await loadSpec(specPath, display(specPath), {
-    allowRemoteRefs: options.allowRemoteRefs,
-    allowOutsideRefs: options.allowOutsideRefs,
-  });
-  if (listOperations(new SchemaReader(spec.document)).length === 0) {
-    // Valid OpenAPI 3.1 (a document of webhooks or components alone), but nothing init could draft.
+  const spec = await loadSpec(specPath, display(specPath), options);
+  const reader = new SchemaReader(spec.document);
+  const operations = listOperations(reader);
+  // Valid OpenAPI 3.1 (a document of webhooks or components alone), but nothing init could draft.
+  if (operations.length === 0)
     throw refusal(
       "PRJ058",
       "the spec declares no operations to project",
       "projector drafts tools from the JSON responses of a spec's `paths`; point init at a spec that has some",
       spec.document["paths"] === undefined ? { file: spec.file, line: 1, column: 1 } : spec.locate("/paths"),
     );
-  }
-  if (options.operations) checkOperations(spec, options.operations);
-  if (options.tag !== undefined) checkTag(spec, options.tag);
+  if (options.operations) checkOperations(operations, options.operations);
+  if (options.tag !== undefined) checkTag(operations, options.tag);
   const unreadable = (error: Error) => {
     throw cannot(`cannot read the annotation file: ${error.message}`, "check the file's permissions, or pass -o with another path");
   };
@@ -102,7 +98,7 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   };
   const counter = textFigureCounter(await readRuntimeTemplate(), { spec: initOptions.spec, annotation: initOptions.file });
   // Started before drafting, which its workers overlap, where a page's example is likely to be counted.
-  if (someListExample(spec)) counter.start();
+  if (someListExample(reader, operations)) counter.start();
   let result: InitResult;
   try {
     const drafted = withinDepth(spec.file, () => initAnnotation(spec, initOptions));
@@ -123,11 +119,10 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
   }
 
   const fields = result.added.filter((p) => p[0] === "resources" && p[2] === "fields").length;
-  const todos = result.todos;
   const tools = result.added.filter((p) => p[0] === "tools").length;
   io.stdout.write(
     `${display(annotationPath)}: ${existing === undefined ? "drafted" : "extended"} with ${tools} tool(s) and ${fields} field(s)` +
-      `${todos ? `; ${todos} guess(es) marked todo for you to decide` : ""}\n`,
+      `${result.todos ? `; ${result.todos} guess(es) marked todo for you to decide` : ""}\n`,
   );
   for (const skipped of result.draft.skipped) io.stdout.write(`  skipped ${skipped.operation}: ${skipped.reason}\n`);
   for (const demoted of result.demoted) io.stdout.write(`  ${demoted.path}: dropped, since ${demoted.message}\n`);
@@ -137,7 +132,7 @@ export async function runInit(options: InitCommandOptions, io: Io): Promise<numb
       ? "Next: the annotation already names everything the spec declares for its tools; run `projector generate`.\n"
       : result.draft.tools.size === 0
         ? "Next: there is no tool to generate: name other operations with --operations or --tag, or write a tool by hand.\n"
-        : todos
+        : result.todos
           ? "Next: decide each todo, then run `projector generate`.\n"
           : "Next: review the guesses, then run `projector generate`.\n",
   );
@@ -169,10 +164,9 @@ export function schemaReference(annotationPath: string, packageRoot = PACKAGE_RO
  * of it (`{ "incidents": [...] }`). Only a list tool's example is counted; a guess either way
  * changes when the counting starts, not what it finds.
  */
-function someListExample(spec: LoadedSpec): boolean {
-  const reader = new SchemaReader(spec.document);
+function someListExample(reader: SchemaReader, operations: Operation[]): boolean {
   const objects = (value: unknown) => Array.isArray(value) && value.some((item) => typeof item === "object" && item !== null);
-  return listOperations(reader).some((op) => {
+  return operations.some((op) => {
     if (op.method !== "get") return false;
     const example = responseExample(reader, op);
     return objects(example) || (typeof example === "object" && example !== null && Object.values(example).some(objects));
@@ -180,9 +174,9 @@ function someListExample(spec: LoadedSpec): boolean {
 }
 
 /** The tag `--tag` gives must be one of the spec's GET operations': a typo must not draft nothing and exit 0. */
-function checkTag(spec: LoadedSpec, tag: string) {
+function checkTag(operations: Operation[], tag: string) {
   const tags = new Set(
-    listOperations(new SchemaReader(spec.document))
+    operations
       .filter((op) => op.method === "get")
       .flatMap((op) => {
         const written = op.at.schema["tags"];
@@ -196,8 +190,7 @@ function checkTag(spec: LoadedSpec, tag: string) {
 }
 
 /** Every name `--operations` gives must be a GET operation of the spec: a typo must not draft nothing and exit 0. */
-function checkOperations(spec: LoadedSpec, names: readonly string[]) {
-  const operations = listOperations(new SchemaReader(spec.document));
+function checkOperations(operations: Operation[], names: readonly string[]) {
   const gets = operations.filter((op) => op.method === "get");
   for (const name of names) {
     const op = findOperation(operations, name);

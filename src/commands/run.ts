@@ -39,7 +39,8 @@ interface Command {
   run(values: Values, positionals: string[], io: Io): Promise<number>;
 }
 
-const config: Options = { config: { type: "string", short: "c" }, help: { type: "boolean", short: "h" } };
+const config: Options = { config: { type: "string", short: "c" } };
+const refs: Options = { "allow-remote-refs": { type: "boolean" }, "allow-outside-refs": { type: "boolean" } };
 const text = (value: string | boolean | undefined) => (typeof value === "string" ? value : undefined);
 
 const COMMANDS: Record<string, Command> = {
@@ -53,8 +54,7 @@ const COMMANDS: Record<string, Command> = {
       silent: { type: "boolean" },
       verbose: { type: "boolean" },
       force: { type: "boolean" },
-      "allow-remote-refs": { type: "boolean" },
-      "allow-outside-refs": { type: "boolean" },
+      ...refs,
       "allow-outside-output": { type: "boolean" },
     },
     run: async (values, _, io) => {
@@ -86,9 +86,7 @@ const COMMANDS: Record<string, Command> = {
       operations: { type: "string" },
       tag: { type: "string" },
       "accept-guesses": { type: "boolean" },
-      "allow-remote-refs": { type: "boolean" },
-      "allow-outside-refs": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
+      ...refs,
     },
     run: async (values, positionals, io) => {
       if (positionals[0] === undefined) throw new UsageError("init needs the spec: projector init specs/api.yaml");
@@ -199,7 +197,7 @@ export async function runCli(argv: string[], terminal: Io): Promise<number> {
       args: rest,
       strict: true,
       allowPositionals: command.positionals > 0,
-      options: command.options,
+      options: { ...command.options, help: { type: "boolean", short: "h" } },
     });
     if (values["help"] === true) {
       io.stdout.write(await command.help());

@@ -1,14 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DiagnosticError, refusal, hasErrors, type Diagnostic } from "../diagnostics.js";
+import { refusal, hasErrors } from "../diagnostics.js";
 import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
 import { standInResolvers } from "../evidence/stand-ins.js";
 import type { CarriedDefinition } from "../evidence/definitions.js";
-import { loadGenerated } from "../evidence/run-generated.js";
+import type { TextRuntime } from "../evidence/example-figures.js";
+import { loadGenerated, type Projector } from "../evidence/run-generated.js";
 import { handleKeys, withoutHandles } from "../evidence/handles.js";
 import { buildReport, formatReport } from "../evidence/report.js";
 import { TOKENIZERS, type TokenizerName } from "../evidence/tokens.js";
-import type { Model, ToolModel } from "../model/types.js";
+import type { ToolModel } from "../model/types.js";
 import { leafFields } from "../rules/field.js";
 import { pascalCase } from "../naming.js";
 import { didYouMean } from "../suggest.js";
@@ -46,28 +47,19 @@ export interface TokensOptions {
   json: boolean;
 }
 
-async function readJson(path: string, display: string, what: string): Promise<unknown> {
+/** The JSON document in `file`, named as given and read from `cwd`. */
+async function readJson(cwd: string, file: string, what: string): Promise<unknown> {
   const fail = (message: string): never => {
-    throw refusal("PRJ040", `${what}: ${message}`, "pass a file holding one JSON document", { file: display });
+    throw refusal("PRJ040", `${what}: ${message}`, "pass a file holding one JSON document", { file });
   };
-  let text = "";
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    fail((error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message);
-  }
+  const text = await readFile(resolve(cwd, file), "utf8").catch((error: NodeJS.ErrnoException) =>
+    fail(error.code === "ENOENT" ? "no such file" : error.message),
+  );
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     return fail(`not JSON: ${(error as Error).message}`);
   }
-}
-
-export function findTool(model: Model, name: string): ToolModel {
-  const tool = model.tools.find((t) => t.name === name);
-  const names = model.tools.map((t) => t.name);
-  if (!tool) throw new UsageError(`no tool "${name}" in the annotation${didYouMean(name, names)}; tools: ${names.join(", ")}`);
-  return tool;
 }
 
 export async function runTokens(options: TokensOptions, io: Io): Promise<number> {
@@ -78,53 +70,37 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
   const generated = await generateProject(project, { format: false });
   printDiagnostics(io, generated.diagnostics);
   if (hasErrors(generated.diagnostics) || !generated.model) return EXIT.problems;
-  const tool = findTool(generated.model, options.tool);
-  let payload: unknown;
-  if (options.payload !== undefined) payload = await readJson(resolve(io.cwd, options.payload), options.payload, "payload");
-  else if (tool.example !== undefined) payload = tool.example;
-  else {
-    const missing: Diagnostic = {
-      code: "PRJ041",
-      severity: "error",
-      message: `no payload given, and the spec has no example response for ${tool.operationLabel}`,
-      help: "pass a recorded response: `projector tokens --tool NAME payload.json`",
-      location: project.annotation.locate(["tools", tool.name], "key"),
-    };
-    throw new DiagnosticError([missing]);
-  }
-  const labels =
-    options.labels === undefined
-      ? {}
-      : ((await readJson(resolve(io.cwd, options.labels), options.labels, "labels")) as Record<string, Record<string, string>>);
-  const lookupSample =
-    options.lookupSample === undefined
-      ? undefined
-      : JSON.stringify(await readJson(resolve(io.cwd, options.lookupSample), options.lookupSample, "lookup sample"));
+  const names = generated.model.tools.map((t) => t.name);
+  const tool = generated.model.tools.find((t) => t.name === options.tool);
+  if (!tool)
+    throw new UsageError(`no tool "${options.tool}" in the annotation${didYouMean(options.tool, names)}; tools: ${names.join(", ")}`);
   const payloadLocation =
     options.payload !== undefined ? { file: options.payload } : project.annotation.locate(["tools", tool.name], "key");
+  let payload: unknown;
+  if (options.payload !== undefined) payload = await readJson(io.cwd, options.payload, "payload");
+  else if (tool.example !== undefined) payload = tool.example;
+  else
+    throw refusal(
+      "PRJ041",
+      `no payload given, and the spec has no example response for ${tool.operationLabel}`,
+      "pass a recorded response: `projector tokens --tool NAME payload.json`",
+      payloadLocation,
+    );
+  const labels =
+    options.labels === undefined ? {} : ((await readJson(io.cwd, options.labels, "labels")) as Record<string, Record<string, string>>);
+  const lookupSample =
+    options.lookupSample === undefined ? undefined : JSON.stringify(await readJson(io.cwd, options.lookupSample, "lookup sample"));
   const modules = await loadGenerated(generated.files);
   try {
-    const runtime = modules.runtime as {
-      at(value: unknown, path: readonly string[]): unknown;
-      serializeToolResult(value: unknown): string;
-      withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
-    };
-    const project = modules.index[`project${pascalCase(tool.name)}`] as (
-      response: unknown,
-      resolvers: unknown,
-      options: unknown,
-    ) => Promise<Record<string, unknown>>;
+    const runtime = modules.runtime as TextRuntime & { at(value: unknown, path: readonly string[]): unknown };
+    const project = modules.index[`project${pascalCase(tool.name)}`] as Projector<Record<string, unknown>>;
     const atRows = runtime.at(payload, tool.rowsPath);
     const rawRecords = tool.many ? (Array.isArray(atRows) ? atRows : []) : [atRows];
     // Each follow-up lookup avoided is an id a resolver is asked about: `included` named the others.
     const asked = new Map<string, number>();
+    const resolvers = generated.model.resolvers.map((r) => r.name);
     const counting = Object.fromEntries(
-      Object.entries(
-        standInResolvers(
-          generated.model.resolvers.map((r) => r.name),
-          labels,
-        ),
-      ).map(([name, resolver]) => [
+      Object.entries(standInResolvers(resolvers, labels)).map(([name, resolver]) => [
         name,
         (ids: readonly string[]) => {
           asked.set(name, (asked.get(name) ?? 0) + ids.length);
@@ -169,11 +145,7 @@ export async function runTokens(options: TokensOptions, io: Io): Promise<number>
 }
 
 /** The result's text as the tool would send it without its `next`, to tell what `next` costs. */
-function textWithoutNext(
-  projected: Record<string, unknown>,
-  layout: TableLayoutModel | undefined,
-  runtime: { serializeToolResult(value: unknown): string; withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T },
-): string {
+function textWithoutNext(projected: Record<string, unknown>, layout: TableLayoutModel | undefined, runtime: TextRuntime): string {
   const { next: _next, ...rest } = projected;
   const sentAsJson = runtime.serializeToolResult(projected) === JSON.stringify(projected);
   if (!layout || sentAsJson) return JSON.stringify(rest);

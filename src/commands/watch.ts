@@ -133,10 +133,7 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
     try {
       await runGenerate(options, io, hooks);
     } catch (error) {
-      if (!(error instanceof DiagnosticError)) {
-        printInternalError(io, error, options.verbose);
-        return;
-      }
+      if (!(error instanceof DiagnosticError)) return printInternalError(io, error, options.verbose);
       printRefusal(io, error.diagnostics);
     }
     if (project) {
@@ -171,16 +168,15 @@ export function runWatch(options: GenerateOptions, io: Io): Promise<number> {
   // Editors save by writing a temp file and renaming it over the old one, which ends a watch on the
   // file itself; a watch on its folder, filtered by name, sees every save.
   const follow = (announce = true) => {
-    const files = new Set([configPath]);
+    wanted = new Set([configPath]);
     if (project) {
-      files.add(project.specPath);
-      if (specFiles?.spec === project.specPath) for (const file of specFiles.files) files.add(file);
-      if (prettierConfig) files.add(prettierConfig);
-      for (const plugin of pluginFiles) files.add(plugin);
+      wanted.add(project.specPath);
+      if (specFiles?.spec === project.specPath) for (const file of specFiles.files) wanted.add(file);
+      if (prettierConfig) wanted.add(prettierConfig);
+      for (const plugin of pluginFiles) wanted.add(plugin);
     }
-    wanted = files;
     watched = new Map();
-    for (const file of files) for (const path of linkChain(file)) if (!watched.has(path)) watched.set(path, file);
+    for (const file of wanted) for (const path of linkChain(file)) if (!watched.has(path)) watched.set(path, file);
     const folders = new Set([...watched.keys()].map(dirname));
     // prettier lays out each output file with the configs it finds up from it: one made in a folder
     // between the annotation and the output folder applies as one beside the annotation does.

@@ -2,6 +2,7 @@ import type { Annotation } from "../annotation/types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Model } from "../model/types.js";
 import { pascalCase } from "../naming.js";
+import type { Projector } from "./run-generated.js";
 import { standInResolvers } from "./stand-ins.js";
 
 /**
@@ -22,12 +23,10 @@ export async function checkBudgets(
   try {
     const diagnostics: Diagnostic[] = [];
     for (const tool of tools) {
-      const project = modules.index[`project${pascalCase(tool.name)}`] as (
-        response: unknown,
-        resolvers: unknown,
-      ) => Promise<{ truncated?: unknown }>;
-      const result = await project(tool.example, standInResolvers(model.resolvers.map((r) => r.name)));
-      const truncated = result.truncated as false | { shown: number; total: number } | undefined;
+      const project = modules.index[`project${pascalCase(tool.name)}`] as Projector<{
+        truncated?: false | { shown: number; total: number };
+      }>;
+      const { truncated } = await project(tool.example, standInResolvers(model.resolvers.map((r) => r.name)));
       if (!truncated) continue;
       diagnostics.push({
         code: "PRJ042",

@@ -11,13 +11,8 @@ export interface TokenCounter {
 /** Counts o200k_base tokens in a worker thread that starts loading the vocabulary at once. */
 export function startTokenCounter(): TokenCounter {
   const worker = startWorker<CountRequest, CountReply & BatchReply>(new URL("./token-worker.js", import.meta.url), {});
-  if (!worker)
-    return {
-      count: async (texts) => texts.map((text) => countText(text, "o200k_base").tokens),
-      dispose: async () => undefined,
-    };
   return {
-    count: async (texts) => (await worker.ask({ texts })).tokens,
-    dispose: () => worker.terminate(),
+    count: async (texts) => (worker ? (await worker.ask({ texts })).tokens : texts.map((text) => countText(text, "o200k_base").tokens)),
+    dispose: async () => worker?.terminate(),
   };
 }

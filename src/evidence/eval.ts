@@ -58,16 +58,15 @@ export function formatEvaluation(results: QuestionResult[]): string {
   const lines: string[] = [];
   for (const result of results) {
     lines.push(`${result.answerable ? "answerable    " : "NOT answerable"}  ${result.ask}  [${result.tool}]`);
-    for (const need of result.needs) {
-      if (need.status === "kept") lines.push(`                  ${need.need}: kept as ${need.as}`);
-      else if (need.status === "dropped") lines.push(`                  ${need.need}: dropped by the annotation: ${need.reason}`);
-      else
-        lines.push(
-          `                  ${need.need}: never existed in the spec${need.suggestion ? ` (did you mean "${need.suggestion}"?)` : ""}`,
-        );
-    }
+    for (const need of result.needs) lines.push(`                  ${need.need}: ${verdict(need)}`);
   }
   const answerable = results.filter((r) => r.answerable).length;
   lines.push("", `${answerable} of ${results.length} question(s) answerable from the projection`);
   return `${lines.join("\n")}\n`;
+}
+
+function verdict(need: NeedStatus): string {
+  if (need.status === "kept") return `kept as ${need.as}`;
+  if (need.status === "dropped") return `dropped by the annotation: ${need.reason}`;
+  return `never existed in the spec${need.suggestion ? ` (did you mean "${need.suggestion}"?)` : ""}`;
 }

@@ -1,5 +1,6 @@
 import { RUNTIME_MODULE } from "../emit/module.js";
 import type { TableLayoutModel } from "../model/table-layout.js";
+import type { Projector } from "./run-generated.js";
 import { standInResolvers } from "./stand-ins.js";
 
 /** A list tool's spec example, counted as the two texts it could send. */
@@ -18,7 +19,11 @@ export interface FigureCandidate {
   layout: TableLayoutModel;
 }
 
-export type ModuleLoader = (stem: string) => Promise<Record<string, unknown>>;
+/** The generated runtime's functions that write a result as the text a tool sends. */
+export type TextRuntime = {
+  serializeToolResult(value: unknown): string;
+  withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
+};
 
 /**
  * Projects each tool's example with its generated projector (the resolvers answered by stand-ins)
@@ -26,18 +31,15 @@ export type ModuleLoader = (stem: string) => Promise<Record<string, unknown>>;
  * the generated code cannot read has no figures: that is the spec's problem, not a reason to stop init.
  */
 export async function exampleFigures(
-  load: ModuleLoader,
+  load: (stem: string) => Promise<Record<string, unknown>>,
   candidates: readonly FigureCandidate[],
   resolvers: readonly string[],
   countTokens: (texts: string[]) => Promise<number[]>,
 ): Promise<[tool: string, figures: TextFigures][]> {
-  const runtime = (await load(RUNTIME_MODULE)) as {
-    serializeToolResult(value: unknown): string;
-    withTableLayout<T extends object>(value: T, layout: TableLayoutModel): T;
-  };
+  const runtime = (await load(RUNTIME_MODULE)) as TextRuntime;
   const projected: [tool: string, json: string, table: string][] = [];
   for (const candidate of candidates) {
-    const project = (await load(candidate.module))[candidate.projector] as (response: unknown, resolvers: unknown) => Promise<object>;
+    const project = (await load(candidate.module))[candidate.projector] as Projector<object>;
     const result = await project(candidate.example, standInResolvers(resolvers)).catch(() => undefined);
     if (!result) continue;
     projected.push([

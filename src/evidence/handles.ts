@@ -16,15 +16,14 @@ function withoutHandlesIn(record: unknown, fields: readonly Field[]): unknown {
   const kept: Record<string, unknown> = { ...(record as Record<string, unknown>) };
   for (const field of fields) {
     if (isHandle(field)) delete kept[field.out];
-    else if (field.kind === "object") {
-      const part = kept[field.out];
-      kept[field.out] = Array.isArray(part)
-        ? part.map((item) => withoutHandlesIn(item, field.children))
-        : withoutHandlesIn(part, field.children);
-    }
+    else if (field.kind === "object") kept[field.out] = eachWithoutHandles(kept[field.out], field.children);
   }
   return kept;
 }
+
+/** {@link withoutHandlesIn} for a record, or for each record of a list. */
+const eachWithoutHandles = (value: unknown, fields: readonly Field[]) =>
+  Array.isArray(value) ? value.map((record) => withoutHandlesIn(record, fields)) : withoutHandlesIn(value, fields);
 
 /** A tool's projected result with every record's handles left out, so that what they cost can be counted. */
 export function withoutHandles(tool: ToolModel, result: unknown): unknown {
@@ -32,9 +31,5 @@ export function withoutHandles(tool: ToolModel, result: unknown): unknown {
   if (tool.list === undefined) return withoutHandlesIn(result, fields);
   if (typeof result !== "object" || result === null) return result;
   const page = result as Record<string, unknown>;
-  const records = page[tool.list];
-  return {
-    ...page,
-    [tool.list]: Array.isArray(records) ? records.map((record) => withoutHandlesIn(record, fields)) : withoutHandlesIn(records, fields),
-  };
+  return { ...page, [tool.list]: eachWithoutHandles(page[tool.list], fields) };
 }

@@ -3,17 +3,20 @@ import { leafFields } from "../rules/field.js";
 import { countDefinitions, type CarriedDefinition, type DefinitionsCount } from "./definitions.js";
 import { handleKeys } from "./handles.js";
 import { classifyJson, PARTS, type Part, type PartRules } from "./parts.js";
-import { countParts, countText, type TextCount, type TokenizerName } from "./tokens.js";
+import { countParts, countText, guessError, type TextCount, type TokenizerName } from "./tokens.js";
 
 export interface Measured extends TextCount {
   records: number;
 }
 
+/** A raw text's count with its tokens by part. */
+type PartsCount = TextCount & { parts: Record<Part, number> };
+
 export interface TokensReport {
   tool: string;
   tokenizer: TokenizerName;
   /** `perRecord` is the mean over the page's records, each counted on its own. */
-  raw: Measured & { parts: Record<Part, number>; perRecord: (TextCount & { parts: Record<Part, number> }) | null };
+  raw: Measured & { parts: Record<Part, number>; perRecord: PartsCount | null };
   projected: Measured & { perRecord: TextCount | null };
   /** The whole result as each text a tool can send: `sent` is the one it does send (`text:` in the annotation). */
   texts: { sent: "json" | "table"; json: TextCount; table: TextCount | null };
@@ -83,34 +86,33 @@ export function buildReport(input: ReportInput): TokensReport {
   const rawText = classifyJson(input.raw, rules);
   const rawRecords = input.rawRecords.map((record) => classifyJson(record, rules));
   const followUpsAvoided = Object.values(input.followUpsByResolver).reduce((a, b) => a + b, 0);
-  const sampleTokens = input.lookupSample === undefined ? undefined : countText(input.lookupSample, input.tokenizer).tokens;
+  const count = (text: string) => countText(text, input.tokenizer);
+  const sampleTokens = input.lookupSample === undefined ? undefined : count(input.lookupSample).tokens;
   return {
     tool: input.tool.name,
     tokenizer: input.tokenizer,
     raw: {
-      ...countText(rawText.text, input.tokenizer),
+      ...count(rawText.text),
       records: input.rawRecords.length,
       parts: countParts(rawText, input.tokenizer),
-      perRecord: meanRecord(
-        rawRecords.map((record) => ({ ...countText(record.text, input.tokenizer), parts: countParts(record, input.tokenizer) })),
-      ),
+      perRecord: meanRecord(rawRecords.map((record) => ({ ...count(record.text), parts: countParts(record, input.tokenizer) }))),
     },
     projected: {
-      ...countText(input.projectedText, input.tokenizer),
+      ...count(input.projectedText),
       records: input.projectedRecordTexts.length,
-      perRecord: meanCount(input.projectedRecordTexts.map((text) => countText(text, input.tokenizer))),
+      perRecord: meanCount(input.projectedRecordTexts.map(count)),
     },
     texts: {
       sent: input.tool.text,
-      json: countText(input.jsonText, input.tokenizer),
-      table: input.tableText === undefined ? null : countText(input.tableText, input.tokenizer),
+      json: count(input.jsonText),
+      table: input.tableText === undefined ? null : count(input.tableText),
     },
     handles:
       input.jsonTextWithoutHandles === undefined
         ? null
         : {
             keys: handleKeys(input.tool.resource.fields),
-            tokens: countText(input.jsonText, input.tokenizer).tokens - countText(input.jsonTextWithoutHandles, input.tokenizer).tokens,
+            tokens: count(input.jsonText).tokens - count(input.jsonTextWithoutHandles).tokens,
           },
     next: nextCost(input),
     followUpsAvoided,
@@ -127,18 +129,11 @@ function meanCount(counts: readonly TextCount[]): TextCount | null {
   const mean = (of: (count: TextCount) => number) => Math.round(counts.reduce((sum, count) => sum + of(count), 0) / counts.length);
   const tokens = mean((c) => c.tokens);
   const bytesOver4 = mean((c) => c.bytesOver4);
-  return {
-    tokens,
-    bytes: mean((c) => c.bytes),
-    bytesOver4,
-    bytesOver4Error: tokens === 0 ? 0 : Math.round(((bytesOver4 - tokens) / tokens) * 1000) / 10,
-  };
+  return { tokens, bytes: mean((c) => c.bytes), bytesOver4, bytesOver4Error: guessError(bytesOver4, tokens) };
 }
 
 /** {@link meanCount} with the mean of each part, rounded so that the parts still add up to the tokens. */
-function meanRecord(
-  counts: readonly (TextCount & { parts: Record<Part, number> })[],
-): (TextCount & { parts: Record<Part, number> }) | null {
+function meanRecord(counts: readonly PartsCount[]): PartsCount | null {
   const mean = meanCount(counts);
   if (!mean) return null;
   const exact = PARTS.map((part) => counts.reduce((sum, count) => sum + count.parts[part], 0) / counts.length);
@@ -178,8 +173,8 @@ export function formatReport(report: TokensReport): string {
     ]);
   };
   // One record's count where the tool returns one; a page's records differ, so theirs is the mean, and says so.
-  const recordLabel = report.raw.records > 1 ? `per record (mean of ${number(report.raw.records)})` : "per record";
-  block(recordLabel, report.raw.perRecord, report.projected.perRecord);
+  const record = report.raw.records > 1 ? `record (mean of ${number(report.raw.records)})` : "record";
+  block(`per ${record}`, report.raw.perRecord, report.projected.perRecord);
   block("per page", report.raw, report.projected);
   rows.push(["records", "", number(report.raw.records), number(report.projected.records), ""]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -195,9 +190,9 @@ export function formatReport(report: TokensReport): string {
     "",
     ...table,
     "",
-    `raw ${report.raw.perRecord ? (report.raw.records > 1 ? `record (mean of ${number(report.raw.records)})` : "record") : "page"} by part (tokens): ${PARTS.map((p) => `${p} ${number(parts[p])}`).join(", ")}`,
+    `raw ${report.raw.perRecord ? record : "page"} by part (tokens): ${PARTS.map((p) => `${p} ${number(parts[p])}`).join(", ")}`,
+    textsLine(report.texts),
   ];
-  lines.push(textsLine(report.texts));
   if (report.handles) lines.push(handlesLine(report.handles, report.texts.json.tokens));
   if (report.next)
     lines.push(
@@ -208,8 +203,7 @@ export function formatReport(report: TokensReport): string {
     `follow-up lookups avoided: ${report.followUpsAvoided}${byResolver.length ? ` (${byResolver.map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}` +
       (report.lookup ? `, about ${number(report.lookup.tokens)} tokens at ${number(report.lookup.sampleTokens)} per lookup result` : ""),
   );
-  lines.push("", ...definitionsLines(report));
-  lines.push("", "parts:", ...PARTS.map((p) => `  ${p.padEnd(9)} ${report.definitions[p]}`));
+  lines.push("", ...definitionsLines(report), "", "parts:", ...PARTS.map((p) => `  ${p.padEnd(9)} ${report.definitions[p]}`));
   return `${lines.join("\n")}\n`;
 }
 

@@ -9,6 +9,9 @@ import { importFrom, writeJavaScript } from "./write-javascript.js";
 
 export type Module = Record<string, unknown>;
 
+/** A generated `project<Tool>` function: a response and the resolvers in, the tool's result out. */
+export type Projector<Result> = (response: unknown, resolvers: unknown, options?: unknown) => Promise<Result>;
+
 /** A temporary folder of generated modules made runnable, filled as they are emitted. */
 export interface RunnableFolder {
   /** Writes the modules (paths relative to the output folder) as JavaScript; resolves once they are written. */
@@ -21,7 +24,6 @@ export interface RunnableFolder {
 export interface GeneratedModules {
   index: Module;
   runtime: Module;
-  resource(stem: string): Promise<Module>;
   dispose(): Promise<void>;
 }
 
@@ -47,7 +49,7 @@ export function runnableFolder(): RunnableFolder {
   };
 }
 
-/** The whole generated folder, runnable: its barrel, the runtime's, and any resource module. */
+/** The whole generated folder, runnable: its barrel and the runtime's. */
 export async function loadGenerated(files: ReadonlyMap<string, string>): Promise<GeneratedModules> {
   const folder = runnableFolder();
   try {
@@ -55,7 +57,6 @@ export async function loadGenerated(files: ReadonlyMap<string, string>): Promise
     return {
       index: await folder.load("index"),
       runtime: await folder.load(RUNTIME_MODULE),
-      resource: (stem) => folder.load(`resources/${stem}`),
       dispose: folder.dispose,
     };
   } catch (error) {

@@ -27,8 +27,12 @@ export function countText(text: string, tokenizer: TokenizerName): TextCount {
   const tokens = TOKENIZERS[tokenizer]().encode(text).length;
   const bytes = Buffer.byteLength(text, "utf8");
   const bytesOver4 = Math.round(bytes / 4);
-  return { tokens, bytes, bytesOver4, bytesOver4Error: tokens === 0 ? 0 : Math.round(((bytesOver4 - tokens) / tokens) * 1000) / 10 };
+  return { tokens, bytes, bytesOver4, bytesOver4Error: guessError(bytesOver4, tokens) };
 }
+
+/** How far the bytes/4 guess is from the real count, in percent to one decimal (negative: it undercounts). */
+export const guessError = (bytesOver4: number, tokens: number) =>
+  tokens === 0 ? 0 : Math.round(((bytesOver4 - tokens) / tokens) * 1000) / 10;
 
 /**
  * Tokens per part. Each token goes to the part most of its characters belong to; a character a

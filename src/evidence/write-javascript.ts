@@ -42,12 +42,8 @@ export function transpiled(ts: typeof TypeScript, files: ReadonlyMap<string, str
   host.getCurrentDirectory = () => root;
   const javascript = new Map<string, string>();
   host.writeFile = (name, text) => javascript.set(name.slice(root.length), text);
-  const program = ts.createProgram(
-    [...files.keys()].map((path) => root + path),
-    options,
-    host,
-  );
-  program.emit();
+  const roots = [...files.keys()].map((path) => root + path);
+  ts.createProgram(roots, options, host).emit();
   return new Map(
     [...files.keys()].map((path) => {
       const text = javascript.get(path.replace(/\.ts$/, ".js"));

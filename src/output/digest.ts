@@ -27,16 +27,12 @@ export type SpecFilesRead = ReadonlyMap<string, string | Uint8Array>;
  * generate runs.
  */
 export async function readSpecFiles(files: readonly string[]): Promise<SpecFilesRead> {
-  const paths = [...new Set(files)];
-  const contents = await Promise.all(
-    paths.map((path) =>
-      readSpecBytes(path).catch((error: unknown) => {
-        if (error instanceof UnreadableFile) return `\0unreadable: ${error.message}`;
-        throw error;
-      }),
-    ),
-  );
-  return new Map(paths.map((path, i) => [path, contents[i]!]));
+  const unreadable = (error: unknown) => {
+    if (error instanceof UnreadableFile) return `\0unreadable: ${error.message}`;
+    throw error;
+  };
+  const read = async (path: string) => [path, await readSpecBytes(path).catch(unreadable)] as const;
+  return new Map(await Promise.all([...new Set(files)].map(read)));
 }
 
 /** The spec's files, each named and hashed by content: as read earlier where `read` has them, read now otherwise. */

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { isObject } from "../annotation/next-page.js";
 import { cacheFile } from "./cache-folder.js";
 
 // Prettier's output of the last generate of one output folder, kept on disk as prettier's and
@@ -24,15 +25,13 @@ export async function readFormatCache(file: string): Promise<Map<string, string>
   try {
     if ((await stat(file)).size > MAX_FORMAT_CACHE_BYTES) return entries;
     const stored = JSON.parse(await readFile(file, "utf8")) as unknown;
-    if (!isRecord(stored) || stored.cache !== FORMAT_CACHE || !isRecord(stored.entries)) return entries;
-    for (const [key, text] of Object.entries(stored.entries)) if (KEY.test(key) && typeof text === "string") entries.set(key, text);
+    if (!isObject(stored) || stored["cache"] !== FORMAT_CACHE || !isObject(stored["entries"])) return entries;
+    for (const [key, text] of Object.entries(stored["entries"])) if (KEY.test(key) && typeof text === "string") entries.set(key, text);
   } catch {
     // Unreadable or not JSON: formatted anew, as without a cache.
   }
   return entries;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Replaces the cache file with these entries, by a rename, so that a reader never sees half a file.

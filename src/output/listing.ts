@@ -37,21 +37,13 @@ export async function listFolder(folder: string): Promise<FolderListing> {
   const listing: FolderListing = { files: [], emptyFolders: [], others: [], names: new Set(entries.map((e) => e.name)) };
   for (const entry of entries) {
     const path = join(entry.parentPath, entry.name);
-    const list = entry.isFile()
-      ? listing.files
-      : entry.isDirectory()
-        ? parents.has(path)
-          ? undefined
-          : listing.emptyFolders
-        : listing.others;
-    list?.push(posix(relative(folder, path)));
+    if (entry.isDirectory() && parents.has(path)) continue;
+    const list = entry.isFile() ? listing.files : entry.isDirectory() ? listing.emptyFolders : listing.others;
+    list.push(posix(relative(folder, path)));
   }
   for (const list of [listing.files, listing.emptyFolders, listing.others]) list.sort();
   return listing;
 }
-
-/** What lies in the folder besides files and the folders holding them: none of it is generate's. */
-export const strays = (listing: FolderListing) => [...listing.emptyFolders, ...listing.others].sort();
 
 /**
  * Whether a file's mode lets anyone run it. generate writes every file without execute bits, so a
@@ -60,39 +52,46 @@ export const strays = (listing: FolderListing) => [...listing.emptyFolders, ...l
 export const isExecutable = (mode: number) => (mode & 0o111) !== 0;
 
 /** A folder as read: its regular files, path to contents, and what else lies in it. */
-export interface FolderContents<T = string> {
-  files: Map<string, T>;
+export interface FolderContents {
+  files: Map<string, Buffer>;
+  /** What lies in the folder besides files and the folders holding them: none of it is generate's. */
   strays: string[];
   /** The files with an execute bit, sorted. */
   executable: string[];
 }
 
-/** The folder's files as bytes, for a digest (filesDigest hashes text as its UTF-8 bytes), and what else lies in it. */
-export function readFolderBytes(folder: string): Promise<FolderContents<Buffer>> {
-  return readEachFile(folder, (file) => readFileSync(file));
-}
-
-/** Whether the folder, as read, holds nothing but files as generate writes them: no strays, no file with an execute bit. */
-export const onlyPlainFiles = (contents: FolderContents<unknown>) => contents.strays.length === 0 && contents.executable.length === 0;
-
 /**
- * Every file of the folder read synchronously: each asynchronous read is four trips through the
+ * The folder's files as bytes, for a digest (filesDigest hashes text as its UTF-8 bytes), and what
+ * else lies in it. Every file is read synchronously: each asynchronous read is four trips through the
  * event loop and the thread pool, while the read itself is short, the folder being usually in the
  * page cache, written by the generate before. Each file's mode is taken from the file as it is open
  * to be read, as the read takes its size: no second walk of the folder.
  */
-async function readEachFile<T>(folder: string, read: (file: number) => T): Promise<FolderContents<T>> {
+export async function readFolderBytes(folder: string): Promise<FolderContents> {
   const listing = await listFolder(folder);
-  const files = new Map<string, T>();
+  const files = new Map<string, Buffer>();
   const executable: string[] = [];
   for (const path of listing.files) {
     const file = openSync(join(folder, path), "r");
     try {
       if (isExecutable(fstatSync(file).mode)) executable.push(path);
-      files.set(path, read(file));
+      files.set(path, readFileSync(file));
     } finally {
       closeSync(file);
     }
   }
-  return { files, strays: strays(listing), executable };
+  return { files, strays: [...listing.emptyFolders, ...listing.others].sort(), executable };
+}
+
+/**
+ * The folder's files as bytes, when it holds nothing but files as generate writes them (no strays,
+ * no file with an execute bit); undefined otherwise, or when it cannot be read.
+ */
+export async function plainFiles(folder: string): Promise<Map<string, Buffer> | undefined> {
+  try {
+    const contents = await readFolderBytes(folder);
+    return contents.strays.length === 0 && contents.executable.length === 0 ? contents.files : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, rm, rmdir, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
@@ -48,14 +48,12 @@ const AS_FOUND = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O
 
 /** What a path holds that is not a regular file, in words. */
 async function notAFile(path: string): Promise<string | undefined> {
-  try {
-    const stats = await lstat(path);
-    if (stats.isFile()) return undefined;
-    return stats.isSymbolicLink() ? "a symbolic link" : stats.isDirectory() ? "a folder" : "not a regular file";
-  } catch {
-    return undefined;
-  }
+  const stats = await lstat(path).catch(() => undefined);
+  return stats === undefined || stats.isFile() ? undefined : notAFileWords(stats);
 }
+
+const notAFileWords = (stats: Stats) =>
+  stats.isSymbolicLink() ? "a symbolic link" : stats.isDirectory() ? "a folder" : "not a regular file";
 
 /** The lock file as found, undefined when it is gone; a path holding anything but a file is {@link LockNotAFileError}. */
 async function readLock(lock: string): Promise<FoundLock | undefined> {
@@ -70,7 +68,7 @@ async function readLock(lock: string): Promise<FoundLock | undefined> {
   }
   try {
     const stats = await file.stat();
-    if (!stats.isFile()) throw new LockNotAFileError(lock, stats.isDirectory() ? "a folder" : "not a regular file");
+    if (!stats.isFile()) throw new LockNotAFileError(lock, notAFileWords(stats));
     let holder: LockHolder | undefined;
     try {
       const parsed = JSON.parse(await file.readFile("utf8")) as Partial<LockHolder>;

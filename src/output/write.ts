@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { link, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { FolderContents } from "./listing.js";
 import { MARKER } from "./ownership.js";
 
 export interface FolderDiff {
@@ -15,10 +16,7 @@ export interface FolderDiff {
  * bytes are not valid UTF-8 differs even where its decoded text (every bad byte read as U+FFFD)
  * would match. A file with an execute bit differs too: generate writes it anew, without one.
  */
-export function diffFolder(
-  existing: { files: ReadonlyMap<string, Uint8Array>; strays: readonly string[]; executable: readonly string[] },
-  files: ReadonlyMap<string, string>,
-): FolderDiff {
+export function diffFolder(existing: FolderContents, files: ReadonlyMap<string, string>): FolderDiff {
   const diff: FolderDiff = {
     changed: [],
     added: [],

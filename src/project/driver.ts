@@ -1,6 +1,5 @@
-import { relative, sep } from "node:path";
-import type { Diagnostic } from "../diagnostics.js";
-import { hasErrors } from "../diagnostics.js";
+import { relative } from "node:path";
+import { hasErrors, type Diagnostic } from "../diagnostics.js";
 import { runtimeFiles, SOURCE_TYPES_FILE } from "../emit/emit.js";
 import { formatSession } from "../format.js";
 import { takeSourceTypesFromFile } from "../generate.js";
@@ -24,21 +23,20 @@ import { untimed, type Stage } from "../progress.js";
 import { loadsPlugins } from "../prettier-config.js";
 import { digestedExtras, readExtras, type GenerateExtras } from "./extras.js";
 import { generateProject, prettierProblem } from "./generate.js";
+import { posix } from "./display-path.js";
 import { compareOutput, filesIfExactly, writeOutput, type FolderCheck } from "./output-folder.js";
 import { guardOutput, type OutputPlace } from "./output-guard.js";
 import { readProject, type AnnotatedProject, type Project } from "./read.js";
-import { loadWouldRead } from "./up-to-date.js";
+import { loadWouldRead, type RefOptions } from "./up-to-date.js";
 
 // The one generate: load (annotation, spec, templates, prettier config), the generator over them
 // (model, check, emit, format, budgets: ./generate.ts), then write the output folder or, for
 // --check, compare it. It prints nothing: the CLI and the watcher tell the outcome.
 
-export interface DriverOptions {
+export interface DriverOptions extends RefOptions {
   config: string;
   check: boolean;
   force: boolean;
-  allowRemoteRefs: boolean;
-  allowOutsideRefs: boolean;
   allowOutsideOutput: boolean;
 }
 
@@ -64,11 +62,10 @@ export interface GenerateHooks {
 }
 
 /** What a run came to; `display` names files as messages do. */
-export type DriverOutcome = { folder: string; display: (path: string) => string } & (
-  | { kind: "up to date"; diagnostics: Diagnostic[] }
-  | { kind: "problems"; diagnostics: Diagnostic[] }
-  | { kind: "checked"; diagnostics: Diagnostic[]; check: FolderCheck }
-  | { kind: "written"; diagnostics: Diagnostic[]; model: Model; diff: FolderDiff; fileCount: number }
+export type DriverOutcome = { folder: string; display: (path: string) => string; diagnostics: Diagnostic[] } & (
+  | { kind: "up to date" | "problems" }
+  | { kind: "checked"; check: FolderCheck }
+  | { kind: "written"; model: Model; diff: FolderDiff; fileCount: number }
 );
 
 /** One generate of the project the annotation file names. Throws DiagnosticError where an input is refused. */
@@ -79,10 +76,10 @@ export async function runGenerate(
   hooks?: GenerateHooks,
 ): Promise<DriverOutcome> {
   const { stage } = events;
-  const loadOptions = { allowRemoteRefs: options.allowRemoteRefs, allowOutsideRefs: options.allowOutsideRefs };
   const annotated = await stage("annotation", () => readProject(options, cwd));
   hooks?.read(annotated);
   const { display, outputDir } = annotated;
+  const loadTheSpec = () => loadSpec(annotated.specPath, display(annotated.specPath), options);
   const place: OutputPlace = { folder: outputDir, location: () => annotated.annotation.locate(["output"]), display };
   // Before any work, and before any lock file: a folder generate may not replace is refused untouched.
   await guardOutput(place);
@@ -108,8 +105,7 @@ export async function runGenerate(
   if (upToDateFiles) {
     // A watcher still needs the files the spec's $refs reach, which only loading the spec tells.
     if (hooks) {
-      const spec =
-        hooks.unchangedSpec?.(annotated.specPath) ?? (await loadSpec(annotated.specPath, display(annotated.specPath), loadOptions));
+      const spec = hooks.unchangedSpec?.(annotated.specPath) ?? (await loadTheSpec());
       hooks.read(annotated, spec);
       // The folder's source types, as the files digest just vouched for them, are this spec's only if
       // its files hash as they did for the inputs digest: a spec saved since was loaded as it is now.
@@ -134,9 +130,7 @@ export async function runGenerate(
     // The runtime's modules depend on nothing the spec says: prettier lays them out while it loads.
     formatting.format(runtimeFiles(extras.runtimeTemplate, annotated.names)).catch(() => undefined);
     await formatting.started();
-    const spec =
-      hooks?.unchangedSpec?.(annotated.specPath) ??
-      (await stage("spec", () => loadSpec(annotated.specPath, display(annotated.specPath), loadOptions)));
+    const spec = hooks?.unchangedSpec?.(annotated.specPath) ?? (await stage("spec", loadTheSpec));
     const specFiles = [...(spec.files ?? [annotated.specPath])].sort();
     hooks?.read(annotated, spec);
     const project = { ...annotated, spec };
@@ -199,6 +193,6 @@ async function folderRecord(
   return {
     inputs: await portableInputsDigest({ annotationText: project.annotationText, ...inputs }, project.configDir),
     files: filesDigest(files),
-    specFiles: specFiles.map((file) => relative(project.configDir, file).split(sep).join("/")),
+    specFiles: specFiles.map((file) => posix(relative(project.configDir, file))),
   };
 }

@@ -1,5 +1,4 @@
-import type { Diagnostic } from "../diagnostics.js";
-import { DiagnosticError, hasErrors, sortDiagnostics } from "../diagnostics.js";
+import { DiagnosticError, hasErrors, sortDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { checkBudgets } from "../evidence/budget-check.js";
 import { prettierConfigProblem, type FormatSession } from "../format.js";
 import * as core from "../generate.js";

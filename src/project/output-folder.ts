@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostics.js";
-import { entryKind, onlyPlainFiles, readFolderBytes } from "../output/listing.js";
+import { entryKind, plainFiles, readFolderBytes } from "../output/listing.js";
 import { filesDigest, writeCache } from "../output/digest.js";
 import { LockBusyError, LockNotAFileError, withFolderLock, type LockHolder } from "../output/lock.js";
 import { backupFolder, diffFolder, isClean, recoverInterruptedWrite, writeFolder, type FolderDiff } from "../output/write.js";
@@ -13,12 +13,8 @@ import { guardOutput, isSystemError, lockPathRefusal, lockRefusal, writeRefusal,
  * them (none executable), and nothing else (not while another run swaps it).
  */
 export async function filesIfExactly(folder: string, digest: string): Promise<Map<string, Buffer> | undefined> {
-  try {
-    const existing = await readFolderBytes(folder);
-    return onlyPlainFiles(existing) && filesDigest(existing.files) === digest ? existing.files : undefined;
-  } catch {
-    return undefined;
-  }
+  const files = await plainFiles(folder);
+  return files && filesDigest(files) === digest ? files : undefined;
 }
 
 /** What --check found in the output folder, against the files generate would write. */

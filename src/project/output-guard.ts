@@ -44,24 +44,21 @@ async function checkFolder(place: OutputPlace, folder: string, role: string): Pr
       "point `output` at a folder, not at a file or under one",
     );
   }
-  if (kind !== "folder") {
-    const what = kind === "link" ? "a symbolic link" : "a file";
+  if (kind !== "folder")
     throw refusal(
       place,
       "PRJ052",
-      `${role} ${name} is ${what}, not a folder`,
+      `${role} ${name} is ${kind === "link" ? "a symbolic link" : "a file"}, not a folder`,
       "point `output` at a folder of its own; generate replaces it whole",
     );
-  }
   const listing = await listFolder(folder);
-  if (listing.names.has(".git")) {
+  if (listing.names.has(".git"))
     throw refusal(
       place,
       "PRJ051",
       `${role} ${name} holds a git repository (.git); generate would delete it`,
       "point `output` at a folder of its own, such as generated/<api>",
     );
-  }
   const verdict = await ownership(folder, listing);
   // prettier would lay out the files below one with it, and generate would then delete it: the
   // output would stand on a file no longer there.
@@ -69,15 +66,14 @@ async function checkFolder(place: OutputPlace, folder: string, role: string): Pr
     role === "output" && verdict.ours
       ? [...listing.files, ...listing.others].find((path) => holdsPrettierConfig(join(folder, path)))
       : undefined;
-  if (config !== undefined) {
+  if (config !== undefined)
     throw refusal(
       place,
       "PRJ050",
       `${role} ${name} holds ${place.display(join(folder, config))}, a prettier config generate did not write: prettier would lay out the files beside it with it, and generate would then delete it`,
       "move it to a folder above the output folder, where generate keeps it and prettier applies it to every file generate writes, or delete it",
     );
-  }
-  if (!verdict.ours) {
+  if (!verdict.ours)
     throw refusal(
       place,
       "PRJ050",
@@ -86,7 +82,6 @@ async function checkFolder(place: OutputPlace, folder: string, role: string): Pr
         ? `point \`output\` at a new or empty folder; generate marks the folders it writes with a ${MARKER} file and replaces only those`
         : `generate builds and swaps the output folder through ${name}: move that folder away`,
     );
-  }
 }
 
 /**

@@ -56,31 +56,28 @@ export async function checkOutputPath(paths: OutputPaths, annotation: Annotation
   const real = relative(projectDir, output);
   const where =
     real === lexical ? "" : ` (through a symbolic link, it is ${real.split(sep).join("/") || "."} from the annotation file's folder)`;
-  if (!allowOutside && (output === projectDir || !within(projectDir, output))) {
+  if (!allowOutside && (output === projectDir || !within(projectDir, output)))
     refuse(
       "PRJ006",
       `output ${annotation.output} is ${output === projectDir ? "the project folder itself" : "outside the project"}${where}; generate replaces that folder whole`,
       "point `output` at a folder of its own under the annotation file's folder, or pass --allow-outside-output",
     );
-  }
   const ownFolder = "point `output` at a folder of its own, such as generated/<api>";
   const holds = async (path: string, what: string) => {
     const real = await realPathOf(path);
-    if (within(output, real)) {
+    if (within(output, real))
       refuse(
         "PRJ051",
         `output ${annotation.output} ${real === output ? "is" : "holds"} the ${what}${where}; generate would delete it`,
         ownFolder,
       );
-    }
   };
-  if (within(output, projectDir)) {
+  if (within(output, projectDir))
     refuse(
       "PRJ051",
       `output ${annotation.output} is the project folder or a folder holding it${where}; generate would replace it whole`,
       ownFolder,
     );
-  }
   await holds(paths.configPath, "annotation file");
   await holds(paths.specPath, "spec");
   if (output.split(sep).includes(".git"))

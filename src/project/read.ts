@@ -78,5 +78,3 @@ export async function readProject(options: ProjectOptions, cwd: string): Promise
     display,
   };
 }
-
-/** The runtime's modules, by file name, in name order. */

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { cachePath, filesDigest, inputsDigest, portableInputsDigest, readCache } from "../output/digest.js";
 import { folderGuard } from "../openapi/files.js";
-import { onlyPlainFiles, readFolderBytes } from "../output/listing.js";
+import { plainFiles } from "../output/listing.js";
 import { folderRecord, head, MARKER, MAX_MARKER_BYTES, type FolderRecord } from "../output/ownership.js";
 import { loadsPlugins } from "../prettier-config.js";
 import { digestedExtras, readExtras } from "./extras.js";
@@ -100,7 +100,8 @@ export async function vouchedByRecord(config: string, cwd: string, options: RefO
   const written = [...new Set(specFiles)].sort().map((file) => relative(plain.configDir, file).split(sep).join("/"));
   if (JSON.stringify(written) !== JSON.stringify(record.specFiles)) return undefined;
   if (!loadWouldRead(plain.specPath, specFiles, options)) return undefined;
-  const files = await folderFiles(plain.outputDir);
+  const files = await plainFiles(plain.outputDir);
+  files?.delete(MARKER);
   if (!files || filesDigest(files) !== record.files) return undefined;
   const extras = await plainExtras(plain, [...files.keys()]);
   if (!extras) return undefined;
@@ -126,18 +127,6 @@ async function readRecord(outputDir: string): Promise<FolderRecord | undefined> 
   try {
     const bytes = await head(resolve(outputDir, MARKER), MAX_MARKER_BYTES + 1);
     return bytes.length > MAX_MARKER_BYTES ? undefined : folderRecord(bytes.toString("utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every file of the folder but its marker; undefined when it holds anything besides files, or a file with an execute bit. */
-async function folderFiles(folder: string): Promise<Map<string, Buffer> | undefined> {
-  try {
-    const contents = await readFolderBytes(folder);
-    if (!onlyPlainFiles(contents)) return undefined;
-    contents.files.delete(MARKER);
-    return contents.files;
   } catch {
     return undefined;
   }

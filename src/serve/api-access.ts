@@ -1,6 +1,6 @@
 import type { ServeAnnotation, ServeAuth } from "../annotation/types.js";
 import { holdsCredentials, isHttpUrl, queryOrFragment, UNSENDABLE_HEADERS } from "../annotation/serve.js";
-import { HEADER_NAME } from "../annotation/next-page.js";
+import { HEADER_NAME, isObject } from "../annotation/next-page.js";
 
 /** How the served tools reach the API: its base URL and the headers every request carries. */
 export interface ApiAccess {
@@ -25,8 +25,7 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 /** What a header value carries as it is: printable ASCII (fetch refuses others at every call). */
 const HEADER_VALUE = /^[\u0020-\u007e]*$/;
 
-const objectOf = (value: unknown): { readonly [key: string]: unknown } | undefined =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { [key: string]: unknown }) : undefined;
+const objectOf = (value: unknown) => (isObject(value) ? value : undefined);
 
 /**
  * The base URL and auth headers `serve:` names, read from `env`, with the spec's single server URL

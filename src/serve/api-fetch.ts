@@ -6,7 +6,7 @@ export const MAX_REDIRECTS = 5;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
+export type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
 
 /**
  * A fetch that follows a redirect only within the origin of the request it was given, at most

@@ -1,5 +1,6 @@
 import process from "node:process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { isObject } from "../annotation/next-page.js";
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 
 /** The longest request line read, as the SDK's own stdio transport allows (10 MiB). */
@@ -109,17 +110,13 @@ export class LineTransport implements Transport {
       this.onmessage?.(message.data);
       return;
     }
-    const fields = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    const fields = isObject(parsed) ? parsed : {};
     const id =
       typeof fields["id"] === "string" || (typeof fields["id"] === "number" && Number.isInteger(fields["id"]))
         ? (fields["id"] as RequestId)
         : null;
     const isCall = fields["jsonrpc"] === "2.0" && typeof fields["method"] === "string";
-    if (
-      isCall &&
-      "params" in fields &&
-      (typeof fields["params"] !== "object" || fields["params"] === null || Array.isArray(fields["params"]))
-    ) {
+    if (isCall && "params" in fields && !isObject(fields["params"])) {
       // A notification is never answered, not even with an error.
       if (id === null) this.log(`projector serve: ignored notification ${fields["method"]}: its params are not an object`);
       else this.refuse(id, ErrorCode.InvalidParams, "Invalid params: params must be an object");
@@ -131,10 +128,6 @@ export class LineTransport implements Transport {
   private refuse(id: RequestId | null, code: ErrorCode, text: string) {
     this.log(`projector serve: answered ${code}: ${text}`);
     // JSON-RPC answers with a null id when the request's id cannot be read; the SDK's types want one.
-    void this.send({
-      jsonrpc: "2.0",
-      id: id as RequestId,
-      error: { code, message: text },
-    });
+    void this.send({ jsonrpc: "2.0", id: id as RequestId, error: { code, message: text } });
   }
 }

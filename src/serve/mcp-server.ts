@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isIP, type AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -85,7 +86,6 @@ function listenProblem(error: NodeJS.ErrnoException, place: HttpPlace): string |
  * requests: a web page must not reach a local server).
  */
 export async function serveHttp(identity: ServerIdentity, register: RegisterTools, place: HttpPlace): Promise<Running & { url: string }> {
-  let port = place.port;
   let hosts: string[] | undefined;
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? "/").split("?")[0];
@@ -114,19 +114,13 @@ export async function serveHttp(identity: ServerIdentity, register: RegisterTool
       response.end("the request could not be answered\n");
     });
   });
-  await new Promise<void>((listening, failed) => {
-    const refuse = (error: NodeJS.ErrnoException) => {
-      const problem = listenProblem(error, place);
-      failed(problem ? new HttpPlaceProblem(problem) : error);
-    };
-    http.once("error", refuse);
-    http.listen(place.port, place.host, () => {
-      http.off("error", refuse);
-      listening();
-    });
+  http.listen(place.port, place.host);
+  await once(http, "listening").catch((error: NodeJS.ErrnoException) => {
+    const problem = listenProblem(error, place);
+    throw problem ? new HttpPlaceProblem(problem) : error;
   });
   const bound = http.address() as AddressInfo;
-  port = bound.port;
+  const port = bound.port;
   if (!isLoopback(bound.address) && !namesAddressPlainly(place.host)) {
     await new Promise((done) => http.close(done));
     throw new HttpPlaceProblem(

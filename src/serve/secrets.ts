@@ -3,6 +3,8 @@
 // writes it in: as it is, JSON-escaped, percent-encoded, as HTML character references, or cut short.
 
 import { DecodingMode, EntityDecoder, htmlDecodeTree } from "entities/decode";
+import { isObject } from "../annotation/next-page.js";
+import type { Fetch } from "./api-fetch.js";
 
 /** What stands in for a secret in a text serve hands out. */
 export const SECRET_MASK = "[secret]";
@@ -106,15 +108,14 @@ function joined(a: Spans, b: Spans): Spans {
   if (a.length === 0) return b;
   if (b.length === 0) return a;
   const out: Spans = [];
-  const add = (start: number, end: number) => addSpan(out, start, end);
   let i = 0;
   let k = 0;
   while (i < a.length || k < b.length)
     if (k >= b.length || (i < a.length && a[i]! <= b[k]!)) {
-      add(a[i]!, a[i + 1]!);
+      addSpan(out, a[i]!, a[i + 1]!);
       i += 2;
     } else {
-      add(b[k]!, b[k + 1]!);
+      addSpan(out, b[k]!, b[k + 1]!);
       k += 2;
     }
   return out;
@@ -162,11 +163,9 @@ const READINGS: readonly (readonly Step[])[] = [
 /** Only a secret holding a space may be written with a `+` for it. */
 const FORM_READINGS: readonly (readonly Step[])[] = [[formEncoding], [formEncoding, jsonEscapes]];
 
-const stepsKey = (steps: readonly Step[]) => steps.map((step) => step.name).join(" ");
-
 /** The text read through `steps`, each step's text kept in `decodedBy`; undefined where a step decodes nothing. */
 function readAfter(text: string, steps: readonly Step[], decodedBy: Map<string, string | undefined>): string | undefined {
-  const key = stepsKey(steps);
+  const key = steps.map((step) => step.name).join(" ");
   if (decodedBy.has(key)) return decodedBy.get(key);
   const before = readAfter(text, steps.slice(0, -1), decodedBy);
   const read = before === undefined ? undefined : decoded(before, steps[steps.length - 1]!);
@@ -437,13 +436,10 @@ export function maskingServer<S extends object>(server: S, mask: SecretMask): S 
 
 /** A handler's answer with `mask` applied to every string in it, and each text block of its `content` masked as its values are. */
 function maskedAnswer(answer: unknown, mask: SecretMask): unknown {
-  const content: unknown = typeof answer === "object" && answer !== null ? (answer as { content?: unknown }).content : undefined;
+  const content = isObject(answer) ? answer["content"] : undefined;
   if (!Array.isArray(content)) return maskedDeep(answer, mask);
   const isTextBlock = (item: unknown): item is { type: "text"; text: string } =>
-    typeof item === "object" &&
-    item !== null &&
-    (item as { type?: unknown }).type === "text" &&
-    typeof (item as { text?: unknown }).text === "string";
+    isObject(item) && item["type"] === "text" && typeof item["text"] === "string";
   return {
     ...(maskedDeep({ ...(answer as object), content: [] }, mask) as object),
     content: content.map((item) =>
@@ -453,8 +449,6 @@ function maskedAnswer(answer: unknown, mask: SecretMask): unknown {
     ),
   };
 }
-
-type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
 
 /**
  * A fetch whose responses reach the client with the secrets masked by `mask` before anything reads
