@@ -37,7 +37,7 @@ export function kindAnsweredWhole(op: Pick<Operation, "method" | "path">, many: 
 }
 
 /** The kind of record an operation returns: `/users/{id}/tickets` lists tickets, `/tickets/{ticket_id}` gets one. */
-export function recordKindOfPath(path: string, many: boolean): string | undefined {
+export function recordKindOfPath(path: string, many: boolean, collections: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
   const segments = segmentsOf(path);
   const last = segments[segments.length - 1];
   if (last === undefined) return undefined;
@@ -48,7 +48,18 @@ export function recordKindOfPath(path: string, many: boolean): string | undefine
     const named = KIND_PARAMETER.exec(parameter);
     return named ? kindOf(named[1]!) : undefined;
   }
-  return parameter !== undefined || /^\{/.test(last) ? undefined : kindOf(last);
+  if (parameter !== undefined || /^\{/.test(last)) return undefined;
+  const kind = kindOf(last);
+  // A word in the singular after a collection, where the spec lists that kind elsewhere, scopes the
+  // list to one of those: `/metadata_templates/enterprise` lists an enterprise's templates, no enterprises.
+  const before = segments[segments.length - 2];
+  const scoping =
+    many &&
+    kind === snakeCase(last) &&
+    before !== undefined &&
+    parameterOf(before) === undefined &&
+    [...(collections.get(kind) ?? [])].some((collection) => collection !== pathShape(`/${segments.join("/")}`));
+  return scoping ? undefined : kind;
 }
 
 /** A tool that takes an id of some kind of record, and the parameter it takes it in. */
@@ -541,7 +552,9 @@ export function nearerCollection(
   const theirCollections = new Set(takers.map((taker) => taker.collection));
   const others = [...ofKind].filter((collection) => {
     const readers = readersOf.get(collection) ?? [];
-    const ours = (reader: string) => read.some((kind) => reader === kind || reader.endsWith(`_${kind}`));
+    // A record of a collection of its own named as a kind of theirs in more words (`llm_project`) is another kind still.
+    const ofItsOwn = !collection.includes("{}");
+    const ours = (reader: string) => read.some((kind) => reader === kind || (!ofItsOwn && reader.endsWith(`_${kind}`)));
     return !theirCollections.has(collection) && readers.length > 0 && !readers.some(ours);
   });
   const nearer = others.find((collection) => nearness(collection) > theirs);
