@@ -46,12 +46,46 @@ export function plural(name: string): string {
   return `${name}s`;
 }
 
-/** `tickets` to `ticket`, `policies` to `policy`, `boxes` to `box`: as {@link plural} undone, near enough. */
-export const singular = (name: string): string =>
-  name
-    .replace(/ies$/, "y")
-    .replace(/(s|x|ch|sh)es$/, "$1")
-    .replace(/([^s])s$/, "$1");
+/** Plurals no suffix rule undoes, by their singular's last word. */
+const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
+  people: "person",
+  children: "child",
+  men: "man",
+  women: "woman",
+  indices: "index",
+  vertices: "vertex",
+  matrices: "matrix",
+  aliases: "alias",
+  canvases: "canvas",
+  biases: "bias",
+  movies: "movie",
+  cookies: "cookie",
+};
+
+/** Last words the same in the singular and the plural, or with no singular an API names records by. */
+const SAME_IN_THE_PLURAL = /(^|_)(data|metadata|media|news|series|species|status|alias|bias|canvas|gas|sms|dns|os)$/;
+
+/**
+ * `tickets` to `ticket`, `policies` to `policy`, `boxes` to `box`, `cases` to `case`, `statuses` to
+ * `status`, `analyses` to `analysis`, `people` to `person`: the last word's singular, near enough.
+ */
+export const singular = (name: string): string => {
+  const irregular = /(^|_)([a-z]+)$/.exec(name);
+  const known = irregular ? IRREGULAR_PLURALS[irregular[2]!] : undefined;
+  if (known !== undefined) return name.slice(0, name.length - irregular![2]!.length) + known;
+  if (SAME_IN_THE_PLURAL.test(name)) return name;
+  const [ending, singularEnding] = SINGULAR_ENDINGS.find(([ending]) => ending.test(name)) ?? [/$/, ""];
+  return name.replace(ending, singularEnding);
+};
+
+/** Plural endings and their singulars, the first that matches taken. */
+const SINGULAR_ENDINGS: readonly [RegExp, string][] = [
+  [/ies$/, "y"],
+  [/yses$/, "ysis"],
+  [/(ss|x|ch|sh|zz)es$/, "$1"],
+  [/([^aeiou]u)ses$/, "$1s"],
+  [/([^isu])s$/, "$1"],
+];
 
 /** Plain JavaScript identifiers can be written as `a.b`; anything else needs `a["b-c"]`. */
 export const isIdentifier = (name: string): boolean => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);

@@ -1149,12 +1149,14 @@ describe("an id taken by tools of its kind", () => {
             ref("WorkflowInstance"),
           ),
           "/alerts": get("ListAlerts", [], { type: "array", items: ref("Alert") }),
+          "/workflows/{workflow_id}/runs": get("ListWorkflowRuns", [pathParameter("workflow_id")], { type: "array", items: ref("Run") }),
         },
         {
           ServiceNowInstance: { type: "object", properties: { id: text, instance_name: text } },
           ServiceNowUser: { type: "object", properties: { id: text, user_name: text, instance_id: text } },
           WorkflowInstance: { type: "object", properties: { id: text, status: text } },
           Alert: { type: "object", properties: { id: text, title: text, instance_id: text } },
+          Run: { type: "object", properties: { id: text, instance_id: text } },
         },
       ),
     );
@@ -1163,11 +1165,108 @@ describe("an id taken by tools of its kind", () => {
       todo: "the id of an instance, which get_workflow_instance reads from /workflows/{}/instances, though the spec lists another kind of record as instance at /integration/servicenow/instances, nearer this record: keep the tools that take this one",
       argument: ["get_workflow_instance"],
     });
-    // Read from neither, an alert's says nothing against the one tool taking an instance's id.
-    expect(fields("alert").instance_id).toEqual({ argument: ["get_workflow_instance"] });
+    // Read beside the workflows, a run's is the workflow instance the one tool fetches.
+    expect(fields("run").instance_id).toEqual({ argument: ["get_workflow_instance"] });
     expect(drafted).toContain(
       "instance_id: { argument: [ get_workflow_instance ] } # the id of an instance, which the model passes to get_workflow_instance",
     );
+    // Read from neither, an alert's may be either kind of instance: the guess says so.
+    expect(fields("alert").instance_id).toEqual({
+      todo: "the id of an instance, which get_workflow_instance reads from /workflows/{}/instances, though the spec lists another kind of record as instance at /integration/servicenow/instances, as near this record: keep the tools that take this one",
+      argument: ["get_workflow_instance"],
+    });
+  });
+
+  it("is an argument of the tool fetching its kind however the collection's plural is written", async () => {
+    const { fields } = await draft(
+      specOf(
+        {
+          // Datadog's: `cases` once read as the kind `ca`, so no tool took a `case_id`.
+          "/cases/{case_id}": get("GetCase", [pathParameter("case_id")], ref("Case")),
+          "/statuses/{status_id}": get("GetStatus", [pathParameter("status_id")], ref("Status")),
+          "/people/{person_id}": get("GetPerson", [pathParameter("person_id")], ref("Person")),
+          "/incidents": get("ListIncidents", [], { type: "array", items: ref("Incident") }),
+        },
+        {
+          Case: { type: "object", properties: { id: text, title: text } },
+          Status: { type: "object", properties: { id: text, label: text } },
+          Person: { type: "object", properties: { id: text, name: text } },
+          Incident: { type: "object", properties: { id: text, title: text, case_id: text, status_id: text, person_id: text } },
+        },
+      ),
+    );
+    expect(fields("incident")).toMatchObject({
+      case_id: { argument: ["get_case"] },
+      status_id: { argument: ["get_status"] },
+      person_id: { argument: ["get_person"] },
+    });
+  });
+
+  it("reads no kind from a word in the singular that scopes a list to a record of another collection", async () => {
+    const { fields } = await draft(
+      specOf(
+        {
+          // Box's: an enterprise's metadata templates, which are no enterprises.
+          "/metadata_templates/enterprise": get("ListEnterpriseTemplates", [], { type: "array", items: ref("MetadataTemplate") }),
+          "/metadata_templates/{template_id}": get("GetMetadataTemplate", [pathParameter("template_id")], ref("MetadataTemplate")),
+          "/enterprises/{enterprise_id}/device_pinners": get("ListDevicePinners", [pathParameter("enterprise_id")], {
+            type: "array",
+            items: ref("DevicePinner"),
+          }),
+        },
+        {
+          MetadataTemplate: { type: "object", properties: { id: text, displayName: text } },
+          DevicePinner: { type: "object", properties: { id: text, product_name: text } },
+        },
+      ),
+    );
+    expect(fields("metadata_template").id).toEqual({ argument: ["get_metadata_template"] });
+  });
+
+  it("is a guess where a collection of its own nearer the record holds a kind of theirs in more words", async () => {
+    const { fields } = await draft(
+      specOf(
+        {
+          "/api/v2/projects/{project_id}": get("GetProject", [pathParameter("project_id")], ref("Project")),
+          "/api/v2/llm-obs/v1/projects": get("ListLlmProjects", [], { type: "array", items: ref("LlmProject") }),
+          "/api/v2/llm-obs/v1/datasets/{dataset_id}": get("GetDataset", [pathParameter("dataset_id")], ref("Dataset")),
+        },
+        {
+          Project: { type: "object", properties: { id: text, name: text } },
+          LlmProject: { type: "object", properties: { id: text, name: text } },
+          Dataset: { type: "object", properties: { id: text, name: text, project_id: text } },
+        },
+      ),
+    );
+    expect(fields("dataset").project_id).toEqual({
+      todo: "the id of a project, which get_project reads from /api/v2/projects, though the spec lists another kind of record as project at /api/v2/llm-obs/v1/projects, nearer this record: keep the tools that take this one",
+      argument: ["get_project"],
+    });
+  });
+
+  it("is a guess where two collections of its kind, each of its own, are read as different records and neither is nearer", async () => {
+    const { fields } = await draft(
+      specOf(
+        {
+          "/api/v2/cases/projects/{project_id}": get("GetProject", [pathParameter("project_id")], ref("CaseProject")),
+          "/api/v2/llm-obs/v1/projects": get("ListLlmProjects", [], { type: "array", items: ref("LlmProject") }),
+          "/api/v2/cases/{case_id}": get("GetCase", [pathParameter("case_id")], ref("Case")),
+          "/api/v2/cost/gcp_configs": get("ListGcpConfigs", [], { type: "array", items: ref("GcpConfig") }),
+        },
+        {
+          CaseProject: { type: "object", properties: { id: text, name: text } },
+          LlmProject: { type: "object", properties: { id: text, name: text } },
+          Case: { type: "object", properties: { id: text, title: text, project_id: text } },
+          // Datadog's: a GCP cost config's project is a GCP project, neither a case project nor an LLM one.
+          GcpConfig: { type: "object", properties: { id: text, bucket: text, project_id: text } },
+        },
+      ),
+    );
+    expect(fields("case").project_id).toEqual({ argument: ["get_project"] });
+    expect(fields("gcp_config").project_id).toEqual({
+      todo: "the id of a project, which get_project reads from /api/v2/cases/projects, though the spec lists another kind of record as project at /api/v2/llm-obs/v1/projects, as near this record: keep the tools that take this one",
+      argument: ["get_project"],
+    });
   });
 
   it("is a guess where it stands for another word of the parameter's and the record has a field of the parameter's name", async () => {

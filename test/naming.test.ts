@@ -1,7 +1,7 @@
 // Identifiers and file names generated from tool and resource names: readable when they can be, short enough
 // for a filesystem, never a Windows device name, and distinct for names that differ in more than case and punctuation.
 import { describe, expect, it } from "vitest";
-import { fileStem, MAX_FILE_STEM, pascalCase } from "../src/naming.js";
+import { fileStem, MAX_FILE_STEM, pascalCase, singular } from "../src/naming.js";
 
 describe("fileStem", () => {
   it("turns a name into a kebab-case stem", () => {
@@ -46,5 +46,38 @@ describe("pascalCase", () => {
     expect(task).not.toBe(user);
     expect(fileStem("任务")).not.toBe(fileStem("用户"));
     expect(pascalCase("ticket_任务")).toMatch(/^Ticket_[0-9a-f]{8}$/);
+  });
+});
+
+describe("singular", () => {
+  it("undoes the plurals a path's collections are written in, keeping a word that ends in s by itself", () => {
+    const cases: [string, string][] = [
+      ["tickets", "ticket"],
+      ["policies", "policy"],
+      ["boxes", "box"],
+      ["addresses", "address"],
+      ["matches", "match"],
+      ["cases", "case"],
+      ["databases", "database"],
+      ["responses", "response"],
+      ["enterprises", "enterprise"],
+      ["knowledge_bases", "knowledge_base"],
+      ["statuses", "status"],
+      ["analyses", "analysis"],
+      ["aliases", "alias"],
+      ["movies", "movie"],
+      ["people", "person"],
+      ["children", "child"],
+      ["team_people", "team_person"],
+      ["indices", "index"],
+      ["ids", "id"],
+      ["status", "status"],
+      ["address", "address"],
+      ["change_status", "change_status"],
+      ["data", "data"],
+      ["media", "media"],
+      ["series", "series"],
+    ];
+    expect(cases.map(([plural]) => [plural, singular(plural)])).toEqual(cases);
   });
 });

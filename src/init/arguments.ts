@@ -37,7 +37,7 @@ export function kindAnsweredWhole(op: Pick<Operation, "method" | "path">, many: 
 }
 
 /** The kind of record an operation returns: `/users/{id}/tickets` lists tickets, `/tickets/{ticket_id}` gets one. */
-export function recordKindOfPath(path: string, many: boolean): string | undefined {
+export function recordKindOfPath(path: string, many: boolean, collections: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
   const segments = segmentsOf(path);
   const last = segments[segments.length - 1];
   if (last === undefined) return undefined;
@@ -48,7 +48,18 @@ export function recordKindOfPath(path: string, many: boolean): string | undefine
     const named = KIND_PARAMETER.exec(parameter);
     return named ? kindOf(named[1]!) : undefined;
   }
-  return parameter !== undefined || /^\{/.test(last) ? undefined : kindOf(last);
+  if (parameter !== undefined || /^\{/.test(last)) return undefined;
+  const kind = kindOf(last);
+  // A word in the singular after a collection, where the spec lists that kind elsewhere, scopes the
+  // list to one of those: `/metadata_templates/enterprise` lists an enterprise's templates, no enterprises.
+  const before = segments[segments.length - 2];
+  const scoping =
+    many &&
+    kind === snakeCase(last) &&
+    before !== undefined &&
+    parameterOf(before) === undefined &&
+    [...(collections.get(kind) ?? [])].some((collection) => collection !== pathShape(`/${segments.join("/")}`));
+  return scoping ? undefined : kind;
 }
 
 /** A tool that takes an id of some kind of record, and the parameter it takes it in. */
@@ -443,7 +454,7 @@ export function foreignArgument(
   field: SpecField,
   takersByKind: ReadonlyMap<string, Taker[]>,
   allTakers: readonly Taker[],
-  nearer: (kind: string, takers: readonly Taker[]) => string | undefined = () => undefined,
+  nearer: (kind: string, takers: readonly Taker[]) => OtherCollection | undefined = () => undefined,
   siblings: readonly SpecField[] = [],
 ): ArgumentGuess | undefined {
   const { reader } = matching;
@@ -495,24 +506,32 @@ export function foreignArgument(
         : reworded !== undefined
           ? `the id of ${of}, passed to ${reworded.taker.tool} as \`${reworded.taker.parameter.name}\`, though this record has a field of that name: check the tool takes this one`
           : closer !== undefined
-            ? `the id of ${of}, which ${someOf(tools)} ${tools.length === 1 ? "reads" : "read"} from ${someOf(chosen.map((m) => m.taker.collection).filter(unique))}, though the spec lists another kind of record as ${kind} at ${closer}, nearer this record: keep the tools that take this one`
+            ? `the id of ${of}, which ${someOf(tools)} ${tools.length === 1 ? "reads" : "read"} from ${someOf(chosen.map((m) => m.taker.collection).filter(unique))}, though the spec lists another kind of record as ${kind} at ${closer.collection}, ${closer.nearer ? "nearer this record" : "as near this record"}: keep the tools that take this one`
             : `the id of ${of}${named ? "" : ` (written as ${someOf(tools)} ${tools.length === 1 ? "takes" : "take"} it)`}, which the model passes to ${someOf(tools)}`,
   };
 }
 
+/** A collection of another kind of record than a tool's, and whether it is nearer the record than the tool's, or as near. */
+export interface OtherCollection {
+  collection: string;
+  nearer: boolean;
+}
+
 /**
- * A collection of a kind of record nearer a record's own collections than those of the tools
- * taking an id of that kind, and read as another kind of record than theirs: where a ServiceNow
- * user's `instance_id` names an instance of `/integration/servicenow/instances`, the one tool
- * taking an instance's id reads a workflow's (`/workflows/{}/instances`). Read as a kind of theirs
- * in more words (a playlist's `/playlists/{}/tracks` and `/tracks/{id}`), it is no other.
+ * A collection of a kind of record read as another kind of record than the tools taking an id of
+ * that kind read, and nearer a record's own collections than theirs: where a ServiceNow user's
+ * `instance_id` names an instance of `/integration/servicenow/instances`, the one tool taking an
+ * instance's id reads a workflow's (`/workflows/{}/instances`). A collection of its own (no record's
+ * part) as near as theirs leaves the kind as open: a GCP config's `project_id` is no more a case
+ * project of `/cases/projects` than an LLM project of `/llm-obs/v1/projects`. Read as a kind of
+ * theirs in more words (a playlist's `/playlists/{}/tracks` and `/tracks/{id}`), it is no other.
  */
 export function nearerCollection(
   record: ReadonlySet<string>,
   ofKind: ReadonlySet<string>,
   takers: readonly Taker[],
   readersOf: ReadonlyMap<string, readonly string[]>,
-): string | undefined {
+): OtherCollection | undefined {
   if (record.size === 0) return undefined;
   const shared = (a: string, b: string) => {
     const [x, y] = [a.split("/"), b.split("/")];
@@ -523,11 +542,18 @@ export function nearerCollection(
   const nearness = (collection: string) => Math.max(...[...record].map((path) => shared(path, collection)));
   const theirs = Math.max(...takers.map((taker) => nearness(taker.collection)));
   const read = takers.map((taker) => taker.reads);
-  return [...ofKind].find((collection) => {
+  const theirCollections = new Set(takers.map((taker) => taker.collection));
+  const others = [...ofKind].filter((collection) => {
     const readers = readersOf.get(collection) ?? [];
-    const ours = (reader: string) => read.some((kind) => reader === kind || reader.endsWith(`_${kind}`));
-    return nearness(collection) > theirs && readers.length > 0 && !readers.some(ours);
+    // A record of a collection of its own named as a kind of theirs in more words (`llm_project`) is another kind still.
+    const ofItsOwn = !collection.includes("{}");
+    const ours = (reader: string) => read.some((kind) => reader === kind || (!ofItsOwn && reader.endsWith(`_${kind}`)));
+    return !theirCollections.has(collection) && readers.length > 0 && !readers.some(ours);
   });
+  const nearer = others.find((collection) => nearness(collection) > theirs);
+  if (nearer !== undefined) return { collection: nearer, nearer: true };
+  const asNear = others.find((collection) => nearness(collection) === theirs && !collection.includes("{}"));
+  return asNear === undefined ? undefined : { collection: asNear, nearer: false };
 }
 
 /** How many kinds of record may share a writing of ids for a field written so to be offered the tools of each: more says nothing of the kind. */

@@ -419,6 +419,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     if (rows.many) listing.add(toolName);
     reads.push({ tool: toolName, resource: named, op, item, many: rows.many });
   }
+  const collections = collectionKinds(listOperations(reader));
   // The records each collection's fetches read (`/fleet/agents/{agent_id}`: an agent), by the collection.
   const fetched = new Map<string, Set<string>>();
   for (const { op, item, many } of reads) {
@@ -431,7 +432,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     const kind = kindAnsweredWhole(op, many);
     const around = kind === undefined ? undefined : listAround(reader, item, kind, fetched.get(collectionOf(op.path)) ?? new Set());
     if (around !== undefined) wrappers.set(tool, around);
-    const pathKind = around === undefined ? recordKindOfPath(op.path, many) : undefined;
+    const pathKind = around === undefined ? recordKindOfPath(op.path, many, collections) : undefined;
     kinds.set(resource, [...(kinds.get(resource) ?? [singular(resource)]), ...(pathKind ? [pathKind] : [])].filter(unique));
   }
   return { draft, sources, kinds, lists: listing, wrappers };
