@@ -81,14 +81,7 @@ const rowsOf = (path: string) => {
   const at = { schema: (operation as unknown as { responses: JsonObject }).responses, pointer: "" };
   const schema = ((at.schema["200"] as JsonObject)["content"] as Record<string, { schema: JsonObject }>)["application/json"]!.schema;
   const pointer = `/paths/${path.replace(/~/g, "~0").replace(/\//g, "~1")}/get/responses/200/content/application~1json/schema`;
-  const rows = findRows(
-    reader,
-    { name: "t", operation: operation.operationId, page: [], inputs: [], path: [] },
-    { schema, pointer },
-    "application/json",
-    [],
-    path,
-  );
+  const rows = findRows(reader, {}, { schema, pointer }, "application/json", [], path);
   if ("problem" in rows) throw new Error(rows.problem);
   return { path: rows.path, many: rows.many };
 };

@@ -353,14 +353,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     const base = snakeCase(op.operationId ?? `${op.method} ${op.path}`);
     let toolName = base;
     for (let n = 2; draft.tools.has(toolName); n++) toolName = `${base}_${n}`;
-    const rows = findRows(
-      reader,
-      { name: toolName, operation: reference, page: [], inputs: [], path: [] },
-      body.schema,
-      body.mediaType,
-      resources,
-      op.path,
-    );
+    const rows = findRows(reader, {}, body.schema, body.mediaType, resources, op.path);
     if ("problem" in rows) {
       draft.skipped.push({ operation: reference, reason: rows.problem });
       continue;

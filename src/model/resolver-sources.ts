@@ -137,21 +137,7 @@ function recordsOf(ctx: SourceContext, resolver: ResolverAnnotation, op: Operati
       help: "choose an operation that returns its records as JSON",
       pointer: op.at.pointer,
     };
-  const rows = findRows(
-    reader,
-    {
-      name: resolver.name,
-      operation: resolver.operation!,
-      page: [],
-      inputs: [],
-      path: resolver.path,
-      ...(resolver.type ? { resource: resolver.type } : {}),
-    },
-    body.schema,
-    body.mediaType,
-    ctx.resources,
-    op.path,
-  );
+  const rows = findRows(reader, resolver.type ? { resource: resolver.type } : {}, body.schema, body.mediaType, ctx.resources, op.path);
   if ("problem" in rows) return { problem: `${label}: ${rows.problem}`, help: rows.help, pointer: body.schema.pointer };
   if (rows.many !== many)
     return {

@@ -47,7 +47,7 @@ const NOT_RECORDS = { string: "texts", integer: "integers", number: "numbers", b
  */
 export function findRows(
   reader: SchemaReader,
-  tool: ToolAnnotation,
+  tool: Pick<ToolAnnotation, "rows" | "resource">,
   response: SchemaAt,
   mediaType: string,
   resources: ResourceAnnotation[],
@@ -138,7 +138,7 @@ function withoutErrorBranches(reader: SchemaReader, response: SchemaAt): Rows["e
 
 function locateRows(
   reader: SchemaReader,
-  tool: ToolAnnotation,
+  tool: Pick<ToolAnnotation, "rows" | "resource">,
   response: SchemaAt,
   mediaType: string,
   resources: ResourceAnnotation[],
