@@ -1,7 +1,7 @@
 import { displayPath } from "../project/display-path.js";
+import type { DriverOptions } from "../project/driver.js";
 import { unchangedSinceLastGenerate, vouchedByRecord, type UpToDate } from "../project/up-to-date.js";
 import { commandProgress } from "../progress.js";
-import type { GenerateOptions } from "./generate.js";
 import { EXIT, type Io } from "./io.js";
 import { printDiagnostics } from "./print.js";
 
@@ -14,7 +14,10 @@ export const upToDate = (folder: string) => `${folder}: up to date, inputs uncha
  * Answers a plain `generate` whose inputs are unchanged since it last wrote its folder, and a
  * `generate --check` whose folder's record vouches for it; undefined when there is work to do.
  */
-export async function answerIfUpToDate(options: GenerateOptions, io: Io): Promise<number | undefined> {
+export async function answerIfUpToDate(
+  options: DriverOptions & { silent: boolean; verbose: boolean },
+  io: Io,
+): Promise<number | undefined> {
   const progress = commandProgress(options, io.stderr);
   const found = await progress.stage("digest", async (): Promise<UpToDate | undefined> => {
     if (!options.check) return unchangedSinceLastGenerate(options.config, io.cwd, options);
