@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { projectSearchTickets, serializeToolResult, toolDefinitions, type SearchTicketsResponse } from "../generated/support/index.js";
 import { classifyJson, PARTS } from "../src/evidence/parts.js";
 import { buildReport, partRules } from "../src/evidence/report.js";
-import { countParts, countText, TOKENIZERS, type TokenizerName } from "../src/evidence/tokens.js";
+import { countParts, countText, encodeInRuns, LONGEST_RUN, TOKENIZERS, type TokenizerName } from "../src/evidence/tokens.js";
 import type { ToolModel } from "../src/model/types.js";
 import { cli, generateFrom, importGenerated, ROOT, tempDir } from "./helpers/pipeline.js";
 
@@ -103,6 +103,29 @@ describe.each(Object.keys(TOKENIZERS) as TokenizerName[])("counted with %s", (to
         `  bytes/4 on the raw page: ${report.raw.bytesOver4} (${report.raw.bytesOver4Error}%)`,
       ].join("\n"),
     );
+  });
+});
+
+describe("a text with a run longer than the tokenizer reads whole", () => {
+  const { decode } = TOKENIZERS.o200k_base();
+  it("is encoded in slices no longer than the longest run, which decode back to the text", () => {
+    // A name of 2,500 letters, one of astral letters (each two UTF-16 units), and a long line of punctuation.
+    const text = `{"name":"${"x".repeat(2_499)}😀","math":"a${"𝐀".repeat(1_100)}","rule":"${"=".repeat(1_200)}","note":"short words stay whole"}`;
+    const pieces: string[] = [];
+    const tokens = encodeInRuns((piece) => {
+      pieces.push(piece);
+      return encode(piece);
+    }, text);
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThanOrEqual(LONGEST_RUN);
+    expect(pieces.join("")).toBe(text);
+    expect(decode(tokens)).toBe(text);
+    expect(pieces.every((piece) => !/[\uD800-\uDBFF]$/.test(piece))).toBe(true);
+  });
+
+  it("is encoded whole where no run is that long, as the model's tokenizer reads it", () => {
+    const text = JSON.stringify(ARTICLE_ELEMENT);
+    expect(encodeInRuns(encode, text)).toEqual(encode(text));
+    expect(countText("x".repeat(LONGEST_RUN * 3), "o200k_base").tokens).toBe(3 * encode("x".repeat(LONGEST_RUN)).length);
   });
 });
 
@@ -216,6 +239,15 @@ describe("projector tokens", () => {
     const missing = await cli(["tokens", "--tool", "search_tickets", "nope.json"], ROOT);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("nope.json PRJ040 payload: no such file");
+  });
+
+  it("refuses a payload nested deeper than any API answers, saying where, rather than overflowing", async () => {
+    const deep = join(tempDir(), "deep.json");
+    writeFileSync(deep, `{"data":[{"id":"t1","attributes":{"subject":${"[".repeat(100_000)}${"]".repeat(100_000)}}}]}`);
+    const result = await cli(["tokens", "--tool", "search_tickets", deep], ROOT);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("PRJ040 payload: nests more than 1000 levels deep, at data.0.attributes.subject.0.0.0.0…");
+    expect(result.stderr).not.toContain("internal error");
   });
 });
 

@@ -293,7 +293,7 @@ function readFully(source: YamlSource, file: string, json: boolean): unknown {
       aliases[0]!.location,
     );
   }
-  const deep = deeperThanRead(root);
+  const deep = deeperThan(root, MAX_ANNOTATION_DEPTH);
   if (deep)
     throw refusal(
       "PRJ001",
@@ -310,13 +310,13 @@ const DEEP_HELP =
 /** How deep an annotation's values may nest: a fixed request body a few levels deep is far within it, and what is written from it compiles. */
 const MAX_ANNOTATION_DEPTH = 64;
 
-/** The path to the first value nested deeper than {@link MAX_ANNOTATION_DEPTH}, aliases written out; undefined where none is. */
-function deeperThanRead(root: unknown): YamlPath | undefined {
+/** The path to the first value nested deeper than `depth`, aliases written out; undefined where none is. */
+export function deeperThan(root: unknown, depth: number): YamlPath | undefined {
   const pending: [unknown, YamlPath][] = [[root, []]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [value, path] = next;
     if (typeof value !== "object" || value === null) continue;
-    if (path.length > MAX_ANNOTATION_DEPTH) return path;
+    if (path.length > depth) return path;
     for (const [key, inner] of Object.entries(value)) pending.push([inner, [...path, Array.isArray(value) ? Number(key) : key]]);
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { deeperThan } from "../annotation/parse.js";
 import { refusal, hasErrors } from "../diagnostics.js";
 import { tableLayoutOf, type TableLayoutModel } from "../model/table-layout.js";
 import { standInResolvers } from "../evidence/stand-ins.js";
@@ -55,12 +56,19 @@ async function readJson(cwd: string, file: string, what: string): Promise<unknow
   const text = await readFile(resolve(cwd, file), "utf8").catch((error: NodeJS.ErrnoException) =>
     fail(error.code === "ENOENT" ? "no such file" : error.message),
   );
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text);
   } catch (error) {
     return fail(`not JSON: ${(error as Error).message}`);
   }
+  const deep = deeperThan(value, MAX_PAYLOAD_DEPTH);
+  if (deep) fail(`nests more than ${MAX_PAYLOAD_DEPTH} levels deep, at ${deep.slice(0, 8).join(".")}…, past any response an API sends`);
+  return value;
 }
+
+/** How deep a payload may nest: far past any API's response, and within what the raw breakdown reads. */
+const MAX_PAYLOAD_DEPTH = 1_000;
 
 export async function runTokens(options: TokensOptions, io: Io): Promise<number> {
   if (!(options.tokenizer in TOKENIZERS))

@@ -23,8 +23,40 @@ export interface TextCount {
   bytesOver4Error: number;
 }
 
+/** The longest run of letters, or of punctuation, encoded whole: the tokenizer's time grows with the square of a run's length. */
+export const LONGEST_RUN = 1_000;
+
+const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${LONGEST_RUN + 1},}|[^\\s\\p{L}\\p{N}]{${LONGEST_RUN + 1},}`, "gu");
+
+/**
+ * The text's tokens, each run of letters or of punctuation longer than {@link LONGEST_RUN} (a base64
+ * blob, a megabyte-long name) encoded in slices of that many characters, never between the halves of
+ * a surrogate pair: such a text takes seconds, not hours, and counts at most a token more a slice.
+ * Any other text is encoded whole, as the model's tokenizer reads it.
+ */
+export function encodeInRuns(encode: (text: string) => number[], text: string): number[] {
+  const tokens: number[] = [];
+  const add = (piece: string) => {
+    for (const token of encode(piece)) tokens.push(token);
+  };
+  let start = 0;
+  for (const run of text.matchAll(LONG_RUN)) {
+    add(text.slice(start, run.index));
+    start = run.index;
+    const end = run.index + run[0].length;
+    while (start < end) {
+      let cut = Math.min(start + LONGEST_RUN, end);
+      if (cut < end && /[\uD800-\uDBFF]/.test(text[cut - 1]!)) cut--;
+      add(text.slice(start, cut));
+      start = cut;
+    }
+  }
+  add(text.slice(start));
+  return tokens;
+}
+
 export function countText(text: string, tokenizer: TokenizerName): TextCount {
-  const tokens = TOKENIZERS[tokenizer]().encode(text).length;
+  const tokens = encodeInRuns(TOKENIZERS[tokenizer]().encode, text).length;
   const bytes = Buffer.byteLength(text, "utf8");
   const bytesOver4 = Math.round(bytes / 4);
   return { tokens, bytes, bytesOver4, bytesOver4Error: guessError(bytesOver4, tokens) };
@@ -41,7 +73,7 @@ export const guessError = (bytesOver4: number, tokens: number) =>
  */
 export function countParts(classified: ClassifiedText, tokenizer: TokenizerName): Record<Part, number> {
   const { encode, decode } = TOKENIZERS[tokenizer]();
-  const tokens = encode(classified.text);
+  const tokens = encodeInRuns(encode, classified.text);
   const counts = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>;
   let position = 0;
   for (let i = 0; i < tokens.length;) {
