@@ -87,6 +87,9 @@ const SINGULAR_ENDINGS: readonly [RegExp, string][] = [
   [/([^isu])s$/, "$1"],
 ];
 
+/** The most characters Anthropic's and OpenAI's function-calling APIs take in a tool's name. */
+export const LONGEST_TOOL_NAME = 64;
+
 /** Plain JavaScript identifiers can be written as `a.b`; anything else needs `a["b-c"]`. */
 export const isIdentifier = (name: string): boolean => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
 

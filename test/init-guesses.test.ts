@@ -1177,6 +1177,23 @@ describe("an id taken by tools of its kind", () => {
     });
   });
 
+  it("is a tool name function-calling APIs take, cut to 64 characters and numbered within them", async () => {
+    const long = `GetFilesIdMetadataEnterpriseSecurityClassification${"Variant".repeat(6)}`;
+    const { text: drafted } = await draft(
+      specOf(
+        {
+          "/files/{file_id}/classification": get(`${long}One`, [pathParameter("file_id")], ref("Classification")),
+          "/folders/{folder_id}/classification": get(`${long}Two`, [pathParameter("folder_id")], ref("Classification")),
+        },
+        { Classification: { type: "object", properties: { id: text, name: text } } },
+      ),
+    );
+    const names = [...drafted.matchAll(/^ {2}(get_files_id_\w+):$/gm)].map((match) => match[1]!);
+    expect(names).toHaveLength(2);
+    expect(names[0]).toHaveLength(64);
+    expect(names[1]).toBe(`${names[0]!.slice(0, 62)}_2`);
+  });
+
   it("is an argument of the tool fetching its kind however the collection's plural is written", async () => {
     const { fields } = await draft(
       specOf(

@@ -21,7 +21,7 @@ import {
   type Taker,
   unique,
 } from "./arguments.js";
-import { singular } from "../naming.js";
+import { LONGEST_TOOL_NAME, singular } from "../naming.js";
 import { guessField, labelAttribute, someOf, type Guess, type ResolverGuess } from "./guess.js";
 import { draftInputs, type DraftInput } from "./inputs.js";
 import { draftNext, type DraftNext } from "./next-page.js";
@@ -350,9 +350,10 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
       draft.skipped.push({ operation: reference, reason: "no JSON success response" });
       continue;
     }
-    const base = snakeCase(op.operationId ?? `${op.method} ${op.path}`);
+    // Within the length function-calling APIs take, a number told apart from the name it is cut from.
+    const base = snakeCase(op.operationId ?? `${op.method} ${op.path}`).slice(0, LONGEST_TOOL_NAME);
     let toolName = base;
-    for (let n = 2; draft.tools.has(toolName); n++) toolName = `${base}_${n}`;
+    for (let n = 2; draft.tools.has(toolName); n++) toolName = `${base.slice(0, LONGEST_TOOL_NAME - `_${n}`.length)}_${n}`;
     const rows = findRows(reader, {}, body.schema, body.mediaType, resources, op.path);
     if ("problem" in rows) {
       draft.skipped.push({ operation: reference, reason: rows.problem });

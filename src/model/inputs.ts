@@ -1,6 +1,7 @@
 import type { ToolAnnotation, YamlPath } from "../annotation/types.js";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { child, type SchemaAt, type SchemaReader } from "../openapi/schema.js";
+import { LONGEST_TOOL_NAME } from "../naming.js";
 import { didYouMean } from "../suggest.js";
 import { isCredential, namedLikeCredential } from "./credentials.js";
 import { fixedValueProblem } from "./fixed-value.js";
@@ -358,7 +359,7 @@ const enumOf = (schema: JsonSchema | undefined): unknown[] | undefined =>
   Array.isArray(schema?.["enum"]) ? (schema["enum"] as unknown[]) : undefined;
 
 /** A tool's name as Anthropic's and OpenAI's function-calling APIs accept it. */
-const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const TOOL_NAME = new RegExp(`^[A-Za-z0-9_-]{1,${LONGEST_TOOL_NAME}}$`);
 
 function checkName(ctx: InputsContext): void {
   if (TOOL_NAME.test(ctx.tool.name)) return;
@@ -366,7 +367,7 @@ function checkName(ctx: InputsContext): void {
     code: "PRJ084",
     severity: "warning",
     message: `tool name ${JSON.stringify(ctx.tool.name)} is refused by Anthropic's and OpenAI's tool formats, which take 1 to 64 letters, digits, _ and -; only MCP can serve it`,
-    help: `rename it, e.g. ${JSON.stringify(ctx.tool.name.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 64) || "tool")}`,
+    help: `rename it, e.g. ${JSON.stringify(ctx.tool.name.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, LONGEST_TOOL_NAME) || "tool")}`,
     location: ctx.locate(ctx.tool.path, "key"),
   });
 }
