@@ -193,6 +193,23 @@ describe("generate replaces only a folder it owns", () => {
     expect(readFileSync(join(dir, "generated/notes.md"), "utf8")).toBe("mine\n");
   });
 
+  it("says a marker not as generate writes it is the trouble, and how to take the folder back", async () => {
+    const dir = project();
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+    writeFileSync(join(dir, "generated", MARKER), "garbage");
+    for (const args of [["generate"], ["generate", "--check"]]) {
+      const result = await refused(
+        dir,
+        args,
+        "PRJ050",
+        `output generated holds generated/${MARKER}, which is not a marker as generate writes it`,
+      );
+      expect(result.stderr).toContain(`delete its ${MARKER} file and run generate again`);
+    }
+    unlinkSync(join(dir, "generated", MARKER));
+    expect((await cli(["generate", "--silent"], dir)).code).toBe(0);
+  });
+
   it.each([".prettierrc", "prettier.config.mjs", ".editorconfig", "package.json"])(
     "refuses a prettier config made inside its folder (%s), which would lay out the output and then be deleted",
     async (name) => {

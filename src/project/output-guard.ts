@@ -73,6 +73,14 @@ async function checkFolder(place: OutputPlace, folder: string, role: string): Pr
       `${role} ${name} holds ${place.display(join(folder, config))}, a prettier config generate did not write: prettier would lay out the files beside it with it, and generate would then delete it`,
       "move it to a folder above the output folder, where generate keeps it and prettier applies it to every file generate writes, or delete it",
     );
+  // A marker not as generate writes it may be an edit of generate's own, or another tool's file of that name.
+  if (!verdict.ours && role === "output" && verdict.evidence === MARKER)
+    throw refusal(
+      place,
+      "PRJ050",
+      `${role} ${name} holds ${place.display(`${folder}/${MARKER}`)}, which is not a marker as generate writes it: generate cannot tell it wrote the folder`,
+      `if generate wrote this folder, delete its ${MARKER} file and run generate again, which then replaces it if its files all start with generate's banner; otherwise point \`output\` at a new or empty folder`,
+    );
   if (!verdict.ours)
     throw refusal(
       place,
