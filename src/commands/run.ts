@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { escapeControlCharacters } from "../control-characters.js";
 import { DiagnosticError } from "../diagnostics.js";
@@ -22,11 +21,6 @@ Run \`projector <command> --help\` for a command's options; \`projector --versio
 Exit codes: 0 ok, 1 problems in the inputs or stale output, 2 bad usage, 3 internal error (a bug
 in projector; PROJECTOR_DEBUG=1 prints its stack).
 `;
-
-/** The installed package's version, read from its package.json (two folders above dist/commands). */
-function projectorVersion(): string {
-  return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
-}
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 type Values = Record<string, string | boolean | undefined>;
@@ -183,7 +177,7 @@ export async function runCli(argv: string[], terminal: Io): Promise<number> {
   const io = printable(terminal);
   const [name, ...rest] = argv;
   if (name === "--version" || name === "-v") {
-    io.stdout.write(`${projectorVersion()}\n`);
+    io.stdout.write(`${(await import("../output/digest.js")).projectorRelease()}\n`);
     return EXIT.ok;
   }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {

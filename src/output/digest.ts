@@ -100,7 +100,7 @@ function digestOf(projector: string, inputs: DigestInputs, specContents: readonl
 }
 
 /** projector's release, from its package.json (two folders above this module, in dist/ as in src/). */
-const projectorRelease = () => (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+export const projectorRelease = () => (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 /** The files of an output folder, as one hash. */
 export function filesDigest(files: ReadonlyMap<string, string | Uint8Array>): string {
