@@ -36,18 +36,21 @@ export function kindAnsweredWhole(op: Pick<Operation, "method" | "path">, many: 
   return kindOf(last);
 }
 
+/** The kind of record the path parameter `name`, at `i`, takes an id of: the collection before it names it (`/tests/{public_id}`), or else its own name (`{ticket_id}`). */
+function parameterKind(segments: readonly string[], i: number, name: string): string | undefined {
+  const before = segments[i - 1];
+  if (before !== undefined && parameterOf(before) === undefined) return kindOf(before);
+  const named = KIND_PARAMETER.exec(name);
+  return named ? kindOf(named[1]!) : undefined;
+}
+
 /** The kind of record an operation returns: `/users/{id}/tickets` lists tickets, `/tickets/{ticket_id}` gets one. */
 export function recordKindOfPath(path: string, many: boolean, collections: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
   const segments = segmentsOf(path);
   const last = segments[segments.length - 1];
   if (last === undefined) return undefined;
   const parameter = parameterOf(last);
-  if (!many && parameter !== undefined) {
-    const before = segments[segments.length - 2];
-    if (before !== undefined && parameterOf(before) === undefined) return kindOf(before);
-    const named = KIND_PARAMETER.exec(parameter);
-    return named ? kindOf(named[1]!) : undefined;
-  }
+  if (!many && parameter !== undefined) return parameterKind(segments, segments.length - 1, parameter);
   if (parameter !== undefined || /^\{/.test(last)) return undefined;
   const kind = kindOf(last);
   // A word in the singular after a collection, where the spec lists that kind elsewhere, scopes the
@@ -184,9 +187,7 @@ export function matchingOf(reader: SchemaReader, operations: readonly Operation[
     segments.forEach((segment, i) => {
       const name = parameterOf(segment);
       if (name === undefined) return;
-      const named = KIND_PARAMETER.exec(name);
-      const before = i > 0 && parameterOf(segments[i - 1]!) === undefined ? kindOf(segments[i - 1]!) : undefined;
-      const kind = before ?? (named ? kindOf(named[1]!) : undefined);
+      const kind = parameterKind(segments, i, name);
       const parameter = parameters.find((p) => p.name === name && p.in === "path");
       if (kind === undefined || !parameter) return;
       for (const writing of writings(reader, parameter.at)) kinds.set(writing, (kinds.get(writing) ?? new Set()).add(kind));
