@@ -1,5 +1,6 @@
 import type { Field, Shape, ToolModel } from "../model/types.js";
 import { resourceModule, resultSchemaName } from "../naming.js";
+import { isJsonObject } from "../openapi/schema.js";
 import { relatedSchema } from "../rules/argument.js";
 import { marker, NULL } from "../rules/field.js";
 import { RULES, sendCondition, valueReading } from "../rules/field-rules.js";
@@ -90,8 +91,6 @@ const OBJECT_MEMBER_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype)
 /** Keywords whose values are data, not schemas. */
 const DATA_KEYWORDS = new Set(["enum", "const", "default"]);
 
-const isObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * A schema as code: JSON text is an object literal, except that a `"__proto__"` key there would set
  * the prototype instead of declaring a property, so that key is written computed. With `schemaType`
@@ -109,7 +108,7 @@ export function schemaCode(schema: unknown, schemaType?: () => string, byName = 
     .map(([name, value]) => {
       const inner = byName || !DATA_KEYWORDS.has(name) ? schemaType : undefined;
       const code = schemaCode(value, inner, !byName && (name === "properties" || name === "$defs"));
-      const typed = byName && schemaType !== undefined && OBJECT_MEMBER_NAMES.has(name) && isObject(value);
+      const typed = byName && schemaType !== undefined && OBJECT_MEMBER_NAMES.has(name) && isJsonObject(value);
       return `${name === "__proto__" ? `[${literal(name)}]` : literal(name)}:${typed ? `${code} satisfies ${schemaType()}` : code}`;
     });
   return `{${members.join(",")}}`;
