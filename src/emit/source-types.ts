@@ -4,7 +4,7 @@ import type TypeScript from "typescript";
 import { escapeHiddenCharacters } from "../control-characters.js";
 import { overflowedStack, refusal, type SourceLocation } from "../diagnostics.js";
 import type { Model } from "../model/types.js";
-import { escapePointer, fragmentPointer, isJsonObject, SchemaReader, unescapePointer, type JsonObject } from "../openapi/schema.js";
+import { decodePointer, escapePointer, fragmentPointer, isJsonObject, SchemaReader, type JsonObject } from "../openapi/schema.js";
 import { refSites, selfMadeRef } from "../openapi/refs.js";
 import { TOO_DEEP_HELP } from "../openapi/too-deep.js";
 
@@ -340,7 +340,7 @@ export function usedDocument(document: JsonObject, used: UsedParts): JsonObject 
         pending.push(document[part.key]);
     }
   };
-  const follow = (pointer: string) => keep(partAt(pointer.split("/").slice(1).map(unescapePointer)));
+  const follow = (pointer: string) => keep(partAt(decodePointer(pointer)));
   for (const operation of used.operations) {
     const space = operation.indexOf(" ");
     keep({ kind: "operation", method: operation.slice(0, space), path: operation.slice(space + 1) });
