@@ -1,6 +1,5 @@
 import type { SchemaAt, SchemaReader } from "../openapi/schema.js";
-
-type Entries = [code: string | number, word: string][];
+import type { Entries } from "../rules/legend.js";
 
 /** The extensions code generators use to name enum members, in the order they are consulted. */
 const NAME_EXTENSIONS = ["x-enum-varnames", "x-enumNames", "x-enum-descriptions"];

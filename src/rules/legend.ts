@@ -72,7 +72,7 @@ export function parseLegend(value: unknown, at: readonly (string | number)[], pr
   return undefined;
 }
 
-type Entries = [code: string | number, word: string][];
+export type Entries = [code: string | number, word: string][];
 
 /** What a legend is checked against: the spec's enum, and the words the spec gives its codes. */
 export interface Coded {
