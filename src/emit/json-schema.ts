@@ -5,11 +5,10 @@ import { relatedSchema } from "../rules/argument.js";
 import { marker, NULL } from "../rules/field.js";
 import { RULES, sendCondition, valueReading } from "../rules/field-rules.js";
 import { joinSchema } from "../rules/join.js";
+import type { Schema } from "../rules/types.js";
 import type { ModuleWriter } from "./module.js";
 import { NEXT_RESULT_SCHEMA } from "./next-page.js";
 import { literal } from "./ts.js";
-
-type Schema = { [key: string]: unknown };
 
 /** Code standing in a schema for a subschema written elsewhere: the name of a module constant. */
 export class SchemaCode {
