@@ -139,28 +139,29 @@ export function draftAnnotation(reader: SchemaReader, options: DraftOptions): Dr
     const label = attributes ? labelAttribute(reader.properties(attributes.at).map((p) => p.name)) : undefined;
     if (label) labels.set(type, label);
   }
-  const chosen = listOperations(reader).filter((o) => selected(o, options));
+  const operations = listOperations(reader);
+  const chosen = operations.filter((o) => selected(o, options));
+  const kindsListed = collectionKinds(operations);
   // Where generate finds a tool's records depends on the resources the annotation names, so the
   // tools are drafted twice: the second time against the resources the first time drafted.
-  const first = draftTools(reader, chosen, []);
+  const first = draftTools(reader, chosen, [], kindsListed);
   const resources = [...first.draft.resources].flatMap(([name, r]) =>
     r.schema !== undefined ? [{ name, schema: r.schema, fields: [], path: [] }] : [],
   );
-  const { draft, sources, kinds, lists, wrappers } = draftTools(reader, chosen, resources);
+  const { draft, sources, kinds, lists, wrappers } = draftTools(reader, chosen, resources, kindsListed);
   const operationOf = new Map(chosen.map((op) => [op.operationId ?? operationLabel(op), op]));
   for (const tool of draft.tools.values()) {
     const op = operationOf.get(tool.operation);
     if (op) tool.inputs = draftInputs(reader, op);
   }
   const toolOf = new Map([...draft.tools].map(([name, tool]) => [tool.operation, name]));
-  const kindsListed = collectionKinds(listOperations(reader));
   const takers = chosen.flatMap((op) => {
     const tool = toolOf.get(op.operationId ?? operationLabel(op));
     if (tool === undefined) return [];
     const taker = takerOf(reader, op, { name: tool, lists: lists.has(tool), reads: draft.tools.get(tool)!.resource }, kindsListed);
     return taker ? [taker] : [];
   });
-  const matching = matchingOf(reader, listOperations(reader));
+  const matching = matchingOf(reader, operations);
   // The collections each resource is listed or fetched from (`/conversations` for both), and the resources read from each.
   const collections = new Map<string, Set<string>>();
   const readersOf = new Map<string, string[]>();
@@ -334,7 +335,12 @@ interface DraftedTools {
   wrappers: Map<string, string>;
 }
 
-function draftTools(reader: SchemaReader, operations: Operation[], resources: ResourceAnnotation[]): DraftedTools {
+function draftTools(
+  reader: SchemaReader,
+  operations: Operation[],
+  resources: ResourceAnnotation[],
+  kindsListed: ReadonlyMap<string, ReadonlySet<string>>,
+): DraftedTools {
   const draft: Draft = { resolvers: new Map(), resources: new Map(), tools: new Map(), skipped: [] };
   const sources = new Map<string, RecordSource>();
   const kinds = new Map<string, string[]>();
@@ -413,7 +419,6 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     if (rows.many) listing.add(toolName);
     reads.push({ tool: toolName, resource: named, op, item, many: rows.many });
   }
-  const collections = collectionKinds(listOperations(reader));
   // The records each collection's fetches read (`/fleet/agents/{agent_id}`: an agent), by the collection.
   const fetched = new Map<string, Set<string>>();
   for (const { op, item, many } of reads) {
@@ -426,7 +431,7 @@ function draftTools(reader: SchemaReader, operations: Operation[], resources: Re
     const kind = kindAnsweredWhole(op, many);
     const around = kind === undefined ? undefined : listAround(reader, item, kind, fetched.get(collectionOf(op.path)) ?? new Set());
     if (around !== undefined) wrappers.set(tool, around);
-    const pathKind = around === undefined ? recordKindOfPath(op.path, many, collections) : undefined;
+    const pathKind = around === undefined ? recordKindOfPath(op.path, many, kindsListed) : undefined;
     kinds.set(resource, [...(kinds.get(resource) ?? [singular(resource)]), ...(pathKind ? [pathKind] : [])].filter(unique));
   }
   return { draft, sources, kinds, lists: listing, wrappers };
